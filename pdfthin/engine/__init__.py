@@ -1,0 +1,66 @@
+"""The engine: the only layer that imports pypdf (and, later, ``pdfthin_native``).
+
+``open_pdf`` turns a path or bytes into an :class:`EngineDocument`, whose pages come out as
+plain :mod:`~pdfthin.engine.types` data with 1-based numbers.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import PdfthinError
+from .document import EngineDocument, Limits, fingerprint
+from .types import HiddenText, ImagePlacement, Metadata, OutlineEntry, PageContent, TextRun
+
+__all__ = [
+    "EngineDocument",
+    "HiddenText",
+    "ImagePlacement",
+    "Limits",
+    "Metadata",
+    "OutlineEntry",
+    "PageContent",
+    "TextRun",
+    "fingerprint",
+    "open_pdf",
+    "read_source",
+]
+
+
+def read_source(source: str | os.PathLike[str] | bytes, limits: Limits | None = None) -> bytes:
+    """The bytes of a path or of ``source`` itself, with the size limit checked first."""
+    limits = limits or Limits()
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    path = Path(source)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise PdfthinError("not_found", f"no such file: {path}") from None
+    except OSError as exc:
+        raise PdfthinError("not_found", f"cannot read {path}: {exc.strerror}") from None
+    if path.is_dir():
+        raise PdfthinError("not_a_pdf", f"{path} is a directory")
+    if size > limits.max_file_bytes:
+        raise PdfthinError(
+            "too_large",
+            f"the file is {size} bytes; the limit is {limits.max_file_bytes}",
+            size=size,
+            limit=limits.max_file_bytes,
+        )
+    try:
+        with path.open("rb") as fh:
+            return fh.read(limits.max_file_bytes + 1)
+    except OSError as exc:
+        raise PdfthinError("not_found", f"cannot read {path}: {exc.strerror}") from None
+
+
+def open_pdf(
+    source: str | os.PathLike[str] | bytes,
+    password: str | None = None,
+    limits: Limits | None = None,
+) -> EngineDocument:
+    """Open a PDF from a path or bytes. Raises :class:`PdfthinError` (``not_found``,
+    ``not_a_pdf``, ``encrypted``, ``malformed``, ``too_large``)."""
+    return EngineDocument(read_source(source, limits), password=password, limits=limits)

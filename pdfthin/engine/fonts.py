@@ -1,0 +1,498 @@
+"""Fonts: turn a PDF font dictionary into a small decoder of shown strings.
+
+A :class:`Font` answers one question fast: for the bytes of a shown string, what text do they
+stand for and how far do they advance? Simple fonts decode with ``str.translate`` and a
+256-entry width table; composite fonts split codes by their CMap and look them up in
+dictionaries. Everything here is computed once per font object and cached by the caller.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from typing import Any
+
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
+
+from . import encodings as enc
+from .cmap import CMap, is_vertical_name, lead_byte_lengths, parse_cmap, predefined_codec
+from .fontfile import cff_encoding, truetype_unicodes, type1_encoding
+
+UNMAPPED = "\ufffd"
+_BIG_ENDIAN = sys.byteorder == "big"
+#: Bounds on hostile width arrays.
+_MAX_WIDTH_ENTRIES = 65_536
+
+
+class _TextMap(dict[int, str]):
+    def __missing__(self, key: int) -> str:
+        return UNMAPPED
+
+
+class _WidthMap(dict[int, float]):
+    __slots__ = ("default",)
+
+    def __init__(self, default: float) -> None:
+        super().__init__()
+        self.default = default
+
+    def __missing__(self, key: int) -> float:
+        return self.default
+
+
+def resolve(obj: Any) -> Any:
+    """Resolve an indirect object; a broken reference becomes ``None``."""
+    try:
+        while isinstance(obj, IndirectObject):
+            obj = obj.get_object()
+    except Exception:
+        return None
+    return obj
+
+
+def get(d: Any, key: str, default: Any = None) -> Any:
+    """``d[key]`` resolved, or ``default`` when absent, broken or ``d`` is not a dictionary."""
+    if not isinstance(d, dict):
+        return default
+    try:
+        value = dict.get(d, key)
+    except Exception:
+        return default
+    if value is None:
+        return default
+    value = resolve(value)
+    return default if value is None else value
+
+
+def num(value: Any, default: float = 0.0) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return default
+    return out if out == out and abs(out) < 1e12 else default
+
+
+def stream_data(obj: Any) -> bytes | None:
+    obj = resolve(obj)
+    if not isinstance(obj, StreamObject):
+        return None
+    try:
+        return obj.get_data()
+    except Exception:
+        return None
+
+
+class Font:
+    """Decoder for one font resource."""
+
+    __slots__ = (
+        "ascent",
+        "bold",
+        "code_len",
+        "dw",
+        "italic",
+        "lead_lengths",
+        "name",
+        "simple",
+        "size_scale",
+        "text_map",
+        "trans",
+        "vertical",
+        "width_map",
+        "widths",
+    )
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.bold = False
+        self.italic = False
+        self.vertical = False
+        self.ascent = 0.8
+        self.size_scale = 1.0
+        self.simple = True
+        self.trans: dict[int, str] = {}
+        self.widths: list[float] = [0.5] * 256
+        self.code_len = 2
+        self.lead_lengths: list[int] | None = None
+        self.text_map: _TextMap = _TextMap()
+        self.width_map: _WidthMap = _WidthMap(1.0)
+        self.dw = 1.0
+
+    def decode(self, data: bytes) -> tuple[str, float, int, int]:
+        """Return ``(text, advance, spaces, glyphs)`` for a shown string.
+
+        ``advance`` is in text-space units for a font size of 1 (before character and word
+        spacing); ``spaces`` counts single-byte code 32 (where word spacing applies). Codes
+        without a Unicode mapping come out as U+FFFD.
+        """
+        if self.simple:
+            return (
+                data.decode("latin-1").translate(self.trans),
+                sum(map(self.widths.__getitem__, data)),
+                data.count(32),
+                len(data),
+            )
+        codes = self.split(data)
+        return (
+            "".join(map(self.text_map.__getitem__, codes)),
+            sum(map(self.width_map.__getitem__, codes)),
+            0 if self.code_len != 1 else data.count(32),
+            len(codes),
+        )
+
+    def split(self, data: bytes) -> list[int] | array[int]:
+        if self.code_len == 2:
+            n = len(data) // 2
+            codes = array("H")
+            codes.frombytes(data[: 2 * n])
+            if not _BIG_ENDIAN:
+                codes.byteswap()
+            return codes
+        if self.code_len == 1:
+            return list(data)
+        out: list[int] = []
+        lengths = self.lead_lengths or [1] * 256
+        i = 0
+        n = len(data)
+        while i < n:
+            step = lengths[data[i]]
+            out.append(int.from_bytes(data[i : i + step], "big"))
+            i += step
+        return out
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+
+def _style(font: Font, base_font: str, descriptor: Any) -> None:
+    lowered = base_font.lower()
+    flags = int(num(get(descriptor, "/Flags"), 0))
+    weight = num(get(descriptor, "/FontWeight"), 0)
+    font.bold = (
+        any(w in lowered for w in ("bold", "black", "heavy", "semibd", "demi", "-medi"))
+        or num(get(descriptor, "/StemV"), 0) >= 120
+        or weight >= 600
+        or bool(flags & (1 << 18))
+    )
+    font.italic = (
+        any(w in lowered for w in ("italic", "oblique", "-it", ",it"))
+        or bool(flags & (1 << 6))
+        or num(get(descriptor, "/ItalicAngle"), 0) != 0
+    )
+
+
+def _metrics(font: Font, descriptor: Any, scale: float = 0.001) -> None:
+    ascent = num(get(descriptor, "/Ascent"), 0) * scale
+    font.ascent = ascent if 0.3 <= ascent <= 1.5 else 0.8
+
+
+def _display_name(base_font: str) -> str:
+    name = base_font.lstrip("/")
+    if len(name) > 7 and name[6] == "+":
+        name = name[7:]
+    return name
+
+
+def _font_program(descriptor: Any) -> tuple[str, bytes | None, int | None]:
+    """``(kind, data, clear-text length)`` of the embedded font program, if any."""
+    for key, kind in (("/FontFile", "type1"), ("/FontFile2", "truetype"), ("/FontFile3", "")):
+        obj = get(descriptor, key)
+        if obj is None:
+            continue
+        data = stream_data(obj)
+        if kind == "":
+            subtype = get(obj, "/Subtype")
+            kind = {"/Type1C": "cff", "/CIDFontType0C": "cff-cid", "/OpenType": "opentype"}.get(
+                str(subtype), "cff"
+            )
+        clear = int(num(get(obj, "/Length1"), 0)) or None
+        return kind, data, clear
+    return "", None, None
+
+
+def _to_unicode(font_dict: Any) -> CMap | None:
+    obj = get(font_dict, "/ToUnicode")
+    data = stream_data(obj)
+    if not data:
+        return None
+    cmap = parse_cmap(data)
+    return cmap if cmap.unicode else None
+
+
+def load_font(font_dict: Any) -> Font:
+    """Build a :class:`Font` from a font dictionary. Never raises: a broken font decodes
+    nothing (every glyph unmapped) rather than stopping the page."""
+    if not isinstance(font_dict, DictionaryObject):
+        return Font("unknown")
+    subtype = str(get(font_dict, "/Subtype", ""))
+    try:
+        if subtype == "/Type0":
+            return _load_type0(font_dict)
+        return _load_simple(font_dict, subtype)
+    except Exception:
+        font = Font(_display_name(str(get(font_dict, "/BaseFont", "unknown"))))
+        font.trans = dict.fromkeys(range(256), UNMAPPED)
+        return font
+
+
+def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
+    base_font = str(get(font_dict, "/BaseFont", "") or get(font_dict, "/Name", "") or "")
+    font = Font(_display_name(base_font) or "Type3")
+    descriptor = get(font_dict, "/FontDescriptor")
+    _style(font, base_font, descriptor)
+    is_type3 = subtype == "/Type3"
+    std = None if is_type3 else enc.standard_font(base_font)
+    kind, program, clear = _font_program(descriptor)
+
+    # 1. Base encoding: the font's own (embedded program, standard 14) unless the dictionary
+    #    names one.
+    builtin: dict[int, str | None] | None = None
+    if program is not None:
+        names = None
+        if kind == "type1":
+            names = type1_encoding(program, clear)
+        elif kind == "cff":
+            names = cff_encoding(program)
+        if names:
+            builtin = enc.encoding_from_names(names)
+    flags = int(num(get(descriptor, "/Flags"), 0))
+    symbolic = bool(flags & 4) and not flags & 32
+    if std is not None and program is None:
+        base: tuple[str | None, ...] = enc.builtin_encoding_for_standard(std)
+    elif subtype == "/TrueType":
+        base = enc.WIN_ANSI
+    else:
+        base = enc.STANDARD
+    encoding = get(font_dict, "/Encoding")
+    code_to_text: list[str | None] = list(base)
+    if builtin is not None and (symbolic or encoding is None or isinstance(encoding, dict)):
+        for code, text in builtin.items():
+            if 0 <= code < 256:
+                code_to_text[code] = text
+    if isinstance(encoding, str) and encoding in enc.NAMED_ENCODINGS:
+        code_to_text = list(enc.NAMED_ENCODINGS[encoding])
+    elif isinstance(encoding, dict):
+        base_name = get(encoding, "/BaseEncoding")
+        if isinstance(base_name, str) and base_name in enc.NAMED_ENCODINGS:
+            code_to_text = list(enc.NAMED_ENCODINGS[base_name])
+        differences = get(encoding, "/Differences")
+        if isinstance(differences, list):
+            code = 0
+            for item in differences[:4096]:
+                item = resolve(item)
+                if isinstance(item, (int, float)) and not isinstance(item, bool):
+                    code = int(item)
+                elif isinstance(item, str):
+                    if 0 <= code < 256:
+                        code_to_text[code] = enc.glyph_to_unicode(item)
+                    code += 1
+    elif encoding is None and symbolic and builtin is None and std is None and not is_type3:
+        # A symbolic font with no encoding at all: codes are glyph selectors. Reading them
+        # as Latin-1 is what most viewers do for copy-paste, and right for common
+        # "symbolic" TrueType subsets that really hold Latin text.
+        code_to_text = [chr(c) if c >= 32 else None for c in range(256)]
+
+    to_unicode = _to_unicode(font_dict)
+    trans: dict[int, str] = {}
+    for code in range(256):
+        text = to_unicode.unicode.get(code) if to_unicode is not None else None
+        if text is None:
+            text = code_to_text[code]
+        trans[code] = UNMAPPED if text is None else text
+    font.trans = trans
+
+    # 2. Widths.
+    if is_type3:
+        matrix = get(font_dict, "/FontMatrix")
+        sx = num(matrix[0], 0.001) if isinstance(matrix, list) and len(matrix) == 6 else 0.001
+        sy = num(matrix[3], 0.001) if isinstance(matrix, list) and len(matrix) == 6 else 0.001
+        width_scale = sx if sx else 0.001
+        font.size_scale = min(max(abs(sy) * 1000.0, 0.01), 100.0)
+        bbox = get(font_dict, "/FontBBox")
+        if isinstance(bbox, list) and len(bbox) == 4:
+            # Glyph space is scaled by |sy| * 1000 relative to the usual 1/1000 em.
+            top = num(resolve(bbox[3])) / 1000.0
+            font.ascent = top if 0.3 <= top <= 1.5 else 0.8
+    else:
+        width_scale = 0.001
+        _metrics(font, descriptor)
+    missing = num(get(descriptor, "/MissingWidth"), 0) * width_scale
+    widths = [missing] * 256
+    std_metrics = enc.standard_metrics(std) if std is not None else None
+    if std_metrics is not None:
+        by_char, default, ascent, _descent = std_metrics
+        font.ascent = ascent / 1000.0 if ascent > 0 else font.ascent
+        for code in range(256):
+            ch = trans[code]
+            widths[code] = by_char.get(ch, default) * 0.001
+    first = int(num(get(font_dict, "/FirstChar"), 0))
+    width_list = get(font_dict, "/Widths")
+    if isinstance(width_list, list):
+        for i, w in enumerate(width_list[:256]):
+            code = first + i
+            if 0 <= code < 256:
+                value = num(resolve(w), 0) * width_scale
+                if value or std_metrics is None:
+                    widths[code] = value
+    if not isinstance(width_list, list) and std_metrics is None and not is_type3:
+        widths = [0.5 if missing == 0 else missing] * 256
+    font.widths = widths
+    return font
+
+
+def _parse_w(w_array: Any, width_map: _WidthMap) -> None:
+    if not isinstance(w_array, list):
+        return
+    i = 0
+    n = len(w_array)
+    count = 0
+    while i < n and count < _MAX_WIDTH_ENTRIES:
+        first = resolve(w_array[i])
+        nxt = resolve(w_array[i + 1]) if i + 1 < n else None
+        if isinstance(nxt, list):
+            for k, w in enumerate(nxt[:_MAX_WIDTH_ENTRIES]):
+                width_map[int(num(first)) + k] = num(resolve(w)) / 1000.0
+            count += len(nxt)
+            i += 2
+        elif i + 2 < n:
+            lo, hi = int(num(first)), int(num(nxt))
+            w = num(resolve(w_array[i + 2])) / 1000.0
+            if 0 <= hi - lo < _MAX_WIDTH_ENTRIES:
+                for cid in range(lo, hi + 1):
+                    width_map[cid] = w
+                count += hi - lo + 1
+            i += 3
+        else:
+            break
+
+
+def _load_type0(font_dict: DictionaryObject) -> Font:
+    base_font = str(get(font_dict, "/BaseFont", ""))
+    font = Font(_display_name(base_font))
+    font.simple = False
+    descendants = get(font_dict, "/DescendantFonts")
+    cid_font = resolve(descendants[0]) if isinstance(descendants, list) and descendants else None
+    descriptor = get(cid_font, "/FontDescriptor")
+    _style(font, base_font, descriptor)
+    _metrics(font, descriptor)
+
+    encoding = get(font_dict, "/Encoding")
+    codec: str | None = None
+    enc_cmap: CMap | None = None
+    if isinstance(encoding, str):
+        font.vertical = is_vertical_name(encoding)
+        if encoding not in ("/Identity-H", "/Identity-V"):
+            codec = predefined_codec(encoding)
+    elif isinstance(encoding, StreamObject):
+        data = stream_data(encoding)
+        enc_cmap = parse_cmap(data) if data else None
+        if enc_cmap is not None:
+            font.vertical = enc_cmap.vertical
+            if enc_cmap.parent:
+                font.vertical = font.vertical or is_vertical_name(enc_cmap.parent)
+                if enc_cmap.parent not in ("/Identity-H", "/Identity-V"):
+                    codec = predefined_codec(enc_cmap.parent)
+
+    # How codes are split.
+    if enc_cmap is not None and enc_cmap.codespaces:
+        lengths = enc_cmap.code_lengths()
+        if lengths == {2}:
+            font.code_len = 2
+        elif lengths == {1}:
+            font.code_len = 1
+        else:
+            font.code_len = 0
+            by_lead = [1] * 256
+            for length, lo, hi in sorted(enc_cmap.codespaces, reverse=True):
+                shift = 8 * (length - 1)
+                for lead in range(lo >> shift, min((hi >> shift), 255) + 1):
+                    by_lead[lead] = length
+            font.lead_lengths = by_lead
+    elif codec is not None and codec not in ("utf-16-be",):
+        if codec == "utf-8":
+            font.code_len = 1
+        elif codec == "utf-32-be":
+            font.code_len = 0
+            font.lead_lengths = [4] * 256
+        else:
+            font.code_len = 0
+            font.lead_lengths = lead_byte_lengths(codec)
+
+    # Widths by CID, then re-keyed by code.
+    dw = num(get(cid_font, "/DW"), 1000.0) / 1000.0
+    cid_widths = _WidthMap(dw)
+    _parse_w(get(cid_font, "/W"), cid_widths)
+    if font.vertical:
+        dw2 = get(cid_font, "/DW2")
+        vy = num(dw2[1], -1000.0) if isinstance(dw2, list) and len(dw2) == 2 else -1000.0
+        font.dw = abs(vy) / 1000.0 or 1.0
+        font.width_map = _WidthMap(font.dw)
+    else:
+        font.dw = dw
+        width_map = _WidthMap(dw)
+        if enc_cmap is None or not (enc_cmap.cids or enc_cmap.cid_ranges):
+            width_map.update(cid_widths)
+        else:
+            for code, cid in enc_cmap.cids.items():
+                if cid in cid_widths:
+                    width_map[code] = cid_widths[cid]
+        font.width_map = width_map
+
+    # Text.
+    text_map = _TextMap()
+    to_unicode = _to_unicode(font_dict)
+    if to_unicode is not None:
+        text_map.update(to_unicode.unicode)
+    else:
+        # No ToUnicode: a predefined Unicode CMap reads directly; otherwise an embedded
+        # TrueType program can be asked which character each glyph draws.
+        if codec is not None:
+            font.text_map = _CodecMap(codec, font.code_len)
+            return font
+        kind, program, _clear = _font_program(descriptor)
+        if program is not None and kind in ("truetype", "opentype"):
+            gid_text = truetype_unicodes(program)
+            if gid_text:
+                cid_to_gid = get(cid_font, "/CIDToGIDMap")
+                gid_of: Any = None
+                if isinstance(cid_to_gid, StreamObject):
+                    raw = stream_data(cid_to_gid) or b""
+                    table = array("H")
+                    table.frombytes(raw[: len(raw) // 2 * 2])
+                    if not _BIG_ENDIAN:
+                        table.byteswap()
+                    gid_of = table
+                for gid_or_cid in range(0, 65536):
+                    if gid_of is None:
+                        text = gid_text.get(gid_or_cid)
+                        if text is not None:
+                            text_map[gid_or_cid] = text
+                    elif gid_or_cid < len(gid_of):
+                        text = gid_text.get(gid_of[gid_or_cid])
+                        if text is not None:
+                            text_map[gid_or_cid] = text
+                    else:
+                        break
+    font.text_map = text_map
+    return font
+
+
+class _CodecMap(_TextMap):
+    """code -> text for predefined CMaps that are a known character encoding."""
+
+    def __init__(self, codec: str, code_len: int) -> None:
+        super().__init__()
+        self.codec = codec
+        self.code_len = code_len
+
+    def __missing__(self, key: int) -> str:
+        length = 2 if key > 0xFF or self.codec == "utf-16-be" else 1
+        if key > 0xFFFF:
+            length = 4
+        try:
+            text = key.to_bytes(length, "big").decode(self.codec)
+        except (UnicodeDecodeError, OverflowError):
+            text = UNMAPPED
+        if len(self) < 65_536:
+            self[key] = text
+        return text

@@ -1,0 +1,812 @@
+"""The content-stream interpreter: operators in, positioned text runs and image placements out.
+
+It keeps just the state text extraction needs: the graphics state stack (CTM, clip box, text
+state), the text and line matrices, the marked-content stack (for ``/Artifact`` and
+``/ActualText``) and the current path (for clip boxes and ruling lines). Colours, shading
+and glyph outlines are ignored.
+
+Every limit that protects against hostile input lives here: Form XObject depth and cycles, the
+number of operators and Form invocations per page, and a wall-clock deadline. When one is hit
+the page keeps what was read and is marked incomplete with a reason.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
+
+from .fonts import UNMAPPED, Font, get, load_font, num, resolve, stream_data
+from .lexer import iter_operations
+from .types import HiddenText, ImagePlacement, PageContent, TextRun
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+#: Limits per page.
+MAX_OPERATIONS = 4_000_000
+MAX_FORM_DEPTH = 16
+MAX_FORM_INVOCATIONS = 10_000
+MAX_RULES = 20_000
+MAX_PROBLEMS = 20
+#: Minimum font size (points) of text a reader can see.
+MIN_VISIBLE_SIZE = 1.0
+#: A gap inside a TJ array wider than this many ems is a space; wider than the second, a
+#: separate run (table columns set with one TJ).
+SPACE_GAP_EM = 0.15
+SPLIT_GAP_EM = 2.5
+
+
+class PageTimeout(Exception):
+    pass
+
+
+def mult(m: Matrix, n: Matrix) -> Matrix:
+    """``m`` then ``n`` (row-vector convention of the PDF specification)."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + b * c2,
+        a * b2 + b * d2,
+        c * a2 + d * c2,
+        c * b2 + d * d2,
+        e * a2 + f * c2 + e2,
+        e * b2 + f * d2 + f2,
+    )
+
+
+def display_matrix(box: tuple[float, float, float, float], rotation: int) -> Matrix:
+    """User space -> displayed page (top-left origin, y down, ``/Rotate`` applied)."""
+    llx, lly, urx, ury = box
+    if rotation == 90:
+        return (0.0, 1.0, 1.0, 0.0, -lly, -llx)
+    if rotation == 180:
+        return (-1.0, 0.0, 0.0, 1.0, urx, -lly)
+    if rotation == 270:
+        return (0.0, -1.0, -1.0, 0.0, ury, urx)
+    return (1.0, 0.0, 0.0, -1.0, -llx, ury)
+
+
+def decode_text_string(raw: Any) -> str:
+    """A PDF text string (``/ActualText``, titles): UTF-16 with BOM, UTF-8 with BOM, or
+    PDFDocEncoding."""
+    if isinstance(raw, str):
+        return raw
+    if not isinstance(raw, bytes):
+        return ""
+    if raw[:2] == b"\xfe\xff":
+        return raw[2:].decode("utf-16-be", errors="replace")
+    if raw[:2] == b"\xff\xfe":
+        return raw[2:].decode("utf-16-le", errors="replace")
+    if raw[:3] == b"\xef\xbb\xbf":
+        return raw[3:].decode("utf-8", errors="replace")
+    from .encodings import PDF_DOC
+
+    return "".join(PDF_DOC[b] or "" for b in raw)
+
+
+class _GState:
+    __slots__ = ("clip", "ctm", "font", "fs", "tc", "th", "tl", "tr", "ts", "tw")
+
+    def __init__(self, ctm: Matrix, clip: tuple[float, float, float, float] | None) -> None:
+        self.ctm = ctm
+        self.clip = clip
+        self.font: Font | None = None
+        self.fs = 0.0
+        self.tc = 0.0
+        self.tw = 0.0
+        self.th = 1.0
+        self.tl = 0.0
+        self.ts = 0.0
+        self.tr = 0
+
+    def copy(self) -> _GState:
+        g = _GState(self.ctm, self.clip)
+        g.font = self.font
+        g.fs = self.fs
+        g.tc = self.tc
+        g.tw = self.tw
+        g.th = self.th
+        g.tl = self.tl
+        g.ts = self.ts
+        g.tr = self.tr
+        return g
+
+
+class _Marked:
+    __slots__ = ("actual", "artifact", "emitted")
+
+    def __init__(self, artifact: bool, actual: str | None) -> None:
+        self.artifact = artifact
+        self.actual = actual
+        self.emitted = False
+
+
+FontCache = dict[Any, Font]
+
+
+def _font_key(ref: Any, obj: Any) -> Any:
+    if isinstance(ref, IndirectObject):
+        return (ref.idnum, ref.generation)
+    return id(obj)
+
+
+class Interpreter:
+    """Interprets one page (and the Form XObjects it draws)."""
+
+    def __init__(
+        self,
+        page: PageContent,
+        base: Matrix,
+        fonts: FontCache,
+        deadline: float,
+        keepalive: list[Any],
+    ) -> None:
+        self.page = page
+        self.fonts = fonts
+        self.deadline = deadline
+        self._keepalive = keepalive  # objects whose id() keys the font cache
+        self.gs = _GState(base, (0.0, 0.0, page.width, page.height))
+        self.stack: list[_GState] = []
+        self.tm: Matrix = IDENTITY
+        self.tlm: Matrix = IDENTITY
+        self.marked: list[_Marked] = []
+        self.artifact_depth = 0
+        self.actual_depth = 0
+        self.ops = 0
+        self.forms = 0
+        self.form_stack: list[Any] = []
+        self.resources: Any = None
+        # current path: device-space bounding box and candidate ruling segments
+        self.path_box: list[float] | None = None
+        self.path_segments: list[tuple[float, float, float, float]] = []
+        self.path_start: tuple[float, float] = (0.0, 0.0)
+        self.path_point: tuple[float, float] = (0.0, 0.0)
+        self.pending_clip = False
+        self.invisible: list[TextRun] = []
+        self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
+            b"BT": self._bt,
+            b"ET": self._et,
+            b"Tf": self._tf,
+            b"Tj": self._tj,
+            b"TJ": self._tj_array,
+            b"'": self._quote,
+            b'"': self._dquote,
+            b"Td": self._td,
+            b"TD": self._td_leading,
+            b"Tm": self._tm,
+            b"T*": self._tstar,
+            b"Tc": self._tc,
+            b"Tw": self._tw,
+            b"Tz": self._tz,
+            b"TL": self._tl,
+            b"Ts": self._ts,
+            b"Tr": self._tr,
+            b"q": self._q,
+            b"Q": self._Q,
+            b"cm": self._cm,
+            b"Do": self._do,
+            b"BI": self._inline_image,
+            b"BMC": self._bmc,
+            b"BDC": self._bdc,
+            b"EMC": self._emc,
+            b"m": self._moveto,
+            b"l": self._lineto,
+            b"c": self._curveto,
+            b"v": self._curveto,
+            b"y": self._curveto,
+            b"re": self._rect,
+            b"h": self._closepath,
+            b"W": self._clip,
+            b"W*": self._clip,
+            b"n": self._endpath,
+            b"S": self._stroke,
+            b"s": self._stroke,
+            b"f": self._fill,
+            b"F": self._fill,
+            b"f*": self._fill,
+            b"B": self._stroke,
+            b"B*": self._stroke,
+            b"b": self._stroke,
+            b"b*": self._stroke,
+            b"d0": self._type3_glyph,
+            b"d1": self._type3_glyph,
+        }
+
+    # --- driving -------------------------------------------------------------------------
+
+    def run(self, data: bytes, resources: Any) -> None:
+        self.resources = resources
+        self._execute(data)
+        self._finish()
+
+    def _execute(self, data: bytes) -> None:
+        table = self.ops_table
+        page = self.page
+        for op, operands in iter_operations(data):
+            self.ops += 1
+            if not self.ops & 0x7FF:
+                if time.monotonic() > self.deadline:
+                    raise PageTimeout("time limit reached while reading the page")
+                if self.ops > MAX_OPERATIONS:
+                    raise PageTimeout(f"more than {MAX_OPERATIONS} operators on the page")
+            handler = table.get(op)
+            if handler is None:
+                continue
+            try:
+                handler(operands)
+            except (IndexError, TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+                if len(page.problems) < MAX_PROBLEMS:
+                    page.problems.append(f"bad operands for {op.decode('latin-1')}: {exc}")
+
+    def _finish(self) -> None:
+        """Invisible text over a scanned image is the scanner's OCR layer: keep it."""
+        page = self.page
+        boxes = [img.bbox for img in page.images]
+        for run in self.invisible:
+            cx = (run.x0 + run.x1) / 2
+            cy = (run.y0 + run.y1) / 2
+            if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
+                run.ocr_layer = True
+                page.runs.append(run)
+            else:
+                page.hidden.append(
+                    HiddenText(run.text, "invisible", (run.x0, run.y0, run.x1, run.y1))
+                )
+        self.invisible = []
+
+    # --- text state ----------------------------------------------------------------------
+
+    def _bt(self, _: list[Any]) -> None:
+        self.tm = IDENTITY
+        self.tlm = IDENTITY
+
+    def _et(self, _: list[Any]) -> None:
+        pass
+
+    def _tf(self, operands: list[Any]) -> None:
+        name, size = operands[-2], operands[-1]
+        self.gs.fs = float(size)
+        self.gs.font = self._font(name)
+
+    def _font(self, name: Any) -> Font | None:
+        fonts = get(self.resources, "/Font")
+        if not isinstance(fonts, dict) or not isinstance(name, str):
+            return None
+        try:
+            ref = dict.get(fonts, name)
+        except Exception:
+            return None
+        obj = resolve(ref)
+        if obj is None:
+            return None
+        key = _font_key(ref, obj)
+        font = self.fonts.get(key)
+        if font is None:
+            font = load_font(obj)
+            self.fonts[key] = font
+            self._keepalive.append(obj)
+        return font
+
+    def _tc(self, operands: list[Any]) -> None:
+        self.gs.tc = float(operands[-1])
+
+    def _tw(self, operands: list[Any]) -> None:
+        self.gs.tw = float(operands[-1])
+
+    def _tz(self, operands: list[Any]) -> None:
+        self.gs.th = float(operands[-1]) / 100.0
+
+    def _tl(self, operands: list[Any]) -> None:
+        self.gs.tl = float(operands[-1])
+
+    def _ts(self, operands: list[Any]) -> None:
+        self.gs.ts = float(operands[-1])
+
+    def _tr(self, operands: list[Any]) -> None:
+        self.gs.tr = int(operands[-1])
+
+    def _td(self, operands: list[Any]) -> None:
+        tx, ty = float(operands[-2]), float(operands[-1])
+        a, b, c, d, e, f = self.tlm
+        self.tlm = self.tm = (a, b, c, d, e + tx * a + ty * c, f + tx * b + ty * d)
+
+    def _td_leading(self, operands: list[Any]) -> None:
+        self.gs.tl = -float(operands[-1])
+        self._td(operands)
+
+    def _tm(self, operands: list[Any]) -> None:
+        a, b, c, d, e, f = (float(x) for x in operands[-6:])
+        self.tlm = self.tm = (a, b, c, d, e, f)
+
+    def _tstar(self, _: list[Any]) -> None:
+        self._td([0.0, -self.gs.tl])
+
+    def _quote(self, operands: list[Any]) -> None:
+        self._tstar(operands)
+        self._show([operands[-1]])
+
+    def _dquote(self, operands: list[Any]) -> None:
+        self.gs.tw = float(operands[-3])
+        self.gs.tc = float(operands[-2])
+        self._tstar(operands)
+        self._show([operands[-1]])
+
+    def _tj(self, operands: list[Any]) -> None:
+        self._show([operands[-1]])
+
+    def _tj_array(self, operands: list[Any]) -> None:
+        items = operands[-1]
+        if isinstance(items, list):
+            self._show(items)
+
+    # --- showing text --------------------------------------------------------------------
+
+    def _show(self, items: list[Any]) -> None:
+        gs = self.gs
+        font = gs.font
+        if font is None:
+            font = self._fallback_font()
+        fs = gs.fs
+        th = gs.th
+        tc = gs.tc
+        tw = gs.tw
+        vertical = font.vertical
+        parts: list[str] = []
+        start_tm = self.tm
+        advance = 0.0  # along the writing direction, text space, since start_tm
+        run_start = 0.0
+        glyphs = 0
+        unmapped = 0
+        split_gap = SPLIT_GAP_EM * fs
+        space_gap = SPACE_GAP_EM * fs
+        for item in items:
+            if isinstance(item, bytes):
+                if not item:
+                    continue
+                text, width, spaces, count = font.decode(item)
+                glyphs += count
+                if UNMAPPED in text:
+                    bad = text.count(UNMAPPED)
+                    unmapped += bad
+                    text = text.replace(UNMAPPED, "")
+                if vertical:
+                    step = width * fs + tc * count + tw * spaces
+                else:
+                    step = (width * fs + tc * count + tw * spaces) * th
+                parts.append(text)
+                advance += step
+            elif isinstance(item, (int, float)) and not isinstance(item, bool):
+                shift = -float(item) / 1000.0 * fs
+                if not vertical:
+                    shift *= th
+                if shift > split_gap and parts:
+                    self._emit("".join(parts), start_tm, run_start, advance, font)
+                    parts = []
+                    advance += shift
+                    run_start = advance
+                    continue
+                if shift > space_gap and parts and parts[-1] and not parts[-1].endswith(" "):
+                    parts.append(" ")
+                advance += shift
+        if parts:
+            self._emit("".join(parts), start_tm, run_start, advance, font)
+        self.page.glyphs += glyphs
+        self.page.unmapped_glyphs += unmapped
+        a, b, c, d, e, f = start_tm
+        if vertical:
+            self.tm = (a, b, c, d, e - advance * c, f - advance * d)
+        else:
+            self.tm = (a, b, c, d, e + advance * a, f + advance * b)
+
+    def _fallback_font(self) -> Font:
+        # Text shown before any Tf: read the bytes as Latin-1 with a plain width.
+        font = self.fonts.get("__fallback__")
+        if font is None:
+            font = Font("unknown")
+            font.trans = {c: (chr(c) if c >= 32 else UNMAPPED) for c in range(256)}
+            self.fonts["__fallback__"] = font
+        self.gs.font = font
+        return font
+
+    def _emit(self, text: str, tm: Matrix, start: float, end: float, font: Font) -> None:
+        if self.actual_depth:
+            text = self._actual_text(text)
+        if not text or text.isspace():
+            return
+        gs = self.gs
+        fs = gs.fs
+        # Text space -> device: [fs*th 0 0 fs 0 ts] x Tm x CTM, applied to the baseline points.
+        m = mult(tm, gs.ctm)
+        a, b, c, d, e, f = m
+        ts = gs.ts
+        if font.vertical:
+            ox, oy = -start * c + e, -start * d + f
+            ex, ey = -end * c + e, -end * d + f
+        else:
+            ox = start * a + ts * c + e
+            oy = start * b + ts * d + f
+            ex = end * a + ts * c + e
+            ey = end * b + ts * d + f
+        scale_y = math.hypot(c, d)
+        size = abs(fs) * scale_y * font.size_scale
+        up = font.ascent * abs(fs) * font.size_scale
+        down = 0.22 * abs(fs) * font.size_scale
+        ux, uy = c * up, d * up
+        dx, dy = -c * down, -d * down
+        if font.vertical:
+            # A vertical line of glyphs is centred on its baseline: half an em either side.
+            half = 0.5 * abs(fs)
+            sx, sy = a * half, b * half
+            xs = (ox - sx, ox + sx, ex - sx, ex + sx)
+            ys = (oy - sy, oy + sy, ey - sy, ey + sy)
+            direction = 1
+        else:
+            xs = (ox + ux, ox + dx, ex + ux, ex + dx)
+            ys = (oy + uy, oy + dy, ey + uy, ey + dy)
+            horizontal = a > 0 and abs(b) <= 0.05 * a and d < 0 and abs(c) <= 0.05 * -d
+            direction = 0 if horizontal else 2
+        run = TextRun(
+            text,
+            min(xs),
+            min(ys),
+            max(xs),
+            max(ys),
+            round(size, 2),
+            font.name,
+            font.bold or gs.tr == 2,
+            font.italic,
+            direction,
+            self.artifact_depth > 0,
+        )
+        page = self.page
+        if gs.tr in (3, 7):
+            self.invisible.append(run)
+            return
+        cx = (run.x0 + run.x1) / 2
+        cy = (run.y0 + run.y1) / 2
+        reason = None
+        if size < MIN_VISIBLE_SIZE:
+            reason = "tiny"
+        elif not (0 <= cx <= page.width and 0 <= cy <= page.height):
+            reason = "off_page"
+        else:
+            clip = gs.clip
+            if clip is not None and not (clip[0] <= cx <= clip[2] and clip[1] <= cy <= clip[3]):
+                reason = "clipped"
+        if reason is not None:
+            page.hidden.append(HiddenText(text, reason, (run.x0, run.y0, run.x1, run.y1)))
+            return
+        page.runs.append(run)
+
+    def _actual_text(self, text: str) -> str:
+        # Inside /ActualText the glyphs are replaced by that text, once.
+        for marked in reversed(self.marked):
+            if marked.actual is not None:
+                if marked.emitted:
+                    return ""
+                marked.emitted = True
+                return marked.actual
+        return text
+
+    def _type3_glyph(self, _: list[Any]) -> None:
+        pass
+
+    # --- graphics state ------------------------------------------------------------------
+
+    def _q(self, _: list[Any]) -> None:
+        if len(self.stack) < 256:
+            self.stack.append(self.gs.copy())
+
+    def _Q(self, _: list[Any]) -> None:
+        if self.stack:
+            self.gs = self.stack.pop()
+
+    def _cm(self, operands: list[Any]) -> None:
+        m = tuple(float(x) for x in operands[-6:])
+        if len(m) == 6:
+            self.gs.ctm = mult(m, self.gs.ctm)  # type: ignore[arg-type]
+
+    # --- paths, clipping and ruling lines ------------------------------------------------
+
+    def _point(self, x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = self.gs.ctm
+        return x * a + y * c + e, x * b + y * d + f
+
+    def _extend(self, px: float, py: float) -> None:
+        box = self.path_box
+        if box is None:
+            self.path_box = [px, py, px, py]
+        else:
+            if px < box[0]:
+                box[0] = px
+            elif px > box[2]:
+                box[2] = px
+            if py < box[1]:
+                box[1] = py
+            elif py > box[3]:
+                box[3] = py
+
+    def _moveto(self, operands: list[Any]) -> None:
+        p = self._point(float(operands[-2]), float(operands[-1]))
+        self.path_start = self.path_point = p
+        self._extend(*p)
+
+    def _lineto(self, operands: list[Any]) -> None:
+        p = self._point(float(operands[-2]), float(operands[-1]))
+        x0, y0 = self.path_point
+        if len(self.path_segments) < 1000:
+            self.path_segments.append((x0, y0, p[0], p[1]))
+        self.path_point = p
+        self._extend(*p)
+
+    def _curveto(self, operands: list[Any]) -> None:
+        for i in range(0, len(operands) - 1, 2):
+            self._extend(*self._point(float(operands[i]), float(operands[i + 1])))
+        if len(operands) >= 2:
+            self.path_point = self._point(float(operands[-2]), float(operands[-1]))
+        self.path_segments.append((math.nan, 0.0, 0.0, 0.0))  # marks a curved path
+
+    def _rect(self, operands: list[Any]) -> None:
+        x, y, w, h = (float(v) for v in operands[-4:])
+        p0 = self._point(x, y)
+        p1 = self._point(x + w, y)
+        p2 = self._point(x + w, y + h)
+        p3 = self._point(x, y + h)
+        for p in (p0, p1, p2, p3):
+            self._extend(*p)
+        if len(self.path_segments) < 1000:
+            self.path_segments.extend(
+                (
+                    (p0[0], p0[1], p1[0], p1[1]),
+                    (p1[0], p1[1], p2[0], p2[1]),
+                    (p2[0], p2[1], p3[0], p3[1]),
+                    (p3[0], p3[1], p0[0], p0[1]),
+                )
+            )
+        self.path_start = self.path_point = p0
+
+    def _closepath(self, _: list[Any]) -> None:
+        x0, y0 = self.path_point
+        x1, y1 = self.path_start
+        if (x0, y0) != (x1, y1) and len(self.path_segments) < 1000:
+            self.path_segments.append((x0, y0, x1, y1))
+        self.path_point = self.path_start
+
+    def _clip(self, _: list[Any]) -> None:
+        self.pending_clip = True
+
+    def _endpath(self, _: list[Any]) -> None:
+        self._paint(stroke=False, fill=False)
+
+    def _stroke(self, _: list[Any]) -> None:
+        self._paint(stroke=True, fill=False)
+
+    def _fill(self, _: list[Any]) -> None:
+        self._paint(stroke=False, fill=True)
+
+    def _paint(self, *, stroke: bool, fill: bool) -> None:
+        box = self.path_box
+        if self.pending_clip and box is not None:
+            clip = self.gs.clip
+            if clip is None:
+                self.gs.clip = (box[0], box[1], box[2], box[3])
+            else:
+                self.gs.clip = (
+                    max(clip[0], box[0]),
+                    max(clip[1], box[1]),
+                    min(clip[2], box[2]),
+                    min(clip[3], box[3]),
+                )
+        if (stroke or fill) and box is not None:
+            self.page.paths += 1
+            self._rules(box, stroke)
+        self.pending_clip = False
+        self.path_box = None
+        self.path_segments = []
+
+    def _rules(self, box: list[float], stroke: bool) -> None:
+        page = self.page
+        if len(page.rules) >= MAX_RULES:
+            return
+        w = box[2] - box[0]
+        h = box[3] - box[1]
+        if not stroke:
+            # A filled thin rectangle is a rule; a filled large one is a background.
+            if h <= 2.5 and w > 2.5:
+                y = (box[1] + box[3]) / 2
+                page.rules.append((box[0], y, box[2], y))
+            elif w <= 2.5 and h > 2.5:
+                x = (box[0] + box[2]) / 2
+                page.rules.append((x, box[1], x, box[3]))
+            return
+        for x0, y0, x1, y1 in self.path_segments:
+            if x0 != x0:  # a curve: not a ruling path
+                return
+        for x0, y0, x1, y1 in self.path_segments:
+            if abs(y0 - y1) <= 0.5 and abs(x1 - x0) > 2.5:
+                page.rules.append((min(x0, x1), y0, max(x0, x1), y0))
+            elif abs(x0 - x1) <= 0.5 and abs(y1 - y0) > 2.5:
+                page.rules.append((x0, min(y0, y1), x0, max(y0, y1)))
+
+    # --- marked content ------------------------------------------------------------------
+
+    def _bmc(self, operands: list[Any]) -> None:
+        tag = operands[-1] if operands else None
+        self._push_marked(tag == "/Artifact", None)
+
+    def _bdc(self, operands: list[Any]) -> None:
+        tag = operands[0] if operands else None
+        props = operands[1] if len(operands) > 1 else None
+        if isinstance(props, str):  # a name in the /Properties resource
+            props = get(get(self.resources, "/Properties"), props)
+        actual = None
+        if isinstance(props, dict):
+            raw = props.get("/ActualText")
+            if raw is not None:
+                raw = resolve(raw)
+                actual = decode_text_string(raw if isinstance(raw, (bytes, str)) else None)
+        self._push_marked(tag == "/Artifact", actual)
+
+    def _push_marked(self, artifact: bool, actual: str | None) -> None:
+        if len(self.marked) >= 256:
+            return
+        self.marked.append(_Marked(artifact, actual))
+        if artifact:
+            self.artifact_depth += 1
+        if actual is not None:
+            self.actual_depth += 1
+
+    def _emc(self, _: list[Any]) -> None:
+        if not self.marked:
+            return
+        marked = self.marked.pop()
+        if marked.artifact:
+            self.artifact_depth -= 1
+        if marked.actual is not None:
+            self.actual_depth -= 1
+
+    # --- XObjects and images -------------------------------------------------------------
+
+    def _do(self, operands: list[Any]) -> None:
+        name = operands[-1]
+        xobjects = get(self.resources, "/XObject")
+        if not isinstance(xobjects, dict) or not isinstance(name, str):
+            return
+        try:
+            ref = dict.get(xobjects, name)
+        except Exception:
+            return
+        xobj = resolve(ref)
+        if not isinstance(xobj, StreamObject):
+            return
+        subtype = get(xobj, "/Subtype")
+        if subtype == "/Image":
+            self._image(xobj, ref, name)
+        elif subtype == "/Form":
+            self._form(xobj, ref)
+
+    def _unit_square(self) -> tuple[float, float, float, float]:
+        a, b, c, d, e, f = self.gs.ctm
+        xs = (e, a + e, c + e, a + c + e)
+        ys = (f, b + f, d + f, b + d + f)
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def _image(self, xobj: DictionaryObject, ref: Any, name: str) -> None:
+        filters = get(xobj, "/Filter")
+        if isinstance(filters, str):
+            filter_names: tuple[str, ...] = (filters,)
+        elif isinstance(filters, list):
+            filter_names = tuple(str(resolve(f)) for f in filters[:8])
+        else:
+            filter_names = ()
+        cs = get(xobj, "/ColorSpace")
+        if isinstance(cs, list) and cs:
+            cs_name = str(resolve(cs[0]))
+        else:
+            cs_name = str(cs) if cs is not None else ""
+        self.page.images.append(
+            ImagePlacement(
+                bbox=self._unit_square(),
+                width=int(num(get(xobj, "/Width"), 0)),
+                height=int(num(get(xobj, "/Height"), 0)),
+                bits_per_component=int(num(get(xobj, "/BitsPerComponent"), 0)),
+                color_space=cs_name,
+                filters=filter_names,
+                ref=(ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else None,
+                name=name,
+                image_mask=get(xobj, "/ImageMask") is True,
+            )
+        )
+
+    def _inline_image(self, operands: list[Any]) -> None:
+        params = operands[-1] if operands else {}
+        if not isinstance(params, dict):
+            return
+        filters = params.get("/Filter")
+        if isinstance(filters, str):
+            filter_names: tuple[str, ...] = (filters,)
+        elif isinstance(filters, list):
+            filter_names = tuple(str(f) for f in filters)
+        else:
+            filter_names = ()
+        self.page.images.append(
+            ImagePlacement(
+                bbox=self._unit_square(),
+                width=int(num(params.get("/Width"), 0)),
+                height=int(num(params.get("/Height"), 0)),
+                bits_per_component=int(num(params.get("/BitsPerComponent"), 0)),
+                color_space=str(params.get("/ColorSpace", "")),
+                filters=filter_names,
+                ref=None,
+                name="inline",
+                inline=True,
+                image_mask=params.get("/ImageMask") is True,
+            )
+        )
+
+    def _form(self, xobj: StreamObject, ref: Any) -> None:
+        key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(xobj)
+        page = self.page
+        if key in self.form_stack:
+            if len(page.problems) < MAX_PROBLEMS:
+                page.problems.append("a Form XObject draws itself (cycle skipped)")
+            return
+        if len(self.form_stack) >= MAX_FORM_DEPTH:
+            if len(page.problems) < MAX_PROBLEMS:
+                page.problems.append(f"Form XObjects nested deeper than {MAX_FORM_DEPTH}")
+            return
+        self.forms += 1
+        if self.forms > MAX_FORM_INVOCATIONS:
+            raise PageTimeout(f"more than {MAX_FORM_INVOCATIONS} Form XObjects on the page")
+        data = stream_data(xobj)
+        if not data:
+            return
+        matrix = get(xobj, "/Matrix")
+        saved_gs = self.gs
+        saved_resources = self.resources
+        saved_tm, saved_tlm = self.tm, self.tlm
+        self.stack.append(saved_gs)
+        self.gs = saved_gs.copy()
+        if isinstance(matrix, list) and len(matrix) == 6:
+            m = tuple(num(resolve(v), 0.0) for v in matrix)
+            self.gs.ctm = mult(m, self.gs.ctm)  # type: ignore[arg-type]
+        bbox = get(xobj, "/BBox")
+        if isinstance(bbox, list) and len(bbox) == 4:
+            x0, y0, x1, y1 = (num(resolve(v), 0.0) for v in bbox)
+            self.path_box = None
+            for px, py in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+                self._extend(*self._point(px, py))
+            self.pending_clip = True
+            self._paint(stroke=False, fill=False)
+        resources = get(xobj, "/Resources")
+        self.resources = resources if isinstance(resources, dict) else saved_resources
+        self.form_stack.append(key)
+        depth = len(self.stack)
+        try:
+            self._execute(data)
+        finally:
+            self.form_stack.pop()
+            del self.stack[depth - 1 :]
+            self.gs = saved_gs
+            self.resources = saved_resources
+            self.tm, self.tlm = saved_tm, saved_tlm
+
+
+def content_bytes(page_obj: Any) -> bytes:
+    """The page's content streams joined (a stream may end mid-token; joining with a newline
+    is what the specification asks readers to do)."""
+    contents = get(page_obj, "/Contents")
+    if contents is None:
+        return b""
+    if isinstance(contents, list):
+        parts = []
+        for item in contents[:10_000]:
+            data = stream_data(item)
+            if data:
+                parts.append(data)
+        return b"\n".join(parts)
+    return stream_data(contents) or b""

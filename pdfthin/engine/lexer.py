@@ -1,0 +1,327 @@
+"""Content-stream lexer: bytes in, ``(operator, operands)`` pairs out.
+
+Operand types: numbers are ``float``, names are ``str`` with their leading ``/`` (as pypdf
+spells dictionary keys), strings are ``bytes``, arrays are ``list``, dictionaries are ``dict``,
+and ``true``/``false``/``null`` are ``True``/``False``/``None``.
+
+One compiled regular expression does the scanning so that the per-token work stays in C; only
+literal strings with escapes and inline image data need Python-level loops. Broken input never
+raises: stray bytes are skipped and the lexer moves on, so a damaged stream still yields the
+operators around the damage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+_WS = rb"\x00\t\n\x0c\r "
+_DELIM = rb"()<>\[\]{}/%"
+_REGULAR = rb"[^" + _WS + _DELIM + rb"]"
+
+_TOKEN = re.compile(
+    rb"[" + _WS + rb"]*(?:%[^\r\n]*[" + _WS + rb"]*)*"
+    rb"(?:"
+    rb"([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?!" + _REGULAR + rb")|"  # 1 number
+    rb"/(" + _REGULAR + rb"*)|"  # 2 name
+    rb"(\()|"  # 3 literal string
+    rb"(<<|>>|\[|\]|\{|\})|"  # 4 structure
+    rb"<([0-9A-Fa-f" + _WS + rb"]*)>|"  # 5 hex string
+    rb"(" + _REGULAR + rb"+)"  # 6 keyword / operator
+    rb")"
+)
+_LITERAL_SPECIAL = re.compile(rb"[()\\]")
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_ONLY_WS = re.compile(rb"[" + _WS + rb"]*(?:%[^\r\n]*[" + _WS + rb"]*)*\Z")
+_EI = re.compile(rb"[" + _WS + rb"]EI(?=[" + _WS + rb"]|\Z)")
+_PRINTABLE_TAIL = re.compile(rb"[\x09\x0a\x0d\x20-\x7e]*\Z")
+
+_ESCAPES = {
+    ord("n"): b"\n",
+    ord("r"): b"\r",
+    ord("t"): b"\t",
+    ord("b"): b"\b",
+    ord("f"): b"\f",
+    ord("("): b"(",
+    ord(")"): b")",
+    ord("\\"): b"\\",
+}
+_KEYWORD_VALUES: dict[bytes, Any] = {b"true": True, b"false": False, b"null": None}
+
+#: Bounds that keep a hostile stream from building huge operand structures.
+MAX_OPERANDS = 4096
+MAX_NESTING = 32
+
+#: Abbreviated inline-image keys (PDF 32000-1, table 93) and their full names.
+INLINE_IMAGE_KEYS = {
+    "/BPC": "/BitsPerComponent",
+    "/CS": "/ColorSpace",
+    "/D": "/Decode",
+    "/DP": "/DecodeParms",
+    "/F": "/Filter",
+    "/H": "/Height",
+    "/IM": "/ImageMask",
+    "/I": "/Interpolate",
+    "/W": "/Width",
+    "/L": "/Length",
+}
+_CS_COMPONENTS = {
+    "/G": 1,
+    "/DeviceGray": 1,
+    "/RGB": 3,
+    "/DeviceRGB": 3,
+    "/CMYK": 4,
+    "/DeviceCMYK": 4,
+    "/I": 1,
+    "/Indexed": 1,
+}
+
+
+def _name(raw: bytes) -> str:
+    if b"#" in raw:
+        raw = _NAME_ESCAPE.sub(lambda m: bytes((int(m.group(1), 16),)), raw)
+    return "/" + raw.decode("latin-1")
+
+
+def read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
+    """Read a literal string whose opening ``(`` ends just before ``pos``.
+
+    Returns the string's bytes and the position after its closing ``)`` (or the end of the
+    data when it is never closed).
+    """
+    depth = 1
+    out = bytearray()
+    search = _LITERAL_SPECIAL.search
+    n = len(data)
+    while True:
+        m = search(data, pos)
+        if m is None:
+            out += data[pos:]
+            return bytes(out), n
+        i = m.start()
+        ch = data[i]
+        if ch == 0x5C:  # backslash
+            out += data[pos:i]
+            if i + 1 >= n:
+                return bytes(out), n
+            nxt = data[i + 1]
+            esc = _ESCAPES.get(nxt)
+            if esc is not None:
+                out += esc
+                pos = i + 2
+            elif 0x30 <= nxt <= 0x37:
+                j = i + 1
+                end = min(j + 3, n)
+                k = j
+                while k < end and 0x30 <= data[k] <= 0x37:
+                    k += 1
+                out.append(int(data[j:k], 8) & 0xFF)
+                pos = k
+            elif nxt == 0x0D:  # line continuation: \<CR> or \<CR><LF>
+                pos = i + 3 if i + 2 < n and data[i + 2] == 0x0A else i + 2
+            elif nxt == 0x0A:
+                pos = i + 2
+            else:  # unknown escape: the backslash is ignored
+                pos = i + 1
+            continue
+        if ch == 0x28:  # (
+            depth += 1
+            out += data[pos : i + 1]
+            pos = i + 1
+            continue
+        depth -= 1  # )
+        if depth == 0:
+            out += data[pos:i]
+            return bytes(out), i + 1
+        out += data[pos : i + 1]
+        pos = i + 1
+
+
+def _hex(raw: bytes) -> bytes:
+    digits = raw.translate(None, b"\x00\t\n\x0c\r ")
+    if len(digits) % 2:
+        digits += b"0"
+    return bytes.fromhex(digits.decode("ascii"))
+
+
+def _inline_image_end(data: bytes, start: int, params: dict[str, Any]) -> int:
+    """Return where the image data starting at ``start`` ends (the offset of ``EI``)."""
+    length = params.get("/Length")
+    if isinstance(length, float) and length >= 0:
+        end = start + int(length)
+        m = _EI.search(data, end - 1 if end > start else end)
+        if m is not None and m.start() - end < 16:
+            return m.start() + 1
+    if params.get("/Filter") in (None, []):
+        # Unfiltered data has a computable size: trust it over a scan for "EI", which may
+        # occur inside the pixels.
+        width = params.get("/Width")
+        height = params.get("/Height")
+        bpc = 1.0 if params.get("/ImageMask") is True else params.get("/BitsPerComponent", 8.0)
+        comps = _CS_COMPONENTS.get(str(params.get("/ColorSpace", "/G")), 1)
+        if (
+            isinstance(width, float)
+            and isinstance(height, float)
+            and isinstance(bpc, float)
+            and 0 < width < 1e6
+            and 0 < height < 1e6
+        ):
+            size = ((int(width) * comps * int(bpc) + 7) // 8) * int(height)
+            m = _EI.search(data, start + size - 1 if size else start)
+            if m is not None and m.start() - (start + size) < 16:
+                return m.start() + 1
+    pos = start
+    while True:
+        m = _EI.search(data, pos)
+        if m is None:
+            return len(data)
+        # "EI" can occur inside compressed pixels; the real one is followed by operators.
+        tail = data[m.end() : m.end() + 48]
+        if _PRINTABLE_TAIL.match(tail):
+            return m.start() + 1
+        pos = m.end()
+
+
+def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
+    """Yield ``(operator, operands)`` for each operator in the content stream ``data``.
+
+    Inline images come out as one ``(b"BI", [params])`` operation whose ``params`` use full
+    key names; their binary data is skipped.
+    """
+    match = _TOKEN.match
+    operands: list[Any] = []
+    stack: list[tuple[list[Any], bool]] = []  # (outer operands, is_dict)
+    pos = 0
+    n = len(data)
+    while pos < n:
+        m = match(data, pos)
+        if m is None:
+            if _ONLY_WS.match(data, pos):
+                break
+            # A byte no token can start with (a stray ")" or ">"): skip it.
+            stripped = data[pos:].lstrip(b"\x00\t\n\x0c\r ")
+            pos = n - len(stripped) + 1
+            continue
+        pos = m.end()
+        kind = m.lastindex
+        if kind == 1:
+            if len(operands) < MAX_OPERANDS:
+                operands.append(float(m.group(1)))
+        elif kind == 6:
+            word = m.group(6)
+            if word in _KEYWORD_VALUES:
+                operands.append(_KEYWORD_VALUES[word])
+            elif stack:
+                # An operator inside an array or dictionary: the stream is damaged. Close the
+                # open structures so the operands read so far are not lost.
+                while stack:
+                    outer, is_dict = stack.pop()
+                    outer.append(_to_dict(operands) if is_dict else operands)
+                    operands = outer
+                yield word, operands
+                operands = []
+            elif word == b"BI":
+                params, pos = _read_inline_image(data, pos)
+                yield b"BI", [params]
+                operands = []
+            else:
+                yield word, operands
+                operands = []
+        elif kind == 2:
+            if len(operands) < MAX_OPERANDS:
+                operands.append(_name(m.group(2)))
+        elif kind == 3:
+            value, pos = read_literal(data, pos)
+            if len(operands) < MAX_OPERANDS:
+                operands.append(value)
+        elif kind == 5:
+            if len(operands) < MAX_OPERANDS:
+                operands.append(_hex(m.group(5)))
+        else:
+            sym = m.group(4)
+            if sym == b"[" or sym == b"<<":
+                if len(stack) >= MAX_NESTING:
+                    continue
+                stack.append((operands, sym == b"<<"))
+                operands = []
+            elif sym == b"]" or sym == b">>":
+                if not stack:
+                    continue
+                outer, is_dict = stack.pop()
+                outer.append(_to_dict(operands) if is_dict else operands)
+                operands = outer
+            # "{" and "}" only occur in PostScript calculator functions: ignored.
+
+
+def _to_dict(items: list[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for i in range(0, len(items) - 1, 2):
+        key = items[i]
+        if isinstance(key, str):
+            out[key] = items[i + 1]
+    return out
+
+
+def _read_inline_image(data: bytes, pos: int) -> tuple[dict[str, Any], int]:
+    """Parse an inline image dictionary after ``BI`` and skip its data up to ``EI``."""
+    items: list[Any] = []
+    match = _TOKEN.match
+    n = len(data)
+    while pos < n:
+        m = match(data, pos)
+        if m is None:
+            return {}, n
+        pos = m.end()
+        kind = m.lastindex
+        if kind == 6:
+            word = m.group(6)
+            if word == b"ID":
+                break
+            if word in _KEYWORD_VALUES:
+                items.append(_KEYWORD_VALUES[word])
+            elif word == b"EI":  # no data at all
+                return _inline_params(items), pos
+        elif kind == 1:
+            items.append(float(m.group(1)))
+        elif kind == 2:
+            items.append(_name(m.group(2)))
+        elif kind == 3:
+            value, pos = read_literal(data, pos)
+            items.append(value)
+        elif kind == 5:
+            items.append(_hex(m.group(5)))
+        elif m.group(4) == b"[":
+            # Arrays in inline image dictionaries hold names and numbers only (filters, decode).
+            end = data.find(b"]", pos)
+            if end < 0:
+                return {}, n
+            inner = [v for _, v in _scan_values(data[pos:end])]
+            items.append(inner)
+            pos = end + 1
+        elif m.group(4) == b"<<":
+            end = data.find(b">>", pos)
+            if end < 0:
+                return {}, n
+            items.append(_to_dict([v for _, v in _scan_values(data[pos:end])]))
+            pos = end + 2
+    params = _inline_params(items)
+    start = pos + 1 if pos < n and data[pos] in b"\x00\t\n\x0c\r " else pos
+    end = _inline_image_end(data, start, params)
+    return params, min(n, end + 2)
+
+
+def _scan_values(chunk: bytes) -> Iterator[tuple[int, Any]]:
+    for m in _TOKEN.finditer(chunk):
+        kind = m.lastindex
+        if kind == 1:
+            yield kind, float(m.group(1))
+        elif kind == 2:
+            yield kind, _name(m.group(2))
+        elif kind == 6 and m.group(6) in _KEYWORD_VALUES:
+            yield kind, _KEYWORD_VALUES[m.group(6)]
+
+
+def _inline_params(items: list[Any]) -> dict[str, Any]:
+    raw = _to_dict(items)
+    return {INLINE_IMAGE_KEYS.get(k, k): v for k, v in raw.items()}

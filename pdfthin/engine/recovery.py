@@ -1,0 +1,94 @@
+"""Second chances for files pypdf cannot open as they are.
+
+- :func:`rebuild_xref` scans the bytes for ``N G obj`` headers and appends a fresh
+  cross-reference table and trailer, for files whose xref is missing or broken beyond pypdf's
+  own repair (no ``startxref`` at all, a trailer that cannot be parsed).
+- :func:`walk_page_tree` collects the pages itself, skipping cycles and malformed kids, for
+  files whose page tree pypdf refuses (cyclic references, ``/Kids`` that is not an array).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pypdf.generic import IndirectObject
+
+from .fonts import get, resolve
+
+_OBJ = re.compile(rb"(?<![0-9])(\d{1,10})[\x00\t\n\x0c\r ]+(\d{1,5})[\x00\t\n\x0c\r ]+obj\b")
+_CATALOG = re.compile(rb"/Type\s*/Catalog\b")
+_INFO_KEYS = re.compile(rb"/(?:Producer|Creator|CreationDate|Title)\b")
+MAX_OBJECTS = 1_000_000
+MAX_PAGES = 100_000
+
+
+def rebuild_xref(data: bytes) -> bytes | None:
+    """Return ``data`` with a rebuilt xref table and trailer appended, or ``None`` when no
+    catalog can be found."""
+    offsets: dict[int, tuple[int, int]] = {}
+    catalog: int | None = None
+    info: int | None = None
+    matches = list(_OBJ.finditer(data))
+    if not matches or len(matches) > MAX_OBJECTS:
+        return None
+    for i, m in enumerate(matches):
+        number, generation = int(m.group(1)), int(m.group(2))
+        if number > MAX_OBJECTS:
+            continue
+        offsets[number] = (m.start(), generation)  # a later definition wins (updates)
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(data)
+        body = data[m.end() : min(end, m.end() + 4096)]
+        if _CATALOG.search(body):
+            catalog = number
+        elif info is None and _INFO_KEYS.search(body) and b"stream" not in body[:200]:
+            info = number
+    if catalog is None:
+        return None
+    size = max(offsets) + 1
+    lines = [b"xref\n", b"0 %d\n" % size, b"0000000000 65535 f \n"]
+    for number in range(1, size):
+        hit = offsets.get(number)
+        if hit is None:
+            lines.append(b"0000000000 65535 f \n")
+        else:
+            lines.append(b"%010d %05d n \n" % hit)
+    xref_at = len(data) + 1
+    trailer = b"trailer\n<< /Size %d /Root %d %d R" % (size, catalog, offsets[catalog][1])
+    if info is not None:
+        trailer += b" /Info %d %d R" % (info, offsets[info][1])
+    trailer += b" >>\nstartxref\n%d\n%%%%EOF\n" % xref_at
+    return data + b"\n" + b"".join(lines) + trailer
+
+
+def walk_page_tree(reader: Any) -> tuple[list[Any], list[IndirectObject | None]]:
+    """Leaves of the page tree in order, visiting each node once."""
+    try:
+        root = resolve(reader.trailer.get("/Root"))
+    except Exception:
+        return [], []
+    top_ref = dict.get(root, "/Pages") if isinstance(root, dict) else None
+    pages: list[Any] = []
+    refs: list[IndirectObject | None] = []
+    seen: set[Any] = set()
+    stack: list[Any] = [top_ref]
+    while stack and len(pages) < MAX_PAGES:
+        ref = stack.pop()
+        key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(ref)
+        if key in seen:
+            continue
+        seen.add(key)
+        node = resolve(ref)
+        if not isinstance(node, dict):
+            continue
+        kids = get(node, "/Kids")
+        node_type = get(node, "/Type")
+        if node_type == "/Page" or (kids is None and get(node, "/Contents") is not None):
+            pages.append(node)
+            refs.append(ref if isinstance(ref, IndirectObject) else None)
+            continue
+        if isinstance(kids, list):
+            stack.extend(reversed(kids[:MAX_PAGES]))
+        elif isinstance(kids, dict):
+            stack.append(dict.get(node, "/Kids"))
+    return pages, refs

@@ -1,0 +1,108 @@
+"""Plain data produced by the engine: the only shapes the layers above ever see.
+
+Coordinates are in points, in the page as displayed: origin at the top-left corner of the
+crop box, ``x`` to the right, ``y`` down, the page's ``/Rotate`` already applied. Pages are
+1-based here, as everywhere above the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class TextRun:
+    """A piece of text drawn in one font at one size along one baseline."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    font: str
+    bold: bool = False
+    italic: bool = False
+    #: ``0`` left-to-right horizontal; ``1`` top-to-bottom (vertical writing); ``2`` any other
+    #: direction (rotated or mirrored text).
+    direction: int = 0
+    #: Inside ``/Artifact`` marked content (running headers, page numbers in tagged PDFs).
+    artifact: bool = False
+    #: Invisible text lying over a scanned image: a scanner's OCR layer, kept as content.
+    ocr_layer: bool = False
+
+
+@dataclass(slots=True)
+class HiddenText:
+    """Text that is in the file but would not be seen by a reader of the rendered page."""
+
+    text: str
+    reason: str  # "invisible", "clipped", "off_page" or "tiny"
+    bbox: tuple[float, float, float, float]
+
+
+@dataclass(slots=True)
+class ImagePlacement:
+    """One image drawn on a page (the same image object may be placed many times)."""
+
+    bbox: tuple[float, float, float, float]
+    width: int
+    height: int
+    bits_per_component: int
+    color_space: str
+    filters: tuple[str, ...]
+    #: ``(object number, generation)`` of the image XObject; ``None`` for inline images.
+    ref: tuple[int, int] | None
+    name: str
+    inline: bool = False
+    image_mask: bool = False
+
+
+@dataclass(slots=True)
+class PageContent:
+    """Everything the engine found on one page."""
+
+    number: int
+    width: float
+    height: float
+    rotation: int
+    runs: list[TextRun] = field(default_factory=list)
+    hidden: list[HiddenText] = field(default_factory=list)
+    images: list[ImagePlacement] = field(default_factory=list)
+    #: Axis-aligned ruling lines ``(x0, y0, x1, y1)``: table borders and separators.
+    rules: list[tuple[float, float, float, float]] = field(default_factory=list)
+    #: Painted vector paths (fills and strokes); text drawn as outlines shows up here.
+    paths: int = 0
+    #: Glyphs shown in total, and glyphs whose font gives no Unicode mapping.
+    glyphs: int = 0
+    unmapped_glyphs: int = 0
+    #: Problems met while reading this page; the page still carries what could be read.
+    problems: list[str] = field(default_factory=list)
+    #: True when reading stopped early (a limit or an unrecoverable error).
+    incomplete: bool = False
+
+
+@dataclass(slots=True)
+class OutlineEntry:
+    """One bookmark. ``page`` is ``None`` when its destination could not be resolved."""
+
+    title: str
+    level: int
+    page: int | None
+    problem: str | None = None
+
+
+@dataclass(slots=True)
+class Metadata:
+    title: str | None = None
+    author: str | None = None
+    subject: str | None = None
+    keywords: str | None = None
+    creator: str | None = None
+    producer: str | None = None
+    created: str | None = None
+    modified: str | None = None
+    pdf_version: str | None = None
+    encrypted: bool = False
+    tagged: bool = False
+    page_labels: list[str] | None = None
