@@ -24,6 +24,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "stale_cursor",
         "invalid_cursor",
         "busy",
+        "unsupported",
         "internal",
     }
 )

@@ -26,7 +26,9 @@ def parse_pages(spec: str | int | None, page_count: int) -> list[int]:
     if spec is None:
         return list(range(1, page_count + 1))
     if isinstance(spec, bool) or not isinstance(spec, (str, int)):
-        raise _invalid(f"page selection must be a string like '1-3,7,10-', not {spec!r}", page_count)
+        raise _invalid(
+            f"page selection must be a string like '1-3,7,10-', not {spec!r}", page_count
+        )
     if isinstance(spec, int):
         spec = str(spec)
     if len(spec) > _MAX_SPEC_LENGTH:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import math
 import re
 import time
 import warnings
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pypdf
-from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PdfStreamError
+from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject
 
 from ..errors import PdfthinError
@@ -102,9 +103,9 @@ class EngineDocument:
         self.recovered: str | None = None
         self._fonts: dict[Any, Any] = {}
         self._keepalive: list[Any] = []
+        self._page_refs: list[Any] = []
         with _pypdf_quiet(self.limits):
-            self.reader = self._open(data, password)
-            self._pages = self._page_list()
+            self.reader, self._pages = self._open(data, password)
         self.page_count = len(self._pages)
         self._page_numbers = {
             (ref.idnum, ref.generation): i + 1
@@ -114,31 +115,60 @@ class EngineDocument:
 
     # --- opening -------------------------------------------------------------------------
 
-    def _open(self, data: bytes, password: str | None) -> pypdf.PdfReader:
+    def _open(self, data: bytes, password: str | None) -> tuple[pypdf.PdfReader, list[Any]]:
+        """Open with pypdf; when that fails, try again on rebuilt cross-references, then
+        with our own page-tree walk, then by scanning for page objects."""
         try:
-            reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
-            self._decrypt(reader, password)
-            _ = reader.trailer["/Root"]
-            return reader
+            reader = self._reader(data, password)
         except PdfthinError:
             raise
-        except (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, IndexError,
-                AttributeError, RecursionError, AssertionError, OverflowError) as exc:
+        except Exception as exc:
             repaired = recovery.rebuild_xref(data)
-            if repaired is not None:
-                try:
-                    reader = pypdf.PdfReader(io.BytesIO(repaired), strict=False)
-                    self._decrypt(reader, password)
-                    _ = reader.trailer["/Root"]
-                    self.recovered = f"cross-reference table rebuilt ({exc.__class__.__name__})"
-                    return reader
-                except PdfthinError:
-                    raise
-                except Exception:
-                    pass
+            if repaired is None:
+                raise _open_error(exc) from None
+            try:
+                reader = self._reader(repaired, password)
+            except PdfthinError:
+                raise
+            except Exception:
+                raise _open_error(exc) from None
+            self.recovered = f"cross-reference table rebuilt ({_short(exc)})"
+        try:
+            pages = list(reader.pages)
+            self._page_refs = [getattr(p, "indirect_reference", None) for p in pages]
+            return reader, pages
+        except FileNotDecryptedError:
+            raise PdfthinError("encrypted", "the PDF needs a password") from None
+        except Exception as exc:
+            error = exc
+        for walk, what in (
+            (recovery.walk_page_tree, "page tree walked"),
+            (recovery.scan_pages, "pages found by scanning objects"),
+        ):
+            pages, refs = walk(reader)
+            if pages:
+                self.recovered = f"{what} ({_short(error)})"
+                self._page_refs = refs
+                return reader, pages
+        if _brotli_missing(self.data):
             raise PdfthinError(
-                "malformed", f"the PDF structure cannot be read: {_short(exc)}"
-            ) from None
+                "unsupported",
+                "this PDF compresses its structure with BrotliDecode, which needs the optional "
+                "'brotli' package",
+                needs="brotli",
+            )
+        raise PdfthinError("malformed", f"the page tree cannot be read: {_short(error)}")
+
+    def _reader(self, data: bytes, password: str | None) -> pypdf.PdfReader:
+        try:
+            reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        except DependencyError as exc:
+            raise _dependency_error(exc) from None
+        self._decrypt(reader, password)
+        root = reader.trailer["/Root"]
+        if not isinstance(resolve(root), dict):
+            raise PdfReadError("the trailer has no document catalog")
+        return reader
 
     def _decrypt(self, reader: pypdf.PdfReader, password: str | None) -> None:
         if not reader.is_encrypted:
@@ -146,9 +176,7 @@ class EngineDocument:
         try:
             ok = reader.decrypt(password or "")
         except DependencyError as exc:
-            raise PdfthinError(
-                "encrypted", f"this encryption needs an optional library: {_short(exc)}"
-            ) from None
+            raise _dependency_error(exc) from None
         except (NotImplementedError, PdfReadError, ValueError, KeyError) as exc:
             raise PdfthinError(
                 "encrypted", f"the encryption cannot be opened: {_short(exc)}"
@@ -157,25 +185,6 @@ class EngineDocument:
             if password:
                 raise PdfthinError("encrypted", "the password is wrong", password_given=True)
             raise PdfthinError("encrypted", "the PDF needs a password", password_given=False)
-
-    def _page_list(self) -> list[Any]:
-        """The page objects, from pypdf; if its page tree walk fails, from our own walk
-        (which survives cycles and broken kids)."""
-        try:
-            pages = list(self.reader.pages)
-            self._page_refs = [getattr(p, "indirect_reference", None) for p in pages]
-            return pages
-        except FileNotDecryptedError:
-            raise PdfthinError("encrypted", "the PDF needs a password") from None
-        except Exception as exc:
-            pages, refs = recovery.walk_page_tree(self.reader)
-            if not pages:
-                raise PdfthinError(
-                    "malformed", f"the page tree cannot be read: {_short(exc)}"
-                ) from None
-            self.recovered = f"page tree rebuilt ({exc.__class__.__name__})"
-            self._page_refs = refs
-            return pages
 
     # --- document facts ------------------------------------------------------------------
 
@@ -404,7 +413,7 @@ def _page_geometry(page_obj: Any) -> tuple[tuple[float, float, float, float], in
         raw = _inherited(page_obj, key)
         if isinstance(raw, list) and len(raw) == 4:
             values = [num(resolve(v), math_nan) for v in raw]
-            if all(v == v for v in values):
+            if not any(math.isnan(v) for v in values):
                 x0, y0, x1, y1 = values
                 candidate = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
                 if candidate[2] - candidate[0] > 1 and candidate[3] - candidate[1] > 1:
@@ -457,7 +466,9 @@ def _name_tree_lookup(node: Any, key: str, depth: int = 0) -> Any:
     return None
 
 
-_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?(\d{2})?'?(\d{2})?")
+_DATE = re.compile(
+    r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?(\d{2})?'?(\d{2})?"
+)
 
 
 def pdf_date(raw: str | None) -> str | None:
@@ -477,6 +488,37 @@ def pdf_date(raw: str | None) -> str | None:
         elif tz in ("+", "-") and tzh:
             out += f"{tz}{tzh}:{tzm or '00'}"
     return out
+
+
+def _dependency_error(exc: BaseException) -> PdfthinError:
+    text = str(exc)
+    if "cryptography" in text or "AES" in text:
+        return PdfthinError(
+            "encrypted",
+            "this PDF uses AES encryption, which needs the optional 'cryptography' package "
+            "(pip install 'pdfthin[crypto]')",
+            needs="cryptography",
+        )
+    return PdfthinError("unsupported", f"this PDF needs an optional decoder: {_short(exc)}")
+
+
+def _open_error(exc: BaseException) -> PdfthinError:
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, DependencyError):
+            return _dependency_error(cause)
+        cause = cause.__cause__
+    return PdfthinError("malformed", f"the PDF structure cannot be read: {_short(exc)}")
+
+
+def _brotli_missing(data: bytes) -> bool:
+    if b"/BrotliDecode" not in data:
+        return False
+    try:
+        import brotli  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        return True
+    return False
 
 
 def _short(exc: BaseException) -> str:

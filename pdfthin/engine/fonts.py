@@ -8,11 +8,12 @@ dictionaries. Everything here is computed once per font object and cached by the
 
 from __future__ import annotations
 
+import math
 import sys
 from array import array
 from typing import Any
 
-from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
+from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 
 from . import encodings as enc
 from .cmap import CMap, is_vertical_name, lead_byte_lengths, parse_cmap, predefined_codec
@@ -69,7 +70,7 @@ def num(value: Any, default: float = 0.0) -> float:
         out = float(value)
     except (TypeError, ValueError):
         return default
-    return out if out == out and abs(out) < 1e12 else default
+    return out if not math.isnan(out) and abs(out) < 1e12 else default
 
 
 def stream_data(obj: Any) -> bytes | None:

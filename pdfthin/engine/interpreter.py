@@ -225,7 +225,6 @@ class Interpreter:
 
     def _execute(self, data: bytes) -> None:
         table = self.ops_table
-        page = self.page
         for op, operands in iter_operations(data):
             self.ops += 1
             if not self.ops & 0x7FF:
@@ -239,8 +238,12 @@ class Interpreter:
             try:
                 handler(operands)
             except (IndexError, TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
-                if len(page.problems) < MAX_PROBLEMS:
-                    page.problems.append(f"bad operands for {op.decode('latin-1')}: {exc}")
+                self._problem(f"bad operands for {op.decode('latin-1')}: {exc}")
+
+    def _problem(self, message: str) -> None:
+        problems = self.page.problems
+        if len(problems) < MAX_PROBLEMS and message not in problems:
+            problems.append(message)
 
     def _finish(self) -> None:
         """Invisible text over a scanned image is the scanner's OCR layer: keep it."""
@@ -270,7 +273,13 @@ class Interpreter:
     def _tf(self, operands: list[Any]) -> None:
         name, size = operands[-2], operands[-1]
         self.gs.fs = float(size)
-        self.gs.font = self._font(name)
+        font = self._font(name)
+        if font is None:
+            # Without its font the codes mean nothing: count them as unmapped glyphs rather
+            # than guessing (a guess would put garbage in front of the reader as text).
+            font = self._missing_font()
+            self._problem(f"font {name} is missing from the page resources")
+        self.gs.font = font
 
     def _font(self, name: Any) -> Font | None:
         fonts = get(self.resources, "/Font")
@@ -348,8 +357,8 @@ class Interpreter:
     def _show(self, items: list[Any]) -> None:
         gs = self.gs
         font = gs.font
-        if font is None:
-            font = self._fallback_font()
+        if font is None:  # text before any Tf: no font to decode it with
+            font = self._missing_font()
         fs = gs.fs
         th = gs.th
         tc = gs.tc
@@ -402,14 +411,12 @@ class Interpreter:
         else:
             self.tm = (a, b, c, d, e + advance * a, f + advance * b)
 
-    def _fallback_font(self) -> Font:
-        # Text shown before any Tf: read the bytes as Latin-1 with a plain width.
-        font = self.fonts.get("__fallback__")
+    def _missing_font(self) -> Font:
+        font = self.fonts.get("__missing__")
         if font is None:
-            font = Font("unknown")
-            font.trans = {c: (chr(c) if c >= 32 else UNMAPPED) for c in range(256)}
-            self.fonts["__fallback__"] = font
-        self.gs.font = font
+            font = Font("missing")
+            font.trans = dict.fromkeys(range(256), UNMAPPED)
+            self.fonts["__missing__"] = font
         return font
 
     def _emit(self, text: str, tm: Matrix, start: float, end: float, font: Font) -> None:
@@ -623,9 +630,8 @@ class Interpreter:
                 x = (box[0] + box[2]) / 2
                 page.rules.append((x, box[1], x, box[3]))
             return
-        for x0, y0, x1, y1 in self.path_segments:
-            if x0 != x0:  # a curve: not a ruling path
-                return
+        if any(math.isnan(seg[0]) for seg in self.path_segments):
+            return  # a curve: not a ruling path
         for x0, y0, x1, y1 in self.path_segments:
             if abs(y0 - y1) <= 0.5 and abs(x1 - x0) > 2.5:
                 page.rules.append((min(x0, x1), y0, max(x0, x1), y0))
@@ -750,14 +756,11 @@ class Interpreter:
 
     def _form(self, xobj: StreamObject, ref: Any) -> None:
         key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(xobj)
-        page = self.page
         if key in self.form_stack:
-            if len(page.problems) < MAX_PROBLEMS:
-                page.problems.append("a Form XObject draws itself (cycle skipped)")
+            self._problem("a Form XObject draws itself (cycle skipped)")
             return
         if len(self.form_stack) >= MAX_FORM_DEPTH:
-            if len(page.problems) < MAX_PROBLEMS:
-                page.problems.append(f"Form XObjects nested deeper than {MAX_FORM_DEPTH}")
+            self._problem(f"Form XObjects nested deeper than {MAX_FORM_DEPTH}")
             return
         self.forms += 1
         if self.forms > MAX_FORM_INVOCATIONS:

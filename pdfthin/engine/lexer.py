@@ -47,6 +47,9 @@ _ESCAPES = {
     ord(")"): b")",
     ord("\\"): b"\\",
 }
+_IGNORED_IN_ARRAY = frozenset(
+    b"Tc Tw Tz TL Ts Tr g G rg RG k K cs CS sc SC scn SCN gs w d i j J M ri".split()
+)
 _KEYWORD_VALUES: dict[bytes, Any] = {b"true": True, b"false": False, b"null": None}
 
 #: Bounds that keep a hostile stream from building huge operand structures.
@@ -213,8 +216,11 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
             if word in _KEYWORD_VALUES:
                 operands.append(_KEYWORD_VALUES[word])
             elif stack:
-                # An operator inside an array or dictionary: the stream is damaged. Close the
-                # open structures so the operands read so far are not lost.
+                # An operator inside an array or dictionary: the stream is damaged. A state
+                # setter (``[(a) 0 Tc (b)] TJ``, seen in real files) is dropped and the array
+                # goes on; anything else closes the open structures so nothing is lost.
+                if word in _IGNORED_IN_ARRAY:
+                    continue
                 while stack:
                     outer, is_dict = stack.pop()
                     outer.append(_to_dict(operands) if is_dict else operands)

@@ -92,3 +92,31 @@ def walk_page_tree(reader: Any) -> tuple[list[Any], list[IndirectObject | None]]
         elif isinstance(kids, dict):
             stack.append(dict.get(node, "/Kids"))
     return pages, refs
+
+
+def scan_pages(reader: Any) -> tuple[list[Any], list[IndirectObject | None]]:
+    """Every object that says ``/Type /Page``, in object-number order: the last resort when
+    the page tree is missing altogether."""
+    numbers: set[tuple[int, int]] = set()
+    try:
+        for generation, table in reader.xref.items():
+            for idnum in table:
+                numbers.add((int(idnum), int(generation)))
+        for idnum in reader.xref_objStm:
+            numbers.add((int(idnum), 0))
+    except Exception:
+        return [], []
+    pages: list[Any] = []
+    refs: list[IndirectObject | None] = []
+    for idnum, generation in sorted(numbers)[:MAX_OBJECTS]:
+        try:
+            ref = IndirectObject(idnum, generation, reader)
+            obj = ref.get_object()
+        except Exception:
+            continue
+        if isinstance(obj, dict) and get(obj, "/Type") == "/Page":
+            pages.append(obj)
+            refs.append(ref)
+            if len(pages) >= MAX_PAGES:
+                break
+    return pages, refs
