@@ -1,0 +1,34 @@
+"""pdfthin: read PDFs a piece at a time.
+
+``import pdfthin`` is cheap: the engine (and pypdf) load on first use.
+
+>>> import pdfthin
+>>> doc = pdfthin.open("paper.pdf")          # doctest: +SKIP
+>>> doc.page(1).status, doc.page(1).markdown  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from ._version import __version__
+from .errors import PdfthinError
+
+if TYPE_CHECKING:
+    from .engine import Limits
+    from .model import Document
+
+__all__ = ["PdfthinError", "__version__", "open"]
+
+
+def open(
+    source: str | os.PathLike[str] | bytes,
+    password: str | None = None,
+    limits: Limits | None = None,
+) -> Document:
+    """Read a whole PDF (path or bytes) into a :class:`~pdfthin.model.Document`."""
+    from .engine import open_pdf
+    from .model import build_document
+
+    return build_document(open_pdf(source, password=password, limits=limits))

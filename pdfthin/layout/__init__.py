@@ -1,0 +1,97 @@
+"""Layout: pure geometry from positioned runs to ordered, typed blocks. No PDF objects here.
+
+``layout_page`` works on one page (lines, tables, blocks, reading order); ``finish_document``
+then looks across pages (running headers and footers, headings, lists).
+"""
+
+from __future__ import annotations
+
+from ..engine.types import PageContent, TextRun
+from .blocks import build_blocks
+from .lines import build_lines
+from .order import reading_order
+from .structure import list_marker, mark_furniture, mark_headings, mark_lists
+from .tables import find_tables
+from .types import Block, Line, PageLayout
+
+__all__ = [
+    "Block",
+    "Line",
+    "PageLayout",
+    "finish_document",
+    "layout_page",
+    "list_marker",
+]
+
+
+def layout_page(page: PageContent) -> PageLayout:
+    horizontal = [r for r in page.runs if r.direction == 0]
+    vertical = [r for r in page.runs if r.direction == 1]
+    rotated = [r for r in page.runs if r.direction == 2]
+    lines = build_lines(horizontal)
+    tables, rest = find_tables(lines, page.rules)
+    blocks = build_blocks(rest)
+    ordered = reading_order(blocks + tables)
+    if vertical:
+        ordered.extend(_vertical_blocks(vertical))
+    if rotated:
+        ordered.extend(_rotated_blocks(rotated))
+    return PageLayout(page.number, page.width, page.height, ordered)
+
+
+def finish_document(pages: list[PageLayout]) -> None:
+    mark_furniture(pages)
+    mark_lists(pages)
+    mark_headings(pages)
+
+
+def _vertical_blocks(runs: list[TextRun]) -> list[Block]:
+    """Vertical writing: columns of glyphs read top to bottom, columns right to left."""
+    columns: list[list[TextRun]] = []
+    for run in sorted(runs, key=lambda r: (-(r.x0 + r.x1) / 2, r.y0)):
+        cx = (run.x0 + run.x1) / 2
+        if columns:
+            col = columns[-1]
+            x0 = min(r.x0 for r in col)
+            x1 = max(r.x1 for r in col)
+            if x0 <= cx <= x1:
+                col.append(run)
+                continue
+        columns.append([run])
+    blocks: list[Block] = []
+    for col in columns:
+        col.sort(key=lambda r: r.y0)
+        text = "".join(r.text for r in col).strip()
+        if not text:
+            continue
+        size = max(r.size for r in col)
+        line = Line(
+            text,
+            min(r.x0 for r in col),
+            min(r.y0 for r in col),
+            max(r.x1 for r in col),
+            max(r.y1 for r in col),
+            size,
+        )
+        if blocks and abs(blocks[-1].x0 - line.x1) < 1.5 * size and abs(blocks[-1].size - size) < 1:
+            block = blocks[-1]
+            block.lines.append(line)
+            block.x0 = min(block.x0, line.x0)
+            block.y0 = min(block.y0, line.y0)
+            block.y1 = max(block.y1, line.y1)
+        else:
+            blocks.append(Block([line], line.x0, line.y0, line.x1, line.y1, size))
+    return blocks
+
+
+def _rotated_blocks(runs: list[TextRun]) -> list[Block]:
+    """Text at an angle (margin stamps, rotated table headers): one block per run, in page
+    order; its words are right, its place in the reading order is a guess."""
+    out: list[Block] = []
+    for run in sorted(runs, key=lambda r: (r.x0, r.y0)):
+        text = " ".join(run.text.split())
+        if not text:
+            continue
+        line = Line(text, run.x0, run.y0, run.x1, run.y1, run.size, run.bold, run.italic, run.font)
+        out.append(Block([line], run.x0, run.y0, run.x1, run.y1, run.size, run.bold))
+    return out

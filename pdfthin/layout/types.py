@@ -1,0 +1,60 @@
+"""Plain shapes of the layout layer: lines and blocks on a page, no PDF objects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Line:
+    """Words on one baseline, in reading order, with the gaps turned into spaces."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    bold: bool = False
+    italic: bool = False
+    font: str = ""
+    artifact: bool = False
+    #: Horizontal extents of the pieces that make up the line (for table detection).
+    spans: list[tuple[float, float, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Block:
+    """A paragraph-like group of lines, or a table."""
+
+    lines: list[Line]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    bold: bool = False
+    #: ``paragraph``, ``heading``, ``list_item``, ``table``, ``code``.
+    kind: str = "paragraph"
+    level: int = 0
+    #: Table cells, row by row, when ``kind == "table"``.
+    rows: list[list[str]] | None = None
+
+    @property
+    def text(self) -> str:
+        return " ".join(line.text for line in self.lines)
+
+    @property
+    def chars(self) -> int:
+        return sum(len(line.text) for line in self.lines)
+
+
+@dataclass(slots=True)
+class PageLayout:
+    number: int
+    width: float
+    height: float
+    blocks: list[Block] = field(default_factory=list)
+    #: Running headers, footers and page numbers found across pages, kept out of the body.
+    header: list[str] = field(default_factory=list)
+    footer: list[str] = field(default_factory=list)

@@ -1,0 +1,128 @@
+"""The document model: every page as Markdown with a status, built once per document.
+
+``build_document`` runs the engine over every page, lays the pages out, finds the document-wide
+structure and renders Markdown. The result is plain data, safe to cache and to share between
+requests.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import EngineDocument, ImagePlacement, Metadata, OutlineEntry, PageContent
+from ..layout import PageLayout, finish_document, layout_page
+from .markdown import render_blocks
+from .status import page_status
+
+_WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass
+class Page:
+    number: int
+    status: str
+    reason: str
+    markdown: str
+    width: float
+    height: float
+    rotation: int
+    label: str | None = None
+    header: list[str] = field(default_factory=list)
+    footer: list[str] = field(default_factory=list)
+    #: Text that would not be seen on the rendered page: ``{"text", "reason"}``.
+    hidden: list[dict[str, Any]] = field(default_factory=list)
+    images: list[ImagePlacement] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    #: Set when the text came from the scanner's invisible OCR layer.
+    ocr_layer: bool = False
+    layout: PageLayout | None = field(default=None, repr=False)
+
+    @property
+    def chars(self) -> int:
+        return len(self.markdown)
+
+
+@dataclass
+class Document:
+    fingerprint: str
+    page_count: int
+    metadata: Metadata
+    outline: list[OutlineEntry]
+    outline_problems: list[str]
+    pages: list[Page]
+    recovered: str | None = None
+    extraction_seconds: float = 0.0
+
+    def page(self, number: int) -> Page:
+        return self.pages[number - 1]
+
+    def markdown(self, pages: list[int] | None = None) -> str:
+        chosen = self.pages if pages is None else [self.page(n) for n in pages]
+        return "\n\n".join(p.markdown for p in chosen if p.markdown)
+
+
+def build_document(engine: EngineDocument, progress: ProgressCallback | None = None) -> Document:
+    started = time.perf_counter()
+    metadata = engine.metadata()
+    outline, outline_problems = engine.outline()
+    contents: list[PageContent] = []
+    layouts: list[PageLayout] = []
+    for number in range(1, engine.page_count + 1):
+        content = engine.page(number)
+        contents.append(content)
+        layouts.append(layout_page(content))
+        if progress is not None:
+            progress(number, engine.page_count)
+    finish_document(layouts)
+    known_words = _vocabulary(layouts)
+    labels = metadata.page_labels
+    pages: list[Page] = []
+    for content, layout in zip(contents, layouts, strict=True):
+        markdown = render_blocks(layout.blocks, known_words)
+        status, reason = page_status(content, layout, markdown)
+        pages.append(
+            Page(
+                number=content.number,
+                status=status,
+                reason=reason,
+                markdown=markdown,
+                width=round(content.width, 2),
+                height=round(content.height, 2),
+                rotation=content.rotation,
+                label=labels[content.number - 1] if labels else None,
+                header=layout.header,
+                footer=layout.footer,
+                hidden=[{"text": h.text, "reason": h.reason} for h in content.hidden],
+                images=content.images,
+                problems=content.problems,
+                ocr_layer=any(r.ocr_layer for r in content.runs),
+                layout=layout,
+            )
+        )
+    return Document(
+        fingerprint=engine.fingerprint,
+        page_count=engine.page_count,
+        metadata=metadata,
+        outline=outline,
+        outline_problems=outline_problems,
+        pages=pages,
+        recovered=engine.recovered,
+        extraction_seconds=time.perf_counter() - started,
+    )
+
+
+def _vocabulary(layouts: list[PageLayout]) -> set[str]:
+    """Every word of the document, lower-cased, hyphenated forms included: the evidence for
+    telling hyphenation from a real hyphen at a line end."""
+    words: set[str] = set()
+    for layout in layouts:
+        for block in layout.blocks:
+            for line in block.lines:
+                words.update(w.lower() for w in _WORD.findall(line.text))
+    return words

@@ -1,0 +1,92 @@
+"""Page status: ``text``, ``empty`` or ``needs_ocr``, each with a reason a person can read.
+
+Invariant 3 of DESIGN.md: a page that may hold text we could not read is never ``empty``. A
+page is ``empty`` only when the engine read it completely and found nothing drawn that could
+carry text: no text, no image, no more than a few vector strokes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..engine import PageContent
+from ..layout import PageLayout
+
+#: Fewer letters or digits than this is "no usable text".
+MIN_TEXT_CHARS = 1
+#: A page mostly covered by images with fewer characters than this reads as a scan.
+SCAN_TEXT_CHARS = 40
+SCAN_COVERAGE = 0.5
+#: More painted paths than this, and no text: text may be drawn as outlines.
+OUTLINE_PATHS = 30
+
+_ALNUM = re.compile(r"[^\W_]", re.UNICODE)
+
+
+def image_coverage(page: PageContent) -> float:
+    """Share of the page area covered by images (overlaps counted once, on a coarse grid)."""
+    if not page.images or page.width <= 0 or page.height <= 0:
+        return 0.0
+    grid = 40
+    cw = page.width / grid
+    ch = page.height / grid
+    covered: set[tuple[int, int]] = set()
+    for image in page.images:
+        x0, y0, x1, y1 = image.bbox
+        x0, x1 = max(0.0, x0), min(page.width, x1)
+        y0, y1 = max(0.0, y0), min(page.height, y1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        for gx in range(int(x0 / cw), min(grid, int(x1 / cw) + 1)):
+            for gy in range(int(y0 / ch), min(grid, int(y1 / ch) + 1)):
+                cx, cy = (gx + 0.5) * cw, (gy + 0.5) * ch
+                if x0 <= cx <= x1 and y0 <= cy <= y1:
+                    covered.add((gx, gy))
+    return len(covered) / (grid * grid)
+
+
+def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[str, str]:
+    chars = len(_ALNUM.findall(markdown))
+    coverage = image_coverage(page)
+    images = len(page.images)
+    unmapped = page.unmapped_glyphs
+    if chars < MIN_TEXT_CHARS:
+        if unmapped:
+            return "needs_ocr", f"{unmapped} glyphs have no Unicode mapping and no text was read"
+        if images:
+            return "needs_ocr", (
+                f"no text layer; {_count(images, 'image')} {'covers' if images == 1 else 'cover'} "
+                f"{round(coverage * 100)}% of the page"
+            )
+        if page.paths > OUTLINE_PATHS:
+            return "needs_ocr", (
+                f"no text layer; {page.paths} vector paths may draw text as outlines"
+            )
+        if page.incomplete:
+            return "needs_ocr", "the page could not be read completely: " + "; ".join(
+                page.problems[:2]
+            )
+        if layout.header or layout.footer:
+            return "empty", "only a running header, footer or page number"
+        if page.hidden:
+            return "empty", f"no visible text ({len(page.hidden)} hidden text runs withheld)"
+        return "empty", "nothing is drawn on the page" if not page.paths else "only vector lines"
+    if unmapped and unmapped > 2 * chars:
+        return "needs_ocr", (
+            f"most glyphs ({unmapped} of {page.glyphs}) have no Unicode mapping; "
+            f"only {chars} characters read"
+        )
+    if coverage >= SCAN_COVERAGE and chars < SCAN_TEXT_CHARS:
+        return "needs_ocr", (
+            f"an image covers {round(coverage * 100)}% of the page and the text layer has "
+            f"only {chars} characters"
+        )
+    if any(r.ocr_layer for r in page.runs):
+        return "text", "text from the scanner's invisible OCR layer"
+    if page.incomplete:
+        return "text", "text layer, read in part: " + "; ".join(page.problems[:2])
+    return "text", "text layer"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -1,0 +1,94 @@
+"""Text clean-up shared by the layout and the Markdown writer.
+
+- ligatures expanded (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ), compatibility presentation forms normalised (NFKC on the
+  presentation-form blocks only, so superscripts and fractions keep their meaning);
+- control characters, U+FFFD and private-use code points removed: they are never text;
+- line-end hyphenation joined only where it is hyphenation.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+    "\ua732": "AA",
+    "\ua733": "aa",
+    "\u0132": "IJ",
+    "\u0133": "ij",
+}
+
+# Presentation-form blocks whose NFKC form is the same text: Alphabetic Presentation Forms,
+# Arabic Presentation Forms A and B, CJK Compatibility Forms, Small Form Variants,
+# Halfwidth and Fullwidth Forms, CJK Compatibility Ideographs.
+_PRESENTATION = re.compile(
+    "[\ufb00-\ufb4f\ufb50-\ufdff\ufe30-\ufe4f\ufe50-\ufe6f\ufe70-\ufeff\uff00-\uffef\uf900-\ufaff]+"
+)
+# Controls (except tab and newline), U+FFFD, private use, unassigned surrogates, and the
+# zero-width characters that only confuse search.
+_NOT_TEXT = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\ufffe\uffff\u200b\u2060\ufeff\u00ad]"
+)
+_SPACES = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+
+_LIGATURE_TABLE = str.maketrans(LIGATURES)
+
+
+def _nfkc(m: re.Match[str]) -> str:
+    return unicodedata.normalize("NFKC", m.group(0))
+
+
+def clean(text: str) -> str:
+    """Normalise one line of extracted text."""
+    text = text.translate(_LIGATURE_TABLE)
+    if _PRESENTATION.search(text):
+        text = _PRESENTATION.sub(_nfkc, text)
+    if _NOT_TEXT.search(text):
+        text = _NOT_TEXT.sub("", text)
+    return _SPACES.sub(" ", text)
+
+
+def not_text_count(text: str) -> int:
+    """How many characters of ``text`` :func:`clean` would drop as non-text."""
+    return len(_NOT_TEXT.findall(text))
+
+
+_HYPHEN_END = re.compile(r"(\w+)-$")
+_WORD_START = re.compile(r"^([a-zß-ÿ]\w*)")
+
+
+def join_hyphenated(first: str, second: str, known_words: set[str] | None = None) -> str | None:
+    """If ``first`` ends with a word broken by hyphenation and ``second`` continues it, the
+    joined text; ``None`` when the hyphen is a real one.
+
+    A hyphen is real when the part before it is a single letter (``n-``) or itself holds a
+    hyphen (``state-of-the-``), when the continuation does not start in lower case, or when
+    the hyphenated form appears elsewhere in the document (``known_words``) and the joined
+    one does not.
+    """
+    m = _HYPHEN_END.search(first)
+    if m is None:
+        return None
+    n = _WORD_START.match(second)
+    if n is None:
+        return None
+    head = m.group(1)
+    start = m.start(1)
+    if len(head) < 2 or head.isdigit():
+        return None
+    if start > 0 and first[start - 1] == "-":
+        return None  # a compound: state-of-the-art
+    tail = n.group(1)
+    if known_words is not None:
+        hyphenated = f"{head}-{tail}".lower()
+        joined = f"{head}{tail}".lower()
+        if hyphenated in known_words and joined not in known_words:
+            return None
+    return first[: m.end(1)] + second

@@ -1,0 +1,90 @@
+"""Shared test fixtures.
+
+The real-PDF corpus lives at ``../shared/corpus`` (relative to the repository root). Locally a
+missing corpus skips the corpus tests; in CI (``CI`` set) it is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("PDFTHIN_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+
+@dataclass(frozen=True)
+class CorpusFile:
+    relpath: str
+    path: Path
+    pages: str
+    ground_truth: tuple[str, ...]
+    tags: frozenset[str]
+    password: str | None
+
+
+def _load_manifest() -> list[CorpusFile]:
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.exists():
+        return []
+    passwords: dict[str, str | None] = {}
+    pw_file = CORPUS / "PASSWORDS.tsv"
+    if pw_file.exists():
+        with pw_file.open(encoding="utf-8") as fh:
+            for row in csv.DictReader(fh, delimiter="\t"):
+                value = row["password"]
+                passwords[row["relpath"]] = None if value.startswith("(empty") else value
+    out = []
+    with manifest.open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            gt = row["ground_truth_relpath"]
+            out.append(
+                CorpusFile(
+                    relpath=row["relpath"],
+                    path=CORPUS / row["relpath"],
+                    pages=row["pages"],
+                    ground_truth=tuple(gt.split(";")) if gt and gt != "-" else (),
+                    tags=frozenset(t for t in row["tags"].split(",") if t and t != "-"),
+                    password=passwords.get(row["relpath"]),
+                )
+            )
+    return out
+
+
+CORPUS_FILES = _load_manifest()
+
+
+def require_corpus() -> None:
+    """Skip locally, fail in CI, when the corpus is missing."""
+    if CORPUS_FILES:
+        return
+    message = f"the real-PDF corpus is missing at {CORPUS}"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def corpus_files(*, tag: str | None = None, has_gt: str | None = None) -> list[CorpusFile]:
+    files = CORPUS_FILES
+    if tag is not None:
+        files = [f for f in files if tag in f.tags]
+    if has_gt is not None:
+        files = [f for f in files if any(has_gt in g for g in f.ground_truth)]
+    return files
+
+
+def corpus_params(files: list[CorpusFile]) -> list[object]:
+    """pytest parameters for corpus files; a single failing placeholder when absent."""
+    if not files:
+        return [pytest.param(None, id="corpus-missing")]
+    return [pytest.param(f, id=f.relpath) for f in files]
+
+
+@pytest.fixture
+def corpus() -> Path:
+    require_corpus()
+    return CORPUS
