@@ -392,7 +392,11 @@ class Interpreter:
                 shift = -float(item) / 1000.0 * fs
                 if not vertical:
                     shift *= th
-                if shift > split_gap and parts:
+                if not parts:  # a leading displacement moves where the run starts
+                    advance += shift
+                    run_start = advance
+                    continue
+                if shift > split_gap:
                     self._emit("".join(parts), start_tm, run_start, advance, font)
                     parts = []
                     advance += shift

@@ -52,7 +52,13 @@ def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
     if last.bold != line.bold and (len(last.text) < 120 or len(line.text) < 120):
         return False
     overlap = min(block.x1, line.x1) - max(block.x0, line.x0)
-    return overlap > 0.3 * min(block.x1 - block.x0, line.x1 - line.x0)
+    if overlap <= 0.3 * min(block.x1 - block.x0, line.x1 - line.x0):
+        return False
+    # A short line followed by an indented one ends a paragraph (or a run-in heading line).
+    right = max(block.x1, line.x1)
+    short = last.x1 < right - 2.0 * em
+    indented = line.x0 > block.x0 + 0.5 * em and line.x0 > last.x0 - 0.5 * em
+    return not (short and indented)
 
 
 def _summarise(block: Block) -> None:

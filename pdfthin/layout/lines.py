@@ -23,40 +23,101 @@ SAME_LINE_OVERLAP = 0.5
 
 
 def build_lines(runs: Iterable[TextRun]) -> list[Line]:
-    """Group horizontal runs into lines (top to bottom, left to right)."""
+    """Group horizontal runs into lines (top to bottom, left to right).
+
+    Two passes: page-wide rows (runs sharing a baseline anywhere on the page) give the gap
+    statistics that reveal column gutters; then lines grow left to right from runs that are
+    close, on the same baseline, and not across a gutter. Growing by proximity keeps a
+    superscript with its own line even when a line of the next column sits at its height.
+    """
+    usable = [r for r in runs if r.y1 > r.y0]
+    gutters = _gutters(_rows(usable))
+    buckets: dict[int, list[_Open]] = defaultdict(list)
+    opened: list[_Open] = []
+    for run in sorted(usable, key=lambda r: r.x0):
+        height = run.y1 - run.y0
+        centre = (run.y0 + run.y1) / 2
+        key = int(centre // _BUCKET)
+        best: _Open | None = None
+        best_score = 0.0
+        for k in range(key - 2, key + 3):
+            for cand in buckets.get(k, ()):
+                overlap = min(cand.bottom, run.y1) - max(cand.top, run.y0)
+                share = overlap / min(height, cand.bottom - cand.top)
+                if share < SAME_LINE_OVERLAP:
+                    continue
+                em = min(cand.size, run.size) or 1.0
+                gap = run.x0 - cand.right
+                if gap > SPLIT_GAP_EM * em or gap < -3.0 * em:
+                    continue
+                if gap >= GUTTER_GAP_EM * em and any(
+                    cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters
+                ):
+                    continue
+                score = share - max(gap, 0.0) / (10.0 * em)
+                if score > best_score:
+                    best, best_score = cand, score
+        if best is None:
+            best = _Open(run)
+            buckets[key].append(best)
+            opened.append(best)
+        else:
+            best.add(run)
+    lines = [_make_line(o.runs) for o in opened]
+    lines.sort(key=lambda ln: (ln.y0, ln.x0))
+    return lines
+
+
+_BUCKET = 6.0
+
+
+class _Open:
+    """A line being grown: its runs, the box of its tallest run, its right edge."""
+
+    __slots__ = ("bottom", "right", "runs", "size", "top")
+
+    def __init__(self, run: TextRun) -> None:
+        self.runs = [run]
+        self.top = run.y0
+        self.bottom = run.y1
+        self.right = run.x1
+        self.size = run.size
+
+    def add(self, run: TextRun) -> None:
+        last = self.runs[-1]
+        if _duplicate(last, run):
+            return
+        self.runs.append(run)
+        self.right = max(self.right, run.x1)
+        if run.y1 - run.y0 > self.bottom - self.top:
+            self.top, self.bottom, self.size = run.y0, run.y1, run.size
+
+
+def _rows(runs: list[TextRun]) -> list[list[TextRun]]:
+    """Page-wide rows of runs sharing a baseline, each sorted left to right."""
     ordered = sorted(runs, key=lambda r: ((r.y0 + r.y1) / 2, r.x0))
     rows: list[list[TextRun]] = []
-    row_boxes: list[list[float]] = []  # [top, bottom, center] per row
+    boxes: list[list[float]] = []
     for run in ordered:
         height = run.y1 - run.y0
-        if height <= 0:
-            continue
-        placed = False
-        # Only the last few rows can overlap this run (runs come sorted by centre).
         for k in range(len(rows) - 1, max(-1, len(rows) - 6), -1):
-            top, bottom, _center = row_boxes[k]
+            top, bottom = boxes[k]
             overlap = min(bottom, run.y1) - max(top, run.y0)
             if overlap >= SAME_LINE_OVERLAP * min(height, bottom - top):
                 rows[k].append(run)
-                box = row_boxes[k]
-                # A row keeps the box of its tallest text so sub/superscripts join it.
-                if height > box[1] - box[0]:
-                    box[0], box[1] = run.y0, run.y1
-                placed = True
+                if height > bottom - top:
+                    boxes[k] = [run.y0, run.y1]
                 break
             if bottom < run.y0:
+                rows.append([run])
+                boxes.append([run.y0, run.y1])
                 break
-        if not placed:
+        else:
             rows.append([run])
-            row_boxes.append([run.y0, run.y1, (run.y0 + run.y1) / 2])
+            boxes.append([run.y0, run.y1])
     for row in rows:
         row.sort(key=lambda r: r.x0)
-    gutters = _gutters(rows)
-    lines: list[Line] = []
-    for row in rows:
-        lines.extend(_split_row(row, gutters))
-    lines.sort(key=lambda ln: (ln.y0, ln.x0))
-    return lines
+    return rows
 
 
 def _row_gaps(row: list[TextRun]) -> list[tuple[float, float, float]]:
@@ -86,42 +147,53 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
         return []
     need = max(GUTTER_MIN_ROWS, int(0.1 * gapped_rows))
     events.sort()
-    out: list[tuple[float, float]] = []
+    # Depth profile: how many rows have a wide gap at each x. A candidate is the core of a
+    # region above ``need``: where the depth is near its peak (gaps of short lines widen the
+    # region well beyond the gutter itself).
+    segments: list[tuple[float, float, int]] = []
     depth = 0
-    start = None
-    for x, delta in events:
+    for (x, delta), (nxt, _) in zip(events, events[1:], strict=False):
         depth += delta
-        if depth >= need and start is None:
-            start = x
-        elif depth < need and start is not None:
-            if x > start:
-                out.append((start, x))
-            start = None
-    return out
+        if nxt > x:
+            segments.append((x, nxt, depth))
+    candidates: list[tuple[float, float]] = []
+    i = 0
+    while i < len(segments):
+        if segments[i][2] < need:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(segments) and segments[j + 1][2] >= need:
+            j += 1
+        region = segments[i : j + 1]
+        peak = max(seg[2] for seg in region)
+        core = [seg for seg in region if seg[2] >= 0.8 * peak]
+        candidates.append((core[0][0], core[-1][1]))
+        i = j + 1
+    return [g for g in candidates if _clear(g, rows)]
 
 
-def _split_row(row: list[TextRun], gutters: list[tuple[float, float]]) -> list[Line]:
-    out: list[Line] = []
-    current: list[TextRun] = []
-    right = 0.0
-    for run in row:
-        if current:
-            last = current[-1]
-            if _duplicate(last, run):
-                continue
-            em = min(last.size, run.size) or 1.0
-            gap = run.x0 - right
-            if gap > SPLIT_GAP_EM * em or (
-                gap >= GUTTER_GAP_EM * em
-                and any(right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
-            ):
-                out.append(_make_line(current))
-                current = []
-        right = run.x1 if not current else max(right, run.x1)
-        current.append(run)
-    if current:
-        out.append(_make_line(current))
-    return out
+def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
+    """A real gutter stays clear: over the height where rows have a gap there, few rows
+    have text across it (coincidental gaps in formulas or tables do not)."""
+    # Only the middle of the gutter must stay clear: line ends protrude a little (italic
+    # overhang, hanging punctuation) into its edges.
+    mid = (gutter[0] + gutter[1]) / 2
+    half = max((gutter[1] - gutter[0]) / 4, 0.5)
+    g0, g1 = mid - half, mid + half
+    support: list[float] = []
+    crossing: list[float] = []
+    for row in rows:
+        y = (row[0].y0 + row[0].y1) / 2
+        if any(r.x0 < g1 and r.x1 > g0 for r in row):
+            crossing.append(y)
+        elif row[0].x0 < g0 and row[-1].x1 > g1:
+            support.append(y)
+    if len(support) < GUTTER_MIN_ROWS:
+        return False
+    top, bottom = min(support), max(support)
+    inside = sum(1 for y in crossing if top <= y <= bottom)
+    return inside <= 0.25 * len(support)
 
 
 def _duplicate(a: TextRun, b: TextRun) -> bool:

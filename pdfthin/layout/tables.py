@@ -72,16 +72,20 @@ def _is_table(
             clean += 1
     if clean < 0.8 * len(multi):
         return None
-    # Text columns: few columns, each filled edge to edge by long lines.
-    if len(columns) <= 3:
-        filled = 0
-        for k, (lo, hi) in enumerate(columns):
-            widths = [ln.x1 - ln.x0 for row in multi for ln in row if _column_of(ln, columns) == k]
-            texts = [len(ln.text) for row in multi for ln in row if _column_of(ln, columns) == k]
-            if widths and median(widths) >= FILL_SHARE * (hi - lo) and median(texts) > 25:
-                filled += 1
-        if filled >= len(columns) - 1 and not _ruled(rows, rules):
-            return None
+    # Text columns are filled edge to edge by long lines; table cells are short. When most
+    # of the text sits in such filled columns, this is running text, not a table.
+    filled_chars = total_chars = 0
+    for k, (lo, hi) in enumerate(columns):
+        pieces = [ln for row in multi for ln in row if _column_of(ln, columns) == k]
+        chars = sum(len(ln.text) for ln in pieces)
+        total_chars += chars
+        if not pieces:
+            continue
+        fill = median(ln.x1 - ln.x0 for ln in pieces) / max(hi - lo, 1.0)
+        if fill >= FILL_SHARE and median(len(ln.text) for ln in pieces) > 25:
+            filled_chars += chars
+    if filled_chars > 0.4 * total_chars:
+        return None
     return columns
 
 
@@ -92,11 +96,12 @@ def _ruled(rows: list[list[Line]], rules: list[tuple[float, float, float, float]
     bottom = max(ln.y1 for row in rows for ln in row) + 4
     x0 = min(ln.x0 for row in rows for ln in row) - 4
     x1 = max(ln.x1 for row in rows for ln in row) + 4
-    inside = 0
+    # Horizontal rules across most of the rows' width, inside their vertical extent.
+    across = 0
     for rx0, ry0, rx1, ry1 in rules:
-        if top <= ry0 <= bottom and top <= ry1 <= bottom and rx0 <= x1 and rx1 >= x0:
-            inside += 1
-    return inside >= 2
+        if ry0 == ry1 and top <= ry0 <= bottom and min(rx1, x1) - max(rx0, x0) >= 0.5 * (x1 - x0):
+            across += 1
+    return across >= 2
 
 
 def find_tables(

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine import EngineDocument, ImagePlacement, Metadata, OutlineEntry, PageContent
 from ..layout import PageLayout, finish_document, layout_page
-from .markdown import render_blocks
+from .markdown import render_blocks, render_plain
 from .status import page_status
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
@@ -29,6 +29,8 @@ class Page:
     status: str
     reason: str
     markdown: str
+    #: The body as plain text (no Markdown syntax); what search runs over.
+    text: str
     width: float
     height: float
     rotation: int
@@ -46,6 +48,10 @@ class Page:
     @property
     def chars(self) -> int:
         return len(self.markdown)
+
+    def full_text(self) -> str:
+        """Everything readable on the page: running header, body, running footer."""
+        return "\n".join(part for part in (*self.header, self.text, *self.footer) if part)
 
 
 @dataclass
@@ -85,6 +91,7 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
     pages: list[Page] = []
     for content, layout in zip(contents, layouts, strict=True):
         markdown = render_blocks(layout.blocks, known_words)
+        text = render_plain(layout.blocks, known_words)
         status, reason = page_status(content, layout, markdown)
         pages.append(
             Page(
@@ -92,6 +99,7 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
                 status=status,
                 reason=reason,
                 markdown=markdown,
+                text=text,
                 width=round(content.width, 2),
                 height=round(content.height, 2),
                 rotation=content.rotation,

@@ -11,27 +11,27 @@ _MONO = re.compile(r"mono|courier|consol|menlo|code|typewriter|cmtt|inconsolata"
 _LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
 
 
-def join_lines(lines: list[str], known_words: set[str] | None) -> str:
-    """Rejoin the lines of a paragraph: spaces between lines, hyphenation undone where it is
-    hyphenation, real hyphens kept without a space (``state-of-the-`` + ``art``)."""
-    out = ""
+def join_lines(lines: list[str], known_words: set[str] | None, sep: str = "\n") -> str:
+    """Rejoin the lines of a paragraph, keeping the source line breaks (``sep``; a Markdown
+    soft break) but undoing hyphenation: the rest of a broken word moves up to the line
+    where it started. A real hyphen (``state-of-the-`` + ``art``) is kept, without a space."""
+    out: list[str] = []
     for line in lines:
         line = line.strip()
         if not line:
             continue
-        if not out:
-            out = line
-            continue
-        if out.endswith("-"):
-            joined = join_hyphenated(out, line, known_words)
+        if out and out[-1].endswith("-"):
+            head, _, rest = line.partition(" ")
+            joined = join_hyphenated(out[-1], head, known_words)
+            if joined is None and out[-1][-2:-1].isalnum() and head[:1].isalnum():
+                joined = out[-1] + head
             if joined is not None:
-                out = joined
+                out[-1] = joined
+                if rest:
+                    out.append(rest)
                 continue
-            if out[-2:-1].isalnum() and line[:1].isalnum():
-                out += line
-                continue
-        out += " " + line
-    return out
+        out.append(line)
+    return sep.join(out)
 
 
 def render_block(block: Block, known_words: set[str] | None) -> str:
@@ -39,10 +39,10 @@ def render_block(block: Block, known_words: set[str] | None) -> str:
         return render_table(block.rows)
     lines = [clean(line.text) for line in block.lines]
     if block.kind == "heading":
-        text = join_lines(lines, known_words)
+        text = join_lines(lines, known_words, " ")
         return "#" * max(1, min(block.level, 6)) + " " + text if text else ""
     if block.kind == "list_item":
-        text = join_lines(lines, known_words)
+        text = join_lines(lines, known_words, "\n  ")
         found = list_marker(text)
         if found is None:
             return "- " + text
@@ -59,6 +59,20 @@ def render_block(block: Block, known_words: set[str] | None) -> str:
     if _LEADING_MARKUP.match(text):
         text = "\\" + text
     return text
+
+
+def render_plain(blocks: list[Block], known_words: set[str] | None = None) -> str:
+    """The same text as :func:`render_blocks`, without Markdown syntax: headings, list
+    items and table rows as plain lines (cells separated by a space)."""
+    parts: list[str] = []
+    for block in blocks:
+        if block.kind == "table" and block.rows:
+            parts.append("\n".join(" ".join(clean(c) for c in row if c) for row in block.rows))
+            continue
+        text = join_lines([clean(line.text) for line in block.lines], known_words)
+        if text:
+            parts.append(text)
+    return "\n\n".join(parts)
 
 
 def _cell(text: str) -> str:
