@@ -3,6 +3,7 @@ gap wide enough to be a column gutter or a table cell boundary splits the line i
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
@@ -124,7 +125,7 @@ def _row_gaps(row: list[TextRun]) -> list[tuple[float, float, float]]:
     """``(start, end, em)`` of every gap between neighbouring runs of a row."""
     gaps = []
     right = row[0].x1
-    for prev, run in zip(row, row[1:]):
+    for prev, run in itertools.pairwise(row):
         if run.x0 > right:
             gaps.append((right, run.x0, min(prev.size, run.size) or 1.0))
         right = max(right, run.x1)
@@ -152,7 +153,7 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
     # region well beyond the gutter itself).
     segments: list[tuple[float, float, int]] = []
     depth = 0
-    for (x, delta), (nxt, _) in zip(events, events[1:], strict=False):
+    for (x, delta), (nxt, _) in itertools.pairwise(events):
         depth += delta
         if nxt > x:
             segments.append((x, nxt, depth))
