@@ -13,6 +13,10 @@ from .types import Line
 
 #: A gap wider than this (in ems of the smaller neighbour) is a word space.
 WORD_GAP_EM = 0.13
+#: Closing punctuation after italic or math letters sits a little away from them; only a
+#: clearly wider gap before it is a space.
+PUNCT_GAP_EM = 0.3
+_CLOSING = frozenset(",.;:)]}!?%")
 #: A gap wider than this separates two lines on the same baseline (columns, table cells).
 SPLIT_GAP_EM = 1.25
 #: A narrower gap (down to this many ems) splits a line too when it lines up with the same
@@ -215,8 +219,9 @@ def _make_line(runs: list[TextRun]) -> Line:
         if prev is not None:
             gap = run.x0 - right
             em = min(prev.size, run.size) or 1.0
+            threshold = PUNCT_GAP_EM if text[:1] in _CLOSING else WORD_GAP_EM
             if (
-                gap > WORD_GAP_EM * em
+                gap > threshold * em
                 and parts
                 and not parts[-1].endswith(" ")
                 and not text.startswith(" ")

@@ -14,8 +14,6 @@ from .types import Block
 
 #: Narrowest gap between columns, in points.
 MIN_GUTTER = 6.0
-#: A block wider than this share of its region may span columns.
-WIDE_SHARE = 0.55
 MAX_DEPTH = 24
 
 
@@ -69,22 +67,38 @@ def _split_columns(blocks: list[Block]) -> list[list[Block]] | None:
 
 
 def _split_at_spanning(blocks: list[Block]) -> list[list[Block]] | None:
-    """Cut horizontally around the blocks that cross an otherwise clear gutter."""
-    x0 = min(b.x0 for b in blocks)
-    x1 = max(b.x1 for b in blocks)
-    width = x1 - x0
-    if width <= 0:
+    """Cut horizontally around the few blocks that cross an otherwise clear gutter.
+
+    The gutter is the x position crossed by the least text while leaving a fair share of
+    the text on each side; the blocks that do cross it (titles, running headers, wide
+    figures) become bands of their own.
+    """
+    mass = sum(_mass(b) for b in blocks)
+    if mass <= 0:
         return None
-    narrow = [b for b in blocks if (b.x1 - b.x0) < WIDE_SHARE * width]
-    if len(narrow) < 2 or len(narrow) == len(blocks):
+    best: tuple[float, float] | None = None  # (crossing mass, x)
+    for x in sorted({b.x1 + MIN_GUTTER / 2 for b in blocks}):
+        left = right = crossing = 0.0
+        for b in blocks:
+            if b.x1 <= x - MIN_GUTTER / 2:
+                left += _mass(b)
+            elif b.x0 >= x + MIN_GUTTER / 2:
+                right += _mass(b)
+            else:
+                crossing += _mass(b)
+        if left < 0.15 * mass or right < 0.15 * mass or crossing > 0.3 * mass:
+            continue
+        if best is None or crossing < best[0]:
+            best = (crossing, x)
+    if best is None:
         return None
-    cuts = _gaps([(b.x0, b.x1) for b in narrow], MIN_GUTTER)
-    if not cuts:
-        return None
-    spanning = [b for b in blocks if any(b.x0 < c < b.x1 for c in cuts)]
+    cut = best[1]
+    spanning = sorted(
+        (b for b in blocks if b.x0 < cut + MIN_GUTTER / 2 and b.x1 > cut - MIN_GUTTER / 2),
+        key=lambda b: b.y0,
+    )
     if not spanning:
         return None
-    spanning.sort(key=lambda b: b.y0)
     # Each spanning block is a band of its own; the others fall between them by position.
     bands: list[list[Block]] = []
     rest = sorted((b for b in blocks if b not in spanning), key=lambda b: b.y0)
@@ -100,6 +114,10 @@ def _split_at_spanning(blocks: list[Block]) -> list[list[Block]] | None:
     if i < len(rest):
         bands.append(rest[i:])
     return bands if len(bands) > 1 else None
+
+
+def _mass(block: Block) -> float:
+    return max(block.y1 - block.y0, 1.0) * max(len(block.lines), 1)
 
 
 def _split_rows(blocks: list[Block]) -> list[list[Block]] | None:

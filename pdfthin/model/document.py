@@ -126,11 +126,19 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
 
 
 def _vocabulary(layouts: list[PageLayout]) -> set[str]:
-    """Every word of the document, lower-cased, hyphenated forms included: the evidence for
-    telling hyphenation from a real hyphen at a line end."""
+    """Every whole word of the document, lower-cased, hyphenated forms included: the
+    evidence for telling hyphenation from a real hyphen at a line end. The two halves of a
+    word broken at a line end are left out (they are not words of their own)."""
     words: set[str] = set()
     for layout in layouts:
         for block in layout.blocks:
+            broken = False
             for line in block.lines:
-                words.update(w.lower() for w in _WORD.findall(line.text))
+                found = _WORD.findall(line.text)
+                if broken and found:
+                    found = found[1:]
+                broken = line.text.rstrip().endswith("-")
+                if broken and found:
+                    found = found[:-1]
+                words.update(w.lower() for w in found)
     return words

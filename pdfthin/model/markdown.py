@@ -72,7 +72,7 @@ def render_plain(blocks: list[Block], known_words: set[str] | None = None) -> st
         text = join_lines([clean(line.text) for line in block.lines], known_words)
         if text:
             parts.append(text)
-    return "\n\n".join(parts)
+    return "\n".join(parts)
 
 
 def _cell(text: str) -> str:

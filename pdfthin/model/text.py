@@ -89,6 +89,12 @@ def join_hyphenated(first: str, second: str, known_words: set[str] | None = None
     if known_words is not None:
         hyphenated = f"{head}-{tail}".lower()
         joined = f"{head}{tail}".lower()
-        if hyphenated in known_words and joined not in known_words:
+        if joined in known_words:
+            return first[: m.end(1)] + second
+        if hyphenated in known_words:
+            return None
+        # Both halves are words of their own in this document: a compound broken at its
+        # hyphen (well-known, use-cases); hyphenation splits inside a word (infor-mation).
+        if head.lower() in known_words and tail.lower() in known_words:
             return None
     return first[: m.end(1)] + second
