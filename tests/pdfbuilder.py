@@ -130,6 +130,7 @@ def _key(key: str) -> str:
 
 
 def _code_hex(code: int, length: int) -> bytes:
+    length = max(length, (code.bit_length() + 7) // 8)
     return b"<" + code.to_bytes(length, "big").hex().upper().encode("ascii") + b">"
 
 
