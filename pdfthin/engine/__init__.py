@@ -22,6 +22,7 @@ __all__ = [
     "OutlineEntry",
     "PageContent",
     "TextRun",
+    "engine_info",
     "fingerprint",
     "open_pdf",
     "read_source",
@@ -64,3 +65,10 @@ def open_pdf(
     """Open a PDF from a path or bytes. Raises :class:`PdfthinError` (``not_found``,
     ``not_a_pdf``, ``encrypted``, ``malformed``, ``too_large``)."""
     return EngineDocument(read_source(source, limits), password=password, limits=limits)
+
+
+def engine_info() -> dict[str, str]:
+    """Which engine answers and the versions of what it runs on."""
+    import pypdf
+
+    return {"engine": "pure", "pypdf": pypdf.__version__}

@@ -296,8 +296,7 @@ def _truetype_cmaps(data: bytes) -> dict[tuple[int, int], dict[int, int]]:
                 if gid:
                     mapping[first + k] = gid
         elif fmt == 0:
-            gids = data[at + 6 : at + 6 + 256]
-            for code, gid in enumerate(gids):
+            for code, gid in enumerate(data[at + 6 : at + 6 + 256]):
                 if gid:
                     mapping[code] = gid
         else:

@@ -517,9 +517,9 @@ class Interpreter:
             self.gs = self.stack.pop()
 
     def _cm(self, operands: list[Any]) -> None:
-        m = tuple(float(x) for x in operands[-6:])
+        m: Matrix = tuple(float(x) for x in operands[-6:])  # type: ignore[assignment]
         if len(m) == 6:
-            self.gs.ctm = mult(m, self.gs.ctm)  # type: ignore[arg-type]
+            self.gs.ctm = mult(m, self.gs.ctm)
 
     # --- paths, clipping and ruling lines ------------------------------------------------
 

@@ -111,7 +111,7 @@ def scan_pages(reader: Any) -> tuple[list[Any], list[IndirectObject | None]]:
     for idnum, generation in sorted(numbers)[:MAX_OBJECTS]:
         try:
             ref = IndirectObject(idnum, generation, reader)
-            obj = ref.get_object()
+            obj: Any = ref.get_object()
         except Exception:
             continue
         if isinstance(obj, dict) and get(obj, "/Type") == "/Page":

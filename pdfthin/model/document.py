@@ -28,6 +28,8 @@ class Page:
     number: int
     status: str
     reason: str
+    #: A stable code for ``reason`` (``text_layer``, ``image_only``, ``unmapped_glyphs``, ...).
+    reason_code: str
     markdown: str
     #: The body as plain text (no Markdown syntax); what search runs over.
     text: str
@@ -64,6 +66,8 @@ class Document:
     pages: list[Page]
     recovered: str | None = None
     extraction_seconds: float = 0.0
+    #: Data derived on demand and kept with the document (search index, OCR results).
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def page(self, number: int) -> Page:
         return self.pages[number - 1]
@@ -92,12 +96,13 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
     for content, layout in zip(contents, layouts, strict=True):
         markdown = render_blocks(layout.blocks, known_words)
         text = render_plain(layout.blocks, known_words)
-        status, reason = page_status(content, layout, markdown)
+        status, reason_code, reason = page_status(content, layout, markdown)
         pages.append(
             Page(
                 number=content.number,
                 status=status,
                 reason=reason,
+                reason_code=reason_code,
                 markdown=markdown,
                 text=text,
                 width=round(content.width, 2),

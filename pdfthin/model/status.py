@@ -45,47 +45,76 @@ def image_coverage(page: PageContent) -> float:
     return len(covered) / (grid * grid)
 
 
-def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[str, str]:
+def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[str, str, str]:
+    """``(status, reason code, reason)`` for one page."""
     chars = len(_ALNUM.findall(markdown))
     coverage = image_coverage(page)
     images = len(page.images)
     unmapped = page.unmapped_glyphs
     if chars < MIN_TEXT_CHARS:
         if unmapped:
-            return "needs_ocr", f"{unmapped} glyphs have no Unicode mapping and no text was read"
+            return (
+                "needs_ocr",
+                "unmapped_glyphs",
+                f"{unmapped} glyphs have no Unicode mapping and no text was read",
+            )
         if images:
-            return "needs_ocr", (
-                f"no text layer; {_count(images, 'image')} {'covers' if images == 1 else 'cover'} "
-                f"{round(coverage * 100)}% of the page"
+            return (
+                "needs_ocr",
+                "image_only",
+                (
+                    f"no text layer; {_count(images, 'image')} "
+                    f"{'covers' if images == 1 else 'cover'} {round(coverage * 100)}% of the page"
+                ),
             )
         if page.paths > OUTLINE_PATHS:
-            return "needs_ocr", (
-                f"no text layer; {page.paths} vector paths may draw text as outlines"
+            return (
+                "needs_ocr",
+                "vector_only",
+                (f"no text layer; {page.paths} vector paths may draw text as outlines"),
             )
         if page.incomplete:
-            return "needs_ocr", "the page could not be read completely: " + "; ".join(
-                page.problems[:2]
+            return (
+                "needs_ocr",
+                "unreadable",
+                "the page could not be read completely: " + "; ".join(page.problems[:2]),
             )
         if layout.header or layout.footer:
-            return "empty", "only a running header, footer or page number"
+            return "empty", "furniture_only", "only a running header, footer or page number"
         if page.hidden:
-            return "empty", f"no visible text ({len(page.hidden)} hidden text runs withheld)"
-        return "empty", "nothing is drawn on the page" if not page.paths else "only vector lines"
+            return (
+                "empty",
+                "hidden_only",
+                f"no visible text ({len(page.hidden)} hidden text runs withheld)",
+            )
+        return (
+            "empty",
+            "blank",
+            ("nothing is drawn on the page" if not page.paths else "only a few vector lines"),
+        )
     if unmapped and unmapped > 2 * chars:
-        return "needs_ocr", (
-            f"most glyphs ({unmapped} of {page.glyphs}) have no Unicode mapping; "
-            f"only {chars} characters read"
+        return (
+            "needs_ocr",
+            "unmapped_glyphs",
+            (
+                f"most glyphs ({unmapped} of {page.glyphs}) have no Unicode mapping; "
+                f"only {chars} characters read"
+            ),
         )
     if coverage >= SCAN_COVERAGE and chars < SCAN_TEXT_CHARS:
-        return "needs_ocr", (
-            f"an image covers {round(coverage * 100)}% of the page and the text layer has "
-            f"only {chars} characters"
+        return (
+            "needs_ocr",
+            "scan_with_sparse_text",
+            (
+                f"an image covers {round(coverage * 100)}% of the page and the text layer has "
+                f"only {chars} characters"
+            ),
         )
     if any(r.ocr_layer for r in page.runs):
-        return "text", "text from the scanner's invisible OCR layer"
+        return "text", "ocr_layer", "text from the scanner's invisible OCR layer"
     if page.incomplete:
-        return "text", "text layer, read in part: " + "; ".join(page.problems[:2])
-    return "text", "text layer"
+        return "text", "partial", "text layer, read in part: " + "; ".join(page.problems[:2])
+    return "text", "text_layer", "text layer"
 
 
 def _count(n: int, noun: str) -> str:

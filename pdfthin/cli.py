@@ -1,0 +1,355 @@
+"""The ``pdfthin`` command line: a thin adapter over :mod:`pdfthin.operations`.
+
+Exit codes: 0 success; 1 document error (one line on stderr; with ``--format json`` the error
+envelope on stdout); 2 usage. ``find``: 0 found, 1 not found with complete coverage, 4 not found
+while some pages in scope could not be searched (they need OCR), 5 document error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+EXIT_OK = 0
+EXIT_DOCUMENT = 1
+EXIT_USAGE = 2
+EXIT_NATIVE = 3
+EXIT_NOT_FOUND_INCOMPLETE = 4
+EXIT_FIND_ERROR = 5
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # usage errors: one line, exit 2
+        self.print_usage(sys.stderr)
+        print(f"pdfthin: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _parser() -> argparse.ArgumentParser:
+    from ._version import __version__
+
+    parser = _Parser(
+        prog="pdfthin",
+        description="Read PDFs a piece at a time: pages as Markdown, search with page numbers.",
+    )
+    parser.add_argument("--version", action="version", version=f"pdfthin {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("file", metavar="FILE", help="the PDF to read")
+        p.add_argument("--password", help="password of an encrypted PDF")
+        return p
+
+    read = add("read", "Print pages as Markdown (the whole document unless --pages).")
+    read.add_argument("--pages", help='page selection, e.g. "1-3,7,10-"')
+    read.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    read.add_argument("--max-chars", type=int, help="response budget; prints one response")
+    read.add_argument("--max-pages", type=int, help="at most this many pages per response")
+    read.add_argument("--cursor", help="continue from a previous response's next_cursor")
+
+    find = add("find", "Search the document; exit 0 when found, 1 when not (see --help).")
+    find.add_argument("query", metavar="QUERY")
+    find.add_argument("--mode", choices=("phrase", "all_words", "any_words"), default="phrase")
+    find.add_argument("--case-sensitive", action="store_true")
+    find.add_argument("--keep-accents", action="store_true", help="do not fold accents")
+    find.add_argument("--pages", help="restrict the search to these pages")
+    find.add_argument("--max-results", type=int)
+    find.add_argument("--context-chars", type=int)
+    find.add_argument("--max-chars", type=int)
+    find.add_argument("--cursor")
+    find.add_argument("--format", choices=("text", "json"), default="text")
+
+    for name, text in (
+        ("describe", "Summarise the document: type, page statuses, metadata, token estimate."),
+        ("info", "Metadata, page sizes and rotation, version, encryption, page labels."),
+        ("toc", "The document outline (bookmarks) with 1-based pages."),
+    ):
+        p = add(name, text)
+        p.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    handler: Callable[[argparse.Namespace], int] = _COMMANDS[args.command]
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _context(args: argparse.Namespace) -> Any:
+    from .operations import Context
+
+    context = Context()
+    if sys.stderr.isatty():
+        context.progress = _Progress(sys.stderr)
+    return context
+
+
+class _Progress:
+    """Progress on a terminal's stderr for long extractions; nothing on pipes."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = False
+        import time
+
+        self._time = time.monotonic
+        self.started = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < 20 or self._time() - self.started < 1.0:
+            return
+        self.shown = True
+        end = "\n" if done == total else ""
+        self.stream.write(f"\rpdfthin: reading page {done}/{total}{end}")
+        self.stream.flush()
+
+
+def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int:
+    from .operations import error_envelope
+
+    envelope = error_envelope(exc)
+    if json_mode:
+        print(json.dumps(envelope, ensure_ascii=False))
+    error = envelope["error"]
+    print(f"pdfthin: {error['code']}: {error['message']}", file=sys.stderr)
+    return code
+
+
+def _run(args: argparse.Namespace, call: Callable[[], Any], json_mode: bool) -> Any:
+    """Run an operation; document errors become (exit code, None)."""
+    try:
+        return call()
+    except Exception as exc:  # every failure leaves as an envelope, never a traceback
+        raise _Failed(_fail(exc, json_mode, _error_code(args))) from None
+
+
+def _error_code(args: argparse.Namespace) -> int:
+    return EXIT_FIND_ERROR if args.command == "find" else EXIT_DOCUMENT
+
+
+class _Failed(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+# --- commands -----------------------------------------------------------------------------
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    from .operations import read_pages
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+
+        def call(cursor: str | None) -> dict[str, Any]:
+            return read_pages(
+                args.file,
+                pages=args.pages,
+                max_pages=args.max_pages,
+                max_chars=args.max_chars,
+                cursor=cursor,
+                password=args.password,
+                context=context,
+            )
+
+        response = _run(args, lambda: call(args.cursor), json_mode)
+        if args.max_chars is None and args.max_pages is None:
+            # No budget asked for: follow the cursors and print the whole selection.
+            pages = list(response["pages"])
+            token = response.get("next_cursor")
+            while token:
+                response = _run(args, functools.partial(call, token), json_mode)
+                pages.extend(response["pages"])
+                token = response.get("next_cursor")
+            response = {"document": response["document"], "pages": _merge_parts(pages)}
+        if json_mode:
+            _print_json(response)
+        else:
+            _print_markdown(response)
+        return EXIT_OK
+    except _Failed as failed:
+        return failed.code
+
+
+def _merge_parts(pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Join the parts of a page that was split across responses."""
+    out: list[dict[str, Any]] = []
+    for page in pages:
+        if out and "part" in page and out[-1]["page"] == page["page"]:
+            prev = out[-1]
+            prev["markdown"] += page["markdown"]
+            if page["part"]["end"] >= page["part"]["total"]:
+                prev.pop("part", None)
+            continue
+        out.append(dict(page))
+    for page in out:
+        part = page.get("part")
+        if part and part["start"] == 0 and part["end"] >= part["total"]:
+            page.pop("part")
+    return out
+
+
+def _print_markdown(response: dict[str, Any]) -> None:
+    chunks = []
+    for page in response["pages"]:
+        head = f"<!-- page {page['page']}: {page['status']}"
+        if page.get("reason"):
+            head += f" ({page['reason']})"
+        head += " -->"
+        chunks.append(head + "\n\n" + page["markdown"] if page["markdown"] else head)
+    sys.stdout.write("\n\n".join(chunks) + "\n")
+    if response.get("next_cursor"):
+        message = (response.get("omitted") or {}).get("message", "more follows")
+        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
+
+
+def _cmd_find(args: argparse.Namespace) -> int:
+    from .operations import find_in_document
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+        response = _run(
+            args,
+            lambda: find_in_document(
+                args.file,
+                args.query,
+                match_mode=args.mode,
+                case_sensitive=args.case_sensitive,
+                fold_accents=not args.keep_accents,
+                pages=args.pages,
+                max_results=args.max_results,
+                context_chars=args.context_chars,
+                max_chars=args.max_chars,
+                cursor=args.cursor,
+                password=args.password,
+                context=context,
+            ),
+            json_mode,
+        )
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+    else:
+        for match in response["matches"]:
+            print(f"page {match['page']}: {match['snippet']}")
+        coverage = response["coverage"]
+        if not coverage["complete"]:
+            print(f"pdfthin: {coverage['message']}", file=sys.stderr)
+        if response.get("next_cursor"):
+            print(f"pdfthin: more matches; --cursor {response['next_cursor']}", file=sys.stderr)
+    if response["matches"]:
+        return EXIT_OK
+    return EXIT_DOCUMENT if response["coverage"]["complete"] else EXIT_NOT_FOUND_INCOMPLETE
+
+
+def _cmd_describe(args: argparse.Namespace) -> int:
+    from .operations import describe_document
+
+    return _simple(args, describe_document, _describe_text)
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from .operations import get_info
+
+    return _simple(args, get_info, _info_text)
+
+
+def _cmd_toc(args: argparse.Namespace) -> int:
+    from .operations import get_toc
+
+    return _simple(args, get_toc, _toc_text)
+
+
+def _simple(
+    args: argparse.Namespace,
+    operation: Callable[..., dict[str, Any]],
+    as_text: Callable[[dict[str, Any]], str],
+) -> int:
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+        response = _run(
+            args,
+            lambda: operation(args.file, password=args.password, context=context),
+            json_mode,
+        )
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+    else:
+        print(as_text(response))
+    return EXIT_OK
+
+
+def _describe_text(r: dict[str, Any]) -> str:
+    lines = [
+        f"pages: {r['document']['page_count']}  type: {r['type']}",
+        "status: " + "  ".join(f"{k}={v}" for k, v in r["pages"].items() if isinstance(v, str)),
+    ]
+    for key, value in r["metadata"].items():
+        lines.append(f"{key}: {value}")
+    lines.append(f"outline: {'yes' if r['has_outline'] else 'no'}")
+    lines.append(f"estimated tokens: {r['estimated_tokens']['total']}")
+    if "hidden_text" in r:
+        lines.append(f"hidden text withheld: {r['hidden_text']['runs']} runs")
+    return "\n".join(lines)
+
+
+def _info_text(r: dict[str, Any]) -> str:
+    lines = [f"pages: {r['document']['page_count']}", f"sha256: {r['document']['fingerprint']}"]
+    for key, value in r["metadata"].items():
+        lines.append(f"{key}: {value}")
+    for size in r["page_sizes"]:
+        lines.append(
+            f"pages {size['pages']}: {size['width']} x {size['height']} pt, "
+            f"rotation {size['rotation']}"
+        )
+    return "\n".join(lines)
+
+
+def _toc_text(r: dict[str, Any]) -> str:
+    lines = []
+    for entry in r["entries"]:
+        page = entry["page"] if entry["page"] is not None else "?"
+        lines.append(f"{'  ' * (entry['level'] - 1)}{entry['title']}  .... {page}")
+    for problem in r.get("problems", []):
+        lines.append(f"! {problem}")
+    return "\n".join(lines) if lines else "(no outline)"
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "read": _cmd_read,
+    "find": _cmd_find,
+    "describe": _cmd_describe,
+    "info": _cmd_info,
+    "toc": _cmd_toc,
+}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Operations: stateless handlers, request in, JSON-ready response out.
+
+Every adapter (CLI, MCP server, Lambda handler, browser) calls these and nothing else, so the
+same request gets the same answer everywhere. Failures are :class:`~pdfthin.errors.PdfthinError`
+with a stable code; :func:`error_envelope` turns any exception into the envelope.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import PdfthinError
+from .context import Context, default_context
+from .describe import describe_document
+from .find import find_in_document
+from .info import get_info
+from .read import read_pages
+from .toc import get_toc
+
+__all__ = [
+    "Context",
+    "default_context",
+    "describe_document",
+    "error_envelope",
+    "find_in_document",
+    "get_info",
+    "get_toc",
+    "read_pages",
+]
+
+
+def error_envelope(exc: BaseException) -> dict[str, Any]:
+    """The error envelope for ``exc``; an unexpected exception is ``internal`` (a bug)."""
+    if isinstance(exc, PdfthinError):
+        return exc.envelope()
+    if isinstance(exc, MemoryError):
+        return PdfthinError("too_large", "the document needs more memory than allowed").envelope()
+    if isinstance(exc, RecursionError):
+        return PdfthinError("malformed", "the document nests too deeply to read").envelope()
+    return PdfthinError(
+        "internal", f"unexpected {type(exc).__name__}: {exc}", type=type(exc).__name__
+    ).envelope()

@@ -1,0 +1,97 @@
+"""What the handlers share: the document cache, the OCR binding, limits and defaults.
+
+Handlers are stateless functions of ``(context, request)``; the context holds only caches and
+configuration, so any process given the same request (cursor included) gives the same answer.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Limits, fingerprint, open_pdf, read_source
+from ..errors import PdfthinError
+from ..model import Document, DocumentCache, build_document
+
+#: Default response budget in characters: about 10k tokens, well under the 25k-token limit
+#: many agent hosts put on one tool result.
+DEFAULT_MAX_CHARS = 40_000
+MIN_MAX_CHARS = 1_000
+MAX_MAX_CHARS = 5_000_000
+DEFAULT_CACHE_SIZE = 2
+
+Source = str | os.PathLike[str] | bytes
+
+
+@dataclass
+class Context:
+    cache: DocumentCache = field(default_factory=lambda: DocumentCache(DEFAULT_CACHE_SIZE))
+    limits: Limits = field(default_factory=Limits)
+    default_max_chars: int = DEFAULT_MAX_CHARS
+    #: An :class:`pdfthin.ocr.OcrBinding`, or ``None`` (OCR unavailable).
+    ocr: Any = None
+    #: Called as ``progress(done, total)`` while a document is being extracted.
+    progress: Callable[[int, int], None] | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def document(self, source: Source, password: str | None = None) -> Document:
+        """The built document for ``source``: from the cache when its bytes were seen before,
+        otherwise extracted once, in full."""
+        data = read_source(source, self.limits)
+        key = fingerprint(data)
+
+        def build() -> Document:
+            engine = open_pdf(data, password=password, limits=self.limits)
+            return build_document(engine, progress=self.progress)
+
+        doc = self.cache.get(key)
+        if doc is not None:
+            return doc
+        return self.cache.get_or_build(key, build)
+
+
+_default: Context | None = None
+_default_lock = threading.Lock()
+
+
+def default_context() -> Context:
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Context()
+        return _default
+
+
+def budget(max_chars: Any, context: Context) -> int:
+    if max_chars is None:
+        return context.default_max_chars
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int):
+        raise PdfthinError("invalid_argument", "max_chars must be an integer")
+    if not MIN_MAX_CHARS <= max_chars <= MAX_MAX_CHARS:
+        raise PdfthinError(
+            "invalid_argument",
+            f"max_chars must be between {MIN_MAX_CHARS} and {MAX_MAX_CHARS}",
+            max_chars=max_chars,
+        )
+    return max_chars
+
+
+def positive_int(value: Any, name: str, default: int, maximum: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise PdfthinError(
+            "invalid_argument", f"{name} must be an integer from 1 to {maximum}", **{name: value}
+        )
+    return value
+
+
+def flag(value: Any, name: str, default: bool = False) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise PdfthinError("invalid_argument", f"{name} must be true or false")
+    return value

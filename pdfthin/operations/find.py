@@ -1,0 +1,307 @@
+"""``find_in_document``: search with page numbers, snippets and honest coverage.
+
+Invariant 4 of DESIGN.md: every response says which pages were searched and which could not
+be (pages that need OCR); an empty match list with incomplete coverage says so instead of
+implying the text is absent.
+
+Match modes: ``phrase`` (the normalised query as a substring, across line, column and page
+breaks), ``all_words`` (pages holding every word; one match per page, at the first word),
+``any_words`` (every occurrence of any word). Words match whole words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import PdfthinError
+from ..model import Document
+from ..pages import format_pages, parse_pages
+from . import cursor as cur
+from .context import Context, Source, budget, default_context, flag, positive_int
+from .ocr import apply_ocr, page_view
+from .response import document_summary, size
+from .search_index import SearchIndex, build_index, normalize_query
+
+MODES = ("phrase", "all_words", "any_words")
+MAX_QUERY = 1_000
+_RESERVE = 800
+
+
+def find_in_document(
+    document: Source,
+    query: str,
+    *,
+    match_mode: str = "phrase",
+    case_sensitive: bool | None = None,
+    fold_accents: bool | None = None,
+    pages: str | int | None = None,
+    max_results: int | None = None,
+    context_chars: int | None = None,
+    max_chars: int | None = None,
+    ocr: bool | None = None,
+    cursor: str | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> dict[str, Any]:
+    context = context or default_context()
+    if not isinstance(query, str) or not query.strip():
+        raise PdfthinError("invalid_argument", "query must be a non-empty string")
+    if len(query) > MAX_QUERY:
+        raise PdfthinError("invalid_argument", f"query is longer than {MAX_QUERY} characters")
+    if match_mode not in MODES:
+        raise PdfthinError(
+            "invalid_argument",
+            f"match_mode must be one of {', '.join(MODES)}",
+            match_mode=match_mode,
+        )
+    sensitive = flag(case_sensitive, "case_sensitive")
+    accents = flag(fold_accents, "fold_accents", default=True)
+    limit = budget(max_chars, context)
+    wanted = positive_int(max_results, "max_results", 20, 1_000)
+    around = positive_int(context_chars, "context_chars", 80, 1_000)
+    use_ocr = flag(ocr, "ocr")
+    if use_ocr and context.ocr is None:
+        raise PdfthinError(
+            "ocr_unavailable", "OCR was requested but no OCR provider is bound to this server"
+        )
+    doc = context.document(document, password)
+    selection = parse_pages(pages, doc.page_count)
+    args = cur.args_digest(
+        op="find",
+        query=query,
+        mode=match_mode,
+        case=sensitive,
+        accents=accents,
+        pages=format_pages(selection),
+    )
+    start_page, start_offset = selection[0], 0
+    token = None
+    if cursor is not None:
+        token = cur.decode(cursor)
+        cur.check(
+            token,
+            op="find",
+            fingerprint=doc.fingerprint,
+            ocr=use_ocr,
+            args=args,
+            page_count=doc.page_count,
+        )
+        allowed = set(selection)
+        if any(n not in allowed for n in token.remaining):
+            raise PdfthinError("invalid_cursor", "the cursor names pages outside the selection")
+        start_page, start_offset = token.page, token.offset
+    in_scope = [n for n in selection if n >= start_page] if token else selection
+    if use_ocr:
+        apply_ocr(context, doc, in_scope)
+    views = {n: page_view(doc, n, use_ocr, context) for n in selection}
+    if (
+        token is not None
+        and start_offset
+        and token.page_hash != cur.text_hash(views[start_page]["text"])
+    ):
+        raise PdfthinError(
+            "stale_cursor",
+            f"the text of page {start_page} changed since the cursor was issued; "
+            "search again without the cursor",
+            page=start_page,
+        )
+
+    index = _index(doc, views, use_ocr, context, sensitive, accents)
+    searchable = [n for n in selection if views[n]["status"] in ("text", "ocr")]
+    unreadable = [n for n in selection if views[n]["status"] == "needs_ocr"]
+    coverage = {
+        "complete": not unreadable,
+        "pages_in_scope": format_pages(selection),
+        "pages_searched": format_pages(searchable),
+        "pages_needing_ocr": format_pages(unreadable),
+    }
+    if unreadable:
+        coverage["message"] = (
+            f"{len(unreadable)} page(s) in scope have no readable text and were not searched; "
+            + (
+                "OCR did not recover them"
+                if use_ocr
+                else "a match there cannot be ruled out (retry with ocr=true if OCR is bound)"
+            )
+        )
+
+    response: dict[str, Any] = {
+        "document": document_summary(doc),
+        "query": query,
+        "match_mode": match_mode,
+        "matches": [],
+        "next_cursor": None,
+        "coverage": coverage,
+    }
+    used = size(response) + _RESERVE
+    matches: list[dict[str, Any]] = response["matches"]
+    allowed_pages = set(selection)
+    next_at: tuple[int, int] | None = None
+    for match in _matches(index, query, match_mode, sensitive, accents, allowed_pages):
+        page, offset = match["page"], match["start"]
+        if (page, offset) < (start_page, start_offset):
+            continue
+        if len(matches) >= wanted:
+            next_at = (page, offset)
+            break
+        entry = _entry(match, views, around)
+        cost = size(entry) + 1
+        if used + cost > limit and matches:
+            next_at = (page, offset)
+            break
+        matches.append(entry)
+        used += cost
+    if next_at is not None:
+        page, offset = next_at
+        rest = tuple(n for n in selection if n >= page)
+        response["next_cursor"] = cur.encode(
+            cur.Cursor(
+                op="find",
+                fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+                ocr=use_ocr,
+                args=args,
+                remaining=rest,
+                offset=offset,
+                page_hash=cur.text_hash(views[page]["text"]) if offset else None,
+            )
+        )
+        response["more"] = "more matches follow; call again with next_cursor"
+    if not matches and not coverage["complete"]:
+        response["note"] = (
+            "no match in the pages that could be searched; coverage is incomplete, so the "
+            "text may still be on the pages listed in coverage.pages_needing_ocr"
+        )
+    return response
+
+
+def _index(
+    doc: Document,
+    views: dict[int, dict[str, Any]],
+    use_ocr: bool,
+    context: Context,
+    sensitive: bool,
+    accents: bool,
+) -> SearchIndex:
+    ocr_key = context.ocr.cache_key if use_ocr and context.ocr is not None else None
+    key = ("search", sensitive, accents, use_ocr, ocr_key)
+    cache: dict[Any, Any] = doc.derived
+    found = cache.get(key)
+    ocr_pages = tuple(sorted(n for n, v in views.items() if v["status"] == "ocr"))
+    if found is not None and found[0] == ocr_pages:
+        return found[1]  # type: ignore[no-any-return]
+    texts = []
+    for number in range(1, doc.page_count + 1):
+        view = views.get(number) or page_view(doc, number, use_ocr, context)
+        texts.append((number, view["text"] if view["status"] in ("text", "ocr") else ""))
+    index = build_index(texts, casefold=not sensitive, accents=accents)
+    cache[key] = (ocr_pages, index)
+    return index
+
+
+def _matches(
+    index: SearchIndex,
+    query: str,
+    mode: str,
+    sensitive: bool,
+    accents: bool,
+    allowed: set[int],
+) -> Iterator[dict[str, Any]]:
+    needle = normalize_query(query, not sensitive, accents)
+    text = index.text
+    if mode == "phrase":
+        at = text.find(needle)
+        while at >= 0:
+            hit = _hit(index, at, at + len(needle), allowed)
+            if hit is not None:
+                yield hit
+            at = text.find(needle, at + 1)
+        return
+    words = [w for w in dict.fromkeys(needle.split(" ")) if w]
+    patterns = {w: re.compile(r"(?<!\w)" + re.escape(w) + r"(?!\w)") for w in words}
+    if mode == "any_words":
+        hits = []
+        for word, pattern in patterns.items():
+            for m in pattern.finditer(text):
+                hit = _hit(index, m.start(), m.end(), allowed)
+                if hit is not None:
+                    hit["word"] = word
+                    hits.append(hit)
+        hits.sort(key=lambda h: (h["page"], h["start"]))
+        yield from hits
+        return
+    # all_words: one match per page that holds every word, at the earliest occurrence.
+    by_page: dict[int, dict[str, dict[str, Any]]] = {}
+    for word, pattern in patterns.items():
+        for m in pattern.finditer(text):
+            hit = _hit(index, m.start(), m.end(), allowed)
+            if hit is not None:
+                by_page.setdefault(hit["page"], {}).setdefault(word, hit)
+    for page in sorted(by_page):
+        found = by_page[page]
+        if len(found) == len(words):
+            first = min(found.values(), key=lambda h: h["start"])
+            hit = dict(first)
+            hit["words"] = {w: h["start"] for w, h in found.items()}
+            yield hit
+
+
+def _hit(index: SearchIndex, start: int, end: int, allowed: set[int]) -> dict[str, Any] | None:
+    page = index.pages[start]
+    end_page = index.pages[end - 1]
+    if page not in allowed or end_page not in allowed:
+        return None
+    hit: dict[str, Any] = {
+        "page": page,
+        "start": index.offsets[start],
+        "end": index.offsets[end - 1] + 1,
+    }
+    if end_page != page:
+        hit["end_page"] = end_page
+    return hit
+
+
+def _entry(match: dict[str, Any], views: dict[int, dict[str, Any]], around: int) -> dict[str, Any]:
+    page = match["page"]
+    text = views[page]["text"]
+    start = match["start"]
+    end_page = match.get("end_page", page)
+    if end_page == page:
+        end = match["end"]
+        before = text[max(0, start - around) : start]
+        hit = text[start:end]
+        after = text[end : end + around]
+    else:
+        nxt = views[end_page]["text"]
+        end = match["end"]
+        before = text[max(0, start - around) : start]
+        hit = text[start:] + " " + nxt[:end]
+        after = nxt[end : end + around]
+    snippet = (
+        ("…" if start > around else "")
+        + " ".join(before.split())
+        + (" " if before[-1:].isspace() else "")
+        + "**"
+        + " ".join(hit.split())
+        + "**"
+        + (" " if after[:1].isspace() else "")
+        + " ".join(after.split())
+        + ("…" if len(after) == around else "")
+    )
+    entry: dict[str, Any] = {
+        "page": page,
+        "snippet": snippet,
+        "start": start,
+        "end": match["end"],
+    }
+    if page != end_page:
+        entry["end_page"] = end_page
+    label = views[page].get("label")
+    if label:
+        entry["label"] = label
+    if "words" in match:
+        entry["words"] = match["words"]
+    if "word" in match:
+        entry["word"] = match["word"]
+    return entry

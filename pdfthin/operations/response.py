@@ -1,0 +1,62 @@
+"""Response helpers shared by the handlers: size accounting and the document summary.
+
+Budgets are measured on the compact JSON form of a response (``ensure_ascii=False``), the
+form every adapter sends, so "fits the budget" means exactly what the client receives.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .._version import __version__
+from ..model import Document
+from ..pages import format_pages
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def size(obj: Any) -> int:
+    return len(dumps(obj))
+
+
+def document_summary(doc: Document) -> dict[str, Any]:
+    return {
+        "fingerprint": doc.fingerprint,
+        "page_count": doc.page_count,
+        "title": doc.metadata.title,
+    }
+
+
+def pages_with_status(doc: Document, status: str, pages: list[int] | None = None) -> list[int]:
+    chosen = range(1, doc.page_count + 1) if pages is None else pages
+    return [n for n in chosen if doc.page(n).status == status]
+
+
+def compact(pages: list[int]) -> str:
+    return format_pages(sorted(pages))
+
+
+def engine_versions() -> dict[str, str]:
+    from ..engine import engine_info
+
+    info = engine_info()
+    info["pdfthin"] = __version__
+    return info
+
+
+def cut_point(text: str, limit: int) -> int:
+    """Where to cut ``text`` so that at most ``limit`` characters stay before the cut:
+    at a paragraph break, else a line break, else a space, else anywhere (never inside a
+    surrogate pair, never leaving nothing)."""
+    if limit >= len(text):
+        return len(text)
+    limit = max(limit, 1)
+    floor = int(limit * 0.6)
+    for sep in ("\n\n", "\n", " "):
+        at = text.rfind(sep, floor, limit)
+        if at > 0:
+            return at + len(sep)
+    return limit
