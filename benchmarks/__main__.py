@@ -1,0 +1,239 @@
+"""``python -m benchmarks run --corpus ../shared/corpus [--quick] [--engines a,b]``.
+
+Runs every engine on every file (each in its own process, timed, capped), measures cold
+start, import time and installed size, scores the outputs against the corpus' ground truth and
+writes ``benchmarks/results/<name>.json`` and ``<name>.md`` (name: ``quick`` or ``full``).
+``python -m benchmarks report NAME`` re-renders the Markdown from the JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import coldstart, corpus, engines, report, runner, score
+from .warmup import write_warmup
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+CACHE = HERE / ".cache"
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _memory_gib() -> float | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) / (1 << 20)
+    except OSError:
+        pass
+    return None
+
+
+def _git_commit() -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=runner.REPO_ROOT, capture_output=True, text=True, check=False
+        ).stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", "pdfthin")
+    return commit + ("+dirty" if dirty else "")
+
+
+def _meta(
+    args: argparse.Namespace,
+    chosen: list[engines.Engine],
+    skipped: list[str],
+    entries: list[corpus.Entry],
+    runs: int,
+) -> dict[str, Any]:
+    mem = _memory_gib()
+    try:
+        import pdfthin
+
+        pdfthin_version = pdfthin.__version__
+    except ImportError:
+        pdfthin_version = "not installed"
+    return {
+        "mode": args.name,
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{_cpu_model()}, {os.cpu_count()} cores"
+        + (f", {mem:.0f} GiB" if mem else "")
+        + f", {platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "pdfthin_version": pdfthin_version,
+        "git_commit": _git_commit(),
+        "command": "python -m benchmarks " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "engines": [e.name for e in chosen],
+        "skipped": skipped,
+        "files": len(entries),
+        "runs": runs,
+        "workers": args.workers,
+        "timeout_s": args.timeout,
+        "timeout_per_page_s": args.timeout_per_page,
+        "mem_bytes": args.mem_mib << 20,
+    }
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if args.workers > 2:
+        _log("note: this benchmark is sized for 2 cores; more workers make timings meaningless")
+    args.name = args.name or ("quick" if args.quick else ("files" if args.files else "full"))
+    corp = corpus.load(args.corpus)
+    entries = corpus.subset(corp, args.quick, args.files)
+    names = [n.strip() for n in args.engines.split(",")] if args.engines else None
+    chosen, skipped = engines.select(names)
+    for note in skipped:
+        _log(f"skipped {note}")
+    if engines.REFERENCE not in [e.name for e in chosen]:
+        _log("note: pdfthin is not among the engines: ratios to pdfthin will be n/a")
+
+    raw_path = CACHE / f"{args.name}.jsonl"
+    jobs = runner.plan(chosen, entries)
+    limits = runner.Limits(args.timeout, args.timeout_per_page, args.mem_mib << 20)
+    started = time.perf_counter()
+    if args.reuse_raw and raw_path.exists():
+        _log(f"re-scoring {raw_path} (no extraction)")
+        raw = runner.load_raw(raw_path)
+    else:
+        warmup = write_warmup(CACHE)
+        _log(
+            f"{len(jobs)} runs: {len(chosen)} engines x {len(entries)} files, "
+            f"{args.workers} worker(s)"
+        )
+        raw = runner.run_all(jobs, corp, limits, warmup, raw_path, args.workers, _log)
+
+    out_json = RESULTS / f"{args.name}.json"
+    cold: dict[str, Any] | None = None
+    if args.reuse_cold and out_json.exists():
+        cold = json.loads(out_json.read_text(encoding="utf-8")).get("coldstart")
+    elif args.cold_repeat > 0:
+        cold = coldstart.measure(chosen, corp.path(coldstart.COLD_FILE), args.cold_repeat, _log)
+
+    _log("scoring")
+    run = score.Run.build(raw, chosen, entries, corp)
+    results: dict[str, Any] = {
+        "meta": _meta(args, chosen, skipped, entries, len(jobs)),
+        "engine_info": {
+            e.name: {
+                "description": e.description,
+                "versions": coldstart.versions(e),
+                "installed": coldstart.installed_size(e),
+            }
+            for e in chosen
+        },
+        "coldstart": cold,
+        "evaluation": score.evaluate(run),
+    }
+    results["meta"]["elapsed_s"] = round(time.perf_counter() - started, 1)
+    results["targets"] = report.targets(results)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    out_json.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    out_md = RESULTS / f"{args.name}.md"
+    out_md.write_text(report.render(results), encoding="utf-8")
+    _log(
+        f"wrote {out_json.relative_to(runner.REPO_ROOT)} and {out_md.relative_to(runner.REPO_ROOT)}"
+        f" in {results['meta']['elapsed_s']:.0f} s"
+    )
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    path = Path(args.results)
+    if not path.exists():
+        path = RESULTS / f"{args.results}.json"
+    results = json.loads(path.read_text(encoding="utf-8"))
+    results["targets"] = report.targets(results)
+    text = report.render(results)
+    path.with_suffix(".md").write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
+    return 0
+
+
+def cmd_engines(_: argparse.Namespace) -> int:
+    for engine in engines.ENGINES.values():
+        state = "available" if engine.available() else "not installed"
+        print(f"{engine.name:<20} {state:<14} {engine.description}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run the benchmark and write benchmarks/results/")
+    run.add_argument(
+        "--corpus",
+        default=str(runner.REPO_ROOT.parent / "shared" / "corpus"),
+        help="the real-PDF corpus (default: ../shared/corpus)",
+    )
+    run.add_argument("--quick", action="store_true", help="the fixed quick subset (< 5 min)")
+    run.add_argument("--engines", help="comma-separated engine names (default: all installed)")
+    run.add_argument("--files", nargs="+", help="explicit corpus relpaths instead of a subset")
+    run.add_argument("--name", help="results file name (default: quick / full / files)")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="parallel worker processes (default 1: clean timings)",
+    )
+    run.add_argument("--timeout", type=float, default=60.0, help="seconds per file (base)")
+    run.add_argument(
+        "--timeout-per-page", type=float, default=1.0, help="extra seconds per page of the file"
+    )
+    run.add_argument("--mem-mib", type=int, default=2048, help="address-space cap per run")
+    run.add_argument(
+        "--cold-repeat", type=int, default=7, help="cold-start runs per engine (0: skip cold start)"
+    )
+    run.add_argument(
+        "--reuse-raw",
+        action="store_true",
+        help="re-score the cached raw outputs of the last run of this name",
+    )
+    run.add_argument(
+        "--reuse-cold",
+        action="store_true",
+        help="keep the cold-start numbers of the last results of this name",
+    )
+    run.set_defaults(func=cmd_run)
+
+    rep = sub.add_parser("report", help="re-render the Markdown of a results JSON")
+    rep.add_argument("results", help="quick, full, or a path to a results JSON")
+    rep.set_defaults(func=cmd_report)
+
+    eng = sub.add_parser("engines", help="list the engines and whether they are installed")
+    eng.set_defaults(func=cmd_engines)
+
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Scores of extracted output against the corpus' ground truth. Pure functions, no I/O."""

@@ -1,0 +1,416 @@
+"""Targets, and the Markdown report (engine x metric tables) of one benchmark run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engines import REFERENCE
+
+#: "Cold start well under PyMuPDF's": at most this fraction of PyMuPDF's.
+COLD_START_FRACTION = 0.5
+#: "Far faster than pymupdf4llm": pymupdf4llm takes at least this many times longer.
+FAR_FASTER = 5.0
+#: Foundation issue: ``import pdfthin`` under this many milliseconds.
+IMPORT_BUDGET_MS = 150.0
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _ms(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+
+def _target(name: str, measured: str, met: bool | None) -> dict[str, Any]:
+    return {"target": name, "measured": measured, "met": met}
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    ev = results["evaluation"]
+    cold = results.get("coldstart") or {}
+    cold_engines = cold.get("engines", {})
+    out: list[dict[str, Any]] = []
+
+    pair = ev.get("pdfthin_vs_pypdf_time")
+    if pair and pair.get("ratio") is not None:
+        out.append(
+            _target(
+                "whole corpus to Markdown in no more time than pypdf's extract_text",
+                f"pdfthin {pair['pdfthin_s']:.1f} s vs pypdf {pair['pypdf_s']:.1f} s on "
+                f"{pair['files']} files / {pair['pages']} pages both read (x{pair['ratio']:.2f})",
+                pair["ratio"] <= 1.0,
+            )
+        )
+    if REFERENCE in cold_engines and "pymupdf" in cold_engines:
+        a = cold_engines[REFERENCE]["cold_start_ms"]
+        b = cold_engines["pymupdf"]["cold_start_ms"]
+        out.append(
+            _target(
+                f"cold start well under PyMuPDF's (at most {COLD_START_FRACTION:.0%} of it)",
+                f"{a:.0f} ms vs {b:.0f} ms (x{a / b:.2f})",
+                a <= COLD_START_FRACTION * b,
+            )
+        )
+    if cold.get("pdfthin_import_ms") is not None:
+        ms = cold["pdfthin_import_ms"]
+        out.append(
+            _target(
+                f"`import pdfthin` under {IMPORT_BUDGET_MS:.0f} ms",
+                f"{ms:.1f} ms (python -c 'import pdfthin' minus bare start; -X importtime: "
+                f"{_fmt(cold.get('pdfthin_importtime_ms'), 1)} ms)",
+                ms < IMPORT_BUDGET_MS,
+            )
+        )
+    speed = ev["speed"]["engines"]
+    if REFERENCE in speed and "pymupdf4llm" in speed and speed[REFERENCE]["total_s"]:
+        ratio = speed["pymupdf4llm"]["total_s"] / speed[REFERENCE]["total_s"]
+        out.append(
+            _target(
+                f"far faster than pymupdf4llm (at least {FAR_FASTER:.0f}x)",
+                f"pymupdf4llm takes x{ratio:.1f} pdfthin's time on the common files",
+                ratio >= FAR_FASTER,
+            )
+        )
+    text = ev["text"]["engines"]
+    if REFERENCE in text and "pypdf" in text:
+        a, b = text[REFERENCE]["mean"], text["pypdf"]["mean"]
+        out.append(
+            _target(
+                "text score at least pypdf's",
+                f"{_fmt(a)} vs {_fmt(b)} (mean of {len(ev['text']['files'])} files)",
+                a is not None and b is not None and a >= b,
+            )
+        )
+    heads = ev["headings"]["engines"]
+    if REFERENCE in heads and "pymupdf4llm" in heads:
+        a, b = heads[REFERENCE]["mean_f1"], heads["pymupdf4llm"]["mean_f1"]
+        out.append(
+            _target(
+                "heading F1 above pymupdf4llm's",
+                f"{_fmt(a)} vs {_fmt(b)} (mean over {len(ev['headings']['files'])} outlines)",
+                a is not None and b is not None and a > b,
+            )
+        )
+    ocr = ev["ocr"]["engines"].get(REFERENCE)
+    if ocr:
+        out.append(
+            _target(
+                "every image-only page flagged as needing OCR",
+                f"{ocr['flagged']} of {ocr['image_only_pages']} flagged, "
+                f"{ocr['silently_empty']} silently empty, {ocr['with_text']} with text, "
+                f"{ocr['failed']} in failed files",
+                ocr["flagged"] == ocr["image_only_pages"],
+            )
+        )
+        out.append(
+            _target(
+                "no text page falsely flagged",
+                f"{ocr['text_pages_flagged']} of {ocr['text_pages']} text pages flagged",
+                ocr["text_pages_flagged"] == 0,
+            )
+        )
+    rob = ev["robustness"]["engines"].get(REFERENCE)
+    if rob:
+        counts = rob["all_runs"]["counts"]
+        bad = counts["crash"] + counts["timeout"] + counts["memory"]
+        out.append(
+            _target(
+                "robustness: no crash and no timeout on any file",
+                f"{counts['crash']} crash, {counts['timeout']} timeout, {counts['memory']} memory "
+                f"in {sum(counts.values())} runs",
+                bad == 0,
+            )
+        )
+    return out
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _mark(met: bool | None) -> str:
+    return "n/a" if met is None else ("yes" if met else "**MISSED**")
+
+
+def _counts(c: dict[str, int]) -> str:
+    return "/".join(str(c[k]) for k in ("ok", "error", "crash", "timeout", "memory"))
+
+
+def render(results: dict[str, Any]) -> str:
+    meta = results["meta"]
+    ev = results["evaluation"]
+    engines: list[str] = meta["engines"]
+    info = results["engine_info"]
+    cold = results.get("coldstart") or {}
+    out: list[str] = [
+        f"# pdfthin benchmark ({meta['mode']} run)",
+        "",
+        f"- date: {meta['date']}; machine: {meta['machine']}; Python {meta['python']}",
+        f"- pdfthin {meta['pdfthin_version']} at commit {meta['git_commit']}",
+        f"- command: `{meta['command']}`",
+        f"- corpus: {meta['files']} files; runs: {meta['runs']}; workers: {meta['workers']} "
+        f"(timings {'sequential' if meta['workers'] == 1 else 'with parallel workers: noisier'}); "
+        f"limits: {meta['timeout_s']:.0f} s + {meta['timeout_per_page_s']:.1f} s/page, "
+        f"{meta['mem_bytes'] >> 20} MiB address space per run",
+    ]
+    if meta.get("skipped"):
+        out.append(f"- not run: {'; '.join(meta['skipped'])}")
+    out += ["", "## Targets", ""]
+    out += _table(
+        ["target", "measured", "met"],
+        [[t["target"], t["measured"], _mark(t["met"])] for t in results["targets"]],
+    )
+
+    sp = ev["speed"]
+    out += [
+        "",
+        "## Speed",
+        "",
+        f"Whole-document extraction on the {sp['files']} files ({sp['pages']} pages) that every "
+        "engine read; each file in a fresh process after a warm-up page, import excluded. Cold "
+        f"start: a new process importing the engine and reading `{cold.get('file', '?')}` "
+        f"(1 page), median of {cold.get('repeat', '?')} (bare interpreter start "
+        f"{_ms(cold.get('interpreter_start_ms'))} ms, included). Import: median, bare start "
+        "subtracted. Installed: the engine's distributions with their dependencies.",
+        "",
+    ]
+    rows = []
+    for name in engines:
+        s = sp["engines"].get(name, {})
+        c = cold.get("engines", {}).get(name, {})
+        size = info[name]["installed"]["bytes"] / 1e6
+        rows.append(
+            [
+                name,
+                ", ".join(f"{k} {v}" for k, v in info[name]["versions"].items()),
+                _ms(s.get("ms_per_page")),
+                _ms(s.get("median_ms_per_page")),
+                _fmt(s.get("time_ratio_to_pdfthin"), 2),
+                _ms(c.get("cold_start_ms")),
+                _ms(c.get("import_ms")),
+                f"{_fmt(s.get('peak_rss_mib_median'), 0)} / {_fmt(s.get('peak_rss_mib_max'), 0)}",
+                f"{size:.1f}",
+            ]
+        )
+    out += _table(
+        [
+            "engine",
+            "version",
+            "ms/page",
+            "median ms/page",
+            "time / pdfthin",
+            "cold start ms",
+            "import ms",
+            "peak RSS MiB (median / max)",
+            "installed MB",
+        ],
+        rows,
+    )
+
+    text, heads, tabs, ocr = ev["text"], ev["headings"], ev["tables"], ev["ocr"]
+    out += [
+        "",
+        "## Fidelity",
+        "",
+        f"Text: py-pdf/benchmarks score (Indel similarity, ligatures expanded, pages joined by "
+        f"newlines, Markdown stripped) on {len(text['files'])} files with ground truth; "
+        "'ws' is the same with all whitespace runs collapsed to one space. Agreement: the same "
+        f"similarity (whitespace collapsed) to {ev.get('agreement', {}).get('reference', 'n/a')}'s "
+        "text, mean over every file both read (agreement, not truth). "
+        f"Headings: {len(heads['files'])} outlines with at least 3 entries; title match at "
+        "ratio >= 85 after normalisation; level agreement on matched pairs. Tables: ICDAR 2013 "
+        f"adjacency relations on {len(tabs['files'])} files, pooled (micro).",
+        "",
+    ]
+    rows = []
+    agreement = ev.get("agreement", {}).get("engines", {})
+    for name in engines:
+        t = text["engines"].get(name, {})
+        h = heads["engines"].get(name)
+        tb = tabs["engines"].get(name)
+        rows.append(
+            [
+                name,
+                _fmt(t.get("mean")),
+                _fmt(t.get("mean_ws")),
+                _fmt(agreement.get(name, {}).get("mean")),
+                _fmt(h["mean_f1"]) if h else "n/a",
+                f"{_fmt(h['micro']['precision'], 2)} / {_fmt(h['micro']['recall'], 2)}"
+                if h
+                else "n/a",
+                _fmt(h["micro"]["level_agreement"], 2) if h else "n/a",
+                _fmt(tb["micro"]["f1"]) if tb else "n/a",
+                f"{_fmt(tb['micro']['precision'], 2)} / {_fmt(tb['micro']['recall'], 2)}"
+                if tb
+                else "n/a",
+            ]
+        )
+    out += _table(
+        [
+            "engine",
+            "text score",
+            "text score (ws)",
+            "agreement",
+            "heading F1 (mean)",
+            "heading P / R (micro)",
+            "heading level agreement",
+            "table F1 (micro)",
+            "table P / R",
+        ],
+        rows,
+    )
+
+    out += [
+        "",
+        "## OCR signal",
+        "",
+        f"Pages of the {ocr['image_only_files']} `image-only` files: flagged as needing OCR "
+        "(only pdfthin can say so) / silently empty / with some text / in a file the engine "
+        f"failed on. Text pages: pages of other files where {ocr['text_page_reference']} "
+        f"finds at least {ocr['text_page_min_chars']} characters.",
+        "",
+    ]
+    rows = []
+    for name in engines:
+        o = ocr["engines"][name]
+        rows.append(
+            [
+                name,
+                str(o["image_only_pages"]),
+                str(o["flagged"]),
+                str(o["silently_empty"]),
+                str(o["with_text"]),
+                str(o["failed"]),
+                f"{o['text_pages_flagged']} / {o['text_pages']}",
+                str(o["text_pages_empty"]),
+            ]
+        )
+    out += _table(
+        [
+            "engine",
+            "image-only pages",
+            "flagged",
+            "silently empty",
+            "with text",
+            "failed",
+            "text pages flagged",
+            "text pages empty",
+        ],
+        rows,
+    )
+
+    rob = ev["robustness"]
+    out += [
+        "",
+        "## Robustness",
+        "",
+        "Counts ok / clean error / crash / timeout / memory. A clean error is the library's own "
+        "exception type (pdfthin: `PdfthinError`); any other exception, a signal or an exit "
+        "without a result is a crash.",
+        "",
+    ]
+    rows = []
+    for name in engines:
+        r = rob["engines"][name]
+        rows.append(
+            [
+                name,
+                _counts(r["broken"]["counts"]),
+                _counts(r["encrypted_with_password"]["counts"]),
+                _counts(r["encrypted_without_password"]["counts"]),
+                _counts(r["all_runs"]["counts"]),
+            ]
+        )
+    out += _table(
+        [
+            "engine",
+            "malformed / fuzzed / bomb",
+            "encrypted, with password",
+            "encrypted, no password",
+            "all runs",
+        ],
+        rows,
+    )
+    problems = rob["engines"].get(REFERENCE, {}).get("all_runs", {}).get("problems", [])
+    if problems:
+        out += ["", "pdfthin crashes, timeouts and memory failures:", ""]
+        out += [f"- {p}" for p in problems]
+
+    geo = ev.get("geotopo_cff") or {}
+    if geo:
+        out += [
+            "",
+            "## Embedded CFF encodings (GeoTopo)",
+            "",
+            "Text score on `sample-files/GeoTopo-komprimiert.pdf`; pypdf decodes embedded CFF "
+            "Type1 encodings only when fontTools is installed.",
+            "",
+        ]
+        out += _table(["engine", "GeoTopo text score"], [[n, _fmt(v)] for n, v in geo.items()])
+
+    out += ["", "## Details", ""]
+    out += _details(ev, engines)
+    return "\n".join(out) + "\n"
+
+
+def _details(ev: dict[str, Any], engines: list[str]) -> list[str]:
+    out: list[str] = []
+    text = ev["text"]
+    if text["files"]:
+        out += ["### Text score per file", ""]
+        out += _table(
+            ["file", *engines],
+            [
+                [f, *(_fmt(text["engines"][n]["files"].get(f)) for n in engines)]
+                for f in text["files"]
+            ],
+        )
+    worst = ev.get("agreement", {}).get("worst_pdfthin_vs_pypdf") or []
+    if worst:
+        out += [
+            "",
+            f"### 10 files where pdfthin agrees least with "
+            f"{ev['agreement']['reference']} (pypdf alongside)",
+            "",
+        ]
+        out += _table(
+            ["file", "pdfthin", "pypdf"],
+            [[w["file"], _fmt(w["pdfthin"]), _fmt(w["pypdf"])] for w in worst],
+        )
+    heads = ev["headings"]
+    md_engines = [n for n in engines if n in heads["engines"]]
+    if heads["files"] and md_engines:
+        out += ["", "### Heading F1 per file (matched / predicted / expected)", ""]
+        rows = []
+        for f in heads["files"]:
+            row = [f]
+            for n in md_engines:
+                s = heads["engines"][n]["files"][f]
+                row.append(f"{s['f1']:.2f} ({s['matched']}/{s['predicted']}/{s['expected']})")
+            rows.append(row)
+        out += _table(["file", *md_engines], rows)
+    tabs = ev["tables"]
+    tab_engines = [n for n in engines if n in tabs["engines"]]
+    if tabs["files"] and tab_engines:
+        out += ["", "### Table F1 per file (ICDAR 2013 adjacency relations)", ""]
+        rows = []
+        for f in tabs["files"]:
+            row = [f.rsplit("/", 1)[-1]]
+            for n in tab_engines:
+                s = tabs["engines"][n]["files"][f]
+                row.append(f"{s['f1']:.2f} ({s['correct']}/{s['predicted']}/{s['expected']})")
+            rows.append(row)
+        out += _table(["file", *tab_engines], rows)
+    return out
