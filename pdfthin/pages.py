@@ -79,6 +79,6 @@ def _invalid(message: str, page_count: int, spec: str | None = None) -> PdfthinE
     details: dict[str, object] = {"page_count": page_count}
     if spec is not None:
         details["pages"] = spec
-    if "pages" not in message:
+    if f"has {page_count} pages" not in message:
         message = f"{message} (the document has {page_count} pages)"
     return PdfthinError("invalid_pages", message, **details)

@@ -136,7 +136,9 @@ class EngineDocument:
         try:
             pages = list(reader.pages)
             self._page_refs = [getattr(p, "indirect_reference", None) for p in pages]
-            return reader, pages
+            if pages:
+                return reader, pages
+            error: Exception = PdfReadError("the page tree holds no pages")
         except FileNotDecryptedError:
             raise PdfthinError("encrypted", "the PDF needs a password") from None
         except Exception as exc:
@@ -293,6 +295,7 @@ class EngineDocument:
             title = decode_text_string(title_raw)
         else:
             title = str(title_raw) if title_raw is not None else ""
+        # Whitespace of any kind (PowerPoint writes line breaks as \x0b) becomes one space.
         title = " ".join(title.replace("\x00", "").split())
         page, problem = self._resolve_destination(node)
         return OutlineEntry(title=title, level=level, page=page, problem=problem)

@@ -16,7 +16,8 @@ from ..layout import PageLayout
 MIN_TEXT_CHARS = 1
 #: A page mostly covered by images with fewer characters than this reads as a scan.
 SCAN_TEXT_CHARS = 40
-SCAN_COVERAGE = 0.5
+#: Images covering this share of a page that has almost no text: the text may be in them.
+SCAN_COVERAGE_SPARSE = 0.1
 #: More painted paths than this, and no text: text may be drawn as outlines.
 OUTLINE_PATHS = 30
 
@@ -101,7 +102,7 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
                 f"only {chars} characters read"
             ),
         )
-    if coverage >= SCAN_COVERAGE and chars < SCAN_TEXT_CHARS:
+    if coverage >= SCAN_COVERAGE_SPARSE and chars < SCAN_TEXT_CHARS:
         return (
             "needs_ocr",
             "scan_with_sparse_text",

@@ -1,0 +1,231 @@
+"""The real-PDF corpus at ../shared/corpus: every file reads or fails cleanly, scanned pages
+are never empty, outlines match their ground truth, and text is at least as faithful as
+pypdf's on every ground-truth text file.
+
+In CI a missing corpus fails these tests (``require_corpus``); locally it skips them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import resource
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from conftest import CORPUS, CorpusFile, corpus_files, corpus_params, require_corpus
+
+import pdfthin
+from pdfthin.errors import ERROR_CODES, PdfthinError
+
+STATUSES = {"text", "empty", "needs_ocr", "ocr"}
+#: Bad input must end within this time and memory (issue 2).
+TIME_LIMIT = 30
+MEMORY_LIMIT = 1024**3
+
+
+@contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _open(f: CorpusFile, password: str | None) -> pdfthin.model.Document:
+    with deadline(60):
+        return pdfthin.open(f.path, password=password)
+
+
+@pytest.mark.parametrize("f", corpus_params(corpus_files()))
+def test_every_file_reads_or_fails_cleanly(f: CorpusFile | None) -> None:
+    require_corpus()
+    assert f is not None
+    try:
+        doc = _open(f, f.password)
+    except PdfthinError as exc:
+        assert exc.code in ERROR_CODES - {"internal"}
+        assert exc.message and "\n" not in exc.message
+        # Only damaged or dependency-needing files may fail to open at all.
+        assert f.tags & {"malformed", "fuzzed", "bomb", "needs-dependency"}, exc
+        return
+    assert doc.page_count == len(doc.pages) >= 1
+    for page in doc.pages:
+        assert page.status in STATUSES
+        assert page.reason
+        assert "\ufffd" not in page.markdown
+        assert not any(0 < ord(c) < 32 and c not in "\n\t" for c in page.markdown)
+
+
+@pytest.mark.parametrize("f", corpus_params(corpus_files(tag="image-only")))
+def test_scanned_pages_are_flagged_never_empty(f: CorpusFile | None) -> None:
+    require_corpus()
+    assert f is not None
+    doc = _open(f, f.password)
+    statuses = [p.status for p in doc.pages]
+    assert "needs_ocr" in statuses, statuses
+    empty = [p.number for p in doc.pages if p.status == "empty" and p.images]
+    assert not empty, f"pages with images reported empty: {empty}"
+
+
+def _encrypted_with_password() -> list[CorpusFile]:
+    return [f for f in corpus_files(tag="encrypted") if f.password]
+
+
+@pytest.mark.parametrize("f", corpus_params(_encrypted_with_password()))
+def test_encrypted_files_need_their_password(f: CorpusFile | None) -> None:
+    require_corpus()
+    assert f is not None
+    with pytest.raises(PdfthinError) as info:
+        _open(f, None)
+    assert info.value.code == "encrypted"
+    with pytest.raises(PdfthinError) as info:
+        _open(f, f.password + "-wrong")
+    assert info.value.code == "encrypted"
+    doc = _open(f, f.password)
+    assert doc.page_count >= 1
+
+
+_ROBUST_SCRIPT = textwrap.dedent(
+    """
+    import json, resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, ({mem}, {mem}))
+    import pdfthin
+    from pdfthin.operations import error_envelope
+    try:
+        doc = pdfthin.open(sys.argv[1], password=sys.argv[2] or None)
+        print(json.dumps({{"ok": [p.status for p in doc.pages]}}))
+    except BaseException as exc:
+        print(json.dumps(error_envelope(exc)))
+    """
+)
+
+
+def _bad_files() -> list[CorpusFile]:
+    return [f for f in corpus_files() if f.tags & {"malformed", "fuzzed", "bomb"}]
+
+
+@pytest.mark.parametrize("f", corpus_params(_bad_files()))
+def test_bad_input_ends_in_bounded_time_and_memory(f: CorpusFile | None) -> None:
+    """A separate process with a 1 GiB address-space cap and a 30 s limit: a result or a typed
+    error, never a crash, a hang or an unbounded allocation."""
+    require_corpus()
+    assert f is not None
+    script = _ROBUST_SCRIPT.format(mem=MEMORY_LIMIT)
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(f.path), f.password or ""],
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout)
+    if "error" in result:
+        assert result["error"]["code"] in ERROR_CODES - {"internal"}, result
+    else:
+        assert all(s in STATUSES for s in result["ok"])
+
+
+# --- outlines ------------------------------------------------------------------------------
+
+
+def _outline_files() -> list[tuple[CorpusFile, str]]:
+    out = []
+    for f in corpus_files(has_gt="/outline/"):
+        for gt in f.ground_truth:
+            if "/outline/" in gt:
+                out.append((f, gt))
+    return out
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c[0].relpath) for c in _outline_files()] or [None],
+)
+def test_outline_matches_ground_truth(case: tuple[CorpusFile, str] | None) -> None:
+    require_corpus()
+    assert case is not None
+    f, gt_path = case
+    expected = json.loads((CORPUS / gt_path).read_text(encoding="utf-8"))["items"]
+    doc = _open(f, f.password)
+    got = [{"level": e.level, "title": e.title, "page": e.page} for e in doc.outline]
+    # Titles compare with whitespace normalised (the ground truth keeps trailing spaces and a
+    # PowerPoint line break as \x0b; pdfthin gives one space for any run of whitespace).
+    want = [
+        {"level": i["level"], "title": " ".join(i["title"].split()), "page": i["page"]}
+        for i in expected
+    ]
+    assert got == want
+
+
+# --- text fidelity -------------------------------------------------------------------------
+
+LIGATURES = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
+)
+
+
+def _score(text: str, truth: str) -> float:
+    from rapidfuzz.distance import Indel
+
+    return float(Indel.normalized_similarity(text.translate(LIGATURES), truth.translate(LIGATURES)))
+
+
+def _text_files() -> list[tuple[CorpusFile, str]]:
+    out = []
+    for f in corpus_files():
+        for gt in f.ground_truth:
+            if gt.endswith(".txt"):
+                out.append((f, gt))
+    return out
+
+
+@pytest.mark.parametrize(
+    "case", [pytest.param(c, id=c[0].relpath) for c in _text_files()] or [None]
+)
+def test_text_at_least_as_faithful_as_pypdf(case: tuple[CorpusFile, str] | None) -> None:
+    """The py-pdf/benchmarks score (Indel similarity of the whole text, ligatures expanded,
+    pages joined by newlines), pdfthin's plain text (running headers and footers included,
+    since the ground truth has them) against pypdf's extract_text, on the same file."""
+    require_corpus()
+    assert case is not None
+    f, gt_path = case
+    import pypdf
+
+    truth = (CORPUS / gt_path).read_text(encoding="utf-8")
+    doc = _open(f, f.password)
+    ours = _score("\n".join(p.full_text() for p in doc.pages), truth)
+    logging.disable(logging.CRITICAL)
+    try:
+        reader = pypdf.PdfReader(str(f.path))
+        theirs = _score("\n".join(p.extract_text() for p in reader.pages), truth)
+    finally:
+        logging.disable(logging.NOTSET)
+    assert ours >= theirs, f"pdfthin {ours:.4f} < pypdf {theirs:.4f}"
+
+
+def test_corpus_is_present_in_ci() -> None:
+    if os.environ.get("CI"):
+        assert CORPUS.is_dir(), f"CI needs the corpus at {CORPUS}"
+        assert len(corpus_files()) >= 250
+    else:
+        require_corpus()
+
+
+def test_memory_cap_helper_is_usable() -> None:
+    # The robustness test relies on RLIMIT_AS being settable on this platform.
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    assert hard == resource.RLIM_INFINITY or hard >= MEMORY_LIMIT

@@ -1,0 +1,181 @@
+"""Layout on synthetic runs: pure geometry, no PDF needed.
+
+Each helper places words where a typesetter would (10 pt text, 12 pt leading) so a test can
+state exactly the page it means: columns, headings, lists, tables, running furniture.
+"""
+
+from __future__ import annotations
+
+from pdfthin.engine.types import PageContent, TextRun
+from pdfthin.layout import finish_document, layout_page
+from pdfthin.layout.lines import build_lines
+from pdfthin.model.markdown import render_blocks
+
+CHAR_W = 5.0  # a fixed advance per character keeps the arithmetic readable
+
+
+def run(text: str, x: float, y: float, size: float = 10.0, bold: bool = False) -> TextRun:
+    """A run whose baseline is at ``y`` (top-left origin, y down)."""
+    width = len(text) * CHAR_W * size / 10.0
+    return TextRun(text, x, y - 0.8 * size, x + width, y + 0.2 * size, size, "F", bold)
+
+
+def words(line: str, x: float, y: float, size: float = 10.0, bold: bool = False) -> list[TextRun]:
+    """One run per word, separated by a normal word space (0.3 em)."""
+    out = []
+    for word in line.split():
+        out.append(run(word, x, y, size, bold))
+        x += len(word) * CHAR_W * size / 10.0 + 0.3 * size
+    return out
+
+
+def page(runs: list[TextRun], number: int = 1, width: float = 612, height: float = 792):
+    return PageContent(number=number, width=width, height=height, rotation=0, runs=runs)
+
+
+def markdown(*pages: PageContent) -> list[str]:
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    return [render_blocks(lay.blocks) for lay in layouts]
+
+
+LEFT = [f"left line {i} of the first column text" for i in range(12)]
+RIGHT = [f"right line {i} of the second column" for i in range(12)]
+
+
+def two_columns(y0: float = 100.0) -> list[TextRun]:
+    runs: list[TextRun] = []
+    for i, (a, b) in enumerate(zip(LEFT, RIGHT, strict=True)):
+        y = y0 + 12 * i
+        runs += words(a, 50, y)
+        runs += words(b, 320, y)
+    return runs
+
+
+def test_words_get_spaces_from_gaps_and_not_inside_words() -> None:
+    runs = [run("Hel", 10, 100), run("lo", 25, 100), run("world", 40, 100)]
+    (line,) = build_lines(runs)
+    # "Hel" ends at 25 (no gap: same word); "lo" ends at 35, "world" starts 5pt later.
+    assert line.text == "Hello world"
+
+
+def test_two_columns_read_left_column_first() -> None:
+    (md,) = markdown(page(two_columns()))
+    left_end = md.index(LEFT[-1])
+    right_start = md.index(RIGHT[0])
+    assert left_end < right_start
+    # No line mixes the two columns.
+    assert all(not ("left" in ln and "right" in ln) for ln in md.splitlines())
+
+
+def test_three_columns_in_order() -> None:
+    runs: list[TextRun] = []
+    # Lines fill their column, as set text does (35 characters x 5 pt in a 190 pt column).
+    cols = [[f"col{c} row{i} with running text in it" for i in range(10)] for c in range(3)]
+    for c, lines in enumerate(cols):
+        for i, text in enumerate(lines):
+            runs += words(text, 40 + 190 * c, 120 + 12 * i)
+    (md,) = markdown(page(runs))
+    positions = [md.index(cols[c][0]) for c in range(3)]
+    assert positions == sorted(positions)
+    assert md.index(cols[0][-1]) < md.index(cols[1][0])
+    assert md.index(cols[1][-1]) < md.index(cols[2][0])
+
+
+def test_full_width_title_over_two_columns() -> None:
+    title = words("A Title Spanning Both Columns", 150, 60, size=20)
+    (md,) = markdown(page(title + two_columns()))
+    assert md.startswith("# A Title Spanning Both Columns")
+    assert md.index(LEFT[-1]) < md.index(RIGHT[0])
+
+
+def test_heading_levels_follow_size_rank() -> None:
+    runs = words("Big Title", 50, 60, size=24)
+    runs += words("Section One", 50, 100, size=16)
+    body = [f"body text line number {i} that is long enough" for i in range(8)]
+    for i, text in enumerate(body):
+        runs += words(text, 50, 130 + 12 * i)
+    runs += words("Section Two", 50, 250, size=16)
+    for i, text in enumerate(body):
+        runs += words(text, 50, 280 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert "# Big Title" in md.splitlines()
+    assert "## Section One" in md.splitlines()
+    assert "## Section Two" in md.splitlines()
+    assert "body text line number 0" in md
+
+
+def test_bullets_and_numbers_become_list_items() -> None:
+    runs = []
+    items = ["• first item", "• second item", "1. numbered item"]
+    for i, text in enumerate(items):
+        runs += words(text, 50, 100 + 12 * i)
+    (md,) = markdown(page(runs))
+    lines = md.splitlines()
+    assert "- first item" in lines
+    assert "- second item" in lines
+    assert "1. numbered item" in lines
+
+
+def test_table_from_aligned_cells() -> None:
+    rows = [("Name", "Qty", "Price"), ("apple", "3", "1.20"), ("pear", "10", "0.50")]
+    runs: list[TextRun] = []
+    for i, cells in enumerate(rows):
+        for c, cell in enumerate(cells):
+            runs.append(run(cell, 60 + 150 * c, 200 + 14 * i))
+    (md,) = markdown(page(runs))
+    assert "| Name | Qty | Price |" in md
+    assert "| apple | 3 | 1.20 |" in md
+    assert "| pear | 10 | 0.50 |" in md
+
+
+def test_two_text_columns_are_not_a_table() -> None:
+    (md,) = markdown(page(two_columns()))
+    assert "|" not in md
+
+
+def test_running_header_and_page_numbers_leave_the_body() -> None:
+    pages = []
+    for n in range(1, 6):
+        runs = words("Journal of Examples", 200, 30)
+        runs += words(f"body of page {n} with some words", 50, 200)
+        runs += [run(str(n), 300, 770)]
+        pages.append(page(runs, number=n))
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    for n, lay in enumerate(layouts, start=1):
+        body = render_blocks(lay.blocks)
+        assert "Journal of Examples" not in body
+        assert f"body of page {n}" in body
+        assert lay.header == ["Journal of Examples"]
+        assert lay.footer == [str(n)]
+
+
+def test_hyphenation_is_joined_but_real_hyphens_stay() -> None:
+    runs = words("the infor-", 50, 100) + words("mation was state-of-the-", 50, 112)
+    runs += words("art and n-", 50, 124) + words("tridecanal appears", 50, 136)
+    (md,) = markdown(page(runs))
+    text = md.replace("\n", " ")
+    assert "information" in text
+    assert "state-of-the-art" in text
+    assert "n-tridecanal" in text
+
+
+def test_paragraph_split_at_short_line_then_indent() -> None:
+    runs = words("first paragraph line one goes right to the end", 50, 100)
+    runs += words("ends here.", 50, 112)
+    runs += words("Second paragraph starts indented and runs on", 65, 124)
+    runs += words("to the next line too.", 50, 136)
+    (md,) = markdown(page(runs))
+    assert "ends here.\n\nSecond paragraph" in md
+
+
+def test_superscript_stays_on_its_line_next_to_another_column() -> None:
+    runs = words("energy of 5 km s", 50, 100)
+    sup = run("-1", 122, 97, size=7)  # right after "s", raised
+    runs.append(sup)
+    runs += words("other column text at this height", 320, 99)
+    lines = build_lines(runs)
+    texts = [ln.text for ln in lines]
+    assert "energy of 5 km s-1" in texts
+    assert "other column text at this height" in texts
