@@ -48,7 +48,7 @@ def text_pdf(pages: list[list[str]], scanned: set[int] | None = None) -> bytes:
 LOREM = (
     "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt "
     "ut labore et dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation"
-).split()  # noqa: SIM905
+).split()
 
 
 def paragraph_lines(seed: int, count: int) -> list[str]:
