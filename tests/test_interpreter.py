@@ -1,0 +1,1040 @@
+"""The content-stream interpreter, through ``open_pdf(bytes).page(n)``: positions, text state,
+rotation, Form XObjects, hidden text, marked content, images and glyph counts.
+
+Coordinates are points with the origin at the top-left corner of the displayed page, y down.
+Helvetica numbers used below: ascent 0.718 em, descent taken as 0.22 em; widths A 667, B 667,
+H 722, a 556, b 556, e 556, l 222, o 556, space 278.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from pdfbuilder import PdfBuilder, Ref, inline_image, simple_pdf
+
+from pdfthin.engine import PageContent, TextRun, open_pdf
+from pdfthin.engine import interpreter as interp
+from pdfthin.engine.document import Limits
+
+ASC = 0.718
+DESC = 0.22
+
+
+def page_of(
+    content: bytes | Sequence[bytes],
+    resources: dict[str, Any] | None = None,
+    **page: Any,
+) -> PageContent:
+    """Page 1 of a one-page file with Helvetica as /F1."""
+    return open_pdf(simple_pdf(content, resources, **page)).page(1)  # type: ignore[arg-type]
+
+
+def one_run(page: PageContent) -> TextRun:
+    assert len(page.runs) == 1, page.runs
+    return page.runs[0]
+
+
+def bbox(run: TextRun) -> tuple[float, float, float, float]:
+    return (run.x0, run.y0, run.x1, run.y1)
+
+
+def approx_box(
+    x0: float, y0: float, x1: float, y1: float, tol: float = 0.01
+) -> Any:  # pytest's ApproxBase is not public
+    return pytest.approx((x0, y0, x1, y1), abs=tol)
+
+
+def horizontal_box(x: float, baseline: float, width: float, size: float) -> Any:
+    """The box of horizontal Helvetica text on an unrotated 792-pt-high page."""
+    y = 792 - baseline
+    return approx_box(x, y - ASC * size, x + width, y + DESC * size)
+
+
+# --- positioning ------------------------------------------------------------------------------
+
+
+def test_td_positions_the_first_run() -> None:
+    run = one_run(page_of(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"))
+    assert run.text == "Hello"
+    assert run.font == "Helvetica"
+    assert run.size == 12
+    assert (run.bold, run.italic, run.direction, run.artifact, run.ocr_layer) == (
+        False,
+        False,
+        0,
+        False,
+        False,
+    )
+    assert bbox(run) == horizontal_box(72, 700, 2.278 * 12, 12)
+
+
+def test_tm_sets_the_matrix_absolutely() -> None:
+    page = page_of(b"BT /F1 10 Tf 50 50 Td 1 0 0 1 100 500 Tm (A) Tj ET")
+    assert bbox(one_run(page)) == horizontal_box(100, 500, 6.67, 10)
+
+
+def test_tm_scale_changes_size_and_advance() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 2 0 0 2 100 500 Tm (A) Tj ET"))
+    assert run.size == 20
+    assert bbox(run) == horizontal_box(100, 500, 13.34, 20)
+
+
+def test_td_is_relative_to_the_line_start_not_the_pen() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td (A) Tj 10 -20 Td (B) Tj ET")
+    a, b = page.runs
+    assert (a.text, b.text) == ("A", "B")
+    assert bbox(b) == horizontal_box(82, 680, 6.67, 10)
+
+
+def test_tl_and_t_star() -> None:
+    page = page_of(b"BT /F1 10 Tf 14 TL 72 700 Td (a) Tj T* (b) Tj T* (A) Tj ET")
+    assert [r.text for r in page.runs] == ["a", "b", "A"]
+    assert bbox(page.runs[1]) == horizontal_box(72, 686, 5.56, 10)
+    assert bbox(page.runs[2]) == horizontal_box(72, 672, 6.67, 10)
+
+
+def test_capital_td_sets_the_leading() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td (a) Tj 0 -12 TD (b) Tj T* (A) Tj ET")
+    assert bbox(page.runs[1]) == horizontal_box(72, 688, 5.56, 10)
+    assert bbox(page.runs[2]) == horizontal_box(72, 676, 6.67, 10)
+
+
+def test_quote_moves_to_the_next_line_and_shows() -> None:
+    page = page_of(b"BT /F1 10 Tf 14 TL 72 700 Td (a) Tj (b) ' ET")
+    assert bbox(page.runs[1]) == horizontal_box(72, 686, 5.56, 10)
+
+
+def test_double_quote_sets_word_and_character_spacing() -> None:
+    page = page_of(b'BT /F1 10 Tf 14 TL 72 700 Td (A) Tj 5 1 (a b) " ET')
+    run = page.runs[1]
+    assert run.text == "a b"
+    # (556 + 278 + 556) / 1000 * 10 + 3 glyphs * 1 (Tc) + 1 space * 5 (Tw)
+    assert bbox(run) == horizontal_box(72, 686, 13.9 + 3 + 5, 10)
+
+
+def test_bt_resets_the_text_matrix() -> None:
+    page = page_of(b"BT /F1 10 Tf 300 300 Td (A) Tj ET BT 50 60 Td (B) Tj ET")
+    assert bbox(page.runs[1]) == horizontal_box(50, 60, 6.67, 10)
+
+
+def test_consecutive_tj_continue_at_the_pen() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td (A) Tj (B) Tj ET")
+    a, b = page.runs
+    assert b.x0 == pytest.approx(a.x1)
+    assert bbox(b) == horizontal_box(78.67, 700, 6.67, 10)
+
+
+# --- text state -------------------------------------------------------------------------------
+
+
+def test_character_spacing() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 2 Tc 72 700 Td (AB) Tj ET"))
+    assert run.x1 - run.x0 == pytest.approx(13.34 + 4)
+
+
+def test_word_spacing_applies_to_spaces_only() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 10 Tw 72 700 Td (a b) Tj ET"))
+    assert run.x1 - run.x0 == pytest.approx(13.9 + 10)
+
+
+def test_horizontal_scaling() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 50 Tz 72 700 Td (AB) Tj ET"))
+    assert run.x1 - run.x0 == pytest.approx(13.34 / 2)
+    assert run.size == 10
+
+
+def test_horizontal_scaling_scales_spacing_too() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 50 Tz 2 Tc 72 700 Td (AB) Tj ET"))
+    assert run.x1 - run.x0 == pytest.approx((13.34 + 4) / 2)
+
+
+def test_text_rise_lifts_the_box() -> None:
+    plain = one_run(page_of(b"BT /F1 10 Tf 72 700 Td (A) Tj ET"))
+    raised = one_run(page_of(b"BT /F1 10 Tf 5 Ts 72 700 Td (A) Tj ET"))
+    assert raised.y0 == pytest.approx(plain.y0 - 5)
+    assert raised.y1 == pytest.approx(plain.y1 - 5)
+    assert raised.x0 == pytest.approx(plain.x0)
+
+
+def test_text_state_survives_bt_et() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 2 Tc ET BT 72 700 Td (AB) Tj ET"))
+    assert run.x1 - run.x0 == pytest.approx(13.34 + 4)
+
+
+# --- TJ ---------------------------------------------------------------------------------------
+
+
+def test_tj_small_kerning_is_no_space() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 72 700 Td [(A) -100 (B)] TJ ET"))
+    assert run.text == "AB"
+    assert run.x1 - run.x0 == pytest.approx(6.67 + 1 + 6.67)
+
+
+def test_tj_positive_kerning_tightens() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 72 700 Td [(A) 120 (B)] TJ ET"))
+    assert run.text == "AB"
+    assert run.x1 - run.x0 == pytest.approx(13.34 - 1.2)
+
+
+def test_tj_gap_wider_than_015_em_is_a_space() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 72 700 Td [(A) -200 (B)] TJ ET"))
+    assert run.text == "A B"
+    assert run.x1 - run.x0 == pytest.approx(6.67 + 2 + 6.67)
+
+
+def test_tj_gap_at_the_threshold_is_not_a_space() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 72 700 Td [(A) -150 (B)] TJ ET"))
+    assert run.text == "AB"
+
+
+def test_tj_no_double_space() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 72 700 Td [(A ) -300 (B)] TJ ET"))
+    assert run.text == "A B"
+
+
+def test_tj_very_large_gap_splits_runs() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td [(A) -3000 (B)] TJ ET")
+    assert [r.text for r in page.runs] == ["A", "B"]
+    a, b = page.runs
+    assert bbox(a) == horizontal_box(72, 700, 6.67, 10)
+    assert bbox(b) == horizontal_box(72 + 6.67 + 30, 700, 6.67, 10)
+
+
+def test_tj_advances_the_pen() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td [(A) -1000] TJ (B) Tj ET")
+    assert page.runs[-1].x0 == pytest.approx(72 + 6.67 + 10)
+
+
+def test_operator_inside_tj_array_keeps_the_text() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td [(a) 0 Tc (b)] TJ ET")
+    assert one_run(page).text == "ab"
+
+
+# --- graphics state ---------------------------------------------------------------------------
+
+
+def test_cm_translates_and_q_restores() -> None:
+    page = page_of(
+        b"q 1 0 0 1 100 100 cm BT /F1 10 Tf 0 0 Td (A) Tj ET Q BT /F1 10 Tf 0 0 Td (B) Tj ET"
+    )
+    a, b = page.runs
+    assert bbox(a) == horizontal_box(100, 100, 6.67, 10)
+    assert bbox(b) == horizontal_box(0, 0, 6.67, 10)
+
+
+def test_cm_scale_enlarges_text() -> None:
+    run = one_run(page_of(b"2 0 0 2 0 0 cm BT /F1 10 Tf 36 350 Td (A) Tj ET"))
+    assert run.size == 20
+    assert bbox(run) == horizontal_box(72, 700, 13.34, 20)
+
+
+def test_cm_concatenates() -> None:
+    page = page_of(b"1 0 0 1 10 0 cm 1 0 0 1 0 20 cm BT /F1 10 Tf 0 0 Td (A) Tj ET")
+    assert bbox(one_run(page)) == horizontal_box(10, 20, 6.67, 10)
+
+
+def test_q_saves_the_font_and_text_state() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td q /F1 30 Tf 5 Tc Q (AB) Tj ET")
+    run = one_run(page)
+    assert run.size == 10
+    assert run.x1 - run.x0 == pytest.approx(13.34)
+
+
+def test_unbalanced_q_is_harmless() -> None:
+    page = page_of(b"Q Q q q BT /F1 10 Tf 72 700 Td (A) Tj ET")
+    assert one_run(page).text == "A"
+
+
+def test_rotated_text_direction() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 0 1 -1 0 300 300 Tm (A) Tj ET"))
+    assert run.direction == 2
+
+
+def test_mirrored_text_direction() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf -1 0 0 1 300 300 Tm (A) Tj ET"))
+    assert run.direction == 2
+
+
+# --- page rotation and crop box ---------------------------------------------------------------
+
+
+def test_rotate_90_geometry() -> None:
+    page = page_of(b"BT /F1 10 Tf 0 1 -1 0 300 100 Tm (AB) Tj ET", rotate=90)
+    assert (page.width, page.height, page.rotation) == (792, 612, 90)
+    run = one_run(page)
+    # User (300, 100) is displayed at (100, 300); the text reads left to right there.
+    assert run.direction == 0
+    assert bbox(run) == approx_box(100, 300 - ASC * 10, 113.34, 300 + DESC * 10)
+
+
+def test_rotate_90_unrotated_text_runs_down_the_page() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td (AB) Tj ET", rotate=90)
+    run = one_run(page)
+    assert run.direction == 2
+    assert bbox(run) == approx_box(700 - DESC * 10, 72, 700 + ASC * 10, 85.34)
+
+
+def test_rotate_180_geometry() -> None:
+    page = page_of(b"BT /F1 10 Tf -1 0 0 -1 500 100 Tm (AB) Tj ET", rotate=180)
+    assert (page.width, page.height, page.rotation) == (612, 792, 180)
+    run = one_run(page)
+    assert run.direction == 0
+    # User (500, 100) is displayed at (612 - 500, 100).
+    assert bbox(run) == approx_box(112, 100 - ASC * 10, 125.34, 100 + DESC * 10)
+
+
+def test_rotate_270_geometry() -> None:
+    page = page_of(b"BT /F1 10 Tf 0 -1 1 0 300 500 Tm (AB) Tj ET", rotate=270)
+    assert (page.width, page.height, page.rotation) == (792, 612, 270)
+    run = one_run(page)
+    assert run.direction == 0
+    # User (300, 500) is displayed at (792 - 500, 612 - 300).
+    assert bbox(run) == approx_box(292, 312 - ASC * 10, 305.34, 312 + DESC * 10)
+
+
+@pytest.mark.parametrize(("rotate", "expected"), [(-90, 270), (450, 90), (360, 0), (45, 0)])
+def test_rotation_is_normalised(rotate: int, expected: int) -> None:
+    assert page_of(b"", rotate=rotate).rotation == expected
+
+
+def test_crop_box_offsets_the_origin() -> None:
+    page = page_of(b"BT /F1 10 Tf 150 450 Td (A) Tj ET", crop_box=(100, 100, 400, 500))
+    assert (page.width, page.height) == (300, 400)
+    assert bbox(one_run(page)) == approx_box(50, 50 - ASC * 10, 56.67, 50 + DESC * 10)
+
+
+def test_text_outside_the_crop_box_is_off_page() -> None:
+    page = page_of(b"BT /F1 10 Tf 50 50 Td (A) Tj ET", crop_box=(100, 100, 400, 500))
+    assert page.runs == []
+    assert [(h.text, h.reason) for h in page.hidden] == [("A", "off_page")]
+
+
+def test_media_box_with_offset_origin() -> None:
+    page = page_of(b"BT /F1 10 Tf 0 0 Td (A) Tj ET", media_box=(-200, -100, 200, 100))
+    assert (page.width, page.height) == (400, 200)
+    assert bbox(one_run(page)) == approx_box(200, 100 - ASC * 10, 206.67, 100 + DESC * 10)
+
+
+def test_crop_box_with_rotation() -> None:
+    page = page_of(
+        b"BT /F1 10 Tf 0 1 -1 0 150 200 Tm (A) Tj ET", crop_box=(100, 100, 400, 500), rotate=90
+    )
+    assert (page.width, page.height) == (400, 300)
+    assert bbox(one_run(page)) == approx_box(100, 50 - ASC * 10, 106.67, 50 + DESC * 10)
+
+
+def test_inherited_media_box_and_rotation() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    b.pages_extra.update({"MediaBox": [0, 0, 300, 400], "Rotate": 90})
+    b.add_page(b"BT /F1 10 Tf 10 20 Td (A) Tj ET", {"Font": {"F1": font}}, media_box=None)
+    page = open_pdf(b.build()).page(1)
+    assert (page.width, page.height, page.rotation) == (400, 300, 90)
+
+
+def test_inherited_resources() -> None:
+    b = PdfBuilder()
+    b.pages_extra["Resources"] = {"Font": {"F1": b.font_standard("Courier")}}
+    b.add_page(b"BT /F1 10 Tf 72 700 Td (A) Tj ET")
+    run = one_run(open_pdf(b.build()).page(1))
+    assert run.font == "Courier"
+    assert run.x1 - run.x0 == pytest.approx(6.0)
+
+
+# --- several content streams ------------------------------------------------------------------
+
+
+def test_content_array_is_read_in_order() -> None:
+    page = page_of([b"BT /F1 10 Tf 72 700 Td (A) Tj", b"(B) Tj", b"ET"])
+    assert [r.text for r in page.runs] == ["A", "B"]
+
+
+def test_content_streams_are_joined_with_whitespace() -> None:
+    # "Tj" at the end of one stream and "ET" at the start of the next are separate tokens.
+    page = page_of([b"BT /F1 10 Tf 72 700 Td (A) Tj", b"ET BT /F1 10 Tf 72 600 Td (B) Tj ET"])
+    assert [r.text for r in page.runs] == ["A", "B"]
+
+
+def test_compressed_content_stream() -> None:
+    b = PdfBuilder(compress=True)
+    font = b.font_standard("Helvetica")
+    b.add_page(b"BT /F1 10 Tf 72 700 Td (Flate) Tj ET", {"Font": {"F1": font}})
+    data = b.build()
+    assert b"(Flate)" not in data
+    assert one_run(open_pdf(data).page(1)).text == "Flate"
+
+
+def test_page_without_contents() -> None:
+    page = page_of(None)  # type: ignore[arg-type]
+    assert (page.runs, page.glyphs, page.problems, page.incomplete) == ([], 0, [], False)
+
+
+# --- Form XObjects ----------------------------------------------------------------------------
+
+
+def form_page(
+    build: Any, content: bytes = b"/Fm1 Do", **page: Any
+) -> tuple[PageContent, PdfBuilder]:
+    """``build(builder, font)`` returns the page's /XObject dict."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    xobjects = build(b, font)
+    b.add_page(content, {"Font": {"F1": font}, "XObject": xobjects}, **page)
+    return open_pdf(b.build()).page(1), b
+
+
+def test_form_matrix_is_applied() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        form = b.form_xobject(
+            b"BT /F1 10 Tf 0 0 Td (F) Tj ET",
+            matrix=[1, 0, 0, 1, 100, 200],
+            resources={"Font": {"F1": font}},
+        )
+        return {"Fm1": form}
+
+    page, _ = form_page(build)
+    run = one_run(page)
+    assert run.text == "F"
+    assert bbox(run) == horizontal_box(100, 200, 6.11, 10)
+
+
+def test_form_matrix_combines_with_the_ctm() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        form = b.form_xobject(
+            b"BT /F1 10 Tf 0 0 Td (A) Tj ET",
+            matrix=[2, 0, 0, 2, 10, 10],
+            resources={"Font": {"F1": font}},
+        )
+        return {"Fm1": form}
+
+    page, _ = form_page(build, b"1 0 0 1 50 60 cm /Fm1 Do")
+    run = one_run(page)
+    assert run.size == 20
+    assert bbox(run) == horizontal_box(60, 70, 13.34, 20)
+
+
+def test_form_without_resources_uses_the_page_resources() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        return {"Fm1": b.form_xobject(b"BT /F1 10 Tf 72 700 Td (A) Tj ET")}
+
+    page, _ = form_page(build)
+    assert one_run(page).text == "A"
+
+
+def test_form_own_resources_shadow_the_page() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        courier = b.font_standard("Courier")
+        form = b.form_xobject(
+            b"BT /F1 10 Tf 72 700 Td (A) Tj ET", resources={"Font": {"F1": courier}}
+        )
+        return {"Fm1": form}
+
+    page, _ = form_page(build, b"/Fm1 Do BT /F1 10 Tf 72 600 Td (B) Tj ET")
+    assert [(r.text, r.font) for r in page.runs] == [("A", "Courier"), ("B", "Helvetica")]
+
+
+def test_nested_forms() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        inner = b.form_xobject(
+            b"BT /F1 10 Tf 0 0 Td (I) Tj ET",
+            matrix=[1, 0, 0, 1, 5, 7],
+            resources={"Font": {"F1": font}},
+        )
+        outer = b.form_xobject(
+            b"/Inner Do", matrix=[1, 0, 0, 1, 100, 200], resources={"XObject": {"Inner": inner}}
+        )
+        return {"Fm1": outer}
+
+    page, _ = form_page(build)
+    assert bbox(one_run(page)) == horizontal_box(105, 207, 2.78, 10)
+
+
+def test_form_state_does_not_leak() -> None:
+    # The form leaves a q and a cm open and changes the text state; after Do the page
+    # continues as before.
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        form = b.form_xobject(
+            b"q 3 0 0 3 0 0 cm BT /F1 30 Tf 9 Tc 0 0 Td (x) Tj ET", resources={"Font": {"F1": font}}
+        )
+        return {"Fm1": form}
+
+    page, _ = form_page(build, b"BT /F1 10 Tf 72 700 Td /Fm1 Do (AB) Tj ET")
+    last = page.runs[-1]
+    assert last.text == "AB"
+    assert last.size == 10
+    assert bbox(last) == horizontal_box(72, 700, 13.34, 10)
+
+
+def test_form_bbox_clips() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        form = b.form_xobject(
+            b"BT /F1 10 Tf 10 10 Td (in) Tj 500 0 Td (out) Tj ET",
+            bbox=[0, 0, 100, 100],
+            resources={"Font": {"F1": font}},
+        )
+        return {"Fm1": form}
+
+    page, _ = form_page(build)
+    assert [r.text for r in page.runs] == ["in"]
+    assert [(h.text, h.reason) for h in page.hidden] == [("out", "clipped")]
+
+
+def test_form_drawing_itself_is_reported_not_fatal() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        ref = b.reserve()
+        b.form_xobject(
+            b"BT /F1 10 Tf 72 700 Td (S) Tj ET /Self Do",
+            resources={"Font": {"F1": font}, "XObject": {"Self": ref}},
+            ref=ref,
+        )
+        return {"Fm1": ref}
+
+    page, _ = form_page(build)
+    assert [r.text for r in page.runs] == ["S"]
+    assert any("cycle" in p for p in page.problems)
+    assert page.incomplete is False
+
+
+def test_mutually_recursive_forms() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        a, c = b.reserve(), b.reserve()
+        b.form_xobject(
+            b"BT /F1 10 Tf 72 700 Td (a) Tj ET /C Do",
+            resources={"Font": {"F1": font}, "XObject": {"C": c}},
+            ref=a,
+        )
+        b.form_xobject(
+            b"BT /F1 10 Tf 72 600 Td (c) Tj ET /A Do",
+            resources={"Font": {"F1": font}, "XObject": {"A": a}},
+            ref=c,
+        )
+        return {"Fm1": a}
+
+    page, _ = form_page(build)
+    assert [r.text for r in page.runs] == ["a", "c"]
+    assert any("cycle" in p for p in page.problems)
+
+
+def test_form_nesting_depth_is_limited() -> None:
+    depth = interp.MAX_FORM_DEPTH + 4
+
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        refs = [b.reserve() for _ in range(depth)]
+        for level, ref in enumerate(refs):
+            text = b"BT /F1 10 Tf 72 %d Td (L%d) Tj ET" % (700 - 10 * level, level)
+            if level + 1 < depth:
+                content = text + b" /Next Do"
+                resources = {"Font": {"F1": font}, "XObject": {"Next": refs[level + 1]}}
+            else:
+                content, resources = text, {"Font": {"F1": font}}
+            b.form_xobject(content, resources=resources, ref=ref)
+        return {"Fm1": refs[0]}
+
+    page, _ = form_page(build)
+    assert [r.text for r in page.runs] == [f"L{i}" for i in range(interp.MAX_FORM_DEPTH)]
+    assert any(f"deeper than {interp.MAX_FORM_DEPTH}" in p for p in page.problems)
+
+
+def test_form_invocations_are_limited(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interp, "MAX_FORM_INVOCATIONS", 5)
+
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        return {"Fm1": b.form_xobject(b"0 0 m 1 1 l S")}
+
+    page, _ = form_page(build, b"/Fm1 Do " * 10)
+    assert page.incomplete is True
+    assert any("Form XObjects" in p for p in page.problems)
+
+
+def test_missing_or_wrong_xobject_is_ignored() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        return {"NotAStream": b.add({"Subtype": "/Form"}), "Broken": Ref(999)}
+
+    page, _ = form_page(build, b"/Nope Do /NotAStream Do /Broken Do BT /F1 9 Tf 9 9 Td (k) Tj ET")
+    assert [r.text for r in page.runs] == ["k"]
+    assert page.incomplete is False
+
+
+# --- hidden text ------------------------------------------------------------------------------
+
+
+def test_invisible_text_without_an_image_is_hidden() -> None:
+    page = page_of(b"BT /F1 10 Tf 3 Tr 72 700 Td (secret) Tj ET")
+    assert page.runs == []
+    assert len(page.hidden) == 1
+    hidden = page.hidden[0]
+    assert (hidden.text, hidden.reason) == ("secret", "invisible")
+    assert hidden.bbox == horizontal_box(72, 700, 27.23, 10)  # s e c r e t: 2723/1000 em
+
+
+def test_render_mode_7_is_invisible_too() -> None:
+    page = page_of(b"BT /F1 10 Tf 7 Tr 72 700 Td (clip) Tj ET")
+    assert [(h.text, h.reason) for h in page.hidden] == [("clip", "invisible")]
+
+
+def test_visible_render_modes_are_kept() -> None:
+    page = page_of(b"BT /F1 10 Tf 1 Tr 72 700 Td (a) Tj 2 Tr (b) Tj 0 Tr (c) Tj ET")
+    assert [r.text for r in page.runs] == ["a", "b", "c"]
+    assert [r.bold for r in page.runs] == [False, True, False]  # fill + stroke reads bold
+
+
+def test_invisible_text_over_an_image_is_an_ocr_layer() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(4, 4)
+    b.add_page(
+        b"q 612 0 0 792 0 0 cm /Im1 Do Q BT /F1 10 Tf 3 Tr 72 700 Td (scanned) Tj ET",
+        {"Font": {"F1": font}, "XObject": {"Im1": image}},
+    )
+    page = open_pdf(b.build()).page(1)
+    run = one_run(page)
+    assert (run.text, run.ocr_layer) == ("scanned", True)
+    assert page.hidden == []
+
+
+def test_invisible_text_beside_an_image_is_hidden() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(4, 4)
+    b.add_page(
+        b"q 100 0 0 100 400 50 cm /Im1 Do Q BT /F1 10 Tf 3 Tr 72 700 Td (aside) Tj ET",
+        {"Font": {"F1": font}, "XObject": {"Im1": image}},
+    )
+    page = open_pdf(b.build()).page(1)
+    assert page.runs == []
+    assert [(h.text, h.reason) for h in page.hidden] == [("aside", "invisible")]
+
+
+def test_invisible_text_before_the_image_is_still_an_ocr_layer() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(4, 4)
+    b.add_page(
+        b"BT /F1 10 Tf 3 Tr 72 700 Td (first) Tj ET q 612 0 0 792 0 0 cm /Im1 Do Q",
+        {"Font": {"F1": font}, "XObject": {"Im1": image}},
+    )
+    run = one_run(open_pdf(b.build()).page(1))
+    assert (run.text, run.ocr_layer) == ("first", True)
+
+
+def test_off_page_text_is_hidden() -> None:
+    page = page_of(b"BT /F1 10 Tf -500 -500 Td (gone) Tj 0 2000 Td (up) Tj ET")
+    assert page.runs == []
+    assert [(h.text, h.reason) for h in page.hidden] == [("gone", "off_page"), ("up", "off_page")]
+
+
+def test_clipped_text_is_hidden() -> None:
+    page = page_of(
+        b"q 0 0 100 100 re W n BT /F1 10 Tf 20 20 Td (in) Tj 300 300 Td (out) Tj ET Q "
+        b"BT /F1 10 Tf 300 300 Td (free) Tj ET"
+    )
+    assert [r.text for r in page.runs] == ["in", "free"]
+    assert [(h.text, h.reason) for h in page.hidden] == [("out", "clipped")]
+
+
+def test_clip_takes_effect_at_the_painting_operator() -> None:
+    page = page_of(b"0 0 10 10 re W BT /F1 10 Tf 300 300 Td (before) Tj ET n")
+    assert [r.text for r in page.runs] == ["before"]
+
+
+def test_nested_clips_intersect() -> None:
+    page = page_of(
+        b"0 0 300 300 re W n 200 0 300 800 re W n BT /F1 10 Tf "
+        b"100 100 Td (left) Tj 150 0 Td (mid) Tj 0 300 Td (top) Tj ET"
+    )
+    assert [r.text for r in page.runs] == ["mid"]
+    assert sorted(h.text for h in page.hidden) == ["left", "top"]
+
+
+def test_tiny_text_is_hidden() -> None:
+    page = page_of(b"BT /F1 0.5 Tf 72 700 Td (fine print) Tj /F1 1 Tf (ok) Tj ET")
+    assert [r.text for r in page.runs] == ["ok"]
+    assert [(h.text, h.reason) for h in page.hidden] == [("fine print", "tiny")]
+
+
+def test_tiny_by_scaling() -> None:
+    page = page_of(b"0.05 0 0 0.05 0 0 cm BT /F1 10 Tf 1000 1000 Td (small) Tj ET")
+    assert [(h.text, h.reason) for h in page.hidden] == [("small", "tiny")]
+
+
+def test_hidden_glyphs_still_count() -> None:
+    page = page_of(b"BT /F1 10 Tf 3 Tr 72 700 Td (abc) Tj ET")
+    assert (page.glyphs, page.unmapped_glyphs) == (3, 0)
+
+
+# --- marked content ---------------------------------------------------------------------------
+
+
+def test_actual_text_replaces_the_glyphs_once() -> None:
+    page = page_of(
+        b"BT /F1 10 Tf 72 700 Td /Span <</ActualText (Hello)>> BDC (H) Tj (e11o) Tj EMC (!) Tj ET"
+    )
+    assert [r.text for r in page.runs] == ["Hello", "!"]
+
+
+def test_actual_text_utf16() -> None:
+    page = page_of(
+        b"BT /F1 10 Tf 72 700 Td /Span <</ActualText <FEFF00660069>>> BDC (\xae) Tj EMC ET"
+    )
+    assert one_run(page).text == "fi"
+
+
+def test_actual_text_covers_unmapped_glyphs() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", differences=[1, "/g1", "/g2"])
+    b.add_page(
+        b"BT /F1 10 Tf 72 700 Td /Span <</ActualText (ok)>> BDC <0102> Tj EMC ET",
+        {"Font": {"F1": font}},
+    )
+    page = open_pdf(b.build()).page(1)
+    assert one_run(page).text == "ok"
+    assert page.glyphs == 2
+
+
+def test_actual_text_from_properties_resource() -> None:
+    props = {"MC0": {"ActualText": "Replaced"}}
+    page = page_of(b"BT /F1 10 Tf 72 700 Td /Span /MC0 BDC (xyz) Tj EMC ET", {"Properties": props})
+    assert one_run(page).text == "Replaced"
+
+
+def test_nested_marked_content_without_actual_text() -> None:
+    page = page_of(
+        b"BT /F1 10 Tf 72 700 Td /P <</MCID 0>> BDC /Span <</Lang (en)>> BDC (a) Tj EMC EMC ET"
+    )
+    assert one_run(page).text == "a"
+
+
+def test_artifact_bmc() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 30 Td /Artifact BMC (Page 1) Tj EMC 0 700 Td (Body) Tj ET")
+    assert [(r.text, r.artifact) for r in page.runs] == [("Page 1", True), ("Body", False)]
+
+
+def test_artifact_bdc_with_properties() -> None:
+    page = page_of(
+        b"BT /F1 10 Tf 72 30 Td /Artifact <</Type /Pagination /Subtype /Footer>> BDC "
+        b"(Footer) Tj EMC ET"
+    )
+    assert one_run(page).artifact is True
+
+
+def test_unbalanced_emc_is_harmless() -> None:
+    page = page_of(b"EMC EMC BT /F1 10 Tf 72 700 Td /Artifact BMC (x) Tj EMC EMC (y) Tj ET")
+    assert [(r.text, r.artifact) for r in page.runs] == [("x", True), ("y", False)]
+
+
+# --- images -----------------------------------------------------------------------------------
+
+
+def image_page(content: bytes, **image: Any) -> tuple[PageContent, Ref]:
+    b = PdfBuilder()
+    ref = b.image_xobject(**({"width": 3, "height": 2} | image))
+    b.add_page(content, {"XObject": {"Im1": ref}})
+    return open_pdf(b.build()).page(1), ref
+
+
+def test_image_placement_from_the_ctm() -> None:
+    page, ref = image_page(b"q 100 0 0 50 10 20 cm /Im1 Do Q")
+    assert len(page.images) == 1
+    image = page.images[0]
+    assert image.bbox == approx_box(10, 722, 110, 772)
+    assert (image.width, image.height, image.bits_per_component) == (3, 2, 8)
+    assert image.color_space == "/DeviceGray"
+    assert image.filters == ()
+    assert image.ref == (ref.num, 0)
+    assert image.name == "/Im1"
+    assert (image.inline, image.image_mask) == (False, False)
+
+
+def test_image_rgb_flate() -> None:
+    page, _ = image_page(b"q 10 0 0 10 0 0 cm /Im1 Do Q", color_space="/DeviceRGB", flate=True)
+    image = page.images[0]
+    assert image.color_space == "/DeviceRGB"
+    assert image.filters == ("/FlateDecode",)
+
+
+def test_image_filter_array_and_indexed_colour_space() -> None:
+    page, _ = image_page(
+        b"q 10 0 0 10 0 0 cm /Im1 Do Q",
+        data=b"\x00" * 6,
+        color_space=["/Indexed", "/DeviceRGB", 1, b"\x00\x00\x00\xff\xff\xff"],
+        flate=True,
+        filter="/RunLengthDecode",
+    )
+    image = page.images[0]
+    assert image.color_space == "/Indexed"
+    assert image.filters == ("/FlateDecode", "/RunLengthDecode")
+
+
+def test_image_mask_xobject() -> None:
+    page, _ = image_page(b"q 10 0 0 10 0 0 cm /Im1 Do Q", image_mask=True)
+    image = page.images[0]
+    assert image.image_mask is True
+    assert image.bits_per_component == 1
+
+
+def test_rotated_and_flipped_image_bbox() -> None:
+    page, _ = image_page(b"q 0 100 -50 0 200 300 cm /Im1 Do Q q 1 0 0 -1 0 100 cm /Im1 Do Q")
+    rotated, flipped = page.images
+    # Unit square corners: (200, 300), (200, 400), (150, 300), (150, 400) in user space.
+    assert rotated.bbox == approx_box(150, 392, 200, 492)
+    assert flipped.bbox == approx_box(0, 692, 1, 693)
+
+
+def test_same_image_placed_twice() -> None:
+    page, ref = image_page(b"q 10 0 0 10 0 0 cm /Im1 Do Q q 10 0 0 10 100 0 cm /Im1 Do Q")
+    assert [img.ref for img in page.images] == [(ref.num, 0), (ref.num, 0)]
+    assert page.images[1].bbox == approx_box(100, 782, 110, 792)
+
+
+def test_image_on_a_rotated_page() -> None:
+    b = PdfBuilder()
+    ref = b.image_xobject(2, 2)
+    b.add_page(b"q 100 0 0 50 10 20 cm /Im1 Do Q", {"XObject": {"Im1": ref}}, rotate=90)
+    image = open_pdf(b.build()).page(1).images[0]
+    assert image.bbox == approx_box(20, 10, 70, 110)
+
+
+def test_image_inside_a_form() -> None:
+    b = PdfBuilder()
+    img = b.image_xobject(2, 2)
+    form = b.form_xobject(
+        b"q 10 0 0 10 0 0 cm /Im1 Do Q",
+        matrix=[1, 0, 0, 1, 50, 50],
+        resources={"XObject": {"Im1": img}},
+    )
+    b.add_page(b"/Fm1 Do", {"XObject": {"Fm1": form}})
+    page = open_pdf(b.build()).page(1)
+    assert [(i.ref, i.bbox) for i in page.images] == [((img.num, 0), approx_box(50, 732, 60, 742))]
+
+
+def test_inline_image() -> None:
+    content = b"q 40 0 0 20 30 40 cm " + inline_image(2, 2, b"\x00\x01\x02\x03") + b" Q"
+    page, _ = image_page(content)
+    assert len(page.images) == 1
+    image = page.images[0]
+    assert image.bbox == approx_box(30, 732, 70, 752)
+    assert (image.width, image.height, image.bits_per_component) == (2, 2, 8)
+    assert (image.inline, image.ref, image.name) == (True, None, "inline")
+
+
+def test_inline_image_with_ei_in_data_keeps_the_following_text() -> None:
+    content = (
+        b"q 10 0 0 10 0 0 cm "
+        + inline_image(4, 1, b"a EI")
+        + b" Q BT /F1 10 Tf 72 700 Td (after) Tj ET"
+    )
+    page = page_of(content)
+    assert len(page.images) == 1
+    assert one_run(page).text == "after"
+
+
+def test_inline_image_names_match_xobject_names() -> None:
+    # Abbreviated values (/G, /RGB, /Fl, /DCT) name the same things as in image XObjects;
+    # a reader of ImagePlacement should not have to know both spellings.
+    content = inline_image(2, 2, b"x\x9c", color_space="/RGB", filter="/Fl")
+    page, _ = image_page(b"q 10 0 0 10 0 0 cm " + content + b" Q")
+    image = page.images[0]
+    assert image.color_space == "/DeviceRGB"
+    assert image.filters == ("/FlateDecode",)
+
+
+def test_inline_image_mask() -> None:
+    page, _ = image_page(inline_image(8, 1, b"\xff", image_mask=True))
+    image = page.images[0]
+    assert (image.image_mask, image.inline) == (True, True)
+
+
+# --- glyphs and unmapped glyphs ---------------------------------------------------------------
+
+
+def test_glyph_counts() -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td (Hello) Tj [(wor) -50 (ld)] TJ ET")
+    assert (page.glyphs, page.unmapped_glyphs) == (10, 0)
+
+
+def test_unmapped_glyphs_are_counted_and_left_out() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", differences=[1, "/g1", "/g2"])
+    b.add_page(b"BT /F1 10 Tf 72 700 Td <0102> Tj (ab) Tj ET", {"Font": {"F1": font}})
+    page = open_pdf(b.build()).page(1)
+    assert (page.glyphs, page.unmapped_glyphs) == (4, 2)
+    assert [r.text for r in page.runs] == ["ab"]
+    # The unmapped glyphs still advance the pen (their width is known).
+    assert page.runs[0].x0 > 72
+
+
+def test_missing_font_resource_counts_glyphs_as_unmapped() -> None:
+    page = page_of(b"BT /F9 12 Tf 72 700 Td (abc) Tj ET")
+    assert page.runs == []
+    assert (page.glyphs, page.unmapped_glyphs) == (3, 3)
+    assert any("/F9" in p for p in page.problems)
+
+
+def test_text_before_any_font_counts_as_unmapped() -> None:
+    page = page_of(b"BT 72 700 Td (abc) Tj ET")
+    assert page.runs == []
+    assert (page.glyphs, page.unmapped_glyphs) == (3, 3)
+
+
+def test_type0_page_text_and_counts() -> None:
+    b = PdfBuilder()
+    font = b.font_type0(to_unicode={1: "漢", 2: "字"}, w=[1, [1000, 500]])
+    b.add_page(b"BT /F1 10 Tf 72 700 Td <000100020003> Tj ET", {"Font": {"F1": font}})
+    page = open_pdf(b.build()).page(1)
+    run = one_run(page)
+    assert run.text == "漢字"
+    assert (page.glyphs, page.unmapped_glyphs) == (3, 1)
+    assert run.x1 - run.x0 == pytest.approx(10 + 5 + 10)
+
+
+def test_vertical_type0_run() -> None:
+    b = PdfBuilder()
+    font = b.font_type0(encoding="/Identity-V", to_unicode={1: "縦", 2: "書"})
+    b.add_page(b"BT /F1 10 Tf 300 700 Td <00010002> Tj ET", {"Font": {"F1": font}})
+    run = one_run(open_pdf(b.build()).page(1))
+    assert run.text == "縦書"
+    assert run.direction == 1
+    # Centred on x = 300, running down from y = 92 for two 10-pt advances.
+    assert bbox(run) == approx_box(295, 92, 305, 112)
+
+
+def test_type3_text_on_a_page() -> None:
+    b = PdfBuilder()
+    font = b.font_type3(
+        char_procs={"a": b"1000 0 0 0 750 750 d1 0 0 750 750 re f"},
+        differences=[97, "/a"],
+        first_char=97,
+        widths=[1000],
+    )
+    b.add_page(b"BT /F1 12 Tf 72 700 Td (aaa) Tj ET", {"Font": {"F1": font}})
+    run = one_run(open_pdf(b.build()).page(1))
+    assert run.text == "aaa"
+    assert run.size == 12
+    assert run.x1 - run.x0 == pytest.approx(36)
+
+
+def test_type3_with_a_100_unit_em_has_the_nominal_size() -> None:
+    b = PdfBuilder()
+    font = b.font_type3(
+        char_procs={"a": b"100 0 0 0 75 75 d1 0 0 75 75 re f"},
+        differences=[97, "/a"],
+        first_char=97,
+        widths=[100],
+        font_matrix=[0.01, 0, 0, 0.01, 0, 0],
+        font_bbox=[0, 0, 75, 75],
+    )
+    b.add_page(b"BT /F1 12 Tf 72 700 Td (aaa) Tj ET", {"Font": {"F1": font}})
+    run = one_run(open_pdf(b.build()).page(1))
+    assert run.x1 - run.x0 == pytest.approx(36)
+    assert run.size == 12
+    assert run.y1 - run.y0 < 24
+
+
+# --- paths and rules --------------------------------------------------------------------------
+
+
+def test_stroked_line_is_a_rule() -> None:
+    page = page_of(b"72 100 m 300 100 l S 50 50 m 50 400 l S")
+    assert page.paths == 2
+    assert page.rules == [
+        pytest.approx((72, 692, 300, 692)),
+        pytest.approx((50, 392, 50, 742)),
+    ]
+
+
+def test_filled_thin_rectangle_is_a_rule() -> None:
+    page = page_of(b"72 100 228 1 re f 10 10 200 200 re f")
+    assert page.paths == 2
+    assert page.rules == [pytest.approx((72, 691.5, 300, 691.5))]
+
+
+def test_curve_is_not_a_rule() -> None:
+    page = page_of(b"0 0 m 100 0 l 150 50 200 0 250 0 c S")
+    assert (page.paths, page.rules) == (1, [])
+
+
+def test_path_ended_with_n_is_not_painted() -> None:
+    page = page_of(b"72 100 m 300 100 l n")
+    assert (page.paths, page.rules) == (0, [])
+
+
+def test_a_trailing_comment_does_not_paint() -> None:
+    # The path is never painted: the "S" is inside a comment at the very end of the stream.
+    page = page_of(b"72 100 m 300 100 l % S")
+    assert (page.paths, page.rules) == (0, [])
+
+
+# --- damage and limits ------------------------------------------------------------------------
+
+
+def test_bad_operands_are_problems_not_crashes() -> None:
+    page = page_of(b"BT /F1 Tf (x) 1 2 Td 72 700 Td /F1 10 Tf (ok) Tj ET q (a) cm Q 1 re")
+    assert one_run(page).text == "ok"
+    assert any("Tf" in p for p in page.problems)
+    assert page.incomplete is False
+
+
+def test_problems_are_bounded_and_unique() -> None:
+    page = page_of(b"/F1 Tf " * 50 + b"(a) (b) Td " * 50)
+    assert 0 < len(page.problems) <= interp.MAX_PROBLEMS
+    assert len(set(page.problems)) == len(page.problems)
+
+
+def test_operation_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interp, "MAX_OPERATIONS", 3000)
+    page = page_of(b"BT /F1 10 Tf 72 700 Td (first) Tj ET " + b"q Q " * 5000)
+    assert page.incomplete is True
+    assert [r.text for r in page.runs] == ["first"]
+    assert any("operators" in p for p in page.problems)
+
+
+def test_time_limit() -> None:
+    data = simple_pdf(b"BT /F1 10 Tf 72 700 Td (first) Tj ET " + b"q Q " * 5000)
+    page = open_pdf(data, limits=Limits(page_seconds=0.0)).page(1)
+    assert page.incomplete is True
+    assert [r.text for r in page.runs] == ["first"]
+    assert any("time limit" in p for p in page.problems)
+
+
+def test_invisible_text_is_classified_when_reading_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interp, "MAX_OPERATIONS", 3000)
+    page = page_of(b"BT /F1 10 Tf 3 Tr 72 700 Td (hid) Tj ET " + b"q Q " * 5000)
+    assert [(h.text, h.reason) for h in page.hidden] == [("hid", "invisible")]
+
+
+def test_page_numbers_are_1_based_and_checked() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    for i in range(3):
+        b.add_page(b"BT /F1 10 Tf 72 700 Td (p%d) Tj ET" % (i + 1), {"Font": {"F1": font}})
+    doc = open_pdf(b.build())
+    assert [doc.page(n).number for n in (1, 2, 3)] == [1, 2, 3]
+    assert [one_run(doc.page(n)).text for n in (1, 2, 3)] == ["p1", "p2", "p3"]
+    for bad in (0, 4, -1):
+        with pytest.raises(IndexError):
+            doc.page(bad)
+
+
+def test_font_is_loaded_once_per_document() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    for _ in range(2):
+        b.add_page(b"BT /F1 10 Tf 72 700 Td (x) Tj ET", {"Font": {"F1": font}})
+    doc = open_pdf(b.build())
+    doc.page(1)
+    doc.page(2)
+    assert len([k for k in doc._fonts if k != "__missing__"]) == 1
+
+
+def test_direct_font_dictionaries_on_different_pages_do_not_collide() -> None:
+    b = PdfBuilder()
+    for base in ("Helvetica", "Courier"):
+        font = {"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/" + base}
+        b.add_page(b"BT /F1 10 Tf 72 700 Td (A) Tj ET", {"Font": {"F1": font}})
+    doc = open_pdf(b.build())
+    first, second = one_run(doc.page(1)), one_run(doc.page(2))
+    assert (first.font, second.font) == ("Helvetica", "Courier")
+    assert second.x1 - second.x0 == pytest.approx(6.0)
+    assert one_run(doc.page(1)).font == "Helvetica"  # read again after page 2
