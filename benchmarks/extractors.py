@@ -118,8 +118,12 @@ def _open_pymupdf(path: str, password: str | None) -> Any:
     import pymupdf
 
     doc = pymupdf.open(path)
-    if doc.needs_pass and password is not None and not doc.authenticate(password):
-        raise pymupdf.FileDataError("wrong password")
+    # PyMuPDF opens an encrypted file without complaint and reports it in ``needs_pass``, as
+    # its documentation says to check; a caller that skips the check gets a ValueError later.
+    if doc.needs_pass and (password is None or not doc.authenticate(password)):
+        raise pymupdf.FileDataError(
+            "document is encrypted" if password is None else "wrong password"
+        )
     return doc
 
 
@@ -157,6 +161,17 @@ def extract_pymupdf4llm_legacy(path: str, password: str | None) -> list[Page]:
 
 
 # --- which exceptions count as a clean, documented error -------------------------------------
+
+
+def is_clean_error(engine: str, exc: BaseException) -> bool:
+    """A refusal in the library's own terms, as opposed to an unexpected traceback."""
+    types = clean_error_types(engine)
+    if types and isinstance(exc, types):
+        return True
+    # PyMuPDF surfaces MuPDF's own errors as RuntimeError("code=N: ...").
+    return (
+        engine.startswith("pymupdf") and type(exc) is RuntimeError and str(exc).startswith("code=")
+    )
 
 
 def clean_error_types(engine: str) -> tuple[type[BaseException], ...]:

@@ -48,7 +48,6 @@ def run(job: dict[str, object]) -> dict[str, object]:
             result["warmup_error"] = f"{type(exc).__name__}: {exc}"[:300]
         result["warmup_s"] = time.perf_counter() - t0
 
-    clean = extractors.clean_error_types(engine)
     rss_before = _maxrss_kib()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     try:
@@ -60,7 +59,7 @@ def run(job: dict[str, object]) -> dict[str, object]:
         result.update(outcome="crash", error_type="RecursionError", message=str(exc)[:300])
         pages = []
     except Exception as exc:
-        outcome = "error" if clean and isinstance(exc, clean) else "crash"
+        outcome = "error" if extractors.is_clean_error(engine, exc) else "crash"
         result.update(
             outcome=outcome,
             error_type=f"{type(exc).__module__}.{type(exc).__qualname__}",
