@@ -863,11 +863,20 @@ def encrypt(
 ) -> bytes:
     """``data`` encrypted by pypdf (``"RC4-40"``, ``"RC4-128"``, ``"AES-128"``,
     ``"AES-256"``)."""
+    import logging
+
     import pypdf
 
-    reader = pypdf.PdfReader(io.BytesIO(data))
-    writer = pypdf.PdfWriter(clone_from=reader)
-    writer.encrypt(user_password, owner_password or user_password + "-owner", algorithm=algorithm)
-    out = io.BytesIO()
-    writer.write(out)
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)  # cloning a deliberately broken file is noisy
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        writer = pypdf.PdfWriter(clone_from=reader)
+        owner = owner_password if owner_password is not None else user_password + "-owner"
+        writer.encrypt(user_password, owner, algorithm=algorithm)
+        out = io.BytesIO()
+        writer.write(out)
+    finally:
+        logger.setLevel(level)
     return out.getvalue()
