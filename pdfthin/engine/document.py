@@ -380,11 +380,12 @@ class EngineDocument:
             width, height = height, width
         content = PageContent(number=number, width=width, height=height, rotation=rotation)
         try:
-            data = content_bytes(page_obj)
+            data, problems = content_bytes(page_obj)
         except Exception as exc:
-            content.problems.append(f"the content stream cannot be decoded: {_short(exc)}")
+            data, problems = b"", [f"the content stream cannot be read: {_short(exc)}"]
+        if problems:
+            content.problems.extend(problems)
             content.incomplete = True
-            return content
         resources = _inherited(page_obj, "/Resources")
         interpreter = Interpreter(
             content,

@@ -19,7 +19,7 @@ from typing import Any
 
 from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 
-from .fonts import UNMAPPED, Font, get, load_font, num, resolve, stream_data
+from .fonts import UNMAPPED, Font, get, load_font, num, resolve
 from .lexer import iter_operations
 from .types import HiddenText, ImagePlacement, PageContent, TextRun
 
@@ -769,7 +769,12 @@ class Interpreter:
         self.forms += 1
         if self.forms > MAX_FORM_INVOCATIONS:
             raise PageTimeout(f"more than {MAX_FORM_INVOCATIONS} Form XObjects on the page")
-        data = stream_data(xobj)
+        try:
+            data = xobj.get_data()
+        except Exception as exc:
+            self._problem(f"a Form XObject cannot be decoded: {str(exc)[:120]}")
+            self.page.incomplete = True
+            return
         if not data:
             return
         matrix = get(xobj, "/Matrix")
@@ -803,17 +808,29 @@ class Interpreter:
             self.tm, self.tlm = saved_tm, saved_tlm
 
 
-def content_bytes(page_obj: Any) -> bytes:
+def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
     """The page's content streams joined (a stream may end mid-token; joining with a newline
-    is what the specification asks readers to do)."""
+    is what the specification asks readers to do), and the problems met decoding them: a
+    stream that cannot be decoded, or that declares a filter but holds no data, means the
+    page was not read completely."""
     contents = get(page_obj, "/Contents")
     if contents is None:
-        return b""
-    if isinstance(contents, list):
-        parts = []
-        for item in contents[:10_000]:
-            data = stream_data(item)
-            if data:
-                parts.append(data)
-        return b"\n".join(parts)
-    return stream_data(contents) or b""
+        return b"", []
+    items = contents[:10_000] if isinstance(contents, list) else [contents]
+    parts: list[bytes] = []
+    problems: list[str] = []
+    for item in items:
+        obj = resolve(item)
+        if not isinstance(obj, StreamObject):
+            problems.append("a content stream is missing or is not a stream")
+            continue
+        try:
+            data = obj.get_data()
+        except Exception as exc:
+            problems.append(f"a content stream cannot be decoded: {str(exc)[:120]}")
+            continue
+        if not data and get(obj, "/Filter") is not None:
+            problems.append("a content stream declares a filter but holds no data")
+        if data:
+            parts.append(data)
+    return b"\n".join(parts), problems

@@ -89,5 +89,15 @@ def render_table(rows: list[list[str]]) -> str:
 
 
 def render_blocks(blocks: list[Block], known_words: set[str] | None = None) -> str:
-    parts = [render_block(b, known_words) for b in blocks]
-    return "\n\n".join(p for p in parts if p)
+    """Blocks separated by blank lines; consecutive list items stay one (tight) list."""
+    out: list[str] = []
+    previous = ""
+    for block in blocks:
+        text = render_block(block, known_words)
+        if not text:
+            continue
+        if out:
+            out.append("\n" if block.kind == "list_item" and previous == "list_item" else "\n\n")
+        out.append(text)
+        previous = block.kind
+    return "".join(out)
