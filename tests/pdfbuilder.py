@@ -732,6 +732,10 @@ class PdfBuilder:
     def set_info(self, **entries: Any) -> None:
         self.info = dict(entries)
 
+    def set_mark_info(self, marked: bool = True, **extra: Any) -> None:
+        """``/MarkInfo << /Marked true >>`` in the catalog (a tagged PDF)."""
+        self.catalog["MarkInfo"] = {"Marked": marked, **extra}
+
     # writing
 
     def build(

@@ -261,13 +261,13 @@ def test_pdf_version(header: str, catalog_version: str | None, expected: str) ->
 
 def test_tagged_by_mark_info() -> None:
     b = numbered(1)
-    b.catalog["MarkInfo"] = {"Marked": True}
+    b.set_mark_info()
     assert open_pdf(b.build()).metadata().tagged is True
 
 
 def test_mark_info_false_is_not_tagged() -> None:
     b = numbered(1)
-    b.catalog["MarkInfo"] = {"Marked": False}
+    b.set_mark_info(False)
     assert open_pdf(b.build()).metadata().tagged is False
 
 

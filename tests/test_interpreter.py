@@ -1038,3 +1038,31 @@ def test_direct_font_dictionaries_on_different_pages_do_not_collide() -> None:
     assert (first.font, second.font) == ("Helvetica", "Courier")
     assert second.x1 - second.x0 == pytest.approx(6.0)
     assert one_run(doc.page(1)).font == "Helvetica"  # read again after page 2
+
+
+def test_artifact_inside_a_form_drawn_in_an_artifact() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        return {"Fm1": b.form_xobject(b"BT /F1 10 Tf 72 600 Td (in) Tj ET")}
+
+    page, _ = form_page(build, b"/Artifact BMC /Fm1 Do EMC BT /F1 10 Tf 72 500 Td (out) Tj ET")
+    assert [(r.text, r.artifact) for r in page.runs] == [("in", True), ("out", False)]
+
+
+def test_unbalanced_artifact_in_a_form_does_not_leak() -> None:
+    # A form's content is a stream of its own: marked content left open there ends with it,
+    # like its q and cm. Otherwise the page's body text is taken for furniture.
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        return {"Fm1": b.form_xobject(b"BT /F1 10 Tf 72 700 Td /Artifact BMC (x) Tj ET")}
+
+    page, _ = form_page(build, b"/Fm1 Do BT /F1 10 Tf 72 500 Td (body) Tj ET")
+    assert [(r.text, r.artifact) for r in page.runs] == [("x", True), ("body", False)]
+
+
+def test_unbalanced_actual_text_in_a_form_does_not_swallow_the_page() -> None:
+    def build(b: PdfBuilder, font: Ref) -> dict[str, Any]:
+        return {
+            "Fm1": b.form_xobject(b"BT /F1 10 Tf 72 700 Td /Span <</ActualText (X)>> BDC (a) Tj ET")
+        }
+
+    page, _ = form_page(build, b"/Fm1 Do BT /F1 10 Tf 72 500 Td (body) Tj ET")
+    assert [r.text for r in page.runs] == ["X", "body"]
