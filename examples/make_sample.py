@@ -121,10 +121,10 @@ def build() -> bytes:
         + b"\nendstream"
     )
     kids = []
-    for number, content, resources in (
-        (1, page_one() + furniture(1), b"<< %s >>" % fonts),
-        (2, page_two() + furniture(2), b"<< %s >>" % fonts),
-        (3, content3 + furniture(3), b"<< %s /XObject << /Im1 %d 0 R >> >>" % (fonts, image_obj)),
+    for content, resources in (
+        (page_one() + furniture(1), b"<< %s >>" % fonts),
+        (page_two() + furniture(2), b"<< %s >>" % fonts),
+        (content3 + furniture(3), b"<< %s /XObject << /Im1 %d 0 R >> >>" % (fonts, image_obj)),
     ):
         contents = stream(content)
         kids.append(

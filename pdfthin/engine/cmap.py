@@ -168,7 +168,6 @@ _CODECS = (
     ("ETen-B5", "cp950"),
     ("ETenms-B5", "cp950"),
     ("HKscs-B5", "big5hkscs"),
-    ("CNS-EUC", "euc_jp"),
     ("KSC-EUC", "euc_kr"),
     ("KSCms-UHC", "cp949"),
     ("KSCpc-EUC", "euc_kr"),

@@ -25,7 +25,7 @@ from pypdf.generic import IndirectObject
 
 from ..errors import PdfthinError
 from . import recovery
-from .fonts import get, num, resolve
+from .fonts import get, num, resolve, truthy
 from .interpreter import (
     Interpreter,
     PageTimeout,
@@ -219,7 +219,7 @@ class EngineDocument:
         if isinstance(catalog_version, str) and re.fullmatch(r"/\d\.\d", catalog_version):
             version = max(version, catalog_version[1:])
         mark_info = get(root, "/MarkInfo")
-        tagged = get(mark_info, "/Marked") is True or get(root, "/StructTreeRoot") is not None
+        tagged = truthy(get(mark_info, "/Marked")) or get(root, "/StructTreeRoot") is not None
         return Metadata(
             title=text("/Title"),
             author=text("/Author"),

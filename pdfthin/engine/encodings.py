@@ -13,7 +13,6 @@ import unicodedata
 
 from pypdf._codecs import adobe_glyphs
 from pypdf._codecs.pdfdoc import _pdfdoc_encoding
-from pypdf._codecs.std import _std_encoding
 from pypdf._codecs.symbol import _symbol_encoding
 from pypdf._codecs.zapfding import _zapfding_encoding
 
@@ -24,13 +23,46 @@ _UNI = re.compile(r"^uni((?:[0-9A-F]{4})+)$")
 _U = re.compile(r"^u([0-9A-F]{4,6})$")
 
 
+@functools.lru_cache(maxsize=8192)
+def glyph_to_unicode(name: str) -> str | None:
+    """Unicode for a glyph name (Adobe Glyph List rules), or ``None`` when it has none.
+
+    Handles ``uniXXXX[XXXX...]``, ``uXXXX[XX]``, suffixes (``a.sc``) and ligature names made
+    of components (``f_f_i``).
+    """
+    if name.startswith("/"):
+        name = name[1:]
+    if not name or name == ".notdef":
+        return None
+    hit = adobe_glyphs.get("/" + name)
+    if hit is not None:
+        return hit
+    base = name.split(".", 1)[0]
+    if base != name:
+        return glyph_to_unicode(base) if base else None
+    if "_" in name:
+        parts = [glyph_to_unicode(part) for part in name.split("_")]
+        if all(parts):
+            return "".join(p for p in parts if p)
+        return None
+    m = _UNI.match(name)
+    if m:
+        digits = m.group(1)
+        chars = [int(digits[i : i + 4], 16) for i in range(0, len(digits), 4)]
+        if all(c < 0xD800 or c > 0xDFFF for c in chars):
+            return "".join(map(chr, chars))
+        return None
+    m = _U.match(name)
+    if m:
+        value = int(m.group(1), 16)
+        if value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF:
+            return chr(value)
+    return None
+
+
 def _from_table(table: list[str], *, printable_identity: bool = False) -> Encoding:
-    out: list[str | None] = []
-    for code, char in enumerate(table):
-        if char == "\x00" or (ord(char) < 32 and ord(char) == code) or char == "\x7f":
-            out.append(None)
-        else:
-            out.append(char)
+    # pypdf fills undefined codes with control characters; an undefined code draws no glyph.
+    out: list[str | None] = [None if unicodedata.category(char) == "Cc" else char for char in table]
     if printable_identity:
         for code in range(32, 127):
             if out[code] is None:
@@ -56,10 +88,20 @@ def _win_ansi() -> Encoding:
 
 def _mac_roman() -> Encoding:
     raw = bytes(range(256)).decode("mac_roman")
-    return tuple(None if code < 32 or code == 0x7F else raw[code] for code in range(256))
+    out = [None if code < 32 or code == 0x7F else raw[code] for code in range(256)]
+    out[0xDB] = "\u00a4"  # PDF 32000-1 annex D: "currency" (Python's codec has the later Euro)
+    return tuple(out)
 
 
-STANDARD: Encoding = _from_table(_std_encoding)
+def _standard() -> Encoding:
+    from ._cffdata import STANDARD_ENCODING
+
+    return tuple(
+        None if name == ".notdef" else glyph_to_unicode(name) for name in STANDARD_ENCODING
+    )
+
+
+STANDARD: Encoding = _standard()
 WIN_ANSI: Encoding = _win_ansi()
 MAC_ROMAN: Encoding = _mac_roman()
 PDF_DOC: Encoding = _from_table(_pdfdoc_encoding)
@@ -74,43 +116,6 @@ NAMED_ENCODINGS: dict[str, Encoding] = {
     "/MacExpertEncoding": STANDARD,
     "/PDFDocEncoding": PDF_DOC,
 }
-
-
-@functools.lru_cache(maxsize=8192)
-def glyph_to_unicode(name: str) -> str | None:
-    """Unicode for a glyph name (Adobe Glyph List rules), or ``None`` when it has none.
-
-    Handles ``uniXXXX[XXXX...]``, ``uXXXX[XX]``, suffixes (``a.sc``) and ligature names made
-    of components (``f_f_i``).
-    """
-    if not name:
-        return None
-    if name.startswith("/"):
-        name = name[1:]
-    hit = adobe_glyphs.get("/" + name)
-    if hit is not None:
-        return hit
-    base = name.split(".", 1)[0]
-    if base != name:
-        return glyph_to_unicode(base) if base else None
-    if "_" in name:
-        parts = [glyph_to_unicode(part) for part in name.split("_")]
-        if all(parts):
-            return "".join(p for p in parts if p)
-        return None
-    m = _UNI.match(name)
-    if m:
-        digits = m.group(1)
-        chars = [int(digits[i : i + 4], 16) for i in range(0, len(digits), 4)]
-        if all(c < 0xD800 or c > 0xDFFF for c in chars):
-            return "".join(map(chr, chars))
-        return None
-    m = _U.match(name)
-    if m:
-        value = int(m.group(1), 16)
-        if value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF:
-            return chr(value)
-    return None
 
 
 def encoding_from_names(names: dict[int, str]) -> dict[int, str | None]:

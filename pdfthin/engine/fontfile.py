@@ -288,7 +288,8 @@ def _truetype_cmaps(data: bytes) -> dict[tuple[int, int], dict[int, int]]:
                 if end < start or end - start > _MAX_GLYPHS:
                     continue
                 for code in range(start, end + 1):
-                    mapping[code] = gid + code - start
+                    if gid + code - start:  # glyph 0 is .notdef: no character maps there
+                        mapping[code] = gid + code - start
         elif fmt == 6:
             first, n = struct.unpack_from(">HH", data, at + 6)
             gids = struct.unpack_from(f">{n}H", data, at + 10)

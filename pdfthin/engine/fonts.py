@@ -13,7 +13,7 @@ import sys
 from array import array
 from typing import Any
 
-from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
+from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, StreamObject
 
 from . import encodings as enc
 from .cmap import CMap, is_vertical_name, lead_byte_lengths, parse_cmap, predefined_codec
@@ -63,6 +63,13 @@ def get(d: Any, key: str, default: Any = None) -> Any:
         return default
     value = resolve(value)
     return default if value is None else value
+
+
+def truthy(value: Any) -> bool:
+    """A PDF ``true`` (pypdf's ``BooleanObject`` is not the ``True`` singleton)."""
+    if isinstance(value, BooleanObject):
+        return bool(value.value)
+    return value is True
 
 
 def num(value: Any, default: float = 0.0) -> float:
@@ -137,9 +144,16 @@ class Font:
         return (
             "".join(map(self.text_map.__getitem__, codes)),
             sum(map(self.width_map.__getitem__, codes)),
-            0 if self.code_len != 1 else data.count(32),
+            codes.count(32) if self.space_is_single_byte else 0,
             len(codes),
         )
+
+    @property
+    def space_is_single_byte(self) -> bool:
+        """Word spacing applies to code 32 only where the CMap makes it a one-byte code."""
+        if self.code_len == 1:
+            return True
+        return self.code_len == 0 and self.lead_lengths is not None and self.lead_lengths[32] == 1
 
     def split(self, data: bytes) -> list[int] | array[int]:
         if self.code_len == 2:
@@ -308,11 +322,11 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
         sx = num(matrix[0], 0.001) if isinstance(matrix, list) and len(matrix) == 6 else 0.001
         sy = num(matrix[3], 0.001) if isinstance(matrix, list) and len(matrix) == 6 else 0.001
         width_scale = sx if sx else 0.001
-        font.size_scale = min(max(abs(sy) * 1000.0, 0.01), 100.0)
+        # The font size (Tf) scales text space, whatever FontMatrix does to glyph space: a
+        # 100-unit design with FontMatrix 0.01 at 12 Tf is 12 pt text, like any other font.
         bbox = get(font_dict, "/FontBBox")
         if isinstance(bbox, list) and len(bbox) == 4:
-            # Glyph space is scaled by |sy| * 1000 relative to the usual 1/1000 em.
-            top = num(resolve(bbox[3])) / 1000.0
+            top = num(resolve(bbox[3])) * abs(sy)
             font.ascent = top if 0.3 <= top <= 1.5 else 0.8
     else:
         width_scale = 0.001

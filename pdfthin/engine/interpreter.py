@@ -19,8 +19,8 @@ from typing import Any
 
 from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 
-from .fonts import UNMAPPED, Font, get, load_font, num, resolve
-from .lexer import iter_operations
+from .fonts import UNMAPPED, Font, get, load_font, num, resolve, truthy
+from .lexer import INLINE_NAMES, iter_operations
 from .types import HiddenText, ImagePlacement, PageContent, TextRun
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -728,7 +728,7 @@ class Interpreter:
                 filters=filter_names,
                 ref=(ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else None,
                 name=name,
-                image_mask=get(xobj, "/ImageMask") is True,
+                image_mask=truthy(get(xobj, "/ImageMask")),
             )
         )
 
@@ -738,18 +738,21 @@ class Interpreter:
             return
         filters = params.get("/Filter")
         if isinstance(filters, str):
-            filter_names: tuple[str, ...] = (filters,)
+            filter_names: tuple[str, ...] = (INLINE_NAMES.get(filters, filters),)
         elif isinstance(filters, list):
-            filter_names = tuple(str(f) for f in filters)
+            filter_names = tuple(INLINE_NAMES.get(str(f), str(f)) for f in filters)
         else:
             filter_names = ()
+        cs = params.get("/ColorSpace", "")
+        if isinstance(cs, list) and cs:
+            cs = cs[0]
         self.page.images.append(
             ImagePlacement(
                 bbox=self._unit_square(),
                 width=int(num(params.get("/Width"), 0)),
                 height=int(num(params.get("/Height"), 0)),
                 bits_per_component=int(num(params.get("/BitsPerComponent"), 0)),
-                color_space=str(params.get("/ColorSpace", "")),
+                color_space=INLINE_NAMES.get(str(cs), str(cs)),
                 filters=filter_names,
                 ref=None,
                 name="inline",
@@ -798,11 +801,15 @@ class Interpreter:
         self.resources = resources if isinstance(resources, dict) else saved_resources
         self.form_stack.append(key)
         depth = len(self.stack)
+        marked = len(self.marked)
         try:
             self._execute(data)
         finally:
             self.form_stack.pop()
             del self.stack[depth - 1 :]
+            # Marked content left open inside the form ends with it.
+            while len(self.marked) > marked:
+                self._emc([])
             self.gs = saved_gs
             self.resources = saved_resources
             self.tm, self.tlm = saved_tm, saved_tlm

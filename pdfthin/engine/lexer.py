@@ -20,8 +20,11 @@ _WS = rb"\x00\t\n\x0c\r "
 _DELIM = rb"()<>\[\]{}/%"
 _REGULAR = rb"[^" + _WS + _DELIM + rb"]"
 
+# A comment runs to the end of its line; the lookahead stops the regex engine from
+# backtracking into it and reading its tail as an operator.
+_COMMENT = rb"%[^\r\n]*(?=[\r\n]|\Z)"
 _TOKEN = re.compile(
-    rb"[" + _WS + rb"]*(?:%[^\r\n]*[" + _WS + rb"]*)*"
+    rb"[" + _WS + rb"]*(?:" + _COMMENT + rb"[" + _WS + rb"]*)*"
     rb"(?:"
     rb"([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?!" + _REGULAR + rb")|"  # 1 number
     rb"/(" + _REGULAR + rb"*)|"  # 2 name
@@ -33,7 +36,7 @@ _TOKEN = re.compile(
 )
 _LITERAL_SPECIAL = re.compile(rb"[()\\]")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
-_ONLY_WS = re.compile(rb"[" + _WS + rb"]*(?:%[^\r\n]*[" + _WS + rb"]*)*\Z")
+_ONLY_WS = re.compile(rb"[" + _WS + rb"]*(?:" + _COMMENT + rb"[" + _WS + rb"]*)*\Z")
 _EI = re.compile(rb"[" + _WS + rb"]EI(?=[" + _WS + rb"]|\Z)")
 _PRINTABLE_TAIL = re.compile(rb"[\x09\x0a\x0d\x20-\x7e]*\Z")
 
@@ -69,6 +72,20 @@ INLINE_IMAGE_KEYS = {
     "/W": "/Width",
     "/L": "/Length",
 }
+#: Abbreviated names of inline images' colour spaces and filters (PDF 32000-1, tables 93, 94).
+INLINE_NAMES = {
+    "/G": "/DeviceGray",
+    "/RGB": "/DeviceRGB",
+    "/CMYK": "/DeviceCMYK",
+    "/I": "/Indexed",
+    "/AHx": "/ASCIIHexDecode",
+    "/A85": "/ASCII85Decode",
+    "/LZW": "/LZWDecode",
+    "/Fl": "/FlateDecode",
+    "/RL": "/RunLengthDecode",
+    "/CCF": "/CCITTFaxDecode",
+    "/DCT": "/DCTDecode",
+}
 _CS_COMPONENTS = {
     "/G": 1,
     "/DeviceGray": 1,
@@ -87,6 +104,20 @@ def _name(raw: bytes) -> str:
     return "/" + raw.decode("latin-1")
 
 
+class _LiteralBuffer(bytearray):
+    """Collects a literal string; raw (unescaped) end-of-line markers CR, LF and CR LF are
+    all read as LF (PDF 32000-1, 7.3.4.2)."""
+
+    def __iadd__(self, chunk: bytes) -> _LiteralBuffer:  # type: ignore[override,misc]
+        if b"\r" in chunk:
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        self.extend(chunk)
+        return self
+
+    def escaped(self, chunk: bytes) -> None:
+        self.extend(chunk)
+
+
 def read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
     """Read a literal string whose opening ``(`` ends just before ``pos``.
 
@@ -94,7 +125,7 @@ def read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
     data when it is never closed).
     """
     depth = 1
-    out = bytearray()
+    out = _LiteralBuffer()
     search = _LITERAL_SPECIAL.search
     n = len(data)
     while True:
@@ -111,7 +142,7 @@ def read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
             nxt = data[i + 1]
             esc = _ESCAPES.get(nxt)
             if esc is not None:
-                out += esc
+                out.escaped(esc)
                 pos = i + 2
             elif 0x30 <= nxt <= 0x37:
                 j = i + 1
