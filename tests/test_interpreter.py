@@ -1066,3 +1066,25 @@ def test_unbalanced_actual_text_in_a_form_does_not_swallow_the_page() -> None:
 
     page, _ = form_page(build, b"/Fm1 Do BT /F1 10 Tf 72 500 Td (body) Tj ET")
     assert [r.text for r in page.runs] == ["X", "body"]
+
+
+def test_negative_font_size_with_a_flipped_matrix_reads_like_normal_text() -> None:
+    # The text rendering matrix is [Tfs*Th 0 0 Tfs 0 Trise] x Tm x CTM: -10 Tf with a
+    # -1 0 0 -1 Tm is exactly 10 Tf with the identity, and must read the same.
+    plain = one_run(page_of(b"BT /F1 10 Tf 1 0 0 1 300 300 Tm (AB) Tj ET"))
+    flipped = one_run(page_of(b"BT /F1 -10 Tf -1 0 0 -1 300 300 Tm (AB) Tj ET"))
+    assert (flipped.text, flipped.size, flipped.direction) == ("AB", 10, 0)
+    assert bbox(flipped) == approx_box(*bbox(plain))
+
+
+def test_negative_font_size_alone_is_upside_down() -> None:
+    run = one_run(page_of(b"BT /F1 -10 Tf 300 300 Td (AB) Tj ET"))
+    assert run.direction == 2
+    # Drawn rotated by 180 degrees about the origin: leftwards, glyphs hanging below y = 492.
+    assert bbox(run) == approx_box(286.66, 492 - DESC * 10, 300, 492 + ASC * 10)
+
+
+def test_negative_horizontal_scaling_is_mirrored() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf -100 Tz 300 300 Td (AB) Tj ET"))
+    assert run.direction == 2
+    assert (run.x0, run.x1) == pytest.approx((286.66, 300))
