@@ -477,6 +477,11 @@ def test_type0_single_byte_space_gets_word_spacing() -> None:
     assert font.decode("日 本 a".encode("cp932"))[2] == 2
 
 
+def test_type0_two_byte_code_32_gets_no_word_spacing() -> None:
+    font = load(lambda b: b.font_type0(to_unicode={0x20: " ", 0x41: "A"}))
+    assert font.decode(b"\x00\x20\x00\x41\x00\x20") == (" A ", 3.0, 0, 3)
+
+
 def test_type0_without_to_unicode_reads_the_truetype_cmap() -> None:
     program = truetype_program({0x41: "A", 0x42: "B", 0x1F600: "smile"})
     font = load(lambda b: b.font_type0(font_file=program, cid_to_gid="/Identity"))

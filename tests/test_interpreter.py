@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from pdfbuilder import PdfBuilder, Ref, inline_image, simple_pdf
+from pdfbuilder import Hex, PdfBuilder, Ref, inline_image, serialize, simple_pdf
 
 from pdfthin.engine import PageContent, TextRun, open_pdf
 from pdfthin.engine import interpreter as interp
@@ -838,6 +838,13 @@ def test_inline_image_names_match_xobject_names() -> None:
     image = page.images[0]
     assert image.color_space == "/DeviceRGB"
     assert image.filters == ("/FlateDecode",)
+
+
+def test_inline_image_indexed_colour_space_array() -> None:
+    params = {"CS": ["/I", "/RGB", 1, Hex(b"\x00\x00\x00\xff\xff\xff")]}
+    content = b"BI /W 2 /H 1 /BPC 8 " + serialize(params)[2:-2] + b" ID \x00\x01\nEI"
+    page, _ = image_page(b"q 10 0 0 10 0 0 cm " + content + b" Q BT /F1 9 Tf 9 9 Td (t) Tj ET")
+    assert [(i.color_space, i.width) for i in page.images] == [("/Indexed", 2)]
 
 
 def test_inline_image_mask() -> None:
