@@ -167,6 +167,7 @@ class Interpreter:
         self.path_point: tuple[float, float] = (0.0, 0.0)
         self.pending_clip = False
         self.invisible: list[TextRun] = []
+        self.seq = 0
         self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
             b"BT": self._bt,
             b"ET": self._et,
@@ -460,6 +461,7 @@ class Interpreter:
             ys = (oy + uy, oy + dy, ey + uy, ey + dy)
             horizontal = a > 0 and abs(b) <= 0.05 * a and d < 0 and abs(c) <= 0.05 * -d
             direction = 0 if horizontal else 2
+        self.seq += 1
         run = TextRun(
             text,
             min(xs),
@@ -472,6 +474,7 @@ class Interpreter:
             font.italic,
             direction,
             self.artifact_depth > 0,
+            seq=self.seq,
         )
         page = self.page
         if gs.tr in (3, 7):

@@ -30,6 +30,8 @@ class TextRun:
     artifact: bool = False
     #: Invisible text lying over a scanned image: a scanner's OCR layer, kept as content.
     ocr_layer: bool = False
+    #: Position in the order the page draws its text (the content stream order).
+    seq: int = 0
 
 
 @dataclass(slots=True)

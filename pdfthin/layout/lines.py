@@ -4,6 +4,7 @@ gap wide enough to be a column gutter or a table cell boundary splits the line i
 from __future__ import annotations
 
 import itertools
+import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
@@ -23,6 +24,8 @@ SPLIT_GAP_EM = 1.25
 #: gap on at least GUTTER_MIN_ROWS other rows: a column gutter.
 GUTTER_GAP_EM = 0.6
 GUTTER_MIN_ROWS = 3
+#: A reference label or list marker may sit this far (in ems) before its line's text.
+LABEL_GAP_EM = 4.0
 #: Two runs whose boxes overlap vertically by this share of the smaller one share a line.
 SAME_LINE_OVERLAP = 0.5
 
@@ -53,10 +56,15 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                     continue
                 em = min(cand.size, run.size) or 1.0
                 gap = run.x0 - cand.right
-                if gap > SPLIT_GAP_EM * em or gap < -3.0 * em:
+                if gap < -3.0 * em or (
+                    gap > SPLIT_GAP_EM * em
+                    and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand))
+                ):
                     continue
-                if gap >= GUTTER_GAP_EM * em and any(
-                    cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters
+                if (
+                    gap >= GUTTER_GAP_EM * em
+                    and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
+                    and not _hanging_label(cand)
                 ):
                     continue
                 score = share - max(gap, 0.0) / (10.0 * em)
@@ -74,6 +82,16 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
 
 
 _BUCKET = 6.0
+
+
+# Not "(1)": equation numbers look like that, and sit right before the next column.
+_LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►])$")
+
+
+def _hanging_label(line: _Open) -> bool:
+    """A reference label or list marker set in its own column ("[CS10]  Author, Title"):
+    the gap after it lines up on every row like a gutter, but it starts the line."""
+    return len(line.runs) <= 3 and bool(_LABEL.match("".join(r.text for r in line.runs).strip()))
 
 
 class _Open:
@@ -253,6 +271,7 @@ def _make_line(runs: list[TextRun]) -> Line:
         italic=italic * 2 > total,
         font=max(fonts.items(), key=lambda kv: kv[1])[0],
         artifact=all(r.artifact for r in runs),
+        seq=min(r.seq for r in runs),
     )
 
 

@@ -18,9 +18,35 @@ MAX_DEPTH = 24
 
 
 def reading_order(blocks: list[Block]) -> list[Block]:
+    """The page's blocks in reading order.
+
+    Most producers draw text in reading order; when the order in which the page draws its
+    substantial blocks agrees with the geometric (XY-cut) order, that drawing order is kept
+    for every block, so small pieces (figure labels, equations, footnote marks) stay where
+    the author put them. When it disagrees (text boxes, columns drawn row by row), geometry
+    decides.
+    """
     out: list[Block] = []
     _order(blocks, out, 0)
+    if _stream_agrees(out):
+        return sorted(out, key=lambda b: b.seq)
     return out
+
+
+#: Share of pairs of substantial blocks whose drawing order may disagree with geometry.
+STREAM_TOLERANCE = 0.05
+
+
+def _stream_agrees(geometric: list[Block]) -> bool:
+    big = [b for b in geometric if len(b.lines) >= 2 or b.chars >= 40]
+    if len(big) < 2:
+        return True
+    seqs = [b.seq for b in big]
+    pairs = len(seqs) * (len(seqs) - 1) // 2
+    inversions = sum(
+        1 for i in range(len(seqs)) for j in range(i + 1, len(seqs)) if seqs[i] > seqs[j]
+    )
+    return inversions <= STREAM_TOLERANCE * pairs
 
 
 def _order(blocks: list[Block], out: list[Block], depth: int) -> None:

@@ -7,15 +7,13 @@ text columns.
 
 from __future__ import annotations
 
-from statistics import median
-
 from .types import Block, Line
 
 MIN_ROWS = 3
 #: Rows further apart than this (in ems) do not belong to one table.
 ROW_GAP_EM = 2.6
-#: Text columns, unlike table columns, are filled by their lines.
-FILL_SHARE = 0.75
+#: Pieces longer than this (in characters) are running text.
+PROSE_CHARS = 25
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -74,17 +72,24 @@ def _is_table(
         return None
     # Text columns are filled edge to edge by long lines; table cells are short. When most
     # of the text sits in such filled columns, this is running text, not a table.
-    filled_chars = total_chars = 0
-    for k, (lo, hi) in enumerate(columns):
+    prose_chars = total_chars = prose_columns = 0
+    for k in range(len(columns)):
         pieces = [ln for row in multi for ln in row if _column_of(ln, columns) == k]
         chars = sum(len(ln.text) for ln in pieces)
         total_chars += chars
-        if not pieces:
-            continue
-        fill = median(ln.x1 - ln.x0 for ln in pieces) / max(hi - lo, 1.0)
-        if fill >= FILL_SHARE and median(len(ln.text) for ln in pieces) > 25:
-            filled_chars += chars
-    if filled_chars > 0.4 * total_chars:
+        # Prose: most of the column's characters sit in long pieces (a formula or a short
+        # last line here and there does not change that).
+        long_chars = sum(len(ln.text) for ln in pieces if len(ln.text) > PROSE_CHARS)
+        if chars and long_chars >= 0.6 * chars:
+            prose_chars += chars
+            prose_columns += 1
+    # Two or more columns of long lines holding most of the text: running text in columns,
+    # not a table (a table may have one long description column).
+    if prose_columns >= 2 and prose_chars > 0.6 * total_chars:
+        return None
+    # A few rows pairing prose with other pieces: a formula or a figure label beside a line
+    # of the next column, not a table.
+    if prose_columns and len(multi) < 5:
         return None
     return columns
 

@@ -19,6 +19,8 @@ class Line:
     italic: bool = False
     font: str = ""
     artifact: bool = False
+    #: The earliest content-stream position of its runs.
+    seq: int = 0
     #: Horizontal extents of the pieces that make up the line (for table detection).
     spans: list[tuple[float, float, str]] = field(default_factory=list)
 
@@ -47,6 +49,10 @@ class Block:
     @property
     def chars(self) -> int:
         return sum(len(line.text) for line in self.lines)
+
+    @property
+    def seq(self) -> int:
+        return min((line.seq for line in self.lines), default=0)
 
 
 @dataclass(slots=True)
