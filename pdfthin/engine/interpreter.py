@@ -445,8 +445,10 @@ class Interpreter:
             ey = end * b + ts * d + f
         scale_y = math.hypot(c, d)
         size = abs(fs) * scale_y * font.size_scale
-        up = font.ascent * abs(fs) * font.size_scale
-        down = 0.22 * abs(fs) * font.size_scale
+        # The glyphs' "up" is text-space y scaled by the (signed) font size: a negative size
+        # turns them upside down.
+        up = font.ascent * fs * font.size_scale
+        down = 0.22 * fs * font.size_scale
         ux, uy = c * up, d * up
         dx, dy = -c * down, -d * down
         if font.vertical:
@@ -459,7 +461,16 @@ class Interpreter:
         else:
             xs = (ox + ux, ox + dx, ex + ux, ex + dx)
             ys = (oy + uy, oy + dy, ey + uy, ey + dy)
-            horizontal = a > 0 and abs(b) <= 0.05 * a and d < 0 and abs(c) <= 0.05 * -d
+            # Upright left-to-right text advances to the right with its glyphs' tops up
+            # (display y grows downwards); anything else (rotated, mirrored, upside down) is
+            # direction 2.
+            run_x, run_y = ex - ox, ey - oy
+            if run_x == 0 and run_y == 0:
+                run_x, run_y = a * fs * gs.th, b * fs * gs.th
+            up_x, up_y = c * fs, d * fs
+            horizontal = (
+                run_x > 0 and abs(run_y) <= 0.05 * run_x and up_y < 0 and abs(up_x) <= 0.05 * -up_y
+            )
             direction = 0 if horizontal else 2
         self.seq += 1
         run = TextRun(
