@@ -24,6 +24,8 @@ SPLIT_GAP_EM = 1.25
 #: gap on at least GUTTER_MIN_ROWS other rows: a column gutter.
 GUTTER_GAP_EM = 0.6
 GUTTER_MIN_ROWS = 3
+#: Monospaced runs on one baseline join across gaps up to this many ems (code indentation).
+CODE_GAP_EM = 12.0
 #: A reference label or list marker may sit this far (in ems) before its line's text.
 LABEL_GAP_EM = 4.0
 #: Two runs whose boxes overlap vertically by this share of the smaller one share a line.
@@ -56,13 +58,18 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                     continue
                 em = min(cand.size, run.size) or 1.0
                 gap = run.x0 - cand.right
+                # Code keeps its alignment with wide runs of spaces: monospaced text on one
+                # baseline stays one line.
+                code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
                 if gap < -3.0 * em or (
                     gap > SPLIT_GAP_EM * em
                     and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand))
+                    and not (code and gap <= CODE_GAP_EM * em)
                 ):
                     continue
                 if (
-                    gap >= GUTTER_GAP_EM * em
+                    not code
+                    and gap >= GUTTER_GAP_EM * em
                     and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
                     and not _hanging_label(cand)
                 ):
@@ -85,6 +92,15 @@ _BUCKET = 6.0
 
 
 # Not "(1)": equation numbers look like that, and sit right before the next column.
+_MONOSPACE = re.compile(
+    r"mono|nimbusmon|courier|consol|menlo|typewriter|cmtt|inconsolata|lucidaconsole", re.IGNORECASE
+)
+
+
+def is_monospace(font: str) -> bool:
+    return bool(_MONOSPACE.search(font))
+
+
 _LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►])$")
 
 

@@ -99,26 +99,28 @@ def _split_at_spanning(blocks: list[Block]) -> list[list[Block]] | None:
     the text on each side; the blocks that do cross it (titles, running headers, wide
     figures) become bands of their own.
     """
-    mass = sum(_mass(b) for b in blocks)
-    if mass <= 0:
-        return None
-    best: tuple[float, float] | None = None  # (crossing mass, x)
+    best: tuple[int, float, float] | None = None  # (crossing blocks, -balance, x)
     for x in sorted({b.x1 + MIN_GUTTER / 2 for b in blocks}):
-        left = right = crossing = 0.0
+        left = right = 0.0
+        crossing = 0
         for b in blocks:
             if b.x1 <= x - MIN_GUTTER / 2:
                 left += _mass(b)
             elif b.x0 >= x + MIN_GUTTER / 2:
                 right += _mass(b)
             else:
-                crossing += _mass(b)
-        if left < 0.15 * mass or right < 0.15 * mass or crossing > 0.3 * mass:
+                crossing += 1
+        # Each side must hold a fair share of the text that does not cross; the crossing
+        # blocks (titles, captions, wide figures) may be large but must be few.
+        side = left + right
+        if side <= 0 or min(left, right) < 0.15 * side or crossing > len(blocks) // 2:
             continue
-        if best is None or crossing < best[0]:
-            best = (crossing, x)
+        candidate = (crossing, -min(left, right), x)
+        if best is None or candidate < best:
+            best = candidate
     if best is None:
         return None
-    cut = best[1]
+    cut = best[2]
     spanning = sorted(
         (b for b in blocks if b.x0 < cut + MIN_GUTTER / 2 and b.x1 > cut - MIN_GUTTER / 2),
         key=lambda b: b.y0,

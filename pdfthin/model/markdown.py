@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from ..layout import Block, list_marker
+from ..layout.lines import is_monospace
 from .text import clean, join_hyphenated
 
-_MONO = re.compile(r"mono|courier|consol|menlo|code|typewriter|cmtt|inconsolata", re.IGNORECASE)
 _LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
 
 
@@ -52,7 +52,7 @@ def render_block(block: Block, known_words: set[str] | None) -> str:
         if marker.rstrip(".)").isdigit():
             return f"{marker.rstrip('.)')}. {rest}"
         return f"- {marker} {rest}"
-    if len(block.lines) >= 2 and all(_MONO.search(line.font) for line in block.lines):
+    if len(block.lines) >= 2 and all(is_monospace(line.font) for line in block.lines):
         body = "\n".join(line for line in lines if line.strip())
         return f"```\n{body}\n```" if body else ""
     text = join_lines(lines, known_words)
