@@ -60,6 +60,15 @@ def not_text_count(text: str) -> int:
     return len(_NOT_TEXT.findall(text))
 
 
+# Words that mostly join others with a hyphen in running English text ("community-oriented",
+# "self-replication"): a line break after their hyphen keeps the hyphen.
+COMPOUND_TAILS = frozenset(
+    "based oriented level like wise specific dependent independent driven related aware "
+    "free scale grained known product products friendly defined made sized shaped called "
+    "art ended style term time".split()
+)
+COMPOUND_HEADS = frozenset("self non well by cross multi semi quasi ill".split())
+
 _HYPHEN_END = re.compile(r"(\w+)-$")
 _WORD_START = re.compile(r"^([a-zß-ÿ]\w*)")
 
@@ -97,4 +106,6 @@ def join_hyphenated(first: str, second: str, known_words: set[str] | None = None
         # hyphen (well-known, use-cases); hyphenation splits inside a word (infor-mation).
         if head.lower() in known_words and tail.lower() in known_words:
             return None
+    if tail.lower().rstrip(".,;:") in COMPOUND_TAILS or head.lower() in COMPOUND_HEADS:
+        return None
     return first[: m.end(1)] + second
