@@ -270,7 +270,8 @@ def test_inline_image_uses_full_key_names_and_skips_data() -> None:
                     "/Height": 2.0,
                     "/ColorSpace": "/G",
                     "/BitsPerComponent": 8.0,
-                }
+                },
+                b"\x00\x01\x02\x03",
             ],
         ),
         (b"Q", []),
@@ -298,7 +299,13 @@ def test_inline_image_with_computable_size_and_ei_inside_data() -> None:
     # the size and not stop at the first "EI".
     image = inline_image(4, 1, b"a EI")
     assert ops(image + b" 1 0 0 1 5 5 cm") == [
-        (b"BI", [{"/Width": 4.0, "/Height": 1.0, "/ColorSpace": "/G", "/BitsPerComponent": 8.0}]),
+        (
+            b"BI",
+            [
+                {"/Width": 4.0, "/Height": 1.0, "/ColorSpace": "/G", "/BitsPerComponent": 8.0},
+                b"a EI",
+            ],
+        ),
         (b"cm", [1.0, 0.0, 0.0, 1.0, 5.0, 5.0]),
     ]
 
@@ -315,7 +322,7 @@ def test_inline_image_mask_has_one_bit_per_pixel() -> None:
     image = inline_image(16, 2, b" EI ", image_mask=True)
     result = ops(image + b" (y) Tj")
     assert result == [
-        (b"BI", [{"/Width": 16.0, "/Height": 2.0, "/ImageMask": True}]),
+        (b"BI", [{"/Width": 16.0, "/Height": 2.0, "/ImageMask": True}, b" EI "]),
         (b"Tj", [b"y"]),
     ]
 
@@ -348,7 +355,7 @@ def test_inline_image_array_filter() -> None:
 
 def test_inline_image_without_id() -> None:
     assert ops(b"BI /W 1 /H 1 EI (z) Tj") == [
-        (b"BI", [{"/Width": 1.0, "/Height": 1.0}]),
+        (b"BI", [{"/Width": 1.0, "/Height": 1.0}, b""]),
         (b"Tj", [b"z"]),
     ]
 
@@ -357,7 +364,10 @@ def test_inline_image_truncated() -> None:
     assert ops(b"BI /W 100 /H 100 /CS /G /BPC 8 ID \x00\x01") == [
         (
             b"BI",
-            [{"/Width": 100.0, "/Height": 100.0, "/ColorSpace": "/G", "/BitsPerComponent": 8.0}],
+            [
+                {"/Width": 100.0, "/Height": 100.0, "/ColorSpace": "/G", "/BitsPerComponent": 8.0},
+                b"\x00\x01",
+            ],
         )
     ]
 

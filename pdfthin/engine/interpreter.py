@@ -32,6 +32,9 @@ MAX_FORM_DEPTH = 16
 MAX_FORM_INVOCATIONS = 10_000
 MAX_RULES = 20_000
 MAX_PROBLEMS = 20
+#: Inline images are small by definition (the specification advises under 4 KB); keep at most
+#: this much of one for ``get_image``.
+MAX_INLINE_IMAGE = 1 << 20
 #: Minimum font size (points) of text a reader can see.
 MIN_VISIBLE_SIZE = 1.0
 #: A gap inside a TJ array wider than this many ems is a space; wider than the second, a
@@ -747,7 +750,8 @@ class Interpreter:
         )
 
     def _inline_image(self, operands: list[Any]) -> None:
-        params = operands[-1] if operands else {}
+        params = operands[0] if operands else {}
+        image = operands[1] if len(operands) > 1 and isinstance(operands[1], bytes) else b""
         if not isinstance(params, dict):
             return
         filters = params.get("/Filter")
@@ -772,6 +776,8 @@ class Interpreter:
                 name="inline",
                 inline=True,
                 image_mask=params.get("/ImageMask") is True,
+                inline_data=image[:MAX_INLINE_IMAGE],
+                inline_params=params,
             )
         )
 

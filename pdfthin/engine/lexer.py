@@ -259,8 +259,8 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
                 yield word, operands
                 operands = []
             elif word == b"BI":
-                params, pos = _read_inline_image(data, pos)
-                yield b"BI", [params]
+                params, image, pos = _read_inline_image(data, pos)
+                yield b"BI", [params, image]
                 operands = []
             else:
                 yield word, operands
@@ -300,15 +300,18 @@ def _to_dict(items: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _read_inline_image(data: bytes, pos: int) -> tuple[dict[str, Any], int]:
-    """Parse an inline image dictionary after ``BI`` and skip its data up to ``EI``."""
+def _read_inline_image(data: bytes, pos: int) -> tuple[dict[str, Any], bytes, int]:
+    """Parse an inline image dictionary after ``BI`` and skip its data up to ``EI``.
+
+    Returns the parameters (full key names), the image's bytes and the position after
+    ``EI``."""
     items: list[Any] = []
     match = _TOKEN.match
     n = len(data)
     while pos < n:
         m = match(data, pos)
         if m is None:
-            return {}, n
+            return {}, b"", n
         pos = m.end()
         kind = m.lastindex
         if kind == 6:
@@ -318,7 +321,7 @@ def _read_inline_image(data: bytes, pos: int) -> tuple[dict[str, Any], int]:
             if word in _KEYWORD_VALUES:
                 items.append(_KEYWORD_VALUES[word])
             elif word == b"EI":  # no data at all
-                return _inline_params(items), pos
+                return _inline_params(items), b"", pos
         elif kind == 1:
             items.append(float(m.group(1)))
         elif kind == 2:
@@ -332,20 +335,23 @@ def _read_inline_image(data: bytes, pos: int) -> tuple[dict[str, Any], int]:
             # Arrays in inline image dictionaries hold names and numbers only (filters, decode).
             end = data.find(b"]", pos)
             if end < 0:
-                return {}, n
+                return {}, b"", n
             inner = [v for _, v in _scan_values(data[pos:end])]
             items.append(inner)
             pos = end + 1
         elif m.group(4) == b"<<":
             end = data.find(b">>", pos)
             if end < 0:
-                return {}, n
+                return {}, b"", n
             items.append(_to_dict([v for _, v in _scan_values(data[pos:end])]))
             pos = end + 2
     params = _inline_params(items)
     start = pos + 1 if pos < n and data[pos] in b"\x00\t\n\x0c\r " else pos
     end = _inline_image_end(data, start, params)
-    return params, min(n, end + 2)
+    # ``end`` is where "EI" starts; the white-space byte before it separates, it is not data.
+    # Without any "EI" the data runs to the end of the stream.
+    stop = end - 1 if end < n else n
+    return params, data[start : max(start, stop)], min(n, end + 2)
 
 
 def _scan_values(chunk: bytes) -> Iterator[tuple[int, Any]]:

@@ -58,6 +58,10 @@ class ImagePlacement:
     name: str
     inline: bool = False
     image_mask: bool = False
+    #: An inline image's own bytes and parameters (full key names); ``None`` for XObjects,
+    #: whose data stays in the file and is read on demand.
+    inline_data: bytes | None = None
+    inline_params: dict[str, object] | None = None
 
 
 @dataclass(slots=True)
