@@ -14,13 +14,12 @@ import json
 import os
 import platform
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from . import coldstart, corpus, engines, report, runner, score
+from . import coldstart, corpus, engines, report, runner, score, source
 from .warmup import write_warmup
 
 HERE = Path(__file__).resolve().parent
@@ -52,31 +51,17 @@ def _memory_gib() -> float | None:
     return None
 
 
-def _git_commit() -> str:
-    def git(*args: str) -> str:
-        return subprocess.run(
-            ["git", *args], cwd=runner.REPO_ROOT, capture_output=True, text=True, check=False
-        ).stdout.strip()
-
-    commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--", "pdfthin")
-    return commit + ("+dirty" if dirty else "")
-
-
 def _meta(
     args: argparse.Namespace,
+    src: source.Source,
+    raw: list[dict[str, Any]],
     chosen: list[engines.Engine],
     skipped: list[str],
     entries: list[corpus.Entry],
     runs: int,
 ) -> dict[str, Any]:
     mem = _memory_gib()
-    try:
-        import pdfthin
-
-        pdfthin_version = pdfthin.__version__
-    except ImportError:
-        pdfthin_version = "not installed"
+    loads = sorted(r["loadavg"] for r in raw if r.get("loadavg") is not None)
     return {
         "mode": args.name,
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -84,8 +69,13 @@ def _meta(
         + (f", {mem:.0f} GiB" if mem else "")
         + f", {platform.system()} {platform.release()}",
         "python": platform.python_version(),
-        "pdfthin_version": pdfthin_version,
-        "git_commit": _git_commit(),
+        "pdfthin_version": src.version,
+        "git_commit": src.label,
+        "pdfthin_source": "working tree"
+        if src.workdir == source.REPO_ROOT
+        else f"git snapshot {src.label}",
+        "loadavg_median": loads[len(loads) // 2] if loads else None,
+        "loadavg_max": loads[-1] if loads else None,
         "command": "python -m benchmarks " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "engines": [e.name for e in chosen],
         "skipped": skipped,
@@ -111,6 +101,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if engines.REFERENCE not in [e.name for e in chosen]:
         _log("note: pdfthin is not among the engines: ratios to pdfthin will be n/a")
 
+    src = source.snapshot(args.pdfthin_ref, CACHE) if args.pdfthin_ref else source.working_tree()
+    _log(f"pdfthin from {src.workdir} ({src.label})")
     raw_path = CACHE / f"{args.name}.jsonl"
     jobs = runner.plan(chosen, entries)
     limits = runner.Limits(args.timeout, args.timeout_per_page, args.mem_mib << 20)
@@ -124,19 +116,21 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"{len(jobs)} runs: {len(chosen)} engines x {len(entries)} files, "
             f"{args.workers} worker(s)"
         )
-        raw = runner.run_all(jobs, corp, limits, warmup, raw_path, args.workers, _log)
+        raw = runner.run_all(jobs, corp, limits, warmup, raw_path, src, args.workers, _log)
 
     out_json = RESULTS / f"{args.name}.json"
     cold: dict[str, Any] | None = None
     if args.reuse_cold and out_json.exists():
         cold = json.loads(out_json.read_text(encoding="utf-8")).get("coldstart")
     elif args.cold_repeat > 0:
-        cold = coldstart.measure(chosen, corp.path(coldstart.COLD_FILE), args.cold_repeat, _log)
+        cold = coldstart.measure(
+            chosen, corp.path(coldstart.COLD_FILE), src, args.cold_repeat, _log
+        )
 
     _log("scoring")
     run = score.Run.build(raw, chosen, entries, corp)
     results: dict[str, Any] = {
-        "meta": _meta(args, chosen, skipped, entries, len(jobs)),
+        "meta": _meta(args, src, raw, chosen, skipped, entries, len(jobs)),
         "engine_info": {
             e.name: {
                 "description": e.description,
@@ -155,7 +149,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     out_md = RESULTS / f"{args.name}.md"
     out_md.write_text(report.render(results), encoding="utf-8")
     _log(
-        f"wrote {out_json.relative_to(runner.REPO_ROOT)} and {out_md.relative_to(runner.REPO_ROOT)}"
+        f"wrote {out_json.relative_to(source.REPO_ROOT)} and {out_md.relative_to(source.REPO_ROOT)}"
         f" in {results['meta']['elapsed_s']:.0f} s"
     )
     return 0
@@ -191,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("run", help="run the benchmark and write benchmarks/results/")
     run.add_argument(
         "--corpus",
-        default=str(runner.REPO_ROOT.parent / "shared" / "corpus"),
+        default=str(source.REPO_ROOT.parent / "shared" / "corpus"),
         help="the real-PDF corpus (default: ../shared/corpus)",
     )
     run.add_argument("--quick", action="store_true", help="the fixed quick subset (< 5 min)")
@@ -211,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--mem-mib", type=int, default=2048, help="address-space cap per run")
     run.add_argument(
         "--cold-repeat", type=int, default=7, help="cold-start runs per engine (0: skip cold start)"
+    )
+    run.add_argument(
+        "--pdfthin-ref",
+        help="measure pdfthin/ as committed at this git ref (e.g. HEAD) instead of the "
+        "working tree",
     )
     run.add_argument(
         "--reuse-raw",

@@ -23,18 +23,10 @@ from typing import Any
 from packaging.requirements import Requirement
 
 from .engines import Engine
-from .runner import REPO_ROOT
+from .source import Source
 
 #: A one-page text file for the cold-start probe ("import + first page of a small file").
 COLD_FILE = "pypdf/crazyones.pdf"
-
-
-def _probe_env(engine: Engine | None) -> dict[str, str]:
-    env = dict(os.environ)
-    if engine is not None:
-        env.update(engine.env)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    return env
 
 
 def _code(engine: Engine, path: str | None) -> str:
@@ -47,37 +39,43 @@ def _code(engine: Engine, path: str | None) -> str:
     return "; ".join(lines)
 
 
-def _time(argv: list[str], env: dict[str, str], limit_s: float = 120.0) -> float:
-    """Wall time of one process from spawn to exit. Waits with a blocking ``waitpid``:
-    ``subprocess.run(timeout=...)`` polls with sleeps of up to 50 ms, which quantises the
-    measurement."""
+def _time(
+    argv: list[str], source: Source, env: dict[str, str], limit_s: float = 120.0
+) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one process from spawn to exit.
+
+    Waits with a blocking ``wait4``: ``subprocess.run(timeout=...)`` polls with sleeps of up
+    to 50 ms, which would quantise the measurement; ``wait4`` also gives the child's CPU time,
+    which other load on the machine disturbs less than wall time.
+    """
     started = time.perf_counter()
     proc = subprocess.Popen(
         argv,
         env=env,
-        cwd=str(REPO_ROOT),
+        cwd=str(source.workdir),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     killer = threading.Timer(limit_s, proc.kill)
     killer.start()
     try:
-        returncode = proc.wait()
+        _, status, usage = os.wait4(proc.pid, 0)
     finally:
         killer.cancel()
     elapsed = time.perf_counter() - started
-    if returncode != 0:
-        raise RuntimeError(f"cold-start probe failed ({returncode}): {argv[-1]}")
-    return elapsed
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"cold-start probe failed ({proc.returncode}): {argv[-1]}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
-def _importtime_us(module: str, env: dict[str, str]) -> int | None:
+def _importtime_us(module: str, source: Source, env: dict[str, str]) -> int | None:
     """Cumulative microseconds of ``import module`` from ``python -X importtime``."""
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", f"import {module}"],
         check=False,
         env=env,
-        cwd=str(REPO_ROOT),
+        cwd=str(source.workdir),
         capture_output=True,
         text=True,
         timeout=120,
@@ -93,51 +91,56 @@ def _importtime_us(module: str, env: dict[str, str]) -> int | None:
 def measure(
     engines: list[Engine],
     cold_file: Path,
+    source: Source,
     repeat: int = 7,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Median wall times (ms) of bare start, import only, import + first page, per engine."""
-    bare_env = _probe_env(None)
-    samples: dict[str, dict[str, list[float]]] = {
-        e.name: {"import": [], "cold": []} for e in engines
-    }
-    bare: list[float] = []
-    pdfthin_import: list[float] = []
-    pdfthin_importtime: list[int] = []
+    """Median wall and CPU times (ms) of bare start, import only, import + first page."""
+    bare_env = source.env()
+    python = [sys.executable, "-c"]
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    importtime: list[int] = []
+
+    def sample(key: str, code: str, env: dict[str, str]) -> None:
+        w, c = _time([*python, code], source, env)
+        wall.setdefault(key, []).append(w)
+        cpu.setdefault(key, []).append(c)
+
     for round_ in range(repeat):
-        bare.append(_time([sys.executable, "-c", "pass"], bare_env))
-        pdfthin_import.append(_time([sys.executable, "-c", "import pdfthin"], bare_env))
-        us = _importtime_us("pdfthin", bare_env)
+        sample("bare", "pass", bare_env)
+        sample("import pdfthin", "import pdfthin", bare_env)
+        us = _importtime_us("pdfthin", source, bare_env)
         if us is not None:
-            pdfthin_importtime.append(us)
+            importtime.append(us)
         for engine in engines:
-            env = _probe_env(engine)
-            argv = [sys.executable, "-c"]
-            samples[engine.name]["import"].append(_time([*argv, _code(engine, None)], env))
-            samples[engine.name]["cold"].append(_time([*argv, _code(engine, str(cold_file))], env))
+            env = source.env(engine.env)
+            sample(f"{engine.name}/import", _code(engine, None), env)
+            sample(f"{engine.name}/cold", _code(engine, str(cold_file)), env)
         if progress:
             progress(f"cold start: round {round_ + 1}/{repeat} done")
 
-    def ms(values: list[float]) -> float:
-        return 1000 * statistics.median(values)
+    def ms(samples: dict[str, list[float]], key: str) -> float:
+        return 1000 * statistics.median(samples[key])
 
-    bare_ms = ms(bare)
+    bare_ms = ms(wall, "bare")
     per_engine = {
-        name: {
-            "import_ms": ms(s["import"]) - bare_ms,
-            "cold_start_ms": ms(s["cold"]),
-            "cold_start_net_ms": ms(s["cold"]) - bare_ms,
+        e.name: {
+            "import_ms": ms(wall, f"{e.name}/import") - bare_ms,
+            "cold_start_ms": ms(wall, f"{e.name}/cold"),
+            "cold_start_net_ms": ms(wall, f"{e.name}/cold") - bare_ms,
+            "cold_start_cpu_ms": ms(cpu, f"{e.name}/cold"),
         }
-        for name, s in samples.items()
+        for e in engines
     }
     return {
         "repeat": repeat,
         "file": COLD_FILE,
         "interpreter_start_ms": bare_ms,
-        "pdfthin_import_ms": ms(pdfthin_import) - bare_ms,
-        "pdfthin_importtime_ms": (
-            statistics.median(pdfthin_importtime) / 1000 if pdfthin_importtime else None
-        ),
+        "interpreter_start_cpu_ms": ms(cpu, "bare"),
+        "pdfthin_import_ms": ms(wall, "import pdfthin") - bare_ms,
+        "pdfthin_import_cpu_ms": ms(cpu, "import pdfthin") - ms(cpu, "bare"),
+        "pdfthin_importtime_ms": statistics.median(importtime) / 1000 if importtime else None,
         "engines": per_engine,
     }
 

@@ -39,13 +39,15 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
 
     pair = ev.get("pdfthin_vs_pypdf_time")
-    if pair and pair.get("ratio") is not None:
+    if pair and pair.get("cpu_ratio") is not None:
         out.append(
             _target(
                 "whole corpus to Markdown in no more time than pypdf's extract_text",
-                f"pdfthin {pair['pdfthin_s']:.1f} s vs pypdf {pair['pypdf_s']:.1f} s on "
-                f"{pair['files']} files / {pair['pages']} pages both read (x{pair['ratio']:.2f})",
-                pair["ratio"] <= 1.0,
+                f"CPU: pdfthin {pair['pdfthin_cpu_s']:.1f} s vs pypdf {pair['pypdf_cpu_s']:.1f} s "
+                f"(x{pair['cpu_ratio']:.2f}); wall: {pair['pdfthin_s']:.1f} s vs "
+                f"{pair['pypdf_s']:.1f} s (x{pair['ratio']:.2f}); on the {pair['files']} files "
+                f"/ {pair['pages']} pages both read",
+                pair["cpu_ratio"] <= 1.0,
             )
         )
     if REFERENCE in cold_engines and "pymupdf" in cold_engines:
@@ -158,13 +160,21 @@ def render(results: dict[str, Any]) -> str:
         f"# pdfthin benchmark ({meta['mode']} run)",
         "",
         f"- date: {meta['date']}; machine: {meta['machine']}; Python {meta['python']}",
-        f"- pdfthin {meta['pdfthin_version']} at commit {meta['git_commit']}",
+        f"- pdfthin {meta['pdfthin_version']} at commit {meta['git_commit']} "
+        f"(pdfthin measured from: {meta.get('pdfthin_source', 'working tree')})",
         f"- command: `{meta['command']}`",
         f"- corpus: {meta['files']} files; runs: {meta['runs']}; workers: {meta['workers']} "
         f"(timings {'sequential' if meta['workers'] == 1 else 'with parallel workers: noisier'}); "
         f"limits: {meta['timeout_s']:.0f} s + {meta['timeout_per_page_s']:.1f} s/page, "
         f"{meta['mem_bytes'] >> 20} MiB address space per run",
     ]
+    if meta.get("loadavg_median") is not None:
+        out.append(
+            f"- machine load (1-min load average while measuring): median "
+            f"{meta['loadavg_median']:.1f}, max {meta['loadavg_max']:.1f} on "
+            f"{meta['machine'].split(', ')[1]}; CPU times are less disturbed by other load "
+            "than wall times"
+        )
     if meta.get("skipped"):
         out.append(f"- not run: {'; '.join(meta['skipped'])}")
     out += ["", "## Targets", ""]
@@ -182,8 +192,9 @@ def render(results: dict[str, Any]) -> str:
         "engine read; each file in a fresh process after a warm-up page, import excluded. Cold "
         f"start: a new process importing the engine and reading `{cold.get('file', '?')}` "
         f"(1 page), median of {cold.get('repeat', '?')} (bare interpreter start "
-        f"{_ms(cold.get('interpreter_start_ms'))} ms, included). Import: median, bare start "
-        "subtracted. Installed: the engine's distributions with their dependencies.",
+        f"{_ms(cold.get('interpreter_start_ms'))} ms, included), wall and CPU (user + system, "
+        "all threads). Import: median wall, bare start subtracted. Installed: the engine's "
+        "distributions with their dependencies.",
         "",
     ]
     rows = []
@@ -197,8 +208,11 @@ def render(results: dict[str, Any]) -> str:
                 ", ".join(f"{k} {v}" for k, v in info[name]["versions"].items()),
                 _ms(s.get("ms_per_page")),
                 _ms(s.get("median_ms_per_page")),
+                _ms(s.get("cpu_ms_per_page")),
                 _fmt(s.get("time_ratio_to_pdfthin"), 2),
+                _fmt(s.get("cpu_ratio_to_pdfthin"), 2),
                 _ms(c.get("cold_start_ms")),
+                _ms(c.get("cold_start_cpu_ms")),
                 _ms(c.get("import_ms")),
                 f"{_fmt(s.get('peak_rss_mib_median'), 0)} / {_fmt(s.get('peak_rss_mib_max'), 0)}",
                 f"{size:.1f}",
@@ -210,8 +224,11 @@ def render(results: dict[str, Any]) -> str:
             "version",
             "ms/page",
             "median ms/page",
+            "CPU ms/page",
             "time / pdfthin",
+            "CPU / pdfthin",
             "cold start ms",
+            "cold start CPU ms",
             "import ms",
             "peak RSS MiB (median / max)",
             "installed MB",

@@ -22,8 +22,7 @@ from typing import Any
 
 from .corpus import Corpus, Entry
 from .engines import Engine
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from .source import Source
 
 #: Substrings of a dead worker's stderr that mean it ran out of memory, not that it crashed.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory")
@@ -73,7 +72,9 @@ def _signal_name(returncode: int) -> str:
         return f"signal {-returncode}"
 
 
-def run_job(job: Job, corpus: Corpus, limits: Limits, warmup: Path | None) -> dict[str, Any]:
+def run_job(
+    job: Job, corpus: Corpus, limits: Limits, warmup: Path | None, source: Source
+) -> dict[str, Any]:
     payload = {
         "engine": job.engine.name,
         "path": str(corpus.path(job.entry.relpath)),
@@ -83,9 +84,7 @@ def run_job(job: Job, corpus: Corpus, limits: Limits, warmup: Path | None) -> di
         "mem_bytes": limits.mem_bytes,
         "warmup": str(warmup) if warmup else None,
     }
-    env = dict(os.environ)
-    env.update(job.engine.env)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env = source.env(job.engine.env)
     env.setdefault("PYTHONHASHSEED", "0")
     timeout = limits.timeout_for(job.entry)
     base: dict[str, Any] = {
@@ -100,7 +99,7 @@ def run_job(job: Job, corpus: Corpus, limits: Limits, warmup: Path | None) -> di
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        cwd=str(REPO_ROOT),
+        cwd=str(source.workdir),
         env=env,
         start_new_session=True,
     )
@@ -145,6 +144,7 @@ def run_all(
     limits: Limits,
     warmup: Path | None,
     raw_path: Path,
+    source: Source,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
@@ -158,7 +158,8 @@ def run_all(
 
         def one(job: Job) -> None:
             nonlocal done
-            result = run_job(job, corpus, limits, warmup)
+            result = run_job(job, corpus, limits, warmup, source)
+            result["loadavg"] = load_average()
             with lock:
                 results.append(result)
                 sink.write(json.dumps(result, ensure_ascii=False) + "\n")
@@ -175,6 +176,14 @@ def run_all(
             for future in [pool.submit(one, job) for job in jobs]:
                 future.result()
     return results
+
+
+def load_average() -> float | None:
+    """The 1-minute load average: how busy the machine was while a result was measured."""
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def load_raw(raw_path: Path) -> list[dict[str, Any]]:

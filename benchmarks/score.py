@@ -88,7 +88,8 @@ def speed(run: Run) -> dict[str, Any]:
     pages = sum(run.page_count(e) for e in common)
     per_engine: dict[str, Any] = {}
     for name in names:
-        seconds = [float(run.get(name, e.relpath)["extract_s"]) for e in common]  # type: ignore[index]
+        seconds = [_seconds(run, name, e, "extract_s") for e in common]
+        cpu = [_seconds(run, name, e, "extract_cpu_s") for e in common]
         per_page = [1000 * s / run.page_count(e) for s, e in zip(seconds, common, strict=True)]
         ok_results = [
             r
@@ -98,7 +99,9 @@ def speed(run: Run) -> dict[str, Any]:
         rss = [r["maxrss_kib"] / 1024 for r in ok_results if r.get("maxrss_kib")]
         per_engine[name] = {
             "total_s": sum(seconds),
+            "total_cpu_s": sum(cpu),
             "ms_per_page": 1000 * sum(seconds) / pages if pages else None,
+            "cpu_ms_per_page": 1000 * sum(cpu) / pages if pages else None,
             "median_ms_per_page": _median(per_page),
             "peak_rss_mib_median": _median(rss),
             "peak_rss_mib_max": max(rss) if rss else None,
@@ -108,7 +111,15 @@ def speed(run: Run) -> dict[str, Any]:
         row["time_ratio_to_pdfthin"] = (
             row["total_s"] / ref["total_s"] if ref and ref["total_s"] else None
         )
+        row["cpu_ratio_to_pdfthin"] = (
+            row["total_cpu_s"] / ref["total_cpu_s"] if ref and ref["total_cpu_s"] else None
+        )
     return {"files": len(common), "pages": pages, "engines": per_engine}
+
+
+def _seconds(run: Run, engine: str, entry: Entry, key: str) -> float:
+    result = run.get(engine, entry.relpath) or {}
+    return float(result.get(key) or 0.0)
 
 
 def pairwise_time(run: Run, a: str, b: str) -> dict[str, Any] | None:
@@ -116,14 +127,19 @@ def pairwise_time(run: Run, a: str, b: str) -> dict[str, Any] | None:
     files = [e for e in run.entries if run.ok(a, e.relpath) and run.ok(b, e.relpath)]
     if not files:
         return None
-    ta = sum(float(run.get(a, e.relpath)["extract_s"]) for e in files)  # type: ignore[index]
-    tb_ = sum(float(run.get(b, e.relpath)["extract_s"]) for e in files)  # type: ignore[index]
+    ta = sum(_seconds(run, a, e, "extract_s") for e in files)
+    tb_ = sum(_seconds(run, b, e, "extract_s") for e in files)
+    ca = sum(_seconds(run, a, e, "extract_cpu_s") for e in files)
+    cb = sum(_seconds(run, b, e, "extract_cpu_s") for e in files)
     return {
         "files": len(files),
         "pages": sum(run.page_count(e) for e in files),
         f"{a}_s": ta,
         f"{b}_s": tb_,
+        f"{a}_cpu_s": ca,
+        f"{b}_cpu_s": cb,
         "ratio": ta / tb_ if tb_ else None,
+        "cpu_ratio": ca / cb if cb else None,
     }
 
 
