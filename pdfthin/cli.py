@@ -66,11 +66,29 @@ def _parser() -> argparse.ArgumentParser:
 
     for name, text in (
         ("describe", "Summarise the document: type, page statuses, metadata, token estimate."),
-        ("info", "Metadata, page sizes and rotation, version, encryption, page labels."),
-        ("toc", "The document outline (bookmarks) with 1-based pages."),
+        ("info", "Metadata, page sizes, version, encryption, forms, attachments, links, labels."),
+        ("toc", "The sections: from the outline, else from detected headings, with ids."),
     ):
         p = add(name, text)
         p.add_argument("--format", choices=("text", "json"), default="text")
+        if name == "toc":
+            p.add_argument("--max-chars", type=int)
+            p.add_argument("--cursor")
+
+    section = add("section", "Print one section's Markdown (ids from `pdfthin toc`).")
+    section.add_argument("section_id", metavar="ID", nargs="?", help="omit for the whole document")
+    section.add_argument("--max-chars", type=int, help="response budget; prints one response")
+    section.add_argument("--cursor")
+    section.add_argument("--format", choices=("markdown", "json"), default="markdown")
+
+    peek = add("peek", "A taste of a section or of the document.")
+    peek.add_argument("section_id", metavar="ID", nargs="?", help="omit for the whole document")
+    peek.add_argument(
+        "--position", choices=("beginning", "middle", "ending", "random"), default="beginning"
+    )
+    peek.add_argument("--limit", type=int, help="at most this many characters (default 500)")
+    peek.add_argument("--seed", type=int, help="makes --position random reproducible")
+    peek.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -281,20 +299,96 @@ def _cmd_info(args: argparse.Namespace) -> int:
 def _cmd_toc(args: argparse.Namespace) -> int:
     from .operations import get_toc
 
-    return _simple(args, get_toc, _toc_text)
+    return _simple(args, get_toc, _toc_text, max_chars=args.max_chars, cursor=args.cursor)
+
+
+def _cmd_section(args: argparse.Namespace) -> int:
+    from .operations import read_section
+
+    if args.section_id is None:  # the whole document: the same as `read`
+        args.pages = args.max_pages = None
+        args.format = "json" if args.format == "json" else "markdown"
+        return _cmd_read(args)
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+        response = _run(
+            args,
+            lambda: read_section(
+                args.file,
+                args.section_id,
+                max_chars=args.max_chars,
+                cursor=args.cursor,
+                password=args.password,
+                context=context,
+            ),
+            json_mode,
+        )
+        if args.max_chars is None:
+            text = response["markdown"]
+            token = response.get("next_cursor")
+            while token:
+                response = _run(
+                    args,
+                    functools.partial(
+                        read_section,
+                        args.file,
+                        args.section_id,
+                        cursor=token,
+                        password=args.password,
+                        context=context,
+                    ),
+                    json_mode,
+                )
+                text += response["markdown"]
+                token = response.get("next_cursor")
+            response["markdown"] = text
+            response.pop("part", None)
+            response.pop("omitted", None)
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+    else:
+        info = response["section"]
+        crumbs = " > ".join([*info["breadcrumb"], info["title"]])
+        print(f"<!-- {info['id']}: {crumbs} (pages {info['pages']}) -->\n")
+        print(response["markdown"])
+        if response.get("next_cursor"):
+            print(f"pdfthin: more follows; --cursor {response['next_cursor']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_peek(args: argparse.Namespace) -> int:
+    from .operations import peek
+
+    def as_text(r: dict[str, Any]) -> str:
+        where = f"page {r['page']}, characters {r['start']}-{r['end']} of {r['scope']['chars']}"
+        return f"<!-- {r['position']}: {where} -->\n{r['text']}"
+
+    return _simple(
+        args,
+        peek,
+        as_text,
+        section=args.section_id,
+        position=args.position,
+        limit=args.limit,
+        seed=args.seed,
+    )
 
 
 def _simple(
     args: argparse.Namespace,
     operation: Callable[..., dict[str, Any]],
     as_text: Callable[[dict[str, Any]], str],
+    **kwargs: Any,
 ) -> int:
     context = _context(args)
     json_mode = args.format == "json"
     try:
         response = _run(
             args,
-            lambda: operation(args.file, password=args.password, context=context),
+            lambda: operation(args.file, password=args.password, context=context, **kwargs),
             json_mode,
         )
     except _Failed as failed:
@@ -329,17 +423,28 @@ def _info_text(r: dict[str, Any]) -> str:
             f"pages {size['pages']}: {size['width']} x {size['height']} pt, "
             f"rotation {size['rotation']}"
         )
+    forms = r["forms"]
+    lines.append(f"form fields: {forms['fields']}{' (XFA)' if forms['xfa'] else ''}")
+    lines.append(f"attachments: {', '.join(r['attachments']) or 'none'}")
+    lines.append(
+        f"links: {r['links']}  images: {r['images']}  outline entries: {r['outline_entries']}"
+    )
+    if r.get("page_labels"):
+        lines.append(f"page labels: {', '.join(map(str, r['page_labels'][:20]))}")
     return "\n".join(lines)
 
 
 def _toc_text(r: dict[str, Any]) -> str:
-    lines = []
-    for entry in r["entries"]:
+    lines = [f"(from the {r['source']})"] if r["sections"] else []
+    for entry in r["sections"]:
         page = entry["page"] if entry["page"] is not None else "?"
-        lines.append(f"{'  ' * (entry['level'] - 1)}{entry['title']}  .... {page}")
+        indent = "  " * (entry["level"] - 1)
+        lines.append(f"{entry['id']:>8}  {indent}{entry['title']}  .... {page}")
     for problem in r.get("problems", []):
         lines.append(f"! {problem}")
-    return "\n".join(lines) if lines else "(no outline)"
+    if r.get("next_cursor"):
+        lines.append(f"(more sections: --cursor {r['next_cursor']})")
+    return "\n".join(lines) if lines else "(no outline and no headings found)"
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -348,6 +453,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "describe": _cmd_describe,
     "info": _cmd_info,
     "toc": _cmd_toc,
+    "section": _cmd_section,
+    "peek": _cmd_peek,
 }
 
 

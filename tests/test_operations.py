@@ -343,10 +343,11 @@ def test_info_and_toc(ctx: Context) -> None:
         {"pages": "1-3", "width": 612.0, "height": 792.0, "rotation": 0, "unit": "pt"}
     ]
     toc = get_toc(pdf, context=ctx)
-    assert [(e["title"], e["level"], e["page"]) for e in toc["entries"]] == [
-        ("Intro", 1, 1),
-        ("Detail", 2, 2),
-        ("End", 1, 3),
+    assert toc["source"] == "outline"
+    assert [(e["id"], e["title"], e["level"], e["page"]) for e in toc["sections"]] == [
+        ("s-1-1", "Intro", 1, 1),
+        ("s-2-2", "Detail", 2, 2),
+        ("s-1-3", "End", 1, 3),
     ]
 
 

@@ -11,9 +11,18 @@ from pathlib import Path
 
 from ..errors import PdfthinError
 from .document import EngineDocument, Limits, fingerprint
-from .types import HiddenText, ImagePlacement, Metadata, OutlineEntry, PageContent, TextRun
+from .types import (
+    DocumentFacts,
+    HiddenText,
+    ImagePlacement,
+    Metadata,
+    OutlineEntry,
+    PageContent,
+    TextRun,
+)
 
 __all__ = [
+    "DocumentFacts",
     "EngineDocument",
     "HiddenText",
     "ImagePlacement",

@@ -33,13 +33,17 @@ from .interpreter import (
     decode_text_string,
     display_matrix,
 )
-from .types import Metadata, OutlineEntry, PageContent
+from .types import DocumentFacts, Metadata, OutlineEntry, PageContent
 
 #: Defaults for the resource bounds (overridable per :func:`open_pdf` call).
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 PAGE_SECONDS = 10.0
 MAX_OUTLINE_ENTRIES = 20_000
+MAX_FIELDS = 100_000
+MAX_NAMES = 1_000
+MAX_ANNOTATED_PAGES = 100_000
+MAX_ANNOTATIONS = 10_000
 
 _HEADER = re.compile(rb"%PDF-(\d\.\d)")
 
@@ -362,6 +366,39 @@ class EngineDocument:
             return _name_tree_lookup(names, bare)
         return None
 
+    def facts(self) -> DocumentFacts:
+        """Form fields, XFA, attachments, link and annotation counts (bounded walks)."""
+        with _pypdf_quiet(self.limits):
+            try:
+                return self._facts()
+            except Exception:
+                return DocumentFacts()
+
+    def _facts(self) -> DocumentFacts:
+        root = resolve(self.reader.trailer.get("/Root"))
+        facts = DocumentFacts()
+        acroform = get(root, "/AcroForm")
+        if isinstance(acroform, dict):
+            facts.xfa = get(acroform, "/XFA") is not None
+            facts.form_fields = _count_fields(get(acroform, "/Fields"))
+        files = get(get(root, "/Names"), "/EmbeddedFiles")
+        if isinstance(files, dict):
+            facts.attachments = _name_tree_keys(files)
+        for page_obj in self._pages[:MAX_ANNOTATED_PAGES]:
+            annots = get(page_obj, "/Annots")
+            if not isinstance(annots, list):
+                continue
+            for annot in annots[:MAX_ANNOTATIONS]:
+                subtype = get(resolve(annot), "/Subtype")
+                facts.annotations += 1
+                if subtype == "/Link":
+                    facts.links += 1
+                elif subtype == "/FileAttachment":
+                    name = get(get(resolve(annot), "/FS"), "/F")
+                    if isinstance(name, str) and len(facts.attachments) < MAX_NAMES:
+                        facts.attachments.append(name)
+        return facts
+
     # --- pages ---------------------------------------------------------------------------
 
     def page(self, number: int) -> PageContent:
@@ -441,6 +478,41 @@ def _inherited(page_obj: Any, key: str) -> Any:
         if node is None:
             return None
     return None
+
+
+def _count_fields(fields: Any, depth: int = 0) -> int:
+    """Terminal form fields (those without /Kids that are fields themselves)."""
+    if not isinstance(fields, list) or depth > 32:
+        return 0
+    count = 0
+    for ref in fields[:MAX_FIELDS]:
+        field_obj = resolve(ref)
+        kids = get(field_obj, "/Kids")
+        if isinstance(kids, list) and any(get(resolve(k), "/T") is not None for k in kids):
+            count += _count_fields(kids, depth + 1)
+        else:
+            count += 1
+        if count >= MAX_FIELDS:
+            break
+    return count
+
+
+def _name_tree_keys(node: Any, depth: int = 0) -> list[str]:
+    if depth > 32 or not isinstance(node, dict):
+        return []
+    out: list[str] = []
+    names = get(node, "/Names")
+    if isinstance(names, list):
+        for i in range(0, min(len(names), 2 * MAX_NAMES), 2):
+            key = resolve(names[i])
+            out.append(key.decode("latin-1") if isinstance(key, bytes) else str(key))
+    kids = get(node, "/Kids")
+    if isinstance(kids, list):
+        for kid in kids[:MAX_NAMES]:
+            out.extend(_name_tree_keys(resolve(kid), depth + 1))
+            if len(out) >= MAX_NAMES:
+                break
+    return out[:MAX_NAMES]
 
 
 def _name_tree_lookup(node: Any, key: str, depth: int = 0) -> Any:

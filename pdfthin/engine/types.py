@@ -112,3 +112,14 @@ class Metadata:
     encrypted: bool = False
     tagged: bool = False
     page_labels: list[str] | None = None
+
+
+@dataclass(slots=True)
+class DocumentFacts:
+    """Interactive and embedded parts of a document, counted without rendering them."""
+
+    form_fields: int = 0
+    xfa: bool = False
+    attachments: list[str] = field(default_factory=list)
+    links: int = 0
+    annotations: int = 0

@@ -13,9 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import EngineDocument, ImagePlacement, Metadata, OutlineEntry, PageContent
+from ..engine import (
+    DocumentFacts,
+    EngineDocument,
+    ImagePlacement,
+    Metadata,
+    OutlineEntry,
+    PageContent,
+)
 from ..layout import PageLayout, finish_document, layout_page
-from .markdown import render_blocks, render_plain
+from .markdown import Anchor, render_anchored, render_plain
 from .status import page_status
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
@@ -45,6 +52,8 @@ class Page:
     problems: list[str] = field(default_factory=list)
     #: Set when the text came from the scanner's invisible OCR layer.
     ocr_layer: bool = False
+    #: Where each block starts in ``markdown``, its top on the page and its heading level.
+    anchors: list[Anchor] = field(default_factory=list)
     layout: PageLayout | None = field(default=None, repr=False)
 
     @property
@@ -66,6 +75,7 @@ class Document:
     pages: list[Page]
     recovered: str | None = None
     extraction_seconds: float = 0.0
+    facts: DocumentFacts = field(default_factory=DocumentFacts)
     #: Data derived on demand and kept with the document (search index, OCR results).
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -94,7 +104,7 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
     labels = metadata.page_labels
     pages: list[Page] = []
     for content, layout in zip(contents, layouts, strict=True):
-        markdown = render_blocks(layout.blocks, known_words)
+        markdown, anchors = render_anchored(layout.blocks, known_words)
         text = render_plain(layout.blocks, known_words)
         status, reason_code, reason = page_status(content, layout, markdown)
         pages.append(
@@ -115,6 +125,7 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
                 images=content.images,
                 problems=content.problems,
                 ocr_layer=any(r.ocr_layer for r in content.runs),
+                anchors=anchors,
                 layout=layout,
             )
         )
@@ -127,6 +138,7 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
         pages=pages,
         recovered=engine.recovered,
         extraction_seconds=time.perf_counter() - started,
+        facts=engine.facts(),
     )
 
 

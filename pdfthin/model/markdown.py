@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..layout import Block, list_marker
 from ..layout.lines import is_monospace
@@ -90,14 +91,35 @@ def render_table(rows: list[list[str]]) -> str:
 
 def render_blocks(blocks: list[Block], known_words: set[str] | None = None) -> str:
     """Blocks separated by blank lines; consecutive list items stay one (tight) list."""
+    return render_anchored(blocks, known_words)[0]
+
+
+def render_anchored(
+    blocks: list[Block], known_words: set[str] | None = None
+) -> tuple[str, list[Anchor]]:
+    """:func:`render_blocks`, plus where each rendered block starts in the Markdown: its
+    offset, its top on the page and its heading level (0 for other blocks)."""
     out: list[str] = []
+    anchors: list[Anchor] = []
+    length = 0
     previous = ""
     for block in blocks:
         text = render_block(block, known_words)
         if not text:
             continue
         if out:
-            out.append("\n" if block.kind == "list_item" and previous == "list_item" else "\n\n")
+            sep = "\n" if block.kind == "list_item" and previous == "list_item" else "\n\n"
+            out.append(sep)
+            length += len(sep)
+        level = block.level if block.kind == "heading" else 0
+        anchors.append(Anchor(length, round(block.y0, 1), level))
         out.append(text)
+        length += len(text)
         previous = block.kind
-    return "".join(out)
+    return "".join(out), anchors
+
+
+class Anchor(NamedTuple):
+    offset: int
+    y: float
+    level: int

@@ -15,6 +15,7 @@ from .describe import describe_document
 from .find import find_in_document
 from .info import get_info
 from .read import read_pages
+from .sections import peek, read_section
 from .toc import get_toc
 
 __all__ = [
@@ -25,7 +26,9 @@ __all__ = [
     "find_in_document",
     "get_info",
     "get_toc",
+    "peek",
     "read_pages",
+    "read_section",
 ]
 
 

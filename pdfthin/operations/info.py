@@ -30,6 +30,10 @@ def get_info(
         ][:50],
         "outline_entries": len(doc.outline),
         "images": sum(len(p.images) for p in doc.pages),
+        "forms": {"fields": doc.facts.form_fields, "xfa": doc.facts.xfa},
+        "attachments": doc.facts.attachments[:100],
+        "links": doc.facts.links,
+        "annotations": doc.facts.annotations,
     }
     if labels:
         response["page_labels"] = labels if len(labels) <= 200 else [*labels[:200], "…"]

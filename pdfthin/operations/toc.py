@@ -1,10 +1,12 @@
-"""``get_toc``: the document outline (bookmarks), paginated inside the budget."""
+"""``get_toc``: the section tree (from the outline, else from detected headings), paginated
+inside the budget."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..errors import PdfthinError
+from ..model.sections import image_count, preview, section_tree
 from . import cursor as cur
 from .context import Context, Source, budget, default_context
 from .response import size
@@ -23,6 +25,8 @@ def get_toc(
     context = context or default_context()
     limit = budget(max_chars, context)
     doc = context.document(document, password)
+    tree = section_tree(doc)
+    sections = tree.sections
     args = cur.args_digest(op="toc")
     start = 0
     if cursor is not None:
@@ -36,31 +40,41 @@ def get_toc(
             page_count=doc.page_count,
         )
         start = c.offset
-        if start > len(doc.outline):
+        if start > len(sections):
             raise PdfthinError("invalid_cursor", "the cursor points past the end of the outline")
     response: dict[str, Any] = {
         "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
-        "source": "outline",
-        "total_entries": len(doc.outline),
-        "entries": [],
+        "source": tree.source,
+        "total_sections": len(sections),
+        "sections": [],
         "next_cursor": None,
     }
-    if doc.outline_problems and start == 0:
+    if doc.outline_problems and start == 0 and tree.source == "outline":
         response["problems"] = doc.outline_problems[:20]
     used = size(response) + _RESERVE
     index = start
-    while index < len(doc.outline):
-        item = doc.outline[index]
-        entry: dict[str, Any] = {"title": item.title, "level": item.level, "page": item.page}
-        if item.problem:
-            entry["problem"] = item.problem
+    entries: list[dict[str, Any]] = response["sections"]
+    while index < len(sections):
+        section = sections[index]
+        entry: dict[str, Any] = {
+            "id": section.id,
+            "title": section.title,
+            "level": section.level,
+            "page": section.page,
+        }
+        if section.located:
+            entry["end_page"] = section.end_page
+            entry["preview"] = preview(doc, section)
+            entry["images"] = image_count(doc, section)
+        if section.problem:
+            entry["problem"] = section.problem
         cost = size(entry) + 1
-        if used + cost > limit and response["entries"]:
+        if used + cost > limit and entries:
             break
-        response["entries"].append(entry)
+        entries.append(entry)
         used += cost
         index += 1
-    if index < len(doc.outline):
+    if index < len(sections):
         response["next_cursor"] = cur.encode(
             cur.Cursor(
                 op="toc",

@@ -1,0 +1,236 @@
+"""The section tree: where each section starts and ends in the document's Markdown.
+
+Sections come from the PDF outline when it has usable entries (an entry whose destination is
+broken stays in the tree, with its problem, but owns no text), otherwise from the headings the
+layout found. A section runs from its heading to the next section at the same or a higher
+level, across pages. Positions are ``(page, offset)`` into that page's Markdown.
+
+Ids are ``s-{depth}-{index}``: the section's depth in the tree and its 1-based position in the
+document's list of sections. They depend only on the document's bytes and the extraction, so
+they are stable across calls and processes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .document import Document
+
+PREVIEW_CHARS = 160
+PAGE_BREAK = "\n\n<!-- page {page} -->\n\n"
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    level: int
+    page: int | None
+    offset: int
+    #: Top of the heading on its page, when the heading was found; used to attribute images.
+    y: float | None
+    end_page: int | None
+    end_offset: int
+    end_y: float | None
+    parent: int | None
+    problem: str | None = None
+
+    @property
+    def located(self) -> bool:
+        return self.page is not None and self.end_page is not None
+
+
+@dataclass(frozen=True)
+class SectionTree:
+    source: str  # "outline" or "headings"
+    sections: tuple[Section, ...]
+
+    def by_id(self, section_id: str) -> Section | None:
+        m = _ID.match(section_id) if isinstance(section_id, str) else None
+        if m is None:
+            return None
+        index = int(m.group(2)) - 1
+        if not 0 <= index < len(self.sections):
+            return None
+        section = self.sections[index]
+        return section if section.id == section_id else None
+
+    def breadcrumb(self, section: Section) -> list[str]:
+        out: list[str] = []
+        parent = section.parent
+        while parent is not None:
+            out.append(self.sections[parent].title)
+            parent = self.sections[parent].parent
+        return out[::-1]
+
+
+_ID = re.compile(r"^s-(\d{1,3})-(\d{1,7})$")
+
+
+def _norm(text: str) -> str:
+    """Casefolded words only: "I. INTRODUCTION" and "I Introduction" compare equal."""
+    return " ".join(re.sub(r"[\W_]+", " ", text).casefold().split())
+
+
+def section_tree(doc: Document) -> SectionTree:
+    """The document's sections (built once and kept with the document)."""
+    cached = doc.derived.get("sections")
+    if isinstance(cached, SectionTree):
+        return cached
+    located = [e for e in doc.outline if e.page is not None]
+    if located:
+        tree = _from_outline(doc)
+    else:
+        tree = _from_headings(doc)
+    doc.derived["sections"] = tree
+    return tree
+
+
+# One raw starting point per section: (title, level, page, offset, y, problem).
+_Start = tuple[str, int, int | None, int, float | None, str | None]
+
+
+def _from_outline(doc: Document) -> SectionTree:
+    starts: list[_Start] = []
+    for entry in doc.outline:
+        if entry.page is None:
+            starts.append((entry.title, entry.level, None, 0, None, entry.problem))
+            continue
+        offset, y = _locate(doc, entry.page, entry.title)
+        starts.append((entry.title, entry.level, entry.page, offset, y, None))
+    return SectionTree("outline", _finish(doc, starts))
+
+
+def _locate(doc: Document, page: int, title: str) -> tuple[int, float | None]:
+    """Where a bookmark's title is on its page: the heading (else any block) whose first line
+    carries it, with or without its numbering ("III-A Google DeepDream" finds "A. Google
+    DeepDream"); else the top of the page."""
+    md = doc.page(page).markdown
+    wanted = [w for w in dict.fromkeys((_norm(title), _norm(_NUMBERING.sub("", title)))) if w]
+    if not wanted:
+        return 0, None
+    anchors = doc.page(page).anchors
+    for headings_only in (True, False):
+        for anchor in anchors:
+            if headings_only and not anchor.level:
+                continue
+            end = md.find("\n", anchor.offset)
+            raw = md[anchor.offset : end if end >= 0 else len(md)].lstrip("-#*> ")
+            lines = {_norm(raw), _norm(_NUMBERING.sub("", raw))} - {""}
+            for want in wanted:
+                for line in lines:
+                    if line.startswith(want[:60]) or (
+                        headings_only and (want.startswith(line[:60]) or want[:60] in line)
+                    ):
+                        return anchor.offset, anchor.y
+    return 0, None
+
+
+# Leading section numbers: "III-A", "2.3.1", "A.", "IV." (with what separates them).
+_NUMBERING = re.compile(r"^\s*(?:(?:[IVXLC]+|\d+|[A-Z])(?:[.\-–]\s*(?:[IVXLC]+|\d+|[A-Z]))*\.?)\s+")
+
+
+def _from_headings(doc: Document) -> SectionTree:
+    starts: list[_Start] = []
+    for page in doc.pages:
+        for anchor in page.anchors:
+            if anchor.level:
+                end = page.markdown.find("\n", anchor.offset)
+                line = page.markdown[anchor.offset : end if end >= 0 else len(page.markdown)]
+                title = line.lstrip("#").strip()
+                starts.append((title, anchor.level, page.number, anchor.offset, anchor.y, None))
+    return SectionTree("headings", _finish(doc, starts))
+
+
+def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
+    """Ends, depths, parents and ids for the raw starting points (in document order)."""
+    sections: list[Section] = []
+    stack: list[tuple[int, int]] = []  # (level, index) of open ancestors
+    last_page = doc.page_count
+    for i, (title, level, page, offset, y, problem) in enumerate(starts):
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        depth = len(stack) + 1
+        stack.append((level, i))
+        end_page: int | None = None
+        end_offset = 0
+        end_y: float | None = None
+        if page is not None:
+            end_page, end_offset = last_page, len(doc.page(last_page).markdown)
+            for _title2, level2, page2, offset2, y2, _ in starts[i + 1 :]:
+                if page2 is None or level2 > level:
+                    continue
+                if (page2, offset2) > (page, offset):
+                    end_page, end_offset, end_y = page2, offset2, y2
+                    if end_offset == 0 and end_page > page:
+                        # The next section starts a page: this one ends with the page before.
+                        end_page -= 1
+                        end_offset = len(doc.page(end_page).markdown)
+                        end_y = None
+                    break
+        sections.append(
+            Section(
+                id=f"s-{depth}-{i + 1}",
+                title=title,
+                level=level,
+                page=page,
+                offset=offset,
+                y=y,
+                end_page=end_page,
+                end_offset=end_offset,
+                end_y=end_y,
+                parent=parent,
+                problem=problem,
+            )
+        )
+    return tuple(sections)
+
+
+def section_text(doc: Document, section: Section) -> str:
+    """The section's Markdown, pages joined with a page marker."""
+    if section.page is None or section.end_page is None:
+        return ""
+    parts: list[str] = []
+    for number in range(section.page, section.end_page + 1):
+        md = doc.page(number).markdown
+        start = section.offset if number == section.page else 0
+        end = section.end_offset if number == section.end_page else len(md)
+        piece = md[start:end].strip("\n")
+        if number != section.page:
+            parts.append(PAGE_BREAK.format(page=number))
+        parts.append(piece)
+    return "".join(parts).strip()
+
+
+def preview(doc: Document, section: Section) -> str:
+    """The first words after the section's heading."""
+    text = section_text(doc, section)
+    first, _, rest = text.partition("\n")
+    # The first line is the heading itself when the section was found at a heading.
+    body = rest if first.startswith("#") or section.y is not None else text
+    words = " ".join(re.sub(r"<!-- page \d+ -->", " ", body).split())
+    if len(words) <= PREVIEW_CHARS:
+        return words
+    cut = words.rfind(" ", 0, PREVIEW_CHARS)
+    return words[: cut if cut > 0 else PREVIEW_CHARS] + "…"
+
+
+def image_count(doc: Document, section: Section) -> int:
+    """Images placed inside the section's span (by page, and by height on its first and last
+    page when the headings were found there)."""
+    if section.page is None or section.end_page is None:
+        return 0
+    count = 0
+    for number in range(section.page, section.end_page + 1):
+        for image in doc.page(number).images:
+            top = image.bbox[1]
+            if number == section.page and section.y is not None and top < section.y:
+                continue
+            if number == section.end_page and section.end_y is not None and top >= section.end_y:
+                continue
+            if number == section.end_page and section.end_offset == 0 and number != section.page:
+                continue
+            count += 1
+    return count

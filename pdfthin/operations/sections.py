@@ -1,0 +1,252 @@
+"""``read_section`` and ``peek``: a section's Markdown, or a taste of it, inside the budget."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..errors import PdfthinError
+from ..model import Document
+from ..model.sections import Section, section_text, section_tree
+from . import cursor as cur
+from .context import Context, Source, budget, default_context, positive_int
+from .read import read_pages
+from .response import cut_point, size
+
+_RESERVE = 600
+POSITIONS = ("beginning", "middle", "ending", "random")
+DEFAULT_PEEK = 500
+MAX_PEEK = 20_000
+
+
+def _section(doc: Document, section_id: Any) -> Section:
+    if not isinstance(section_id, str):
+        raise PdfthinError("invalid_argument", "section must be a section id like 's-1-3'")
+    section = section_tree(doc).by_id(section_id)
+    if section is None:
+        raise PdfthinError(
+            "not_found",
+            f"no section {section_id!r} in this document; get the ids from the table of contents",
+            section=section_id,
+        )
+    return section
+
+
+def section_span(doc: Document, section_id: str) -> tuple[int, int]:
+    """First and last page of a section (``not_found`` for an unknown id, and for an outline
+    entry whose destination is broken)."""
+    section = _section(doc, section_id)
+    if section.page is None or section.end_page is None:
+        raise PdfthinError(
+            "not_found",
+            f"section {section_id!r} has no location in the document: {section.problem}",
+            section=section_id,
+        )
+    return section.page, section.end_page
+
+
+def read_section(
+    document: Source,
+    section: str | None = None,
+    *,
+    max_chars: int | None = None,
+    cursor: str | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> dict[str, Any]:
+    """One section's Markdown, from its heading to the next heading at the same or a higher
+    level; without ``section``, the whole document, paginated as :func:`read_pages` does."""
+    context = context or default_context()
+    if section is None:
+        return read_pages(
+            document, max_chars=max_chars, cursor=cursor, password=password, context=context
+        )
+    limit = budget(max_chars, context)
+    doc = context.document(document, password)
+    found = _section(doc, section)
+    first, last = section_span(doc, section)
+    tree = section_tree(doc)
+    text = section_text(doc, found)
+    args = cur.args_digest(op="section", section=section)
+    offset = 0
+    if cursor is not None:
+        c = cur.decode(cursor)
+        cur.check(
+            c,
+            op="section",
+            fingerprint=doc.fingerprint,
+            ocr=False,
+            args=args,
+            page_count=doc.page_count,
+        )
+        if c.page_hash != cur.text_hash(text) or c.offset > len(text):
+            raise PdfthinError(
+                "stale_cursor",
+                f"the text of section {section!r} changed since the cursor was issued",
+                section=section,
+            )
+        offset = c.offset
+    response: dict[str, Any] = {
+        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
+        "section": {
+            "id": found.id,
+            "title": found.title,
+            "level": found.level,
+            "pages": f"{first}-{last}" if last != first else str(first),
+            "breadcrumb": tree.breadcrumb(found),
+            "chars": len(text),
+        },
+        "markdown": "",
+        "part": None,
+        "next_cursor": None,
+    }
+    room = limit - size(response) - _RESERVE
+    end = _fit(text, offset, room)
+    response["markdown"] = text[offset:end]
+    if offset or end < len(text):
+        response["part"] = {"start": offset, "end": end, "total": len(text)}
+    else:
+        del response["part"]
+    if end < len(text):
+        response["next_cursor"] = cur.encode(
+            cur.Cursor(
+                op="section",
+                fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+                ocr=False,
+                args=args,
+                remaining=(first,),
+                offset=end,
+                page_hash=cur.text_hash(text),
+            )
+        )
+        response["omitted"] = {
+            "reason": "budget",
+            "chars": len(text) - end,
+            "message": f"{len(text) - end} more characters of this section; call again with "
+            "next_cursor",
+        }
+    return response
+
+
+def _fit(text: str, offset: int, room: int) -> int:
+    """The end of the largest piece after ``offset`` whose JSON fits in ``room``."""
+    if size(text[offset:]) <= room:
+        return len(text)
+    lo, hi, best = offset + 1, len(text), offset + 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if size(text[offset:mid]) <= room:
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    end = offset + cut_point(text[offset:], best - offset)
+    if end > offset and 0xD800 <= ord(text[end - 1]) <= 0xDBFF:
+        end -= 1
+    return max(end, offset + 1)
+
+
+def peek(
+    document: Source,
+    section: str | None = None,
+    *,
+    position: str = "beginning",
+    limit: int | None = None,
+    seed: int | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> dict[str, Any]:
+    """At most ``limit`` characters from the beginning, middle, ending or a random place
+    (reproducible with ``seed``) of a section or of the document, with where they were taken
+    and how long the whole scope is."""
+    context = context or default_context()
+    if position not in POSITIONS:
+        raise PdfthinError(
+            "invalid_argument", f"position must be one of {', '.join(POSITIONS)}", position=position
+        )
+    size_limit = positive_int(limit, "limit", DEFAULT_PEEK, MAX_PEEK)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise PdfthinError("invalid_argument", "seed must be an integer")
+    doc = context.document(document, password)
+    if section is None:
+        text, pages = _document_text(doc)
+        scope: dict[str, Any] = {"section": None, "title": doc.metadata.title}
+    else:
+        found = _section(doc, section)
+        _first, _last = section_span(doc, section)
+        text = section_text(doc, found)
+        pages = _page_starts_in_section(doc, found, text)
+        scope = {"section": found.id, "title": found.title}
+    total = len(text)
+    if position == "beginning":
+        start = 0
+    elif position == "ending":
+        start = max(0, total - size_limit)
+    elif position == "middle":
+        start = max(0, (total - size_limit) // 2)
+    else:
+        start = random.Random(seed).randint(0, max(0, total - size_limit))
+    start, end = _word_bounds(text, start, min(total, start + size_limit))
+    page = _page_at(pages, start)
+    scope["chars"] = total
+    return {
+        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
+        "scope": scope,
+        "position": position,
+        "seed": seed if position == "random" else None,
+        "start": start,
+        "end": end,
+        "page": page,
+        "text": text[start:end],
+    }
+
+
+def _document_text(doc: Document) -> tuple[str, list[tuple[int, int]]]:
+    parts: list[str] = []
+    starts: list[tuple[int, int]] = []
+    length = 0
+    for page in doc.pages:
+        if not page.markdown:
+            continue
+        if parts:
+            parts.append("\n\n")
+            length += 2
+        starts.append((length, page.number))
+        parts.append(page.markdown)
+        length += len(page.markdown)
+    return "".join(parts), starts
+
+
+def _page_starts_in_section(doc: Document, section: Section, text: str) -> list[tuple[int, int]]:
+    starts = [(0, section.page or 1)]
+    marker = "<!-- page "
+    at = text.find(marker)
+    while at >= 0:
+        close = text.find(" -->", at)
+        number = text[at + len(marker) : close]
+        if number.isdigit():
+            starts.append((at, int(number)))
+        at = text.find(marker, at + 1)
+    return starts
+
+
+def _page_at(starts: list[tuple[int, int]], offset: int) -> int | None:
+    page = None
+    for start, number in starts:
+        if start <= offset:
+            page = number
+        else:
+            break
+    return page
+
+
+def _word_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Move ``start`` forward and ``end`` back to word boundaries (within 40 characters)."""
+    if 0 < start < len(text) and not text[start - 1].isspace():
+        space = text.find(" ", start, start + 40)
+        if space > 0:
+            start = space + 1
+    if end < len(text) and not text[end].isspace():
+        space = text.rfind(" ", max(start, end - 40), end)
+        if space > start:
+            end = space
+    return start, max(start, end)
