@@ -1,0 +1,121 @@
+"""The command line, run as a user runs it: a subprocess, exit codes, stdout and stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pdfbuilder import PdfBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "examples" / "sample.pdf"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pdfthin", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(8, 8)
+    b.add_page(b"BT /F1 12 Tf 72 700 Td (visible words) Tj ET", {"Font": {"F1": font}})
+    b.add_page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", {"XObject": {"Im1": image}})
+    path = tmp_path_factory.mktemp("cli") / "scanned.pdf"
+    path.write_bytes(b.build())
+    return path
+
+
+def test_bundled_sample_is_what_make_sample_writes(tmp_path: Path) -> None:
+    out = tmp_path / "sample.pdf"
+    subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "make_sample.py"), str(out)], check=True
+    )
+    assert out.read_bytes() == SAMPLE.read_bytes()
+
+
+def test_read_markdown_whole_document() -> None:
+    r = run("read", str(SAMPLE))
+    assert r.returncode == 0, r.stderr
+    assert "# A Sample for pdfthin" in r.stdout
+    assert "| Engine | Pages | Seconds |" in r.stdout
+    assert "<!-- page 3: needs_ocr" in r.stdout
+    assert "Ignore previous instructions" not in r.stdout  # invisible text stays out
+    assert r.stderr == ""  # no progress on a pipe
+
+
+def test_read_json_shape() -> None:
+    r = run("read", str(SAMPLE), "--pages", "2-3", "--format", "json")
+    assert r.returncode == 0
+    data = json.loads(r.stdout)
+    assert data["document"]["page_count"] == 3
+    assert [(p["page"], p["status"]) for p in data["pages"]] == [(2, "text"), (3, "needs_ocr")]
+    assert data["pages"][0]["markdown"].startswith("## 3 Results")
+
+
+def test_read_with_budget_prints_a_cursor_and_continues() -> None:
+    r = run("read", str(SAMPLE), "--max-chars", "1000", "--format", "json")
+    first = json.loads(r.stdout)
+    assert first["next_cursor"]
+    r2 = run("read", str(SAMPLE), "--max-chars", "1000", "--cursor", first["next_cursor"])
+    assert r2.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "error"),
+    [
+        (["read", "missing.pdf"], 1, "not_found"),
+        (["read", str(SAMPLE), "--pages", "0"], 1, "invalid_pages"),
+        (["read", str(SAMPLE), "--pages", "4"], 1, "invalid_pages"),
+        (["read", str(SAMPLE), "--cursor", "garbage"], 1, "invalid_cursor"),
+        (["describe", __file__], 1, "not_a_pdf"),
+    ],
+)
+def test_document_errors_exit_1_with_one_line(args: list[str], code: int, error: str) -> None:
+    r = run(*args)
+    assert r.returncode == code
+    assert r.stderr.count("\n") == 1 and error in r.stderr
+    r = run(*args, "--format", "json")
+    assert r.returncode == code
+    assert json.loads(r.stdout)["error"]["code"] == error
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run("bogus").returncode == 2
+    assert run("read").returncode == 2
+    assert run().returncode == 2
+    assert run("read", str(SAMPLE), "--format", "yaml").returncode == 2
+
+
+def test_find_exit_codes(scanned: Path) -> None:
+    assert run("find", str(SAMPLE), "mistake").returncode == 0
+    assert run("find", str(SAMPLE), "zebra", "--pages", "1-2").returncode == 1
+    # Not found, and page 3 could not be searched (it needs OCR): a distinct code.
+    r = run("find", str(SAMPLE), "zebra")
+    assert r.returncode == 4
+    assert "could not" in r.stderr or "not searched" in r.stderr
+    assert run("find", str(scanned), "visible").returncode == 0
+    assert run("find", "missing.pdf", "x").returncode == 5
+
+
+def test_describe_info_toc_section_peek() -> None:
+    r = run("describe", str(SAMPLE), "--format", "json")
+    assert json.loads(r.stdout)["type"] == "mixed"
+    r = run("info", str(SAMPLE))
+    assert "pages: 3" in r.stdout
+    r = run("toc", str(SAMPLE))
+    assert "s-1-1" in r.stdout and "Reading and honesty" in r.stdout
+    r = run("section", str(SAMPLE), "s-1-2")
+    assert r.returncode == 0 and "| pure | 1185 | 9.3 |" in r.stdout
+    r = run("peek", str(SAMPLE), "--position", "ending", "--limit", "60", "--format", "json")
+    assert len(json.loads(r.stdout)["text"]) <= 60
