@@ -7,6 +7,11 @@ text columns.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
+from .table_cells import is_value, share_words, soft_split
+from .table_columns import whitespace_boundaries
+from .table_grid import Grid, find_grids
 from .types import Block, Line
 
 MIN_ROWS = 3
@@ -113,6 +118,205 @@ def find_tables(
     lines: list[Line], rules: list[tuple[float, float, float, float]]
 ) -> tuple[list[Block], list[Line]]:
     """Split ``lines`` into table blocks and the lines that are not part of a table."""
+    tables: list[Block] = []
+    rest = lines
+    for grid in find_grids(rules):
+        block = _from_grid(grid, rest)
+        if block is not None:
+            tables.append(block)
+            inside = {id(ln) for ln in block.lines}
+            rest = [ln for ln in rest if id(ln) not in inside]
+    aligned, rest = _aligned_tables(rest, rules)
+    return tables + aligned, rest
+
+
+# --- ruled grids ------------------------------------------------------------------------------
+
+
+def _from_grid(grid: Grid, lines: list[Line]) -> Block | None:
+    """The table a ruled grid holds: each line goes to the cell under it; a line that runs
+    across cells (a row set as one string) has its words shared out between them."""
+    # A line belongs by its start and its middle height: its right end is the least reliable
+    # edge (trailing spaces stretched by word spacing can run past the table).
+    members = [
+        ln
+        for ln in lines
+        if grid.x0 - 1 <= ln.x0 < grid.x1 - 1 and grid.y0 <= (ln.y0 + ln.y1) / 2 <= grid.y1
+    ]
+    if not members:
+        return None
+    xs, ruled = _grid_columns(grid, members)
+    bands: dict[int, list[Line]] = {}
+    for ln in members:
+        cy = (ln.y0 + ln.y1) / 2
+        r = min(max(bisect_right(grid.ys, cy) - 1, 0), len(grid.ys) - 2)
+        bands.setdefault(r, []).append(ln)
+    rows: list[list[str]] = []
+    for r in sorted(bands):
+        band = bands[r]
+        baselines = _rows(band)
+        hard = [bool(ruled[k]) and grid.vrule[r][ruled[k] - 1] for k in range(len(xs))]
+        cells = _band_cells(baselines, xs, hard)
+        items = [(ln, _pieces(ln, xs, cells, hard)) for ln in band]
+        for record in _records(items):
+            rows.append(_row_texts(record, len(xs) - 1))
+    return _table_block(rows, members)
+
+
+def _grid_columns(grid: Grid, members: list[Line]) -> tuple[list[float], list[int]]:
+    """Column boundaries: the grid's rules, plus whitespace boundaries inside a ruled column
+    whose rows hold aligned pieces (a grid that draws only some of its column lines).
+    ``ruled[k]`` is one more than the grid boundary index of ``xs[k]``, 0 when unruled."""
+    xs: list[float] = []
+    ruled: list[int] = []
+    baselines = _rows(members)
+    for c in range(len(grid.xs) - 1):
+        xs.append(grid.xs[c])
+        ruled.append(c + 1)
+        lo, hi = grid.xs[c], grid.xs[c + 1]
+        spans = [
+            [(ln.x0, ln.x1) for ln in base if lo <= (ln.x0 + ln.x1) / 2 <= hi] for base in baselines
+        ]
+        em = _median_size(members)
+        for x in whitespace_boundaries(spans, lo, hi, 0.8 * em):
+            xs.append(x)
+            ruled.append(0)
+    xs.append(grid.xs[-1])
+    ruled.append(len(grid.xs))
+    return xs, ruled
+
+
+def _band_cells(
+    baselines: list[list[Line]], xs: list[float], hard: list[bool]
+) -> list[tuple[int, int]]:
+    """The cells of one row band as column spans ``(first, end)``. A ruled boundary always
+    divides; an unruled one (no rule in this band, or a whitespace column) divides only where
+    the band's own text shows it: a gap between pieces of one baseline, or a string of
+    values running across it (a row of numbers set as one string). Otherwise the columns
+    are one merged cell, like a heading centred over several columns."""
+    ncols = len(xs) - 1
+    # One division shows the band is a row of cells, not a merged one: then every column
+    # boundary of the grid divides it.
+    split = any(_divides(baselines, xs[k]) for k in range(1, ncols) if not hard[k])
+    cells: list[tuple[int, int]] = []
+    start = 0
+    for k in range(1, ncols + 1):
+        if k == ncols or hard[k] or split:
+            cells.append((start, k))
+            start = k
+    return cells
+
+
+def _divides(baselines: list[list[Line]], x: float) -> bool:
+    for base in baselines:
+        crossing = [ln for ln in base if ln.x0 < x < ln.x1]
+        if crossing:
+            if any(_values(ln.text) >= 2 for ln in crossing):
+                return True
+        elif any(ln.x1 <= x for ln in base) and any(ln.x0 >= x for ln in base):
+            return True
+    return False
+
+
+def _values(text: str) -> int:
+    words = text.split()
+    return len(words) if words and all(is_value(w) for w in words) else 0
+
+
+def _pieces(
+    ln: Line, xs: list[float], cells: list[tuple[int, int]], hard: list[bool]
+) -> dict[int, str]:
+    """``ln``'s text by cell (keyed by the cell's first column). Across ruled boundaries the
+    words are shared out; across unruled ones only when the words clearly fit the cells,
+    else the line is one cell's text."""
+    em = ln.size or 1.0
+    touched = [(a, b) for a, b in cells if min(ln.x1, xs[b]) - max(ln.x0, xs[a]) > 0.3 * em]
+    if not touched:
+        cx = (ln.x0 + ln.x1) / 2
+        touched = [min(cells, key=lambda ab: abs((xs[ab[0]] + xs[ab[1]]) / 2 - cx))]
+    if len(touched) == 1:
+        return {touched[0][0]: ln.text}
+    groups: list[list[tuple[int, int]]] = [[touched[0]]]
+    for cell in touched[1:]:
+        if hard[cell[0]]:
+            groups.append([cell])
+        else:
+            groups[-1].append(cell)
+    if len(groups) == 1:
+        split = soft_split(ln, [(xs[a], xs[b]) for a, b in touched])
+        if split is None:
+            return {touched[0][0]: ln.text}
+        return {a: t for (a, _), t in zip(touched, split, strict=True) if t}
+    texts = share_words(ln, [(xs[g[0][0]], xs[g[-1][1]]) for g in groups])
+    return {g[0][0]: t for g, t in zip(groups, texts, strict=True) if t}
+
+
+def _median_size(lines: list[Line]) -> float:
+    sizes = sorted(ln.size for ln in lines)
+    return sizes[len(sizes) // 2] or 1.0
+
+
+def _records(
+    items: list[tuple[Line, dict[int, str]]],
+) -> list[list[tuple[Line, dict[int, str]]]]:
+    """Split a ruled row band into table rows where it holds several records: a value under
+    another value in the same column starts a new row; words under words are a wrapped
+    cell."""
+    baselines = _rows([ln for ln, _ in items])
+    by_line = {id(ln): pieces for ln, pieces in items}
+    records: list[list[tuple[Line, dict[int, str]]]] = []
+    values: dict[int, bool] = {}
+    for base in baselines:
+        entries = [(ln, by_line[id(ln)]) for ln in base]
+        cols = {c: t for _, p in entries for c, t in p.items()}
+        clash = any(is_value(t) and values.get(c) for c, t in cols.items())
+        if not records or clash:
+            records.append([])
+            values = {}
+        records[-1].extend(entries)
+        for c, t in cols.items():
+            values[c] = values.get(c, False) or is_value(t)
+    return records
+
+
+def _row_texts(record: list[tuple[Line, dict[int, str]]], ncols: int) -> list[str]:
+    cells: list[list[tuple[float, float, str]]] = [[] for _ in range(ncols)]
+    for ln, pieces in record:
+        for c, t in pieces.items():
+            cells[c].append((ln.y0, ln.x0, t))
+    return [" ".join(t for _, _, t in sorted(cell)) for cell in cells]
+
+
+def _table_block(rows: list[list[str]], lines: list[Line]) -> Block | None:
+    """A table block from rows of cells, dropping empty rows and columns; ``None`` when what
+    is left is not a table (fewer than two rows of two filled cells)."""
+    rows = [r for r in rows if any(r)]
+    if not rows:
+        return None
+    keep = [c for c in range(len(rows[0])) if any(r[c] for r in rows)]
+    rows = [[r[c] for c in keep] for r in rows]
+    if len(keep) < 2 or sum(1 for r in rows if sum(1 for t in r if t) >= 2) < 2:
+        return None
+    sizes = sorted(ln.size for ln in lines)
+    return Block(
+        lines=list(lines),
+        x0=min(ln.x0 for ln in lines),
+        y0=min(ln.y0 for ln in lines),
+        x1=max(ln.x1 for ln in lines),
+        y1=max(ln.y1 for ln in lines),
+        size=sizes[len(sizes) // 2],
+        kind="table",
+        rows=rows,
+    )
+
+
+# --- aligned text -----------------------------------------------------------------------------
+
+
+def _aligned_tables(
+    lines: list[Line], rules: list[tuple[float, float, float, float]]
+) -> tuple[list[Block], list[Line]]:
+    """Tables without a full grid: rows whose pieces fall into the same columns."""
     rows = _rows(lines)
     tables: list[Block] = []
     used: set[int] = set()

@@ -1,0 +1,109 @@
+"""Cell text from lines: splitting a line that runs across cells, recognising values.
+
+A line may cover several cells when the PDF sets a whole table row as one string (word
+spacing or wide kerning between the values); its words then have to be shared out between
+the cells it crosses, with only the line's extent and its words to go on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .types import Line
+
+_VALUE = re.compile(
+    r"^[(\[]?[-+−–—~<>≤≥±]?[$€£¥]?\d[\d.,:/%\s]*[%‰*)\]a-z]{0,3}$"
+    r"|^[-–—:.…x×*/]$|^n/?a$|^\.\d+%?$",
+    re.IGNORECASE,
+)
+
+
+def is_value(text: str) -> bool:
+    """A number, a percentage or a placeholder (``-``, ``x``, ``n/a``): the content of a
+    data cell, as opposed to words."""
+    return bool(_VALUE.match(text.strip()))
+
+
+def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
+    """The words of ``line`` shared out between ``cells`` (x ranges, left to right, that the
+    line crosses): one text per cell, possibly empty."""
+    words = line.text.split()
+    k = len(cells)
+    if k <= 1:
+        return [line.text]
+    values = [is_value(w) for w in words]
+    if len(words) == k and all(values):
+        return words
+    out = [""] * k
+    if len(words) > k and all(values[1 - k :]):
+        # A label then one value per cell: "Number of member states 21 8".
+        out[0] = " ".join(words[: len(words) - k + 1])
+        for i, w in enumerate(words[1 - k :], start=1):
+            out[i] = w
+        return out
+    # Otherwise place each word where it would sit if the line were set in a typical
+    # proportional font stretched to the line's width, keeping the words in order.
+    starts = _word_positions(line.text, words, line.x0, line.x1)
+    col = 0
+    for w, (a, b) in zip(words, starts, strict=True):
+        centre = (a + b) / 2
+        while col + 1 < k and centre >= cells[col + 1][0]:
+            col += 1
+        out[col] = f"{out[col]} {w}".strip()
+    return out
+
+
+def soft_split(line: Line, cells: list[tuple[float, float]]) -> list[str] | None:
+    """``line``'s words shared out between ``cells`` where no rule divides them (whitespace
+    columns, a grid's open rows), or ``None`` when the words do not clearly fit the cells:
+    a label and one value per cell, or one word per cell with each word's estimated place in
+    a different cell (a heading centred over the columns is none of these)."""
+    words = line.text.split()
+    k = len(cells)
+    if len(words) < k or k < 2:
+        return None
+    values = [is_value(w) for w in words]
+    if all(values[1 - k :]):
+        return share_words(line, cells)
+    if len(words) != k:
+        return None
+    places = _word_positions(line.text, words, line.x0, line.x1)
+    seen = []
+    for a, b in places:
+        centre = (a + b) / 2
+        seen.append(sum(1 for lo, _ in cells[1:] if centre >= lo))
+    return words if seen == list(range(k)) else None
+
+
+def _word_positions(text: str, words: list[str], x0: float, x1: float) -> list[tuple[float, float]]:
+    """Estimated x extent of each word: Helvetica-like advances scaled to the line."""
+    advances = [_ADVANCE.get(ch, 556) for ch in text]
+    total = sum(advances) or 1
+    scale = (x1 - x0) / total
+    cumulative = [0]
+    for adv in advances:
+        cumulative.append(cumulative[-1] + adv)
+    out = []
+    pos = 0
+    for w in words:
+        start = text.index(w, pos)
+        pos = start + len(w)
+        out.append((x0 + cumulative[start] * scale, x0 + cumulative[pos] * scale))
+    return out
+
+
+# Advance widths (thousandths of an em) of Helvetica, the usual shape of table text; other
+# characters count as a digit's width.
+_ADVANCE: dict[str, int] = {
+    " ": 278, "!": 278, '"': 355, "#": 556, "$": 556, "%": 889, "&": 667, "'": 191,
+    "(": 333, ")": 333, "*": 389, "+": 584, ",": 278, "-": 333, ".": 278, "/": 278,
+    ":": 278, ";": 278, "<": 584, "=": 584, ">": 584, "?": 556, "@": 1015,
+    "A": 667, "B": 667, "C": 722, "D": 722, "E": 667, "F": 611, "G": 778, "H": 722,
+    "I": 278, "J": 500, "K": 667, "L": 556, "M": 833, "N": 722, "O": 778, "P": 667,
+    "Q": 778, "R": 722, "S": 667, "T": 611, "U": 722, "V": 667, "W": 944, "X": 667,
+    "Y": 667, "Z": 611, "[": 278, "\\": 278, "]": 278, "_": 556,
+    "a": 556, "b": 556, "c": 500, "d": 556, "e": 556, "f": 278, "g": 556, "h": 556,
+    "i": 222, "j": 222, "k": 500, "l": 222, "m": 833, "n": 556, "o": 556, "p": 556,
+    "q": 556, "r": 333, "s": 500, "t": 278, "u": 556, "v": 500, "w": 722, "x": 500,
+    "y": 500, "z": 500, "{": 334, "|": 260, "}": 334, "~": 584,
+}  # fmt: skip

@@ -1,0 +1,216 @@
+"""Table detection on synthetic lines and rules, and on ICDAR 2013 pages of the corpus.
+
+Synthetic lines are 10 pt text whose characters advance 5 pt each; a row's baseline is at
+``y``. Rules are ``(x0, y0, x1, y1)`` in page coordinates (y down).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import CORPUS, require_corpus
+
+from pdfthin.layout.table_cells import is_value, share_words, soft_split
+from pdfthin.layout.table_columns import whitespace_boundaries
+from pdfthin.layout.table_grid import find_grids
+from pdfthin.layout.tables import find_tables
+from pdfthin.layout.types import Block, Line
+
+Rule = tuple[float, float, float, float]
+
+
+def ln(text: str, x: float, y: float, size: float = 10.0, width: float | None = None) -> Line:
+    w = len(text) * 0.5 * size if width is None else width
+    return Line(text, x, y - 0.8 * size, x + w, y + 0.2 * size, size)
+
+
+def grid_rules(xs: list[float], ys: list[float]) -> list[Rule]:
+    """A full lattice: every column line and every row line."""
+    rules: list[Rule] = [(xs[0], y, xs[-1], y) for y in ys]
+    rules += [(x, ys[0], x, ys[-1]) for x in xs]
+    return rules
+
+
+def only_table(lines: list[Line], rules: list[Rule]) -> Block:
+    tables, _ = find_tables(lines, rules)
+    assert len(tables) == 1, [t.rows for t in tables]
+    return tables[0]
+
+
+# --- ruled grids ------------------------------------------------------------------------------
+
+
+def test_grid_from_connected_rules() -> None:
+    (grid,) = find_grids(grid_rules([50, 150, 250, 350], [100, 120, 140, 160]))
+    assert [round(x) for x in grid.xs] == [50, 150, 250, 350]
+    assert [round(y) for y in grid.ys] == [100, 120, 140, 160]
+    assert all(all(row) for row in grid.vrule)
+
+
+def test_double_drawn_borders_are_one_boundary() -> None:
+    rules = grid_rules([50, 150, 250], [100, 120, 140])
+    rules += [(x + 0.3, y0, x + 0.3, y1) for x, y0, x1, y1 in rules if x == x1]
+    (grid,) = find_grids(rules)
+    assert len(grid.xs) == 3
+
+
+def test_ruled_table_cells() -> None:
+    rules = grid_rules([50, 150, 250, 350], [100, 120, 140, 160])
+    lines = [
+        ln("Name", 55, 114), ln("Qty", 155, 114), ln("Price", 255, 114),
+        ln("apple", 55, 134), ln("3", 155, 134), ln("1.20", 255, 134),
+        ln("pear", 55, 154), ln("10", 155, 154), ln("0.50", 255, 154),
+    ]  # fmt: skip
+    table = only_table(lines, rules)
+    assert table.rows == [["Name", "Qty", "Price"], ["apple", "3", "1.20"], ["pear", "10", "0.50"]]
+
+
+def test_wrapped_cell_in_a_ruled_row_is_one_cell() -> None:
+    rules = grid_rules([50, 200, 300], [100, 120, 150, 170])
+    lines = [
+        ln("Substance", 55, 114), ln("kg/year", 205, 114),
+        ln("Chlorine and inorganic", 55, 132), ln("10 000", 205, 138), ln("compounds", 55, 144),
+        ln("Halons", 55, 164), ln("1", 205, 164),
+    ]  # fmt: skip
+    table = only_table(lines, rules)
+    assert table.rows == [
+        ["Substance", "kg/year"],
+        ["Chlorine and inorganic compounds", "10 000"],
+        ["Halons", "1"],
+    ]
+
+
+def test_row_set_as_one_string_is_shared_between_ruled_cells() -> None:
+    # eu-001: a whole row drawn as "100 - -" with word spacing; eu-003: a label then values.
+    rules = grid_rules([50, 250, 330, 410, 490], [100, 120, 140, 160])
+    lines = [
+        ln("Pollutant", 55, 114), ln("air", 255, 114), ln("water", 335, 114), ln("land", 415, 114),
+        ln("Methane", 55, 134), ln("100 - -", 255, 134, width=200),
+        ln("Number of member states 21 8 5", 55, 154, width=390),
+    ]  # fmt: skip
+    table = only_table(lines, rules)
+    assert table.rows[1] == ["Methane", "100", "-", "-"]
+    assert table.rows[2] == ["Number of member states", "21", "8", "5"]
+
+
+def test_heading_over_merged_columns_stays_one_cell() -> None:
+    # The first band has no rule between the value columns: one merged cell.
+    rules = [(50, y, 350, y) for y in (100, 120, 140, 160)]
+    rules += [(50, 100, 50, 160), (150, 100, 150, 160), (350, 100, 350, 160)]
+    rules += [(250, 120, 250, 160)]
+    lines = [
+        ln("THRESHOLD FOR RELEASES", 185, 114),
+        ln("Gas", 55, 134), ln("to air", 155, 134), ln("to water", 255, 134),
+        ln("Methane", 55, 154), ln("100", 155, 154), ln("-", 255, 154),
+    ]  # fmt: skip
+    table = only_table(lines, rules)
+    assert table.rows == [
+        ["", "THRESHOLD FOR RELEASES", ""],
+        ["Gas", "to air", "to water"],
+        ["Methane", "100", "-"],
+    ]
+
+
+def test_unruled_columns_inside_a_ruled_grid() -> None:
+    # eu-026: rules frame the table and divide only the first column from the rest.
+    rules = [(50, y, 450, y) for y in (100, 120, 180)] + [(150, 100, 150, 180)]
+    lines = [ln("answers", 55, 114), ln("Freq.", 160, 114), ln("Percent", 260, 114)]
+    lines += [ln("Cum.", 360, 114)]
+    for i, (a, b, c, d) in enumerate([("0", "138", "6.9", "6.9"), ("1", "178", "8.8", "15.7")]):
+        y = 134 + 14 * i
+        lines += [ln(a, 55, y), ln(b, 160, y), ln(c, 260, y), ln(d, 360, y)]
+    table = only_table(lines, rules)
+    assert table.rows == [
+        ["answers", "Freq.", "Percent", "Cum."],
+        ["0", "138", "6.9", "6.9"],
+        ["1", "178", "8.8", "15.7"],
+    ]
+
+
+def test_records_in_one_ruled_band_become_rows() -> None:
+    # Only a header rule: the body rows are one band, but values stack in their columns.
+    rules = [(50, y, 350, y) for y in (100, 120, 170)]
+    rules += [(x, 100, x, 170) for x in (50, 150, 250, 350)]
+    lines = [ln("Country", 55, 114), ln("2007", 155, 114), ln("2008", 255, 114)]
+    for i, (a, b, c) in enumerate([("Austria", "12", "14"), ("Spain", "3", "-")]):
+        lines += [ln(a, 55, 134 + 14 * i), ln(b, 155, 134 + 14 * i), ln(c, 255, 134 + 14 * i)]
+    table = only_table(lines, rules)
+    assert table.rows == [["Country", "2007", "2008"], ["Austria", "12", "14"], ["Spain", "3", "-"]]
+
+
+def test_a_framed_paragraph_is_not_a_table() -> None:
+    rules = grid_rules([50, 350], [100, 160])
+    lines = [ln("A boxed note that runs over", 55, 114), ln("two lines of text.", 55, 128)]
+    tables, rest = find_tables(lines, rules)
+    assert tables == []
+    assert rest == lines
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["12", "1,043", "0.9", "17.4%", "-", "(3.5)", "n/a", "x", ":"])
+def test_values(text: str) -> None:
+    assert is_value(text)
+
+
+@pytest.mark.parametrize("text", ["Total", "Single", "to air", "EU-15"])
+def test_not_values(text: str) -> None:
+    assert not is_value(text)
+
+
+def test_share_words_places_words_by_estimated_width() -> None:
+    line = ln("FUNCTION_ID VARCHAR(30) ID of the function.", 143, 100, size=9, width=217)
+    assert share_words(line, [(137, 211), (211, 283), (283, 545)]) == [
+        "FUNCTION_ID",
+        "VARCHAR(30)",
+        "ID of the function.",
+    ]
+
+
+def test_soft_split_refuses_a_centred_heading() -> None:
+    line = ln("THRESHOLD FOR RELEASES", 316, 100, size=8, width=125)
+    assert soft_split(line, [(257, 340), (340, 428), (428, 500)]) is None
+    pair = ln("Netherlands Single", 89, 100, size=8, width=81)
+    assert soft_split(pair, [(85, 135), (135, 180)]) == ["Netherlands", "Single"]
+
+
+def test_whitespace_boundaries_need_pieces_on_both_sides() -> None:
+    rows = [[(0.0, 30.0), (100.0, 120.0)], [(0.0, 40.0), (100.0, 115.0)], [(0.0, 20.0)]]
+    (x,) = whitespace_boundaries(rows, 0, 200, 5)
+    assert 40 < x < 100
+    ragged = [[(0.0, 150.0)], [(0.0, 90.0)], [(0.0, 140.0)]]
+    assert whitespace_boundaries(ragged, 0, 200, 5) == []
+
+
+# --- corpus -----------------------------------------------------------------------------------
+
+ICDAR = "tabula-icdar2013/competition-dataset-eu"
+
+
+def _page_tables(name: str, number: int) -> list[list[list[str]]]:
+    require_corpus()
+    import pdfthin
+
+    doc = pdfthin.open(str(CORPUS / ICDAR / name))
+    blocks = doc.page(number).layout.blocks
+    return [b.rows for b in blocks if b.kind == "table" and b.rows]
+
+
+def test_icdar_ruled_rows_with_word_spaced_values() -> None:
+    # eu-001 p1: a fully ruled table whose value cells are partly one string ("100 - -").
+    tables = _page_tables("eu-001.pdf", 1)
+    first = tables[0]
+    assert first[0] == ["", "THRESHOLD FOR RELEASES", "", ""]
+    assert ["Hydro-fluorocarbons (HFCs)", "100", "-", "-"] in first
+    assert ["Chlorine and inorganic compounds (as HCl)", "10 000", "-", "-"] in tables[1]
+
+
+def test_icdar_body_rows_without_column_rules() -> None:
+    # eu-018 p1: column rules only in the header; the body rows are ruled across only, and
+    # their numbers come as one string per row.
+    first = _page_tables("eu-018.pdf", 1)[0]
+    assert first[1][:5] == ["", "unit", "size", "N", "% Pos"]
+    assert first[3] == [
+        "Germany", "Single", "25g", "123", "0.8", "290", "0.7", "391", "0.5", "454", "2.0",
+        "188", "2.7",
+    ]  # fmt: skip
