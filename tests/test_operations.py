@@ -369,3 +369,20 @@ def test_document_is_extracted_once_and_cached(long_pdf: bytes) -> None:
     read_pages(long_pdf, context=ctx)
     find_in_document(long_pdf, "lorem", context=ctx)
     assert ctx.document(long_pdf) is first
+
+
+def test_phrase_across_a_column_break(ctx: Context) -> None:
+    """The last line of the left column and the first of the right one read as one text."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", encoding="/WinAnsiEncoding")
+    left = [f"left column filler line number {i} text" for i in range(10)] + ["ends with broken"]
+    right = ["phrase continues here"] + [f"right column filler line {i} text" for i in range(10)]
+    ops = [b"BT /F1 10 Tf"]
+    for i, line in enumerate(left):
+        ops.append(b"1 0 0 1 50 %d Tm (%s) Tj" % (700 - 12 * i, line.encode()))
+    for i, line in enumerate(right):
+        ops.append(b"1 0 0 1 320 %d Tm (%s) Tj" % (700 - 12 * i, line.encode()))
+    ops.append(b"ET")
+    b.add_page(b"\n".join(ops), {"Font": {"F1": font}})
+    r = find_in_document(b.build(), "ends with broken phrase continues", context=ctx)
+    assert [m["page"] for m in r["matches"]] == [1]

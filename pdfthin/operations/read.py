@@ -19,8 +19,8 @@ from .context import Context, Source, budget, default_context, flag, positive_in
 from .ocr import apply_ocr, page_view
 from .response import cut_point, document_summary, size
 
-#: Room kept for ``next_cursor`` and ``omitted`` while filling a response.
-_RESERVE = 600
+#: Room kept for the ``omitted`` object (its message and counts) while filling a response.
+_OMITTED_RESERVE = 240
 
 
 def read_pages(
@@ -59,7 +59,20 @@ def read_pages(
         "next_cursor": None,
         "omitted": None,
     }
-    used = size(response) + _RESERVE
+    # Room for the cursor and the account of what was left out: the largest cursor this
+    # selection can produce, plus the "omitted" object.
+    longest = cur.encode(
+        cur.Cursor(
+            op="read",
+            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+            ocr=use_ocr,
+            args=args,
+            remaining=tuple(remaining),
+            offset=10**9 - 1,
+            page_hash="f" * 12,
+        )
+    )
+    used = size(response) + len(longest) + _OMITTED_RESERVE
     entries: list[dict[str, Any]] = response["pages"]
     index = 0
     stop_reason = None
@@ -84,6 +97,9 @@ def read_pages(
         end = _fit(page, text, offset, limit - used)
         entries.append(_entry(page, text[offset:end], offset, len(text)))
         offset = end
+        if offset >= len(text):  # the rest of the page fitted after all
+            index += 1
+            offset = 0
         stop_reason = "budget"
         break
 

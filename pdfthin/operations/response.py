@@ -22,12 +22,15 @@ def size(obj: Any) -> int:
     return len(dumps(obj))
 
 
+#: A title longer than this is cut in response summaries (the budget is for content).
+TITLE_CHARS = 160
+
+
 def document_summary(doc: Document) -> dict[str, Any]:
-    return {
-        "fingerprint": doc.fingerprint,
-        "page_count": doc.page_count,
-        "title": doc.metadata.title,
-    }
+    title = doc.metadata.title
+    if title and len(title) > TITLE_CHARS:
+        title = title[: TITLE_CHARS - 1] + "…"
+    return {"fingerprint": doc.fingerprint, "page_count": doc.page_count, "title": title}
 
 
 def pages_with_status(doc: Document, status: str, pages: list[int] | None = None) -> list[int]:
