@@ -386,3 +386,20 @@ def test_phrase_across_a_column_break(ctx: Context) -> None:
     b.add_page(b"\n".join(ops), {"Font": {"F1": font}})
     r = find_in_document(b.build(), "ends with broken phrase continues", context=ctx)
     assert [m["page"] for m in r["matches"]] == [1]
+
+
+def test_cache_is_lru_with_bounded_size() -> None:
+    from pdfthin.model import DocumentCache
+
+    for bad in (0, 17, -1, True):
+        with pytest.raises(PdfthinError) as info:
+            DocumentCache(bad)
+        assert info.value.code == "invalid_argument"
+    ctx = Context(cache=DocumentCache(2))
+    pdfs = [text_pdf([[f"document {n}"]]) for n in range(3)]
+    first = ctx.document(pdfs[0])
+    ctx.document(pdfs[1])
+    assert ctx.document(pdfs[0]) is first  # touched: now the most recent
+    ctx.document(pdfs[2])  # evicts pdfs[1], the least recently used
+    assert len(ctx.cache) == 2
+    assert ctx.document(pdfs[0]) is first

@@ -11,14 +11,20 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
+from ..errors import PdfthinError
 from .document import Document
 
-DEFAULT_SIZE = 16
+DEFAULT_SIZE = 2
+MAX_SIZE = 16
 
 
 class DocumentCache:
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
-        self.size = max(1, size)
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
+            raise PdfthinError(
+                "invalid_argument", f"the cache holds 1 to {MAX_SIZE} documents", size=size
+            )
+        self.size = size
         self._items: OrderedDict[str, Document] = OrderedDict()
         self._lock = threading.Lock()
         self._building: dict[str, threading.Event] = {}
