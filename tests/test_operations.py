@@ -403,3 +403,40 @@ def test_cache_is_lru_with_bounded_size() -> None:
     ctx.document(pdfs[2])  # evicts pdfs[1], the least recently used
     assert len(ctx.cache) == 2
     assert ctx.document(pdfs[0]) is first
+
+
+def test_extraction_limit_answers_busy_but_serves_the_cache(long_pdf: bytes) -> None:
+    import threading
+
+    ctx = Context(max_extractions=1)
+    ctx.document(long_pdf)  # cached now
+    gate = threading.Event()
+    release = threading.Event()
+    original = ctx.limits
+
+    # Hold the only extraction slot with a build that waits.
+    from pdfthin.model import document as model_document
+
+    real_build = model_document.build_document
+
+    def slow_build(*args: Any, **kwargs: Any) -> Any:
+        gate.set()
+        release.wait(10)
+        return real_build(*args, **kwargs)
+
+    model_document_build = "pdfthin.operations.context.build_document"
+    import unittest.mock
+
+    with unittest.mock.patch(model_document_build, slow_build):
+        worker = threading.Thread(target=ctx.document, args=(text_pdf([["slow one"]]),))
+        worker.start()
+        assert gate.wait(10)
+        with pytest.raises(PdfthinError) as info:
+            ctx.document(text_pdf([["another one"]]))
+        assert info.value.code == "busy"
+        assert info.value.details["retry_after_seconds"] > 0
+        # The cached document is served while the slot is held.
+        assert read_pages(long_pdf, context=ctx)["pages"]
+        release.set()
+        worker.join(10)
+    assert ctx.limits is original

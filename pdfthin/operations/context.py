@@ -22,6 +22,7 @@ DEFAULT_MAX_CHARS = 40_000
 MIN_MAX_CHARS = 1_000
 MAX_MAX_CHARS = 5_000_000
 DEFAULT_CACHE_SIZE = 2
+BUSY_RETRY_SECONDS = 2
 
 Source = str | os.PathLike[str] | bytes
 
@@ -35,7 +36,16 @@ class Context:
     ocr: Any = None
     #: Called as ``progress(done, total)`` while a document is being extracted.
     progress: Callable[[int, int], None] | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: At most this many extractions at once (servers); one more is refused with ``busy``.
+    #: Cached documents are served whatever the extractions in flight.
+    max_extractions: int | None = None
+    _slots: threading.BoundedSemaphore | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.max_extractions is not None:
+            if self.max_extractions < 1:
+                raise PdfthinError("invalid_argument", "max_extractions must be at least 1")
+            self._slots = threading.BoundedSemaphore(self.max_extractions)
 
     def document(self, source: Source, password: str | None = None) -> Document:
         """The built document for ``source``: from the cache when its bytes were seen before,
@@ -44,8 +54,19 @@ class Context:
         key = fingerprint(data)
 
         def build() -> Document:
-            engine = open_pdf(data, password=password, limits=self.limits)
-            return build_document(engine, progress=self.progress)
+            slots = self._slots
+            if slots is not None and not slots.acquire(blocking=False):
+                raise PdfthinError(
+                    "busy",
+                    f"{self.max_extractions} documents are being extracted already; retry shortly",
+                    retry_after_seconds=BUSY_RETRY_SECONDS,
+                )
+            try:
+                engine = open_pdf(data, password=password, limits=self.limits)
+                return build_document(engine, progress=self.progress)
+            finally:
+                if slots is not None:
+                    slots.release()
 
         doc = self.cache.get(key)
         if doc is not None:
