@@ -89,6 +89,19 @@ def _parser() -> argparse.ArgumentParser:
     peek.add_argument("--limit", type=int, help="at most this many characters (default 500)")
     peek.add_argument("--seed", type=int, help="makes --position random reproducible")
     peek.add_argument("--format", choices=("text", "json"), default="text")
+
+    images = add("images", "List the images: ids, pages, boxes, pixel sizes, formats, sizes.")
+    images.add_argument("--pages", help="only these pages")
+    images.add_argument("--section", help="only the pages of this section (ids from toc)")
+    images.add_argument("--max-chars", type=int, help="response budget; prints one response")
+    images.add_argument("--cursor")
+    images.add_argument("--format", choices=("text", "json"), default="text")
+
+    image = add("image", "Write one image to a file (ids from `pdfthin images`).")
+    image.add_argument("image_id", metavar="ID")
+    image.add_argument("--output", "-o", required=True, metavar="FILE", help="where to write it")
+    image.add_argument("--max-bytes", type=int, help="refuse images larger than this")
+    image.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -447,6 +460,95 @@ def _toc_text(r: dict[str, Any]) -> str:
     return "\n".join(lines) if lines else "(no outline and no headings found)"
 
 
+def _cmd_images(args: argparse.Namespace) -> int:
+    from .operations import list_images
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+
+        def call(cursor: str | None) -> dict[str, Any]:
+            return list_images(
+                args.file,
+                section=args.section,
+                pages=args.pages,
+                max_chars=args.max_chars,
+                cursor=cursor,
+                password=args.password,
+                context=context,
+            )
+
+        response = _run(args, lambda: call(args.cursor), json_mode)
+        if args.max_chars is None:
+            # No budget asked for: follow the cursors and print every image.
+            images = list(response["images"])
+            while response.get("next_cursor"):
+                response = _run(args, functools.partial(call, response["next_cursor"]), json_mode)
+                images.extend(response["images"])
+            response = {**response, "images": images, "next_cursor": None}
+            response.pop("omitted", None)
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+        return EXIT_OK
+    for item in response["images"]:
+        print(_image_line(item))
+    if not response["images"]:
+        print("(no images)")
+    if response.get("next_cursor"):
+        message = (response.get("omitted") or {}).get("message", "more follows")
+        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _image_line(item: dict[str, Any]) -> str:
+    box = ",".join(f"{v:g}" for v in item["bbox"])
+    line = (
+        f"{item['id']}  page {item['page']}  {item['width']}x{item['height']} px  "
+        f"{item['bits_per_component']}-bit {item['color_space']}  {item['format']}  "
+        f"{item['bytes']} bytes  at {box}"
+    )
+    if item.get("decorative"):
+        line += f"  [decorative: {item['decorative_reason']}]"
+    return line
+
+
+def _cmd_image(args: argparse.Namespace) -> int:
+    from .errors import PdfthinError
+    from .operations import image_file
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+        content, info = _run(
+            args,
+            lambda: image_file(
+                args.file,
+                args.image_id,
+                max_bytes=args.max_bytes,
+                password=args.password,
+                context=context,
+            ),
+            json_mode,
+        )
+        try:
+            with open(args.output, "wb") as fh:
+                fh.write(content)
+        except OSError as exc:
+            error = PdfthinError("invalid_argument", f"cannot write {args.output}: {exc.strerror}")
+            return _fail(error, json_mode)
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json({**info, "output": args.output})
+    else:
+        print(info["media_type"])
+        for note in info.get("notes", []):
+            print(f"pdfthin: {note}", file=sys.stderr)
+    return EXIT_OK
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "read": _cmd_read,
     "find": _cmd_find,
@@ -455,6 +557,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "toc": _cmd_toc,
     "section": _cmd_section,
     "peek": _cmd_peek,
+    "images": _cmd_images,
+    "image": _cmd_image,
 }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import PdfthinError
 from .document import EngineDocument, Limits, fingerprint
+from .images import ImageFacts, StoredImage, image_facts, load_image
 from .types import (
     DocumentFacts,
     HiddenText,
@@ -25,14 +26,18 @@ __all__ = [
     "DocumentFacts",
     "EngineDocument",
     "HiddenText",
+    "ImageFacts",
     "ImagePlacement",
     "Limits",
     "Metadata",
     "OutlineEntry",
     "PageContent",
+    "StoredImage",
     "TextRun",
     "engine_info",
     "fingerprint",
+    "image_facts",
+    "load_image",
     "open_pdf",
     "read_source",
 ]

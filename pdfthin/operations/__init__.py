@@ -13,6 +13,7 @@ from ..errors import PdfthinError
 from .context import Context, default_context
 from .describe import describe_document
 from .find import find_in_document
+from .images import get_image, image_file, list_images
 from .info import get_info
 from .read import read_pages
 from .sections import peek, read_section
@@ -24,8 +25,11 @@ __all__ = [
     "describe_document",
     "error_envelope",
     "find_in_document",
+    "get_image",
     "get_info",
     "get_toc",
+    "image_file",
+    "list_images",
     "peek",
     "read_pages",
     "read_section",

@@ -1,0 +1,42 @@
+"""The optional Pillow path (``pip install 'pdfthin[images]'``): CCITT fax images as PNG.
+
+Pillow is imported lazily and only here; every caller has a pure-Python answer when it is
+missing (the TIFF wrapper), so the core never needs it.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from typing import Any
+
+
+def pillow() -> Any | None:
+    """``PIL.Image`` when Pillow is installed, else ``None``."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return None
+    return Image
+
+
+def tiff_to_png(tiff: bytes, max_pixels: int) -> bytes | None:
+    """Decode a TIFF (our CCITT wrapper) and write it as PNG; ``None`` when Pillow is missing
+    or cannot read it (the caller then returns the TIFF itself)."""
+    image_module = pillow()
+    if image_module is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            # Our own pixel bound applies; Pillow's bomb warning would only be noise.
+            warnings.simplefilter("ignore")
+            with image_module.open(io.BytesIO(tiff)) as image:
+                width, height = image.size
+                if width * height > max_pixels:
+                    return None
+                image.load()
+                out = io.BytesIO()
+                image.save(out, format="PNG", optimize=False)
+                return out.getvalue()
+    except Exception:  # a damaged fax stream: the TIFF is still the honest answer
+        return None

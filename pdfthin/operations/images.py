@@ -1,0 +1,481 @@
+"""``list_images`` and ``get_image``: the pictures of a document, and one picture's bytes.
+
+Image ids
+---------
+An id names one placement of an image on a page and is derived from the file alone, so it is
+the same in every call and every process for the same bytes:
+
+- ``p{page}-x{object}`` for an image XObject (``p{page}-x{object}.{generation}`` when the
+  generation is not 0), e.g. ``p3-x12``. When the page draws the same object again, the
+  later placements are ``p3-x12-2``, ``p3-x12-3``, ... in drawing order. The same object on
+  another page keeps its object number: ``p9-x12`` is the same picture as ``p3-x12``.
+- ``p{page}-i{n}`` for the n-th inline image (``BI ... ID ... EI``) the page draws.
+- ``p{page}-d{n}`` for the n-th image XObject that is not an indirect object (invalid PDF,
+  read where possible).
+
+Decorative images
+-----------------
+An image is flagged ``decorative`` when the same picture (same object, or the same stored
+bytes written again) is drawn on at least :data:`REPEATED_PAGES` pages, or on every page of a
+document of two pages or more (logos, letterheads, page backgrounds), or when it is tiny on
+the page (rules, bullets, spacers). Agents can skip those.
+
+What ``get_image`` returns
+--------------------------
+JPEG and JPEG 2000 as stored; Flate, LZW, RunLength, ASCII and unfiltered samples re-encoded
+as PNG in pure Python; CCITT fax data as PNG when Pillow is installed, else as a TIFF that
+wraps the stored bytes; JBIG2 as a JBIG2 file wrapping the stored segments.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import (
+    EngineDocument,
+    ImagePlacement,
+    StoredImage,
+    image_facts,
+    load_image,
+    open_pdf,
+    read_source,
+)
+from ..errors import PdfthinError
+from ..images import jbig2, pillow
+from ..images.convert import to_png
+from ..images.tiff import ccitt_tiff
+from ..images.types import Raster
+from ..model import Document
+from ..pages import format_pages, parse_pages
+from . import cursor as cur
+from .context import Context, Source, budget, default_context
+from .response import document_summary, size
+from .sections import section_span
+
+#: ``get_image`` default and ceiling for ``max_bytes`` (base64 characters sent).
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+MAX_MAX_BYTES = 256 * 1024 * 1024
+#: Drawn on this many pages or more: decorative.
+REPEATED_PAGES = 3
+#: Smaller than this on the page (points, either side): decorative.
+TINY_POINTS = 2.0
+_RESERVE = 600
+_ID = re.compile(
+    r"^p(\d{1,7})-(?:x(\d{1,10})(?:\.(\d{1,5}))?|i(\d{1,6})|d(\d{1,6}))(?:-(\d{1,6}))?$"
+)
+_JP2_SIGNATURE = b"\x00\x00\x00\x0cjP  \r\n\x87\n"
+_DERIVED_KEY = "images.catalogue"
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    id: str
+    page: int
+    placement: ImagePlacement
+    facts_index: int  # index into the catalogue's list of distinct pictures
+
+
+@dataclass(slots=True)
+class _Catalogue:
+    pages: list[list[_Entry]]  # entries per page (index 0 = page 1)
+    #: Per distinct picture: facts, and the pages it is drawn on.
+    pictures: list[dict[str, Any]]
+
+
+# --- list_images ----------------------------------------------------------------------------
+
+
+def list_images(
+    document: Source,
+    *,
+    section: str | None = None,
+    pages: str | int | None = None,
+    max_chars: int | None = None,
+    cursor: str | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> dict[str, Any]:
+    """Every image placement in the selected pages (``pages``, or the pages of ``section``,
+    or the whole document), in page and drawing order, inside the character budget;
+    ``next_cursor`` continues the list."""
+    context = context or default_context()
+    limit = budget(max_chars, context)
+    if section is not None and pages is not None:
+        raise PdfthinError("invalid_argument", "give section or pages, not both")
+    data = read_source(document, context.limits)
+    doc = context.document(data, password)
+    if section is not None:
+        first, last = section_span(doc, section)
+        selection = list(range(first, last + 1))
+    else:
+        selection = parse_pages(pages, doc.page_count)
+    catalogue = _catalogue(doc, data, password, context)
+    args = cur.args_digest(op="images", pages=format_pages(selection), section=section)
+
+    remaining, offset = selection, 0
+    if cursor is not None:
+        c = cur.decode(cursor)
+        cur.check(
+            c,
+            op="images",
+            fingerprint=doc.fingerprint,
+            ocr=False,
+            args=args,
+            page_count=doc.page_count,
+        )
+        allowed = set(selection)
+        if any(n not in allowed for n in c.remaining):
+            raise PdfthinError("invalid_cursor", "the cursor names pages outside the selection")
+        remaining, offset = list(c.remaining), c.offset
+        if offset > len(catalogue.pages[remaining[0] - 1]):
+            raise PdfthinError("invalid_cursor", "the cursor points past the page's images")
+
+    in_scope = [e for n in selection for e in catalogue.pages[n - 1]]
+    decorative = sum(1 for e in in_scope if _decorative(e, catalogue, doc)[0])
+    response: dict[str, Any] = {
+        "document": document_summary(doc),
+        "pages": format_pages(selection),
+        **({"section": section} if section is not None else {}),
+        "total_images": len(in_scope),
+        "decorative_images": decorative,
+        "images": [],
+        "next_cursor": None,
+    }
+    used = size(response) + _RESERVE
+    out: list[dict[str, Any]] = response["images"]
+    page_index, index = 0, offset
+    stopped = False
+    while page_index < len(remaining) and not stopped:
+        entries = catalogue.pages[remaining[page_index] - 1]
+        while index < len(entries):
+            item = _listing(entries[index], catalogue, doc)
+            cost = size(item) + 1
+            if used + cost > limit and out:
+                stopped = True
+                break
+            out.append(item)
+            used += cost
+            index += 1
+        if not stopped:
+            page_index += 1
+            index = 0
+    if stopped:
+        rest = remaining[page_index:]
+        left = sum(len(catalogue.pages[n - 1]) for n in rest) - index
+        response["next_cursor"] = cur.encode(
+            cur.Cursor(
+                op="images",
+                fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+                ocr=False,
+                args=args,
+                remaining=tuple(rest),
+                offset=index,
+            )
+        )
+        response["omitted"] = {
+            "reason": "budget",
+            "images": left,
+            "message": (
+                f"{left} more image(s) not in this response; call again with next_cursor "
+                "to continue"
+            ),
+        }
+    return response
+
+
+def _listing(entry: _Entry, catalogue: _Catalogue, doc: Document) -> dict[str, Any]:
+    p = entry.placement
+    facts = catalogue.pictures[entry.facts_index]
+    item: dict[str, Any] = {
+        "id": entry.id,
+        "page": entry.page,
+        "bbox": [round(v, 1) for v in p.bbox],
+        "width": p.width,
+        "height": p.height,
+        "bits_per_component": p.bits_per_component,
+        "color_space": facts["color_space"],
+        "format": facts["format"],
+        "bytes": facts["bytes"],
+    }
+    if p.inline:
+        item["inline"] = True
+    if p.image_mask:
+        item["image_mask"] = True
+    if facts["soft_mask"]:
+        item["soft_mask"] = True
+    repeats = len(facts["pages"])
+    if repeats > 1:
+        item["pages_with_image"] = repeats
+    decorative, reason = _decorative(entry, catalogue, doc)
+    if decorative:
+        item["decorative"] = True
+        item["decorative_reason"] = reason
+    return item
+
+
+def _decorative(entry: _Entry, catalogue: _Catalogue, doc: Document) -> tuple[bool, str]:
+    repeats = len(catalogue.pictures[entry.facts_index]["pages"])
+    x0, y0, x1, y1 = entry.placement.bbox
+    if repeats >= REPEATED_PAGES or (repeats == doc.page_count and repeats >= 2):
+        page = doc.page(entry.page)
+        covers = (x1 - x0) * (y1 - y0) >= 0.5 * page.width * page.height
+        # A page-sized picture on a page without a text layer is the page itself (a scan
+        # repeated in the file), not decoration.
+        if not (covers and page.status != "text"):
+            return True, f"the same image is drawn on {repeats} pages"
+    if min(x1 - x0, y1 - y0) < TINY_POINTS or entry.placement.width * entry.placement.height <= 4:
+        return True, "tiny on the page"
+    return False, ""
+
+
+def _catalogue(doc: Document, data: bytes, password: str | None, context: Context) -> _Catalogue:
+    """Ids, facts and repetition for every image of the document; built once and kept with
+    the cached document."""
+    cached = doc.derived.get(_DERIVED_KEY)
+    if isinstance(cached, _Catalogue):
+        return cached
+    engine: EngineDocument | None = None
+    pictures: list[dict[str, Any]] = []
+    by_key: dict[Any, int] = {}
+    pages: list[list[_Entry]] = []
+    for page in doc.pages:
+        entries: list[_Entry] = []
+        for image_id, placement in zip(
+            placement_ids(page.number, page.images), page.images, strict=True
+        ):
+            key: Any = placement.ref if placement.ref is not None else None
+            index = by_key.get(key) if key is not None else None
+            if index is None:
+                if engine is None:
+                    engine = open_pdf(data, password=password, limits=context.limits)
+                facts = image_facts(engine, placement, page.number)
+                index = by_key.get(facts.content_key)
+                if index is None:
+                    index = len(pictures)
+                    pictures.append(
+                        {
+                            "format": facts.stored_format,
+                            "bytes": facts.stored_bytes,
+                            "color_space": facts.color_space,
+                            "soft_mask": facts.soft_mask,
+                            "pages": set(),
+                        }
+                    )
+                    by_key[facts.content_key] = index
+                if key is not None:
+                    by_key[key] = index
+            pictures[index]["pages"].add(page.number)
+            entries.append(_Entry(image_id, page.number, placement, index))
+        pages.append(entries)
+    catalogue = _Catalogue(pages=pages, pictures=pictures)
+    doc.derived[_DERIVED_KEY] = catalogue
+    return catalogue
+
+
+def placement_ids(page: int, placements: list[ImagePlacement]) -> list[str]:
+    """The ids of a page's image placements, in drawing order (see the module docstring)."""
+    seen: dict[str, int] = defaultdict(int)
+    inline = 0
+    direct = 0
+    out = []
+    for p in placements:
+        if p.inline:
+            inline += 1
+            out.append(f"p{page}-i{inline}")
+            continue
+        if p.ref is None:
+            direct += 1
+            out.append(f"p{page}-d{direct}")
+            continue
+        number, generation = p.ref
+        base = f"p{page}-x{number}" + (f".{generation}" if generation else "")
+        seen[base] += 1
+        out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return out
+
+
+# --- get_image ------------------------------------------------------------------------------
+
+
+def get_image(
+    document: Source,
+    image_id: str,
+    *,
+    max_bytes: int | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> dict[str, Any]:
+    """One image as a file, base64-encoded. ``max_bytes`` bounds the base64 text (default
+    5 MB); a larger image is ``too_large``."""
+    limit = _max_bytes(max_bytes)
+    content, info = image_file(
+        document, image_id, max_bytes=MAX_MAX_BYTES, password=password, context=context
+    )
+    encoded_size = 4 * math.ceil(len(content) / 3)
+    if encoded_size > limit:
+        raise PdfthinError(
+            "too_large",
+            f"image {image_id} is {len(content)} bytes ({encoded_size} in base64); "
+            f"max_bytes is {limit}",
+            id=image_id,
+            bytes=len(content),
+            base64_bytes=encoded_size,
+            max_bytes=limit,
+        )
+    info["encoding"] = "base64"
+    info["data"] = base64.b64encode(content).decode("ascii")
+    return info
+
+
+def image_file(
+    document: Source,
+    image_id: str,
+    *,
+    max_bytes: int | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> tuple[bytes, dict[str, Any]]:
+    """The image's file bytes and its description (everything ``get_image`` returns but the
+    data). ``max_bytes`` bounds the file's size here."""
+    context = context or default_context()
+    limit = _max_bytes(max_bytes)
+    if not isinstance(image_id, str) or not (match := _ID.match(image_id.strip())):
+        raise PdfthinError(
+            "invalid_argument",
+            f"{image_id!r} is not an image id (ids look like 'p3-x12' or 'p1-i1'; "
+            "list_images gives them)",
+        )
+    image_id = image_id.strip()
+    data = read_source(document, context.limits)
+    doc = context.document(data, password)
+    page = int(match.group(1))
+    placement = None
+    if 1 <= page <= doc.page_count:
+        images = doc.page(page).images
+        for candidate_id, candidate in zip(placement_ids(page, images), images, strict=True):
+            if candidate_id == image_id:
+                placement = candidate
+                break
+    if placement is None:
+        raise PdfthinError(
+            "not_found",
+            f"no image {image_id} in this document (list_images gives the ids)",
+            id=image_id,
+        )
+    engine = open_pdf(data, password=password, limits=context.limits)
+    content, info = _render(engine, placement, page)
+    if len(content) > limit:
+        raise PdfthinError(
+            "too_large",
+            f"image {image_id} is {len(content)} bytes; the limit is {limit}",
+            id=image_id,
+            bytes=len(content),
+            max_bytes=limit,
+        )
+    response: dict[str, Any] = {
+        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
+        "id": image_id,
+        "page": page,
+        **info,
+        "bytes": len(content),
+    }
+    return content, response
+
+
+def _max_bytes(value: Any) -> int:
+    if value is None:
+        return DEFAULT_MAX_BYTES
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_MAX_BYTES:
+        raise PdfthinError(
+            "invalid_argument",
+            f"max_bytes must be an integer from 1 to {MAX_MAX_BYTES}",
+            max_bytes=value,
+        )
+    return value
+
+
+def _render(
+    engine: EngineDocument, placement: ImagePlacement, page: int
+) -> tuple[bytes, dict[str, Any]]:
+    """The file for one image: its bytes and ``media_type``, ``format``, ``extension``,
+    ``stored_format``, ``width``, ``height`` and ``notes``."""
+    stored = load_image(engine, placement, page)
+    notes = list(stored.problems)
+    kind = stored.stored_format
+    info: dict[str, Any] = {
+        "stored_format": kind,
+        "width": stored.width,
+        "height": stored.height,
+    }
+    if kind in ("jpeg", "jpx"):
+        content = stored.codec_data or b""
+        if not content:
+            raise PdfthinError("malformed", "the image has no data")
+        if kind == "jpeg":
+            media, fmt, ext = "image/jpeg", "jpeg", "jpg"
+        elif content.startswith(_JP2_SIGNATURE):
+            media, fmt, ext = "image/jp2", "jp2", "jp2"
+        else:
+            media, fmt, ext = "image/j2c", "j2c", "j2c"  # a bare JPEG 2000 codestream
+    elif kind == "ccitt":
+        content, media, fmt, ext = _ccitt(engine, stored, placement, notes)
+    elif kind == "jbig2":
+        content = jbig2.jbig2_file(stored.codec_data or b"", stored.jbig2_globals)
+        media, fmt, ext = "image/x-jbig2", "jbig2", "jb2"
+        notes.append(
+            "JBIG2 is returned as stored, in a JBIG2 file; few viewers open it (jbig2dec does)"
+        )
+    else:
+        if stored.samples is None:
+            raise PdfthinError("malformed", "the image has no data")
+        raster = Raster(
+            width=stored.width,
+            height=stored.height,
+            bits_per_component=stored.bits_per_component,
+            samples=stored.samples,
+            color_space=stored.color_space,
+            decode=stored.decode,
+            image_mask=stored.image_mask,
+            soft_mask=stored.soft_mask,
+            stencil_mask=stored.stencil_mask,
+            color_key=stored.color_key,
+            notes=notes,
+        )
+        content = to_png(raster, max_work_bytes=4 * engine.limits.max_stream_bytes)
+        media, fmt, ext = "image/png", "png", "png"
+    info.update({"media_type": media, "format": fmt, "extension": ext})
+    if notes:
+        info["notes"] = notes
+    return content, info
+
+
+def _ccitt(
+    engine: EngineDocument, stored: StoredImage, placement: ImagePlacement, notes: list[str]
+) -> tuple[bytes, str, str, str]:
+    params = stored.ccitt
+    if params is None:
+        raise PdfthinError("malformed", "the fax image has no parameters")
+    decode = stored.decode
+    invert = bool(decode and len(decode) >= 2 and decode[0] > decode[1])
+    x0, y0, x1, y1 = placement.bbox
+    dpi = (72.0, 72.0)
+    if x1 - x0 > 1 and y1 - y0 > 1:
+        # The resolution the page shows it at: keeps the aspect of non-square fax pixels.
+        dpi = (params.columns * 72 / (x1 - x0), (params.rows or stored.height) * 72 / (y1 - y0))
+    try:
+        tiff = ccitt_tiff(
+            stored.codec_data or b"", params, height=stored.height, invert=invert, dpi=dpi
+        )
+    except ValueError as exc:
+        raise PdfthinError("malformed", f"the fax image cannot be wrapped: {exc}") from None
+    png_bytes = pillow.tiff_to_png(tiff, max_pixels=8 * engine.limits.max_stream_bytes)
+    if png_bytes is not None:
+        return png_bytes, "image/png", "png", "png"
+    if pillow.pillow() is not None:
+        notes.append("Pillow could not decode the fax data; the stored data is returned as TIFF")
+    return tiff, "image/tiff", "tiff", "tif"
