@@ -60,7 +60,7 @@ def text_hash(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
-def _expand(spec: str) -> tuple[int, ...]:
+def expand_pages(spec: str) -> tuple[int, ...]:
     pages: list[int] = []
     for part in spec.split(","):
         first, _, last = part.partition("-")
@@ -147,7 +147,7 @@ def decode(token: Any) -> Cursor:
     if extra is not None and not isinstance(extra, dict):
         raise _bad("the cursor's extra state is malformed")
     try:
-        remaining = _expand(spec)
+        remaining = expand_pages(spec)
     except ValueError:
         raise _bad("the cursor's page selection is malformed") from None
     if not remaining:

@@ -20,7 +20,7 @@ from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
 from .context import Context, Source, budget, default_context, flag, positive_int
-from .ocr import apply_ocr, page_view
+from .ocr import next_batch, page_view, pending, require_binding, transcribe
 from .response import document_summary, size
 from .search_index import SearchIndex, build_index, normalize_query
 
@@ -62,10 +62,8 @@ def find_in_document(
     wanted = positive_int(max_results, "max_results", 20, 1_000)
     around = positive_int(context_chars, "context_chars", 80, 1_000)
     use_ocr = flag(ocr, "ocr")
-    if use_ocr and context.ocr is None:
-        raise PdfthinError(
-            "ocr_unavailable", "OCR was requested but no OCR provider is bound to this server"
-        )
+    if use_ocr:
+        require_binding(context)
     doc = context.document(document, password)
     selection = parse_pages(pages, doc.page_count)
     args = cur.args_digest(
@@ -93,8 +91,14 @@ def find_in_document(
             raise PdfthinError("invalid_cursor", "the cursor names pages outside the selection")
         start_page, start_offset = token.page, token.offset
     in_scope = [n for n in selection if n >= start_page] if token else selection
+    horizon: int | None = None  # with OCR: the first page this call does not reach
     if use_ocr:
-        apply_ocr(context, doc, in_scope)
+        # One batch of pages per call, after the cursor: a long scan is walked across calls.
+        if token is not None and start_offset:
+            transcribe(context, doc, document, [start_page])
+        transcribe(context, doc, document, next_batch(context, doc, in_scope))
+        waiting = pending(context, doc, in_scope)
+        horizon = waiting[0] if waiting else None
     views = {n: page_view(doc, n, use_ocr, context) for n in selection}
     if (
         token is not None
@@ -109,23 +113,7 @@ def find_in_document(
         )
 
     index = _index(doc, views, use_ocr, context, sensitive, accents)
-    searchable = [n for n in selection if views[n]["status"] in ("text", "ocr")]
-    unreadable = [n for n in selection if views[n]["status"] == "needs_ocr"]
-    coverage = {
-        "complete": not unreadable,
-        "pages_in_scope": format_pages(selection),
-        "pages_searched": format_pages(searchable),
-        "pages_needing_ocr": format_pages(unreadable),
-    }
-    if unreadable:
-        coverage["message"] = (
-            f"{len(unreadable)} page(s) in scope have no readable text and were not searched; "
-            + (
-                "OCR did not recover them"
-                if use_ocr
-                else "a match there cannot be ruled out (retry with ocr=true if OCR is bound)"
-            )
-        )
+    coverage = _coverage(selection, views, token, horizon, use_ocr)
 
     response: dict[str, Any] = {
         "document": document_summary(doc),
@@ -143,6 +131,8 @@ def find_in_document(
         page, offset = match["page"], match["start"]
         if (page, offset) < (start_page, start_offset):
             continue
+        if horizon is not None and match.get("end_page", page) >= horizon:
+            break  # beyond what this call could read: the next call continues from there
         if len(matches) >= wanted:
             next_at = (page, offset)
             break
@@ -153,6 +143,14 @@ def find_in_document(
             break
         matches.append(entry)
         used += cost
+    if next_at is None and horizon is not None:
+        next_at = (horizon, 0)
+        response["more"] = (
+            "the pages from "
+            f"{horizon} on still need OCR; call again with next_cursor to read and search them"
+        )
+    elif next_at is not None:
+        response["more"] = "more matches follow; call again with next_cursor"
     if next_at is not None:
         page, offset = next_at
         rest = tuple(n for n in selection if n >= page)
@@ -165,15 +163,67 @@ def find_in_document(
                 remaining=rest,
                 offset=offset,
                 page_hash=cur.text_hash(views[page]["text"]) if offset else None,
+                extra=_carry(coverage) if use_ocr else None,
             )
         )
-        response["more"] = "more matches follow; call again with next_cursor"
     if not matches and not coverage["complete"]:
         response["note"] = (
             "no match in the pages that could be searched; coverage is incomplete, so the "
             "text may still be on the pages listed in coverage.pages_needing_ocr"
         )
     return response
+
+
+def _coverage(
+    selection: list[int],
+    views: dict[int, dict[str, Any]],
+    token: cur.Cursor | None,
+    horizon: int | None,
+    use_ocr: bool,
+) -> dict[str, Any]:
+    """Which pages of the scope were searched and which could not be. With OCR the walk goes
+    a batch at a time, so what earlier calls covered comes in the cursor and is carried on."""
+    reached = [n for n in selection if horizon is None or n < horizon]
+    searched = {n for n in reached if views[n]["status"] in ("text", "ocr")}
+    unreadable = {n for n in reached if views[n]["status"] == "needs_ocr"}
+    if use_ocr and token is not None and token.extra:
+        searched |= _expand(token.extra.get("s"))
+        unreadable |= _expand(token.extra.get("u"))
+        unreadable -= searched
+    not_reached = [n for n in selection if horizon is not None and n >= horizon]
+    coverage: dict[str, Any] = {
+        "complete": not unreadable and not not_reached,
+        "pages_in_scope": format_pages(selection),
+        "pages_searched": format_pages(sorted(searched)),
+        "pages_needing_ocr": format_pages(sorted(unreadable)),
+    }
+    if not_reached:
+        coverage["pages_not_yet_searched"] = format_pages(not_reached)
+    if unreadable:
+        coverage["message"] = (
+            f"{len(unreadable)} page(s) in scope have no readable text and were not searched; "
+            + (
+                "OCR did not recover them"
+                if use_ocr
+                else "a match there cannot be ruled out (retry with ocr=true if OCR is bound)"
+            )
+        )
+    elif not_reached:
+        coverage["message"] = "the search continues with next_cursor through pages needing OCR"
+    return coverage
+
+
+def _carry(coverage: dict[str, Any]) -> dict[str, str]:
+    return {"s": coverage["pages_searched"], "u": coverage["pages_needing_ocr"]}
+
+
+def _expand(spec: Any) -> set[int]:
+    if not isinstance(spec, str) or not spec:
+        return set()
+    try:
+        return set(cur.expand_pages(spec))
+    except ValueError:
+        raise PdfthinError("invalid_cursor", "the cursor's coverage is malformed") from None
 
 
 def _index(

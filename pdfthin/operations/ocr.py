@@ -1,8 +1,9 @@
 """How the handlers see a page: the model's page, or its OCR transcription when a call asks
 for OCR and the bound provider has transcribed it.
 
-Transcriptions live with the cached document (``doc.derived["ocr"]``), keyed by provider
-and resolution, so a page is sent to a provider at most once per binding.
+Transcriptions live in the binding's cache, keyed by document fingerprint, page, provider name
+and resolution (:class:`pdfthin.ocr.OcrBinding`). Only ``needs_ocr`` pages are ever sent, and a
+transcription is only ever shown for the page it was requested for.
 """
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..engine import read_source
+from ..errors import PdfthinError
 from ..model import Document
-from .context import Context
+from .context import Context, Source
 
 
-def _transcriptions(doc: Document, context: Context | None) -> dict[int, dict[str, Any]]:
-    store: dict[Any, dict[int, dict[str, Any]]] = doc.derived.setdefault("ocr", {})
-    binding = context.ocr if context is not None else None
-    key = binding.cache_key if binding is not None else None
-    return store.setdefault(key, {})
+def require_binding(context: Context) -> Any:
+    if context.ocr is None:
+        raise PdfthinError(
+            "ocr_unavailable", "OCR was requested but no OCR provider is bound to this server"
+        )
+    return context.ocr
 
 
 def page_view(
@@ -36,22 +40,45 @@ def page_view(
     if page.hidden:
         reasons = Counter(h["reason"] for h in page.hidden)
         view["hidden"] = {"runs": len(page.hidden), "reasons": dict(reasons)}
-    if use_ocr and page.status == "needs_ocr":
-        done = _transcriptions(doc, context).get(number)
-        if done is not None and done["markdown"].strip():
+    if use_ocr and page.status == "needs_ocr" and context is not None and context.ocr is not None:
+        done = context.ocr.cached(doc.fingerprint, number)
+        if done is not None and not done.empty:
             view.update(
                 status="ocr",
-                reason=f"text recognised by OCR provider {done['provider']!r}",
-                markdown=done["markdown"],
-                text=done["markdown"],
+                reason=f"text recognised by OCR provider {done.provider!r} at {done.dpi} dpi",
+                markdown=done.markdown.strip(),
+                text=done.markdown.strip(),
+            )
+        elif done is not None:
+            view["reason"] = (
+                f"{page.reason}; OCR provider {done.provider!r} found no text on the page image"
             )
     return view
 
 
-def apply_ocr(context: Context, doc: Document, pages: list[int]) -> None:
-    """Transcribe the ``needs_ocr`` pages among ``pages`` with the bound provider (issue 7
-    wires the ports; until a binding exists, callers are refused before reaching here)."""
+def pending(context: Context, doc: Document, pages: list[int]) -> list[int]:
+    """The pages among ``pages`` that need OCR and have no transcription yet."""
     binding = context.ocr
     if binding is None:
+        return []
+    return [
+        n
+        for n in pages
+        if doc.page(n).status == "needs_ocr" and binding.cached(doc.fingerprint, n) is None
+    ]
+
+
+def transcribe(context: Context, doc: Document, source: Source, pages: list[int]) -> None:
+    """Send ``pages`` (which must need OCR) to the bound provider; results land in its cache."""
+    todo = pending(context, doc, pages)
+    if not todo:
         return
-    binding.transcribe(doc, [n for n in pages if doc.page(n).status == "needs_ocr"])
+    binding = require_binding(context)
+    data = source if isinstance(source, bytes) else read_source(source, context.limits)
+    binding.transcribe(data, doc.fingerprint, todo)
+
+
+def next_batch(context: Context, doc: Document, pages: list[int]) -> list[int]:
+    """The next pages to send, in order: at most one batch of the binding."""
+    binding = require_binding(context)
+    return pending(context, doc, pages)[: binding.max_pages_per_call]

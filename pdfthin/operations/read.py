@@ -16,7 +16,7 @@ from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
 from .context import Context, Source, budget, default_context, flag, positive_int
-from .ocr import apply_ocr, page_view
+from .ocr import next_batch, page_view, pending, require_binding, transcribe
 from .response import cut_point, document_summary, size
 
 #: Room kept for the ``omitted`` object (its message and counts) while filling a response.
@@ -38,19 +38,20 @@ def read_pages(
     limit = budget(max_chars, context)
     page_limit = positive_int(max_pages, "max_pages", 1_000_000, 1_000_000)
     use_ocr = flag(ocr, "ocr")
-    if use_ocr and context.ocr is None:
-        raise PdfthinError(
-            "ocr_unavailable", "OCR was requested but no OCR provider is bound to this server"
-        )
+    if use_ocr:
+        require_binding(context)
     doc = context.document(document, password)
     selection = parse_pages(pages, doc.page_count)
     args = cur.args_digest(op="read", pages=format_pages(selection))
-    if use_ocr:
-        apply_ocr(context, doc, selection)
 
     def view(number: int) -> dict[str, Any]:
         return page_view(doc, number, use_ocr, context)
 
+    if use_ocr and cursor is not None:
+        # A cursor resuming inside a page is checked against that page's transcription.
+        token = cur.decode(cursor)
+        if token.offset and token.page <= doc.page_count:
+            transcribe(context, doc, document, [token.page])
     remaining, offset = _resume(cursor, doc, selection, use_ocr, args, view)
 
     response: dict[str, Any] = {
@@ -80,6 +81,9 @@ def read_pages(
         if len(entries) >= page_limit:
             stop_reason = "max_pages"
             break
+        if use_ocr and pending(context, doc, [remaining[index]]):
+            # OCR in batches, just ahead of reading: only the pages this call reaches.
+            transcribe(context, doc, document, next_batch(context, doc, remaining[index:]))
         page = view(remaining[index])
         text = page["markdown"]
         entry = _entry(page, text[offset:], offset, len(text))

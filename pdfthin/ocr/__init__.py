@@ -1,0 +1,244 @@
+"""OCR through two injected ports; pdfthin never performs OCR itself.
+
+A **rasterizer** turns pages of a PDF into images; a **recognizer** turns page images into
+Markdown. Neither is a dependency of the package: the user binds implementations (see
+``examples/ocr_tesseract.py``) with an :class:`OcrBinding` and passes it as ``ocr=`` to an
+operations :class:`~pdfthin.operations.Context`, or with ``--ocr MODULE`` on the command line
+and the MCP server.
+
+Invariant 9 of DESIGN.md, enforced here and in the operations:
+
+- OCR runs only when a call asks for it, and only on ``needs_ocr`` pages;
+- results are matched to the requested page numbers: a port's reordered, skipped, duplicated
+  or invented pages are ignored, so it can never overwrite a page the text layer answered;
+- an empty transcription leaves the page ``needs_ocr``;
+- transcriptions are cached by document fingerprint, page, provider name and resolution;
+- a call that times out answers ``timeout``, but the port's concurrency slot stays held until
+  the port's work has really ended.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import PdfthinError
+
+__all__ = [
+    "OcrBinding",
+    "PageImage",
+    "Rasterizer",
+    "Recognizer",
+    "Signal",
+    "Transcription",
+]
+
+
+class Signal:
+    """Cancellation for a port: set when the caller stopped waiting (timeout). Ports should
+    check :attr:`cancelled` between pages and stop early."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``; True when cancelled meanwhile."""
+        return self._event.wait(seconds)
+
+
+class PageImage(dict[str, Any]):
+    """``{"page": int, "image": bytes, "media_type": str}`` (a dict, so ports may be plain
+    functions returning dicts)."""
+
+
+@runtime_checkable
+class Rasterizer(Protocol):
+    def render(
+        self, pdf: bytes, pages: list[int], dpi: int, signal: Signal
+    ) -> list[dict[str, Any]]:
+        """Images of the given 1-based pages: ``[{"page", "image", "media_type"}]``."""
+        ...
+
+
+@runtime_checkable
+class Recognizer(Protocol):
+    name: str
+
+    def recognize(self, pages: list[dict[str, Any]], signal: Signal) -> list[dict[str, Any]]:
+        """Markdown for page images: ``[{"page", "markdown", "confidence"?}]``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Transcription:
+    page: int
+    markdown: str
+    provider: str
+    dpi: int
+    confidence: float | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.markdown.strip()
+
+
+#: Transcriptions kept per binding (pages); the oldest go first.
+CACHE_PAGES = 20_000
+
+
+@dataclass(eq=False)
+class OcrBinding:
+    """A rasterizer and a recognizer bound together, with their limits."""
+
+    rasterizer: Rasterizer
+    provider: Recognizer
+    dpi: int = 200
+    max_pages_per_call: int = 4
+    #: Seconds a call waits for the ports before answering ``timeout``.
+    timeout: float = 120.0
+    #: Port calls running at once; one more waits (up to ``timeout``) for a slot.
+    max_concurrent: int = 1
+    _cache: OrderedDict[tuple[str, int, str, int], Transcription] = field(
+        default_factory=OrderedDict, repr=False
+    )
+    _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _slots: threading.BoundedSemaphore = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.provider, Recognizer) or not isinstance(self.rasterizer, Rasterizer):
+            raise TypeError("OcrBinding needs a rasterizer (render) and a recognizer (recognize)")
+        if not 36 <= self.dpi <= 1200:
+            raise ValueError("dpi must be between 36 and 1200")
+        if self.max_pages_per_call < 1 or self.max_concurrent < 1 or self.timeout <= 0:
+            raise ValueError("max_pages_per_call, max_concurrent and timeout must be positive")
+        self._slots = threading.BoundedSemaphore(self.max_concurrent)
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.provider, "name", type(self.provider).__name__))
+
+    @property
+    def cache_key(self) -> tuple[str, int]:
+        return (self.name, self.dpi)
+
+    def cached(self, fingerprint: str, page: int) -> Transcription | None:
+        with self._cache_lock:
+            hit = self._cache.get((fingerprint, page, self.name, self.dpi))
+            if hit is not None:
+                self._cache.move_to_end((fingerprint, page, self.name, self.dpi))
+            return hit
+
+    def _store(self, fingerprint: str, result: Transcription) -> None:
+        with self._cache_lock:
+            self._cache[(fingerprint, result.page, self.name, self.dpi)] = result
+            while len(self._cache) > CACHE_PAGES:
+                self._cache.popitem(last=False)
+
+    def transcribe(
+        self, pdf: bytes, fingerprint: str, pages: list[int]
+    ) -> dict[int, Transcription]:
+        """Transcriptions of ``pages`` (1-based, all of them ``needs_ocr``), from the cache or
+        from the ports in batches of ``max_pages_per_call``. Raises ``timeout`` or ``busy``."""
+        out: dict[int, Transcription] = {}
+        todo: list[int] = []
+        for page in dict.fromkeys(pages):
+            hit = self.cached(fingerprint, page)
+            if hit is not None:
+                out[page] = hit
+            else:
+                todo.append(page)
+        for start in range(0, len(todo), self.max_pages_per_call):
+            batch = todo[start : start + self.max_pages_per_call]
+            for result in self._run(pdf, batch):
+                self._store(fingerprint, result)
+                out[result.page] = result
+        return out
+
+    def _run(self, pdf: bytes, pages: list[int]) -> list[Transcription]:
+        if not self._slots.acquire(timeout=self.timeout):
+            raise PdfthinError(
+                "busy",
+                "the OCR provider is busy with other pages; retry shortly",
+                retry_after_seconds=max(1, round(self.timeout / 4)),
+            )
+        signal = Signal()
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            # The slot is released here, when the ports have really returned, not when the
+            # caller stops waiting.
+            try:
+                box["results"] = self._call_ports(pdf, pages, signal)
+            except BaseException as exc:  # reported to the caller below
+                box["error"] = exc
+            finally:
+                done.set()
+                self._slots.release()
+
+        threading.Thread(target=work, name="pdfthin-ocr", daemon=True).start()
+        if not done.wait(self.timeout):
+            signal.cancel()
+            raise PdfthinError(
+                "timeout",
+                f"the OCR provider {self.name!r} did not answer within {self.timeout:g} s",
+                pages=pages,
+                provider=self.name,
+            )
+        error = box.get("error")
+        if isinstance(error, PdfthinError):
+            raise error
+        if error is not None:
+            raise PdfthinError(
+                "ocr_unavailable",
+                f"the OCR provider {self.name!r} failed: {type(error).__name__}: {error}",
+                provider=self.name,
+            )
+        results: list[Transcription] = box["results"]
+        return results
+
+    def _call_ports(self, pdf: bytes, pages: list[int], signal: Signal) -> list[Transcription]:
+        wanted = set(pages)
+        images = self.rasterizer.render(pdf, list(pages), self.dpi, signal)
+        # Only images of pages that were asked for, once each, in the order asked.
+        by_page: dict[int, dict[str, Any]] = {}
+        for item in images or []:
+            page = _page_of(item)
+            if page in wanted and page not in by_page and isinstance(item.get("image"), bytes):
+                by_page[page] = item
+        ordered = [by_page[p] for p in pages if p in by_page]
+        if not ordered or signal.cancelled:
+            return [Transcription(p, "", self.name, self.dpi) for p in pages if p in by_page]
+        answers = self.provider.recognize(ordered, signal)
+        sent = {_page_of(item) for item in ordered}
+        results: dict[int, Transcription] = {}
+        for item in answers or []:
+            page = _page_of(item)
+            if page is None or page not in sent or page in results:
+                continue  # invented, unrequested or duplicated pages are ignored
+            markdown = item.get("markdown")
+            confidence = item.get("confidence")
+            results[page] = Transcription(
+                page,
+                markdown if isinstance(markdown, str) else "",
+                self.name,
+                self.dpi,
+                float(confidence) if isinstance(confidence, (int, float)) else None,
+            )
+        return [results[p] for p in pages if p in results]
+
+
+def _page_of(item: Any) -> int | None:
+    if not isinstance(item, dict):
+        return None
+    page = item.get("page")
+    return page if isinstance(page, int) and not isinstance(page, bool) else None
