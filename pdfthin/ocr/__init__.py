@@ -158,12 +158,11 @@ class OcrBinding:
                 todo.append(page)
         for start in range(0, len(todo), self.max_pages_per_call):
             batch = todo[start : start + self.max_pages_per_call]
-            for result in self._run(pdf, batch):
-                self._store(fingerprint, result)
+            for result in self._run(pdf, fingerprint, batch):
                 out[result.page] = result
         return out
 
-    def _run(self, pdf: bytes, pages: list[int]) -> list[Transcription]:
+    def _run(self, pdf: bytes, fingerprint: str, pages: list[int]) -> list[Transcription]:
         if not self._slots.acquire(timeout=self.timeout):
             raise PdfthinError(
                 "busy",
@@ -178,7 +177,11 @@ class OcrBinding:
             # The slot is released here, when the ports have really returned, not when the
             # caller stops waiting.
             try:
-                box["results"] = self._call_ports(pdf, pages, signal)
+                results = self._call_ports(pdf, pages, signal)
+                # Cached even when the caller has stopped waiting: the work is done.
+                for result in results:
+                    self._store(fingerprint, result)
+                box["results"] = results
             except BaseException as exc:  # reported to the caller below
                 box["error"] = exc
             finally:
