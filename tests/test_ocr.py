@@ -85,7 +85,7 @@ def test_ocr_without_a_binding_is_unavailable() -> None:
 
 
 def test_ocr_runs_only_when_asked_and_only_on_needs_ocr_pages() -> None:
-    ocr, raster, recognizer = binding()
+    ocr, raster, _ = binding()
     ctx = Context(ocr=ocr)
     pdf = scanned_pdf(4, frozenset({1, 3}))
     r = read_pages(pdf, context=ctx)
