@@ -29,6 +29,12 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+_OCR_HELP = (
+    "read pages that need OCR with this binding: a module name or .py file exporting an "
+    "OcrBinding (see examples/ocr_tesseract.py)"
+)
+
+
 def _parser() -> argparse.ArgumentParser:
     from ._version import __version__
 
@@ -51,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("--max-chars", type=int, help="response budget; prints one response")
     read.add_argument("--max-pages", type=int, help="at most this many pages per response")
     read.add_argument("--cursor", help="continue from a previous response's next_cursor")
+    read.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
 
     find = add("find", "Search the document; exit 0 when found, 1 when not (see --help).")
     find.add_argument("query", metavar="QUERY")
@@ -63,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     find.add_argument("--max-chars", type=int)
     find.add_argument("--cursor")
     find.add_argument("--format", choices=("text", "json"), default="text")
+    find.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
 
     for name, text in (
         ("describe", "Summarise the document: type, page statuses, metadata, token estimate."),
@@ -71,6 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     ):
         p = add(name, text)
         p.add_argument("--format", choices=("text", "json"), default="text")
+        if name == "describe":
+            p.add_argument("--ocr", metavar="MODULE", help="report this OCR binding as bound")
         if name == "toc":
             p.add_argument("--max-chars", type=int)
             p.add_argument("--cursor")
@@ -114,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = _COMMANDS[args.command]
     try:
         return handler(args)
+    except _Failed as failed:
+        return failed.code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -129,6 +141,11 @@ def _context(args: argparse.Namespace) -> Any:
     context = Context()
     if sys.stderr.isatty():
         context.progress = _Progress(sys.stderr)
+    spec = getattr(args, "ocr", None)
+    if spec:
+        from .ocr.loader import load_binding
+
+        context.ocr = _run(args, lambda: load_binding(spec), getattr(args, "format", "") == "json")
     return context
 
 
@@ -200,6 +217,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
                 pages=args.pages,
                 max_pages=args.max_pages,
                 max_chars=args.max_chars,
+                ocr=bool(getattr(args, "ocr", None)),
                 cursor=cursor,
                 password=args.password,
                 context=context,
@@ -261,25 +279,30 @@ def _cmd_find(args: argparse.Namespace) -> int:
 
     context = _context(args)
     json_mode = args.format == "json"
-    try:
-        response = _run(
-            args,
-            lambda: find_in_document(
-                args.file,
-                args.query,
-                match_mode=args.mode,
-                case_sensitive=args.case_sensitive,
-                fold_accents=not args.keep_accents,
-                pages=args.pages,
-                max_results=args.max_results,
-                context_chars=args.context_chars,
-                max_chars=args.max_chars,
-                cursor=args.cursor,
-                password=args.password,
-                context=context,
-            ),
-            json_mode,
+
+    def call(cursor: str | None) -> dict[str, Any]:
+        return find_in_document(
+            args.file,
+            args.query,
+            match_mode=args.mode,
+            case_sensitive=args.case_sensitive,
+            fold_accents=not args.keep_accents,
+            pages=args.pages,
+            max_results=args.max_results,
+            context_chars=args.context_chars,
+            max_chars=args.max_chars,
+            ocr=bool(args.ocr),
+            cursor=cursor,
+            password=args.password,
+            context=context,
         )
+
+    try:
+        response = _run(args, functools.partial(call, args.cursor), json_mode)
+        # With OCR a search reads a batch of scanned pages per call: walk on until something
+        # is found or the document ends, so the exit code answers for the whole document.
+        while args.ocr and not response["matches"] and response.get("next_cursor"):
+            response = _run(args, functools.partial(call, response["next_cursor"]), json_mode)
     except _Failed as failed:
         return failed.code
     if json_mode:

@@ -45,7 +45,13 @@ def _import(spec: str) -> Any:
                 raise ImportError(f"cannot load {spec}")
             module = importlib.util.module_from_spec(loader_spec)
             sys.modules[name] = module
-            loader_spec.loader.exec_module(module)
+            # A binding file may import its siblings (examples/ocr_openai.py does).
+            folder = str(path.resolve().parent)
+            sys.path.insert(0, folder)
+            try:
+                loader_spec.loader.exec_module(module)
+            finally:
+                sys.path.remove(folder)
             return module
         return importlib.import_module(spec)
     except PdfthinError:
