@@ -17,6 +17,11 @@ _PAGE_INFORMATION = 48
 
 def jbig2_file(data: bytes, globals_data: bytes | None = None) -> bytes:
     """A one-page sequential JBIG2 file from an embedded stream and its globals."""
+    if data.startswith(MAGIC):
+        # Some writers embed a whole JBIG2 file: keep its segments, not its header.
+        if len(data) < 9 or not data[8] & _SEQUENTIAL:
+            return data  # random-access organisation: cannot be merged, hand it over as is
+        data = data[9:] if data[8] & 0x02 else data[13:]
     return MAGIC + bytes([_SEQUENTIAL]) + struct.pack(">I", 1) + (globals_data or b"") + data
 
 

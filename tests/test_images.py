@@ -1,0 +1,697 @@
+"""Images: ``list_images`` and ``get_image`` on generated fixtures and on the corpus.
+
+Every image that comes out is opened by an independent decoder (Pillow, a test-only
+dependency) and checked for its size, and on generated fixtures for its pixels.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import struct
+import zlib
+from typing import Any
+
+import pytest
+from conftest import corpus_files, corpus_params, require_corpus
+from pdfbuilder import Outline, PdfBuilder, inline_image
+
+from pdfthin import cli
+from pdfthin.errors import PdfthinError
+from pdfthin.images import jbig2, pillow
+from pdfthin.operations import Context, get_image, get_toc, image_file, list_images
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.response import size
+
+Image = pytest.importorskip("PIL.Image")
+
+
+# --- fixture helpers ------------------------------------------------------------------------------
+
+
+def one_image(
+    data: bytes | None,
+    width: int,
+    height: int,
+    *,
+    builder: PdfBuilder | None = None,
+    **kwargs: Any,
+) -> bytes:
+    """A one-page PDF drawing one image XObject at 100 x 100 pt."""
+    b = builder or PdfBuilder()
+    ref = b.image_xobject(width, height, data, **kwargs)
+    b.add_page(b"q 100 0 0 100 50 50 cm /Im1 Do Q", {"XObject": {"Im1": ref}})
+    return b.build()
+
+
+def fetch(pdf: bytes, image_id: str | None = None, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+    """The first (or the named) image decoded by Pillow, and the get_image response."""
+    context = Context()
+    if image_id is None:
+        image_id = list_images(pdf, context=context)["images"][0]["id"]
+    response = get_image(pdf, image_id, context=context, **kwargs)
+    image = Image.open(io.BytesIO(base64.b64decode(response["data"])))
+    image.load()
+    assert image.size == (response["width"], response["height"])
+    return image, response
+
+
+def pixels(image: Any, mode: str) -> list[Any]:
+    converted = image.convert(mode)
+    return [converted.getpixel((x, y)) for y in range(image.height) for x in range(image.width)]
+
+
+def lzw_encode(data: bytes) -> bytes:
+    """A plain LZW encoder (early change 1, as PDF's default), for fixtures."""
+    table = {bytes([i]): i for i in range(256)}
+    next_code, width = 258, 9
+    out, acc, used = bytearray(), 0, 0
+
+    def emit(code: int) -> None:
+        nonlocal acc, used
+        acc = (acc << width) | code
+        used += width
+        while used >= 8:
+            used -= 8
+            out.append((acc >> used) & 0xFF)
+
+    emit(256)
+    word = b""
+    for byte in data:
+        candidate = word + bytes([byte])
+        if candidate in table:
+            word = candidate
+            continue
+        emit(table[word])
+        table[candidate] = next_code
+        next_code += 1
+        if next_code + 1 > (1 << width) and width < 12:
+            width += 1
+        if next_code >= 4094:
+            emit(256)
+            table = {bytes([i]): i for i in range(256)}
+            next_code, width = 258, 9
+        word = bytes([byte])
+    if word:
+        emit(table[word])
+    emit(257)
+    if used:
+        out.append((acc << (8 - used)) & 0xFF)
+    return bytes(out)
+
+
+def run_length_encode(data: bytes) -> bytes:
+    out = bytearray()
+    for start in range(0, len(data), 128):
+        chunk = data[start : start + 128]
+        out += bytes([len(chunk) - 1]) + chunk
+    return bytes(out + b"\x80")
+
+
+GRADIENT = bytes(range(0, 240, 20))  # 4 x 3 grey pixels
+
+
+# --- PNG re-encoding: colour spaces, depths, Decode, masks ----------------------------------------
+
+
+def test_grey_8_bit_flate_pixels() -> None:
+    image, response = fetch(one_image(GRADIENT, 4, 3, flate=True))
+    assert response["media_type"] == "image/png"
+    assert response["stored_format"] == "flate"
+    assert pixels(image, "L") == list(GRADIENT)
+
+
+@pytest.mark.parametrize("bits", [1, 2, 4])
+def test_grey_low_depths_are_scaled(bits: int) -> None:
+    top = (1 << bits) - 1
+    values = [i % (top + 1) for i in range(10)]
+    row = int("".join(format(v, f"0{bits}b") for v in values).ljust(16 * bits, "0"), 2)
+    data = row.to_bytes(2 * bits, "big")[: (10 * bits + 7) // 8]
+    image, _ = fetch(one_image(data, 10, 1, bpc=bits, flate=True))
+    assert [round(v * top / 255) for v in pixels(image, "L")] == values
+
+
+def test_grey_16_bit_keeps_precision() -> None:
+    data = struct.pack(">4H", 0, 1, 0x1234, 0xFFFF)
+    image, _ = fetch(one_image(data, 4, 1, bpc=16, flate=True))
+    assert pixels(image, "I") == [0, 1, 0x1234, 0xFFFF]
+
+
+def test_rgb_8_and_16_bit() -> None:
+    rgb = bytes([255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 99, 199])
+    image, _ = fetch(one_image(rgb, 2, 2, color_space="/DeviceRGB", flate=True))
+    assert pixels(image, "RGB") == [(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 99, 199)]
+    deep = struct.pack(">6H", 0xFFFF, 0, 0x8000, 0, 0, 0)
+    image, _ = fetch(one_image(deep, 2, 1, color_space="/DeviceRGB", bpc=16, flate=True))
+    assert image.size == (2, 1)
+
+
+def test_cmyk_follows_the_specification_formula() -> None:
+    cmyk = bytes(
+        [255, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0, 0, 128, 0, 0, 64, 200, 100, 0, 100, 0, 255, 255, 0]
+    )
+    image, _ = fetch(one_image(cmyk, 6, 1, color_space="/DeviceCMYK", flate=True))
+    assert pixels(image, "RGB") == [
+        (0, 255, 255),
+        (0, 0, 0),
+        (255, 255, 255),
+        (63, 191, 191),
+        (0, 55, 155),
+        (255, 0, 0),
+    ]
+
+
+@pytest.mark.parametrize("bits", [1, 2, 4, 8])
+def test_indexed_palettes(bits: int) -> None:
+    entries = 1 << bits
+    palette = b"".join(
+        bytes((i * 40 % 256, 255 - i * 17 % 256, i * 3 % 256)) for i in range(entries)
+    )
+    values = [(i * 5) % entries for i in range(8)]
+    row = int("".join(format(v, f"0{bits}b") for v in values), 2)
+    data = row.to_bytes(bits, "big")
+    cs = ["/Indexed", "/DeviceRGB", entries - 1, palette]
+    image, response = fetch(one_image(data, 8, 1, color_space=cs, bpc=bits, flate=True))
+    assert response["format"] == "png"
+    assert pixels(image, "RGB") == [tuple(palette[3 * v : 3 * v + 3]) for v in values]
+
+
+def test_indexed_with_cmyk_base_and_short_palette() -> None:
+    cs = ["/Indexed", "/DeviceCMYK", 1, bytes([0, 0, 0, 0, 0, 255, 255, 0])]
+    image, _ = fetch(one_image(bytes([0, 1, 2]), 3, 1, color_space=cs, flate=True))
+    # Index 2 is past hival: shown black, as viewers do.
+    assert pixels(image, "RGB") == [(255, 255, 255), (255, 0, 0), (0, 0, 0)]
+
+
+def test_icc_based_uses_its_component_count() -> None:
+    b = PdfBuilder()
+    icc = b.stream(b"not a real profile", N=3)
+    rgb = bytes([10, 20, 30, 40, 50, 60])
+    pdf = one_image(rgb, 2, 1, builder=b, color_space=["/ICCBased", icc], flate=True)
+    listing = list_images(pdf)["images"][0]
+    assert listing["color_space"] == "ICCBased(RGB)"
+    image, _ = fetch(pdf)
+    assert pixels(image, "RGB") == [(10, 20, 30), (40, 50, 60)]
+
+
+def test_decode_array_inverts() -> None:
+    image, _ = fetch(one_image(GRADIENT, 4, 3, flate=True, extra={"Decode": [1, 0]}))
+    assert pixels(image, "L") == [255 - v for v in GRADIENT]
+    rgb = bytes([0, 128, 255])
+    image, _ = fetch(
+        one_image(rgb, 1, 1, color_space="/DeviceRGB", extra={"Decode": [1, 0, 0, 1, 0, 0.5]})
+    )
+    assert pixels(image, "RGB") == [(255, 128, 128)]
+
+
+def test_soft_mask_becomes_alpha_and_is_resized() -> None:
+    b = PdfBuilder()
+    smask = b.image_xobject(2, 1, bytes([0, 200]), flate=True)
+    rgb = bytes([255, 0, 0] * 4)
+    pdf = one_image(rgb, 4, 1, builder=b, color_space="/DeviceRGB", extra={"SMask": smask})
+    image, _ = fetch(pdf)
+    assert image.mode == "RGBA"
+    assert pixels(image, "RGBA") == [(255, 0, 0, 0)] * 2 + [(255, 0, 0, 200)] * 2
+    assert list_images(pdf)["images"][0]["soft_mask"] is True
+
+
+def test_stencil_mask_stream_and_colour_key() -> None:
+    b = PdfBuilder()
+    mask = b.image_xobject(4, 1, bytes([0b01010000]), image_mask=True)
+    pdf = one_image(GRADIENT[:4], 4, 1, builder=b, extra={"Mask": mask})
+    image, _ = fetch(pdf)
+    assert [a for _, a in pixels(image, "LA")] == [255, 0, 255, 0]
+    pdf = one_image(GRADIENT[:4], 4, 1, extra={"Mask": [10, 30]})
+    image, _ = fetch(pdf)
+    assert [a for _, a in pixels(image, "LA")] == [255, 0, 255, 255]  # only 20 is in 10-30
+
+
+def test_image_mask_paints_black() -> None:
+    pdf = one_image(bytes([0b00001111]), 8, 1, image_mask=True)
+    image, _ = fetch(pdf)
+    assert pixels(image, "L") == [0] * 4 + [255] * 4
+    assert list_images(pdf)["images"][0]["image_mask"] is True
+    pdf = one_image(bytes([0b00001111]), 8, 1, image_mask=True, extra={"Decode": [1, 0]})
+    image, _ = fetch(pdf)
+    assert pixels(image, "L") == [255] * 4 + [0] * 4
+
+
+@pytest.mark.parametrize(
+    ("filters", "encode"),
+    [
+        ("/LZWDecode", lzw_encode),
+        ("/RunLengthDecode", run_length_encode),
+        ("/ASCIIHexDecode", lambda d: d.hex().encode() + b">"),
+        ("/ASCII85Decode", lambda d: base64.a85encode(d) + b"~>"),
+        (["/ASCIIHexDecode", "/FlateDecode"], lambda d: zlib.compress(d).hex().encode() + b">"),
+        (None, lambda d: d),
+    ],
+)
+def test_general_filters(filters: Any, encode: Any) -> None:
+    data = bytes(range(0, 250, 2)) * 8  # 1000 bytes: 40 x 25
+    pdf = one_image(encode(data), 40, 25, extra={"Filter": filters} if filters else {})
+    image, _ = fetch(pdf)
+    assert bytes(pixels(image, "L")) == data
+
+
+def test_png_predictors_after_flate_and_lzw() -> None:
+    rows = [bytes([10, 20, 30, 40]), bytes([11, 22, 33, 44])]
+    # Row 1 with filter None, row 2 with filter Up (difference to the row above).
+    predicted = (
+        b"\x00" + rows[0] + b"\x02" + bytes((b - a) % 256 for a, b in zip(*rows, strict=True))
+    )
+    parms = {"Predictor": 12, "Colors": 1, "Columns": 4, "BitsPerComponent": 8}
+    for name, encoded in (
+        ("/FlateDecode", zlib.compress(predicted)),
+        ("/LZWDecode", lzw_encode(predicted)),
+    ):
+        pdf = one_image(encoded, 4, 2, extra={"Filter": name, "DecodeParms": parms})
+        image, _ = fetch(pdf)
+        assert bytes(pixels(image, "L")) == b"".join(rows), name
+
+
+def test_lab_and_separation_with_a_tint_transform() -> None:
+    b = PdfBuilder()
+    lab = ["/Lab", {"WhitePoint": [0.9505, 1.0, 1.089], "Range": [-128, 127, -128, 127]}]
+    # L* 100 with a*, b* at 0 is white; L* 0 is black.
+    data = bytes([255, 128, 128, 0, 128, 128])
+    image, _ = fetch(one_image(data, 2, 1, builder=b, color_space=lab))
+    white, black = pixels(image, "RGB")
+    assert min(white) >= 250 and max(black) <= 5
+    b = PdfBuilder()
+    tint = b.add({"FunctionType": 2, "Domain": [0, 1], "C0": [1, 1, 1], "C1": [1, 0, 0], "N": 1})
+    cs = ["/Separation", "/Spot", "/DeviceRGB", tint]
+    image, _ = fetch(one_image(bytes([0, 255]), 2, 1, builder=b, color_space=cs))
+    assert pixels(image, "RGB") == [(255, 255, 255), (255, 0, 0)]
+
+
+def test_separation_without_a_usable_function_is_inverted_grey_with_a_note() -> None:
+    b = PdfBuilder()
+    fn = b.stream(b"{ pop 0 0 0 }", FunctionType=4, Domain=[0, 1], Range=[0, 1, 0, 1, 0, 1])
+    cs = ["/Separation", "/Spot", "/DeviceRGB", fn]
+    image, response = fetch(one_image(bytes([0, 255]), 2, 1, builder=b, color_space=cs))
+    assert pixels(image, "L") == [255, 0]
+    assert any("approximated" in note for note in response["notes"])
+
+
+def test_short_data_is_padded_and_said() -> None:
+    image, response = fetch(one_image(GRADIENT[:6], 4, 3))
+    assert image.size == (4, 3)
+    assert any("short" in note for note in response["notes"])
+
+
+def test_inline_images() -> None:
+    b = PdfBuilder()
+    plain = inline_image(4, 3, GRADIENT)
+    packed = inline_image(4, 3, zlib.compress(GRADIENT), filter="/Fl")
+    rgb = inline_image(1, 1, b"\x01\x02\x03", color_space="/RGB")
+    b.add_page(
+        b"q 10 0 0 10 0 0 cm " + plain + b" Q q 10 0 0 10 20 0 cm " + packed + b" Q "
+        b"q 10 0 0 10 40 0 cm " + rgb + b" Q"
+    )
+    pdf = b.build()
+    listing = list_images(pdf)["images"]
+    assert [i["id"] for i in listing] == ["p1-i1", "p1-i2", "p1-i3"]
+    assert all(i["inline"] for i in listing)
+    for image_id in ("p1-i1", "p1-i2"):
+        image, _ = fetch(pdf, image_id)
+        assert pixels(image, "L") == list(GRADIENT)
+    image, _ = fetch(pdf, "p1-i3")
+    assert pixels(image, "RGB") == [(1, 2, 3)]
+
+
+# --- formats returned as stored -------------------------------------------------------------------
+
+
+def pillow_bytes(image: Any, fmt: str, **kwargs: Any) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format=fmt, **kwargs)
+    return out.getvalue()
+
+
+def test_jpeg_is_returned_as_stored() -> None:
+    jpeg = pillow_bytes(Image.new("RGB", (30, 20), (200, 10, 10)), "JPEG")
+    pdf = one_image(jpeg, 30, 20, color_space="/DeviceRGB", filter="/DCTDecode")
+    content, info = image_file(pdf, "p1-x3")
+    assert content == jpeg
+    assert (info["media_type"], info["extension"]) == ("image/jpeg", "jpg")
+    assert list_images(pdf)["images"][0]["format"] == "jpeg"
+
+
+def test_jpeg_behind_flate_is_unwrapped() -> None:
+    jpeg = pillow_bytes(Image.new("L", (8, 8), 99), "JPEG")
+    pdf = one_image(jpeg, 8, 8, filter="/DCTDecode", flate=True)
+    content, _ = image_file(pdf, "p1-x3")
+    assert content == jpeg
+
+
+def test_jpeg_2000_is_returned_as_stored() -> None:
+    jp2 = pillow_bytes(Image.new("RGB", (17, 9), (1, 2, 3)), "JPEG2000", irreversible=False)
+    pdf = one_image(jp2, 17, 9, color_space="/DeviceRGB", filter="/JPXDecode")
+    _, response = fetch(pdf)
+    assert response["media_type"] == "image/jp2"
+    assert base64.b64decode(response["data"]) == jp2
+
+
+def ccitt_pdf() -> tuple[bytes, Any]:
+    """A page with a Group 4 fax image made by Pillow (libtiff marks it black-is-zero)."""
+    bitmap = Image.new("1", (40, 16), 1)
+    for x in range(40):
+        bitmap.putpixel((x, 8), 0)
+    tiff = Image.open(io.BytesIO(pillow_bytes(bitmap, "TIFF", compression="group4")))
+    offset, count = tiff.tag_v2[273], tiff.tag_v2[279]
+    offset = offset[0] if isinstance(offset, tuple) else offset
+    count = count[0] if isinstance(count, tuple) else count
+    strip = pillow_bytes(bitmap, "TIFF", compression="group4")[offset : offset + count]
+    parms = {"K": -1, "Columns": 40, "Rows": 16, "BlackIs1": tiff.tag_v2[262] == 1}
+    pdf = one_image(strip, 40, 16, bpc=1, filter="/CCITTFaxDecode", extra={"DecodeParms": parms})
+    return pdf, bitmap
+
+
+def test_ccitt_as_png_with_pillow() -> None:
+    pdf, bitmap = ccitt_pdf()
+    image, response = fetch(pdf)
+    assert response["media_type"] == "image/png"
+    assert pixels(image, "L") == pixels(bitmap, "L")
+
+
+def test_ccitt_as_tiff_without_pillow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pillow, "pillow", lambda: None)
+    pdf, bitmap = ccitt_pdf()
+    image, response = fetch(pdf)
+    assert (response["media_type"], response["extension"]) == ("image/tiff", "tif")
+    assert pixels(image, "L") == pixels(bitmap, "L")
+
+
+def jbig2_page_segment(width: int, height: int) -> bytes:
+    """A page-information segment (T.88 7.4.8), as an embedded JBIG2 stream starts."""
+    header = struct.pack(">IBBBI", 1, 48, 0, 1, 19)
+    return header + struct.pack(">IIIIBH", width, height, 0, 0, 0, 0)
+
+
+def test_jbig2_is_wrapped_with_its_globals_and_named() -> None:
+    b = PdfBuilder()
+    global_segment = struct.pack(">IBBBI", 0, 0, 0, 0, 2) + b"\x00\x00"
+    globals_ref = b.stream(global_segment)
+    data = jbig2_page_segment(64, 32)
+    pdf = one_image(
+        data,
+        64,
+        32,
+        builder=b,
+        bpc=1,
+        filter="/JBIG2Decode",
+        extra={"DecodeParms": {"JBIG2Globals": globals_ref}},
+    )
+    content, info = image_file(pdf, "p1-x4")
+    assert info["format"] == "jbig2"
+    assert info["media_type"] == "image/x-jbig2"
+    assert content.startswith(jbig2.MAGIC)
+    assert content.endswith(global_segment + data)
+    assert jbig2.page_size(content[13:]) == (64, 32)
+
+
+# --- ids, listing, decorative images --------------------------------------------------------------
+
+
+def test_ids_name_objects_and_repeat_placements() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    ref = b.image_xobject(4, 3, GRADIENT)
+    b.add_page(
+        b"BT /F1 12 Tf 72 700 Td (Text) Tj ET "
+        b"q 10 0 0 10 0 0 cm /Im1 Do Q q 10 0 0 10 30 0 cm /Im1 Do Q",
+        {"XObject": {"Im1": ref}, "Font": {"F1": font}},
+    )
+    pdf = b.build()
+    ids = [i["id"] for i in list_images(pdf)["images"]]
+    assert ids == [f"p1-x{ref.num}", f"p1-x{ref.num}-2"]
+    # Stable across contexts (a fresh process sees the same ids).
+    assert [i["id"] for i in list_images(pdf, context=Context())["images"]] == ids
+    for image_id in ids:
+        image, _ = fetch(pdf, image_id)
+        assert image.size == (4, 3)
+
+
+def test_listing_fields() -> None:
+    pdf = one_image(GRADIENT, 4, 3, flate=True)
+    item = list_images(pdf)["images"][0]
+    assert item["page"] == 1
+    assert item["bbox"] == [50.0, 642.0, 150.0, 742.0]
+    assert (item["width"], item["height"], item["bits_per_component"]) == (4, 3, 8)
+    assert (item["color_space"], item["format"]) == ("DeviceGray", "flate")
+    assert item["bytes"] == len(zlib.compress(GRADIENT))
+    assert "decorative" not in item
+
+
+def pages_pdf(
+    pages: int, draw: dict[int, list[bytes]], *, text: bool = True, shared: bool = True
+) -> bytes:
+    """``pages`` pages with text; ``draw[page]`` lists the content placing images."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    logo = b.image_xobject(4, 3, GRADIENT)
+    for number in range(1, pages + 1):
+        image = logo if shared else b.image_xobject(4, 3, GRADIENT)
+        body = b"BT /F1 12 Tf 72 700 Td (Page text here) Tj ET " if text else b""
+        body += b" ".join(draw.get(number, []))
+        b.add_page(body, {"XObject": {"Logo": image}, "Font": {"F1": font}})
+    return b.build()
+
+
+LOGO = b"q 40 0 0 30 20 750 cm /Logo Do Q"
+
+
+def test_repeated_logo_is_decorative() -> None:
+    pdf = pages_pdf(5, {n: [LOGO] for n in (1, 3, 5)})
+    response = list_images(pdf)
+    assert response["decorative_images"] == 3
+    for item in response["images"]:
+        assert item["decorative"] is True
+        assert item["pages_with_image"] == 3
+        assert "3 pages" in item["decorative_reason"]
+
+
+def test_same_bytes_in_separate_objects_count_as_repeated() -> None:
+    pdf = pages_pdf(4, {n: [LOGO] for n in (1, 2, 3)}, shared=False)
+    items = list_images(pdf)["images"]
+    assert len({i["id"].split("-")[1] for i in items}) == 3  # three objects
+    assert all(i["decorative"] for i in items)
+
+
+def test_image_on_two_of_five_pages_is_not_decorative() -> None:
+    items = list_images(pages_pdf(5, {1: [LOGO], 4: [LOGO]}))["images"]
+    assert [i.get("decorative") for i in items] == [None, None]
+    assert all(i["pages_with_image"] == 2 for i in items)
+
+
+def test_on_every_page_of_a_two_page_document_is_decorative() -> None:
+    items = list_images(pages_pdf(2, {1: [LOGO], 2: [LOGO]}))["images"]
+    assert all(i["decorative"] for i in items)
+
+
+def test_tiny_images_are_decorative() -> None:
+    items = list_images(pages_pdf(1, {1: [b"q 300 0 0 1 20 400 cm /Logo Do Q"]}))["images"]
+    assert items[0]["decorative_reason"] == "tiny on the page"
+
+
+def test_repeated_full_page_scan_is_not_decorative() -> None:
+    scan = b"q 612 0 0 792 0 0 cm /Logo Do Q"
+    items = list_images(pages_pdf(4, {n: [scan] for n in range(1, 5)}, text=False))["images"]
+    assert len(items) == 4
+    assert not any(i.get("decorative") for i in items)
+
+
+# --- budget, cursors, sections --------------------------------------------------------------------
+
+
+def many_images_pdf(pages: int = 30, per_page: int = 4) -> bytes:
+    b = PdfBuilder()
+    for _ in range(pages):
+        refs = {f"Im{i}": b.image_xobject(4, 3, bytes([i]) * 12) for i in range(per_page)}
+        body = b" ".join(b"q 20 0 0 20 %d 100 cm /Im%d Do Q" % (30 * i, i) for i in range(per_page))
+        b.add_page(body, {"XObject": refs})
+    return b.build()
+
+
+def test_budget_and_cursor_walk_the_whole_list() -> None:
+    pdf = many_images_pdf()
+    context = Context()
+    full = list_images(pdf, context=context, max_chars=5_000_000)
+    assert full["total_images"] == 120
+    assert full["next_cursor"] is None
+    seen: list[str] = []
+    token = None
+    calls = 0
+    while True:
+        response = list_images(pdf, context=context, max_chars=1000, cursor=token)
+        calls += 1
+        assert size(response) <= 1000
+        assert response["total_images"] == 120
+        seen += [i["id"] for i in response["images"]]
+        token = response["next_cursor"]
+        if token is None:
+            assert "omitted" not in response
+            break
+        assert response["omitted"]["images"] == 120 - len(seen)
+    assert calls > 5
+    assert seen == [i["id"] for i in full["images"]]
+
+
+def test_cursor_resumes_in_another_context_and_checks_its_arguments() -> None:
+    pdf = many_images_pdf(pages=6)
+    first = list_images(pdf, max_chars=1000, pages="2-6", context=Context())
+    token = first["next_cursor"]
+    assert token
+    again = list_images(pdf, max_chars=1000, pages="2-6", cursor=token, context=Context())
+    assert again["images"][0]["id"] not in {i["id"] for i in first["images"]}
+    with pytest.raises(PdfthinError) as err:
+        list_images(pdf, max_chars=1000, pages="1-6", cursor=token)
+    assert err.value.code == "invalid_cursor"
+    read_token = cur.encode(
+        cur.Cursor("read", cur.fingerprint_prefix("0" * 64), False, "0" * 12, (1,))
+    )
+    with pytest.raises(PdfthinError) as err:
+        list_images(pdf, cursor=read_token)
+    assert err.value.code == "invalid_cursor"
+
+
+def test_pages_selection() -> None:
+    pdf = many_images_pdf(pages=5, per_page=2)
+    response = list_images(pdf, pages="2,4")
+    assert {i["page"] for i in response["images"]} == {2, 4}
+    assert response["total_images"] == 4
+    with pytest.raises(PdfthinError) as err:
+        list_images(pdf, pages="9")
+    assert err.value.code == "invalid_pages"
+
+
+def test_section_selection() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(4, 3, GRADIENT)
+    for n in range(4):
+        b.add_page(
+            b"BT /F1 12 Tf 72 700 Td (Chapter page %d) Tj ET q 20 0 0 20 0 0 cm /Im1 Do Q" % n,
+            {"XObject": {"Im1": image}, "Font": {"F1": font}},
+        )
+    b.set_outline([Outline("One", 0), Outline("Two", 2)])
+    pdf = b.build()
+    sections = get_toc(pdf)["sections"]
+    second = next(s for s in sections if s["title"] == "Two")
+    response = list_images(pdf, section=second["id"])
+    assert {i["page"] for i in response["images"]} == {3, 4}
+    assert response["section"] == second["id"]
+    with pytest.raises(PdfthinError) as err:
+        list_images(pdf, section=second["id"], pages="1")
+    assert err.value.code == "invalid_argument"
+    with pytest.raises(PdfthinError) as err:
+        list_images(pdf, section="s-9-9")
+    assert err.value.code == "not_found"
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+
+def error_code(call: Any) -> str:
+    with pytest.raises(PdfthinError) as err:
+        call()
+    return err.value.code
+
+
+def test_error_codes() -> None:
+    pdf = one_image(GRADIENT, 4, 3, flate=True)
+    assert error_code(lambda: get_image(pdf, "p1-x99")) == "not_found"
+    assert error_code(lambda: get_image(pdf, "p7-x3")) == "not_found"
+    assert error_code(lambda: get_image(pdf, "image 1")) == "invalid_argument"
+    assert error_code(lambda: get_image(pdf, 3)) == "invalid_argument"  # type: ignore[arg-type]
+    assert error_code(lambda: get_image(pdf, "p1-x3", max_bytes=0)) == "invalid_argument"
+    assert error_code(lambda: get_image(pdf, "p1-x3", max_bytes="5")) == "invalid_argument"  # type: ignore[arg-type]
+    assert error_code(lambda: list_images(pdf, max_chars=10)) == "invalid_argument"
+
+
+def test_too_large_counts_base64() -> None:
+    noise = bytes((i * 7919) % 251 for i in range(64 * 64))
+    pdf = one_image(noise, 64, 64)
+    content, _ = image_file(pdf, "p1-x3")
+    encoded = len(base64.b64encode(content))
+    assert get_image(pdf, "p1-x3", max_bytes=encoded)["bytes"] == len(content)
+    with pytest.raises(PdfthinError) as err:
+        get_image(pdf, "p1-x3", max_bytes=encoded - 1)
+    assert err.value.code == "too_large"
+    assert err.value.details["base64_bytes"] == encoded
+    assert len(content) < encoded  # the raw file alone would have fitted
+
+
+def test_broken_and_unsupported_images_are_clean_errors() -> None:
+    broken = one_image(b"this is not zlib data at all", 4, 3, filter="/FlateDecode")
+    code = error_code(lambda: get_image(broken, "p1-x3"))
+    assert code in ("malformed", "unsupported")
+    odd = one_image(b"abc", 4, 3, filter="/MadeUpDecode")
+    assert error_code(lambda: get_image(odd, "p1-x3")) == "unsupported"
+    assert list_images(odd)["images"][0]["format"] == "MadeUpDecode"
+    zero = one_image(b"", 0, 3)
+    assert error_code(lambda: get_image(zero, list_images(zero)["images"][0]["id"])) == "malformed"
+    deep = one_image(GRADIENT, 4, 3, bpc=7)
+    assert error_code(lambda: get_image(deep, "p1-x3")) == "malformed"
+
+
+# --- CLI ------------------------------------------------------------------------------------------
+
+
+def test_cli_images_and_image(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    pdf_path = tmp_path / "doc.pdf"
+    pdf_path.write_bytes(pages_pdf(3, {n: [LOGO] for n in (1, 2, 3)}))
+    assert cli.main(["images", str(pdf_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("decorative") == 3
+    first_id = out.split()[0]
+    assert cli.main(["images", str(pdf_path), "--pages", "2", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [i["page"] for i in data["images"]] == [2]
+    target = tmp_path / "out.png"
+    assert cli.main(["image", str(pdf_path), first_id, "--output", str(target)]) == 0
+    assert capsys.readouterr().out.strip() == "image/png"
+    assert Image.open(target).size == (4, 3)
+    assert cli.main(["image", str(pdf_path), "p1-x999", "-o", str(target)]) == 1
+    assert "not_found" in capsys.readouterr().err
+    assert cli.main(["image", str(pdf_path), first_id, "-o", str(target), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["output"] == str(target)
+
+
+# --- corpus ---------------------------------------------------------------------------------------
+
+IMAGE_FILES = [f for f in corpus_files() if any(t.startswith("img-") for t in f.tags)]
+#: JPEG 2000 data Pillow's OpenJPEG reads the header of but cannot decode (returned as stored).
+UNDECODABLE_BY_PILLOW = {("tabula-icdar2013/competition-dataset-eu/eu-012.pdf", "p1-x15")}
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("entry", corpus_params(IMAGE_FILES))
+def test_corpus_images_open_with_the_right_size(entry: Any) -> None:
+    require_corpus()
+    context = Context()
+    listing = list_images(entry.path, password=entry.password, context=context, max_chars=5_000_000)
+    assert listing["next_cursor"] is None
+    assert listing["images"], "a file tagged with an image format lists no image"
+    done: set[str] = set()
+    for item in listing["images"]:
+        picture = item["id"].split("-")[1]
+        if picture in done:
+            continue
+        done.add(picture)
+        content, info = image_file(
+            entry.path, item["id"], password=entry.password, context=context, max_bytes=256 << 20
+        )
+        assert (info["width"], info["height"]) == (item["width"], item["height"])
+        if info["format"] == "jbig2":
+            assert content.startswith(jbig2.MAGIC)
+            size_found = jbig2.page_size(content[13:])
+            assert size_found is not None and size_found[0] == info["width"]
+            continue
+        with Image.open(io.BytesIO(content)) as image:
+            assert image.size == (info["width"], info["height"]), item["id"]
+            if (entry.relpath, item["id"]) in UNDECODABLE_BY_PILLOW:
+                continue
+            image.load()
