@@ -137,6 +137,69 @@ def test_records_in_one_ruled_band_become_rows() -> None:
     assert table.rows == [["Country", "2007", "2008"], ["Austria", "12", "14"], ["Spain", "3", "-"]]
 
 
+def test_cell_spanning_row_bands_is_one_cell() -> None:
+    # eu-021: the label column has no rule between a row's "Count" and "Percentage" bands.
+    rules = [(50, 100, 350, 100), (50, 160, 350, 160), (50, 120, 350, 120)]
+    rules += [(150, 140, 350, 140)]  # not across the label column
+    rules += [(x, 100, x, 160) for x in (50, 150, 250, 350)]
+    lines = [ln("Condition", 55, 114), ln("Measure", 155, 114), ln("Value", 255, 114)]
+    lines += [ln("Chronic fatigue", 55, 134), ln("Count", 155, 134), ln("19", 255, 134)]
+    lines += [ln("syndrome", 55, 154), ln("Percentage", 155, 154), ln("3.8%", 255, 154)]
+    table = only_table(lines, rules)
+    assert table.rows == [
+        ["Condition", "Measure", "Value"],
+        ["Chronic fatigue syndrome", "Count", "19"],
+        ["", "Percentage", "3.8%"],
+    ]
+
+
+def test_header_and_body_apart_by_a_double_rule_are_one_table() -> None:
+    # eu-026: the two lines of a double rule each touch only their own part's verticals.
+    rules = [(50, 100, 350, 100), (50, 118, 350, 118), (50, 121, 350, 121), (50, 160, 350, 160)]
+    rules += [(150, 100.2, 150, 117.8), (150, 121.2, 150, 160)]
+    lines = [ln("Answers", 55, 114), ln("Freq.", 155, 114)]
+    lines += [ln("0", 55, 134), ln("138", 155, 134), ln("1", 55, 148), ln("178", 155, 148)]
+    table = only_table(lines, rules)
+    assert table.rows == [["Answers", "Freq."], ["0", "138"], ["1", "178"]]
+
+
+def test_chart_gridlines_are_not_a_table() -> None:
+    # A lattice of ten bands with two labels: a chart's grid. Its labels stay text, and
+    # are not taken for an aligned table either.
+    ys = [100 + 15 * i for i in range(11)]
+    rules = grid_rules([50, 150, 250, 350], ys)
+    lines = [ln("Austria", 55, 112), ln("Belgium", 155, 112), ln("Denmark", 255, 112)]
+    lines += [ln("Estonia", 55, 247), ln("France", 155, 247), ln("Ireland", 255, 247)]
+    tables, rest = find_tables(lines, rules)
+    assert tables == []
+    assert len(rest) == len(lines)
+
+
+def test_rows_running_from_one_grid_into_the_next_are_cut() -> None:
+    # eu-015: two ruled tables side by side; each row of the left one ends in a string that
+    # also holds the first cell of the right one ("268 Spain").
+    ys = [100, 120, 140, 160]
+    rules = grid_rules([50, 130, 170], ys) + grid_rules([185, 265, 300], ys)
+    lines = [ln("Topic", 55, 114), ln("Total", 135, 114), ln("Topic", 190, 114)]
+    lines += [ln("Total", 270, 114)]
+    lines += [ln("Spain", 55, 134), ln("268 Spain", 155, 134, width=46), ln("153", 280, 134)]
+    lines += [ln("Italy", 55, 154), ln("92 Italy", 155, 154, width=44), ln("82", 280, 154)]
+    tables, _ = find_tables(lines, rules)
+    assert sorted(t.rows for t in tables) == [
+        [["Topic", "Total"], ["Spain", "153"], ["Italy", "82"]],
+        [["Topic", "Total"], ["Spain", "268"], ["Italy", "92"]],
+    ]
+
+
+def test_a_frame_around_a_chart_does_not_make_its_labels_a_table() -> None:
+    ys = [100 + 15 * i for i in range(11)]
+    rules = grid_rules([50, 150, 250, 350], ys) + grid_rules([20, 400], [80, 280])
+    lines = [ln("2001", 25, 112), ln("30.5", 155, 112), ln("49.0", 255, 112)]
+    lines += [ln("2005", 25, 247), ln("29.7", 155, 247), ln("48.6", 255, 247)]
+    tables, _ = find_tables(lines, rules)
+    assert tables == []
+
+
 def test_a_framed_paragraph_is_not_a_table() -> None:
     rules = grid_rules([50, 350], [100, 160])
     lines = [ln("A boxed note that runs over", 55, 114), ln("two lines of text.", 55, 128)]
@@ -156,6 +219,19 @@ def test_values(text: str) -> None:
 @pytest.mark.parametrize("text", ["Total", "Single", "to air", "EU-15"])
 def test_not_values(text: str) -> None:
     assert not is_value(text)
+
+
+def test_numbers_with_spaced_thousands_stay_whole() -> None:
+    line = ln("On labour market training 29 300 25 800 33 300", 75, 100, width=440)
+    cells = [(70, 198), (198, 264), (264, 329), (329, 394)]
+    assert share_words(line, cells) == ["On labour market training", "29 300", "25 800", "33 300"]
+    assert share_words(
+        ln("Germany 21 8", 75, 100, width=300), [(70, 200), (200, 300), (300, 400)]
+    ) == [
+        "Germany",
+        "21",
+        "8",
+    ]
 
 
 def test_share_words_places_words_by_estimated_width() -> None:
@@ -207,9 +283,10 @@ def test_icdar_ruled_rows_with_word_spaced_values() -> None:
 
 def test_icdar_body_rows_without_column_rules() -> None:
     # eu-018 p1: column rules only in the header; the body rows are ruled across only, and
-    # their numbers come as one string per row.
+    # their numbers come as one string per row. "Sample unit" spans both header rows.
     first = _page_tables("eu-018.pdf", 1)[0]
-    assert first[1][:5] == ["", "unit", "size", "N", "% Pos"]
+    assert first[0][:4] == ["Country", "Sample unit", "Sample size", "2007"]
+    assert first[1][:5] == ["", "", "", "N", "% Pos"]
     assert first[3] == [
         "Germany", "Single", "25g", "123", "0.8", "290", "0.7", "391", "0.5", "454", "2.0",
         "188", "2.7",

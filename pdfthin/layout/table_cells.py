@@ -27,14 +27,25 @@ def is_value(text: str) -> bool:
 def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     """The words of ``line`` shared out between ``cells`` (x ranges, left to right, that the
     line crosses): one text per cell, possibly empty."""
-    words = line.text.split()
     k = len(cells)
     if k <= 1:
         return [line.text]
+    words = tokens(line.text, k)
     values = [is_value(w) for w in words]
-    if len(words) == k and all(values):
+    if len(words) == k:
+        # One word per cell: the rules say there are k cells, and there are k words.
         return words
     out = [""] * k
+    if len(words) < k and all(values):
+        # Values each fill a cell of their own, in order, where their estimated places fall
+        # (the line's right end may be stretched by word spacing on trailing spaces).
+        places = _word_positions(line.text, words, line.x0, line.x1)
+        col = -1
+        for i, (w, (a, b)) in enumerate(zip(words, places, strict=True)):
+            est = sum(1 for lo, _ in cells[1:] if (a + b) / 2 >= lo)
+            col = min(max(col + 1, est), k - len(words) + i) if i else 0
+            out[col] = w
+        return out
     if len(words) > k and all(values[1 - k :]):
         # A label then one value per cell: "Number of member states 21 8".
         out[0] = " ".join(words[: len(words) - k + 1])
@@ -53,13 +64,39 @@ def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     return out
 
 
+_GROUP_HEAD = re.compile(r"^[-+−(]?\d{1,3}$")
+_GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d+)?[%)]?$")
+
+
+def tokens(text: str, k: int) -> list[str]:
+    """The words of ``text``, with numbers whose thousands are set apart by a space
+    ("29 300") kept whole when that makes the words fit ``k`` cells (a label then a value
+    per cell, or a value per cell)."""
+    words = text.split()
+    grouped: list[str] = []
+    for w in words:
+        if grouped and _GROUP_TAIL.match(w) and _GROUP_HEAD.match(grouped[-1].split()[0]):
+            grouped[-1] = f"{grouped[-1]} {w}"
+        else:
+            grouped.append(w)
+    if len(grouped) == len(words) or not _fits(grouped, k):
+        return words
+    return grouped
+
+
+def _fits(words: list[str], k: int) -> bool:
+    if len(words) == k:
+        return True
+    return len(words) > k and all(is_value(w) for w in words[1 - k :])
+
+
 def soft_split(line: Line, cells: list[tuple[float, float]]) -> list[str] | None:
     """``line``'s words shared out between ``cells`` where no rule divides them (whitespace
     columns, a grid's open rows), or ``None`` when the words do not clearly fit the cells:
     a label and one value per cell, or one word per cell with each word's estimated place in
     a different cell (a heading centred over the columns is none of these)."""
-    words = line.text.split()
     k = len(cells)
+    words = tokens(line.text, k)
     if len(words) < k or k < 2:
         return None
     values = [is_value(w) for w in words]

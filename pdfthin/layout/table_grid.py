@@ -63,7 +63,7 @@ def find_grids(rules: list[Rule]) -> list[Grid]:
     if not hs or not vs or len(hs) + len(vs) > MAX_SEGMENTS:
         return []
     grids = []
-    for comp_h, comp_v in _components(hs, vs):
+    for comp_h, comp_v in _stacked(_components(hs, vs)):
         grid = _grid(comp_h, comp_v)
         if grid is not None:
             grids.append(grid)
@@ -101,7 +101,7 @@ def _join(group: list[tuple[float, float, float]]) -> list[list[float]]:
 
 def _components(
     hs: list[tuple[float, float, float]], vs: list[tuple[float, float, float]]
-) -> list[tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]]:
+) -> list[Component]:
     """Groups of rules connected by crossings or touching ends (union-find)."""
     parent = list(range(len(hs) + len(vs)))
 
@@ -122,8 +122,7 @@ def _components(
                 a, b = find(i), find(len(hs) + k)
                 if a != b:
                     parent[a] = b
-    groups: dict[int, tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]]
-    groups = {}
+    groups: dict[int, Component] = {}
     for i, h in enumerate(hs):
         groups.setdefault(find(i), ([], []))[0].append(h)
     for k, v in enumerate(vs):
@@ -131,14 +130,49 @@ def _components(
     return [g for g in groups.values() if g[0] and g[1]]
 
 
+Component = tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]
+
+
+def _stacked(components: list[Component]) -> list[Component]:
+    """Components one right above the other across the same width are one table: a header
+    and a body separated by a double rule whose two lines do not touch the same verticals."""
+    boxes = [_box(c) for c in components]
+    order = sorted(range(len(components)), key=lambda i: boxes[i][1])
+    out: list[Component] = []
+    out_boxes: list[tuple[float, float, float, float]] = []
+    for i in order:
+        x0, y0, x1, y1 = boxes[i]
+        for k, (bx0, by0, bx1, by1) in enumerate(out_boxes):
+            if 0 <= y0 - by1 <= MIN_CELL and abs(x0 - bx0) <= TOUCH and abs(x1 - bx1) <= TOUCH:
+                out[k] = (out[k][0] + components[i][0], out[k][1] + components[i][1])
+                out_boxes[k] = (min(x0, bx0), by0, max(x1, bx1), y1)
+                break
+        else:
+            out.append(components[i])
+            out_boxes.append(boxes[i])
+    return out
+
+
+def _box(comp: Component) -> tuple[float, float, float, float]:
+    hs, vs = comp
+    return (
+        min([h[1] for h in hs] + [v[0] for v in vs]),
+        min([v[1] for v in vs] + [h[0] for h in hs]),
+        max([h[2] for h in hs] + [v[0] for v in vs]),
+        max([v[2] for v in vs] + [h[0] for h in hs]),
+    )
+
+
 def _grid(
     hs: list[tuple[float, float, float]], vs: list[tuple[float, float, float]]
 ) -> Grid | None:
-    x0 = min([h[1] for h in hs] + [v[0] for v in vs])
-    x1 = max([h[2] for h in hs] + [v[0] for v in vs])
-    y0 = min([v[1] for v in vs] + [h[0] for h in hs])
-    y1 = max([v[2] for v in vs] + [h[0] for h in hs])
+    x0, y0, x1, y1 = _box((hs, vs))
     if x1 - x0 < 2 * MIN_CELL or y1 - y0 < 2 * MIN_CELL:
+        return None
+    # A table is closed above and below by rules across its width (its frame, or the rules
+    # of a ruled table); a plot's axes cross or meet in a corner.
+    across = _boundaries([y for y, a, b in hs if b - a >= 0.9 * (x1 - x0)])
+    if len(across) < 2:
         return None
     xs = _boundaries([x0, x1, *(v[0] for v in vs)])
     ys = _boundaries([y0, y1, *(h[0] for h in hs)])

@@ -8,6 +8,7 @@ text columns.
 from __future__ import annotations
 
 from bisect import bisect_right
+from dataclasses import replace
 
 from .table_cells import is_value, share_words, soft_split
 from .table_columns import whitespace_boundaries
@@ -19,6 +20,8 @@ MIN_ROWS = 3
 ROW_GAP_EM = 2.6
 #: Pieces longer than this (in characters) are running text.
 PROSE_CHARS = 25
+#: A ruled table fills at least this share of its cells (plots and forms fill far fewer).
+MIN_FILL = 0.35
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -120,22 +123,74 @@ def find_tables(
     """Split ``lines`` into table blocks and the lines that are not part of a table."""
     tables: list[Block] = []
     rest = lines
-    for grid in find_grids(rules):
-        block = _from_grid(grid, rest)
-        if block is not None:
-            tables.append(block)
-            inside = {id(ln) for ln in block.lines}
-            rest = [ln for ln in rest if id(ln) not in inside]
+    grids = find_grids(rules)
+    if len(grids) > 1:
+        rest = _cut_between(grids, rest)
+    every = rest
+    # Inner lattices first: a frame drawn around a chart or a table must not claim its lines.
+    for grid in sorted(grids, key=lambda g: (g.x1 - g.x0) * (g.y1 - g.y0)):
+        found = _from_grid(grid, rest)
+        if found is None:
+            continue
+        inside = {id(ln) for ln in found.lines}
+        rest = [ln for ln in rest if id(ln) not in inside]
+        # A chart's labels (kind "chart") are not a table, nor to be found as one by alignment.
+        if found.kind == "table":
+            tables.append(found)
     aligned, rest = _aligned_tables(rest, rules)
-    return tables + aligned, rest
+    tables += aligned
+    # The rest in the order the lines came (cut lines in place of their originals).
+    used = {id(ln) for block in tables for ln in block.lines}
+    return tables, [ln for ln in every if id(ln) not in used]
 
 
 # --- ruled grids ------------------------------------------------------------------------------
 
 
+def _cut_between(grids: list[Grid], lines: list[Line]) -> list[Line]:
+    """Lines that run from one grid into the next one beside it (two tables side by side
+    whose rows are set as one string each) cut in two where the first grid ends. Only
+    there: a line's right end can run past its own table by stretched trailing spaces."""
+    for grid in grids:
+        for other in grids:
+            if other is grid or not grid.x1 <= other.x0 + 1:
+                continue
+            if min(grid.y1, other.y1) <= max(grid.y0, other.y0):
+                continue
+            lines = _cut_at(lines, grid, other)
+    return lines
+
+
+def _cut_at(lines: list[Line], grid: Grid, other: Grid) -> list[Line]:
+    out: list[Line] = []
+    for ln in lines:
+        cy = (ln.y0 + ln.y1) / 2
+        if grid.y0 <= cy <= grid.y1 and ln.x0 < grid.x1 and ln.x1 > other.x0 + ln.size:
+            pieces = _cut(ln, grid.x1, other.x0)
+            if pieces is not None:
+                out.extend(pieces)
+                continue
+        out.append(ln)
+    return out
+
+
+def _cut(ln: Line, end: float, start: float) -> tuple[Line, Line] | None:
+    """``ln`` in two: the words before the gutter between ``end`` and ``start``, and the
+    words after it (each piece placed on its own side of the gutter)."""
+    middle = (end + start) / 2
+    left, right = share_words(ln, [(ln.x0, middle), (middle, ln.x1)])
+    if not left or not right:
+        return None
+    return (
+        replace(ln, text=left, x1=min(ln.x1, end - 0.5)),
+        replace(ln, text=right, x0=max(ln.x0, start + 0.5)),
+    )
+
+
 def _from_grid(grid: Grid, lines: list[Line]) -> Block | None:
     """The table a ruled grid holds: each line goes to the cell under it; a line that runs
-    across cells (a row set as one string) has its words shared out between them."""
+    across cells (a row set as one string) has its words shared out between them. A block
+    of kind ``chart`` holds the lines of a lattice that is a chart's grid, not a table."""
     # A line belongs by its start and its middle height: its right end is the least reliable
     # edge (trailing spaces stretched by word spacing can run past the table).
     members = [
@@ -151,16 +206,51 @@ def _from_grid(grid: Grid, lines: list[Line]) -> Block | None:
         cy = (ln.y0 + ln.y1) / 2
         r = min(max(bisect_right(grid.ys, cy) - 1, 0), len(grid.ys) - 2)
         bands.setdefault(r, []).append(ln)
-    rows: list[list[str]] = []
+    # A chart's gridlines make a lattice too, with a label here and there: a table's rows
+    # hold text.
+    if len(bands) < 0.5 * (len(grid.ys) - 1):
+        return Block(members, grid.x0, grid.y0, grid.x1, grid.y1, members[0].size, kind="chart")
+    records: dict[int, list[list[tuple[Line, dict[int, str]]]]] = {}
     for r in sorted(bands):
         band = bands[r]
         baselines = _rows(band)
         hard = [bool(ruled[k]) and grid.vrule[r][ruled[k] - 1] for k in range(len(xs))]
         cells = _band_cells(baselines, xs, hard)
         items = [(ln, _pieces(ln, xs, cells, hard)) for ln in band]
-        for record in _records(items):
-            rows.append(_row_texts(record, len(xs) - 1))
-    return _table_block(rows, members)
+        records[r] = _records(items, header=r == min(bands))
+    _merge_down(grid, xs, records)
+    rows = [_row_texts(rec, len(xs) - 1) for r in sorted(records) for rec in records[r]]
+    block = _table_block(rows, members)
+    if block is not None and block.rows is not None and _fill(block.rows) < MIN_FILL:
+        # Mostly empty cells: a plot's frame and gridlines with labels, or a form's boxes,
+        # not a table of data.
+        return replace(block, kind="chart", rows=None)
+    return block
+
+
+def _fill(rows: list[list[str]]) -> float:
+    return sum(1 for row in rows for t in row if t) / (len(rows) * len(rows[0]))
+
+
+def _merge_down(
+    grid: Grid, xs: list[float], records: dict[int, list[list[tuple[Line, dict[int, str]]]]]
+) -> None:
+    """A cell that spans row bands (no rule across its column between them) is one cell:
+    its text in the lower bands moves up to the row where the cell starts."""
+    for c in range(len(xs) - 1):
+        gc = min(max(bisect_right(grid.xs, (xs[c] + xs[c + 1]) / 2) - 1, 0), len(grid.xs) - 2)
+        for r in sorted(records):
+            top = r
+            while top > 0 and not grid.hrule[top][gc]:
+                top -= 1
+            if top == r or top not in records:
+                continue
+            target = records[top][0]
+            for rec in records[r]:
+                for i, (ln, pieces) in enumerate(rec):
+                    if c in pieces:
+                        target.append((ln, {c: pieces[c]}))
+                        rec[i] = (ln, {k: t for k, t in pieces.items() if k != c})
 
 
 def _grid_columns(grid: Grid, members: list[Line]) -> tuple[list[float], list[int]]:
@@ -247,7 +337,9 @@ def _pieces(
         if split is None:
             return {touched[0][0]: ln.text}
         return {a: t for (a, _), t in zip(touched, split, strict=True) if t}
-    texts = share_words(ln, [(xs[g[0][0]], xs[g[-1][1]]) for g in groups])
+    # Past the table's edge a line can only be stretched trailing space.
+    clipped = replace(ln, x1=min(ln.x1, xs[-1]))
+    texts = share_words(clipped, [(xs[g[0][0]], xs[g[-1][1]]) for g in groups])
     return {g[0][0]: t for g, t in zip(groups, texts, strict=True) if t}
 
 
@@ -257,26 +349,37 @@ def _median_size(lines: list[Line]) -> float:
 
 
 def _records(
-    items: list[tuple[Line, dict[int, str]]],
+    items: list[tuple[Line, dict[int, str]]], header: bool
 ) -> list[list[tuple[Line, dict[int, str]]]]:
-    """Split a ruled row band into table rows where it holds several records: a value under
-    another value in the same column starts a new row; words under words are a wrapped
+    """Split a ruled row band into table rows where it holds several records (a body with
+    no rules between its rows). A value under another value in the same column starts a
+    new row; so does, below the header band, each line of a band whose lines all fill the
+    same columns, unless it reads as a continuation. Words under words are a wrapped
     cell."""
     baselines = _rows([ln for ln, _ in items])
     by_line = {id(ln): pieces for ln, pieces in items}
+    texts = [{c: t for ln in base for c, t in by_line[id(ln)].items()} for base in baselines]
+    # Every line filling the same columns: one record per line (wrapped cells end on
+    # different lines in different columns).
+    uniform = not header and len(texts[0]) >= 2 and all(t.keys() == texts[0].keys() for t in texts)
     records: list[list[tuple[Line, dict[int, str]]]] = []
     values: dict[int, bool] = {}
-    for base in baselines:
-        entries = [(ln, by_line[id(ln)]) for ln in base]
-        cols = {c: t for _, p in entries for c, t in p.items()}
+    for base, cols in zip(baselines, texts, strict=True):
         clash = any(is_value(t) and values.get(c) for c, t in cols.items())
-        if not records or clash:
+        full = uniform and not all(_continues(t) for t in cols.values())
+        if not records or clash or full:
             records.append([])
             values = {}
-        records[-1].extend(entries)
+        records[-1].extend((ln, by_line[id(ln)]) for ln in base)
         for c, t in cols.items():
             values[c] = values.get(c, False) or is_value(t)
     return records
+
+
+def _continues(text: str) -> bool:
+    """A cell line that carries on the line above: it starts in lower case or inside
+    brackets."""
+    return text[:1].islower() or text[:1] in "(["
 
 
 def _row_texts(record: list[tuple[Line, dict[int, str]]], ncols: int) -> list[str]:
