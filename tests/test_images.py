@@ -10,6 +10,8 @@ import base64
 import io
 import json
 import struct
+import subprocess
+import sys
 import zlib
 from typing import Any
 
@@ -668,6 +670,7 @@ UNDECODABLE_BY_PILLOW = {("tabula-icdar2013/competition-dataset-eu/eu-012.pdf", 
 
 
 @pytest.mark.corpus
+@pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")
 @pytest.mark.parametrize("entry", corpus_params(IMAGE_FILES))
 def test_corpus_images_open_with_the_right_size(entry: Any) -> None:
     require_corpus()
@@ -695,3 +698,34 @@ def test_corpus_images_open_with_the_right_size(entry: Any) -> None:
             if (entry.relpath, item["id"]) in UNDECODABLE_BY_PILLOW:
                 continue
             image.load()
+
+
+#: Fax images of text pages: mostly white paper once decoded (``BlackIs1`` false and true).
+SCANNED_FAX = [
+    ("pdfplumber/federal-register-2020-17221.pdf", 7),
+    ("pdfminer/encryption/encrypted_doc_no_id.pdf", 2),
+    ("pypdf/indirect-rotation.pdf", 1),
+]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(("relpath", "page"), SCANNED_FAX)
+def test_corpus_fax_pages_come_out_as_dark_text_on_white(relpath: str, page: int) -> None:
+    require_corpus()
+    entry = next(f for f in IMAGE_FILES if f.relpath == relpath)
+    context = Context()
+    items = list_images(entry.path, pages=str(page), password=entry.password, context=context)
+    fax = next(i for i in items["images"] if i["format"] == "ccitt")
+    content, _ = image_file(entry.path, fax["id"], password=entry.password, context=context)
+    with Image.open(io.BytesIO(content)) as image:
+        histogram = image.convert("L").histogram()
+    assert sum(histogram[128:]) / sum(histogram) > 0.8
+
+
+def test_the_codecs_do_not_import_pypdf() -> None:
+    code = (
+        "import sys, pdfthin.images, pdfthin.images.convert, pdfthin.images.pillow; "
+        "print('pypdf' in sys.modules, 'PIL' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
