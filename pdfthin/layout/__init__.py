@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from ..engine.types import PageContent, TextRun
 from .blocks import build_blocks
+from .headings import mark_headings
 from .lines import build_lines
 from .order import reading_order
-from .structure import list_marker, mark_furniture, mark_headings, mark_lists
+from .structure import list_marker, mark_furniture, mark_lists
 from .tables import find_tables
 from .types import Block, Line, PageLayout
 

@@ -1,22 +1,19 @@
 """Document-wide structure: running headers and footers, headings and list items.
 
 These need every page: a header is a header because it repeats, and a heading is a heading
-because its size stands out from the body text of the whole document.
+because it stands out from the body text of the whole document (see :mod:`.headings`).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 
 from .types import Block, PageLayout
 
 #: Share of the page height, at the top and at the bottom, where running furniture lives.
 BAND = 0.12
-HEADING_RATIO = 1.15
-MAX_HEADING_CHARS = 160
-MAX_LEVELS = 6
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -27,7 +24,6 @@ _PAGE_NUMBER = re.compile(
 )
 _BULLET = re.compile(r"^([•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-])\s+(?=\S)")
 _ENUM = re.compile(r"^(\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])\s+(?=\S)")
-_NUMBERED_HEADING = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
 _LETTERS = re.compile(r"[^\W\d_]")
 
 
@@ -86,80 +82,6 @@ def _band(block: Block, page: PageLayout) -> str | None:
     return None
 
 
-def body_size(pages: list[PageLayout]) -> float:
-    weights: dict[float, int] = defaultdict(int)
-    for page in pages:
-        for block in page.blocks:
-            if block.kind == "table":
-                continue
-            for line in block.lines:
-                weights[round(line.size * 2) / 2] += len(line.text)
-    if not weights:
-        return 0.0
-    return max(weights.items(), key=lambda kv: (kv[1], -kv[0]))[0]
-
-
-def mark_headings(pages: list[PageLayout]) -> None:
-    """Blocks whose size stands out from the body become headings, levels by size rank."""
-    body = body_size(pages)
-    if body <= 0:
-        return
-    total_chars = sum(b.chars for p in pages for b in p.blocks) or 1
-    size_chars: dict[float, int] = defaultdict(int)
-    for page in pages:
-        for block in page.blocks:
-            size_chars[round(block.size * 2) / 2] += block.chars
-    candidates: list[Block] = []
-    bold_candidates: list[Block] = []
-    for page in pages:
-        for index, block in enumerate(page.blocks):
-            if not _heading_shape(block):
-                continue
-            size = round(block.size * 2) / 2
-            if size >= body * HEADING_RATIO and size >= body + 1.0:
-                # A size used by much of the text is a body size, not a heading size.
-                if size_chars[size] > 0.2 * total_chars and block.chars > 60:
-                    continue
-                max_lines = 4 if size >= 1.5 * body else 3
-                if len(block.lines) <= max_lines:
-                    candidates.append(block)
-            elif block.bold and abs(size - body) <= 1.0 and len(block.lines) <= 2:
-                following = page.blocks[index + 1] if index + 1 < len(page.blocks) else None
-                if following is None or not following.bold or following.kind == "table":
-                    bold_candidates.append(block)
-    sizes = sorted({round(b.size * 2) / 2 for b in candidates}, reverse=True)
-    # Sizes within half a point are one level.
-    levels: dict[float, int] = {}
-    level = 0
-    previous = None
-    for size in sizes:
-        if previous is None or previous - size > 0.6:
-            level += 1
-        levels[size] = min(level, MAX_LEVELS)
-        previous = size
-    for block in candidates:
-        block.kind = "heading"
-        block.level = levels[round(block.size * 2) / 2]
-    bold_level = min(level + 1, MAX_LEVELS)
-    for block in bold_candidates:
-        block.kind = "heading"
-        block.level = bold_level
-
-
-def _heading_shape(block: Block) -> bool:
-    if block.kind != "paragraph":
-        return False
-    text = block.text.strip()
-    if not text or len(text) > MAX_HEADING_CHARS:
-        return False
-    letters = len(_LETTERS.findall(text))
-    if letters < 2 or letters < 0.4 * len(text.replace(" ", "")):
-        return False
-    if text.endswith((",", ";", ":")) and len(text) > 40:
-        return False
-    return not _BULLET.match(text)
-
-
 def mark_lists(pages: list[PageLayout]) -> None:
     """Split blocks at lines that start with a bullet or an enumeration marker."""
     for page in pages:
@@ -202,9 +124,3 @@ def list_marker(text: str) -> tuple[str, str] | None:
     if m:
         return m.group(1), text[m.end() :]
     return None
-
-
-def numbered_depth(text: str) -> int:
-    """``2`` for "3.1 Methods", ``1`` for "3 Results", ``0`` when not numbered."""
-    m = _NUMBERED_HEADING.match(text)
-    return m.group(1).count(".") + 1 if m else 0

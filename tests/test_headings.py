@@ -1,0 +1,359 @@
+"""Headings: numbering, size, look and slides, on synthetic pages and on real papers.
+
+The synthetic pages place words the way tests/test_layout.py does (10 pt body text, 12 pt
+leading, a fixed advance per character), with a font name and italics where a test needs them.
+The corpus checks name concrete headings of real PDFs and compare with their own bookmarks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+import pytest
+from conftest import CORPUS, CorpusFile, corpus_files, require_corpus
+
+from pdfthin.engine.types import PageContent, TextRun
+from pdfthin.layout import finish_document, layout_page
+from pdfthin.layout.headings import is_caps, numbering
+from pdfthin.model.markdown import render_blocks
+
+CHAR_W = 5.0
+BODY = "Times-Roman"
+
+
+def words(
+    line: str,
+    x: float,
+    y: float,
+    size: float = 10.0,
+    bold: bool = False,
+    italic: bool = False,
+    font: str = BODY,
+) -> list[TextRun]:
+    """One run per word on the baseline ``y``, a normal word space apart."""
+    out = []
+    for word in line.split():
+        width = len(word) * CHAR_W * size / 10.0
+        out.append(
+            TextRun(word, x, y - 0.8 * size, x + width, y + 0.2 * size, size, font, bold, italic)
+        )
+        x += width + 0.3 * size
+    return out
+
+
+def paragraph(y: float, lines: int = 4, x: float = 50) -> list[TextRun]:
+    runs: list[TextRun] = []
+    for i in range(lines):
+        runs += words(f"running text of the body line {i} that goes on and on", x, y + 12 * i)
+    return runs
+
+
+def page(
+    runs: list[TextRun], number: int = 1, width: float = 612, height: float = 792
+) -> PageContent:
+    return PageContent(number=number, width=width, height=height, rotation=0, runs=runs)
+
+
+def markdown(*pages: PageContent) -> list[str]:
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    return [render_blocks(lay.blocks) for lay in layouts]
+
+
+def headings(md: str) -> list[tuple[int, str]]:
+    out = []
+    for line in md.splitlines():
+        m = re.match(r"^(#{1,6}) (.*)$", line)
+        if m:
+            out.append((len(m.group(1)), m.group(2)))
+    return out
+
+
+# --- numbering --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "depth"),
+    [
+        ("3 Results", "arabic", 1),
+        ("2.3 Methods", "arabic", 2),
+        ("2.1. Effelsberg observations", "arabic", 2),
+        ("4.2.1 Flächeninhalt", "arabic", 3),
+        ("IV. TEXT DATA", "roman", 1),
+        ("III-A Google DeepDream", "roman", 2),
+        ("III-A1 Accuracy", "roman", 3),
+        ("A. Allowed classes", "letter", 1),
+        ("A.1 Proofs", "letter", 2),
+        ("Chapter 3: Methods", "word", 1),
+        ("PART II - OBLIGATIONS", "word", 0),
+    ],
+)
+def test_numbering_kind_and_depth(text: str, kind: str, depth: int) -> None:
+    found = numbering(text)
+    assert found is not None
+    assert (found.kind, found.depth) == (kind, depth)
+
+
+@pytest.mark.parametrize(
+    "text", ["A Survey of Segmentation", "In 1928, a cartoon", "IV drip", "Introduction"]
+)
+def test_not_numbered(text: str) -> None:
+    assert numbering(text) is None
+
+
+def test_small_caps_read_as_capitals() -> None:
+    assert is_caps("I. INTRODUCTION")
+    assert not is_caps("I. Introduction")
+
+
+# --- synthetic pages ------------------------------------------------------------------------
+
+
+def test_ieee_sections_small_caps_italic_subsections_and_run_ins() -> None:
+    """Body-size headings told by numbering alone: Roman caps sections, italic lettered
+    subsections, "1) Title:" run-ins; depth by numbering, not by size."""
+    runs = words("I. INTRODUCTION", 120, 60, size=8)
+    runs += paragraph(80)
+    runs += words("II. RELATED WORK", 120, 150)
+    runs += paragraph(170)
+    runs += words("A. Allowed classes", 50, 240, italic=True)
+    runs += paragraph(260)
+    runs += words("1) Accuracy: Showing the correctness of the segmentation", 60, 330)
+    runs += paragraph(342, lines=3)
+    runs += words("2) Speed: A maximum upper bound on the execution time", 60, 390)
+    runs += paragraph(402, lines=3)
+    runs += words("REFERENCES", 140, 460, size=8)
+    runs += words("[1] A. Author, a reference that runs on to the next line, 2016.", 50, 480)
+    (md,) = markdown(page(runs))
+    found = headings(md)
+    assert (1, "I. INTRODUCTION") in found
+    assert (1, "II. RELATED WORK") in found
+    assert (2, "A. Allowed classes") in found
+    assert (3, "1) Accuracy:") in found
+    assert (3, "2) Speed:") in found
+    # The look of the numbered sections makes "REFERENCES" one of them.
+    assert (1, "REFERENCES") in found
+    # The run-in's paragraph keeps its words.
+    assert "Showing the correctness of the segmentation" in md
+
+
+def test_numbered_depth_sets_levels_under_a_larger_title() -> None:
+    runs = words("A Study of Things", 50, 60, size=20, bold=True)
+    runs += words("1 Introduction", 50, 100, size=12, bold=True)
+    runs += paragraph(120)
+    runs += words("1.1 Background", 50, 190, bold=True)
+    runs += paragraph(210)
+    runs += words("2 Methods", 50, 280, size=12, bold=True)
+    runs += paragraph(300)
+    runs += words("Acknowledgments", 50, 370, size=12, bold=True)
+    runs += paragraph(390)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [
+        (1, "A Study of Things"),
+        (2, "1 Introduction"),
+        (3, "1.1 Background"),
+        (2, "2 Methods"),
+        (2, "Acknowledgments"),  # unnumbered, in the look of the numbered sections
+    ]
+
+
+def test_numbered_line_then_paragraph_is_a_heading_but_a_numbered_run_is_a_list() -> None:
+    runs = words("2.3 Methods", 50, 60)
+    runs += paragraph(80)
+    for i, item in enumerate(["1. Apples", "2. Pears", "3. Plums"]):
+        runs += words(item, 50, 160 + 12 * i)
+    runs += paragraph(210)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, "2.3 Methods")]
+    assert "1. Apples" in md.splitlines()
+
+
+def test_hanging_section_number_joins_its_title() -> None:
+    runs = words("6.2.1.", 50, 100, bold=True)
+    runs += words("Core subject teachers", 100, 100, bold=True)
+    runs += paragraph(120)
+    runs += words("6.2.2.", 50, 190, bold=True)
+    runs += words("Vocational subject teachers", 100, 190, bold=True)
+    runs += paragraph(210)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [
+        (1, "6.2.1. Core subject teachers"),
+        (1, "6.2.2. Vocational subject teachers"),
+    ]
+
+
+def test_captions_table_cells_and_run_in_phrases_are_not_headings() -> None:
+    runs = words("Figure 2: Distribution of pages across categories.", 50, 60, bold=True)
+    runs += paragraph(80)
+    # A bold header row of a table: short cells side by side.
+    for x, cell in ((50, "Name"), (200, "Quantity"), (350, "Price")):
+        runs += words(cell, x, 150, bold=True)
+    for x, cell in ((50, "apple"), (200, "3"), (350, "1.20")):
+        runs += words(cell, x, 164)
+    runs += paragraph(200)
+    # A bold phrase that opens a paragraph.
+    runs += words("Type specialization. In JavaScript, names", 50, 270, bold=True)
+    runs += paragraph(282)
+    (md,) = markdown(page(runs))
+    assert headings(md) == []
+
+
+def test_sideways_margin_stamp_is_not_a_heading() -> None:
+    stamp = TextRun("arXiv:2201.00021v3 [astro-ph.GA] 9 Apr 2022", 18, 245, 36, 635, 20, BODY)
+    runs = [stamp, *words("1. Introduction", 50, 60, bold=True), *paragraph(80)]
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, "1. Introduction")]
+
+
+def test_running_head_in_the_margin_is_not_a_heading() -> None:
+    pages = []
+    for n in range(1, 5):
+        runs = words("1.1. TOPOLOGICAL SPACES", 400, 30, size=9, bold=True)
+        runs += paragraph(100, lines=8)
+        pages.append(page(runs, number=n))
+    for md in markdown(*pages):
+        assert headings(md) == []
+
+
+def test_table_of_contents_lines_are_not_headings() -> None:
+    toc = words("Contents", 50, 60, size=16, bold=True)
+    for i, entry in enumerate(["1 Foo 3", "1.1 Bar 4", "2 Baz 7", "2.1 Qux 9", "3 Quux 12"]):
+        toc += words(entry, 50, 100 + 14 * i, bold=i % 2 == 0)
+    body = words("1 Foo", 50, 60, size=16, bold=True) + paragraph(90, lines=8)
+    toc_md, body_md = markdown(page(toc, 1), page(body, 2))
+    assert headings(toc_md) == [(1, "Contents")]
+    assert headings(body_md) == [(1, "1 Foo")]
+
+
+def test_slide_titles_are_one_level() -> None:
+    """Slides: the largest short text near the top of each page, all at one level, whatever
+    its size."""
+    slides = []
+    for n, (title, size) in enumerate([("Overview", 40), ("Unclear Risk Management", 34)], 1):
+        runs = words(title, 60, 70, size=size, bold=True)
+        for i in range(3):
+            runs += words(f"• point number {i} on this slide", 40, 160 + 40 * i, size=28)
+        slides.append(page(runs, n, width=720, height=540))
+    found = [headings(md) for md in markdown(*slides)]
+    assert found == [[(1, "Overview")], [(1, "Unclear Risk Management")]]
+
+
+# --- real papers --------------------------------------------------------------------------
+
+
+@cache
+def _markdown(relpath: str) -> tuple[str, ...]:
+    import pdfthin
+
+    f = next(f for f in corpus_files() if f.relpath == relpath)
+    doc = pdfthin.open(f.path, password=f.password)
+    return tuple(p.markdown for p in doc.pages)
+
+
+def _headings_of(relpath: str) -> list[tuple[int, str]]:
+    return [h for md in _markdown(relpath) for h in headings(md)]
+
+
+def _level(found: list[tuple[int, str]], title: str) -> int:
+    return next(level for level, text in found if text == title)
+
+
+def test_ieee_paper_headings_and_levels() -> None:
+    require_corpus()
+    found = _headings_of("pypdf-benchmarks/1601.03642.pdf")
+    section = _level(found, "I. INTRODUCTION")
+    assert _level(found, "III. IMAGE DATA") == section
+    assert _level(found, "A. Google DeepDream") == section + 1
+    assert _level(found, "B. Artistic Style Imitation") == section + 1
+    assert _level(found, "REFERENCES") == section
+    # The arXiv stamp in the margin and the figure captions are not headings.
+    assert not [t for _, t in found if t.startswith(("arXiv:", "Fig."))]
+
+
+def test_ieee_run_in_headings_are_third_level() -> None:
+    require_corpus()
+    found = _headings_of("pypdf-benchmarks/1602.06541.pdf")
+    subsection = _level(found, "A. Quality measures for evaluation")
+    assert _level(found, "III. EVALUATION AND DATASETS") == subsection - 1
+    assert _level(found, "1) Accuracy:") == subsection + 1
+    assert _level(found, "2) Histogram of oriented Gradients:") == subsection + 1
+    # "1) If data is linearly separable, ..." is a list item, not a run-in heading.
+    assert not [t for _, t in found if t.startswith("1) If data")]
+
+
+def test_astronomy_paper_numbered_sections() -> None:
+    require_corpus()
+    found = _headings_of("pypdf-benchmarks/2201.00021.pdf")
+    section = _level(found, "1. Introduction")
+    assert _level(found, "2. Observations and data reduction") == section
+    assert _level(found, "2.1. Effelsberg observations and data reduction") == section + 1
+    titles = [t for _, t in found]
+    assert (
+        "4.3. Comparison of NH3 (9,6) masers with previously published (quasi-)thermal NH3 emission"
+        in titles
+    )
+
+
+def test_numbered_clauses_arrive_as_list_items_and_leave_as_headings() -> None:
+    require_corpus()
+    found = _headings_of("docling/bookmark_sample.pdf")
+    assert _level(found, "1. Interpretation") == _level(found, "PART I - DEFINITIONS") + 1
+    assert _level(found, "3.1 Payment Schedule") == _level(found, "3. Payment Terms") + 1
+
+
+# --- against the PDFs' own bookmarks ----------------------------------------------------------
+
+#: Outline files whose titles are in the text (the others are junk on purpose), with the
+#: recall (share of bookmarks found as headings) pdfthin reaches today, rounded down.
+OUTLINE_RECALL = {
+    "pypdf-benchmarks/1601.03642.pdf": 0.95,
+    "pypdf-benchmarks/1602.06541.pdf": 0.95,
+    "pypdf-benchmarks/2201.00021.pdf": 0.9,
+    "docling/bookmark_sample.pdf": 1.0,
+    "sample-files/GeoTopo-komprimiert.pdf": 0.95,
+    "sample-files/pdflatex-outline.pdf": 1.0,
+    "olmocr-gnarly/gnarly/slideshow_mostly_images.pdf": 0.7,
+}
+
+
+def _normalise(title: str) -> str:
+    text = unicodedata.normalize("NFKD", title).casefold()
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
+
+
+#: Leading section numbers ("III-A1", "2.1.", "A.", "1)"), which bookmarks often leave out.
+_NUMBER = re.compile(r"^\s*(\(?([0-9]+|[ivx]+|[a-z])([.\-)][0-9a-z]*)*[.:)]?\s+)+", re.I)
+
+
+def _similar(a: str, b: str) -> bool:
+    from rapidfuzz import fuzz
+
+    bare_a, bare_b = _normalise(_NUMBER.sub("", a)), _normalise(_NUMBER.sub("", b))
+    return fuzz.ratio(_normalise(a), _normalise(b)) >= 85 or (
+        min(len(bare_a), len(bare_b)) >= 3 and fuzz.ratio(bare_a, bare_b) >= 85
+    )
+
+
+def _outline(f: CorpusFile) -> list[tuple[int, str]]:
+    import json
+
+    gt = next(g for g in f.ground_truth if g.endswith(".outline.json"))
+    items = json.loads((CORPUS / gt).read_text(encoding="utf-8"))["items"]
+    return [(int(i["level"]), str(i["title"])) for i in items if i.get("title")]
+
+
+@pytest.mark.parametrize("relpath", sorted(OUTLINE_RECALL))
+def test_bookmarks_are_found_as_headings(relpath: str) -> None:
+    require_corpus()
+    f = next((f for f in corpus_files(has_gt="/outline/") if f.relpath == relpath), None)
+    assert f is not None
+    outline = _outline(f)
+    predicted = [t for _, t in _headings_of(relpath)]
+    found = sum(1 for _, title in outline if any(_similar(title, p) for p in predicted))
+    assert found / len(outline) >= OUTLINE_RECALL[relpath]
+    # Precision: most headings are bookmarks (a paper's title and a book's front matter
+    # are the usual extras).
+    assert len(predicted) <= 1.5 * len(outline) + 2
