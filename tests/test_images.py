@@ -218,6 +218,36 @@ def test_soft_mask_becomes_alpha_and_is_resized() -> None:
     assert list_images(pdf)["images"][0]["soft_mask"] is True
 
 
+def test_jpeg_soft_mask_needs_pillow(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = PdfBuilder()
+    alpha = Image.new("L", (4, 1), 0)
+    alpha.putpixel((2, 0), 255)
+    alpha.putpixel((3, 0), 255)
+    jpeg = pillow_bytes(alpha, "JPEG", quality=100)
+    smask = b.image_xobject(4, 1, jpeg, filter="/DCTDecode")
+    pdf = one_image(
+        bytes([9] * 12), 4, 1, builder=b, color_space="/DeviceRGB", extra={"SMask": smask}
+    )
+    image, response = fetch(pdf)
+    alphas = [a for *_, a in pixels(image, "RGBA")]
+    assert alphas[0] < 20 and alphas[3] > 235
+    assert "notes" not in response
+    monkeypatch.setattr(pillow, "pillow", lambda: None)
+    image, response = fetch(pdf)
+    assert image.mode == "RGB"
+    assert any("needs Pillow" in note for note in response["notes"])
+
+
+def test_jpeg_with_a_soft_mask_says_the_mask_is_not_applied() -> None:
+    b = PdfBuilder()
+    smask = b.image_xobject(8, 8, bytes(64))
+    jpeg = pillow_bytes(Image.new("L", (8, 8), 99), "JPEG")
+    pdf = one_image(jpeg, 8, 8, builder=b, filter="/DCTDecode", extra={"SMask": smask})
+    content, info = image_file(pdf, list_images(pdf)["images"][0]["id"])
+    assert content == jpeg
+    assert any("without its transparency" in note for note in info["notes"])
+
+
 def test_stencil_mask_stream_and_colour_key() -> None:
     b = PdfBuilder()
     mask = b.image_xobject(4, 1, bytes([0b01010000]), image_mask=True)

@@ -255,8 +255,13 @@ def _load_xobject(
             )[0]
     if with_samples:
         _decode_into(doc, image, parms)
-        if not image_mask:
+        if image.samples is not None and not image_mask:
             _masks(doc, obj, image)
+        elif get(obj, "/SMask") is not None or isinstance(get(obj, "/Mask"), (StreamObject, list)):
+            image.problems.append(
+                f"the image has a mask; the {image.stored_format.upper()} data is returned as "
+                "stored, without its transparency"
+            )
     if image.stored_format == "ccitt":
         image.ccitt = _ccitt_params(_plain(_codec_parms(filters, parms)), width, height)
     return image
@@ -282,19 +287,18 @@ def _mask_samples(
 ) -> MaskSamples | None:
     filters = _filter_names(get(obj, "/Filter"))
     kind = stored_format(filters)
-    if kind in CODECS.values():
+    if kind in ("ccitt", "jbig2"):
         image.problems.append(
-            f"the {what} is stored as {kind.upper()}, which pure Python cannot decode; "
+            f"the {what} is stored as {kind.upper()}, which is not decoded here; "
             "transparency is left out"
         )
         return None
     data, codec = _decode_generic(
         doc, bytes(obj._data or b""), filters, _parms_list(get(obj, "/DecodeParms"), 8)
     )
-    if codec is not None:
-        return None
     matte = _numbers(get(obj, "/Matte"))
     return MaskSamples(
+        codec=CODECS[codec] if codec is not None else None,
         width=int(num(get(obj, "/Width"), 0)),
         height=int(num(get(obj, "/Height"), 0)),
         bits_per_component=1 if stencil else int(num(get(obj, "/BitsPerComponent"), 8)),

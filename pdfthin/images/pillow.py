@@ -40,3 +40,21 @@ def tiff_to_png(tiff: bytes, max_pixels: int) -> bytes | None:
                 return out.getvalue()
     except Exception:  # a damaged fax stream: the TIFF is still the honest answer
         return None
+
+
+def grey_samples(data: bytes, width: int, height: int) -> bytes | None:
+    """8-bit grey samples of a JPEG or JPEG 2000 mask of the given size; ``None`` when
+    Pillow is missing, cannot read it, or finds another size."""
+    image_module = pillow()
+    if image_module is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with image_module.open(io.BytesIO(data)) as image:
+                if image.size != (width, height):
+                    return None
+                grey = image.convert("L")
+                return bytes(grey.tobytes())
+    except Exception:
+        return None

@@ -42,6 +42,9 @@ class MaskSamples:
     decode: tuple[float, ...] | None = None
     #: Soft masks only: the colour the image was pre-multiplied with (``/Matte``).
     matte: tuple[float, ...] | None = None
+    #: ``jpeg`` or ``jpx`` when ``samples`` still hold that codec's data (a mask compressed
+    #: like a photograph); decoded only when Pillow is installed.
+    codec: str | None = None
 
 
 @dataclass(slots=True)

@@ -33,7 +33,7 @@ import base64
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import (
@@ -49,7 +49,7 @@ from ..errors import PdfthinError
 from ..images import jbig2, pillow
 from ..images.convert import to_png
 from ..images.tiff import ccitt_tiff
-from ..images.types import Raster
+from ..images.types import MaskSamples, Raster
 from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
@@ -433,6 +433,8 @@ def _render(
     else:
         if stored.samples is None:
             raise PdfthinError("malformed", "the image has no data")
+        soft_mask = _usable_mask(stored.soft_mask, "soft mask", notes)
+        stencil_mask = _usable_mask(stored.stencil_mask, "mask", notes)
         raster = Raster(
             width=stored.width,
             height=stored.height,
@@ -441,8 +443,8 @@ def _render(
             color_space=stored.color_space,
             decode=stored.decode,
             image_mask=stored.image_mask,
-            soft_mask=stored.soft_mask,
-            stencil_mask=stored.stencil_mask,
+            soft_mask=soft_mask,
+            stencil_mask=stencil_mask,
             color_key=stored.color_key,
             notes=notes,
         )
@@ -452,6 +454,21 @@ def _render(
     if notes:
         info["notes"] = notes
     return content, info
+
+
+def _usable_mask(mask: MaskSamples | None, what: str, notes: list[str]) -> MaskSamples | None:
+    """A mask with plain samples; one compressed as JPEG or JPEG 2000 is decoded by Pillow
+    when it is installed, and otherwise left out (with a note)."""
+    if mask is None or mask.codec is None:
+        return mask
+    grey = pillow.grey_samples(mask.samples, mask.width, mask.height)
+    if grey is None:
+        notes.append(
+            f"the {what} is stored as {mask.codec.upper()}, which needs Pillow "
+            "(pdfthin[images]); transparency is left out"
+        )
+        return None
+    return replace(mask, samples=grey, bits_per_component=8, codec=None)
 
 
 def _ccitt(
