@@ -126,6 +126,8 @@ class EngineDocument:
             reader = self._reader(data, password)
         except PdfthinError:
             raise
+        except DependencyError as exc:  # e.g. AES without cryptography: not a broken file
+            raise _dependency_error(exc) from None
         except Exception as exc:
             repaired = recovery.rebuild_xref(data)
             if repaired is None:
