@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from conftest import corpus_files, corpus_params, require_corpus
-from pdfbuilder import Outline, PdfBuilder, inline_image
+from pdfbuilder import Outline, PdfBuilder, Raw, inline_image
 
 from pdfthin import cli
 from pdfthin.errors import PdfthinError
@@ -184,6 +184,13 @@ def test_indexed_with_cmyk_base_and_short_palette() -> None:
     image, _ = fetch(one_image(bytes([0, 1, 2]), 3, 1, color_space=cs, flate=True))
     # Index 2 is past hival: shown black, as viewers do.
     assert pixels(image, "RGB") == [(255, 255, 255), (255, 0, 0), (0, 0, 0)]
+
+
+def test_indexed_base_name_that_swallowed_hival() -> None:
+    # Seen in the wild: "/DeviceRGB\x00255" (a NUL inside the name) instead of "/DeviceRGB 255".
+    cs = ["/Indexed", Raw(b"/DeviceRGB#00" + b"1"), bytes([0, 0, 0, 255, 0, 0])]
+    image, _ = fetch(one_image(bytes([1, 0]), 2, 1, color_space=cs))
+    assert pixels(image, "RGB") == [(255, 0, 0), (0, 0, 0)]
 
 
 def test_icc_based_uses_its_component_count() -> None:

@@ -527,6 +527,12 @@ def _color_space(raw: Any, resources: Any, depth: int = 0) -> ColorSpace | None:
         if n in _BY_COMPONENTS:
             return ColorSpace(_BY_COMPONENTS[n], n, label)
         return None
+    if head == "/Indexed" and len(raw) == 3:
+        # A writer that put a NUL in the base's name swallowed the highest index into it
+        # ("/DeviceRGB\x00255"): split it back out.
+        base_name, _, hival_text = str(resolve(raw[1])).partition("\x00")
+        if hival_text.strip().isdigit():
+            raw = [raw[0], base_name, int(hival_text.strip()), raw[2]]
     if head == "/Indexed" and len(raw) >= 4:
         base = _color_space(raw[1], resources, depth + 1)
         hival = max(0, min(255, int(num(resolve(raw[2]), 0))))
