@@ -340,6 +340,21 @@ def test_short_data_is_padded_and_said() -> None:
     assert any("short" in note for note in response["notes"])
 
 
+def test_inline_indexed_image_without_its_palette_is_grey_with_a_note() -> None:
+    # The content-stream lexer keeps only names and numbers of inline arrays: the palette
+    # string of "/CS [/I /RGB 1 <...>]" does not reach get_image.
+    b = PdfBuilder()
+    lookup = "<000000ff0000>"
+    b.add_page(
+        b"q 10 0 0 10 0 0 cm BI /W 2 /H 1 /BPC 8 /CS [/I /RGB 1 "
+        + lookup.encode()
+        + b"] ID \x00\x01\nEI Q"
+    )
+    image, response = fetch(b.build(), "p1-i1")
+    assert image.size == (2, 1)
+    assert any("grey levels" in note for note in response["notes"])
+
+
 def test_inline_images() -> None:
     b = PdfBuilder()
     plain = inline_image(4, 3, GRADIENT)

@@ -225,6 +225,8 @@ def _colours(
         return _interleave(channels), 3
     if len(channels) != 1:
         notes.append(f"{cs.name} has {n} components; the first is shown as grey")
+    elif family == "Unknown":
+        notes.append(f"{cs.name}: the samples are shown as grey levels")
     return channels[0], 1
 
 
