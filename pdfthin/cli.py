@@ -112,6 +112,21 @@ def _parser() -> argparse.ArgumentParser:
     image.add_argument("--output", "-o", required=True, metavar="FILE", help="where to write it")
     image.add_argument("--max-bytes", type=int, help="refuse images larger than this")
     image.add_argument("--format", choices=("text", "json"), default="text")
+
+    serve = sub.add_parser(
+        "serve",
+        help="Run the read-only MCP server over the PDFs under ROOT (needs pdfthin[mcp]).",
+        description="Run the read-only, sandboxed MCP server over the PDFs under ROOT: stdio "
+        "by default, Streamable HTTP on a loopback address with --http.",
+    )
+    serve.add_argument("root", metavar="ROOT", help="the directory clients may read")
+    serve.add_argument("--ocr", metavar="MODULE", help="module or .py file exporting `binding`")
+    serve.add_argument("--cache-size", type=int, default=2, help="documents kept (1-16)")
+    serve.add_argument("--max-concurrent-extractions", type=int, default=2, metavar="N")
+    serve.add_argument("--max-concurrent-listings", type=int, default=4, metavar="N")
+    serve.add_argument("--max-chars", type=int, help="default response budget (1000-5000000)")
+    serve.add_argument("--max-file-bytes", type=int, help="largest file read (default 512 MiB)")
+    serve.add_argument("--http", metavar="HOST:PORT", help="Streamable HTTP on a loopback address")
     return parser
 
 
@@ -572,6 +587,55 @@ def _cmd_image(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    """Startup problems are one line on stderr and exit 2; stdout belongs to the protocol."""
+    from .mcp import INSTALL_HINT
+
+    try:
+        import mcp.server.mcpserver  # noqa: F401  (the extra; kept out of every other command)
+    except ImportError:
+        print(INSTALL_HINT, file=sys.stderr)
+        return EXIT_USAGE
+    from .errors import PdfthinError
+    from .mcp.config import ServeConfig, parse_http
+
+    def usage(message: str) -> int:
+        print(f"pdfthin serve: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+    for value, name, low, high in (
+        (args.cache_size, "--cache-size", 1, 16),
+        (args.max_concurrent_extractions, "--max-concurrent-extractions", 1, 1024),
+        (args.max_concurrent_listings, "--max-concurrent-listings", 1, 1024),
+        (args.max_chars, "--max-chars", 1_000, 5_000_000),
+        (args.max_file_bytes, "--max-file-bytes", 1, 1 << 40),
+    ):
+        if value is not None and not low <= value <= high:
+            return usage(f"{name} must be from {low} to {high}")
+    try:
+        http = parse_http(args.http) if args.http else None
+    except ValueError as exc:
+        return usage(str(exc))
+    config = ServeConfig(
+        root=args.root,
+        ocr=args.ocr,
+        cache_size=args.cache_size,
+        max_extractions=args.max_concurrent_extractions,
+        max_listings=args.max_concurrent_listings,
+        max_chars=args.max_chars,
+        max_file_bytes=args.max_file_bytes,
+        http=http,
+    )
+    from .mcp.server import PdfthinServer, serve
+
+    try:
+        server = PdfthinServer(config)  # the root, the OCR module: fail here, in one line
+    except PdfthinError as exc:
+        return usage(exc.message)
+    serve(server)
+    return EXIT_OK
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "read": _cmd_read,
     "find": _cmd_find,
@@ -582,6 +646,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "peek": _cmd_peek,
     "images": _cmd_images,
     "image": _cmd_image,
+    "serve": _cmd_serve,
 }
 
 

@@ -1,0 +1,252 @@
+"""``pdfthin serve``: the MCP server, on the official SDK's ``MCPServer``.
+
+Each tool is registered with the schema built from its spec in :mod:`.tools` and a pass-through
+argument model, so the arguments reach pdfthin's own validation and every failure — a bad
+argument included — answers as a tool error (``isError``) carrying the envelope as structured
+content, never as a protocol error or a crashed server.
+
+Concurrency: operations are synchronous and CPU-bound, so each call runs in a worker thread
+and the event loop stays free. Listings run on their own thread limiter, so they never queue
+behind extractions; at most ``max_listings`` run at once, one more is ``busy``. Extractions are
+bounded by the shared :class:`~pdfthin.operations.Context` (``busy`` past the bound), and a
+document already in its cache is served whatever is being extracted meanwhile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import (
+    BlobResourceContents,
+    CallToolResult,
+    ContentBlock,
+    EmbeddedResource,
+    ImageContent,
+    InputRequiredResult,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import ConfigDict
+
+from .._version import __version__
+from ..engine import Limits
+from ..errors import PdfthinError
+from ..model import DocumentCache
+from ..operations import Context, error_envelope
+from ..operations.context import BUSY_RETRY_SECONDS
+from ..operations.response import dumps
+from ..sandbox import Sandbox
+from .config import ServeConfig, load_ocr
+from .tools import BY_NAME, TOOLS, Runner, ToolSpec
+
+#: Worker threads for document calls. Generous: a call waiting for another call's extraction
+#: of the same file holds a thread, and cached reads must still find one free.
+DOCUMENT_THREADS = 64
+#: Image types MCP clients display; others travel as an embedded resource blob.
+_DISPLAYABLE = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+
+INSTRUCTIONS = (
+    "pdfthin reads PDFs under one root directory, a piece at a time. Start with list_documents "
+    "to find files, describe_document to see what a file is (pages, type, which pages need "
+    "OCR, token estimate), get_toc for its sections, then read_section, read_pages or "
+    "find_in_document. Pages are 1-based. Every response fits a character budget (max_chars); "
+    "when next_cursor is not null, call again with it to continue. Errors are tool errors "
+    "whose structured content is {error: {code, message, details}}; 'busy' carries "
+    "retry_after_seconds."
+)
+
+log = logging.getLogger("pdfthin.mcp")
+
+
+class _PassThrough(ArgModelBase):
+    """Accepts any arguments and hands them on untouched: pdfthin validates them against the
+    tool's spec and answers a bad one with an envelope."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        return dict(self.__pydantic_extra__ or {})
+
+
+class _MCPServer(MCPServer[Any]):
+    """``MCPServer`` whose unknown tool names also answer with an envelope."""
+
+    def __init__(self, pdfthin: PdfthinServer, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._pdfthin = pdfthin
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Any = None
+    ) -> CallToolResult | InputRequiredResult:
+        if name not in BY_NAME:
+            return await self._pdfthin.call(name, arguments)
+        return await super().call_tool(name, arguments, context)
+
+
+def build_context(config: ServeConfig) -> Context:
+    limits = Limits()
+    if config.max_file_bytes is not None:
+        limits = dataclasses.replace(limits, max_file_bytes=config.max_file_bytes)
+    context = Context(
+        cache=DocumentCache(config.cache_size),
+        limits=limits,
+        max_extractions=config.max_extractions,
+        ocr=load_ocr(config.ocr) if config.ocr else None,
+    )
+    if config.max_chars is not None:
+        context.default_max_chars = config.max_chars
+    return context
+
+
+class PdfthinServer:
+    """The tools of one server process; all calls share one sandbox and one context."""
+
+    def __init__(self, config: ServeConfig) -> None:
+        if config.max_listings < 1:
+            raise PdfthinError("invalid_argument", "max_listings must be at least 1")
+        self.config = config
+        self.context = build_context(config)
+        self.sandbox = Sandbox(config.root, self.context.limits.max_file_bytes)
+        self.runner = Runner(self.sandbox, self.context)
+        self._listings = 0  # touched only on the event loop thread
+        self._limiters: tuple[anyio.CapacityLimiter, anyio.CapacityLimiter] | None = None
+
+    def _threads(self) -> tuple[anyio.CapacityLimiter, anyio.CapacityLimiter]:
+        # Created on first use: anyio primitives belong to the running event loop.
+        if self._limiters is None:
+            self._limiters = (
+                anyio.CapacityLimiter(DOCUMENT_THREADS),
+                anyio.CapacityLimiter(self.config.max_listings),
+            )
+        return self._limiters
+
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
+        """One tool call; never raises."""
+        try:
+            tool = BY_NAME.get(name)
+            if tool is None:
+                raise PdfthinError(
+                    "invalid_argument",
+                    f"there is no tool {name!r}; the tools are {', '.join(BY_NAME)}",
+                    tool=name,
+                )
+            validated = tool.arguments(arguments)
+            if tool.operation is None:
+                result = await self._listing(tool, validated)
+            else:
+                documents, _ = self._threads()
+                result = await anyio.to_thread.run_sync(
+                    functools.partial(self.runner, tool, validated), limiter=documents
+                )
+            return _success(tool, result)
+        except Exception as exc:
+            envelope = error_envelope(exc)
+            if envelope["error"]["code"] == "internal":
+                log.error("pdfthin: %s failed", name, exc_info=exc)
+            return CallToolResult(
+                content=[TextContent(type="text", text=dumps(envelope))],
+                structured_content=envelope,
+                is_error=True,
+            )
+
+    async def _listing(self, tool: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+        _, listings = self._threads()
+        if self._listings >= self.config.max_listings:
+            raise PdfthinError(
+                "busy",
+                f"{self.config.max_listings} listings are running already; retry shortly",
+                retry_after_seconds=BUSY_RETRY_SECONDS,
+            )
+        self._listings += 1
+        try:
+            return await anyio.to_thread.run_sync(
+                functools.partial(self.runner, tool, arguments), limiter=listings
+            )
+        finally:
+            self._listings -= 1
+
+    def mcp(self) -> MCPServer[Any]:
+        return _MCPServer(
+            self,
+            name="pdfthin",
+            title="pdfthin",
+            description="Read PDFs a piece at a time: pages and sections as Markdown, search "
+            "with page numbers, images; read-only, inside one root directory.",
+            instructions=INSTRUCTIONS,
+            version=__version__,
+            tools=[self._tool(spec) for spec in TOOLS],
+            log_level="WARNING",
+        )
+
+    def _tool(self, spec: ToolSpec) -> Tool:
+        async def run(**arguments: Any) -> CallToolResult:
+            return await self.call(spec.name, arguments)
+
+        return Tool(
+            fn=run,
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            parameters=spec.input_schema(),
+            fn_metadata=FuncMetadata(arg_model=_PassThrough, output_schema=spec.output_schema()),
+            is_async=True,
+            context_kwarg=None,
+            annotations=ToolAnnotations(
+                title=spec.title,
+                read_only_hint=True,
+                destructive_hint=False,
+                idempotent_hint=True,
+                open_world_hint=False,
+            ),
+        )
+
+
+def _success(tool: ToolSpec, result: dict[str, Any]) -> CallToolResult:
+    content: list[ContentBlock] = []
+    if tool.name == "get_image":
+        data = result.pop("data")
+        result.pop("encoding", None)
+        media = result["media_type"]
+        if media in _DISPLAYABLE:
+            content.append(ImageContent(type="image", data=data, mime_type=media))
+        else:
+            uri = f"pdfthin:image/{result['document']['fingerprint'][:16]}/{result['id']}"
+            content.append(
+                EmbeddedResource(
+                    type="resource",
+                    resource=BlobResourceContents(uri=uri, mime_type=media, blob=data),
+                )
+            )
+    content.append(TextContent(type="text", text=dumps(result)))
+    return CallToolResult(content=content, structured_content=result)
+
+
+def serve(server: PdfthinServer) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    config = server.config
+    app = server.mcp()
+    run: Callable[[], Awaitable[None]]
+    if config.http is None:
+        run = app.run_stdio_async
+    else:
+        host, port = config.http
+        netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=[netloc, f"localhost:{port}"],
+            allowed_origins=[f"http://{netloc}", f"http://localhost:{port}"],
+        )
+        run = functools.partial(
+            app.run_streamable_http_async, host=host, port=port, transport_security=security
+        )
+    anyio.run(run)

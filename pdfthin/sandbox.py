@@ -1,0 +1,487 @@
+"""The sandbox of the servers: a root directory, and the only files a client may read.
+
+Invariant 11 of DESIGN.md. A client names a file by a path relative to the root. Before
+anything is opened the path is resolved (symbolic links included) and the result must lie
+inside the resolved root; then the resolved path is opened one component at a time from a
+descriptor of the root, refusing to follow any symbolic link (``O_NOFOLLOW``), so a component
+swapped for a link after the check fails to open instead of leading elsewhere: the file that
+is opened is the file that was checked. Only regular files are opened (a FIFO, a device or a
+socket is refused from its ``lstat``, before any ``open``), the size limit is checked from
+``fstat`` before reading, and the ``%PDF-`` header before the rest of the file is read.
+
+Names are taken exactly as given: no Unicode normalisation, case folding or look-alike mapping
+is applied. Only ``/`` separates components and only ``..`` (two ASCII full stops) climbs, so a
+fullwidth solidus, a division slash or a one-dot leader is an ordinary character of a name. On
+Linux an NFC and an NFD spelling are two different names (each reaches its own file or
+``not_found``); where the file system itself normalises names (macOS), it decides which file a
+spelling means — either way the containment check runs on the path the OS resolved.
+
+Listing never opens a file: it reads directories (each opened with ``O_NOFOLLOW`` from its
+parent), reports sizes and times from ``stat``, skips links that resolve outside the root and
+does not descend into linked directories (their files are listed under their real path).
+
+This module knows nothing of MCP; the servers give the operations the bytes it returns, never a
+path.
+"""
+
+from __future__ import annotations
+
+import base64
+import errno
+import fnmatch
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from .errors import PdfthinError
+
+#: A client path longer than this (characters) is refused before it reaches the OS.
+MAX_PATH_CHARS = 4096
+#: The longest name one component may have (bytes, UTF-8), as on most file systems.
+MAX_NAME_BYTES = 255
+#: The ``%PDF-`` header must start within this many bytes (as in the engine).
+HEADER_WINDOW = 1024
+DEFAULT_MAX_RESULTS = 100
+MAX_MAX_RESULTS = 1000
+DEFAULT_PATTERN = "*.pdf"
+#: Directory entries examined per listing call; a larger tree continues through the cursor.
+MAX_SCAN = 20_000
+MAX_DEPTH = 64
+_CURSOR_VERSION = 1
+_CHECK_BYTES = 6
+_MAX_CURSOR_CHARS = 8192
+
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO opened anyway must not hang the open
+_O_NOCTTY = getattr(os, "O_NOCTTY", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+#: Descriptor-relative walking needs ``dir_fd`` and ``scandir(fd)`` (POSIX); elsewhere the
+#: sandbox falls back to paths and re-checks the file's identity after opening it.
+_FD_WALK = (
+    os.open in os.supports_dir_fd
+    and os.stat in os.supports_dir_fd
+    and os.scandir in os.supports_fd
+    and bool(_O_NOFOLLOW and _O_DIRECTORY)
+)
+
+
+def _not_found(message: str, path: str) -> PdfthinError:
+    return PdfthinError("not_found", message, path=path)
+
+
+class Sandbox:
+    """Reads and lists files under ``root`` and nowhere else."""
+
+    def __init__(self, root: str | os.PathLike[str], max_file_bytes: int) -> None:
+        resolved = os.path.realpath(os.fspath(root))
+        if not os.path.isdir(resolved):
+            raise PdfthinError("not_found", f"the root {os.fspath(root)!r} is not a directory")
+        if max_file_bytes < 1:
+            raise PdfthinError("invalid_argument", "max_file_bytes must be at least 1")
+        self.root = resolved
+        self.max_file_bytes = max_file_bytes
+        self._prefix = resolved if resolved.endswith(os.sep) else resolved + os.sep
+
+    # --- resolving ----------------------------------------------------------------------------
+
+    def resolve(self, path: Any, *, what: str = "path") -> list[str]:
+        """The components, relative to the root, of the real path ``path`` names; the empty
+        list for the root itself. ``outside_root`` when it leaves the root."""
+        if not isinstance(path, str):
+            raise PdfthinError("invalid_argument", f"{what} must be a string")
+        if len(path) > MAX_PATH_CHARS:
+            raise PdfthinError(
+                "invalid_argument", f"{what} is longer than {MAX_PATH_CHARS} characters"
+            )
+        if "\x00" in path:
+            raise _not_found(f"no file name contains a NUL character: {path!r}", path)
+        try:
+            encoded = path.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: not a name a client can mean
+            raise _not_found(f"{what} is not valid Unicode text", path) from None
+        if any(len(part) > MAX_NAME_BYTES for part in encoded.split(b"/")):
+            raise _not_found(f"a name in {path!r} is longer than {MAX_NAME_BYTES} bytes", path)
+        if os.path.isabs(path) or os.path.splitdrive(path)[0]:
+            raise PdfthinError(
+                "outside_root",
+                f"{path!r} is absolute; paths are relative to the server's root",
+                path=path,
+            )
+        resolved = os.path.realpath(os.path.join(self.root, path))
+        if resolved == self.root:
+            return []
+        if not resolved.startswith(self._prefix):
+            raise PdfthinError(
+                "outside_root", f"{path!r} leads outside the server's root", path=path
+            )
+        return resolved[len(self._prefix) :].split(os.sep)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def read(self, path: Any) -> bytes:
+        """The bytes of the PDF at ``path`` (relative to the root)."""
+        parts = self.resolve(path)
+        if not parts:
+            raise PdfthinError("not_a_pdf", "the root is a directory, not a PDF", path=path)
+        fd = self._open(parts, path) if _FD_WALK else self._open_by_path(parts, path)
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise PdfthinError("not_a_pdf", f"{path!r} is a directory", path=path)
+            if not stat.S_ISREG(info.st_mode):
+                raise PdfthinError("not_a_pdf", f"{path!r} is not a regular file", path=path)
+            if path.endswith(("/", os.sep)):
+                raise _not_found(f"{path!r} is a file, not a directory", path)
+            if info.st_size > self.max_file_bytes:
+                raise self._too_large(path, info.st_size)
+            return self._read_pdf(fd, path)
+        finally:
+            os.close(fd)
+
+    def _too_large(self, path: str, size: int) -> PdfthinError:
+        return PdfthinError(
+            "too_large",
+            f"{path!r} is {size} bytes; this server reads files up to {self.max_file_bytes}",
+            path=path,
+            size=size,
+            limit=self.max_file_bytes,
+        )
+
+    def _read_pdf(self, fd: int, path: str) -> bytes:
+        head = _read_upto(fd, min(HEADER_WINDOW, self.max_file_bytes + 1))
+        if b"%PDF-" not in head:
+            raise PdfthinError(
+                "not_a_pdf", f"{path!r} has no %PDF- header in its first 1024 bytes", path=path
+            )
+        data = head + _read_upto(fd, self.max_file_bytes + 1 - len(head))
+        if len(data) > self.max_file_bytes:  # it grew since fstat
+            raise self._too_large(path, len(data))
+        return data
+
+    def _open(self, parts: list[str], path: str) -> int:
+        """Open the checked path component by component, never following a link."""
+        directory = os.open(self.root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        try:
+            for name in parts[:-1]:
+                try:
+                    child = os.open(
+                        name,
+                        os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC,
+                        dir_fd=directory,
+                    )
+                except OSError as exc:
+                    raise _open_error(exc, path) from None
+                os.close(directory)
+                directory = child
+            name = parts[-1]
+            try:
+                # Refuse FIFOs, devices and sockets from lstat: opening some devices has side
+                # effects, and nothing but a regular file or a directory is opened at all.
+                before = os.stat(name, dir_fd=directory, follow_symlinks=False)
+            except OSError as exc:
+                raise _open_error(exc, path) from None
+            _check_kind(before, path)
+            try:
+                fd = os.open(
+                    name,
+                    os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_NOCTTY | _O_CLOEXEC,
+                    dir_fd=directory,
+                )
+            except OSError as exc:
+                raise _open_error(exc, path) from None
+            after = os.fstat(fd)
+            if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+                os.close(fd)
+                raise _not_found(f"{path!r} changed while it was being opened; try again", path)
+            return fd
+        finally:
+            os.close(directory)
+
+    def _open_by_path(self, parts: list[str], path: str) -> int:  # pragma: no cover - non-POSIX
+        full = os.path.join(self.root, *parts)
+        try:
+            before = os.lstat(full)
+            _check_kind(before, path)
+            fd = os.open(full, os.O_RDONLY | _O_BINARY | _O_NONBLOCK | _O_CLOEXEC)
+        except OSError as exc:
+            raise _open_error(exc, path) from None
+        after = os.fstat(fd)
+        if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+            os.close(fd)
+            raise _not_found(f"{path!r} changed while it was being opened; try again", path)
+        return fd
+
+    # --- listing ------------------------------------------------------------------------------
+
+    def list_documents(
+        self,
+        subdirectory: Any = None,
+        pattern: Any = None,
+        max_results: Any = None,
+        cursor: Any = None,
+    ) -> dict[str, Any]:
+        """Files under the root (or ``subdirectory``) whose path relative to the root matches
+        ``pattern`` (fnmatch, case-insensitive, ``*`` also matches ``/``), in path order, at
+        most ``max_results``; ``next_cursor`` continues. Never opens a file."""
+        if pattern is None:
+            pattern = DEFAULT_PATTERN
+        if not isinstance(pattern, str) or not pattern or len(pattern) > 1000:
+            raise PdfthinError("invalid_argument", "pattern must be a non-empty glob pattern")
+        if max_results is None:
+            max_results = DEFAULT_MAX_RESULTS
+        if (
+            isinstance(max_results, bool)
+            or not isinstance(max_results, int)
+            or not 1 <= max_results <= MAX_MAX_RESULTS
+        ):
+            raise PdfthinError(
+                "invalid_argument",
+                f"max_results must be an integer from 1 to {MAX_MAX_RESULTS}",
+                max_results=max_results,
+            )
+        start = (
+            []
+            if subdirectory in (None, "", ".")
+            else self.resolve(subdirectory, what="subdirectory")
+        )
+        sub = "/".join(start)
+        after = _decode_cursor(cursor, sub, pattern) if cursor is not None else None
+
+        walk = _Walk(self, pattern.casefold(), after)
+        handle = self._open_directory(start, subdirectory)
+        documents: list[dict[str, Any]] = []
+        files = walk.files(handle, start)
+        position: tuple[str, ...] | None = None
+        walk_position: tuple[str, ...] = ()
+        try:
+            for entry in files:
+                if len(documents) == max_results:  # one more exists: offer a cursor
+                    position = walk_position
+                    break
+                documents.append(entry)
+                walk_position = walk.position
+        finally:
+            files.close()
+            if isinstance(handle, int):
+                os.close(handle)
+        if position is None and walk.stopped:
+            position = walk.position
+        response: dict[str, Any] = {
+            "subdirectory": sub,
+            "pattern": pattern,
+            "documents": documents,
+            "next_cursor": None if position is None else _encode_cursor(sub, pattern, position),
+        }
+        if walk.skipped:
+            response["skipped"] = dict(walk.skipped)
+        return response
+
+    def _open_directory(self, parts: list[str], path: Any) -> int | str:
+        if not _FD_WALK:  # pragma: no cover - non-POSIX
+            full = os.path.join(self.root, *parts)
+            if not os.path.isdir(full):
+                raise _not_found(f"no directory {path!r} under the root", str(path))
+            return full
+        fd = os.open(self.root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        for name in parts:
+            try:
+                child = os.open(
+                    name, os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC, dir_fd=fd
+                )
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno == errno.ENOTDIR:
+                    raise _not_found(f"{path!r} is not a directory", str(path)) from None
+                raise _open_error(exc, str(path)) from None
+            os.close(fd)
+            fd = child
+        return fd
+
+
+@dataclass
+class _Walk:
+    """A depth-first walk in name order, resumable after a position (a component tuple)."""
+
+    sandbox: Sandbox
+    pattern: str
+    after: tuple[str, ...] | None
+    position: tuple[str, ...] = ()
+    scanned: int = 0
+    stopped: bool = False  # the scan budget ran out: the cursor continues from ``position``
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def _skip(self, reason: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def files(self, handle: int | str, prefix: list[str]) -> Generator[dict[str, Any], None, None]:
+        if len(prefix) > MAX_DEPTH:
+            self._skip("too_deep")
+            return
+        try:
+            with os.scandir(handle) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            self._skip("unreadable_directory")
+            return
+        for entry in entries:
+            parts = (*prefix, entry.name)
+            if self.after is not None and parts < self.after[: len(parts)]:
+                continue  # wholly before the cursor
+            if self.after is not None and parts == self.after:
+                continue  # the entry the cursor stopped at (a file, or a finished directory)
+            if self.scanned >= MAX_SCAN:
+                self.stopped = True
+                return
+            self.scanned += 1
+            self.position = parts
+            try:
+                entry.name.encode("utf-8")
+            except UnicodeEncodeError:  # not UTF-8 on disk: no JSON path can name it
+                self._skip("undecodable_name")
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                child = self._child(handle, entry.name)
+                if child is None:
+                    self._skip("unreadable_directory")
+                    continue
+                try:
+                    yield from self.files(child, list(parts))
+                finally:
+                    if isinstance(child, int):
+                        os.close(child)
+                if self.stopped:
+                    return
+                self.position = parts
+                continue
+            found = self._file(entry, parts)
+            if found is not None:
+                yield found
+
+    def _child(self, handle: int | str, name: str) -> int | str | None:
+        if isinstance(handle, str):  # pragma: no cover - non-POSIX
+            return os.path.join(handle, name)
+        try:
+            return os.open(
+                name, os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC, dir_fd=handle
+            )
+        except OSError:
+            return None
+
+    def _file(self, entry: os.DirEntry[str], parts: tuple[str, ...]) -> dict[str, Any] | None:
+        relative = "/".join(parts)
+        if not fnmatch.fnmatchcase(relative.casefold(), self.pattern):
+            return None
+        try:
+            if entry.is_symlink():
+                target = os.path.realpath(os.path.join(self.sandbox.root, *parts))
+                if not target.startswith(self.sandbox._prefix):
+                    self._skip("link_outside_root")
+                    return None
+                try:
+                    info = os.stat(target)
+                except OSError:
+                    self._skip("broken_link")
+                    return None
+                if not stat.S_ISREG(info.st_mode):
+                    return None  # a link to a directory or a special file
+            else:
+                info = entry.stat(follow_symlinks=False)
+                if not stat.S_ISREG(info.st_mode):
+                    return None  # FIFOs, devices, sockets
+        except OSError:
+            self._skip("unreadable")
+            return None
+        modified = datetime.fromtimestamp(info.st_mtime, tz=timezone.utc)
+        return {
+            "path": relative,
+            "size": info.st_size,
+            "modified": modified.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        }
+
+
+def _check_kind(info: os.stat_result, path: str) -> None:
+    if stat.S_ISLNK(info.st_mode):  # resolved paths hold no links: it was swapped in
+        raise _not_found(f"{path!r} changed while it was being opened; try again", path)
+    if stat.S_ISDIR(info.st_mode):
+        raise PdfthinError("not_a_pdf", f"{path!r} is a directory", path=path)
+    if not stat.S_ISREG(info.st_mode):
+        raise PdfthinError(
+            "not_a_pdf", f"{path!r} is not a regular file (a FIFO, device or socket)", path=path
+        )
+
+
+def _open_error(exc: OSError, path: str) -> PdfthinError:
+    if exc.errno == errno.ENOENT:
+        return _not_found(f"no such file under the root: {path!r}", path)
+    if exc.errno in (errno.ELOOP, errno.ENOTDIR, getattr(errno, "EMLINK", -1)):
+        # A component is a link (swapped in after the check) or not a directory.
+        return _not_found(f"{path!r} does not name a file under the root", path)
+    if exc.errno == errno.EACCES:
+        return _not_found(f"{path!r} cannot be read (permission denied)", path)
+    return _not_found(f"{path!r} cannot be opened: {exc.strerror}", path)
+
+
+def _read_upto(fd: int, count: int) -> bytes:
+    chunks: list[bytes] = []
+    while count > 0:
+        chunk = os.read(fd, min(count, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)
+
+
+# --- listing cursors ---------------------------------------------------------------------------
+# A listing cursor is a position in the walk (the last entry examined), bound to the
+# subdirectory and pattern it was issued for. It cannot widen access: the walk always starts
+# inside the subdirectory, and a forged position only moves where it resumes.
+
+
+def _encode_cursor(sub: str, pattern: str, position: tuple[str, ...]) -> str:
+    payload = {"v": _CURSOR_VERSION, "s": sub, "g": pattern, "p": list(position)}
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    check = hashlib.blake2b(body, digest_size=_CHECK_BYTES).digest()
+    return base64.urlsafe_b64encode(body + check).decode("ascii").rstrip("=")
+
+
+def _decode_cursor(token: Any, sub: str, pattern: str) -> tuple[str, ...]:
+    def bad(message: str) -> PdfthinError:
+        return PdfthinError("invalid_cursor", message)
+
+    if not isinstance(token, str) or not token or len(token) > _MAX_CURSOR_CHARS:
+        raise bad("the cursor is not a cursor string")
+    try:
+        blob = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (ValueError, TypeError):
+        raise bad("the cursor is not valid base64") from None
+    body, check = blob[:-_CHECK_BYTES], blob[-_CHECK_BYTES:]
+    if (
+        len(blob) <= _CHECK_BYTES
+        or hashlib.blake2b(body, digest_size=_CHECK_BYTES).digest() != check
+    ):
+        raise bad("the cursor is damaged (checksum mismatch)")
+    try:
+        payload = json.loads(body.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        raise bad("the cursor payload cannot be read") from None
+    if not isinstance(payload, dict) or payload.get("v") != _CURSOR_VERSION:
+        raise bad("the cursor is not a listing cursor of this version")
+    position = payload.get("p")
+    if (
+        not isinstance(position, list)
+        or not position
+        or len(position) > MAX_DEPTH + 1
+        or not all(isinstance(p, str) and p and "/" not in p for p in position)
+    ):
+        raise bad("the cursor's position is malformed")
+    if payload.get("s") != sub or payload.get("g") != pattern:
+        raise bad("the cursor was issued for another subdirectory or pattern")
+    return tuple(position)
