@@ -490,3 +490,19 @@ def test_literal_string_round_trip(payload: bytes) -> None:
 @given(st.binary(max_size=60))
 def test_hex_string_round_trip(payload: bytes) -> None:
     assert only(b"<" + payload.hex().encode() + b"> Tj") == [payload]
+
+
+def test_inline_image_palette_string_survives_with_any_byte() -> None:
+    # An indexed colour space's palette is a string that may hold "]" and ">>" bytes.
+    data = b"BI /W 2 /H 1 /CS [/I /RGB 1 (\x00]\xff>>\x02\x03)] /BPC 8 ID \x00\x01 EI Q"
+    result = ops(data)
+    params, image = result[0][1]
+    assert params["/ColorSpace"] == ["/I", "/RGB", 1.0, b"\x00]\xff>>\x02\x03"]
+    assert image == b"\x00\x01"
+    assert result[1] == (b"Q", [])
+
+
+def test_inline_image_unclosed_array_stops_at_id() -> None:
+    result = ops(b"BI /W 2 /H 1 /D [1 0 ID \x00\x01 EI Q")
+    assert result[0][1] == [{"/Width": 2.0, "/Height": 1.0, "/Decode": [1.0, 0.0]}, b"\x00\x01"]
+    assert result[1] == (b"Q", [])

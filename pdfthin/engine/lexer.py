@@ -306,45 +306,17 @@ def _read_inline_image(data: bytes, pos: int) -> tuple[dict[str, Any], bytes, in
     Returns the parameters (full key names), the image's bytes and the position after
     ``EI``."""
     items: list[Any] = []
-    match = _TOKEN.match
     n = len(data)
     while pos < n:
-        m = match(data, pos)
-        if m is None:
+        value, pos, word = _read_value(data, pos, 0)
+        if word == b"ID":
+            break
+        if word == b"EI":  # no data at all
+            return _inline_params(items), b"", pos
+        if word is _END:
             return {}, b"", n
-        pos = m.end()
-        kind = m.lastindex
-        if kind == 6:
-            word = m.group(6)
-            if word == b"ID":
-                break
-            if word in _KEYWORD_VALUES:
-                items.append(_KEYWORD_VALUES[word])
-            elif word == b"EI":  # no data at all
-                return _inline_params(items), b"", pos
-        elif kind == 1:
-            items.append(float(m.group(1)))
-        elif kind == 2:
-            items.append(_name(m.group(2)))
-        elif kind == 3:
-            value, pos = read_literal(data, pos)
+        if word is None:
             items.append(value)
-        elif kind == 5:
-            items.append(_hex(m.group(5)))
-        elif m.group(4) == b"[":
-            # Arrays in inline image dictionaries hold names and numbers only (filters, decode).
-            end = data.find(b"]", pos)
-            if end < 0:
-                return {}, b"", n
-            inner = [v for _, v in _scan_values(data[pos:end])]
-            items.append(inner)
-            pos = end + 1
-        elif m.group(4) == b"<<":
-            end = data.find(b">>", pos)
-            if end < 0:
-                return {}, b"", n
-            items.append(_to_dict([v for _, v in _scan_values(data[pos:end])]))
-            pos = end + 2
     params = _inline_params(items)
     start = pos + 1 if pos < n and data[pos] in b"\x00\t\n\x0c\r " else pos
     end = _inline_image_end(data, start, params)
@@ -354,15 +326,52 @@ def _read_inline_image(data: bytes, pos: int) -> tuple[dict[str, Any], bytes, in
     return params, data[start : max(start, stop)], min(n, end + 2)
 
 
-def _scan_values(chunk: bytes) -> Iterator[tuple[int, Any]]:
-    for m in _TOKEN.finditer(chunk):
-        kind = m.lastindex
-        if kind == 1:
-            yield kind, float(m.group(1))
-        elif kind == 2:
-            yield kind, _name(m.group(2))
-        elif kind == 6 and m.group(6) in _KEYWORD_VALUES:
-            yield kind, _KEYWORD_VALUES[m.group(6)]
+_END = b"\x00end"
+_CLOSE = b"\x00close"
+
+
+def _read_value(data: bytes, pos: int, depth: int) -> tuple[Any, int, bytes | None]:
+    """One value of an inline image dictionary: ``(value, position after it, keyword)``.
+
+    ``keyword`` is set (and ``value`` is None) for an operator-like word (``ID``, ``EI``), for
+    the end of an array or dictionary (``_CLOSE``) and for the end of the data (``_END``).
+    Arrays and dictionaries are read recursively, strings with their escapes, so a palette
+    written as a string (which may hold any byte, "]" included) survives."""
+    m = _TOKEN.match(data, pos)
+    if m is None:
+        return None, len(data), _END
+    pos = m.end()
+    kind = m.lastindex
+    if kind == 1:
+        return float(m.group(1)), pos, None
+    if kind == 2:
+        return _name(m.group(2)), pos, None
+    if kind == 3:
+        value, pos = read_literal(data, pos)
+        return value, pos, None
+    if kind == 5:
+        return _hex(m.group(5)), pos, None
+    if kind == 6:
+        word = m.group(6)
+        if word in _KEYWORD_VALUES:
+            return _KEYWORD_VALUES[word], pos, None
+        return None, pos, word
+    sym = m.group(4)
+    if sym in (b"]", b">>"):
+        return None, pos, _CLOSE
+    if sym in (b"[", b"<<") and depth < MAX_NESTING:
+        inner: list[Any] = []
+        while True:
+            value, pos, word = _read_value(data, pos, depth + 1)
+            if word is None:
+                inner.append(value)
+            elif word is _CLOSE or word is _END or word in (b"ID", b"EI"):
+                # An unclosed array stops at ID rather than swallowing the image data.
+                if word in (b"ID", b"EI"):
+                    return (_to_dict(inner) if sym == b"<<" else inner), pos - 2, None
+                break
+        return (_to_dict(inner) if sym == b"<<" else inner), pos, None
+    return None, pos, None
 
 
 def _inline_params(items: list[Any]) -> dict[str, Any]:
