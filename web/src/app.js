@@ -1,0 +1,473 @@
+// The page: open or drop a PDF, hand its bytes to the worker, show what pdfthin answers.
+// Everything from the PDF is put in the page as text nodes (or through markdown.js, which
+// escapes it): never as markup.
+import { renderMarkdown } from "./markdown.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** A DOM element; string children become text nodes. */
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value == null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...children.flat().filter((c) => c != null && c !== false).map((c) => (c instanceof Node ? c : String(c))));
+  return node;
+}
+
+const READ_BUDGET = 20_000; // characters per response: "More" follows the cursor
+const LIST_BUDGET = 8_000;
+const AUTO_THUMBNAILS = 24;
+
+// --- the worker -------------------------------------------------------------------------
+
+const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+const pending = new Map();
+let nextId = 1;
+
+class PdfError extends Error {
+  constructor({ code, message, details }) {
+    super(message);
+    this.code = code;
+    this.details = details ?? {};
+  }
+}
+
+function request(message, transfer = []) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ ...message, id }, transfer);
+  });
+}
+
+worker.onmessage = ({ data }) => {
+  if (data.id !== undefined) {
+    const { resolve, reject } = pending.get(data.id);
+    pending.delete(data.id);
+    if ("failure" in data) reject(new Error(data.failure));
+    else resolve(data.result);
+    return;
+  }
+  switch (data.type) {
+    case "progress":
+      runtimeProgress(data.fraction, data.message);
+      break;
+    case "ready":
+      runtimeReady(data);
+      break;
+    case "extract":
+      setStatus(`Extracting page ${data.done} of ${data.total}…`, "busy");
+      break;
+    case "fatal":
+      runtimeFailed(data.message);
+      break;
+  }
+};
+worker.onerror = (event) => runtimeFailed(event.message || "the worker could not start");
+
+// --- runtime status ---------------------------------------------------------------------
+
+const startedAt = performance.now();
+function runtimeProgress(fraction, message) {
+  $("runtime-progress").value = fraction;
+  $("runtime-message").textContent = message;
+}
+function runtimeReady({ versions, timings }) {
+  const runtime = $("runtime");
+  runtime.dataset.state = "ready";
+  $("runtime-progress").value = 1;
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  $("runtime-message").textContent = `Ready in ${seconds} s — Python ${versions.python} (Pyodide ${versions.pyodide}), pdfthin ${versions.pdfthin}, pypdf ${versions.pypdf}`;
+  runtime.title = Object.entries(timings).map(([k, v]) => `${k}: ${v}`).join(", ");
+  $("versions").textContent = `pdfthin ${versions.pdfthin} · pypdf ${versions.pypdf} · Pyodide ${versions.pyodide} · nothing leaves this tab`;
+}
+function runtimeFailed(message) {
+  $("runtime").dataset.state = "failed";
+  $("runtime-message").textContent = `Python could not start: ${message}`;
+}
+
+function setStatus(text, kind = "") {
+  const status = $("status");
+  status.textContent = text;
+  status.dataset.kind = kind;
+}
+
+// --- the open document ------------------------------------------------------------------
+
+let doc = null; // {handle, name, password, describe}
+let objectUrls = [];
+
+async function call(op, args = {}) {
+  const full = { ...args };
+  if (doc.password) full.password = doc.password;
+  const started = performance.now();
+  const result = await request({ type: "call", op, handle: doc.handle, args: full });
+  if (result?.error) throw new PdfError(result.error);
+  result.elapsed_ms = Math.round(performance.now() - started);
+  return result;
+}
+
+async function openFile(file) {
+  if (!file) return;
+  setStatus(`Reading ${file.name}…`, "busy");
+  const buffer = await file.arrayBuffer();
+  if (doc) await request({ type: "close", handle: doc.handle });
+  for (const url of objectUrls) URL.revokeObjectURL(url);
+  objectUrls = [];
+  $("document").hidden = true;
+  const { handle } = await request({ type: "open", buffer }, [buffer]);
+  doc = { handle, name: file.name, password: null };
+  await showDocument();
+}
+
+async function showDocument() {
+  setStatus(`Extracting ${doc.name}…`, "busy");
+  let describe;
+  try {
+    describe = await call("describe");
+  } catch (error) {
+    if (error.code === "encrypted" && error.details.needs !== "cryptography") {
+      $("password-form").hidden = false;
+      $("password").focus();
+    }
+    return showError(error);
+  }
+  $("password-form").hidden = true;
+  doc.describe = describe;
+  setStatus(`${doc.name}: extracted in ${describe.elapsed_ms} ms`, "done");
+  renderSummary(describe);
+  $("document").hidden = false;
+  selectTab("pages");
+  await reader.read("read", {}, "All pages");
+  await toc.load();
+  images.reset();
+}
+
+function showError(error) {
+  const code = error.code ? `${error.code}: ` : "";
+  setStatus(`${code}${error.message}`, "error");
+}
+
+// --- summary ----------------------------------------------------------------------------
+
+const STATUS_LABELS = { text: "text", empty: "empty", needs_ocr: "needs OCR", ocr: "OCR" };
+
+function renderSummary(d) {
+  const meta = d.metadata ?? {};
+  const chips = Object.entries(d.pages)
+    .filter(([status]) => status in STATUS_LABELS)
+    .map(([status, pages]) => el("span", { class: `chip status-${status}`, "data-status": status }, `${STATUS_LABELS[status]}: ${pages}`));
+  const reasons = d.pages.needs_ocr_reasons
+    ? el("p", { class: "muted" }, "Needs OCR because: ", Object.entries(d.pages.needs_ocr_reasons).map(([why, pages]) => `${why.replaceAll("_", " ")} (${pages})`).join("; "))
+    : null;
+  const facts = [
+    ["Pages", d.document.page_count],
+    ["Type", d.type],
+    ["Estimated tokens", `${d.estimated_tokens.total.toLocaleString()} (≈ ${d.estimated_tokens.per_page_mean} per page)`],
+    ["Outline", d.has_outline ? "yes" : "no"],
+    ["Author", meta.author],
+    ["Producer", meta.producer],
+    ["Created", meta.created],
+    ["PDF version", meta.pdf_version],
+    ["Encrypted", meta.encrypted ? "yes" : null],
+    ["Page labels", d.page_labels ? `${d.page_labels.first} … ${d.page_labels.last}` : null],
+  ].filter(([, value]) => value != null && value !== "");
+  $("summary").replaceChildren(
+    el("h2", { id: "doc-title" }, meta.title || doc.name),
+    el("div", { id: "page-statuses", class: "chips" }, chips),
+    reasons,
+    el("dl", { class: "facts" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
+    d.hidden_text ? el("p", { class: "warning" }, `Hidden text withheld on pages ${d.hidden_text.pages} (${d.hidden_text.runs} runs): ${d.hidden_text.message}.`) : null,
+    d.recovered ? el("p", { class: "warning" }, `Recovered: ${d.recovered}`) : null,
+  );
+}
+
+// --- tabs -------------------------------------------------------------------------------
+
+function selectTab(name) {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  }
+  for (const panel of document.querySelectorAll(".tab")) panel.hidden = panel.id !== `tab-${name}`;
+  if (name === "images") images.load();
+}
+
+// --- a list that "More" continues through its cursor ------------------------------------
+
+/** Runs `op` with `args`, renders each response with `render`, and shows the More button
+ *  while the response has a next_cursor. */
+function paged(moreButton, render) {
+  let state = null;
+  const run = async () => {
+    const { op, args, cursor, generation } = state;
+    moreButton.disabled = true;
+    try {
+      const response = await call(op, cursor ? { ...args, cursor } : args);
+      if (generation !== state.generation) return; // a newer request replaced this one
+      render(response);
+      state.cursor = response.next_cursor;
+      moreButton.hidden = !state.cursor;
+    } catch (error) {
+      showError(error);
+    } finally {
+      moreButton.disabled = false;
+    }
+  };
+  moreButton.addEventListener("click", run);
+  return {
+    start(op, args) {
+      state = { op, args, cursor: null, generation: (state?.generation ?? 0) + 1 };
+      moreButton.hidden = true;
+      return run();
+    },
+  };
+}
+
+// --- reader: pages and sections ---------------------------------------------------------
+
+const reader = (() => {
+  const container = $("reader");
+  const list = paged($("reader-more"), (response) => {
+    if (response.pages) {
+      for (const page of response.pages) container.append(pageArticle(page));
+    } else if (response.section) {
+      const part = el("article", { class: "page section-part" });
+      renderMarkdown(part, response.markdown ?? "");
+      container.append(part);
+    }
+    if (response.omitted) container.append(el("p", { class: "omitted muted" }, response.omitted.message));
+  });
+  return {
+    read(op, args, title) {
+      container.replaceChildren();
+      $("reader-title").textContent = title;
+      return list.start(op, { max_chars: READ_BUDGET, ...args });
+    },
+  };
+})();
+
+function pageArticle(page) {
+  const continued = page.part && page.part.start > 0;
+  const heading = el(
+    "header",
+    {},
+    el("strong", {}, `Page ${page.page}`, page.label ? ` (${page.label})` : "", continued ? " — continued" : ""),
+    " ",
+    el("span", { class: `chip status-${page.status}` }, STATUS_LABELS[page.status] ?? page.status),
+    page.reason ? el("span", { class: "muted" }, ` ${page.reason}`) : null,
+  );
+  const body = el("div", { class: "page-body" });
+  if (page.markdown) renderMarkdown(body, page.markdown);
+  else body.append(el("p", { class: "muted" }, page.status === "empty" ? "(nothing is drawn on this page)" : "(no text)"));
+  const hidden = page.hidden_text
+    ? el("p", { class: "warning" }, `${page.hidden_text.runs} hidden text run(s) withheld (${Object.entries(page.hidden_text.reasons ?? {}).map(([why, n]) => `${why}: ${n}`).join(", ")})`)
+    : null;
+  return el("article", { class: "page", "data-page": page.page }, heading, body, hidden);
+}
+
+$("pages-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const spec = $("pages-spec").value.trim();
+  reader.read("read", spec ? { pages: spec } : {}, spec ? `Pages ${spec}` : "All pages");
+});
+
+function openPage(page) {
+  $("pages-spec").value = String(page);
+  selectTab("pages");
+  return reader.read("read", { pages: String(page) }, `Page ${page}`);
+}
+
+// --- table of contents ------------------------------------------------------------------
+
+const toc = (() => {
+  const container = $("toc");
+  const list = paged($("toc-more"), (response) => {
+    $("toc-source").textContent =
+      response.total_sections === 0
+        ? "No sections: the PDF has no outline and no headings were found."
+        : `${response.total_sections} sections, from the ${response.source === "outline" ? "PDF's outline" : "headings on the pages"}. Choose one to read it.`;
+    for (const section of response.sections) {
+      const pages = section.page == null ? "" : section.end_page && section.end_page !== section.page ? `pp. ${section.page}–${section.end_page}` : `p. ${section.page}`;
+      const item = el(
+        "li",
+        { class: `level-${Math.min(section.level, 6)}`, "data-section": section.id },
+        el("button", { type: "button", class: "section-link", onclick: () => openSection(section) }, section.title || "(untitled)"),
+        " ",
+        el("span", { class: "muted" }, pages, section.images ? ` · ${section.images} image(s)` : ""),
+        section.problem ? el("span", { class: "warning" }, ` ${section.problem}`) : null,
+        section.preview ? el("div", { class: "preview muted" }, section.preview) : null,
+      );
+      container.append(item);
+    }
+  });
+  return {
+    load() {
+      container.replaceChildren();
+      return list.start("toc", { max_chars: LIST_BUDGET });
+    },
+  };
+})();
+
+function openSection(section) {
+  selectTab("pages");
+  return reader.read("section", { section: section.id }, `Section: ${section.title}`);
+}
+
+// --- search -----------------------------------------------------------------------------
+
+/** The snippet with the match (between ** and **) in a <mark>. */
+function snippetNode(snippet) {
+  const node = el("span", { class: "snippet" });
+  const start = snippet.indexOf("**");
+  const end = start < 0 ? -1 : snippet.indexOf("**", start + 2);
+  if (end < 0) {
+    node.append(snippet);
+    return node;
+  }
+  node.append(snippet.slice(0, start), el("mark", {}, snippet.slice(start + 2, end)), snippet.slice(end + 2));
+  return node;
+}
+
+const search = (() => {
+  const container = $("results");
+  let count = 0;
+  const list = paged($("results-more"), (response) => {
+    const coverage = response.coverage;
+    const p = $("coverage");
+    p.dataset.complete = String(coverage.complete);
+    p.textContent = coverage.complete
+      ? `Searched pages ${coverage.pages_searched}: coverage complete.`
+      : `Coverage incomplete: ${coverage.message}`;
+    for (const match of response.matches) {
+      count += 1;
+      const where = match.end_page ? `pp. ${match.page}–${match.end_page}` : `p. ${match.page}`;
+      container.append(
+        el(
+          "li",
+          { class: "result", "data-page": match.page },
+          el("button", { type: "button", class: "page-link", onclick: () => openPage(match.page) }, where, match.label ? ` (${match.label})` : ""),
+          " ",
+          snippetNode(match.snippet),
+        ),
+      );
+    }
+    if (count === 0) container.append(el("li", { class: "muted" }, response.note ?? "No match."));
+  });
+  return {
+    find(query, mode, caseSensitive) {
+      container.replaceChildren();
+      count = 0;
+      return list.start("find", { query, match_mode: mode, case_sensitive: caseSensitive, max_results: 50, max_chars: LIST_BUDGET });
+    },
+  };
+})();
+
+$("search-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  search.find($("query").value, $("mode").value, $("case").checked);
+});
+
+// --- images -----------------------------------------------------------------------------
+
+const DISPLAYABLE = new Set(["image/png", "image/jpeg"]);
+
+function base64Blob(data, type) {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return new Blob([bytes], { type });
+}
+
+async function showImage(card, id) {
+  const slot = card.querySelector(".thumb");
+  slot.replaceChildren(el("span", { class: "muted" }, "loading…"));
+  try {
+    const image = await call("image", { image_id: id });
+    if (!DISPLAYABLE.has(image.media_type)) {
+      slot.replaceChildren(el("span", { class: "muted" }, `${image.format}: not shown by browsers`));
+      return;
+    }
+    const url = URL.createObjectURL(base64Blob(image.data, image.media_type));
+    objectUrls.push(url);
+    const download = el("a", { href: url, download: `${id}.${image.extension}` }, "save");
+    slot.replaceChildren(el("img", { src: url, alt: `image ${id} on page ${image.page}`, loading: "lazy" }));
+    card.querySelector(".meta").append(" · ", download);
+  } catch (error) {
+    slot.replaceChildren(el("span", { class: "warning" }, `${error.code ?? "error"}: ${error.message}`));
+  }
+}
+
+const images = (() => {
+  const container = $("images");
+  let loaded = false;
+  let shown = 0;
+  const queue = [];
+  const list = paged($("images-more"), (response) => {
+    $("images-summary").textContent = `${response.total_images} image(s) on pages ${response.pages || "—"}` + (response.decorative_images ? `, ${response.decorative_images} decorative` : "");
+    for (const image of response.images) {
+      const card = el(
+        "li",
+        { class: "image", "data-image": image.id },
+        el("div", { class: "thumb" }),
+        el("div", { class: "meta" }, el("button", { type: "button", class: "page-link", onclick: () => openPage(image.page) }, `p. ${image.page}`), ` · ${image.id} · ${image.width}×${image.height} ${image.format}`),
+      );
+      const thumb = card.querySelector(".thumb");
+      thumb.append(el("button", { type: "button", onclick: () => showImage(card, image.id) }, "show"));
+      container.append(card);
+      if (shown++ < AUTO_THUMBNAILS) queue.push(() => showImage(card, image.id));
+    }
+    drain();
+  });
+  let draining = false;
+  async function drain() {
+    if (draining) return;
+    draining = true;
+    while (queue.length) await queue.shift()();
+    draining = false;
+  }
+  return {
+    reset() {
+      loaded = false;
+      shown = 0;
+      queue.length = 0;
+      container.replaceChildren();
+    },
+    load() {
+      if (loaded || !doc) return;
+      loaded = true;
+      return list.start("images", { max_chars: LIST_BUDGET });
+    },
+  };
+})();
+
+// --- wiring -----------------------------------------------------------------------------
+
+for (const tab of document.querySelectorAll("[role=tab]")) {
+  tab.addEventListener("click", () => selectTab(tab.dataset.tab));
+}
+
+$("file").addEventListener("change", (event) => openFile(event.target.files[0]).catch(showError));
+
+const dropzone = $("dropzone");
+for (const type of ["dragenter", "dragover"]) {
+  document.addEventListener(type, (event) => {
+    event.preventDefault();
+    dropzone.classList.add("dragging");
+  });
+}
+document.addEventListener("dragleave", () => dropzone.classList.remove("dragging"));
+document.addEventListener("drop", (event) => {
+  event.preventDefault();
+  dropzone.classList.remove("dragging");
+  openFile(event.dataTransfer?.files?.[0]).catch(showError);
+});
+
+$("password-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  doc.password = $("password").value;
+  showDocument().catch(showError);
+});

@@ -1,0 +1,51 @@
+// Markdown from a PDF is untrusted text. It is rendered by markdown-it with raw HTML off (every
+// "<" in the text is escaped), images off (an image reference could make the browser fetch an
+// address named by the PDF), links neutralised to inert text with the address shown, and no
+// inline styles (the page's CSP forbids them). Nothing from the PDF becomes markup or a request.
+import MarkdownIt from "./vendor/markdown-it.mjs";
+
+const md = new MarkdownIt("default", { html: false, linkify: false, typographer: false });
+md.disable(["image", "autolink", "html_inline", "html_block"]);
+
+// A link is shown as its text followed by its address, never as a live <a>.
+md.renderer.rules.link_open = (tokens, index) => {
+  const href = tokens[index].attrGet("href") ?? "";
+  tokens[index].meta = { href };
+  return '<span class="link">';
+};
+md.renderer.rules.link_close = (tokens, index) => {
+  let open = index;
+  while (open > 0 && tokens[open].type !== "link_open") open -= 1;
+  const href = tokens[open].meta?.href ?? "";
+  return `</span><span class="href"> (${md.utils.escapeHtml(href)})</span>`;
+};
+
+// Table alignment would come out as style="text-align:…": drop every style attribute.
+md.core.ruler.push("no_inline_styles", (state) => {
+  for (const token of state.tokens) {
+    if (token.attrs) token.attrs = token.attrs.filter(([name]) => name !== "style");
+  }
+});
+
+const PAGE_MARKER = /^<!-- page (\d+) -->$/gm;
+
+/** Render pdfthin Markdown into `container` (its children are replaced). `<!-- page N -->`
+ *  markers (read_section puts them between pages) become page dividers. */
+export function renderMarkdown(container, text) {
+  container.replaceChildren();
+  const pieces = text.split(PAGE_MARKER);
+  // split with a capture group: [text, page, text, page, text, ...]
+  for (let i = 0; i < pieces.length; i += 1) {
+    if (i % 2 === 1) {
+      const divider = document.createElement("div");
+      divider.className = "page-divider";
+      divider.textContent = `page ${pieces[i]}`;
+      container.append(divider);
+    } else if (pieces[i].trim()) {
+      const block = document.createElement("div");
+      block.className = "markdown";
+      block.innerHTML = md.render(pieces[i]); // safe: html off, see above
+      container.append(block);
+    }
+  }
+}

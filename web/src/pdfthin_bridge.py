@@ -1,0 +1,90 @@
+"""The browser bridge: the web worker's one way into pdfthin.
+
+It holds the bytes of the documents the page opened and calls :mod:`pdfthin.operations` with
+them, answering JSON text (a response, or the error envelope). The same module runs under
+Pyodide in the worker, under Pyodide in Node (``web/tests/parity.mjs``) and under CPython
+(``tests/test_pyodide.py``), so the parity test compares exactly what the page receives.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pdfthin.errors import PdfthinError
+from pdfthin.operations import (
+    Context,
+    describe_document,
+    error_envelope,
+    find_in_document,
+    get_image,
+    get_info,
+    get_toc,
+    list_images,
+    peek,
+    read_pages,
+    read_section,
+)
+
+OPERATIONS: dict[str, Callable[..., dict[str, Any]]] = {
+    "describe": describe_document,
+    "read": read_pages,
+    "find": find_in_document,
+    "toc": get_toc,
+    "section": read_section,
+    "peek": peek,
+    "info": get_info,
+    "images": list_images,
+    "image": get_image,
+}
+
+#: The documents opened in this tab, by handle: bytes stay here, so each call does not copy
+#: the file across from JavaScript again. Only the latest few are kept.
+MAX_OPEN = 4
+_documents: dict[str, bytes] = {}
+_handles = itertools.count(1)
+_context = Context()
+
+
+def set_progress(callback: Callable[[int, int], None] | None) -> None:
+    """Report ``callback(done, total)`` while a document is being extracted."""
+    _context.progress = callback
+
+
+def open_document(data: bytes | bytearray | memoryview) -> str:
+    """Keep ``data`` and answer a handle for :func:`call`."""
+    handle = f"doc-{next(_handles)}"
+    _documents[handle] = bytes(data)
+    while len(_documents) > MAX_OPEN:
+        del _documents[next(iter(_documents))]
+    return handle
+
+
+def close_document(handle: str) -> None:
+    _documents.pop(handle, None)
+
+
+def call(operation: str, handle: str, arguments: str = "{}") -> str:
+    """Run ``operation`` on the document ``handle`` with ``arguments`` (a JSON object) and
+    answer the response as JSON text; every failure is the error envelope."""
+    try:
+        handler = OPERATIONS.get(operation)
+        if handler is None:
+            raise PdfthinError("invalid_argument", f"unknown operation {operation!r}")
+        data = _documents.get(handle)
+        if data is None:
+            raise PdfthinError("invalid_argument", f"no open document {handle!r}")
+        kwargs = json.loads(arguments)
+        if not isinstance(kwargs, dict) or "context" in kwargs:
+            raise PdfthinError("invalid_argument", "arguments must be a JSON object")
+        try:
+            inspect.signature(handler).bind(data, **kwargs)
+        except TypeError as exc:
+            raise PdfthinError("invalid_argument", f"{operation}: {exc}") from None
+        response = handler(data, context=_context, **kwargs)
+    except Exception as exc:
+        response = error_envelope(exc)
+    return json.dumps(response, ensure_ascii=False, sort_keys=True)
