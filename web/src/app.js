@@ -14,7 +14,15 @@ function el(tag, props = {}, ...children) {
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : value);
   }
-  node.append(...children.flat().filter((c) => c != null && c !== false).map((c) => (c instanceof Node ? c : String(c))));
+  return fill(node, children, true);
+}
+
+/** Replace (or, with `append`, extend) `node`'s children; nested arrays are flattened, null and
+ *  false left out, strings become text nodes. */
+function fill(node, children, append = false) {
+  const nodes = [children].flat(Infinity).filter((c) => c != null && c !== false).map((c) => (c instanceof Node ? c : String(c)));
+  if (append) node.append(...nodes);
+  else node.replaceChildren(...nodes);
   return node;
 }
 
@@ -176,14 +184,14 @@ function renderSummary(d) {
     ["Encrypted", meta.encrypted ? "yes" : null],
     ["Page labels", d.page_labels ? `${d.page_labels.first} … ${d.page_labels.last}` : null],
   ].filter(([, value]) => value != null && value !== "");
-  $("summary").replaceChildren(
+  fill($("summary"), [
     el("h2", { id: "doc-title" }, meta.title || doc.name),
     el("div", { id: "page-statuses", class: "chips" }, chips),
     reasons,
     el("dl", { class: "facts" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
     d.hidden_text ? el("p", { class: "warning" }, `Hidden text withheld on pages ${d.hidden_text.pages} (${d.hidden_text.runs} runs): ${d.hidden_text.message}.`) : null,
     d.recovered ? el("p", { class: "warning" }, `Recovered: ${d.recovered}`) : null,
-  );
+  ]);
 }
 
 // --- tabs -------------------------------------------------------------------------------

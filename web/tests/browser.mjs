@@ -144,7 +144,10 @@ try {
     const marked = await hit.locator("mark").innerText();
     check(marked.toLowerCase() === expect.search.query.toLowerCase(), `the match is highlighted (${marked})`);
     check((await text("#coverage")).includes("coverage complete") === expect.search.complete, "coverage is shown");
-    await hit.locator(".page-link").click();
+  });
+
+  await step("hit-page", async () => {
+    await page.locator("#results li.result .page-link").first().click();
     await page.waitForSelector(`#reader article.page[data-page="${expect.search.page}"]`);
   });
 

@@ -1,0 +1,150 @@
+"""The demo in a real browser: build ``web/dist`` into a temporary folder, serve it on 127.0.0.1,
+and drive Debian's Chromium with playwright-core (``web/tests/browser.mjs``).
+
+What the page must show is computed here with CPython's pdfthin on the same file: the title and
+page statuses, a Markdown heading rendered as a heading, "More" continuing after the last page,
+the first sections of the table of contents and a section read from it, the first search hit
+(highlighted, with its page number), an image, the password prompt for an RC4 file and the
+``cryptography`` message for an AES one. Any console error, page error, failed request or
+request leaving 127.0.0.1 fails the test. Screenshots and ``report.json`` are kept in
+``web/test-artifacts/pyXY/`` (or under ``$PDFTHIN_WEB_ARTIFACTS``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webtools import CORPUS, WEB, build_dist, chromium, node
+
+sys.path.insert(0, str(WEB))
+import serve
+
+pytestmark = [pytest.mark.corpus, pytest.mark.slow]
+
+DOCUMENT = "sample-files/GeoTopo-komprimiert.pdf"  # 117 pages, an outline, images
+QUERY = "Stetigkeit"
+RC4 = ("pdfminer/encryption/rc4-40.pdf", "foo")
+AES = ("pdfminer/encryption/aes-128.pdf", "foo")
+READ_BUDGET = 20_000  # app.js READ_BUDGET
+LIST_BUDGET = 8_000  # app.js LIST_BUDGET
+STATUS_LABELS = {"text": "text", "empty": "empty", "needs_ocr": "needs OCR", "ocr": "OCR"}
+PLAIN = re.compile(r"[\w ,.:;()?!'-]+")
+
+
+def expectations() -> dict[str, Any]:
+    """What the page must show for DOCUMENT, from CPython's pdfthin."""
+    from pdfthin.operations import (
+        describe_document,
+        find_in_document,
+        get_toc,
+        list_images,
+        read_pages,
+        read_section,
+    )
+
+    path = CORPUS / DOCUMENT
+    described = describe_document(path)
+    first_read = read_pages(path, max_chars=READ_BUDGET)
+    assert first_read["next_cursor"], "the browser test needs a document longer than one response"
+    heading = next(
+        {"page": page["page"], "tag": f"h{len(marks)}", "text": text}
+        for page in first_read["pages"]
+        for marks, text in re.findall(r"^(#{1,6}) (.+)$", page["markdown"], re.MULTILINE)
+        if PLAIN.fullmatch(text)
+    )
+    toc = get_toc(path, max_chars=LIST_BUDGET)
+    section = next(s for s in toc["sections"][1:] if s["page"] and PLAIN.fullmatch(s["title"]))
+    section_text = read_section(path, section=section["id"], max_chars=READ_BUDGET)["markdown"]
+    contains = next(
+        line[:30] for line in section_text.splitlines() if line and PLAIN.fullmatch(line)
+    )
+    found = find_in_document(path, QUERY, max_results=50, max_chars=LIST_BUDGET)
+    assert found["matches"], f"{QUERY!r} must be in {DOCUMENT}"
+    assert list_images(path, max_chars=LIST_BUDGET)["total_images"] > 0
+    rc4 = describe_document(CORPUS / RC4[0], password=RC4[1])
+    return {
+        "file": str(path),
+        "title": described["metadata"].get("title") or path.name,
+        "page_count": described["document"]["page_count"],
+        "statuses": [
+            f"{STATUS_LABELS[status]}: {pages}"
+            for status, pages in sorted(described["pages"].items())
+            if status in STATUS_LABELS
+        ],
+        "heading": heading,
+        "toc": [s["title"] for s in toc["sections"][:3]],
+        "toc_more": bool(toc["next_cursor"]),
+        "section": {"title": section["title"], "contains": contains},
+        "search": {
+            "query": QUERY,
+            "page": found["matches"][0]["page"],
+            "complete": found["coverage"]["complete"],
+        },
+        "encrypted": {
+            "file": str(CORPUS / RC4[0]),
+            "password": RC4[1],
+            "title": rc4["metadata"].get("title") or Path(RC4[0]).name,
+        },
+        "aes": {"file": str(CORPUS / AES[0]), "password": AES[1]},
+    }
+
+
+def test_demo_in_chromium(tmp_path: Path) -> None:
+    node_bin = node()
+    chromium_bin = chromium()
+    expect = tmp_path / "expect.json"
+    expect.write_text(json.dumps(expectations(), ensure_ascii=False), encoding="utf-8")
+    dist = build_dist(tmp_path / "dist")
+    # One folder per interpreter: tox runs environments side by side.
+    base = Path(os.environ.get("PDFTHIN_WEB_ARTIFACTS", WEB / "test-artifacts"))
+    artifacts = base / f"py{sys.version_info.major}{sys.version_info.minor}"
+    shutil.rmtree(artifacts, ignore_errors=True)
+    server, url = serve.start(dist)
+    try:
+        done = subprocess.run(
+            [
+                node_bin,
+                str(WEB / "tests" / "browser.mjs"),
+                "--url",
+                url,
+                "--expect",
+                str(expect),
+                "--artifacts",
+                str(artifacts),
+                "--chromium",
+                chromium_bin,
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    print(done.stdout)
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n(screenshots in {artifacts})"
+    report = json.loads((artifacts / "report.json").read_text(encoding="utf-8"))
+    assert report["problems"] == []
+    assert [s["name"] for s in report["steps"]] == [
+        "ready",
+        "summary",
+        "page",
+        "more",
+        "toc",
+        "section",
+        "search",
+        "hit-page",
+        "images",
+        "password",
+        "aes",
+    ]
+    assert all((artifacts / s["screenshot"]).is_file() for s in report["steps"])
