@@ -1,0 +1,165 @@
+"""Build the Lambda deployment package: ``dist/pdfthin-lambda.zip`` with pdfthin and pypdf only.
+
+    python deploy/build_zip.py                      # bytecode for the template's runtime
+    python deploy/build_zip.py --python PATH        # ... compiled by this python3.13
+    python deploy/build_zip.py --sources            # sources only: smaller, slower cold start
+
+- ``pdfthin/``: the package from this source tree;
+- ``pypdf/`` with its license and metadata: from the pypdf installed for the interpreter that
+  runs this script (``pip install 'pypdf>=7,<8'``).
+
+Nothing else: boto3 is part of the Lambda runtime, and the handler imports it only for S3.
+
+Bytecode: Lambda's code directory is read-only, so Python cannot cache what it compiles there and
+every cold start would compile all of pypdf and pdfthin again (about three times the import
+time). By default the package therefore holds sourceless ``.pyc`` files compiled by the
+runtime's Python version (:data:`RUNTIME`, the template's ``Runtime``) instead of the ``.py``
+files; ``--sources`` keeps the sources instead, for about half the size.
+
+The zip is deterministic: sorted entries, fixed timestamps (1980-01-01) and modes, bytecode
+compiled in one process in sorted order with a fixed hash seed (frozenset constants are ordered
+by hash). The same sources, pypdf and interpreter give the same bytes, so CloudFormation sees
+no change to deploy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUTPUT = ROOT / "dist" / "pdfthin-lambda.zip"
+#: The Lambda runtime of deploy/template.yaml; bytecode is compiled for its Python version.
+RUNTIME = "python3.13"
+#: What Lambda calls the code directory (the paths tracebacks show).
+TASK_ROOT = "/var/task"
+#: Files of the pypdf distribution the package needs besides its code: its license (BSD: the
+#: notice travels with the code) and its metadata; not the installer's records.
+_PYPDF_META = ("METADATA", "LICENSE")
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def sources() -> dict[str, bytes]:
+    """Archive name -> contents: pdfthin and pypdf as sources."""
+    files: dict[str, Path] = {}
+    for path in sorted((ROOT / "pdfthin").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix in (".py", ".typed"):
+            files[path.relative_to(ROOT).as_posix()] = path
+    try:
+        dist = importlib.metadata.distribution("pypdf")
+    except importlib.metadata.PackageNotFoundError:
+        raise SystemExit(
+            "pypdf is not installed for this interpreter: pip install 'pypdf>=7,<8'"
+        ) from None
+    for entry in dist.files or ():
+        name = entry.as_posix()
+        top = name.split("/", 1)[0]
+        if (top == "pypdf" and name.endswith((".py", ".typed"))) or (
+            top.endswith(".dist-info") and name.rsplit("/", 1)[-1].startswith(_PYPDF_META)
+        ):
+            files[name] = Path(str(dist.locate_file(entry)))
+    return {name: path.read_bytes() for name, path in files.items()}
+
+
+def runtime_python(runtime: str = RUNTIME) -> str:
+    """An interpreter of the runtime's version: this one, or ``python3.X`` on the PATH."""
+    if runtime == f"python{sys.version_info.major}.{sys.version_info.minor}":
+        return sys.executable
+    found = shutil.which(runtime)
+    if found is None:
+        raise SystemExit(
+            f"bytecode for the {runtime} runtime needs {runtime}: put it on the PATH, pass "
+            "--python PATH, or build with --sources"
+        )
+    return found
+
+
+def to_bytecode(files: dict[str, bytes], python: str, runtime: str = RUNTIME) -> dict[str, bytes]:
+    """``files`` with every ``.py`` replaced by its sourceless ``.pyc``, compiled by ``python``,
+    which must be the runtime's version (a ``.pyc`` loads only in its own)."""
+    version = subprocess.run(
+        [python, "-c", "import sys; print(f'python{sys.version_info[0]}.{sys.version_info[1]}')"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    if version != runtime:
+        raise SystemExit(f"{python} is {version}, but the runtime is {runtime}")
+    with tempfile.TemporaryDirectory(prefix="pdfthin-lambda-") as tmp:
+        staging = Path(tmp)
+        for name, data in files.items():
+            if name.endswith(".py"):
+                target = staging / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        # One process, sorted order, fixed hash seed: the same bytes every time.
+        subprocess.run(
+            [
+                python, "-m", "compileall", "-q", "-b",
+                "--invalidation-mode", "unchecked-hash",
+                "-s", str(staging), "-p", TASK_ROOT, str(staging),
+            ],
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )  # fmt: skip
+        return {
+            (name + "c" if name.endswith(".py") else name): (
+                (staging / (name + "c")).read_bytes() if name.endswith(".py") else data
+            )
+            for name, data in files.items()
+        }
+
+
+def build(
+    output: Path = DEFAULT_OUTPUT,
+    python: str | None = None,
+    bytecode: bool = True,
+    runtime: str = RUNTIME,
+) -> Path:
+    """Write the zip. ``runtime`` (``python3.X``) is the Python version the bytecode is for."""
+    files = sources()
+    if bytecode:
+        files = to_bytecode(files, python or runtime_python(runtime), runtime)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_name(output.name + ".tmp")
+    with zipfile.ZipFile(partial, "w") as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=_EPOCH)
+            info.create_system = 3  # Unix, so that the mode below is honoured
+            info.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, files[name], compresslevel=9)
+    partial.replace(output)
+    return output
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    parser.add_argument("--python", help=f"the {RUNTIME} interpreter that compiles the bytecode")
+    parser.add_argument(
+        "--sources", action="store_true", help="ship .py sources instead of bytecode"
+    )
+    args = parser.parse_args(argv)
+    path = build(args.output, args.python, bytecode=not args.sources)
+    data = path.read_bytes()
+    with zipfile.ZipFile(path) as archive:
+        unpacked = sum(info.file_size for info in archive.infolist())
+        count = len(archive.infolist())
+    print(
+        f"{path}: {len(data):,} bytes ({len(data) / 1024:.0f} KiB), {count} files, "
+        f"{unpacked:,} bytes unpacked, sha256 {hashlib.sha256(data).hexdigest()}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

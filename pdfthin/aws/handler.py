@@ -1,0 +1,275 @@
+"""The Lambda handler: ``pdfthin.aws.handler.handler`` (Function URL, API Gateway HTTP API and
+REST proxy events, or a direct invocation with the request as its payload).
+
+A request is ``{"operation": "read_pages", "document": {"s3": {...}} | {"base64": "..."},
+...arguments}``: the operations and arguments of :mod:`pdfthin.operations` (the MCP tools' names,
+with ``document`` instead of ``path``), the same cursors, the same error envelope; over HTTP the
+envelope's code also sets the status (:data:`STATUS`).
+
+The container is created once (:data:`APP`, at init) and keeps a small document cache keyed by
+fingerprint for warm invocations; nothing a request depends on lives there, because a cursor
+carries everything needed to resume, so a cold container answers it exactly as the warm one that
+issued it.
+
+Every response fits Lambda's payload limit: a paginated operation whose answer would not fit
+(its budget counts characters; the payload counts bytes after JSON escaping) is answered again
+with a smaller budget, the rest reachable through its cursor; any other is ``too_large``. An
+invocation that would run past Lambda's deadline answers ``timeout`` shortly before it, while the
+extraction goes on in the container so that a retry may find the document in its cache.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from ..engine import Limits
+from ..errors import PdfthinError
+from ..model import DocumentCache
+from ..operations import (
+    Context,
+    describe_document,
+    error_envelope,
+    find_in_document,
+    get_image,
+    get_info,
+    get_toc,
+    list_images,
+    peek,
+    read_pages,
+    read_section,
+)
+from ..operations.context import MIN_MAX_CHARS
+from ..operations.response import dumps
+from .config import DEADLINE_MARGIN_SECONDS, Config
+from .documents import Documents
+from .events import MethodNotAllowed, kind_of, payload_bytes, request_of, respond
+
+log = logging.getLogger("pdfthin.aws")
+
+#: The operations a request may name: the MCP tools but ``list_documents`` (S3 has no listing
+#: here; the caller names the object).
+OPERATIONS: dict[str, Callable[..., dict[str, Any]]] = {
+    op.__name__: op
+    for op in (
+        describe_document,
+        read_pages,
+        find_in_document,
+        get_toc,
+        read_section,
+        peek,
+        get_info,
+        list_images,
+        get_image,
+    )
+}
+
+#: HTTP status for each error code. ``encrypted`` is 403, not 401: the password is an argument
+#: of the request, not HTTP authentication (401 obliges a WWW-Authenticate challenge, and
+#: clients answer it by prompting for HTTP credentials).
+STATUS: dict[str, int] = {
+    "invalid_pages": 400,
+    "invalid_argument": 400,
+    "invalid_cursor": 400,
+    "encrypted": 403,
+    "outside_root": 403,
+    "not_found": 404,
+    "stale_cursor": 409,
+    "too_large": 413,
+    "not_a_pdf": 422,
+    "malformed": 422,
+    "unsupported": 422,
+    "internal": 500,
+    "ocr_unavailable": 501,
+    "busy": 503,
+    "timeout": 504,
+}
+
+#: Suggested wait after ``timeout``: the extraction goes on in this container meanwhile.
+TIMEOUT_RETRY_SECONDS = 5
+
+
+@dataclass(frozen=True)
+class _Signature:
+    arguments: tuple[str, ...]  # what a request may pass, in the operation's order
+    required: tuple[str, ...]
+
+    @classmethod
+    def of(cls, operation: Callable[..., Any]) -> _Signature:
+        # The first parameter is the document; the context is the adapter's, not the caller's.
+        params = list(inspect.signature(operation).parameters.values())[1:]
+        params = [p for p in params if p.name != "context"]
+        return cls(
+            tuple(p.name for p in params),
+            tuple(p.name for p in params if p.default is inspect.Parameter.empty),
+        )
+
+
+_SIGNATURES = {name: _Signature.of(op) for name, op in OPERATIONS.items()}
+
+
+class LambdaApp:
+    """One container's handler: its configuration, document cache and S3 client."""
+
+    def __init__(self, config: Config) -> None:
+        ocr = None
+        if config.ocr:
+            from ..ocr.loader import load_binding
+
+            ocr = load_binding(config.ocr)
+        self.config = config
+        self.context = Context(
+            cache=DocumentCache(config.cache_size),
+            limits=Limits(max_file_bytes=config.max_file_bytes),
+            default_max_chars=config.default_max_chars,
+            max_extractions=config.max_extractions,
+            ocr=ocr,
+        )
+        self.documents = Documents(config)
+
+    def __call__(self, event: Any, lambda_context: Any = None) -> Any:
+        kind = kind_of(event)
+        headers: dict[str, str] = {}
+        try:
+            request = request_of(kind, event)
+            payload = self._answer(kind, request, self._seconds_left(lambda_context))
+            status = 200
+        except Exception as exc:
+            payload = error_envelope(exc)
+            error = payload["error"]
+            status = STATUS[error["code"]]
+            if isinstance(exc, MethodNotAllowed):
+                status, headers["allow"] = 405, "POST"
+            retry = error["details"].get("retry_after_seconds")
+            if retry is not None:
+                headers["retry-after"] = str(retry)
+            if error["code"] == "internal":
+                log.error("internal error: %s", error["message"], exc_info=exc)
+        return respond(kind, status, payload, headers)
+
+    # --- one request ----------------------------------------------------------------------------
+
+    def _answer(self, kind: str, request: dict[str, Any], seconds: float | None) -> dict[str, Any]:
+        name, arguments = _parse(request)
+        operation = OPERATIONS[name]
+        document = request.get("document")
+
+        def run(max_chars: int | None) -> dict[str, Any]:
+            data = self.documents.load(document)
+            kwargs = dict(arguments)
+            if max_chars is not None:
+                kwargs["max_chars"] = max_chars
+            return operation(data, **kwargs, context=self.context)
+
+        result = _within(seconds, partial(run, None))
+        limit = self.config.payload_limit
+        budgeted = "max_chars" in _SIGNATURES[name].arguments
+        for _attempt in range(4):
+            size = payload_bytes(respond(kind, 200, result, {}))
+            if size <= limit:
+                return result
+            # The budget counts characters of compact JSON; the payload counts bytes after the
+            # runtime's escaping (and the HTTP body's second escaping). Answer again with a
+            # budget scaled from this answer's ratio of bytes to characters: the rest stays
+            # reachable through the cursor.
+            smaller = int(len(dumps(result)) * limit / size * 0.9)
+            if not budgeted or smaller < MIN_MAX_CHARS:
+                break
+            result = _within(seconds, partial(run, smaller))
+        raise PdfthinError(
+            "too_large",
+            f"the {name} response is {size} bytes as Lambda sends it; the payload limit is "
+            f"{limit}" + ("" if name != "get_image" else " (ask for a smaller max_bytes)"),
+            payload_bytes=size,
+            limit=limit,
+        )
+
+    def _seconds_left(self, lambda_context: Any) -> float | None:
+        """How long this invocation may work before answering ``timeout``."""
+        seconds = self.config.timeout_seconds
+        remaining = getattr(lambda_context, "get_remaining_time_in_millis", None)
+        if callable(remaining):
+            left = max(remaining() / 1000 - DEADLINE_MARGIN_SECONDS, 0.1)
+            seconds = left if seconds is None else min(seconds, left)
+        return seconds
+
+
+def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The operation's name and its arguments (``null`` counts as absent), checked against the
+    operation's signature: an unknown name or argument is ``invalid_argument``."""
+    name = request.get("operation")
+    if not isinstance(name, str) or name not in OPERATIONS:
+        raise PdfthinError(
+            "invalid_argument",
+            f"operation must be one of {', '.join(OPERATIONS)}"
+            + (f"; got {name!r}" if name is not None else ""),
+            operations=list(OPERATIONS),
+        )
+    if "document" not in request:
+        raise PdfthinError("invalid_argument", f"{name} needs a document")
+    signature = _SIGNATURES[name]
+    arguments = {
+        key: value
+        for key, value in request.items()
+        if key not in ("operation", "document") and value is not None
+    }
+    unknown = sorted(set(arguments) - set(signature.arguments))
+    if unknown:
+        raise PdfthinError(
+            "invalid_argument",
+            f"{name} has no argument {', '.join(unknown)}; it takes document, "
+            + ", ".join(signature.arguments),
+            arguments=unknown,
+        )
+    for required in signature.required:
+        if required not in arguments:
+            raise PdfthinError(
+                "invalid_argument", f"{name} needs the argument {required}", argument=required
+            )
+    password = arguments.get("password")
+    if password is not None and not isinstance(password, str):
+        raise PdfthinError("invalid_argument", "password must be a string", argument="password")
+    return name, arguments
+
+
+def _within(seconds: float | None, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``work()``'s result, or ``timeout`` after ``seconds``. The work runs on its own thread and
+    is not interrupted: a document it was extracting lands in the cache for the next request
+    (meanwhile the context's extraction bound answers ``busy`` to other documents)."""
+    if seconds is None:
+        return work()
+    future: Future[dict[str, Any]] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(work())
+        except BaseException as exc:
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="pdfthin-request", daemon=True).start()
+    try:
+        return future.result(timeout=seconds)
+    except FutureTimeout:
+        raise PdfthinError(
+            "timeout",
+            f"the request did not finish in {seconds:.1f} s; the document goes on being "
+            "extracted in this container, so a retry may be answered from its cache",
+            seconds=round(seconds, 1),
+            retry_after_seconds=TIMEOUT_RETRY_SECONDS,
+        ) from None
+
+
+#: The container's application, created at init so that warm invocations share its caches.
+APP = LambdaApp(Config.from_env())
+
+
+def handler(event: Any, context: Any) -> Any:
+    """The Lambda entry point."""
+    return APP(event, context)

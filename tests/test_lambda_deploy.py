@@ -1,0 +1,99 @@
+"""Deployment: the SAM template passes cfn-lint and matches the code; the zip is deterministic,
+holds pdfthin and pypdf only, and stays small."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cfnlint.decode import decode_str
+from lambda_support import ROOT, build_zip, local_runtime
+
+TEMPLATE = ROOT / "deploy" / "template.yaml"
+CFN_LINT = Path(sys.executable).with_name("cfn-lint")
+RUNTIME = f"python{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def cfn_lint(template: Path) -> subprocess.CompletedProcess[str]:
+    assert CFN_LINT.is_file(), f"cfn-lint is not installed next to {sys.executable}"
+    return subprocess.run(
+        [str(CFN_LINT), str(template)], check=False, capture_output=True, text=True, timeout=300
+    )
+
+
+def template() -> dict[str, Any]:
+    decoded, problems = decode_str(TEMPLATE.read_text(encoding="utf-8"))
+    assert not problems
+    return decoded  # type: ignore[no-any-return]
+
+
+def test_cfn_lint_passes_on_the_template() -> None:
+    result = cfn_lint(TEMPLATE)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_cfn_lint_would_catch_a_broken_template(tmp_path: Path) -> None:
+    broken = tmp_path / "template.yaml"
+    text = TEMPLATE.read_text(encoding="utf-8").replace("!Ref Timeout", "!Ref NoSuchParameter")
+    broken.write_text(text, encoding="utf-8")
+    result = cfn_lint(broken)
+    assert result.returncode != 0
+    assert "NoSuchParameter" in result.stdout
+
+
+def test_the_template_matches_the_code() -> None:
+    function = template()["Resources"]["PdfthinFunction"]["Properties"]
+    assert function["Runtime"] == build_zip.RUNTIME
+    assert function["Handler"] == local_runtime.HANDLER
+    module, _, name = function["Handler"].rpartition(".")
+    assert callable(getattr(importlib.import_module(module), name))
+    code = (TEMPLATE.parent / function["CodeUri"]).resolve()
+    assert code == build_zip.DEFAULT_OUTPUT
+    # The function reads one bucket (and prefix), and nothing else.
+    (policy,) = function["Policies"]
+    (statement,) = policy["Statement"]
+    assert statement["Action"] == ["s3:GetObject", "s3:GetObjectVersion"]
+    assert statement["Resource"] == {
+        "Fn::Sub": "arn:${AWS::Partition}:s3:::${DocumentBucket}/${DocumentPrefix}*"
+    }
+    variables = function["Environment"]["Variables"]
+    assert variables["PDFTHIN_S3_BUCKETS"] == {"Fn::Sub": "${DocumentBucket}/${DocumentPrefix}"}
+    assert function["FunctionUrlConfig"]["AuthType"] == {"Ref": "UrlAuthType"}
+
+
+@pytest.mark.parametrize("bytecode", [False, True])
+def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
+    tmp_path: Path, bytecode: bool
+) -> None:
+    first = build_zip.build(tmp_path / "a.zip", sys.executable, bytecode, runtime=RUNTIME)
+    second = build_zip.build(tmp_path / "b.zip", sys.executable, bytecode, runtime=RUNTIME)
+    assert first.read_bytes() == second.read_bytes()
+    with zipfile.ZipFile(first) as archive:
+        infos = archive.infolist()
+    names = [info.filename for info in infos]
+    assert names == sorted(names)
+    assert {info.date_time for info in infos} == {(1980, 1, 1, 0, 0, 0)}
+    assert {info.external_attr >> 16 for info in infos} == {0o100644}
+    tops = {name.split("/")[0] for name in names}
+    (meta,) = tops - {"pdfthin", "pypdf"}
+    assert meta.startswith("pypdf-") and meta.endswith(".dist-info")
+    assert sorted(n for n in names if n.startswith(meta)) == [
+        f"{meta}/METADATA",
+        f"{meta}/licenses/LICENSE",
+    ]
+    suffix = ".pyc" if bytecode else ".py"
+    assert "pdfthin/aws/handler" + suffix in names
+    assert "pypdf/_page" + suffix in names
+    assert not [n for n in names if n.endswith(".py" if bytecode else ".pyc")]
+    # Sources zip to about 0.6 MB, bytecode to about 1.2 MB (README, "AWS Lambda").
+    assert first.stat().st_size < (1_500_000 if bytecode else 1_000_000)
+
+
+def test_bytecode_only_for_the_runtime_version(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=r"python2\.7"):
+        build_zip.build(tmp_path / "x.zip", sys.executable, runtime="python2.7")

@@ -1,0 +1,548 @@
+"""The Lambda handler in process: event shapes, dispatch, status codes, every error code, the
+payload limit, the deadline, configuration. (S3 is in test_lambda_s3.py; the real runtime client
+in test_lambda_runtime.py.)"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+from lambda_support import (
+    EVENT_SHAPES,
+    b64,
+    check_http_response,
+    escaped_pdf,
+    function_url_event,
+    report_pdf,
+    rest_api_event,
+    text_pdf,
+)
+from pdfbuilder import PdfBuilder, encrypt
+
+from pdfthin.aws import handler as handler_module
+from pdfthin.aws.config import Bucket, Config, parse_buckets
+from pdfthin.aws.events import DIRECT, HTTP_V1, HTTP_V2, kind_of, payload_bytes
+from pdfthin.aws.handler import OPERATIONS, STATUS, LambdaApp
+from pdfthin.errors import ERROR_CODES
+from pdfthin.operations import (
+    Context,
+    describe_document,
+    find_in_document,
+    get_info,
+    get_toc,
+    list_images,
+    peek,
+    read_pages,
+    read_section,
+)
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.response import dumps
+
+REPORT = report_pdf("alpha")
+OTHER = report_pdf("beta")
+
+
+class FakeLambdaContext:
+    """What awslambdaric passes: only the remaining time matters to the handler."""
+
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.monotonic() + seconds
+
+    def get_remaining_time_in_millis(self) -> int:
+        return int((self.deadline - time.monotonic()) * 1000)
+
+
+@pytest.fixture
+def app() -> LambdaApp:
+    return LambdaApp(Config())
+
+
+def image_pdf() -> bytes:
+    """One page, two images: a Flate grey image and one with an unknown filter."""
+    b = PdfBuilder()
+    gray = b.image_xobject(8, 8, flate=True)
+    odd = b.image_xobject(4, 4, b"xxxx", filter="/FooDecode")
+    content = b"q 100 0 0 100 50 600 cm /A Do Q q 100 0 0 100 50 400 cm /B Do Q"
+    b.add_page(content, {"XObject": {"A": gray, "B": odd}})
+    return b.build()
+
+
+def http(app: LambdaApp, shape: str, request: Any, **kw: Any) -> tuple[int, dict, dict]:
+    return check_http_response(app(EVENT_SHAPES[shape](request, **kw), None))
+
+
+# --- event shapes -------------------------------------------------------------------------------
+
+
+def test_event_kinds() -> None:
+    assert kind_of(function_url_event({})) == HTTP_V2
+    assert kind_of(EVENT_SHAPES["http_api"]({})) == HTTP_V2
+    assert kind_of(rest_api_event({})) == HTTP_V1
+    assert kind_of({"operation": "read_pages"}) == DIRECT
+    assert kind_of("text") == DIRECT
+
+
+@pytest.mark.parametrize("shape", sorted(EVENT_SHAPES))
+@pytest.mark.parametrize("base64_body", [False, True])
+def test_every_http_shape_answers_as_the_operation_does(
+    app: LambdaApp, shape: str, base64_body: bool
+) -> None:
+    request = {"operation": "read_pages", "document": b64(REPORT), "pages": "2-3"}
+    status, headers, body = http(app, shape, request, base64_body=base64_body)
+    assert status == 200
+    assert headers["cache-control"] == "no-store"
+    assert body == read_pages(REPORT, pages="2-3", context=Context())
+    assert [p["page"] for p in body["pages"]] == [2, 3]
+    assert body["pages"][0]["markdown"].startswith("Chapter 2 of alpha")
+
+
+def test_direct_invocation_returns_the_response_itself(app: LambdaApp) -> None:
+    request = {"operation": "describe_document", "document": b64(REPORT)}
+    assert app(request, None) == describe_document(REPORT, context=Context())
+    error = app({"operation": "describe_document", "document": b64(b"hello")}, None)
+    assert error["error"]["code"] == "not_a_pdf"
+
+
+def test_the_module_handler_is_one_app_per_container() -> None:
+    request = {"operation": "get_info", "document": b64(REPORT)}
+    first = handler_module.handler(request, None)
+    assert first["document"]["page_count"] == 6
+    # The warm container's cache now holds the document, under its fingerprint.
+    assert handler_module.APP.context.cache.get(first["document"]["fingerprint"]) is not None
+    assert handler_module.handler(request, None) == first
+
+
+def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
+    doc = b64(REPORT)
+    images = image_pdf()
+    ctx = Context()
+    cases = [
+        ("describe_document", {}, describe_document(REPORT, context=ctx)),
+        ("get_info", {}, get_info(REPORT, context=ctx)),
+        (
+            "read_pages",
+            {"pages": 4, "max_chars": 2000},
+            read_pages(REPORT, pages=4, max_chars=2000),
+        ),
+        (
+            "find_in_document",
+            {"query": "page 5 in alpha", "max_results": 3, "case_sensitive": True},
+            find_in_document(REPORT, "page 5 in alpha", max_results=3, case_sensitive=True),
+        ),
+        ("get_toc", {"max_chars": 5000}, get_toc(REPORT, max_chars=5000)),
+        ("read_section", {}, read_section(REPORT)),
+        ("peek", {"position": "ending", "limit": 80}, peek(REPORT, position="ending", limit=80)),
+    ]
+    for operation, arguments, expected in cases:
+        assert app({"operation": operation, "document": doc, **arguments}, None) == expected
+    listing = app({"operation": "list_images", "document": b64(images)}, None)
+    assert listing == list_images(images)
+    assert [i["id"] for i in listing["images"]] == ["p1-x3", "p1-x4"]
+    image = app({"operation": "get_image", "document": b64(images), "image_id": "p1-x3"}, None)
+    assert image["media_type"] == "image/png" and image["encoding"] == "base64"
+    assert set(OPERATIONS) == {
+        "describe_document",
+        "read_pages",
+        "find_in_document",
+        "get_toc",
+        "read_section",
+        "peek",
+        "get_info",
+        "list_images",
+        "get_image",
+    }
+
+
+def test_null_arguments_count_as_absent(app: LambdaApp) -> None:
+    request = {"operation": "read_pages", "document": b64(REPORT), "pages": None, "cursor": None}
+    assert len(app(request, None)["pages"]) == 6
+
+
+def test_line_wrapped_base64_is_accepted(app: LambdaApp) -> None:
+    text = b64(REPORT)["base64"]
+    wrapped = "\n".join(text[i : i + 76] for i in range(0, len(text), 76))
+    request = {"operation": "get_info", "document": {"base64": wrapped}}
+    assert app(request, None)["document"]["page_count"] == 6
+
+
+# --- cursors ------------------------------------------------------------------------------------
+
+
+def test_a_cursor_continues_in_a_cold_container() -> None:
+    """Two apps share nothing (as two containers): the second one continues the first one's
+    cursor, and the pages come out exactly as one container reading on gives them."""
+    doc = b64(REPORT)
+    warm = LambdaApp(Config())
+
+    def walk(apps: list[LambdaApp]) -> list[dict[str, Any]]:
+        responses, cursor, step = [], None, 0
+        while True:
+            request = {"operation": "read_pages", "document": doc, "max_chars": 1500}
+            if cursor:
+                request["cursor"] = cursor
+            response = apps[step % len(apps)](request, None)
+            responses.append(response)
+            cursor = response["next_cursor"]
+            step += 1
+            if not cursor:
+                return responses
+
+    one = walk([warm])
+    alternating = walk([LambdaApp(Config()), LambdaApp(Config())])
+    assert alternating == one
+    assert len(one) > 6  # pages came in parts
+    text = "".join(p["markdown"] for r in one for p in r["pages"])
+    whole = "".join(p["markdown"] for p in read_pages(REPORT, max_chars=100_000)["pages"])
+    assert text == whole
+
+
+def test_a_cursor_for_another_document_is_invalid(app: LambdaApp) -> None:
+    token = app({"operation": "read_pages", "document": b64(REPORT), "max_chars": 1500}, None)[
+        "next_cursor"
+    ]
+    request = {"operation": "read_pages", "document": b64(OTHER), "cursor": token}
+    status, _, body = http(app, "function_url", request)
+    assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+
+
+# --- errors and status codes --------------------------------------------------------------------
+
+
+def test_every_error_code_has_a_status() -> None:
+    assert set(STATUS) == ERROR_CODES
+    assert STATUS["encrypted"] == 403  # a request argument, not HTTP authentication
+
+
+def test_every_error_code_over_http(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = LambdaApp(Config(max_file_bytes=200_000, buckets=(Bucket("docs"),)))
+    doc = b64(REPORT)
+    fingerprint = describe_document(REPORT)["document"]["fingerprint"]
+    stale = cur.encode(
+        cur.Cursor(
+            op="read",
+            fingerprint=cur.fingerprint_prefix(fingerprint),
+            ocr=False,
+            args=cur.args_digest(op="read", pages="1-6"),
+            remaining=(1, 2, 3, 4, 5, 6),
+            offset=5,
+            page_hash="0" * 12,
+        )
+    )
+    seen: dict[str, int] = {}
+
+    def expect(code: str, request: Any, shape: str = "function_url", **kw: Any) -> dict:
+        status, headers, body = http(app, shape, request, **kw)
+        assert body["error"]["code"] == code, (request, body)
+        assert set(body["error"]) == {"code", "message", "details"}
+        assert "\n" not in body["error"]["message"]
+        assert status == STATUS[code], (code, status)
+        seen[code] = status
+        return {"headers": headers, **body["error"]}
+
+    images = b64(image_pdf())
+    expect("invalid_pages", {"operation": "read_pages", "document": doc, "pages": "0"})
+    error = expect("invalid_pages", {"operation": "read_pages", "document": doc, "pages": "5-9"})
+    assert "6 pages" in error["message"]
+    for request in (
+        {"operation": "read_pages", "document": doc, "bogus": 1},
+        {"operation": "no_such_operation", "document": doc},
+        {"document": doc},
+        {"operation": "read_pages"},
+        {"operation": "read_pages", "document": {"path": "/etc/passwd"}},
+        {"operation": "read_pages", "document": {"base64": "%%%"}},
+        {"operation": "read_pages", "document": {"base64": 12}},
+        {"operation": "read_pages", "document": doc, "max_chars": 10},
+        {"operation": "read_pages", "document": doc, "max_chars": "lots"},
+        {"operation": "read_pages", "document": doc, "password": 5},
+        {"operation": "read_pages", "document": doc, "context": {}},
+        {"operation": "find_in_document", "document": doc},
+        {"operation": "find_in_document", "document": doc, "query": "x", "match_mode": "regex"},
+        {"operation": "peek", "document": doc, "position": "top"},
+        {"operation": "get_image", "document": images, "image_id": "picture"},
+        {"operation": "read_pages", "document": {"s3": {"bucket": "docs"}}},
+        {"operation": "read_pages", "document": {"s3": {"bucket": "docs", "key": "a", "x": 1}}},
+        "not json",
+        "[1, 2]",
+    ):
+        expect("invalid_argument", request)
+    expect("invalid_cursor", {"operation": "read_pages", "document": doc, "cursor": "garbage"})
+    error = expect("stale_cursor", {"operation": "read_pages", "document": doc, "cursor": stale})
+    assert error["details"] == {"page": 1}
+    expect("not_found", {"operation": "read_section", "document": doc, "section": "s-9-9"})
+    expect("not_found", {"operation": "get_image", "document": images, "image_id": "p1-x99"})
+    error = expect(
+        "outside_root",
+        {"operation": "get_info", "document": {"s3": {"bucket": "secrets", "key": "a.pdf"}}},
+    )
+    assert "secrets" in error["message"]
+    expect("not_a_pdf", {"operation": "get_info", "document": b64(b"hello, not a PDF")})
+    locked = b64(encrypt(text_pdf([["secret text"]]), "pw", algorithm="RC4-128"))
+    expect("encrypted", {"operation": "read_pages", "document": locked})
+    expect("encrypted", {"operation": "read_pages", "document": locked, "password": "wrong"})
+    unlocked = app({"operation": "read_pages", "document": locked, "password": "pw"}, None)
+    assert unlocked["pages"][0]["markdown"] == "secret text"
+    expect("malformed", {"operation": "get_info", "document": b64(b"%PDF-1.4\n" + b"junk " * 50)})
+    expect("unsupported", {"operation": "get_image", "document": images, "image_id": "p1-x4"})
+    error = expect(
+        "too_large", {"operation": "get_info", "document": b64(b"%PDF" + b" " * 200_000)}
+    )
+    assert error["details"] == {"size": 200_004, "limit": 200_000}
+    expect("ocr_unavailable", {"operation": "read_pages", "document": doc, "ocr": True})
+
+    # busy and timeout: a slow extraction past the deadline goes on, and holds the one slot.
+    slow = report_pdf("slow", pages=60)
+    app.config = Config(timeout_seconds=0.05)
+    error = expect("timeout", {"operation": "describe_document", "document": b64(slow)})
+    assert error["headers"]["retry-after"] == "5"
+    app.config = Config()
+    error = expect("busy", {"operation": "describe_document", "document": b64(OTHER)})
+    assert error["headers"]["retry-after"] == "2"
+
+    def explode(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setitem(OPERATIONS, "get_toc", explode)
+    error = expect("internal", {"operation": "get_toc", "document": doc})
+    assert error["message"] == "unexpected RuntimeError: a bug"
+    assert set(seen) == ERROR_CODES
+
+
+def test_other_methods_are_405(app: LambdaApp) -> None:
+    for shape in EVENT_SHAPES:
+        request = {"operation": "get_info", "document": b64(REPORT)}
+        status, headers, body = http(app, shape, request, method="GET")
+        assert (status, headers["allow"], body["error"]["code"]) == (
+            405,
+            "POST",
+            "invalid_argument",
+        )
+
+
+def test_an_empty_body_is_invalid(app: LambdaApp) -> None:
+    status, _, body = check_http_response(app(function_url_event(None), None))
+    assert (status, body["error"]["code"]) == (400, "invalid_argument")
+    assert "empty" in body["error"]["message"]
+
+
+def test_a_direct_payload_that_is_not_an_object(app: LambdaApp) -> None:
+    assert app(["read_pages"], None)["error"]["code"] == "invalid_argument"
+
+
+def test_unknown_argument_names_what_the_operation_takes(app: LambdaApp) -> None:
+    error = app({"operation": "peek", "document": b64(REPORT), "path": "x.pdf"}, None)["error"]
+    assert error["message"] == (
+        "peek has no argument path; it takes document, section, position, limit, seed, password"
+    )
+
+
+# --- deadline, busy, cache ----------------------------------------------------------------------
+
+
+def test_a_timed_out_extraction_fills_the_cache_for_the_retry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pdfthin.operations import context as context_module
+
+    builds: list[int] = []
+    original = context_module.build_document
+
+    def counting(engine: Any, **kwargs: Any) -> Any:
+        builds.append(1)
+        return original(engine, **kwargs)
+
+    monkeypatch.setattr(context_module, "build_document", counting)
+    slow = b64(report_pdf("late", pages=60))
+    app = LambdaApp(Config())
+    request = {"operation": "describe_document", "document": slow}
+    # Lambda says 1.1 s remain: the handler keeps a second for its answer.
+    error = app(request, FakeLambdaContext(1.1))["error"]
+    assert error["code"] == "timeout"
+    assert error["details"]["seconds"] == pytest.approx(0.1, abs=0.05)
+    # The extraction went on; the retry waits for it instead of starting again.
+    answer = app(request, FakeLambdaContext(120))
+    assert answer["document"]["page_count"] == 60
+    assert builds == [1]
+    assert len(app.context.cache) == 1
+
+
+def test_busy_only_for_another_document_while_one_is_extracted() -> None:
+    app = LambdaApp(Config(timeout_seconds=0.05))
+    slow = b64(report_pdf("busy", pages=80))
+    assert app({"operation": "get_info", "document": slow}, None)["error"]["code"] == "timeout"
+    app.config = Config()
+    # Meanwhile a document already cached is served.
+    cached = app({"operation": "get_info", "document": slow}, None)
+    assert cached["document"]["page_count"] == 80
+    assert (
+        app({"operation": "get_info", "document": b64(OTHER)}, None)["document"]["page_count"] == 6
+    )
+
+
+def test_max_extractions_is_configurable() -> None:
+    app = LambdaApp(Config(max_extractions=2, timeout_seconds=0.05))
+    first = app({"operation": "get_info", "document": b64(report_pdf("one", 60))}, None)
+    assert first["error"]["code"] == "timeout"
+    app.config = Config(max_extractions=2)
+    assert (
+        app({"operation": "get_info", "document": b64(OTHER)}, None)["document"]["page_count"] == 6
+    )
+
+
+def test_without_a_deadline_the_work_runs_in_the_calling_thread(app: LambdaApp) -> None:
+    seen: list[str] = []
+
+    def spy(document: bytes, **kwargs: Any) -> dict[str, Any]:
+        seen.append(threading.current_thread().name)
+        return {"ok": True}
+
+    app_ops = dict(OPERATIONS)
+    try:
+        OPERATIONS["get_info"] = spy
+        assert app({"operation": "get_info", "document": b64(REPORT)}, None) == {"ok": True}
+        app({"operation": "get_info", "document": b64(REPORT)}, FakeLambdaContext(30))
+    finally:
+        OPERATIONS.clear()
+        OPERATIONS.update(app_ops)
+    assert seen == [threading.current_thread().name, "pdfthin-request"]
+
+
+# --- payload limit ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", ["direct", "function_url", "rest_api"])
+def test_responses_fit_the_payload_limit_and_the_rest_follows_the_cursor(shape: str) -> None:
+    """Escaped quotes and non-ASCII letters make the payload far larger than the budget's
+    character count; the handler answers with a smaller budget and the cursor goes on."""
+    pdf = escaped_pdf(8)
+    limit = 40_000
+    app = LambdaApp(Config(payload_limit=limit))
+    pages: list[str] = []
+    cursor = None
+    calls = 0
+    while True:
+        request = {"operation": "read_pages", "document": b64(pdf), "max_chars": 5_000_000}
+        if cursor:
+            request["cursor"] = cursor
+        raw = app(request, None) if shape == "direct" else app(EVENT_SHAPES[shape](request), None)
+        assert payload_bytes(raw) <= limit
+        response = raw if shape == "direct" else check_http_response(raw)[2]
+        assert "error" not in response, response
+        pages.extend(p["markdown"] for p in response["pages"])
+        cursor = response["next_cursor"]
+        calls += 1
+        if not cursor:
+            break
+    assert calls > 2
+    whole = read_pages(pdf, max_chars=5_000_000)
+    assert "".join(pages) == "".join(p["markdown"] for p in whole["pages"])
+    # Without the limit the first answer would not have fitted.
+    assert payload_bytes(function_url_event(whole)) > limit
+
+
+def test_a_response_that_cannot_shrink_is_too_large() -> None:
+    app = LambdaApp(Config(payload_limit=10_000))
+    pdf = image_pdf()
+    small = app({"operation": "get_image", "document": b64(pdf), "image_id": "p1-x3"}, None)
+    assert small["media_type"] == "image/png"  # a small image fits
+    big = PdfBuilder()
+    noise = random.Random(7).randbytes(120 * 120)  # incompressible: about 19 kB as base64
+    image = big.image_xobject(120, 120, noise, flate=False)
+    big.add_page(b"q 100 0 0 100 50 600 cm /A Do Q", {"XObject": {"A": image}})
+    request = {"operation": "get_image", "document": b64(big.build()), "image_id": "p1-x3"}
+    error = app(request, None)["error"]
+    assert error["code"] == "too_large"
+    assert error["details"]["limit"] == 10_000 and error["details"]["payload_bytes"] > 10_000
+
+
+def test_payload_bytes_is_an_upper_bound_of_what_the_runtime_sends() -> None:
+    response = {"text": 'é "ü" \\ 漢字 \U0001f600', "n": [1, 2]}
+    for ensure_ascii in (True, False):
+        sent = json.dumps(response, ensure_ascii=ensure_ascii).encode("utf-8")
+        assert len(sent) <= payload_bytes(response)
+    assert len(dumps(response).encode("utf-8")) <= payload_bytes(response)
+
+
+# --- configuration ------------------------------------------------------------------------------
+
+
+def test_config_from_the_environment() -> None:
+    config = Config.from_env(
+        {
+            "PDFTHIN_S3_BUCKETS": "docs, archive/reports/",
+            "PDFTHIN_MAX_FILE_BYTES": "10_000_000",
+            "PDFTHIN_DEFAULT_MAX_CHARS": "5000",
+            "PDFTHIN_CACHE_SIZE": "4",
+            "PDFTHIN_MAX_EXTRACTIONS": "2",
+            "PDFTHIN_TIMEOUT_SECONDS": "28.5",
+            "PDFTHIN_PAYLOAD_LIMIT": "5000000",
+        }
+    )
+    assert config == Config(
+        buckets=(Bucket("docs"), Bucket("archive", "reports/")),
+        max_file_bytes=10_000_000,
+        default_max_chars=5_000,
+        cache_size=4,
+        max_extractions=2,
+        timeout_seconds=28.5,
+        payload_limit=5_000_000,
+    )
+    assert Config.from_env({}) == Config()
+    app = LambdaApp(config)
+    assert app.context.default_max_chars == 5_000
+    assert app.context.limits.max_file_bytes == 10_000_000
+    assert app.context.cache.size == 4
+    response = app({"operation": "read_pages", "document": b64(REPORT)}, None)
+    assert len(dumps(response)) <= 5_000 and response["next_cursor"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("PDFTHIN_MAX_FILE_BYTES", "lots"),
+        ("PDFTHIN_DEFAULT_MAX_CHARS", "10"),
+        ("PDFTHIN_CACHE_SIZE", "17"),
+        ("PDFTHIN_TIMEOUT_SECONDS", "-1"),
+        ("PDFTHIN_S3_BUCKETS", "ab/x"),
+    ],
+)
+def test_a_bad_setting_names_its_variable(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Config.from_env({name: value})
+
+
+def test_bucket_prefixes() -> None:
+    docs, archive = parse_buckets("docs archive/reports/")
+    assert docs.allows("docs", "any/key.pdf")
+    assert archive.allows("archive", "reports/q3.pdf")
+    assert not archive.allows("archive", "other/q3.pdf")
+    assert not docs.allows("docs2", "a.pdf")
+
+
+def test_an_ocr_binding_from_the_environment(tmp_path: Any) -> None:
+    module = tmp_path / "fake_ocr.py"
+    module.write_text(
+        "from pdfthin.ocr import OcrBinding\n"
+        "class Raster:\n"
+        "    def render(self, pdf, pages, dpi, signal):\n"
+        "        return [{'page': p, 'image': b'x', 'media_type': 'image/png'} for p in pages]\n"
+        "class Reader:\n"
+        "    name = 'fake'\n"
+        "    def recognize(self, images, signal):\n"
+        "        return [{'page': i['page'], 'markdown': 'scanned %d' % i['page']}\n"
+        "                for i in images]\n"
+        "binding = OcrBinding(Raster(), Reader())\n"
+    )
+    b = PdfBuilder()
+    image = b.image_xobject(8, 8)
+    b.add_page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", {"XObject": {"Im1": image}})
+    scan = b64(b.build())
+    app = LambdaApp(Config.from_env({"PDFTHIN_OCR": str(module)}))
+    plain = app({"operation": "read_pages", "document": scan}, None)
+    assert plain["pages"][0]["status"] == "needs_ocr"
+    read = app({"operation": "read_pages", "document": scan, "ocr": True}, None)
+    assert read["pages"][0]["status"] == "ocr"
+    assert read["pages"][0]["markdown"] == "scanned 1"

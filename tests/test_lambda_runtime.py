@@ -1,0 +1,161 @@
+"""The deployment zip run by the real Lambda runtime client (awslambdaric) against a local
+stand-in for the Runtime API on 127.0.0.1 (deploy/local_runtime.py): each function is a fresh
+process, as a cold container is, with only the zip's contents as its code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lambda_support import (
+    EVENT_SHAPES,
+    b64,
+    build_zip,
+    check_http_response,
+    dense_pdf,
+    local_runtime,
+    moto_server,
+    report_pdf,
+    s3_client,
+    s3_env,
+)
+
+from pdfthin.operations import read_pages
+
+ALPHA = report_pdf("alpha")
+RUNTIME = f"python{sys.version_info.major}.{sys.version_info.minor}"
+
+
+@pytest.fixture(scope="module")
+def code(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The deployment zip (bytecode for this interpreter), unpacked as Lambda unpacks it."""
+    tmp = tmp_path_factory.mktemp("lambda")
+    archive = build_zip.build(tmp / "pdfthin-lambda.zip", sys.executable, runtime=RUNTIME)
+    return local_runtime.unpack(archive, tmp / "task")
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[str]:
+    with moto_server() as url:
+        s3 = s3_client(url)
+        s3.create_bucket(Bucket="docs")
+        s3.put_object(Bucket="docs", Key="alpha.pdf", Body=ALPHA)
+        yield url
+
+
+class Function:
+    """One container: a runtime stand-in and the function process polling it."""
+
+    def __init__(self, code: Path, env: dict[str, str] | None = None) -> None:
+        self.runtime = local_runtime.LocalRuntime()
+        self.process = local_runtime.FunctionProcess(self.runtime, code, env)
+
+    def __enter__(self) -> Function:
+        self.process.wait_ready()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.process.stop()
+        self.runtime.close()
+
+    def invoke(self, event: Any, **kw: Any) -> Any:
+        invocation = self.runtime.invoke(event, **kw)
+        assert invocation.error is None, (invocation.error, self.process.output)
+        return invocation.result
+
+    def http(self, shape: str, request: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
+        return check_http_response(self.invoke(EVENT_SHAPES[shape](request)))
+
+
+def test_the_zip_holds_pdfthin_and_pypdf_only(code: Path) -> None:
+    tops = {path.name for path in code.iterdir()}
+    assert {"pdfthin", "pypdf"} <= tops
+    assert tops - {"pdfthin", "pypdf"} == {
+        name for name in tops if name.startswith("pypdf-") and name.endswith(".dist-info")
+    }
+    assert not list(code.rglob("*.py"))  # bytecode only
+    assert (code / "pdfthin" / "aws" / "handler.pyc").is_file()
+
+
+def test_every_event_shape_through_the_runtime_client(code: Path) -> None:
+    expected = read_pages(ALPHA, pages="2")
+    request = {"operation": "read_pages", "document": b64(ALPHA), "pages": "2"}
+    with Function(code) as function:
+        for shape in EVENT_SHAPES:
+            status, _, body = function.http(shape, request)
+            assert (status, body) == (200, expected)
+        assert function.invoke(request) == expected  # direct invocation
+        status, _, body = function.http("rest_api", {**request, "pages": "7"})
+        assert (status, body["error"]["code"]) == (400, "invalid_pages")
+
+
+def test_a_cursor_continues_in_a_new_process(code: Path, endpoint: str) -> None:
+    """The warm container's second page and a cold container's answer to the same cursor are
+    the same, for a document from S3."""
+    env = {**s3_env(endpoint), "PDFTHIN_S3_BUCKETS": "docs"}
+    request = {
+        "operation": "read_pages",
+        "document": {"s3": {"bucket": "docs", "key": "alpha.pdf"}},
+        "max_chars": 1500,
+    }
+    with Function(code, env) as warm:
+        status, _, first = warm.http("function_url", request)
+        assert status == 200 and first["next_cursor"]
+        status, _, second = warm.http("function_url", {**request, "cursor": first["next_cursor"]})
+        assert status == 200
+    with Function(code, env) as cold:
+        status, _, again = cold.http("function_url", {**request, "cursor": first["next_cursor"]})
+    assert status == 200
+    assert again == second
+    assert again["pages"][0]["page"] == 1 and again["pages"][0]["part"]["start"] > 0
+
+
+def test_responses_stay_under_the_6_mb_payload_limit(code: Path) -> None:
+    pdf = dense_pdf(40)
+    whole = read_pages(pdf, max_chars=5_000_000)
+    assert whole["next_cursor"] is None  # the budget alone would send it all at once
+    request = {"operation": "read_pages", "document": b64(pdf), "max_chars": 5_000_000}
+    with Function(code) as function:
+        raw = function.runtime.invoke(request)
+        assert raw.error is None
+        assert len(json.dumps(raw.result)) <= local_runtime.RESPONSE_LIMIT
+        status, _, first = function.http("function_url", request)
+        assert status == 200 and first["next_cursor"]
+        status, _, rest = function.http("function_url", {**request, "cursor": first["next_cursor"]})
+        assert status == 200
+    texts = [p["markdown"] for p in first["pages"] + rest["pages"]]
+    while rest["next_cursor"]:  # pragma: no cover - two answers suffice for 40 pages
+        raise AssertionError("expected the rest in one answer")
+    assert "".join(texts) == "".join(p["markdown"] for p in whole["pages"])
+    # Without the handler's check the runtime would refuse the answer (as Lambda does).
+    with Function(code, {"PDFTHIN_PAYLOAD_LIMIT": "100000000"}) as unchecked:
+        invocation = unchecked.runtime.invoke(EVENT_SHAPES["function_url"](request))
+    assert invocation.error["errorType"] == "Function.ResponseSizeTooLarge"
+
+
+def test_the_lambda_deadline_answers_timeout_then_the_retry_is_served(code: Path) -> None:
+    request = {"operation": "describe_document", "document": b64(report_pdf("slow", 200))}
+    with Function(code) as function:
+        # 1.2 s left: the handler answers 1 s before Lambda's deadline.
+        late = function.runtime.invoke(EVENT_SHAPES["function_url"](request), function_timeout=1.2)
+        status, headers, body = check_http_response(late.result)
+        assert (status, body["error"]["code"], headers["retry-after"]) == (504, "timeout", "5")
+        assert late.seconds < 1.2
+        status, _, body = function.http("function_url", request)
+        assert status == 200 and body["document"]["page_count"] == 200
+
+
+def test_a_bad_setting_fails_the_init_with_its_name(code: Path) -> None:
+    runtime = local_runtime.LocalRuntime()
+    process = local_runtime.FunctionProcess(runtime, code, {"PDFTHIN_CACHE_SIZE": "99"})
+    try:
+        with pytest.raises(RuntimeError, match="PDFTHIN_CACHE_SIZE"):
+            process.wait_ready()
+        assert runtime.init_error["errorType"] == "ValueError"
+    finally:
+        process.stop()
+        runtime.close()
