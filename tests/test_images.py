@@ -340,9 +340,8 @@ def test_short_data_is_padded_and_said() -> None:
     assert any("short" in note for note in response["notes"])
 
 
-def test_inline_indexed_image_without_its_palette_is_grey_with_a_note() -> None:
-    # The content-stream lexer keeps only names and numbers of inline arrays: the palette
-    # string of "/CS [/I /RGB 1 <...>]" does not reach get_image.
+def test_inline_indexed_image_uses_its_palette() -> None:
+    # The palette string of "/CS [/I /RGB 1 <...>]" reaches get_image: black, then red.
     b = PdfBuilder()
     lookup = "<000000ff0000>"
     b.add_page(
@@ -350,9 +349,11 @@ def test_inline_indexed_image_without_its_palette_is_grey_with_a_note() -> None:
         + lookup.encode()
         + b"] ID \x00\x01\nEI Q"
     )
-    image, response = fetch(b.build(), "p1-i1")
+    image, _response = fetch(b.build(), "p1-i1")
     assert image.size == (2, 1)
-    assert any("grey levels" in note for note in response["notes"])
+    rgb = image.convert("RGB")
+    assert rgb.getpixel((0, 0)) == (0, 0, 0)
+    assert rgb.getpixel((1, 0)) == (255, 0, 0)
 
 
 def test_inline_images() -> None:
