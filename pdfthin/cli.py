@@ -121,11 +121,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("root", metavar="ROOT", help="the directory clients may read")
     serve.add_argument("--ocr", metavar="MODULE", help="module or .py file exporting `binding`")
-    serve.add_argument("--cache-size", type=int, default=2, help="documents kept (1-16)")
-    serve.add_argument("--max-concurrent-extractions", type=int, default=2, metavar="N")
-    serve.add_argument("--max-concurrent-listings", type=int, default=4, metavar="N")
-    serve.add_argument("--max-chars", type=int, help="default response budget (1000-5000000)")
-    serve.add_argument("--max-file-bytes", type=int, help="largest file read (default 512 MiB)")
+    serve.add_argument(
+        "--cache-size", type=int, default=2, metavar="N", help="documents kept (1-16, default 2)"
+    )
+    serve.add_argument(
+        "--max-concurrent-extractions",
+        type=int,
+        default=2,
+        metavar="N",
+        help="documents extracted at once; one more is `busy` (default 2)",
+    )
+    serve.add_argument(
+        "--max-concurrent-listings",
+        type=int,
+        default=4,
+        metavar="N",
+        help="list_documents calls at once; one more is `busy` (default 4)",
+    )
+    serve.add_argument(
+        "--max-chars", type=int, metavar="N", help="default response budget (1000-5000000)"
+    )
+    serve.add_argument(
+        "--max-file-bytes", type=int, metavar="N", help="largest file read (default 512 MiB)"
+    )
     serve.add_argument("--http", metavar="HOST:PORT", help="Streamable HTTP on a loopback address")
     return parser
 

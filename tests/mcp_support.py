@@ -7,12 +7,14 @@ a resolved path, which would leave the virtual environment.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import unicodedata
 from collections.abc import AsyncIterator
@@ -34,6 +36,10 @@ MAX_FILE_BYTES = 400_000
 NFC = unicodedata.normalize("NFC", "r\u00e9sum\u00e9.pdf")
 NFD = unicodedata.normalize("NFD", "r\u00e9sum\u00e9.pdf")
 SECRET = "SECRET-OUTSIDE-THE-ROOT"
+#: The servers' working directory: an empty one, so ``python -m pdfthin`` imports the package
+#: the tests run against (tox installs a wheel), not whatever sits in the repository root.
+WORKDIR = Path(tempfile.mkdtemp(prefix="pdfthin-mcp-cwd-"))
+atexit.register(shutil.rmtree, WORKDIR, ignore_errors=True)
 
 
 # --- fixture documents ----------------------------------------------------------------------
@@ -162,7 +168,7 @@ def server_args(root: Path, *options: str) -> list[str]:
 
 @asynccontextmanager
 async def session(root: Path, *options: str) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=PYTHON, args=server_args(root, *options), cwd=REPO)
+    params = StdioServerParameters(command=PYTHON, args=server_args(root, *options), cwd=WORKDIR)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
         await s.initialize()
         yield s
@@ -209,7 +215,7 @@ def free_port() -> int:
 def start_http_server(root: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         [PYTHON, *server_args(root, "--http", f"127.0.0.1:{port}", *options)],
-        cwd=REPO,
+        cwd=WORKDIR,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

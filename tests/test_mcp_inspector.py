@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_support import PYTHON, REPO, SAMPLE
+from mcp_support import PYTHON, REPO, SAMPLE, WORKDIR
 
 INSPECTOR = REPO / "tests" / "mcp_inspector" / "node_modules" / ".bin" / "mcp-inspector"
 
@@ -47,7 +47,7 @@ def inspect(root: Path, *arguments: str) -> dict[str, Any]:
     done = subprocess.run(
         [node, str(INSPECTOR), "--cli", PYTHON, "-m", "pdfthin", "serve", str(root), *arguments],
         check=False,
-        cwd=REPO,
+        cwd=WORKDIR,
         capture_output=True,
         text=True,
         timeout=120,

@@ -20,8 +20,8 @@ from mcp_support import (
     NFC,
     NFD,
     PYTHON,
-    REPO,
     SAMPLE,
+    WORKDIR,
     Tree,
     build_tree,
     call,
@@ -477,7 +477,7 @@ def run_cli(*args: str, code: str | None = None) -> subprocess.CompletedProcess[
     return subprocess.run(
         command,
         check=False,
-        cwd=REPO,
+        cwd=WORKDIR,
         capture_output=True,
         text=True,
         timeout=60,
