@@ -80,11 +80,16 @@ worker.onerror = (event) => runtimeFailed(event.message || "the worker could not
 // --- runtime status ---------------------------------------------------------------------
 
 const startedAt = performance.now();
+const ticker = setInterval(() => {
+  $("runtime-elapsed").textContent = `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
+}, 500);
 function runtimeProgress(fraction, message) {
   $("runtime-progress").value = fraction;
   $("runtime-message").textContent = message;
 }
 function runtimeReady({ versions, timings }) {
+  clearInterval(ticker);
+  $("runtime-elapsed").textContent = "";
   const runtime = $("runtime");
   runtime.dataset.state = "ready";
   $("runtime-progress").value = 1;
@@ -94,6 +99,7 @@ function runtimeReady({ versions, timings }) {
   $("versions").textContent = `pdfthin ${versions.pdfthin} · pypdf ${versions.pypdf} · Pyodide ${versions.pyodide} · nothing leaves this tab`;
 }
 function runtimeFailed(message) {
+  clearInterval(ticker);
   $("runtime").dataset.state = "failed";
   $("runtime-message").textContent = `Python could not start: ${message}`;
 }
@@ -127,6 +133,7 @@ async function openFile(file) {
   for (const url of objectUrls) URL.revokeObjectURL(url);
   objectUrls = [];
   $("document").hidden = true;
+  if (!$("file").files?.[0] || $("file").files[0] !== file) $("file").value = ""; // dropped: not the input's file
   const { handle } = await request({ type: "open", buffer }, [buffer]);
   doc = { handle, name: file.name, password: null };
   await showDocument();
@@ -148,6 +155,10 @@ async function showDocument() {
   doc.describe = describe;
   setStatus(`${doc.name}: extracted in ${describe.elapsed_ms} ms`, "done");
   renderSummary(describe);
+  $("pages-spec").value = "";
+  $("results").replaceChildren();
+  $("coverage").textContent = "";
+  $("results-more").hidden = true;
   $("document").hidden = false;
   selectTab("pages");
   await reader.read("read", {}, "All pages");

@@ -1,12 +1,13 @@
 // Drive the built demo in headless Chromium (Debian's, through playwright-core): open a PDF with
 // the file input, then check the summary, a rendered page, "More", the table of contents, a
-// search hit and the images against what CPython's pdfthin answered for the same file
-// (--expect, written by tests/test_browser.py). Fails on any console error, page error, failed
+// search hit and the images against what CPython's pdfthin answered for the same file (--expect,
+// written by tests/test_browser.py); then drop an RC4 file (password prompt) and open an AES one
+// (the cryptography message). Fails on any console error, page error, failed
 // request or request that leaves the page's origin. Screenshots and a report go to --artifacts.
 //
 //   node web/tests/browser.mjs --url http://127.0.0.1:PORT/ --expect expect.json --artifacts DIR
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 
@@ -72,6 +73,18 @@ async function step(name, action) {
     await page.screenshot({ path: join(opts.artifacts, file), fullPage: true }).catch(() => {});
     report.steps.push({ name, ms: Date.now() - started, screenshot: file });
   }
+}
+
+/** Drop a file on the drop zone, as a user dragging it from the desktop would. */
+async function dropFile(path) {
+  const payload = { data: (await readFile(path)).toString("base64"), name: basename(path) };
+  const transfer = await page.evaluateHandle(({ data, name }) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const dataTransfer = new DataTransfer();
+    dataTransfer.items.add(new File([bytes], name, { type: "application/pdf" }));
+    return dataTransfer;
+  }, payload);
+  await page.dispatchEvent("#dropzone", "drop", { dataTransfer: transfer });
 }
 
 const text = (selector) => page.locator(selector).first().innerText();
@@ -161,7 +174,7 @@ try {
 
   if (expect.encrypted) {
     await step("password", async () => {
-      await page.setInputFiles("#file", expect.encrypted.file);
+      await dropFile(expect.encrypted.file);
       await page.waitForSelector("#password-form:not([hidden])");
       await page.fill("#password", expect.encrypted.password);
       await page.click("#password-form button");
