@@ -208,6 +208,109 @@ def test_a_framed_paragraph_is_not_a_table() -> None:
     assert rest == lines
 
 
+# --- aligned text -----------------------------------------------------------------------------
+
+
+def aligned(
+    cells: list[list[str]], xs: list[float], y0: float = 200, size: float = 10
+) -> list[Line]:
+    """One line per non-empty cell, left-aligned at ``xs``, 14 pt apart."""
+    return [
+        ln(text, xs[c], y0 + 14 * r, size)
+        for r, row in enumerate(cells)
+        for c, text in enumerate(row)
+        if text
+    ]
+
+
+def test_aligned_table_with_a_spanning_line() -> None:
+    # One row's value is set as one string across two columns: it must not merge them.
+    lines = aligned(
+        [["Country", "2007", "2008"], ["Austria", "12", "14"], ["Spain", "3", "5"]],
+        [50, 200, 300],
+    )
+    lines.append(ln("Italy 7 9", 50, 242, width=260))
+    lines.append(ln("Total", 50, 256))
+    lines += [ln("22", 200, 256), ln("28", 300, 256)]
+    table = only_table(lines, [])
+    assert table.rows == [
+        ["Country", "2007", "2008"],
+        ["Austria", "12", "14"],
+        ["Spain", "3", "5"],
+        ["Italy", "7", "9"],
+        ["Total", "22", "28"],
+    ]
+
+
+def test_wrapped_header_of_an_aligned_table_is_one_row() -> None:
+    cells = [
+        ["Significant", "Light", "Flux"],
+        ["data points", "variability", "(ppm)"],
+        ["Q7", "5.886", "-1.198"],
+        ["Q8", "5.889", "0.597"],
+    ]
+    table = only_table(aligned(cells, [50, 200, 300]), [])
+    assert table.rows == [
+        ["Significant data points", "Light variability", "Flux (ppm)"],
+        ["Q7", "5.886", "-1.198"],
+        ["Q8", "5.889", "0.597"],
+    ]
+
+
+def test_table_beside_a_column_of_running_text() -> None:
+    # A table set in the left column of a two-column page: the right column's lines share
+    # its rows but are running text.
+    cells = [["Name", "Qty"], ["apple", "3"], ["pear", "10"], ["plum", "7"], ["fig", "2"]]
+    lines = aligned(cells, [50, 150])
+    prose = "the right column holds running text that fills it"
+    lines += [ln(prose, 320, 200 + 14 * i) for i in range(len(cells))]
+    tables, rest = find_tables(lines, [])
+    assert [t.rows for t in tables] == [cells]
+    assert sum(1 for line in rest if line.text == prose) == len(cells)
+
+
+def test_index_columns_are_not_a_table() -> None:
+    left = ["Homotopie, 44", "Homotopieklasse, 47", "Homöomorphismus, 9", "Kartenwechsel, 28"]
+    right = ["Lot, 86", "Lotfußpunkt, 86", "Möbiusband, 91", "Normalenfeld, 90"]
+    lines = aligned([[a, b] for a, b in zip(left, right, strict=True)], [50, 320])
+    tables, _ = find_tables(lines, [])
+    assert tables == []
+
+
+def test_narrow_columns_of_text_are_not_a_table() -> None:
+    left = [
+        "sell at public auction the",
+        "Upholstered Parlor Furniture",
+        "Oak and Rose Wood Tables",
+    ]
+    right = ["notices to the public of", "issuance of rules and", "purpose of these notices"]
+    lines = aligned([[a, b] for a, b in zip(left, right, strict=True)], [50, 250])
+    assert find_tables(lines, [])[0] == []
+
+
+def test_cjk_text_columns_are_not_a_table() -> None:
+    # Twenty CJK characters fill a column as forty Latin ones do.
+    left = ["보험실무상 어떤 보험사는 코로나를 재해로 인정하여"] * 4
+    right = ["당국 간의 적절한 절차를 거쳐 사전논의를 했어야 하는"] * 4
+    lines = [ln(t, 50, 200 + 14 * i, width=250) for i, t in enumerate(left)]
+    lines += [ln(t, 320, 200 + 14 * i, width=250) for i, t in enumerate(right)]
+    assert find_tables(lines, [])[0] == []
+
+
+def test_displayed_formula_is_not_a_table() -> None:
+    rows = [["∑d", "∑d"], ["(−1)kbk(K) =", "(−1)kak(K) = χ(K)"], ["k=0", "k=0"]]
+    assert find_tables(aligned(rows, [100, 300]), [])[0] == []
+
+
+def test_labels_of_a_figure_are_not_a_table() -> None:
+    # Tick labels line up in rows and columns, but axes run through them.
+    rows = [["4", "Z2", "4", "Z2"], ["3", "Z1", "3", "Z1"], ["2", "W", "2", "W"]]
+    lines = aligned(rows, [50, 120, 300, 370])
+    axes = [(60, 180, 60, 250), (310, 180, 310, 250)]
+    assert find_tables(lines, axes)[0] == []
+    assert len(find_tables(lines, [])[0]) == 1
+
+
 # --- helpers ----------------------------------------------------------------------------------
 
 
@@ -279,6 +382,30 @@ def test_icdar_ruled_rows_with_word_spaced_values() -> None:
     assert first[0] == ["", "THRESHOLD FOR RELEASES", "", ""]
     assert ["Hydro-fluorocarbons (HFCs)", "100", "-", "-"] in first
     assert ["Chlorine and inorganic compounds (as HCl)", "10 000", "-", "-"] in tables[1]
+
+
+def test_icdar_unruled_table() -> None:
+    # eu-027 p3: no rules between columns; labels, then four columns of numbers.
+    table = _page_tables("eu-027.pdf", 3)[0]
+    assert table[0] == ["Variable", "Mean", "Std. Dev.", "Min", "Max"]
+    assert table[1] == ["Age", "50.8", "15.9", "21", "90"]
+    assert [
+        "Gross financial wealth - end of 2007 (Euro)",
+        "38,855",
+        "114,128",
+        "0",
+        "2,870,000",
+    ] in [[c.replace("\ufb01", "fi") for c in row] for row in table]
+
+
+def test_index_pages_have_no_tables() -> None:
+    # GeoTopo's index: two page columns of "Entry, page" lines.
+    require_corpus()
+    import pdfthin
+
+    doc = pdfthin.open(str(CORPUS / "sample-files" / "GeoTopo-komprimiert.pdf"))
+    for number in range(doc.page_count - 2, doc.page_count + 1):
+        assert "|" not in doc.page(number).markdown, number
 
 
 def test_icdar_body_rows_without_column_rules() -> None:

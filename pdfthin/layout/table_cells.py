@@ -21,7 +21,11 @@ _VALUE = re.compile(
 def is_value(text: str) -> bool:
     """A number, a percentage or a placeholder (``-``, ``x``, ``n/a``): the content of a
     data cell, as opposed to words."""
-    return bool(_VALUE.match(text.strip()))
+    text = text.strip()
+    first = text[:1]
+    if first.isalpha() and len(text) > 3:
+        return False  # a word (the common case, decided without the expression)
+    return bool(_VALUE.match(text))
 
 
 def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:

@@ -178,8 +178,16 @@ def _grid(
     ys = _boundaries([y0, y1, *(h[0] for h in hs)])
     if len(xs) < 2 or len(ys) < 2:
         return None
-    vrule = [[_covered(vs, x, (ys[r] + ys[r + 1]) / 2) for x in xs] for r in range(len(ys) - 1)]
-    hrule = [[_covered(hs, y, (xs[c] + xs[c + 1]) / 2) for c in range(len(xs) - 1)] for y in ys]
+    vlines = [_along(vs, x) for x in xs]
+    hlines = [_along(hs, y) for y in ys]
+    vrule = [
+        [_covered(vlines[k], (ys[r] + ys[r + 1]) / 2) for k in range(len(xs))]
+        for r in range(len(ys) - 1)
+    ]
+    hrule = [
+        [_covered(hlines[k], (xs[c] + xs[c + 1]) / 2) for c in range(len(xs) - 1)]
+        for k in range(len(ys))
+    ]
     return Grid(xs, ys, vrule, hrule)
 
 
@@ -195,6 +203,10 @@ def _boundaries(values: list[float]) -> list[float]:
     return [sum(c) / len(c) for c in clusters]
 
 
-def _covered(segments: list[tuple[float, float, float]], pos: float, at: float) -> bool:
-    """A segment runs along ``pos`` (within a double rule's width) through ``at``."""
-    return any(abs(p - pos) < MIN_CELL and a - TOUCH <= at <= b + TOUCH for p, a, b in segments)
+def _along(segments: list[tuple[float, float, float]], pos: float) -> list[tuple[float, float]]:
+    """The extents of the segments that run along ``pos`` (within a double rule's width)."""
+    return [(a, b) for p, a, b in segments if abs(p - pos) < MIN_CELL]
+
+
+def _covered(extents: list[tuple[float, float]], at: float) -> bool:
+    return any(a - TOUCH <= at <= b + TOUCH for a, b in extents)

@@ -7,6 +7,7 @@ text columns.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import replace
 
@@ -18,8 +19,15 @@ from .types import Block, Line
 MIN_ROWS = 3
 #: Rows further apart than this (in ems) do not belong to one table.
 ROW_GAP_EM = 2.6
-#: Pieces longer than this (in characters) are running text.
+#: Pieces longer than this (in characters or in ems) are running text.
 PROSE_CHARS = 25
+PROSE_EMS = 16
+#: A table's header may wrap over this many lines.
+MAX_HEADER_LINES = 4
+#: Starts of a table tried further down a run of aligned rows before giving the run up.
+MAX_TRIES = 3
+#: What ``_aligned_table`` says of rows that are running text in columns.
+TEXT = "text"
 #: A ruled table fills at least this share of its cells (plots and forms fill far fewer).
 MIN_FILL = 0.35
 
@@ -40,66 +48,6 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     for row in rows:
         row.sort(key=lambda ln: ln.x0)
     return rows
-
-
-def _columns(rows: list[list[Line]]) -> list[tuple[float, float]]:
-    spans = sorted((ln.x0, ln.x1) for row in rows for ln in row)
-    merged: list[list[float]] = []
-    for lo, hi in spans:
-        if merged and lo <= merged[-1][1] + 1.0:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    return [(lo, hi) for lo, hi in merged]
-
-
-def _column_of(line: Line, columns: list[tuple[float, float]]) -> int:
-    centre = (line.x0 + line.x1) / 2
-    for k, (lo, hi) in enumerate(columns):
-        if lo - 1 <= centre <= hi + 1:
-            return k
-    return min(range(len(columns)), key=lambda k: abs((columns[k][0] + columns[k][1]) / 2 - centre))
-
-
-def _is_table(
-    rows: list[list[Line]], rules: list[tuple[float, float, float, float]]
-) -> list[tuple[float, float]] | None:
-    multi = [r for r in rows if len(r) >= 2]
-    if len(multi) < MIN_ROWS - (1 if _ruled(rows, rules) else 0) or len(multi) < 2:
-        return None
-    columns = _columns(multi)
-    if len(columns) < 2:
-        return None
-    # Each piece of a row must land in its own column.
-    clean = 0
-    for row in multi:
-        ks = [_column_of(ln, columns) for ln in row]
-        if len(set(ks)) == len(ks):
-            clean += 1
-    if clean < 0.8 * len(multi):
-        return None
-    # Text columns are filled edge to edge by long lines; table cells are short. When most
-    # of the text sits in such filled columns, this is running text, not a table.
-    prose_chars = total_chars = prose_columns = 0
-    for k in range(len(columns)):
-        pieces = [ln for row in multi for ln in row if _column_of(ln, columns) == k]
-        chars = sum(len(ln.text) for ln in pieces)
-        total_chars += chars
-        # Prose: most of the column's characters sit in long pieces (a formula or a short
-        # last line here and there does not change that).
-        long_chars = sum(len(ln.text) for ln in pieces if len(ln.text) > PROSE_CHARS)
-        if chars and long_chars >= 0.6 * chars:
-            prose_chars += chars
-            prose_columns += 1
-    # Two or more columns of long lines holding most of the text: running text in columns,
-    # not a table (a table may have one long description column).
-    if prose_columns >= 2 and prose_chars > 0.6 * total_chars:
-        return None
-    # A few rows pairing prose with other pieces: a formula or a figure label beside a line
-    # of the next column, not a table.
-    if prose_columns and len(multi) < 5:
-        return None
-    return columns
 
 
 def _ruled(rows: list[list[Line]], rules: list[tuple[float, float, float, float]]) -> bool:
@@ -419,69 +367,216 @@ def _table_block(rows: list[list[str]], lines: list[Line]) -> Block | None:
 def _aligned_tables(
     lines: list[Line], rules: list[tuple[float, float, float, float]]
 ) -> tuple[list[Block], list[Line]]:
-    """Tables without a full grid: rows whose pieces fall into the same columns."""
+    """Tables without a full grid: runs of rows whose pieces fall into the same columns,
+    columns being x ranges that stay clear of text down the run."""
     rows = _rows(lines)
+    long: dict[int, bool] = {}  # whether a line is long prose, worked out when needed
     tables: list[Block] = []
-    used: set[int] = set()
     i = 0
+    tries = 0
     while i < len(rows):
         if len(rows[i]) < 2:
             i += 1
             continue
-        # Grow a run of rows: multi-piece rows, with single-piece continuation rows between.
-        j = i + 1
-        last_multi = i
-        while j < len(rows):
-            prev_bottom = max(ln.y1 for ln in rows[j - 1])
-            top = min(ln.y0 for ln in rows[j])
-            em = max(ln.size for ln in rows[j])
-            if top - prev_bottom > ROW_GAP_EM * em:
-                break
-            if len(rows[j]) >= 2:
-                last_multi = j
-            elif j - last_multi > 1:
-                break
-            j += 1
-        candidate = rows[i : last_multi + 1]
-        columns = _is_table(candidate, rules) if last_multi > i else None
-        if columns is None:
-            i += 1
-            continue
-        table = _build(candidate, columns)
-        if table is not None:
+        end = _run_end(rows, i)
+        table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
+        if isinstance(table, Block):
             tables.append(table)
-            for row in candidate:
-                for ln in row:
-                    used.add(id(ln))
-        i = last_multi + 1
-    rest = [ln for ln in lines if id(ln) not in used]
-    return tables, rest
-
-
-def _build(rows: list[list[Line]], columns: list[tuple[float, float]]) -> Block | None:
-    cells: list[list[str]] = []
-    for row in rows:
-        values = [""] * len(columns)
-        for ln in row:
-            k = _column_of(ln, columns)
-            values[k] = f"{values[k]} {ln.text}".strip()
-        if len(row) == 1 and cells:
-            # A wrapped cell: its continuation joins the cell above.
-            k = _column_of(row[0], columns)
-            cells[-1][k] = f"{cells[-1][k]} {row[0].text}".strip()
+        elif table != TEXT and tries < MAX_TRIES:
+            # Not a table from this row: one may start a row or two further down (below a
+            # caption or a line of text that happens to pair with the first row).
+            i += 1
+            tries += 1
             continue
-        cells.append(values)
-    if len(cells) < 2:
+        i = end + 1
+        tries = 0
+    used = {id(ln) for block in tables for ln in block.lines}
+    return tables, [ln for ln in lines if id(ln) not in used]
+
+
+def _run_end(rows: list[list[Line]], i: int) -> int:
+    """The last row of the run starting at ``i``: rows of several pieces, close together,
+    with at most one single-piece row (a wrapped cell) between two of them."""
+    j = i + 1
+    last_multi = i
+    while j < len(rows):
+        prev_bottom = max(ln.y1 for ln in rows[j - 1])
+        top = min(ln.y0 for ln in rows[j])
+        em = max(ln.size for ln in rows[j])
+        if top - prev_bottom > ROW_GAP_EM * em:
+            break
+        if len(rows[j]) >= 2:
+            last_multi = j
+        elif j - last_multi > 1:
+            break
+        j += 1
+    return last_multi
+
+
+def _aligned_table(
+    rows: list[list[Line]],
+    rules: list[tuple[float, float, float, float]],
+    long: dict[int, bool],
+) -> Block | str | None:
+    """The table these rows make, ``None``, or ``TEXT`` when they are running text in
+    columns (then no part of them is a table either)."""
+    lines = [ln for row in rows for ln in row]
+    em = _median_size(lines)
+    lo = min(ln.x0 for ln in lines)
+    hi = max(ln.x1 for ln in lines)
+    xs = [
+        lo,
+        *whitespace_boundaries([[(ln.x0, ln.x1) for ln in row] for row in rows], lo, hi, em),
+        hi,
+    ]
+    if len(xs) < 3:
         return None
-    all_lines = [ln for row in rows for ln in row]
-    sizes = sorted(ln.size for ln in all_lines)
-    return Block(
-        lines=all_lines,
-        x0=min(ln.x0 for ln in all_lines),
-        y0=min(ln.y0 for ln in all_lines),
-        x1=max(ln.x1 for ln in all_lines),
-        y1=max(ln.y1 for ln in all_lines),
-        size=sizes[len(sizes) // 2],
-        kind="table",
-        rows=cells,
+    # Prose at either side (the other column of the page, beside a table set in one
+    # column) is not part of the table.
+    prose = _prose_columns(rows, xs, long)
+    while len(xs) > 2 and prose and prose[0] == 0:
+        rows = [[ln for ln in row if ln.x1 > xs[1]] for row in rows]
+        xs = xs[1:]
+        prose = [k - 1 for k in prose[1:]]
+    while len(xs) > 2 and prose and prose[-1] == len(xs) - 2:
+        rows = [[ln for ln in row if ln.x0 < xs[-2]] for row in rows]
+        xs = xs[:-1]
+        prose = prose[:-1]
+    rows = [row for row in rows if row]
+    multi = [r for r in rows if len(r) >= 2]
+    if len(xs) < 3 or len(multi) < MIN_ROWS - (1 if _ruled(rows, rules) else 0) or len(multi) < 2:
+        return None
+    if len(prose) >= 2:
+        return TEXT
+    if _drawing(rows, rules):
+        return None
+    if prose and len(multi) < 5:
+        # A few rows pairing prose with other pieces: a formula or a figure label beside a
+        # line of text, not a table.
+        return None
+    cells = [(k, k + 1) for k in range(len(xs) - 1)]
+    hard = [False] * len(xs)
+    grid: list[list[str]] = []
+    for row in rows:
+        values = [""] * (len(xs) - 1)
+        for ln in sorted(row, key=lambda ln: ln.x0):
+            for c, t in _pieces(ln, xs, cells, hard).items():
+                values[c] = f"{values[c]} {t}".strip()
+        if len(row) == 1 and grid and sum(1 for t in values if t) == 1:
+            # A wrapped cell: its continuation joins the cell above.
+            for c, t in enumerate(values):
+                if t:
+                    grid[-1][c] = f"{grid[-1][c]} {t}".strip()
+            continue
+        grid.append(values)
+    grid = _merge_header(grid)
+    if _text_columns([[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]):
+        return TEXT
+    if not _looks_tabular(grid, len(prose) > 0):
+        return None
+    return _table_block(grid, [ln for row in rows for ln in row])
+
+
+def _merge_header(grid: list[list[str]]) -> list[list[str]]:
+    """Rows of words above the first row holding values: one header whose cells wrap over
+    several lines, merged into one row (only when values follow, so that a table of words
+    keeps its rows)."""
+    first = next((i for i, row in enumerate(grid) if any(is_value(t) for t in row if t)), 0)
+    if not 2 <= first <= MAX_HEADER_LINES:
+        return grid
+    header = [" ".join(row[c] for row in grid[:first] if row[c]) for c in range(len(grid[0]))]
+    return [header, *grid[first:]]
+
+
+def _prose_columns(rows: list[list[Line]], xs: list[float], long: dict[int, bool]) -> list[int]:
+    """Columns of running text: most of their characters in long lines (a formula or a
+    short last line here and there does not change that). A line of CJK text has fewer,
+    wider characters: its width in ems counts too."""
+    out = []
+    for k in range(len(xs) - 1):
+        pieces = [ln for row in rows for ln in row if xs[k] <= (ln.x0 + ln.x1) / 2 < xs[k + 1]]
+        chars = sum(len(ln.text) for ln in pieces)
+        in_long = 0
+        for ln in pieces:
+            key = id(ln)
+            if key not in long:
+                long[key] = _long(ln)
+            if long[key]:
+                in_long += len(ln.text)
+        if chars and in_long >= 0.6 * chars:
+            out.append(k)
+    return out
+
+
+def _long(ln: Line) -> bool:
+    """A long line of words (a row of numbers set as one string is long, but not prose)."""
+    if len(ln.text) <= PROSE_CHARS and (ln.x1 - ln.x0) / (ln.size or 1.0) <= PROSE_EMS:
+        return False
+    words = ln.text.split()
+    return sum(1 for w in words if is_value(w)) < 0.5 * len(words)
+
+
+_PAGE_REF = re.compile(r"(?:^|,)\s*\d+(?:[-–]\d+)?(?:,\s*\d+(?:[-–]\d+)?)*\s*$")
+_MATH = frozenset("=∑∏∫∂⟨⟩·◦∈⊆⊂→⇒√∞∇∀∃∧∨¬⊗⊕‖⏐")
+_OPERATOR = re.compile(r"(?:^|\s)[+−=](?:\s|$)")
+
+
+def _looks_tabular(grid: list[list[str]], prose: bool) -> bool:
+    """Cells a reader would call a table: mostly filled, not pieces of a formula, not a
+    numbered list."""
+    if len(grid) < 2:
+        return False
+    filled = [t for row in grid for t in row if t]
+    if len(filled) < 0.5 * len(grid) * len(grid[0]):
+        return False  # labels scattered over a figure
+    formula = [t for t in filled if not is_value(t) and _formula(t)]
+    if len(formula) > 0.3 * len(filled):
+        return False  # a displayed formula: limits, fractions, matrices
+    columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
+    # A column of list markers beside prose: a numbered list or footnotes.
+    return not (prose and len(columns) == 2 and all(_marker(t) for t in columns[0]))
+
+
+def _formula(text: str) -> bool:
+    return len(text) <= 1 or bool(_MATH.intersection(text)) or bool(_OPERATOR.search(text))
+
+
+def _marker(text: str) -> bool:
+    return bool(text) and (text.rstrip(".)").isdigit() or text in "•–-*◦▪")
+
+
+def _text_columns(columns: list[list[str]]) -> bool:
+    """Columns of the same kind of text side by side: page columns of an index, of a
+    glossary set in two columns, of narrow running text. A table's columns differ: labels
+    beside values, short keys beside descriptions."""
+    columns = [col for col in columns if col]
+    if not 2 <= len(columns) <= 3:
+        return False
+    lengths = []
+    refs = []
+    for col in columns:
+        entries = sum(1 for t in col if t[:1].isalpha() or _PAGE_REF.fullmatch(t))
+        if entries < 0.7 * len(col) or sum(1 for t in col if is_value(t)) > 0.2 * len(col):
+            return False
+        lengths.append(sum(len(t) for t in col) / len(col))
+        refs.append(sum(1 for t in col if _PAGE_REF.search(t)) / len(col))
+    if min(refs) >= 0.3:
+        return True  # index entries end in page numbers in every column alike
+    return min(lengths) >= 12 and max(lengths) <= 2 * min(lengths)
+
+
+def _drawing(rows: list[list[Line]], rules: list[tuple[float, float, float, float]]) -> bool:
+    """Vertical strokes inside the rows: axes, ticks and arrows of a figure whose labels
+    line up (a ruled table's verticals made it a grid before it got here)."""
+    x0 = min(ln.x0 for row in rows for ln in row) + 2
+    x1 = max(ln.x1 for row in rows for ln in row) - 2
+    y0 = min(ln.y0 for row in rows for ln in row)
+    y1 = max(ln.y1 for row in rows for ln in row)
+    inside = sum(
+        1
+        for rx0, ry0, rx1, ry1 in rules
+        if rx0 == rx1
+        and x0 < rx0 < x1
+        and min(y1, ry1) - max(y0, ry0) >= 0.5 * min(y1 - y0, ry1 - ry0)
     )
+    return inside >= 2
