@@ -346,6 +346,19 @@ def test_share_words_places_words_by_estimated_width() -> None:
     ]
 
 
+def test_share_words_uses_the_pieces_a_line_records() -> None:
+    # A justified cell line and a value set as one string (eu-003): the estimate spreads
+    # the words over the stretched width; the recorded pieces place them exactly.
+    line = ln("Number of member states where one or more of 11", 92, 100, width=428)
+    cells = [(90, 233), (233, 380), (380, 530)]
+    assert share_words(line, cells)[1] != "11"
+    line.spans = [
+        (92.0, 228.0, "Number of member states where one or more of"),
+        (238.0, 250.0, "11"),
+    ]
+    assert share_words(line, cells) == ["Number of member states where one or more of", "11", ""]
+
+
 def test_soft_split_refuses_a_centred_heading() -> None:
     line = ln("THRESHOLD FOR RELEASES", 316, 100, size=8, width=125)
     assert soft_split(line, [(257, 340), (340, 428), (428, 500)]) is None

@@ -35,6 +35,8 @@ def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     if k <= 1:
         return [line.text]
     words = tokens(line.text, k)
+    if _spans_fit(line, cells):
+        return _by_place(words, _places(line, words), cells)
     values = [is_value(w) for w in words]
     if len(words) == k:
         # One word per cell: the rules say there are k cells, and there are k words.
@@ -43,7 +45,7 @@ def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     if len(words) < k and all(values):
         # Values each fill a cell of their own, in order, where their estimated places fall
         # (the line's right end may be stretched by word spacing on trailing spaces).
-        places = _word_positions(line.text, words, line.x0, line.x1)
+        places = _places(line, words)
         col = -1
         for i, (w, (a, b)) in enumerate(zip(words, places, strict=True)):
             est = sum(1 for lo, _ in cells[1:] if (a + b) / 2 >= lo)
@@ -58,11 +60,18 @@ def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
         return out
     # Otherwise place each word where it would sit if the line were set in a typical
     # proportional font stretched to the line's width, keeping the words in order.
-    starts = _word_positions(line.text, words, line.x0, line.x1)
+    return _by_place(words, _places(line, words), cells)
+
+
+def _by_place(
+    words: list[str], places: list[tuple[float, float]], cells: list[tuple[float, float]]
+) -> list[str]:
+    """Each word in the cell under its middle, the words kept in order."""
+    out = [""] * len(cells)
     col = 0
-    for w, (a, b) in zip(words, starts, strict=True):
+    for w, (a, b) in zip(words, places, strict=True):
         centre = (a + b) / 2
-        while col + 1 < k and centre >= cells[col + 1][0]:
+        while col + 1 < len(cells) and centre >= cells[col + 1][0]:
             col += 1
         out[col] = f"{out[col]} {w}".strip()
     return out
@@ -108,12 +117,41 @@ def soft_split(line: Line, cells: list[tuple[float, float]]) -> list[str] | None
         return share_words(line, cells)
     if len(words) != k:
         return None
-    places = _word_positions(line.text, words, line.x0, line.x1)
+    places = _places(line, words)
     seen = []
     for a, b in places:
         centre = (a + b) / 2
         seen.append(sum(1 for lo, _ in cells[1:] if centre >= lo))
     return words if seen == list(range(k)) else None
+
+
+def _spans_fit(line: Line, cells: list[tuple[float, float]]) -> bool:
+    """The line records its pieces and none of them runs across a cell boundary: their
+    places say exactly which cell each word is in."""
+    if len(line.spans) < 2:
+        return False
+    bounds = [lo for lo, _ in cells[1:]]
+    return not any(a < x < b for a, b, _ in line.spans for x in bounds)
+
+
+def _places(line: Line, words: list[str]) -> list[tuple[float, float]]:
+    """The x extent of each word (or token of several words) of ``line``: from the pieces
+    the line was built from when it records them (each piece's own extent is exact, only
+    words inside a piece are estimated), else estimated over the whole line."""
+    if len(line.spans) >= 2:
+        known: list[tuple[float, float]] = []
+        for sx0, sx1, stext in line.spans:
+            swords = stext.split()
+            known.extend(_word_positions(" ".join(swords), swords, sx0, sx1))
+        if sum(len(w.split()) for w in words) == len(known):
+            out = []
+            k = 0
+            for w in words:
+                n = len(w.split())
+                out.append((known[k][0], known[k + n - 1][1]))
+                k += n
+            return out
+    return _word_positions(line.text, words, line.x0, line.x1)
 
 
 def _word_positions(text: str, words: list[str], x0: float, x1: float) -> list[tuple[float, float]]:
