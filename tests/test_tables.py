@@ -137,6 +137,29 @@ def test_records_in_one_ruled_band_become_rows() -> None:
     assert table.rows == [["Country", "2007", "2008"], ["Austria", "12", "14"], ["Spain", "3", "-"]]
 
 
+def test_rows_of_words_in_one_ruled_band_are_rows() -> None:
+    # pdfplumber issue-466 "light table style": a ruled header, then one band (column rules
+    # only) whose lines each fill every column.
+    rules = [(50, y, 350, y) for y in (100, 120, 170)]
+    rules += [(x, 100, x, 170) for x in (50, 150, 250, 350)]
+    cells = [["T3-C0", "T3-C1", "T3-C2"], ["T3-00", "T3-01", "T3-02"], ["T3-10", "T3-11", "T3-12"]]
+    lines = [ln(cells[0][c], 55 + 100 * c, 114) for c in range(3)]
+    lines += [ln(cells[r][c], 55 + 100 * c, 120 + 14 * r) for r in (1, 2) for c in range(3)]
+    assert only_table(lines, rules).rows == cells
+
+
+def test_wrapped_cells_in_one_ruled_band_stay_one_row() -> None:
+    rules = [(50, y, 350, y) for y in (100, 120, 170)]
+    rules += [(x, 100, x, 170) for x in (50, 150, 250, 350)]
+    lines = [ln("Group", 55, 114), ln("Share", 155, 114), ln("Brands", 255, 114)]
+    lines += [ln("Margarine", 55, 134), ln("47%", 155, 134), ln("Fruit d'or,", 255, 134)]
+    lines += [ln("Effi, Astra", 255, 148), ln("and others", 255, 162)]
+    assert only_table(lines, rules).rows == [
+        ["Group", "Share", "Brands"],
+        ["Margarine", "47%", "Fruit d'or, Effi, Astra and others"],
+    ]
+
+
 def test_cell_spanning_row_bands_is_one_cell() -> None:
     # eu-021: the label column has no rule between a row's "Count" and "Percentage" bands.
     rules = [(50, 100, 350, 100), (50, 160, 350, 160), (50, 120, 350, 120)]
