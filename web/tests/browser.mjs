@@ -154,6 +154,7 @@ try {
     const hit = page.locator("#results li.result").first();
     check((await hit.getAttribute("data-page")) === String(expect.search.page), `first hit on page ${expect.search.page}`);
     check((await hit.locator(".page-link").innerText()).startsWith(`p. ${expect.search.page}`), "the hit shows its page number");
+    check((await hit.locator("mark").count()) === 1, "the match is in a <mark>");
     const marked = await hit.locator("mark").innerText();
     check(marked.toLowerCase() === expect.search.query.toLowerCase(), `the match is highlighted (${marked})`);
     check((await text("#coverage")).includes("coverage complete") === expect.search.complete, "coverage is shown");
