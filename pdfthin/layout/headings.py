@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 
 from .types import Block, Line, PageLayout
@@ -41,14 +42,17 @@ _CAPTION = re.compile(
     re.IGNORECASE,
 )
 _MATH_FONT = re.compile(r"^(cm(mi|sy|ex|r\d)|msbm|msam|symbol|mtextra|euler|stix|rsfs)", re.I)
-_URL = re.compile(r"https?://|www\.|\S@\S+\.\w|\w\.(com|org|net|gov|edu)\b", re.IGNORECASE)
+_EMAIL = re.compile(r"\S@\S+\.\w")
 #: A table-of-contents entry: dot leaders, or a title followed by its page number.
 _TOC_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|_{4,}")
+_BULLETS = frozenset("•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-")
+_FOLIO = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$")
 _TRAILING_NUMBER = re.compile(r"\s(\d{1,4}|[ivxlc]{1,6})$")
 
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _ARABIC = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})(\.?)(?:\s+|$)")
-_ROMAN = re.compile(r"^([IVXLC]{1,7})(?:-([A-Z])(\d{1,2})?)?(\.?)\s+")
+_ROMAN = re.compile(r"^([IVX]{1,6})(?:-([A-Z])(\d{1,2})?)?(\.?)\s+")
+_PAREN = re.compile(r"^\((\d{1,2}|[a-z])\)\s+")
 _LETTER = re.compile(r"^([A-Z])((?:\.\d{1,2}){0,3})([.):]?)\s+")
 _WORD_NUMBER = re.compile(
     r"^(chapter|section|part|appendix|annex|anhang|kapitel|teil|chapitre|partie|capítulo)"
@@ -110,6 +114,10 @@ class _Context:
     looks: dict[int, Look] = field(default_factory=dict)
     #: Texts in the top or bottom margin, with the number of pages they appear on.
     margin_texts: Counter[str] = field(default_factory=Counter)
+    #: The looks of running heads found by repetition.
+    running_looks: set[Look] = field(default_factory=set)
+    #: Pages (by identity) that hold a table of contents.
+    toc_pages: set[int] = field(default_factory=set)
 
     def look(self, block: Block) -> Look:
         found = self.looks.get(id(block))
@@ -128,8 +136,10 @@ def mark_headings(pages: list[PageLayout]) -> None:
         _mark_slide_titles(ctx)
         return
     _split_run_ins(ctx)
+    splits = _split_first_lines(ctx)
     found = _find_headings(ctx)
     _assign_levels(found)
+    _undo_splits(splits)
     joined: set[int] = set()
     for heading in found:
         heading.block.kind = "heading"
@@ -169,6 +179,7 @@ def body_size(pages: list[PageLayout]) -> float:
     return max(weights.items(), key=lambda kv: (kv[1], -kv[0]))[0]
 
 
+@lru_cache(maxsize=4096)
 def font_family(font: str) -> str:
     """``ABCDEF+TimesNewRomanPS-BoldMT`` -> ``timesnewroman``: the typeface without its
     subset tag, weight and slant, so that bold and regular cuts compare equal."""
@@ -181,6 +192,8 @@ def font_family(font: str) -> str:
 
 def is_caps(text: str) -> bool:
     """ALL CAPS (or small caps drawn as capitals): at least 3 letters, nearly all upper."""
+    if sum(1 for c in text[:24] if c.islower()) > 3:
+        return False  # most text, at a glance
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 3:
         return False
@@ -189,36 +202,55 @@ def is_caps(text: str) -> bool:
 
 
 def block_look(block: Block) -> Look:
-    italic = total = 0
-    families: Counter[str] = Counter()
-    for line in block.lines:
-        n = len(line.text)
-        total += n
-        italic += n if line.italic else 0
-        families[font_family(line.font)] += n
-    family = families.most_common(1)[0][0] if families else ""
-    return Look(
-        size_bucket(block.size), block.bold, italic * 2 > total, is_caps(block.text), family
-    )
+    lines = block.lines
+    if len(lines) == 1:
+        line = lines[0]
+        total = len(line.text)
+        italic = line.italic
+        family = font_family(line.font)
+    else:
+        slanted = total = 0
+        families: Counter[str] = Counter()
+        for line in lines:
+            n = len(line.text)
+            total += n
+            slanted += n if line.italic else 0
+            families[font_family(line.font)] += n
+        italic = slanted * 2 > total
+        family = families.most_common(1)[0][0] if families else ""
+    # Capitals matter for headings only, which are short: spare the long paragraphs.
+    caps = total <= 2 * MAX_HEADING_CHARS and is_caps(block.text)
+    return Look(size_bucket(block.size), block.bold, italic, caps, family)
 
 
 def _context(pages: list[PageLayout], body: float) -> _Context:
     size_chars: dict[float, int] = defaultdict(int)
-    look_chars: Counter[Look] = Counter()
+    # The body's look from its lines (by characters), without a look for every block.
+    line_looks: Counter[tuple[float, bool, bool, str]] = Counter()
     ctx = _Context(pages, body, Look(body, False, False, False, ""), 0, size_chars)
     for page in pages:
         for block in page.blocks:
             if block.kind == "table":
                 continue
-            size_chars[size_bucket(block.size)] += block.chars
-            ctx.total_chars += block.chars
+            chars = block.chars
+            size_chars[size_bucket(block.size)] += chars
+            ctx.total_chars += chars
             if len(block.lines) >= 2:
-                look_chars[ctx.look(block)] += block.chars
-    ctx.total_chars = ctx.total_chars or 1
-    for page in pages:
+                for line in block.lines:
+                    key = (size_bucket(line.size), line.bold, line.italic, font_family(line.font))
+                    line_looks[key] += len(line.text)
         ctx.margin_texts.update({_margin_key(b.text) for b in page.blocks if _in_margin(page, b)})
-    if look_chars:
-        ctx.body_look = look_chars.most_common(1)[0][0]
+        if _toc_page(page):
+            ctx.toc_pages.add(id(page))
+    ctx.total_chars = ctx.total_chars or 1
+    if line_looks:
+        size, bold, italic, family = line_looks.most_common(1)[0][0]
+        ctx.body_look = Look(size, bold, italic, False, family)
+    for page in pages:
+        for block in page.blocks:
+            small = block.size <= ctx.body + 0.5
+            if small and _in_margin(page, block) and ctx.margin_texts[_margin_key(block.text)] >= 2:
+                ctx.running_looks.add(ctx.look(block))
     return ctx
 
 
@@ -263,6 +295,9 @@ def numbering(text: str) -> Numbering | None:
     m = _LETTER.match(text)
     if m and (m.group(2) or m.group(3)):
         return Numbering("letter", 1 + m.group(2).count("."), text[m.end() :])
+    m = _PAREN.match(text)
+    if m:
+        return Numbering("paren", 1, text[m.end() :])
     return None
 
 
@@ -278,7 +313,9 @@ def _title_shape(title: str) -> bool:
     if not title or len(title) > 120 or len(title.split()) > 14:
         return False
     first = title[0]
-    if not (first.isupper() or first.isdigit() or first in "“\"'‘(«¿¡"):
+    # Capitalised, or in a script without case (CJK, Arabic, Hebrew ...).
+    caseless = first.isalpha() and first.lower() == first.upper()
+    if not (first.isupper() or caseless or first.isdigit() or first in "“\"'‘(«¿¡「『【〈《"):
         return False
     if title.endswith((",", ";", ".", "-")) and not title.endswith(("etc.", "...")):
         return False
@@ -293,25 +330,37 @@ def _title_shape(title: str) -> bool:
 def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
     """What every heading must be: short text with letters, not a caption, a formula, a URL,
     a table-of-contents line, a running head or text set sideways."""
-    if block.kind not in ("paragraph", "list_item"):
+    if block.kind not in ("paragraph", "list_item") or len(block.lines) > 4:
         return False
     text = block.text.strip()
     if not text or len(text) > MAX_HEADING_CHARS:
+        return False
+    if text[0] in _BULLETS or text.endswith((",", ";")):
+        return False
+    if (text.endswith(":") and len(text) > 40) or _sideways(block):
         return False
     found = numbering(text)
     title = found.title if found is not None and found.title else text
     letters = len(_LETTERS.findall(title))
     if letters < 2 or letters < 0.4 * len(title.replace(" ", "")):
         return False
-    if text.endswith((",", ";")) or (text.endswith(":") and len(text) > 40):
-        return False
-    if _CAPTION.match(text) or _URL.search(text) or _TOC_LEADER.search(text):
+    if _CAPTION.match(text) or _url(text) or _toc_leader(text):
         return False
     if all(_MATH_FONT.match(font_family(line.font)) for line in block.lines):
         return False
-    if _sideways(block):
-        return False
     return not _running_head(ctx, page, block, text)
+
+
+def _url(text: str) -> bool:
+    if "://" in text or "www." in text or ("@" in text and _EMAIL.search(text)):
+        return True
+    return any(tld in text for tld in (".com", ".org", ".net", ".gov", ".edu"))
+
+
+def _toc_leader(text: str) -> bool:
+    if ". ." in text or ".." in text or "…" in text or "__" in text:
+        return bool(_TOC_LEADER.search(text))
+    return False
 
 
 def _in_margin(page: PageLayout, block: Block) -> bool:
@@ -323,30 +372,42 @@ def _in_margin(page: PageLayout, block: Block) -> bool:
 
 def _margin_key(text: str) -> str:
     """Page numbers aside, a running head reads the same on every page."""
-    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
+    return " ".join(w for w in text.lower().split() if not _folio(w))
+
+
+def _folio(word: str) -> bool:
+    """A page number: "332", "xv"."""
+    return bool(_FOLIO.match(word)) and (word.isdigit() or _roman_value(word.upper()) > 0)
 
 
 def _running_head(ctx: _Context, page: PageLayout, block: Block, text: str) -> bool:
-    """A running head that the furniture pass left (it repeats on only some pages): seen in
-    the top or bottom margin on more than one page ("INTRODUCTION 3", "5 INTRODUCTION",
-    "1.1. TOPOLOGISCHE RÄUME")."""
-    if block.size > ctx.body + 0.5:
+    """A running head that the furniture pass left (it repeats on only some pages): text no
+    larger than the body in the top or bottom margin, next to a page number ("PREFACE xv",
+    "332 ACKNOWLEDGMENTS") or seen there on more than one page ("1.1. TOPOLOGISCHE RÄUME")."""
+    if block.size > ctx.body + 0.5 or not _in_margin(page, block):
         return False  # a chapter's "Exercises" at the top of several pages is no running head
-    return _in_margin(page, block) and ctx.margin_texts[_margin_key(text)] >= 2
+    words = text.lower().split()
+    if len(words) >= 2 and (_folio(words[0]) or _folio(words[-1])):
+        return True
+    # A section's running head may show on one page only: known by its look.
+    return ctx.margin_texts[_margin_key(text)] >= 2 or ctx.look(block) in ctx.running_looks
 
 
 def _toc_page(page: PageLayout) -> bool:
     """Many lines of the page are a title followed by a page number: a table of contents,
     whose entries repeat the headings without being them."""
-    lines = [line.text for b in page.blocks if b.kind != "table" for line in b.lines]
+    texts = [line.text for b in page.blocks if b.kind != "table" for line in b.lines]
+    # Cheap test first: few lines end in a digit or a leader on most pages.
+    if sum(1 for t in texts if t[-1:].isdigit() or t[-1:] in "ivxlc" or ". ." in t) < 5:
+        return False
+    lines = [t for t in texts if len(_LETTERS.findall(t)) >= 3]  # lone page numbers aside
     entries = sum(1 for text in lines if _toc_entry(text))
     return entries >= 5 and entries >= 0.4 * len(lines)
 
 
 def _toc_entry(text: str) -> bool:
-    return bool(
-        _TOC_LEADER.search(text)
-        or (_TRAILING_NUMBER.search(text) and len(_LETTERS.findall(text)) >= 3)
+    return _toc_leader(text) or bool(
+        _TRAILING_NUMBER.search(text) and len(_LETTERS.findall(text)) >= 3
     )
 
 
@@ -417,31 +478,41 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
     run_ins: list[_Heading] = []
     others: list[tuple[int, int, Block]] = []
     for p, page in enumerate(ctx.pages):
-        toc = _toc_page(page)
+        toc = id(page) in ctx.toc_pages
         labels = [b for b in page.blocks if len(b.lines) == 1 and _LABEL.match(b.text.strip())]
         line_numbers = _line_numbered(page)
+        busy = _busy_looks(ctx, page)
         for i, block in enumerate(page.blocks):
             if block.kind == "heading":
                 # A run-in split off by _split_run_ins: depth already known.
                 run_ins.append(_Heading(block, ctx.look(block), float(block.level)))
                 continue
-            if not _plain_shape(ctx, page, block) or (toc and _toc_entry(block.lines[-1].text)):
+            if len(block.lines) > 4 or not _plain_shape(ctx, page, block):
                 continue
+            if toc and (_toc_entry(block.lines[-1].text) or numbering(block.text) is not None):
+                continue  # an entry of the table of contents, not the heading it names
             label = _hanging_label(block, labels)
             text = f"{label.text.strip()} {block.text}" if label is not None else block.text
-            heading = None if line_numbers else _numbered_heading(ctx, p, i, block, text)
+            # A table of contents repeats the numbered headings; a transcript numbers lines.
+            numbered_ok = not (toc or line_numbers)
+            heading = _numbered_heading(ctx, p, i, block, text) if numbered_ok else None
             if heading is not None:
                 heading.label = label
                 numbered.append(heading)
-            else:
+            elif ctx.look(block) not in busy or block.size >= 1.5 * ctx.body:
                 others.append((p, i, block))
     if any(h.kind == "roman" for h in numbered):
         # IEEE: "II." sections hold "A." subsections, which hold "1)" run-ins.
         for h in numbered:
             if h.kind == "letter" and h.depth is not None:
                 h.depth += 1
+    # "(1)" sits under whatever other numbering the document has.
+    deepest = max((h.depth or 0 for h in numbered if h.kind != "paren"), default=0)
+    for h in numbered:
+        if h.kind == "paren":
+            h.depth = deepest + 1
     # Looks that numbered headings use, unless it is the body's own look.
-    numbered_looks = Counter(_style(h.look) for h in numbered if _differs_from_body(ctx, h.look))
+    numbered_looks = [h.look for h in numbered if _differs_from_body(ctx, h.look)]
     taken = {id(h.block) for h in numbered}
     found = numbered + run_ins
     for p, i, block in others:
@@ -451,9 +522,16 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
     return found
 
 
-def _style(look: Look) -> tuple[bool, bool, bool, str]:
-    """A look without its size: small caps measure differently from line to line."""
-    return (look.bold, look.italic, look.caps, look.family)
+def _shared_look(look: Look, others: list[Look]) -> int:
+    """How many of ``others`` look like ``look``, give or take a little size (small caps
+    measure differently from line to line)."""
+    style = (look.bold, look.italic, look.caps, look.family)
+    return sum(
+        1
+        for other in others
+        if (other.bold, other.italic, other.caps, other.family) == style
+        and abs(other.size - look.size) <= 2.5
+    )
 
 
 def _hanging_label(block: Block, labels: list[Block]) -> Block | None:
@@ -468,12 +546,19 @@ def _hanging_label(block: Block, labels: list[Block]) -> Block | None:
     return None
 
 
+def _busy_looks(ctx: _Context, page: PageLayout) -> set[Look]:
+    """Looks of the labels of a form or a diagram: many short blocks on one page. Their
+    size and weight mark fields and boxes, not sections."""
+    counts = Counter(ctx.look(b) for b in page.blocks if len(b.lines) <= 2 and b.chars < 60)
+    return {look for look, n in counts.items() if n >= 8}
+
+
 def _line_numbered(page: PageLayout) -> bool:
     """A transcript or legal page numbers its lines 1, 2, 3 ...: not section numbers."""
     numbers = []
     for block in page.blocks:
         for line in block.lines:
-            m = re.match(r"^(\d{1,2})\s", line.text)
+            m = re.match(r"^(\d{1,2})\s", line.text) if line.text[:1].isdigit() else None
             if m:
                 numbers.append(int(m.group(1)))
     rising = sum(1 for a, b in pairwise(numbers) if b == a + 1)
@@ -490,6 +575,8 @@ def _numbered_heading(ctx: _Context, p: int, i: int, block: Block, text: str) ->
         return None
     if look.size < 0.7 * ctx.body:
         return None  # footnotes, figure labels
+    if look.size < ctx.body - 0.5 and not (look.caps or look.bold):
+        return None  # numbered notes; small section titles are small caps or bold
     before, after = _neighbours(ctx.pages, p, i)
     if any(
         other is not None and other.kind != "table" and _list_sibling(ctx, found, look, other)
@@ -533,7 +620,7 @@ def _unnumbered_heading(
     p: int,
     i: int,
     block: Block,
-    numbered_looks: Counter[tuple[bool, bool, bool, str]],
+    numbered_looks: list[Look],
     taken: set[int],
 ) -> _Heading | None:
     look = ctx.look(block)
@@ -553,7 +640,8 @@ def _unnumbered_heading(
     if _runs_on(block.text):
         return None
     if (
-        numbered_looks[_style(look)] >= 2
+        len(block.lines) == 1
+        and _shared_look(look, numbered_looks) >= 2
         and _title_shape(block.text)
         and _alone_on_its_row(ctx, page, block, taken)
     ):
@@ -577,7 +665,9 @@ def _split_run_ins(ctx: _Context) -> None:
     roman = 0
     for page in ctx.pages:
         for block in page.blocks:
-            found = numbering(block.text) if len(block.lines) <= 2 else None
+            if len(block.lines) > 2 or block.lines[0].text[:1] not in "IVX":
+                continue
+            found = numbering(block.text)
             if found is not None and found.kind == "roman" and found.depth == 1:
                 roman += 1
     if roman < 2:
@@ -641,6 +731,80 @@ def _piece(line: Line, text: str, x0: float, x1: float) -> Line:
     )
 
 
+# --- a heading line at the top of its paragraph --------------------------------------------
+
+
+@dataclass
+class _Split:
+    page: PageLayout
+    whole: Block
+    head: Block
+    rest: Block
+
+
+def _split_first_lines(ctx: _Context) -> list[_Split]:
+    """A heading line that the block builder kept with the paragraph below it (its size or
+    weight differ only a little) becomes a block of its own for the heading tests; the
+    lines of the page do not change, so neither does its plain text."""
+    splits: list[_Split] = []
+    for page in ctx.pages:
+        out: list[Block] = []
+        toc = id(page) in ctx.toc_pages
+        for block in page.blocks:
+            split = None if toc else _split_first_line(block)
+            if split is None:
+                out.append(block)
+                continue
+            head, rest = split
+            splits.append(_Split(page, block, head, rest))
+            out.extend(split)
+        page.blocks = out
+    return splits
+
+
+def _split_first_line(block: Block) -> tuple[Block, Block] | None:
+    if block.kind not in ("paragraph", "list_item") or len(block.lines) < 2:
+        return None
+    first, second = block.lines[0], block.lines[1]
+    text = first.text.strip()
+    if len(text) > 100 or _runs_on(text) or text.endswith((",", ";")):
+        return None
+    if second.text[:1].islower():
+        return None  # "Note 1 to paragraph (g): Guidance for" / "operators ...": one sentence
+    larger = first.size >= second.size + 0.5
+    heavier = first.bold and not second.bold
+    if not (larger or heavier):
+        return None
+    head = Block([first], first.x0, first.y0, first.x1, first.y1, first.size, first.bold)
+    lines = block.lines[1:]
+    rest = Block(
+        lines,
+        min(line.x0 for line in lines),
+        min(line.y0 for line in lines),
+        max(line.x1 for line in lines),
+        max(line.y1 for line in lines),
+        max(
+            (line.size for line in lines),
+            key=lambda size: sum(len(line.text) for line in lines if line.size == size),
+        ),
+        sum(len(line.text) for line in lines if line.bold) * 2
+        > sum(len(line.text) for line in lines),
+    )
+    return head, rest
+
+
+def _undo_splits(splits: list[_Split]) -> None:
+    """A split-off line that did not turn out a heading goes back to its paragraph."""
+    for split in splits:
+        if split.head.kind == "heading":
+            continue
+        blocks = split.page.blocks
+        i = next(i for i, b in enumerate(blocks) if b is split.head)
+        j = next((j for j, b in enumerate(blocks) if b is split.rest), -1)
+        if j == i + 1:
+            blocks[i : j + 1] = [split.whole]
+
+
 # --- slides -----------------------------------------------------------------------------------
 
 
@@ -656,21 +820,26 @@ def _is_slide_deck(pages: list[PageLayout], body: float) -> bool:
 
 
 def _mark_slide_titles(ctx: _Context) -> None:
-    """Each slide's title, the largest short text near its top, is a heading; slide titles
-    are all one level (a deck's outline is flat)."""
+    """Each slide's title, the largest short text near its top, is a heading, and so is
+    other short text set as large as a title larger than the body; slide titles are all
+    one level (a deck's outline is flat)."""
     for page in ctx.pages:
+        candidates = [b for b in page.blocks if _plain_shape(ctx, page, b) and len(b.lines) <= 3]
         best: Block | None = None
-        for block in page.blocks:
-            if not _plain_shape(ctx, page, block) or len(block.lines) > 3:
-                continue
+        for block in candidates:
             if block.y0 > 0.4 * page.height or block.size < ctx.body - 0.5:
                 continue
             key = (size_bucket(block.size), -block.y0)
             if best is None or key > (size_bucket(best.size), -best.y0):
                 best = block
-        if best is not None:
-            best.kind = "heading"
-            best.level = 1
+        if best is None:
+            continue
+        title = ctx.look(best)
+        for block in candidates:
+            same = ctx.look(block) == title and title.size >= ctx.body + 1.0
+            if block is best or (same and len(block.lines) == 1):
+                block.kind = "heading"
+                block.level = 1
 
 
 # --- levels -----------------------------------------------------------------------------------
