@@ -27,6 +27,7 @@ import zipfile
 from typing import Any
 
 import pytest
+from conftest import require_corpus
 from webtools import CORPUS, WEB, build_dist, node, pypdf_version
 
 CASES_PATH = WEB / "tests" / "parity_cases.json"
@@ -208,21 +209,16 @@ def _without_cryptography(path: str, password: str) -> dict[str, Any]:
 def test_aes_without_cryptography_is_the_encrypted_error() -> None:
     """Before the engine fix, recovery dropped /Encrypt and served ciphertext as metadata and
     an unreadable page."""
-    if not (CORPUS / "pdfminer/encryption/aes-128.pdf").is_file():
-        pytest.skip("corpus missing")
+    require_corpus()
     result = _without_cryptography("pdfminer/encryption/aes-128.pdf", "foo")
     assert result["error"]["code"] == "encrypted"
     assert result["error"]["details"] == {"needs": "cryptography"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug, not fixed here: an AES file whose catalog holds no encrypted string opens "
-    "without cryptography, then pdfthin.engine.fonts.resolve() turns the DependencyError "
-    "from decrypting /Contents into a missing reference, so the page is reported 'empty'",
-)
-def test_aes_streams_without_cryptography_are_not_empty() -> None:
-    if not (CORPUS / "pypdf/encryption/r4-aes-user-password.pdf").is_file():
-        pytest.skip("corpus missing")
+def test_aes_streams_without_cryptography_are_the_encrypted_error() -> None:
+    """A file whose strings decrypt without cryptography but whose streams need it (AES):
+    the typed error at open, never pages reported empty."""
+    require_corpus()
     result = _without_cryptography("pypdf/encryption/r4-aes-user-password.pdf", "asdfzxcv")
-    assert "error" in result or result["pages"][0]["status"] != "empty"
+    assert result["error"]["code"] == "encrypted"
+    assert result["error"]["details"] == {"needs": "cryptography"}

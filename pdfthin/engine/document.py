@@ -21,7 +21,7 @@ from typing import Any
 
 import pypdf
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
-from pypdf.generic import IndirectObject
+from pypdf.generic import IndirectObject, StreamObject
 
 from ..errors import PdfthinError
 from . import recovery
@@ -193,6 +193,32 @@ class EngineDocument:
             if password:
                 raise PdfthinError("encrypted", "the password is wrong", password_given=True)
             raise PdfthinError("encrypted", "the PDF needs a password", password_given=False)
+        self._probe_decryption(reader)
+
+    @staticmethod
+    def _probe_decryption(reader: pypdf.PdfReader) -> None:
+        """Decrypting strings may need nothing extra while streams need ``cryptography``
+        (AES): decode one content stream now, so that case is the typed ``encrypted`` error
+        at open instead of unreadable pages later."""
+        try:
+            root = resolve(reader.trailer["/Root"])
+            page = get(get(root, "/Pages"), "/Kids")
+            for _ in range(32):  # down the page tree to a leaf
+                if not isinstance(page, list) or not page:
+                    return
+                node = resolve(page[0])
+                if get(node, "/Kids") is None:
+                    contents = get(node, "/Contents")
+                    stream = contents[0] if isinstance(contents, list) and contents else contents
+                    stream = resolve(stream)
+                    if isinstance(stream, StreamObject):
+                        stream.get_data()
+                    return
+                page = get(node, "/Kids")
+        except DependencyError as exc:
+            raise _dependency_error(exc) from None
+        except Exception:
+            return  # damage is handled page by page later
 
     # --- document facts ------------------------------------------------------------------
 

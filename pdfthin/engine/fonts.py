@@ -13,6 +13,7 @@ import sys
 from array import array
 from typing import Any
 
+from pypdf.errors import DependencyError
 from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, StreamObject
 
 from . import encodings as enc
@@ -42,10 +43,14 @@ class _WidthMap(dict[int, float]):
 
 
 def resolve(obj: Any) -> Any:
-    """Resolve an indirect object; a broken reference becomes ``None``."""
+    """Resolve an indirect object; a broken reference becomes ``None``. A missing optional
+    library (AES decryption without ``cryptography``) is not a broken reference: it is raised,
+    so the page that needed the object is reported unread instead of empty."""
     try:
         while isinstance(obj, IndirectObject):
             obj = obj.get_object()
+    except DependencyError:
+        raise
     except Exception:
         return None
     return obj
