@@ -145,7 +145,41 @@ def _parser() -> argparse.ArgumentParser:
         "--max-file-bytes", type=int, metavar="N", help="largest file read (default 512 MiB)"
     )
     serve.add_argument("--http", metavar="HOST:PORT", help="Streamable HTTP on a loopback address")
+    _native_option(parser, sub)
     return parser
+
+
+_NATIVE_HELP = (
+    "the native accelerator: auto (use it when it loads), require (exit 3 where it cannot "
+    "load), off (pure Python); default: $PDFTHIN_NATIVE, else auto"
+)
+
+
+def _native_option(parser: argparse.ArgumentParser, sub: Any) -> None:
+    """``--native`` before or after the command, for every command (``serve`` included)."""
+    modes = ("auto", "require", "off")
+    parser.add_argument("--native", choices=modes, help=_NATIVE_HELP)
+    for command in sub.choices.values():
+        command.add_argument(
+            "--native", choices=modes, default=argparse.SUPPRESS, help=_NATIVE_HELP
+        )
+
+
+def _select_engine(args: argparse.Namespace) -> int | None:
+    """Startup: choose the engine; a required accelerator that cannot load is one line on
+    stderr and exit 3 (DESIGN.md invariant 10)."""
+    from .engine import _native
+
+    if args.native is not None:
+        _native.select(args.native)
+    try:
+        _native.require()
+    except _native.NativeUnavailable as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_NATIVE
+    return None
+
+
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -155,6 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = _COMMANDS[args.command]
+    failed_native = _select_engine(args)
+    if failed_native is not None:
+        return failed_native
     try:
         return handler(args)
     except _Failed as failed:

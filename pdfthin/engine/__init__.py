@@ -1,4 +1,4 @@
-"""The engine: the only layer that imports pypdf (and, later, ``pdfthin_native``).
+"""The engine: the only layer that imports pypdf and (in ``_native``) ``pdfthin_native``.
 
 ``open_pdf`` turns a path or bytes into an :class:`EngineDocument`, whose pages come out as
 plain :mod:`~pdfthin.engine.types` data with 1-based numbers.
@@ -82,7 +82,12 @@ def open_pdf(
 
 
 def engine_info() -> dict[str, str]:
-    """Which engine answers and the versions of what it runs on."""
+    """Which engine answers (``"native"`` or ``"pure"``) and the versions of what it runs
+    on."""
     import pypdf
 
-    return {"engine": "pure", "pypdf": pypdf.__version__}
+    from . import _native
+
+    info = _native.info()
+    info["pypdf"] = pypdf.__version__
+    return info

@@ -24,7 +24,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject, StreamObject
 
 from ..errors import PdfthinError
-from . import recovery
+from . import _native, native_page, recovery
 from .fonts import get, num, resolve, truthy
 from .interpreter import (
     Interpreter,
@@ -101,11 +101,13 @@ class EngineDocument:
         header = _HEADER.search(data[:1024])
         if header is None:
             raise PdfthinError("not_a_pdf", "no %PDF- header in the first 1024 bytes")
+        _native.require()
         self.data = data
         self.fingerprint = fingerprint(data)
         self.header_version = header.group(1).decode()
         self.recovered: str | None = None
         self._fonts: dict[Any, Any] = {}
+        self._native_fonts: native_page.NativeFonts = {}
         self._keepalive: list[Any] = []
         self._page_refs: list[Any] = []
         with _pypdf_quiet(self.limits):
@@ -452,6 +454,8 @@ class EngineDocument:
             content.problems.extend(problems)
             content.incomplete = True
         resources = _inherited(page_obj, "/Resources")
+        if _native.NATIVE is not None:
+            return self._read_page_native(content, data, resources, box, rotation)
         interpreter = Interpreter(
             content,
             display_matrix(box, rotation),
@@ -473,6 +477,38 @@ class EngineDocument:
             interpreter._finish()
             content.problems.append(f"reading stopped: {_short(exc)}")
             content.incomplete = True
+        return content
+
+    def _read_page_native(
+        self,
+        content: PageContent,
+        data: bytes,
+        resources: Any,
+        box: tuple[float, float, float, float],
+        rotation: int,
+    ) -> PageContent:
+        """The same page read by the native interpreter (``native_page``), stopping the way
+        :meth:`_read_page` stops."""
+        stop = native_page.read_page(
+            _native.NATIVE,
+            content,
+            data,
+            resources,
+            display_matrix(box, rotation),
+            time.monotonic() + self.limits.page_seconds,
+            self._fonts,
+            self._keepalive,
+            self._native_fonts,
+        )
+        if stop is None:
+            return content
+        if isinstance(stop, str):
+            content.problems.append(stop)
+        elif isinstance(stop, RecursionError):
+            content.problems.append("the page nests too deeply to read")
+        else:
+            content.problems.append(f"reading stopped: {_short(stop)}")
+        content.incomplete = True
         return content
 
 

@@ -137,6 +137,140 @@ def _font_key(ref: Any, obj: Any) -> Any:
     return id(obj)
 
 
+# --- resource look-ups shared with the native path (native_page.py) ----------------------
+
+
+def font_for(resources: Any, name: Any, fonts: FontCache, keepalive: list[Any]) -> Font | None:
+    """The font named ``name`` in ``resources`` (loaded once, kept in ``fonts``)."""
+    font_dicts = get(resources, "/Font")
+    if not isinstance(font_dicts, dict) or not isinstance(name, str):
+        return None
+    try:
+        ref = dict.get(font_dicts, name)
+    except Exception:
+        return None
+    obj = resolve(ref)
+    if obj is None:
+        return None
+    key = _font_key(ref, obj)
+    font = fonts.get(key)
+    if font is None:
+        font = load_font(obj)
+        fonts[key] = font
+        keepalive.append(obj)
+    return font
+
+
+def missing_font(fonts: FontCache) -> Font:
+    """The stand-in for a font that is not there: every code unmapped."""
+    font = fonts.get("__missing__")
+    if font is None:
+        font = Font("missing")
+        font.trans = dict.fromkeys(range(256), UNMAPPED)
+        fonts["__missing__"] = font
+    return font
+
+
+def lookup_xobject(resources: Any, name: Any) -> tuple[StreamObject, Any] | None:
+    """The XObject stream named ``name`` in ``resources`` and its reference."""
+    xobjects = get(resources, "/XObject")
+    if not isinstance(xobjects, dict) or not isinstance(name, str):
+        return None
+    try:
+        ref = dict.get(xobjects, name)
+    except Exception:
+        return None
+    xobj = resolve(ref)
+    if not isinstance(xobj, StreamObject):
+        return None
+    return xobj, ref
+
+
+def form_key(xobj: Any, ref: Any) -> Any:
+    return (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(xobj)
+
+
+def form_matrix(xobj: Any) -> Matrix | None:
+    matrix = get(xobj, "/Matrix")
+    if isinstance(matrix, list) and len(matrix) == 6:
+        return tuple(num(resolve(v), 0.0) for v in matrix)  # type: ignore[return-value]
+    return None
+
+
+def form_bbox(xobj: Any) -> tuple[float, float, float, float] | None:
+    bbox = get(xobj, "/BBox")
+    if isinstance(bbox, list) and len(bbox) == 4:
+        return tuple(num(resolve(v), 0.0) for v in bbox)  # type: ignore[return-value]
+    return None
+
+
+def image_info(xobj: Any, ref: Any, name: str) -> dict[str, Any]:
+    """An image XObject's placement fields, all but its box."""
+    filters = get(xobj, "/Filter")
+    if isinstance(filters, str):
+        filter_names: tuple[str, ...] = (filters,)
+    elif isinstance(filters, list):
+        filter_names = tuple(str(resolve(f)) for f in filters[:8])
+    else:
+        filter_names = ()
+    cs = get(xobj, "/ColorSpace")
+    if isinstance(cs, list) and cs:
+        cs_name = str(resolve(cs[0]))
+    else:
+        cs_name = str(cs) if cs is not None else ""
+    return {
+        "width": int(num(get(xobj, "/Width"), 0)),
+        "height": int(num(get(xobj, "/Height"), 0)),
+        "bits_per_component": int(num(get(xobj, "/BitsPerComponent"), 0)),
+        "color_space": cs_name,
+        "filters": filter_names,
+        "ref": (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else None,
+        "name": name,
+        "image_mask": truthy(get(xobj, "/ImageMask")),
+    }
+
+
+def inline_placement(
+    params: dict[str, Any], image: bytes, bbox: tuple[float, float, float, float]
+) -> ImagePlacement:
+    """An inline image's placement from its parameters (full key names) and bytes."""
+    filters = params.get("/Filter")
+    if isinstance(filters, str):
+        filter_names: tuple[str, ...] = (INLINE_NAMES.get(filters, filters),)
+    elif isinstance(filters, list):
+        filter_names = tuple(INLINE_NAMES.get(str(f), str(f)) for f in filters)
+    else:
+        filter_names = ()
+    cs = params.get("/ColorSpace", "")
+    if isinstance(cs, list) and cs:
+        cs = cs[0]
+    return ImagePlacement(
+        bbox=bbox,
+        width=int(num(params.get("/Width"), 0)),
+        height=int(num(params.get("/Height"), 0)),
+        bits_per_component=int(num(params.get("/BitsPerComponent"), 0)),
+        color_space=INLINE_NAMES.get(str(cs), str(cs)),
+        filters=filter_names,
+        ref=None,
+        name="inline",
+        inline=True,
+        image_mask=params.get("/ImageMask") is True,
+        inline_data=image[:MAX_INLINE_IMAGE],
+        inline_params=params,
+    )
+
+
+def actual_text_of(props: Any) -> str | None:
+    """A marked-content property list's ``/ActualText``, decoded (``None`` without one)."""
+    if not isinstance(props, dict):
+        return None
+    raw = props.get("/ActualText")
+    if raw is None:
+        return None
+    raw = resolve(raw)
+    return decode_text_string(raw if isinstance(raw, (bytes, str)) else None)
+
+
 class Interpreter:
     """Interprets one page (and the Form XObjects it draws)."""
 
@@ -286,23 +420,7 @@ class Interpreter:
         self.gs.font = font
 
     def _font(self, name: Any) -> Font | None:
-        fonts = get(self.resources, "/Font")
-        if not isinstance(fonts, dict) or not isinstance(name, str):
-            return None
-        try:
-            ref = dict.get(fonts, name)
-        except Exception:
-            return None
-        obj = resolve(ref)
-        if obj is None:
-            return None
-        key = _font_key(ref, obj)
-        font = self.fonts.get(key)
-        if font is None:
-            font = load_font(obj)
-            self.fonts[key] = font
-            self._keepalive.append(obj)
-        return font
+        return font_for(self.resources, name, self.fonts, self._keepalive)
 
     def _tc(self, operands: list[Any]) -> None:
         self.gs.tc = float(operands[-1])
@@ -420,12 +538,7 @@ class Interpreter:
             self.tm = (a, b, c, d, e + advance * a, f + advance * b)
 
     def _missing_font(self) -> Font:
-        font = self.fonts.get("__missing__")
-        if font is None:
-            font = Font("missing")
-            font.trans = dict.fromkeys(range(256), UNMAPPED)
-            self.fonts["__missing__"] = font
-        return font
+        return missing_font(self.fonts)
 
     def _emit(self, text: str, tm: Matrix, start: float, end: float, font: Font) -> None:
         if self.actual_depth:
@@ -670,13 +783,7 @@ class Interpreter:
         props = operands[1] if len(operands) > 1 else None
         if isinstance(props, str):  # a name in the /Properties resource
             props = get(get(self.resources, "/Properties"), props)
-        actual = None
-        if isinstance(props, dict):
-            raw = props.get("/ActualText")
-            if raw is not None:
-                raw = resolve(raw)
-                actual = decode_text_string(raw if isinstance(raw, (bytes, str)) else None)
-        self._push_marked(tag == "/Artifact", actual)
+        self._push_marked(tag == "/Artifact", actual_text_of(props))
 
     def _push_marked(self, artifact: bool, actual: str | None) -> None:
         if len(self.marked) >= 256:
@@ -700,16 +807,10 @@ class Interpreter:
 
     def _do(self, operands: list[Any]) -> None:
         name = operands[-1]
-        xobjects = get(self.resources, "/XObject")
-        if not isinstance(xobjects, dict) or not isinstance(name, str):
+        found = lookup_xobject(self.resources, name)
+        if found is None:
             return
-        try:
-            ref = dict.get(xobjects, name)
-        except Exception:
-            return
-        xobj = resolve(ref)
-        if not isinstance(xobj, StreamObject):
-            return
+        xobj, ref = found
         subtype = get(xobj, "/Subtype")
         if subtype == "/Image":
             self._image(xobj, ref, name)
@@ -723,30 +824,8 @@ class Interpreter:
         return (min(xs), min(ys), max(xs), max(ys))
 
     def _image(self, xobj: DictionaryObject, ref: Any, name: str) -> None:
-        filters = get(xobj, "/Filter")
-        if isinstance(filters, str):
-            filter_names: tuple[str, ...] = (filters,)
-        elif isinstance(filters, list):
-            filter_names = tuple(str(resolve(f)) for f in filters[:8])
-        else:
-            filter_names = ()
-        cs = get(xobj, "/ColorSpace")
-        if isinstance(cs, list) and cs:
-            cs_name = str(resolve(cs[0]))
-        else:
-            cs_name = str(cs) if cs is not None else ""
         self.page.images.append(
-            ImagePlacement(
-                bbox=self._unit_square(),
-                width=int(num(get(xobj, "/Width"), 0)),
-                height=int(num(get(xobj, "/Height"), 0)),
-                bits_per_component=int(num(get(xobj, "/BitsPerComponent"), 0)),
-                color_space=cs_name,
-                filters=filter_names,
-                ref=(ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else None,
-                name=name,
-                image_mask=truthy(get(xobj, "/ImageMask")),
-            )
+            ImagePlacement(bbox=self._unit_square(), **image_info(xobj, ref, name))
         )
 
     def _inline_image(self, operands: list[Any]) -> None:
@@ -754,35 +833,10 @@ class Interpreter:
         image = operands[1] if len(operands) > 1 and isinstance(operands[1], bytes) else b""
         if not isinstance(params, dict):
             return
-        filters = params.get("/Filter")
-        if isinstance(filters, str):
-            filter_names: tuple[str, ...] = (INLINE_NAMES.get(filters, filters),)
-        elif isinstance(filters, list):
-            filter_names = tuple(INLINE_NAMES.get(str(f), str(f)) for f in filters)
-        else:
-            filter_names = ()
-        cs = params.get("/ColorSpace", "")
-        if isinstance(cs, list) and cs:
-            cs = cs[0]
-        self.page.images.append(
-            ImagePlacement(
-                bbox=self._unit_square(),
-                width=int(num(params.get("/Width"), 0)),
-                height=int(num(params.get("/Height"), 0)),
-                bits_per_component=int(num(params.get("/BitsPerComponent"), 0)),
-                color_space=INLINE_NAMES.get(str(cs), str(cs)),
-                filters=filter_names,
-                ref=None,
-                name="inline",
-                inline=True,
-                image_mask=params.get("/ImageMask") is True,
-                inline_data=image[:MAX_INLINE_IMAGE],
-                inline_params=params,
-            )
-        )
+        self.page.images.append(inline_placement(params, image, self._unit_square()))
 
     def _form(self, xobj: StreamObject, ref: Any) -> None:
-        key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(xobj)
+        key = form_key(xobj, ref)
         if key in self.form_stack:
             self._problem("a Form XObject draws itself (cycle skipped)")
             return
@@ -800,18 +854,17 @@ class Interpreter:
             return
         if not data:
             return
-        matrix = get(xobj, "/Matrix")
+        matrix = form_matrix(xobj)
         saved_gs = self.gs
         saved_resources = self.resources
         saved_tm, saved_tlm = self.tm, self.tlm
         self.stack.append(saved_gs)
         self.gs = saved_gs.copy()
-        if isinstance(matrix, list) and len(matrix) == 6:
-            m = tuple(num(resolve(v), 0.0) for v in matrix)
-            self.gs.ctm = mult(m, self.gs.ctm)  # type: ignore[arg-type]
-        bbox = get(xobj, "/BBox")
-        if isinstance(bbox, list) and len(bbox) == 4:
-            x0, y0, x1, y1 = (num(resolve(v), 0.0) for v in bbox)
+        if matrix is not None:
+            self.gs.ctm = mult(matrix, self.gs.ctm)
+        bbox = form_bbox(xobj)
+        if bbox is not None:
+            x0, y0, x1, y1 = bbox
             self.path_box = None
             for px, py in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
                 self._extend(*self._point(px, py))

@@ -1,0 +1,207 @@
+"""A page read by the native interpreter: the same :class:`PageContent` as
+:class:`~pdfthin.engine.interpreter.Interpreter` makes, faster.
+
+The page crosses into native code once (``interpret``), with its content stream and a
+resolver. The native side tokenizes and interprets everything; it asks the resolver for a
+resource the first time a name is used in a resource dictionary (a font as a decoding table,
+an image's placement fields, a Form XObject's decoded content, matrix, box and resources, a
+property list's ``/ActualText``) and keeps the answer for the rest of the page. The resolver
+uses the very look-ups the Python interpreter uses, so both read the same resources the same
+way. Fonts become native decoding tables once per document.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import interpreter
+from .fonts import Font, _CodecMap, get
+from .interpreter import (
+    FontCache,
+    Matrix,
+    actual_text_of,
+    decode_text_string,
+    font_for,
+    form_bbox,
+    form_key,
+    form_matrix,
+    image_info,
+    inline_placement,
+    lookup_xobject,
+    missing_font,
+)
+from .types import HiddenText, ImagePlacement, PageContent, TextRun
+
+#: Native decoding tables by ``id()`` of the :class:`Font` they were made from (the fonts
+#: themselves stay alive in the document's font cache).
+NativeFonts = dict[int, Any]
+
+
+def native_font(native: Any, font: Font) -> Any:
+    """The native decoding table of ``font``."""
+    trans = font.trans
+    table = [trans.get(code, chr(code)) for code in range(256)]
+    text_map: dict[int, str] | None = None
+    codec_map: Any = None
+    if not font.simple:
+        if isinstance(font.text_map, _CodecMap):
+            codec_map = font.text_map
+        else:
+            text_map = dict(font.text_map)
+    return native.Font(
+        font.name,
+        font.bold,
+        font.italic,
+        font.vertical,
+        font.ascent,
+        font.size_scale,
+        font.simple,
+        table,
+        list(font.widths),
+        font.code_len,
+        list(font.lead_lengths) if font.lead_lengths is not None else None,
+        text_map,
+        codec_map,
+        dict(font.width_map),
+        font.width_map.default,
+        font.space_is_single_byte,
+    )
+
+
+class Resolver:
+    """Answers the native interpreter's questions about one page's resources.
+
+    Resource dictionaries are numbered (``scope``): 0 is the page's, a Form XObject with
+    resources of its own gets the next number.
+    """
+
+    def __init__(
+        self,
+        native: Any,
+        resources: Any,
+        fonts: FontCache,
+        keepalive: list[Any],
+        native_fonts: NativeFonts,
+    ) -> None:
+        self._native = native
+        self.scopes: list[Any] = [resources]
+        self._scope_ids: dict[int, int] = {id(resources): 0}
+        self._fonts = fonts
+        self._keepalive = keepalive
+        self._native_fonts = native_fonts
+        self._form_keys: dict[Any, int] = {}
+        self.images: list[dict[str, Any]] = []
+        self.missing = self._table(missing_font(fonts))
+
+    def _table(self, font: Font) -> Any:
+        table = self._native_fonts.get(id(font))
+        if table is None:
+            table = native_font(self._native, font)
+            self._native_fonts[id(font)] = table
+        return table
+
+    def _scope(self, resources: Any) -> int:
+        index = self._scope_ids.get(id(resources))
+        if index is None:
+            index = len(self.scopes)
+            self.scopes.append(resources)
+            self._scope_ids[id(resources)] = index
+        return index
+
+    def font(self, scope: int, name: str) -> Any:
+        font = font_for(self.scopes[scope], name, self._fonts, self._keepalive)
+        return None if font is None else self._table(font)
+
+    def xobject(self, scope: int, name: str) -> tuple[Any, ...] | None:
+        found = lookup_xobject(self.scopes[scope], name)
+        if found is None:
+            return None
+        xobj, ref = found
+        subtype = get(xobj, "/Subtype")
+        if subtype == "/Image":
+            self.images.append(image_info(xobj, ref, name))
+            return ("image", len(self.images) - 1)
+        if subtype != "/Form":
+            return None
+        key = self._form_keys.setdefault(form_key(xobj, ref), len(self._form_keys))
+        data: bytes | None = None
+        error: str | None = None
+        try:
+            data = xobj.get_data()
+        except Exception as exc:
+            error = str(exc)[:120]
+        resources = get(xobj, "/Resources")
+        scope_id = self._scope(resources) if isinstance(resources, dict) else None
+        return ("form", key, data, error, form_matrix(xobj), form_bbox(xobj), scope_id)
+
+    def properties(self, scope: int, name: str) -> str | None:
+        return actual_text_of(get(get(self.scopes[scope], "/Properties"), name))
+
+    def text_string(self, raw: bytes) -> str:
+        return decode_text_string(raw)
+
+
+def limits() -> tuple[int, int, int, int, int, float, float, float]:
+    """The Python interpreter's limits and thresholds, as the native one takes them."""
+    return (
+        interpreter.MAX_OPERATIONS,
+        interpreter.MAX_FORM_DEPTH,
+        interpreter.MAX_FORM_INVOCATIONS,
+        interpreter.MAX_RULES,
+        interpreter.MAX_PROBLEMS,
+        interpreter.MIN_VISIBLE_SIZE,
+        interpreter.SPACE_GAP_EM,
+        interpreter.SPLIT_GAP_EM,
+    )
+
+
+def read_page(
+    native: Any,
+    content: PageContent,
+    data: bytes,
+    resources: Any,
+    base: Matrix,
+    deadline: float,
+    fonts: FontCache,
+    keepalive: list[Any],
+    native_fonts: NativeFonts,
+) -> BaseException | str | None:
+    """Interpret ``data`` into ``content`` natively. Returns what stopped the page early, as
+    the Python interpreter raises it: a ``PageTimeout`` message or an exception."""
+    resolver = Resolver(native, resources, fonts, keepalive, native_fonts)
+    result = native.interpret(
+        data,
+        resolver,
+        content.width,
+        content.height,
+        base,
+        deadline - time.monotonic(),
+        content.problems,
+        limits(),
+    )
+    runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop = result
+    content.runs.extend(
+        TextRun(text, b[0], b[1], b[2], b[3], round(size, 2), *rest)
+        for text, b, size, *rest in runs
+    )
+    content.hidden.extend(HiddenText(text, reason, bbox) for text, reason, bbox in hidden)
+    placements: list[ImagePlacement] = []
+    for kind, payload, bbox in images:
+        if kind == "x":
+            placements.append(ImagePlacement(bbox=bbox, **resolver.images[payload]))
+        else:
+            params, image = payload
+            placements.append(inline_placement(params, image, bbox))
+    content.images.extend(placements)
+    content.rules.extend(rules)
+    content.paths += paths
+    content.glyphs += glyphs
+    content.unmapped_glyphs += unmapped
+    content.problems[:] = problems
+    if incomplete:
+        content.incomplete = True
+    if stop is None:
+        return None
+    kind, what = stop
+    return str(what) if kind == "timeout" else what

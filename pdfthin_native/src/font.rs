@@ -1,0 +1,265 @@
+//! A font as a decoding table: the plain data of `pdfthin.engine.fonts.Font`, with its
+//! `decode` reproduced (including the way CPython's `sum()` adds floats).
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+pub const UNMAPPED: char = '\u{fffd}';
+
+/// CPython's `sum()` of a non-empty run of floats (start value the int 0): a plain running
+/// sum up to 3.11, Neumaier's compensated sum from 3.12 on. An empty run is the int 0, which
+/// behaves as 0.0 in every use made of it here.
+pub fn py_sum<I: Iterator<Item = f64>>(mut values: I, neumaier: bool) -> f64 {
+    let Some(first) = values.next() else {
+        return 0.0;
+    };
+    let mut total = 0.0 + first;
+    if !neumaier {
+        for x in values {
+            total += x;
+        }
+        return total;
+    }
+    let mut c = 0.0;
+    for x in values {
+        let t = total + x;
+        if total.abs() >= x.abs() {
+            c += (total - t) + x;
+        } else {
+            c += (x - t) + total;
+        }
+        total = t;
+    }
+    if c != 0.0 && c.is_finite() {
+        total += c;
+    }
+    total
+}
+
+/// A text with its U+FFFD removed, and how many there were.
+#[derive(Clone, Debug, Default)]
+pub struct Piece {
+    pub text: String,
+    pub unmapped: u32,
+}
+
+impl Piece {
+    pub fn new(text: &str) -> Self {
+        let unmapped = text.chars().filter(|&c| c == UNMAPPED).count() as u32;
+        let text = if unmapped > 0 {
+            text.chars().filter(|&c| c != UNMAPPED).collect()
+        } else {
+            text.to_owned()
+        };
+        Piece { text, unmapped }
+    }
+}
+
+/// What `Font.decode` returns, with the text already cleaned of U+FFFD.
+pub struct Decoded {
+    pub unmapped: u64,
+    pub width: f64,
+    pub spaces: u64,
+    pub glyphs: u64,
+}
+
+#[pyclass(frozen, module = "pdfthin_native")]
+pub struct Font {
+    pub name: Py<PyString>,
+    pub bold: bool,
+    pub italic: bool,
+    pub vertical: bool,
+    pub ascent: f64,
+    pub size_scale: f64,
+    simple: bool,
+    trans: Vec<Piece>,
+    widths: Vec<f64>,
+    code_len: u8,
+    lead_lengths: Vec<u8>,
+    text_map: HashMap<u32, Piece>,
+    codec_map: Option<Py<PyAny>>,
+    width_map: HashMap<u32, f64>,
+    width_default: f64,
+    space_single: bool,
+}
+
+#[pymethods]
+impl Font {
+    /// Built by `pdfthin.engine.native_page.native_font` from a `Font`.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (name, bold, italic, vertical, ascent, size_scale, simple, trans, widths,
+                        code_len, lead_lengths, text_map, codec_map, width_map, width_default,
+                        space_single))]
+    fn new(
+        name: Bound<'_, PyString>,
+        bold: bool,
+        italic: bool,
+        vertical: bool,
+        ascent: f64,
+        size_scale: f64,
+        simple: bool,
+        trans: Vec<String>,
+        widths: Vec<f64>,
+        code_len: u8,
+        lead_lengths: Option<Vec<u8>>,
+        text_map: Option<Bound<'_, PyDict>>,
+        codec_map: Option<Py<PyAny>>,
+        width_map: Bound<'_, PyDict>,
+        width_default: f64,
+        space_single: bool,
+    ) -> PyResult<Self> {
+        if trans.len() != 256 || widths.len() != 256 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "trans and widths need 256 entries",
+            ));
+        }
+        let mut text = HashMap::new();
+        if let Some(map) = text_map {
+            for (k, v) in map.iter() {
+                let (Ok(code), Ok(value)) = (k.extract::<i64>(), v.extract::<String>()) else {
+                    continue;
+                };
+                if let Ok(code) = u32::try_from(code) {
+                    text.insert(code, Piece::new(&value));
+                }
+            }
+        }
+        let mut widths_by_code = HashMap::new();
+        for (k, v) in width_map.iter() {
+            let (Ok(code), Ok(value)) = (k.extract::<i64>(), v.extract::<f64>()) else {
+                continue;
+            };
+            if let Ok(code) = u32::try_from(code) {
+                widths_by_code.insert(code, value);
+            }
+        }
+        let lead = match lead_lengths {
+            Some(v) if v.len() == 256 => v.into_iter().map(|x| x.max(1)).collect(),
+            _ => vec![1u8; 256],
+        };
+        Ok(Font {
+            name: name.unbind(),
+            bold,
+            italic,
+            vertical,
+            ascent,
+            size_scale,
+            simple,
+            trans: trans.iter().map(|t| Piece::new(t)).collect(),
+            widths,
+            code_len,
+            lead_lengths: lead,
+            text_map: text,
+            codec_map,
+            width_map: widths_by_code,
+            width_default,
+            space_single,
+        })
+    }
+
+    /// `Font.decode` for testing: `(text, advance, spaces, glyphs)` with U+FFFD kept out of
+    /// the text and counted in a fifth item.
+    fn decode(&self, py: Python<'_>, data: &[u8]) -> PyResult<(String, f64, u64, u64, u64)> {
+        let neumaier = py.version_info() >= (3, 12);
+        let mut text = String::new();
+        let d = self.decode_into(py, data, neumaier, &mut text)?;
+        Ok((text, d.width, d.spaces, d.glyphs, d.unmapped))
+    }
+}
+
+impl Font {
+    fn split(&self, data: &[u8]) -> Vec<u32> {
+        match self.code_len {
+            2 => data
+                .chunks_exact(2)
+                .map(|p| (u32::from(p[0]) << 8) | u32::from(p[1]))
+                .collect(),
+            1 => data.iter().map(|&b| u32::from(b)).collect(),
+            _ => {
+                let mut out = Vec::with_capacity(data.len());
+                let mut i = 0;
+                while i < data.len() {
+                    let step = usize::from(self.lead_lengths[usize::from(data[i])]);
+                    let end = (i + step).min(data.len());
+                    let mut code: u32 = 0;
+                    for &b in &data[i..end] {
+                        code = (code << 8) | u32::from(b);
+                    }
+                    out.push(code);
+                    i += step;
+                }
+                out
+            }
+        }
+    }
+
+    /// Appends the text of `data` to `text` (without U+FFFD) and returns the rest.
+    pub fn decode_into(
+        &self,
+        py: Python<'_>,
+        data: &[u8],
+        neumaier: bool,
+        text: &mut String,
+    ) -> PyResult<Decoded> {
+        if self.simple {
+            let mut unmapped = 0u64;
+            for &b in data {
+                let piece = &self.trans[usize::from(b)];
+                text.push_str(&piece.text);
+                unmapped += u64::from(piece.unmapped);
+            }
+            let width = py_sum(data.iter().map(|&b| self.widths[usize::from(b)]), neumaier);
+            return Ok(Decoded {
+                unmapped,
+                width,
+                spaces: data.iter().filter(|&&b| b == 32).count() as u64,
+                glyphs: data.len() as u64,
+            });
+        }
+        let codes = self.split(data);
+        let mut unmapped = 0u64;
+        match &self.codec_map {
+            Some(map) => {
+                let map = map.bind(py);
+                for &code in &codes {
+                    let value: String = map.get_item(code)?.extract()?;
+                    let piece = Piece::new(&value);
+                    text.push_str(&piece.text);
+                    unmapped += u64::from(piece.unmapped);
+                }
+            }
+            None => {
+                for code in &codes {
+                    match self.text_map.get(code) {
+                        Some(piece) => {
+                            text.push_str(&piece.text);
+                            unmapped += u64::from(piece.unmapped);
+                        }
+                        None => unmapped += 1,
+                    }
+                }
+            }
+        }
+        let default = self.width_default;
+        let width = py_sum(
+            codes
+                .iter()
+                .map(|c| *self.width_map.get(c).unwrap_or(&default)),
+            neumaier,
+        );
+        let spaces = if self.space_single {
+            codes.iter().filter(|&&c| c == 32).count() as u64
+        } else {
+            0
+        };
+        Ok(Decoded {
+            unmapped,
+            width,
+            spaces,
+            glyphs: codes.len() as u64,
+        })
+    }
+}

@@ -1,0 +1,1391 @@
+//! The text-state interpreter: a port of `pdfthin/engine/interpreter.py`'s `Interpreter`.
+//!
+//! One call reads a whole page (and the Form XObjects it draws). Resources are asked of a
+//! Python resolver the first time a name is used in a resource dictionary, and kept for the
+//! rest of the page. Everything whose result depends on Python itself stays Python's: the
+//! conversion of a non-number operand by `float()` / `int()` (and the exact wording of its
+//! error), `math.hypot`, decoding a text string, a font's codec.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{
+    PyIndexError, PyOverflowError, PyTypeError, PyValueError, PyZeroDivisionError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use crate::font::{Font, Piece};
+use crate::lexer::{dict_get, LexError, Lexer, Val};
+
+type Matrix = [f64; 6];
+const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+
+const MISSING: usize = 0;
+
+/// The interpreter's limits and thresholds, read from the Python module at each call so that
+/// both engines always use the same values.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_operations: u64,
+    pub max_form_depth: usize,
+    pub max_form_invocations: u64,
+    pub max_rules: usize,
+    pub max_problems: usize,
+    pub min_visible_size: f64,
+    pub space_gap_em: f64,
+    pub split_gap_em: f64,
+}
+
+/// `mult`: `m` then `n`, with Python's operation order.
+fn mult(m: &Matrix, n: &Matrix) -> Matrix {
+    let [a, b, c, d, e, f] = *m;
+    let [a2, b2, c2, d2, e2, f2] = *n;
+    [
+        a * a2 + b * c2,
+        a * b2 + b * d2,
+        c * a2 + d * c2,
+        c * b2 + d * d2,
+        e * a2 + f * c2 + e2,
+        e * b2 + f * d2 + f2,
+    ]
+}
+
+/// Python's `min(xs)`: the first item, replaced by any later one that is smaller.
+fn py_min(xs: &[f64]) -> f64 {
+    let mut cur = xs[0];
+    for &x in &xs[1..] {
+        if x < cur {
+            cur = x;
+        }
+    }
+    cur
+}
+
+fn py_max(xs: &[f64]) -> f64 {
+    let mut cur = xs[0];
+    for &x in &xs[1..] {
+        if x > cur {
+            cur = x;
+        }
+    }
+    cur
+}
+
+/// `str.isspace()` (CPython's table of white-space code points).
+fn py_isspace(text: &str) -> bool {
+    !text.is_empty()
+        && text.chars().all(|c| {
+            matches!(
+                c,
+                '\u{9}'..='\u{d}'
+                    | '\u{1c}'..='\u{20}'
+                    | '\u{85}'
+                    | '\u{a0}'
+                    | '\u{1680}'
+                    | '\u{2000}'..='\u{200a}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+                    | '\u{202f}'
+                    | '\u{205f}'
+                    | '\u{3000}'
+            )
+        })
+}
+
+pub fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+fn name_str(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() + 1);
+    s.push('/');
+    for &b in bytes {
+        s.push(char::from(b));
+    }
+    s
+}
+
+/// The Python object the Python lexer makes for an operand.
+pub fn to_py<'py>(py: Python<'py>, v: &Val) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Val::Num(x) => x.into_pyobject(py)?.into_any(),
+        Val::Name(n) => PyString::new(py, &name_str(n)).into_any(),
+        Val::Str(s) => PyBytes::new(py, s).into_any(),
+        Val::Arr(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Val::Dict(items) => {
+            let dict = PyDict::new(py);
+            for (k, item) in items {
+                dict.set_item(name_str(k), to_py(py, item)?)?;
+            }
+            dict.into_any()
+        }
+        Val::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        Val::Null => py.None().into_bound(py),
+    })
+}
+
+/// Why a page stopped early.
+pub enum Stop {
+    /// `PageTimeout(message)`.
+    Timeout(String),
+    /// Any other exception, raised where the Python interpreter would raise it.
+    Error(PyErr),
+}
+
+/// A handler's failure: bad operands (a problem, the page goes on) or a stop.
+enum HErr {
+    Bad(String),
+    Stop(Stop),
+}
+
+impl From<Stop> for HErr {
+    fn from(s: Stop) -> Self {
+        HErr::Stop(s)
+    }
+}
+
+type HResult<T> = Result<T, HErr>;
+
+fn index_error() -> HErr {
+    HErr::Bad("list index out of range".to_owned())
+}
+
+#[derive(Clone, Copy)]
+struct GState {
+    ctm: Matrix,
+    clip: Option<[f64; 4]>,
+    font: Option<usize>,
+    fs: f64,
+    tc: f64,
+    tw: f64,
+    th: f64,
+    tl: f64,
+    ts: f64,
+    tr: i64,
+}
+
+struct Marked {
+    artifact: bool,
+    actual: Option<String>,
+    emitted: bool,
+}
+
+struct Run {
+    text: String,
+    bbox: [f64; 4],
+    size: f64,
+    font: usize,
+    bold: bool,
+    italic: bool,
+    direction: u8,
+    artifact: bool,
+    ocr_layer: bool,
+    seq: u64,
+}
+
+enum Image {
+    XObject(i64, [f64; 4]),
+    Inline(Vec<(Vec<u8>, Val)>, Vec<u8>, [f64; 4]),
+}
+
+impl Image {
+    fn bbox(&self) -> &[f64; 4] {
+        match self {
+            Image::XObject(_, b) | Image::Inline(_, _, b) => b,
+        }
+    }
+}
+
+enum XObject {
+    None,
+    Image(i64),
+    Form {
+        key: i64,
+        data: Option<Py<PyBytes>>,
+        error: Option<String>,
+        matrix: Option<Matrix>,
+        bbox: Option<[f64; 4]>,
+        scope: Option<i64>,
+    },
+}
+
+pub struct Interp<'py> {
+    py: Python<'py>,
+    limits: Limits,
+    resolver: Bound<'py, PyAny>,
+    hypot: Bound<'py, PyAny>,
+    float_fn: Bound<'py, PyAny>,
+    int_fn: Bound<'py, PyAny>,
+    neumaier: bool,
+    width: f64,
+    height: f64,
+    deadline: Instant,
+    /// The current graphics state. States are shared objects, as in Python: `Q` makes the
+    /// popped state current, and a Form XObject's saved state is on the stack it may pop.
+    gs: Rc<Cell<GState>>,
+    stack: Vec<Rc<Cell<GState>>>,
+    tm: Matrix,
+    tlm: Matrix,
+    marked: Vec<Marked>,
+    artifact_depth: i64,
+    actual_depth: i64,
+    ops: u64,
+    forms: u64,
+    form_stack: Vec<i64>,
+    scope: i64,
+    path_box: Option<[f64; 4]>,
+    segments: Vec<[f64; 4]>,
+    segment_count: usize,
+    curved: bool,
+    path_start: (f64, f64),
+    path_point: (f64, f64),
+    point_is_start: bool,
+    pending_clip: bool,
+    invisible: Vec<Run>,
+    seq: u64,
+    fonts: Vec<Py<Font>>,
+    font_cache: HashMap<(i64, Vec<u8>), Option<usize>>,
+    xobject_cache: HashMap<(i64, Vec<u8>), Rc<XObject>>,
+    property_cache: HashMap<(i64, Vec<u8>), Option<String>>,
+    // the page
+    runs: Vec<Run>,
+    hidden: Vec<(String, &'static str, [f64; 4])>,
+    images: Vec<Image>,
+    rules: Vec<[f64; 4]>,
+    paths: u64,
+    glyphs: u64,
+    unmapped: u64,
+    problems: Vec<String>,
+    incomplete: bool,
+}
+
+impl<'py> Interp<'py> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        py: Python<'py>,
+        resolver: Bound<'py, PyAny>,
+        width: f64,
+        height: f64,
+        base: Matrix,
+        seconds: f64,
+        problems: Vec<String>,
+        limits: Limits,
+    ) -> PyResult<Self> {
+        let builtins = py.import("builtins")?;
+        let missing: Py<Font> = resolver.getattr("missing")?.extract()?;
+        let seconds = if seconds.is_finite() {
+            seconds.clamp(0.0, 1e9)
+        } else {
+            0.0
+        };
+        Ok(Interp {
+            py,
+            limits,
+            hypot: py.import("math")?.getattr("hypot")?,
+            float_fn: builtins.getattr("float")?,
+            int_fn: builtins.getattr("int")?,
+            resolver,
+            neumaier: py.version_info() >= (3, 12),
+            width,
+            height,
+            deadline: Instant::now() + Duration::from_secs_f64(seconds),
+            gs: Rc::new(Cell::new(GState {
+                ctm: base,
+                clip: Some([0.0, 0.0, width, height]),
+                font: None,
+                fs: 0.0,
+                tc: 0.0,
+                tw: 0.0,
+                th: 1.0,
+                tl: 0.0,
+                ts: 0.0,
+                tr: 0,
+            })),
+            stack: Vec::new(),
+            tm: IDENTITY,
+            tlm: IDENTITY,
+            marked: Vec::new(),
+            artifact_depth: 0,
+            actual_depth: 0,
+            ops: 0,
+            forms: 0,
+            form_stack: Vec::new(),
+            scope: 0,
+            path_box: None,
+            segments: Vec::new(),
+            segment_count: 0,
+            curved: false,
+            path_start: (0.0, 0.0),
+            path_point: (0.0, 0.0),
+            point_is_start: true,
+            pending_clip: false,
+            invisible: Vec::new(),
+            seq: 0,
+            fonts: vec![missing],
+            font_cache: HashMap::new(),
+            xobject_cache: HashMap::new(),
+            property_cache: HashMap::new(),
+            runs: Vec::new(),
+            hidden: Vec::new(),
+            images: Vec::new(),
+            rules: Vec::new(),
+            paths: 0,
+            glyphs: 0,
+            unmapped: 0,
+            problems,
+            incomplete: false,
+        })
+    }
+
+    fn set_gs(&self, change: impl FnOnce(&mut GState)) {
+        let mut g = self.gs.get();
+        change(&mut g);
+        self.gs.set(g);
+    }
+
+    // --- Python's conversions ------------------------------------------------------------
+
+    /// A Python exception raised where the Python interpreter's handler would raise it: the
+    /// five types its `_execute` catches become a problem, anything else stops the page.
+    fn py_error(&self, err: PyErr) -> HErr {
+        let py = self.py;
+        let caught = err.is_instance_of::<PyIndexError>(py)
+            || err.is_instance_of::<PyTypeError>(py)
+            || err.is_instance_of::<PyValueError>(py)
+            || err.is_instance_of::<PyZeroDivisionError>(py)
+            || err.is_instance_of::<PyOverflowError>(py);
+        if caught {
+            let text = err
+                .value(py)
+                .str()
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            HErr::Bad(text)
+        } else {
+            HErr::Stop(Stop::Error(err))
+        }
+    }
+
+    fn float_of(&self, v: &Val) -> HResult<f64> {
+        match v {
+            Val::Num(x) => Ok(*x),
+            Val::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
+            _ => {
+                let obj = to_py(self.py, v).map_err(|e| self.py_error(e))?;
+                let out = self.float_fn.call1((obj,)).map_err(|e| self.py_error(e))?;
+                out.extract::<f64>().map_err(|e| self.py_error(e))
+            }
+        }
+    }
+
+    fn int_of(&self, v: &Val) -> HResult<i64> {
+        match v {
+            Val::Num(x) if x.is_finite() => {
+                let t = x.trunc();
+                Ok(if t >= 9.2e18 {
+                    i64::MAX
+                } else if t <= -9.2e18 {
+                    i64::MIN
+                } else {
+                    t as i64
+                })
+            }
+            Val::Bool(b) => Ok(i64::from(*b)),
+            _ => {
+                let obj = to_py(self.py, v).map_err(|e| self.py_error(e))?;
+                let out = self.int_fn.call1((obj,)).map_err(|e| self.py_error(e))?;
+                Ok(out.extract::<i64>().unwrap_or(i64::MAX))
+            }
+        }
+    }
+
+    /// `f"{value}"` of an operand.
+    fn display(&self, v: &Val) -> HResult<String> {
+        if let Val::Name(n) = v {
+            return Ok(name_str(n));
+        }
+        let obj = to_py(self.py, v).map_err(|e| self.py_error(e))?;
+        let text = obj.str().map_err(|e| self.py_error(e))?;
+        Ok(text.to_string())
+    }
+
+    fn floats(&self, items: &[Val], expected: usize) -> HResult<Vec<f64>> {
+        let start = items.len().saturating_sub(expected);
+        let mut out = Vec::with_capacity(expected);
+        for v in &items[start..] {
+            out.push(self.float_of(v)?);
+        }
+        Ok(out)
+    }
+
+    fn unpack(&self, items: &[Val], expected: usize) -> HResult<Vec<f64>> {
+        let out = self.floats(items, expected)?;
+        if out.len() < expected {
+            return Err(HErr::Bad(format!(
+                "not enough values to unpack (expected {expected}, got {})",
+                out.len()
+            )));
+        }
+        Ok(out)
+    }
+
+    fn hypot(&self, x: f64, y: f64) -> HResult<f64> {
+        let out = self.hypot.call1((x, y)).map_err(|e| self.py_error(e))?;
+        out.extract::<f64>().map_err(|e| self.py_error(e))
+    }
+
+    // --- driving -------------------------------------------------------------------------
+
+    fn problem(&mut self, message: String) {
+        if self.problems.len() < self.limits.max_problems && !self.problems.contains(&message) {
+            self.problems.push(message);
+        }
+    }
+
+    pub fn execute(&mut self, data: &[u8]) -> Result<(), Stop> {
+        let mut lexer = Lexer::new(data);
+        loop {
+            let op = match lexer.next() {
+                None => return Ok(()),
+                Some(Err(LexError::Overflow)) => {
+                    return Err(Stop::Error(PyOverflowError::new_err(
+                        "cannot convert float infinity to integer",
+                    )))
+                }
+                Some(Ok(op)) => op,
+            };
+            self.ops += 1;
+            if self.ops & 0x7ff == 0 {
+                if Instant::now() > self.deadline {
+                    return Err(Stop::Timeout(
+                        "time limit reached while reading the page".to_owned(),
+                    ));
+                }
+                if self.ops > self.limits.max_operations {
+                    return Err(Stop::Timeout(format!(
+                        "more than {} operators on the page",
+                        self.limits.max_operations
+                    )));
+                }
+            }
+            let name = lexer.op_bytes(&op.op);
+            match self.dispatch(name, &op.operands) {
+                Ok(()) => {}
+                Err(HErr::Bad(text)) => {
+                    self.problem(format!("bad operands for {}: {}", latin1(name), text));
+                }
+                Err(HErr::Stop(stop)) => return Err(stop),
+            }
+        }
+    }
+
+    fn dispatch(&mut self, op: &[u8], ops: &[Val]) -> HResult<()> {
+        match op {
+            b"BT" => {
+                self.tm = IDENTITY;
+                self.tlm = IDENTITY;
+                Ok(())
+            }
+            b"Tf" => self.tf(ops),
+            b"Tj" => {
+                let item = ops.last().ok_or_else(index_error)?;
+                self.show(std::slice::from_ref(item))
+            }
+            b"TJ" => {
+                let item = ops.last().ok_or_else(index_error)?;
+                if let Val::Arr(items) = item {
+                    self.show(items)?;
+                }
+                Ok(())
+            }
+            b"'" => {
+                self.tstar();
+                let item = ops.last().ok_or_else(index_error)?;
+                self.show(std::slice::from_ref(item))
+            }
+            b"\"" => {
+                if ops.len() < 3 {
+                    return Err(index_error());
+                }
+                let value = self.float_of(&ops[ops.len() - 3])?;
+                self.set_gs(|g| g.tw = value);
+                let value = self.float_of(&ops[ops.len() - 2])?;
+                self.set_gs(|g| g.tc = value);
+                self.tstar();
+                self.show(std::slice::from_ref(&ops[ops.len() - 1]))
+            }
+            b"Td" => self.td(ops),
+            b"TD" => {
+                let v = self.float_of(ops.last().ok_or_else(index_error)?)?;
+                let value = -v;
+                self.set_gs(|g| g.tl = value);
+                self.td(ops)
+            }
+            b"Tm" => {
+                let m = self.unpack(ops, 6)?;
+                let m = [m[0], m[1], m[2], m[3], m[4], m[5]];
+                self.tlm = m;
+                self.tm = m;
+                Ok(())
+            }
+            b"T*" => {
+                self.tstar();
+                Ok(())
+            }
+            b"Tc" => {
+                let value = self.float_of(ops.last().ok_or_else(index_error)?)?;
+                self.set_gs(|g| g.tc = value);
+                Ok(())
+            }
+            b"Tw" => {
+                let value = self.float_of(ops.last().ok_or_else(index_error)?)?;
+                self.set_gs(|g| g.tw = value);
+                Ok(())
+            }
+            b"Tz" => {
+                let value = self.float_of(ops.last().ok_or_else(index_error)?)? / 100.0;
+                self.set_gs(|g| g.th = value);
+                Ok(())
+            }
+            b"TL" => {
+                let value = self.float_of(ops.last().ok_or_else(index_error)?)?;
+                self.set_gs(|g| g.tl = value);
+                Ok(())
+            }
+            b"Ts" => {
+                let value = self.float_of(ops.last().ok_or_else(index_error)?)?;
+                self.set_gs(|g| g.ts = value);
+                Ok(())
+            }
+            b"Tr" => {
+                let value = self.int_of(ops.last().ok_or_else(index_error)?)?;
+                self.set_gs(|g| g.tr = value);
+                Ok(())
+            }
+            b"q" => {
+                if self.stack.len() < 256 {
+                    self.stack.push(Rc::new(Cell::new(self.gs.get())));
+                }
+                Ok(())
+            }
+            b"Q" => {
+                if let Some(g) = self.stack.pop() {
+                    self.gs = g;
+                }
+                Ok(())
+            }
+            b"cm" => {
+                let m = self.floats(ops, 6)?;
+                if m.len() == 6 {
+                    let m = [m[0], m[1], m[2], m[3], m[4], m[5]];
+                    let value = mult(&m, &self.gs.get().ctm);
+                    self.set_gs(|g| g.ctm = value);
+                }
+                Ok(())
+            }
+            b"Do" => self.do_xobject(ops),
+            b"BI" => {
+                self.inline_image(ops);
+                Ok(())
+            }
+            b"BMC" => {
+                let artifact = matches!(ops.last(), Some(Val::Name(n)) if n == b"Artifact");
+                self.push_marked(artifact, None);
+                Ok(())
+            }
+            b"BDC" => self.bdc(ops),
+            b"EMC" => {
+                self.emc();
+                Ok(())
+            }
+            b"m" => {
+                let (x, y) = self.pair(ops)?;
+                let p = self.point(x, y);
+                self.path_start = p;
+                self.path_point = p;
+                self.point_is_start = true;
+                self.extend(p.0, p.1);
+                Ok(())
+            }
+            b"l" => {
+                let (x, y) = self.pair(ops)?;
+                let p = self.point(x, y);
+                let (x0, y0) = self.path_point;
+                if self.segment_count < 1000 {
+                    self.segments.push([x0, y0, p.0, p.1]);
+                    self.segment_count += 1;
+                }
+                self.path_point = p;
+                self.point_is_start = false;
+                self.extend(p.0, p.1);
+                Ok(())
+            }
+            b"c" | b"v" | b"y" => {
+                let n = ops.len();
+                let mut i = 0;
+                while i + 1 < n {
+                    let x = self.float_of(&ops[i])?;
+                    let y = self.float_of(&ops[i + 1])?;
+                    let p = self.point(x, y);
+                    self.extend(p.0, p.1);
+                    i += 2;
+                }
+                if n >= 2 {
+                    let x = self.float_of(&ops[n - 2])?;
+                    let y = self.float_of(&ops[n - 1])?;
+                    self.path_point = self.point(x, y);
+                    self.point_is_start = false;
+                }
+                self.segment_count += 1;
+                self.curved = true;
+                Ok(())
+            }
+            b"re" => {
+                let v = self.unpack(ops, 4)?;
+                let (x, y, w, h) = (v[0], v[1], v[2], v[3]);
+                let p0 = self.point(x, y);
+                let p1 = self.point(x + w, y);
+                let p2 = self.point(x + w, y + h);
+                let p3 = self.point(x, y + h);
+                for p in [p0, p1, p2, p3] {
+                    self.extend(p.0, p.1);
+                }
+                if self.segment_count < 1000 {
+                    self.segments.push([p0.0, p0.1, p1.0, p1.1]);
+                    self.segments.push([p1.0, p1.1, p2.0, p2.1]);
+                    self.segments.push([p2.0, p2.1, p3.0, p3.1]);
+                    self.segments.push([p3.0, p3.1, p0.0, p0.1]);
+                    self.segment_count += 4;
+                }
+                self.path_start = p0;
+                self.path_point = p0;
+                self.point_is_start = true;
+                Ok(())
+            }
+            b"h" => {
+                let (x0, y0) = self.path_point;
+                let (x1, y1) = self.path_start;
+                let same = self.point_is_start || (x0 == x1 && y0 == y1);
+                if !same && self.segment_count < 1000 {
+                    self.segments.push([x0, y0, x1, y1]);
+                    self.segment_count += 1;
+                }
+                self.path_point = self.path_start;
+                self.point_is_start = true;
+                Ok(())
+            }
+            b"W" | b"W*" => {
+                self.pending_clip = true;
+                Ok(())
+            }
+            b"n" => {
+                self.paint(false, false);
+                Ok(())
+            }
+            b"S" | b"s" | b"B" | b"B*" | b"b" | b"b*" => {
+                self.paint(true, false);
+                Ok(())
+            }
+            b"f" | b"F" | b"f*" => {
+                self.paint(false, true);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    // --- text state ----------------------------------------------------------------------
+
+    fn pair(&self, ops: &[Val]) -> HResult<(f64, f64)> {
+        if ops.len() < 2 {
+            return Err(index_error());
+        }
+        let x = self.float_of(&ops[ops.len() - 2])?;
+        let y = self.float_of(&ops[ops.len() - 1])?;
+        Ok((x, y))
+    }
+
+    fn td(&mut self, ops: &[Val]) -> HResult<()> {
+        let (tx, ty) = self.pair(ops)?;
+        self.td_by(tx, ty);
+        Ok(())
+    }
+
+    fn td_by(&mut self, tx: f64, ty: f64) {
+        let [a, b, c, d, e, f] = self.tlm;
+        let m = [a, b, c, d, e + tx * a + ty * c, f + tx * b + ty * d];
+        self.tlm = m;
+        self.tm = m;
+    }
+
+    fn tstar(&mut self) {
+        let tl = self.gs.get().tl;
+        self.td_by(0.0, -tl);
+    }
+
+    fn tf(&mut self, ops: &[Val]) -> HResult<()> {
+        if ops.len() < 2 {
+            return Err(index_error());
+        }
+        let name = &ops[ops.len() - 2];
+        let value = self.float_of(&ops[ops.len() - 1])?;
+        self.set_gs(|g| g.fs = value);
+        let font = match name {
+            Val::Name(n) => self.font(n)?,
+            _ => None,
+        };
+        let font = match font {
+            Some(f) => f,
+            None => {
+                let shown = self.display(name)?;
+                self.problem(format!("font {shown} is missing from the page resources"));
+                MISSING
+            }
+        };
+        let value = Some(font);
+        self.set_gs(|g| g.font = value);
+        Ok(())
+    }
+
+    fn font(&mut self, name: &[u8]) -> HResult<Option<usize>> {
+        let key = (self.scope, name.to_vec());
+        if let Some(hit) = self.font_cache.get(&key) {
+            return Ok(*hit);
+        }
+        let found = self
+            .resolver
+            .call_method1("font", (self.scope, name_str(name)))
+            .map_err(|e| self.py_error(e))?;
+        let index = if found.is_none() {
+            None
+        } else {
+            let font: Py<Font> = found.extract().map_err(|e| self.py_error(e))?;
+            self.fonts.push(font);
+            Some(self.fonts.len() - 1)
+        };
+        self.font_cache.insert(key, index);
+        Ok(index)
+    }
+
+    fn show(&mut self, items: &[Val]) -> HResult<()> {
+        let py = self.py;
+        let font_index = self.gs.get().font.unwrap_or(MISSING);
+        let font_obj = self.fonts[font_index].clone_ref(py);
+        let font = font_obj.get();
+        let (fs, th, tc, tw) = (
+            self.gs.get().fs,
+            self.gs.get().th,
+            self.gs.get().tc,
+            self.gs.get().tw,
+        );
+        let vertical = font.vertical;
+        let mut text = String::new();
+        let mut parts = 0usize;
+        let mut last_empty = false;
+        let mut last_space = false;
+        let start_tm = self.tm;
+        let mut advance = 0.0f64;
+        let mut run_start = 0.0f64;
+        let mut glyphs = 0u64;
+        let mut unmapped = 0u64;
+        let split_gap = self.limits.split_gap_em * fs;
+        let space_gap = self.limits.space_gap_em * fs;
+        for item in items {
+            match item {
+                Val::Str(bytes) => {
+                    if bytes.is_empty() {
+                        continue;
+                    }
+                    let before = text.len();
+                    let d = font
+                        .decode_into(py, bytes, self.neumaier, &mut text)
+                        .map_err(|e| self.py_error(e))?;
+                    glyphs += d.glyphs;
+                    unmapped += d.unmapped;
+                    let count = d.glyphs as f64;
+                    let spaces = d.spaces as f64;
+                    let step = if vertical {
+                        d.width * fs + tc * count + tw * spaces
+                    } else {
+                        (d.width * fs + tc * count + tw * spaces) * th
+                    };
+                    parts += 1;
+                    last_empty = text.len() == before;
+                    last_space = text[before..].ends_with(' ');
+                    advance += step;
+                }
+                Val::Num(x) => {
+                    let mut shift = -*x / 1000.0 * fs;
+                    if !vertical {
+                        shift *= th;
+                    }
+                    if parts == 0 {
+                        advance += shift;
+                        run_start = advance;
+                        continue;
+                    }
+                    if shift > split_gap {
+                        let shown = std::mem::take(&mut text);
+                        self.emit(shown, start_tm, run_start, advance, font_index)?;
+                        parts = 0;
+                        advance += shift;
+                        run_start = advance;
+                        continue;
+                    }
+                    if shift > space_gap && !last_empty && !last_space {
+                        text.push(' ');
+                        parts += 1;
+                        last_empty = false;
+                        last_space = true;
+                    }
+                    advance += shift;
+                }
+                _ => {}
+            }
+        }
+        if parts > 0 {
+            self.emit(text, start_tm, run_start, advance, font_index)?;
+        }
+        self.glyphs += glyphs;
+        self.unmapped += unmapped;
+        let [a, b, c, d, e, f] = start_tm;
+        self.tm = if vertical {
+            [a, b, c, d, e - advance * c, f - advance * d]
+        } else {
+            [a, b, c, d, e + advance * a, f + advance * b]
+        };
+        Ok(())
+    }
+
+    fn actual_text(&mut self, text: String) -> String {
+        for marked in self.marked.iter_mut().rev() {
+            if let Some(actual) = &marked.actual {
+                if marked.emitted {
+                    return String::new();
+                }
+                marked.emitted = true;
+                return actual.clone();
+            }
+        }
+        text
+    }
+
+    fn emit(
+        &mut self,
+        text: String,
+        tm: Matrix,
+        start: f64,
+        end: f64,
+        font_index: usize,
+    ) -> HResult<()> {
+        let text = if self.actual_depth != 0 {
+            self.actual_text(text)
+        } else {
+            text
+        };
+        if text.is_empty() || py_isspace(&text) {
+            return Ok(());
+        }
+        let font_obj = self.fonts[font_index].clone_ref(self.py);
+        let font = font_obj.get();
+        let fs = self.gs.get().fs;
+        let [a, b, c, d, e, f] = mult(&tm, &self.gs.get().ctm);
+        let ts = self.gs.get().ts;
+        let (ox, oy, ex, ey);
+        if font.vertical {
+            ox = -start * c + e;
+            oy = -start * d + f;
+            ex = -end * c + e;
+            ey = -end * d + f;
+        } else {
+            ox = start * a + ts * c + e;
+            oy = start * b + ts * d + f;
+            ex = end * a + ts * c + e;
+            ey = end * b + ts * d + f;
+        }
+        let scale_y = self.hypot(c, d)?;
+        let size = fs.abs() * scale_y * font.size_scale;
+        let up = font.ascent * fs * font.size_scale;
+        let down = 0.22 * fs * font.size_scale;
+        let (ux, uy) = (c * up, d * up);
+        let (dx, dy) = (-c * down, -d * down);
+        let (xs, ys, direction);
+        if font.vertical {
+            let half = 0.5 * fs.abs();
+            let (sx, sy) = (a * half, b * half);
+            xs = [ox - sx, ox + sx, ex - sx, ex + sx];
+            ys = [oy - sy, oy + sy, ey - sy, ey + sy];
+            direction = 1;
+        } else {
+            xs = [ox + ux, ox + dx, ex + ux, ex + dx];
+            ys = [oy + uy, oy + dy, ey + uy, ey + dy];
+            let (mut run_x, mut run_y) = (ex - ox, ey - oy);
+            if run_x == 0.0 && run_y == 0.0 {
+                run_x = a * fs * self.gs.get().th;
+                run_y = b * fs * self.gs.get().th;
+            }
+            let (up_x, up_y) = (c * fs, d * fs);
+            let horizontal = run_x > 0.0
+                && run_y.abs() <= 0.05 * run_x
+                && up_y < 0.0
+                && up_x.abs() <= 0.05 * -up_y;
+            direction = if horizontal { 0 } else { 2 };
+        }
+        self.seq += 1;
+        let run = Run {
+            text,
+            bbox: [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)],
+            size,
+            font: font_index,
+            bold: font.bold || self.gs.get().tr == 2,
+            italic: font.italic,
+            direction,
+            artifact: self.artifact_depth > 0,
+            ocr_layer: false,
+            seq: self.seq,
+        };
+        if self.gs.get().tr == 3 || self.gs.get().tr == 7 {
+            self.invisible.push(run);
+            return Ok(());
+        }
+        let [x0, y0, x1, y1] = run.bbox;
+        let cx = (x0 + x1) / 2.0;
+        let cy = (y0 + y1) / 2.0;
+        let reason = if size < self.limits.min_visible_size {
+            Some("tiny")
+        } else if !(0.0 <= cx && cx <= self.width && 0.0 <= cy && cy <= self.height) {
+            Some("off_page")
+        } else {
+            match self.gs.get().clip {
+                Some(clip)
+                    if !(clip[0] <= cx && cx <= clip[2] && clip[1] <= cy && cy <= clip[3]) =>
+                {
+                    Some("clipped")
+                }
+                _ => None,
+            }
+        };
+        match reason {
+            Some(reason) => self.hidden.push((run.text, reason, run.bbox)),
+            None => self.runs.push(run),
+        }
+        Ok(())
+    }
+
+    /// `_finish`: invisible text over an image is the scanner's OCR layer.
+    pub fn finish(&mut self) {
+        let boxes: Vec<[f64; 4]> = self.images.iter().map(|i| *i.bbox()).collect();
+        for mut run in std::mem::take(&mut self.invisible) {
+            let [x0, y0, x1, y1] = run.bbox;
+            let cx = (x0 + x1) / 2.0;
+            let cy = (y0 + y1) / 2.0;
+            if boxes
+                .iter()
+                .any(|b| b[0] <= cx && cx <= b[2] && b[1] <= cy && cy <= b[3])
+            {
+                run.ocr_layer = true;
+                self.runs.push(run);
+            } else {
+                self.hidden.push((run.text, "invisible", run.bbox));
+            }
+        }
+    }
+
+    // --- paths ---------------------------------------------------------------------------
+
+    fn point(&self, x: f64, y: f64) -> (f64, f64) {
+        let [a, b, c, d, e, f] = self.gs.get().ctm;
+        (x * a + y * c + e, x * b + y * d + f)
+    }
+
+    fn extend(&mut self, px: f64, py: f64) {
+        match &mut self.path_box {
+            None => self.path_box = Some([px, py, px, py]),
+            Some(b) => {
+                if px < b[0] {
+                    b[0] = px;
+                } else if px > b[2] {
+                    b[2] = px;
+                }
+                if py < b[1] {
+                    b[1] = py;
+                } else if py > b[3] {
+                    b[3] = py;
+                }
+            }
+        }
+    }
+
+    fn paint(&mut self, stroke: bool, fill: bool) {
+        let path_box = self.path_box;
+        if self.pending_clip {
+            if let Some(b) = path_box {
+                let clip = Some(match self.gs.get().clip {
+                    None => b,
+                    Some(c) => [
+                        py_max(&[c[0], b[0]]),
+                        py_max(&[c[1], b[1]]),
+                        py_min(&[c[2], b[2]]),
+                        py_min(&[c[3], b[3]]),
+                    ],
+                });
+                self.set_gs(|g| g.clip = clip);
+            }
+        }
+        if stroke || fill {
+            if let Some(b) = path_box {
+                self.paths += 1;
+                self.add_rules(b, stroke);
+            }
+        }
+        self.pending_clip = false;
+        self.path_box = None;
+        self.segments.clear();
+        self.segment_count = 0;
+        self.curved = false;
+    }
+
+    fn add_rules(&mut self, b: [f64; 4], stroke: bool) {
+        if self.rules.len() >= self.limits.max_rules {
+            return;
+        }
+        let w = b[2] - b[0];
+        let h = b[3] - b[1];
+        if !stroke {
+            if h <= 2.5 && w > 2.5 {
+                let y = (b[1] + b[3]) / 2.0;
+                self.rules.push([b[0], y, b[2], y]);
+            } else if w <= 2.5 && h > 2.5 {
+                let x = (b[0] + b[2]) / 2.0;
+                self.rules.push([x, b[1], x, b[3]]);
+            }
+            return;
+        }
+        if self.curved || self.segments.iter().any(|s| s[0].is_nan()) {
+            return;
+        }
+        for &[x0, y0, x1, y1] in &self.segments {
+            if (y0 - y1).abs() <= 0.5 && (x1 - x0).abs() > 2.5 {
+                self.rules
+                    .push([py_min(&[x0, x1]), y0, py_max(&[x0, x1]), y0]);
+            } else if (x0 - x1).abs() <= 0.5 && (y1 - y0).abs() > 2.5 {
+                self.rules
+                    .push([x0, py_min(&[y0, y1]), x0, py_max(&[y0, y1])]);
+            }
+        }
+    }
+
+    // --- marked content ------------------------------------------------------------------
+
+    fn bdc(&mut self, ops: &[Val]) -> HResult<()> {
+        let artifact = matches!(ops.first(), Some(Val::Name(n)) if n == b"Artifact");
+        let actual = match ops.get(1) {
+            Some(Val::Name(n)) => self.properties(n)?,
+            Some(Val::Dict(items)) => match dict_get(items, b"ActualText") {
+                None | Some(Val::Null) => None,
+                Some(Val::Name(n)) => Some(name_str(n)),
+                Some(Val::Str(raw)) => {
+                    let text = self
+                        .resolver
+                        .call_method1("text_string", (PyBytes::new(self.py, raw),))
+                        .and_then(|t| t.extract::<String>())
+                        .map_err(|e| self.py_error(e))?;
+                    Some(text)
+                }
+                Some(_) => Some(String::new()),
+            },
+            _ => None,
+        };
+        self.push_marked(artifact, actual);
+        Ok(())
+    }
+
+    fn properties(&mut self, name: &[u8]) -> HResult<Option<String>> {
+        let key = (self.scope, name.to_vec());
+        if let Some(hit) = self.property_cache.get(&key) {
+            return Ok(hit.clone());
+        }
+        let found = self
+            .resolver
+            .call_method1("properties", (self.scope, name_str(name)))
+            .and_then(|t| t.extract::<Option<String>>())
+            .map_err(|e| self.py_error(e))?;
+        self.property_cache.insert(key, found.clone());
+        Ok(found)
+    }
+
+    fn push_marked(&mut self, artifact: bool, actual: Option<String>) {
+        if self.marked.len() >= 256 {
+            return;
+        }
+        if artifact {
+            self.artifact_depth += 1;
+        }
+        if actual.is_some() {
+            self.actual_depth += 1;
+        }
+        self.marked.push(Marked {
+            artifact,
+            actual,
+            emitted: false,
+        });
+    }
+
+    fn emc(&mut self) {
+        if let Some(marked) = self.marked.pop() {
+            if marked.artifact {
+                self.artifact_depth -= 1;
+            }
+            if marked.actual.is_some() {
+                self.actual_depth -= 1;
+            }
+        }
+    }
+
+    // --- XObjects and images -------------------------------------------------------------
+
+    fn unit_square(&self) -> [f64; 4] {
+        let [a, b, c, d, e, f] = self.gs.get().ctm;
+        let xs = [e, a + e, c + e, a + c + e];
+        let ys = [f, b + f, d + f, b + d + f];
+        [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)]
+    }
+
+    fn inline_image(&mut self, ops: &[Val]) {
+        let params = match ops.first() {
+            None => Vec::new(),
+            Some(Val::Dict(items)) => items.clone(),
+            Some(_) => return,
+        };
+        let data = match ops.get(1) {
+            Some(Val::Str(bytes)) => bytes.clone(),
+            _ => Vec::new(),
+        };
+        let bbox = self.unit_square();
+        self.images.push(Image::Inline(params, data, bbox));
+    }
+
+    fn xobject(&mut self, name: &[u8]) -> HResult<Rc<XObject>> {
+        let key = (self.scope, name.to_vec());
+        if let Some(hit) = self.xobject_cache.get(&key) {
+            return Ok(Rc::clone(hit));
+        }
+        let found = self
+            .resolver
+            .call_method1("xobject", (self.scope, name_str(name)))
+            .map_err(|e| self.py_error(e))?;
+        let value = Rc::new(self.read_xobject(&found).map_err(|e| self.py_error(e))?);
+        self.xobject_cache.insert(key, Rc::clone(&value));
+        Ok(value)
+    }
+
+    fn read_xobject(&self, found: &Bound<'py, PyAny>) -> PyResult<XObject> {
+        if found.is_none() {
+            return Ok(XObject::None);
+        }
+        let tuple = found.downcast::<PyTuple>()?;
+        let kind: String = tuple.get_item(0)?.extract()?;
+        if kind == "image" {
+            return Ok(XObject::Image(tuple.get_item(1)?.extract()?));
+        }
+        let matrix: Option<Vec<f64>> = tuple.get_item(4)?.extract()?;
+        let bbox: Option<Vec<f64>> = tuple.get_item(5)?.extract()?;
+        Ok(XObject::Form {
+            key: tuple.get_item(1)?.extract()?,
+            data: tuple.get_item(2)?.extract()?,
+            error: tuple.get_item(3)?.extract()?,
+            matrix: matrix
+                .filter(|m| m.len() == 6)
+                .map(|m| [m[0], m[1], m[2], m[3], m[4], m[5]]),
+            bbox: bbox
+                .filter(|b| b.len() == 4)
+                .map(|b| [b[0], b[1], b[2], b[3]]),
+            scope: tuple.get_item(6)?.extract()?,
+        })
+    }
+
+    fn do_xobject(&mut self, ops: &[Val]) -> HResult<()> {
+        let name = ops.last().ok_or_else(index_error)?;
+        let Val::Name(name) = name else {
+            return Ok(());
+        };
+        let found = self.xobject(name)?;
+        match &*found {
+            XObject::None => Ok(()),
+            XObject::Image(info) => {
+                let bbox = self.unit_square();
+                self.images.push(Image::XObject(*info, bbox));
+                Ok(())
+            }
+            XObject::Form {
+                key,
+                data,
+                error,
+                matrix,
+                bbox,
+                scope,
+            } => {
+                let data = data.as_ref().map(|d| d.bind(self.py).clone());
+                self.form(*key, data, error.clone(), *matrix, *bbox, *scope)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn form(
+        &mut self,
+        key: i64,
+        data: Option<Bound<'py, PyBytes>>,
+        error: Option<String>,
+        matrix: Option<Matrix>,
+        bbox: Option<[f64; 4]>,
+        scope: Option<i64>,
+    ) -> HResult<()> {
+        if self.form_stack.contains(&key) {
+            self.problem("a Form XObject draws itself (cycle skipped)".to_owned());
+            return Ok(());
+        }
+        if self.form_stack.len() >= self.limits.max_form_depth {
+            let depth = self.limits.max_form_depth;
+            self.problem(format!("Form XObjects nested deeper than {depth}"));
+            return Ok(());
+        }
+        self.forms += 1;
+        if self.forms > self.limits.max_form_invocations {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {} Form XObjects on the page",
+                self.limits.max_form_invocations
+            ))));
+        }
+        if let Some(error) = error {
+            self.problem(format!("a Form XObject cannot be decoded: {error}"));
+            self.incomplete = true;
+            return Ok(());
+        }
+        let Some(data) = data else {
+            return Ok(());
+        };
+        let bytes = data.as_bytes();
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let saved_gs = Rc::clone(&self.gs);
+        let saved_scope = self.scope;
+        let (saved_tm, saved_tlm) = (self.tm, self.tlm);
+        self.stack.push(Rc::clone(&saved_gs));
+        self.gs = Rc::new(Cell::new(saved_gs.get()));
+        if let Some(m) = matrix {
+            let value = mult(&m, &self.gs.get().ctm);
+            self.set_gs(|g| g.ctm = value);
+        }
+        if let Some([x0, y0, x1, y1]) = bbox {
+            self.path_box = None;
+            for (px, py) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+                let p = self.point(px, py);
+                self.extend(p.0, p.1);
+            }
+            self.pending_clip = true;
+            self.paint(false, false);
+        }
+        self.scope = scope.unwrap_or(saved_scope);
+        self.form_stack.push(key);
+        let depth = self.stack.len();
+        let marked = self.marked.len();
+        let result = self.execute(bytes);
+        self.form_stack.pop();
+        self.stack.truncate(depth - 1);
+        while self.marked.len() > marked {
+            self.emc();
+        }
+        self.gs = saved_gs;
+        self.scope = saved_scope;
+        self.tm = saved_tm;
+        self.tlm = saved_tlm;
+        result.map_err(HErr::Stop)
+    }
+
+    // --- the answer ----------------------------------------------------------------------
+
+    /// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`.
+    pub fn into_py(self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
+        let py = self.py;
+        let runs = PyList::empty(py);
+        for run in &self.runs {
+            let font = self.fonts[run.font].get();
+            runs.append((
+                run.text.as_str(),
+                (run.bbox[0], run.bbox[1], run.bbox[2], run.bbox[3]),
+                run.size,
+                font.name.clone_ref(py),
+                run.bold,
+                run.italic,
+                run.direction,
+                run.artifact,
+                run.ocr_layer,
+                run.seq,
+            ))?;
+        }
+        let hidden = PyList::empty(py);
+        for (text, reason, b) in &self.hidden {
+            hidden.append((text.as_str(), *reason, (b[0], b[1], b[2], b[3])))?;
+        }
+        let images = PyList::empty(py);
+        for image in &self.images {
+            match image {
+                Image::XObject(info, b) => {
+                    images.append(("x", *info, (b[0], b[1], b[2], b[3])))?;
+                }
+                Image::Inline(params, data, b) => {
+                    let params = to_py(py, &Val::Dict(params.clone()))?;
+                    images.append((
+                        "i",
+                        (params, PyBytes::new(py, data)),
+                        (b[0], b[1], b[2], b[3]),
+                    ))?;
+                }
+            }
+        }
+        let rules = PyList::empty(py);
+        for r in &self.rules {
+            rules.append((r[0], r[1], r[2], r[3]))?;
+        }
+        let stop: Py<PyAny> = match stop {
+            None => py.None(),
+            Some(Stop::Timeout(message)) => {
+                ("timeout", message).into_pyobject(py)?.into_any().unbind()
+            }
+            Some(Stop::Error(err)) => ("error", err.value(py).clone())
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        };
+        let out = (
+            runs,
+            hidden,
+            images,
+            rules,
+            self.paths,
+            self.glyphs,
+            self.unmapped,
+            self.problems,
+            self.incomplete,
+            stop,
+        );
+        Ok(out.into_pyobject(py)?.into_any().unbind())
+    }
+}
+
+/// Piece re-exported for the tests of `font`.
+#[allow(dead_code)]
+fn _piece(text: &str) -> Piece {
+    Piece::new(text)
+}

@@ -1,0 +1,94 @@
+//! pdfthin_native: the optional accelerator of pdfthin.
+//!
+//! It changes speed, never answers: every function here reproduces a function of pdfthin's
+//! pure-Python engine exactly, and pdfthin's differential tests compare the two byte for byte.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+
+mod font;
+mod interp;
+pub mod lexer;
+
+use interp::{to_py, Interp, Limits};
+
+/// `iter_operations(data)` as a list of `(operator, operands)`, and the message of the
+/// exception the Python lexer raises at the end of that list (`None` if it does not).
+#[pyfunction]
+fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, Option<String>)> {
+    let out = PyList::empty(py);
+    let mut lex = lexer::Lexer::new(data);
+    while let Some(item) = lex.next() {
+        match item {
+            Ok(op) => {
+                let operands = PyList::empty(py);
+                for v in &op.operands {
+                    operands.append(to_py(py, v)?)?;
+                }
+                let name = PyBytes::new(py, lex.op_bytes(&op.op));
+                out.append(PyTuple::new(py, [name.into_any(), operands.into_any()])?)?;
+            }
+            Err(lexer::LexError::Overflow) => {
+                return Ok((
+                    out,
+                    Some("cannot convert float infinity to integer".to_owned()),
+                ));
+            }
+        }
+    }
+    Ok((out, None))
+}
+
+/// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits)`.
+///
+/// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`
+/// and `text_string(raw)`, and holds the `missing` font; see
+/// `pdfthin/engine/native_page.py`. Returns `(runs, hidden, images, rules, paths, glyphs,
+/// unmapped, problems, incomplete, stop)`. `limits` is `(max_operations, max_form_depth,
+/// max_form_invocations, max_rules, max_problems, min_visible_size, space_gap_em,
+/// split_gap_em)`, the values of the Python interpreter's module.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn interpret(
+    py: Python<'_>,
+    data: &[u8],
+    resolver: Bound<'_, PyAny>,
+    width: f64,
+    height: f64,
+    base: (f64, f64, f64, f64, f64, f64),
+    seconds: f64,
+    problems: Vec<String>,
+    limits: (u64, usize, u64, usize, usize, f64, f64, f64),
+) -> PyResult<Py<PyAny>> {
+    let base = [base.0, base.1, base.2, base.3, base.4, base.5];
+    let limits = Limits {
+        max_operations: limits.0,
+        max_form_depth: limits.1,
+        max_form_invocations: limits.2,
+        max_rules: limits.3,
+        max_problems: limits.4,
+        min_visible_size: limits.5,
+        space_gap_em: limits.6,
+        split_gap_em: limits.7,
+    };
+    let mut interp = Interp::new(py, resolver, width, height, base, seconds, problems, limits)?;
+    let stop = interp.execute(data).err();
+    interp.finish();
+    interp.into_py(stop)
+}
+
+/// CPython's `sum()` of floats as this interpreter computes it (for the tests).
+#[pyfunction]
+fn float_sum(py: Python<'_>, values: Vec<f64>) -> f64 {
+    font::py_sum(values.into_iter(), py.version_info() >= (3, 12))
+}
+
+#[pymodule]
+fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<font::Font>()?;
+    m.add_function(wrap_pyfunction!(tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(interpret, m)?)?;
+    m.add_function(wrap_pyfunction!(float_sum, m)?)?;
+    Ok(())
+}
