@@ -180,8 +180,6 @@ def _select_engine(args: argparse.Namespace) -> int | None:
     return None
 
 
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
