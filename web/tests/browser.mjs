@@ -55,6 +55,7 @@ page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
 page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
 context.on("request", (request) => {
   const url = request.url();
+  if (request.method() !== "GET") problems.push(`${request.method()} request (the PDF must not be sent): ${url}`);
   if (!url.startsWith(`${origin}/`) && !url.startsWith("blob:") && !url.startsWith("data:")) {
     problems.push(`request outside ${origin}: ${url}`);
   }
