@@ -1,0 +1,340 @@
+"""Random and corrupted input into both engines: any difference fails.
+
+- content streams made of random bytes, and of a soup of real tokens (operators, operands of
+  every type, broken strings, inline images, marked content, forms that draw themselves),
+  interpreted on a page whose resources hold simple, composite, vertical and codec fonts,
+  images, forms and property lists;
+- real content streams of corpus pages, truncated and corrupted;
+- the lexer alone on random bytes; font decoding on random tables; CPython's float ``sum()``.
+
+``PDFTHIN_FUZZ_SECONDS`` makes :func:`test_fuzz_for_a_while` a bounded differential fuzz run
+(CI runs it for a minute); without it the run is a few hundred streams.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from typing import Any
+
+import pytest
+from conftest import CORPUS_FILES, require_corpus
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from native_support import both, content_stream, first_difference, native_module
+from pdfbuilder import PdfBuilder, cid_cmap
+from test_native_differential import pure_tokens
+
+from pdfthin.engine import open_pdf
+from pdfthin.engine.document import EngineDocument
+from pdfthin.engine.fonts import UNMAPPED, Font, _CodecMap, _TextMap, _WidthMap
+from pdfthin.engine.interpreter import content_bytes
+from pdfthin.engine.native_page import native_font
+from pdfthin.errors import PdfthinError
+
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    derandomize=True,
+)
+
+
+def _resource_pdf() -> bytes:
+    b = PdfBuilder()
+    helv = b.font_standard("Helvetica")
+    times = b.font_standard("Times-Bold", differences=[65, "/Adieresis", "/fi", "/bogus"])
+    cid = b.font_type0(
+        "TestCID",
+        w=[1, [500, 600, 700], 10, 20, 300, 32, [250]],
+        to_unicode={1: "A", 2: "fi", 3: UNMAPPED, 32: " ", 0x4E00: "一"},
+    )
+    vertical = b.font_type0("Vert", encoding="/Identity-V", dw2=[880, -1000])
+    codec = b.font_type0("Uni", encoding="/UniGB-UCS2-H")
+    sjis = b.font_type0("Sjis", encoding="/90ms-RKSJ-H")
+    mixed = b.font_type0(
+        "Mixed",
+        encoding=b.stream(cid_cmap({0x41: 1}, codespace=((0x00, 0x80, 1), (0x8140, 0xFFFF, 2)))),
+        to_unicode={0x41: "a", 0x8140: "wide"},
+        dw=800,
+    )
+    image = b.image_xobject(2, 2, b"\x00\x40\x80\xff")
+    inner = b.form_xobject(
+        b"BT /F1 9 Tf 1 0 0 1 5 5 Tm (inner) Tj ET 0 0 m 100 0 l S 3 Tr BT (ocr) Tj ET",
+        resources={"Font": {"F1": helv}, "XObject": {"Im": image}},
+        matrix=[1, 0, 0, 1, 20, 20],
+    )
+    selfish = b.reserve()
+    b.form_xobject(
+        b"q 0.5 0 0 0.5 0 0 cm /In Do Q /Self Do BT /F2 5 Tf (x) Tj ET Q Q 9 Tf",
+        ref=selfish,
+        bbox=(0, 0, 300, 300),
+        resources={"XObject": {"Self": selfish, "In": inner}, "Font": {"F2": times}},
+    )
+    plain = b.form_xobject(b"BT /F1 7 Tf (no resources) Tj ET", bbox=(10, 10, 400, 400))
+    fonts = (helv, times, cid, vertical, codec, sjis, mixed)
+    b.add_page(
+        b"",
+        resources={
+            "Font": dict(zip(("F1", "F2", "F3", "F4", "F5", "F6", "F7"), fonts, strict=True)),
+            "XObject": {"Im1": image, "Fm1": inner, "Fm2": selfish, "Fm3": plain},
+            "Properties": {
+                "P1": {"ActualText": "replaced"},
+                "P2": {"ActualText": b"\xfe\xff\x00Z"},
+            },
+        },
+    )
+    return b.build()
+
+
+TOKENS = [
+    *(
+        t.encode()
+        for t in "BT ET Tf Tj TJ ' \" Td TD Tm T* Tc Tw Tz TL Ts Tr q Q cm Do BI ID EI BMC BDC "
+        "EMC m l c v y re h W W* n S s f F f* B B* b b* d0 d1 true false null gs rg k".split()
+    ),
+    *(f"/F{i}".encode() for i in range(1, 9)),
+    b"/Im1", b"/Fm1", b"/Fm2", b"/Fm3", b"/Nope", b"/Artifact", b"/Span", b"/P1", b"/P2", b"/P9",
+    b"0", b"1", b"-1", b"12", b"-3.5", b".5", b"5.", b"+7", b"1e3", b"9" * 400, b"-" + b"9" * 400,
+    b"0.001", b"1000", b"-2000", b"2", b"3", b"7", b"100", b"612", b"792",
+    b"(abc)", b"(a\\(b\\))", b"(\\101\\12\\n\\r\\t\\\\x)", b"(line\r\nbreak\\\r\n)", b"(unclosed",
+    b"(\x01\x41\x00\x20)", b"(\x8c\x82\x81\x40)", b"<48656c6c6f>", b"<4>", b"<>",
+    b"<0001 0002 0003>",
+    b"<4E00>", b"<zz>", b"[", b"]", b"<<", b">>", b"{", b"}", b")", b">", b"#", b"/A#41", b"%c\n",
+    b"<</ActualText (zz)>>", b"<</ActualText <FEFF0041>>>", b"<</ActualText /N>>",
+    b"<</ActualText 3>>", b"<</MCID 0>>",
+    b"BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\x01\x02\x03 EI",
+    b"BI /W 1 /H 1 /L 999 ID x EI", b"BI /F /AHx ID 00> EI", b"BI /IM true /W 8 /H 1 ID \xff EI",
+    b"BI /CS [/I /RGB 1 <00ff00>] /W 1 /H 1 ID \x00 EI", b"BI ID", b"BI /W 1 EI",
+    b"[(Hello) -300 (World) 5000 (x) 120 ( ) -200] TJ", b"[(a) 0 Tc (b)] TJ",
+    b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET", b"BT /F3 10 Tf 1 0 0 1 50 50 Tm <00010002> Tj ET",
+    b"BT /F4 10 Tf 300 300 Td <0001 0002> Tj ET", b"BT /F5 10 Tf <4E00 0041> Tj ET",
+    b"BT /F6 10 Tf <8140 41 82a0> Tj ET", b"BT /F7 10 Tf <41 8140 7f> Tj ET",
+    b"0 0 100 2 re f", b"0 0 m 100 0 l S", b"10 10 m 10 200 l 300 200 l h S", b"0 0 50 50 re W n",
+    b"1 0 0 -1 0 792 cm", b"0 1 -1 0 300 0 cm", b"3 Tr", b"7 Tr", b"2 Tr", b"-50 Ts", b"150 Tz",
+    b"/Span <</ActualText (one)>> BDC", b"/Artifact BMC", b"/P1 BDC", b"/Fm2 Do", b"/Im1 Do",
+]  # fmt: skip
+SEPARATORS = [b" ", b" ", b"\n", b"", b"\r\n", b"\x00", b"\t"]
+
+
+def soup(rng: random.Random, size: int) -> bytes:
+    parts = []
+    for _ in range(size):
+        if rng.random() < 0.05:
+            parts.append(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 6))))
+        else:
+            parts.append(rng.choice(TOKENS))
+        parts.append(rng.choice(SEPARATORS))
+    return b"".join(parts)
+
+
+def mutate(rng: random.Random, data: bytes) -> bytes:
+    data = bytearray(data)
+    for _ in range(rng.randrange(1, 4)):
+        if not data:
+            break
+        kind = rng.randrange(6)
+        at = rng.randrange(len(data))
+        if kind == 0:  # truncate
+            del data[at:]
+        elif kind == 1:  # flip bytes
+            for i in range(at, min(len(data), at + rng.randrange(1, 8))):
+                data[i] = rng.randrange(256)
+        elif kind == 2:  # delete a span
+            del data[at : at + rng.randrange(1, 64)]
+        elif kind == 3:  # duplicate a span
+            data[at:at] = data[at : at + rng.randrange(1, 200)]
+        elif kind == 4:  # insert tokens
+            data[at:at] = b" " + soup(rng, rng.randrange(1, 6)) + b" "
+        else:  # a structural byte
+            data[at:at] = rng.choice([b"(", b")", b"[", b"]", b"<", b">", b"<<", b"\\", b"%"])
+    return bytes(data)
+
+
+@pytest.fixture(scope="module")
+def module() -> Any:
+    return native_module()
+
+
+@pytest.fixture(scope="module")
+def doc() -> EngineDocument:
+    return open_pdf(_resource_pdf())
+
+
+def check_stream(doc: EngineDocument, module: Any, data: bytes) -> None:
+    with content_stream(data):
+        pure, native = both(doc, 1, module)
+    assert pure == native, f"{data!r}\n" + first_difference(pure, native)
+    pure_ops, pure_error = pure_tokens(data)
+    native_ops, native_error = module.tokenize(data)
+    assert (repr(native_ops), native_error) == (repr(pure_ops), pure_error), data
+
+
+def test_the_resource_page_exercises_every_path(doc: EngineDocument, module: Any) -> None:
+    data = b" ".join(t for t in TOKENS if b" " in t and not t.startswith(b"BI ID"))
+    with content_stream(data):
+        page = doc.page(1)
+    assert page.runs and page.images and page.rules and page.hidden
+    check_stream(doc, module, data)
+
+
+@SETTINGS
+@given(st.binary(max_size=400))
+def test_random_bytes(doc: EngineDocument, module: Any, data: bytes) -> None:
+    check_stream(doc, module, data)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32), st.integers(1, 120))
+def test_token_soup(doc: EngineDocument, module: Any, seed: int, size: int) -> None:
+    check_stream(doc, module, soup(random.Random(seed), size))
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(TOKENS), max_size=60), st.sampled_from(SEPARATORS))
+def test_token_lists(doc: EngineDocument, module: Any, tokens: list[bytes], sep: bytes) -> None:
+    check_stream(doc, module, sep.join(tokens))
+
+
+def test_limits_stop_both_engines_alike(
+    doc: EngineDocument, module: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pdfthin.engine import interpreter
+
+    monkeypatch.setattr(interpreter, "MAX_OPERATIONS", 4096)
+    monkeypatch.setattr(interpreter, "MAX_FORM_INVOCATIONS", 3)
+    monkeypatch.setattr(interpreter, "MAX_PROBLEMS", 2)
+    monkeypatch.setattr(interpreter, "MAX_RULES", 5)
+    check_stream(doc, module, b"BT /F1 9 Tf (a) Tj ET " + b"q Q " * 5000)
+    check_stream(doc, module, b"/Fm1 Do " * 5 + b"BT /F1 9 Tf (late) Tj ET")
+    check_stream(doc, module, b"/X1 Tf /X2 Tf /X3 Tf 1 Tf Tm" + b" 0 0 m 100 0 l S" * 9)
+
+
+# --- corrupted real streams ------------------------------------------------------------------
+
+
+def _corpus_pages(count: int) -> list[tuple[EngineDocument, int, bytes]]:
+    out: list[tuple[EngineDocument, int, bytes]] = []
+    for f in CORPUS_FILES[:: max(1, len(CORPUS_FILES) // count)]:
+        try:
+            doc = open_pdf(f.path, password=f.password)
+        except PdfthinError:
+            continue
+        number = 1 + len(out) % doc.page_count
+        data, _problems = content_bytes(doc._pages[number - 1])
+        if data:
+            out.append((doc, number, data))
+    return out
+
+
+@pytest.mark.corpus
+def test_corrupted_corpus_streams(module: Any) -> None:
+    require_corpus()
+    rng = random.Random(20261130)
+    pages = _corpus_pages(24)
+    assert len(pages) >= 10
+    for doc, number, data in pages:
+        for _ in range(12):
+            bad = mutate(rng, data)
+            with content_stream(bad):
+                pure, native = both(doc, number, module)
+            assert pure == native, first_difference(pure, native)
+
+
+def test_fuzz_for_a_while(doc: EngineDocument, module: Any) -> None:
+    """A differential fuzz run: ``PDFTHIN_FUZZ_SECONDS`` long (default: 300 streams)."""
+    seconds = float(os.environ.get("PDFTHIN_FUZZ_SECONDS", "0") or 0)
+    rng = random.Random(int(os.environ.get("PDFTHIN_FUZZ_SEED", "1")))
+    corpus = _corpus_pages(40) if seconds and CORPUS_FILES else []
+    end = time.monotonic() + seconds
+    runs = 0
+    while runs < 300 or time.monotonic() < end:
+        if corpus and runs % 3 == 2:
+            target, number, data = rng.choice(corpus)
+            data = mutate(rng, data)
+            with content_stream(data):
+                pure, native = both(target, number, module)
+            assert pure == native, first_difference(pure, native)
+        else:
+            data = soup(rng, rng.randrange(1, 200))
+            if rng.random() < 0.3:
+                data = mutate(rng, data)
+            check_stream(doc, module, data)
+        runs += 1
+    print(f"native fuzz: {runs} streams, no difference")
+
+
+# --- parts ---------------------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=40))
+def test_float_sum_is_cpythons(module: Any, values: list[float]) -> None:
+    assert repr(module.float_sum(values)) == repr(float(sum(values)))
+
+
+texts = st.lists(
+    st.sampled_from(["a", "fi", " ", UNMAPPED, "é", "一", "", "\U0001f600"]), max_size=4
+).map("".join)
+
+
+@SETTINGS
+@given(
+    st.dictionaries(st.integers(0, 255), texts, max_size=40),
+    st.lists(st.floats(-2, 2, allow_nan=False), min_size=256, max_size=256),
+    st.binary(max_size=60),
+)
+def test_simple_font_decoding(
+    module: Any, trans: dict[int, str], widths: list[float], data: bytes
+) -> None:
+    font = Font("f")
+    font.trans = trans
+    font.widths = widths
+    _compare_decode(module, font, data)
+
+
+@SETTINGS
+@given(
+    st.sampled_from([0, 1, 2]),
+    st.one_of(st.none(), st.lists(st.integers(1, 4), min_size=256, max_size=256)),
+    st.dictionaries(st.integers(0, 2**32), texts, max_size=30),
+    st.dictionaries(st.integers(-5, 2**32), st.floats(-2, 2, allow_nan=False), max_size=30),
+    st.floats(0, 2, allow_nan=False),
+    st.binary(max_size=60),
+    st.booleans(),
+)
+def test_composite_font_decoding(
+    module: Any,
+    code_len: int,
+    lead: list[int] | None,
+    text_map: dict[int, str],
+    width_map: dict[int, float],
+    default: float,
+    data: bytes,
+    codec: bool,
+) -> None:
+    font = Font("c")
+    font.simple = False
+    font.code_len = code_len
+    font.lead_lengths = lead
+    if codec:
+        font.text_map = _CodecMap("cp932" if code_len == 0 else "utf-16-be", code_len)
+    else:
+        font.text_map = _TextMap(text_map)
+    font.width_map = _WidthMap(default)
+    font.width_map.update(width_map)
+    _compare_decode(module, font, data)
+
+
+def _compare_decode(module: Any, font: Font, data: bytes) -> None:
+    text, width, spaces, count = font.decode(data)
+    native = module_font(module, font).decode(data)
+    expected = (text.replace(UNMAPPED, ""), float(width), spaces, count, text.count(UNMAPPED))
+    assert repr(native) == repr(expected)
+    assert not math.isnan(native[1]) or math.isnan(width)
+
+
+def module_font(module: Any, font: Font) -> Any:
+    return native_font(module, font)

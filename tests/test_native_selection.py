@@ -1,0 +1,184 @@
+"""Choosing the engine at startup: ``PDFTHIN_NATIVE`` / ``--native`` = auto, require, off.
+
+``require`` on a host where the native module cannot load (not installed, an ABI mismatch, a
+release that does not match) prints one line naming the host and the reason, and exits with
+code 3, for every command (``serve`` included). ``auto`` falls back to pure Python there.
+Capabilities say which engine answered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from native_support import native_module
+from pdfbuilder import PdfBuilder
+
+from pdfthin.engine import _native, engine_info
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    b.add_page(b"BT /F1 12 Tf 72 700 Td (Hello native) Tj ET", resources={"Font": {"F1": font}})
+    path = tmp_path_factory.mktemp("pdf") / "hello.pdf"
+    path.write_bytes(b.build())
+    return path
+
+
+def _shadow(tmp_path: Path, body: str) -> dict[str, str]:
+    """An environment whose ``pdfthin_native`` is a stand-in module with ``body``."""
+    package = tmp_path / "shadow" / "pdfthin_native"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(body)
+    env = {k: v for k, v in os.environ.items() if k != _native.ENV}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "shadow"), str(ROOT)])
+    return env
+
+
+UNLOADABLE = 'raise ImportError("undefined symbol: PyUnicode_Foo (built for another ABI)")'
+WRONG_RELEASE = "__version__ = '9.0.0'\ndef interpret(*a): pass\ndef tokenize(*a): pass\nFont = 1\n"
+
+
+def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pdfthin", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [(UNLOADABLE, "built for another ABI"), (WRONG_RELEASE, "does not match this pdfthin")],
+)
+@pytest.mark.parametrize(
+    "how",
+    [
+        ("env", ["describe", "{pdf}"]),
+        ("option", ["--native", "require", "read", "{pdf}"]),
+        ("option", ["find", "{pdf}", "Hello", "--native", "require"]),
+        ("option", ["serve", "{root}", "--native", "require"]),
+    ],
+)
+def test_require_without_the_module_is_one_line_and_exit_3(
+    tmp_path: Path, pdf: Path, body: str, reason: str, how: tuple[str, list[str]]
+) -> None:
+    env = _shadow(tmp_path, body)
+    kind, args = how
+    if kind == "env":
+        env[_native.ENV] = "require"
+    args = [a.format(pdf=pdf, root=pdf.parent) for a in args]
+    done = _cli(args, env)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "native accelerator is required but cannot load on" in lines[0]
+    assert sys.platform in lines[0].lower() or "Linux" in lines[0] or "Darwin" in lines[0]
+    assert f"{sys.version_info.major}.{sys.version_info.minor}" in lines[0]
+    assert reason in lines[0]
+
+
+def test_require_when_not_installed(tmp_path: Path, pdf: Path) -> None:
+    # A meta-path hook that finds nothing for the module: as on a host with no wheel.
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _NoNative:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'pdfthin_native':\n"
+        "            raise ModuleNotFoundError(\"No module named 'pdfthin_native'\", "
+        "name='pdfthin_native')\n"
+        "sys.meta_path.insert(0, _NoNative())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != _native.ENV}
+    env["PYTHONPATH"] = os.pathsep.join([str(blocker), str(ROOT)])
+    env[_native.ENV] = "require"
+    done = _cli(["read", str(pdf)], env)
+    assert done.returncode == 3
+    assert done.stderr.count("\n") == 1
+    assert "pdfthin-native is not installed" in done.stderr
+
+
+def test_auto_falls_back_to_pure_and_says_why(tmp_path: Path, pdf: Path) -> None:
+    env = _shadow(tmp_path, UNLOADABLE)
+    done = _cli(["describe", str(pdf), "--format", "json"], env)
+    assert done.returncode == 0, done.stderr
+    engine = json.loads(done.stdout)["capabilities"]["engine"]
+    assert engine["engine"] == "pure"
+    assert engine["native_mode"] == "auto"
+    assert "built for another ABI" in engine["native_unavailable"]
+    read = _cli(["read", str(pdf)], env)
+    assert "Hello native" in read.stdout
+
+
+def test_off_is_pure_even_with_the_module(pdf: Path) -> None:
+    env = dict(os.environ)
+    env[_native.ENV] = "require"  # the option wins over the environment
+    done = _cli(["--native", "off", "describe", str(pdf), "--format", "json"], env)
+    assert done.returncode == 0, done.stderr
+    engine = json.loads(done.stdout)["capabilities"]["engine"]
+    assert engine == {**engine, "engine": "pure", "native_mode": "off"}
+    assert "native_unavailable" not in engine
+
+
+def test_an_unknown_mode_stops_at_startup(pdf: Path) -> None:
+    env = {**os.environ, _native.ENV: "sometimes"}
+    done = _cli(["read", str(pdf)], env)
+    assert done.returncode == 3
+    expected = "pdfthin: PDFTHIN_NATIVE must be one of auto, require, off, not 'sometimes'"
+    assert done.stderr.strip() == expected
+    bad_option = _cli(["--native", "sometimes", "read", str(pdf)], dict(os.environ))
+    assert bad_option.returncode == 2
+
+
+def test_native_answers_and_says_so(pdf: Path) -> None:
+    module = native_module()
+    env = {**os.environ, _native.ENV: "require"}
+    done = _cli(["describe", str(pdf), "--format", "json"], env)
+    assert done.returncode == 0, done.stderr
+    engine = json.loads(done.stdout)["capabilities"]["engine"]
+    assert engine["engine"] == "native"
+    assert engine["native"] == module.__version__
+    pure = _cli(["--native", "off", "read", str(pdf)], dict(os.environ))
+    native = _cli(["--native", "require", "read", str(pdf)], dict(os.environ))
+    assert native.stdout == pure.stdout and "Hello native" in native.stdout
+
+
+def test_select_in_process() -> None:
+    saved = (_native.NATIVE, _native.mode, _native.reason)
+    try:
+        _native.select("off")
+        assert _native.NATIVE is None
+        assert engine_info()["engine"] == "pure"
+        _native.require()  # off never stops anything
+        _native.select("bogus")
+        with pytest.raises(_native.NativeUnavailable, match="must be one of"):
+            _native.require()
+        _native.select("auto")
+        assert engine_info()["engine"] == ("native" if _native.NATIVE else "pure")
+    finally:
+        _native.NATIVE, _native.mode, _native.reason = saved
+
+
+def test_only_the_engine_imports_the_native_module() -> None:
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "pdfthin").rglob("*.py")
+        if "pdfthin_native" in path.read_text(encoding="utf-8")
+        and "import pdfthin_native" in path.read_text(encoding="utf-8")
+        and path != ROOT / "pdfthin" / "engine" / "_native.py"
+    ]
+    assert offenders == []
