@@ -63,7 +63,7 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                 code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
                 if gap < -3.0 * em or (
                     gap > SPLIT_GAP_EM * em
-                    and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand))
+                    and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand, run))
                     and not (code and gap <= CODE_GAP_EM * em)
                 ):
                     continue
@@ -71,7 +71,7 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                     not code
                     and gap >= GUTTER_GAP_EM * em
                     and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
-                    and not _hanging_label(cand)
+                    and not _hanging_label(cand, run)
                 ):
                     continue
                 score = share - max(gap, 0.0) / (10.0 * em)
@@ -104,10 +104,25 @@ def is_monospace(font: str) -> bool:
 _LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►])$")
 
 
-def _hanging_label(line: _Open) -> bool:
-    """A reference label or list marker set in its own column ("[CS10]  Author, Title"):
-    the gap after it lines up on every row like a gutter, but it starts the line."""
-    return len(line.runs) <= 3 and bool(_LABEL.match("".join(r.text for r in line.runs).strip()))
+def _hanging_label(line: _Open, run: TextRun) -> bool:
+    """A reference label or list marker set in its own column ("[CS10]  Author, Title"), or
+    a raised note number before an affiliation ("¹ Max-Planck-Institut"): the gap after it
+    lines up on every row like a gutter, but it starts the line."""
+    if len(line.runs) > 3:
+        return False
+    text = "".join(r.text for r in line.runs).strip()
+    if _LABEL.match(text):
+        return True
+    first = line.runs[0]
+    return (
+        len(line.runs) == 1
+        and _NOTE_MARK.match(text) is not None
+        and first.size <= 0.85 * run.size
+        and first.y1 < run.y1 - 0.1 * run.size  # raised above the text's baseline
+    )
+
+
+_NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶#]|[a-z])$")
 
 
 class _Open:
@@ -288,6 +303,7 @@ def _make_line(runs: list[TextRun]) -> Line:
         font=max(fonts.items(), key=lambda kv: kv[1])[0],
         artifact=all(r.artifact for r in runs),
         seq=min(r.seq for r in runs),
+        spans=[(r.x0, r.x1, r.text) for r in runs],
     )
 
 
