@@ -7,7 +7,6 @@ a resolved path, which would leave the virtual environment.
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import shutil
@@ -38,8 +37,8 @@ NFD = unicodedata.normalize("NFD", "r\u00e9sum\u00e9.pdf")
 SECRET = "SECRET-OUTSIDE-THE-ROOT"
 #: The servers' working directory: an empty one, so ``python -m pdfthin`` imports the package
 #: the tests run against (tox installs a wheel), not whatever sits in the repository root.
-WORKDIR = Path(tempfile.mkdtemp(prefix="pdfthin-mcp-cwd-"))
-atexit.register(shutil.rmtree, WORKDIR, ignore_errors=True)
+WORKDIR = Path(tempfile.gettempdir()) / "pdfthin-mcp-cwd"
+WORKDIR.mkdir(exist_ok=True)
 
 
 # --- fixture documents ----------------------------------------------------------------------
