@@ -46,7 +46,7 @@ def words(
 def paragraph(y: float, lines: int = 4, x: float = 50) -> list[TextRun]:
     runs: list[TextRun] = []
     for i in range(lines):
-        runs += words(f"running text of the body line {i} that goes on and on", x, y + 12 * i)
+        runs += words(f"Running text of the body line {i} that goes on and on", x, y + 12 * i)
     return runs
 
 
@@ -182,6 +182,62 @@ def test_hanging_section_number_joins_its_title() -> None:
         (1, "6.2.1. Core subject teachers"),
         (1, "6.2.2. Vocational subject teachers"),
     ]
+
+
+def test_heading_line_kept_with_its_paragraph_is_split_off() -> None:
+    """A heading line a little larger, or in another face, than the paragraph it sits on
+    (close enough for the block builder to keep them together) is still a heading; the
+    lines of the page stay as they were."""
+    runs = words("5.1 Hyper Parameter Optimization", 50, 60, font="SFBX1000")
+    runs += words("We have chosen the data set to perform the optimization, since it", 50, 72)
+    runs += words("includes a highly diverse set of tables with many cell spans.", 50, 84)
+    runs += words("Boots Self-Locking Nut", 50, 120, italic=True)
+    runs += words("The Boots self-locking nut is of one piece, all-metal construction", 50, 132)
+    runs += words("designed to hold tight despite severe vibration in service.", 50, 144)
+    (md,) = markdown(page(runs))
+    found = headings(md)
+    assert (1, "5.1 Hyper Parameter Optimization") in found
+    assert [t for _, t in found][-1] == "Boots Self-Locking Nut"
+    assert "We have chosen the data set" in md
+
+
+def test_a_paragraph_opening_in_another_face_stays_whole() -> None:
+    runs = words("In this work we show", 50, 60, italic=True)
+    runs += words("that the paragraph goes on in the body face for a while longer and", 50, 72)
+    runs += words("ends here after two more lines of running text in the same face.", 50, 84)
+    (md,) = markdown(page(runs))
+    assert headings(md) == []
+    assert "In this work we show\nthat the paragraph" in md
+
+
+def test_theorem_labels_are_not_headings() -> None:
+    runs: list[TextRun] = []
+    for i, label in enumerate(["Definition 2", "Satz 1.3", "Proof."]):
+        runs += words(label, 50, 60 + 80 * i, bold=True)
+        runs += paragraph(75 + 80 * i)
+    (md,) = markdown(page(runs))
+    assert headings(md) == []
+
+
+def test_labels_of_a_form_are_not_headings() -> None:
+    """Many short blocks in one look on a page are the fields of a form, however large."""
+    runs = words("Application for a Certificate", 50, 40, size=18, bold=True)
+    labels = ["Surname", "Given name", "Date of Birth", "Postcode", "Suburb", "State"]
+    labels += ["Country", "Phone", "Mobile", "Email Address"]
+    for i, label in enumerate(labels):
+        runs += words(label, 50, 100 + 30 * i, size=12)
+    runs += paragraph(450, lines=12, x=50)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, "Application for a Certificate")]
+
+
+def test_parenthesised_numbers_in_a_caseless_script() -> None:
+    runs = words("1 이슈와 논점", 50, 40, size=14, bold=True)
+    runs += paragraph(60)
+    runs += words("(1) 감염병의 예방 및 관리에 관한 법률 개정", 50, 130, size=11)
+    runs += paragraph(145)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, "1 이슈와 논점"), (2, "(1) 감염병의 예방 및 관리에 관한 법률 개정")]
 
 
 def test_captions_table_cells_and_run_in_phrases_are_not_headings() -> None:

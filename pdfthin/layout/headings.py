@@ -41,6 +41,18 @@ _CAPTION = re.compile(
     r"|^(source|sources|quelle|quellen|note|notes|nota|remarque)\s*:",
     re.IGNORECASE,
 )
+#: Labels of theorem-like environments set on a line of their own: "Definition 2",
+#: "Satz 1.3 (Heine-Borel)", "Proof." They open a paragraph, not a section.
+_THEOREM = re.compile(
+    r"^(definition|theorem|lemma|corollary|proposition|example|remark|proof|claim|conjecture|"
+    r"notation|axiom|exercise|problem|solution|observation|assumption|hypothesis|"
+    r"definición|teorema|ejemplo|satz|korollar|beispiel|bemerkung|beweis|aufgabe|lösung|"
+    r"folgerung|théorème|lemme|exemple|remarque|preuve|démonstration)(\s+\d[\d.]*|\s*[.:])",
+    re.IGNORECASE,
+)
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬆ": "st"})
+#: Bold cuts that the font flags may not tell: TeX's cmbx/sfbx, "Semibold", "Heavy".
+_BOLD_FONT = re.compile(r"bold|black|heavy|demi|(cm|sf|ec|t1)bx|bx\d", re.IGNORECASE)
 _MATH_FONT = re.compile(r"^(cm(mi|sy|ex|r\d)|msbm|msam|symbol|mtextra|euler|stix|rsfs)", re.I)
 _EMAIL = re.compile(r"\S@\S+\.\w")
 #: A table-of-contents entry: dot leaders, or a title followed by its page number.
@@ -118,6 +130,8 @@ class _Context:
     running_looks: set[Look] = field(default_factory=set)
     #: Pages (by identity) that hold a table of contents.
     toc_pages: set[int] = field(default_factory=set)
+    #: First lines split off their paragraphs (by identity), see _split_first_lines.
+    split_heads: set[int] = field(default_factory=set)
 
     def look(self, block: Block) -> Look:
         found = self.looks.get(id(block))
@@ -139,13 +153,13 @@ def mark_headings(pages: list[PageLayout]) -> None:
     splits = _split_first_lines(ctx)
     found = _find_headings(ctx)
     _assign_levels(found)
-    _undo_splits(splits)
     joined: set[int] = set()
     for heading in found:
         heading.block.kind = "heading"
         if heading.label is not None and id(heading.label) not in joined:
             _join_label(heading.block, heading.label)
             joined.add(id(heading.label))
+    _undo_splits(splits)
     if joined:
         for page in pages:
             page.blocks = [b for b in page.blocks if id(b) not in joined]
@@ -201,26 +215,34 @@ def is_caps(text: str) -> bool:
     return upper >= 0.9 * len(letters) and any(c.isupper() != c.islower() for c in letters)
 
 
+def is_bold(line: Line) -> bool:
+    """Bold by the engine's account or by the font's name (TeX's cmbx, sfbx)."""
+    return line.bold or bool(_BOLD_FONT.search(line.font))
+
+
 def block_look(block: Block) -> Look:
     lines = block.lines
     if len(lines) == 1:
         line = lines[0]
         total = len(line.text)
         italic = line.italic
+        bold = is_bold(line)
         family = font_family(line.font)
     else:
-        slanted = total = 0
+        slanted = heavy = total = 0
         families: Counter[str] = Counter()
         for line in lines:
             n = len(line.text)
             total += n
             slanted += n if line.italic else 0
+            heavy += n if is_bold(line) else 0
             families[font_family(line.font)] += n
         italic = slanted * 2 > total
+        bold = block.bold or heavy * 2 > total
         family = families.most_common(1)[0][0] if families else ""
     # Capitals matter for headings only, which are short: spare the long paragraphs.
     caps = total <= 2 * MAX_HEADING_CHARS and is_caps(block.text)
-    return Look(size_bucket(block.size), block.bold, italic, caps, family)
+    return Look(size_bucket(block.size), bold, italic, caps, family)
 
 
 def _context(pages: list[PageLayout], body: float) -> _Context:
@@ -345,6 +367,8 @@ def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
     if letters < 2 or letters < 0.4 * len(title.replace(" ", "")):
         return False
     if _CAPTION.match(text) or _url(text) or _toc_leader(text):
+        return False
+    if _THEOREM.match(text.translate(_LIGATURES)):
         return False
     if all(_MATH_FONT.match(font_family(line.font)) for line in block.lines):
         return False
@@ -634,11 +658,23 @@ def _unnumbered_heading(
         if ctx.size_chars[size] > 0.2 * ctx.total_chars and block.chars > 60:
             return None
         max_lines = 4 if size >= 1.5 * ctx.body else 3
-        return _Heading(block, look) if len(block.lines) <= max_lines else None
+        if len(block.lines) > max_lines or not _alone_on_its_row(ctx, page, block):
+            return None
+        return _Heading(block, look)
     if len(block.lines) > 2 or len(block.text) > MAX_STYLED_CHARS:
         return None
     if _runs_on(block.text):
         return None
+    if (
+        id(block) in ctx.split_heads
+        and _differs_from_body(ctx, look)
+        and _title_shape(block.text)
+        and len(block.text) <= 80
+        and not block.text.rstrip().endswith(":")  # "Editors:" over a list of names
+        and _alone_on_its_row(ctx, page, block)
+    ):
+        # A line in its own face over the paragraph it opens: "Boots Self-Locking Nut".
+        return _Heading(block, look)
     if (
         len(block.lines) == 1
         and _shared_look(look, numbered_looks) >= 2
@@ -651,6 +687,10 @@ def _unnumbered_heading(
         return None
     if look.bold and not ctx.body_look.bold:
         if after is not None and after.bold and after.kind != "table":
+            return None
+        text = block.text.strip()
+        # A bold sentence ("σ heißt Möbiustransformation.") is emphasis.
+        if not _title_shape(text) or len(_LETTERS.findall(text)) < 3:
             return None
         return _Heading(block, look) if _alone_on_its_row(ctx, page, block) else None
     return None
@@ -757,6 +797,7 @@ def _split_first_lines(ctx: _Context) -> list[_Split]:
                 continue
             head, rest = split
             splits.append(_Split(page, block, head, rest))
+            ctx.split_heads.add(id(head))
             out.extend(split)
         page.blocks = out
     return splits
@@ -772,10 +813,15 @@ def _split_first_line(block: Block) -> tuple[Block, Block] | None:
     if second.text[:1].islower():
         return None  # "Note 1 to paragraph (g): Guidance for" / "operators ...": one sentence
     larger = first.size >= second.size + 0.5
-    heavier = first.bold and not second.bold
-    if not (larger or heavier):
+    heavier = is_bold(first) and not is_bold(second)
+    # Another face (italic, a TeX bold) on a line that stops short of the column's edge.
+    short = first.x1 < block.x1 - 0.15 * (block.x1 - block.x0)
+    restyled = short and (
+        (first.italic and not second.italic) or font_family(first.font) != font_family(second.font)
+    )
+    if not (larger or heavier or restyled):
         return None
-    head = Block([first], first.x0, first.y0, first.x1, first.y1, first.size, first.bold)
+    head = Block([first], first.x0, first.y0, first.x1, first.y1, first.size, is_bold(first))
     lines = block.lines[1:]
     rest = Block(
         lines,
