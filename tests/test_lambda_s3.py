@@ -230,3 +230,22 @@ def test_s3_outage_is_busy_with_a_retry_hint(monkeypatch: pytest.MonkeyPatch) ->
     assert status == 503
     assert body["error"]["code"] == "busy"
     assert headers["retry-after"] == "1"
+
+
+def test_an_object_replaced_between_head_and_get_is_read_again(app: LambdaApp, s3: Any) -> None:
+    """The GET is bound to the HEAD's ETag: a replacement in between fails it (412) and the
+    object is checked and read again, so the bytes read are the bytes whose size was checked."""
+    s3.put_object(Bucket="docs", Key="racing.pdf", Body=ALPHA)
+    client = app.documents._s3_client()
+    replaced: list[bool] = []
+
+    def replace_once(**_: Any) -> None:
+        if not replaced:
+            replaced.append(True)
+            s3.put_object(Bucket="docs", Key="racing.pdf", Body=BETA)
+
+    client.meta.events.register("after-call.s3.HeadObject", replace_once)
+    made = calls(app)
+    response = app({"operation": "peek", "document": s3doc("docs", "racing.pdf")}, None)
+    assert response["text"].startswith("Chapter 1 of beta")
+    assert made == ["HeadObject", "GetObject", "HeadObject", "GetObject"]
