@@ -26,6 +26,10 @@ GUTTER_GAP_EM = 0.6
 GUTTER_MIN_ROWS = 3
 #: Monospaced runs on one baseline join across gaps up to this many ems (code indentation).
 CODE_GAP_EM = 12.0
+_WORDISH = re.compile(r"^[^\W\d_][\w’'.,;:()-]*(?: [^\W\d_][\w’'.,;:()-]*){0,3}$")
+_NUMBERISH = re.compile(r"^[-+−–(]?[\d.,%/:]+[)]?[.,;]?$")
+#: Evenly spaced pieces of one row up to this many ems apart are a stretched justified line.
+STRETCHED_GAP_EM = 5.0
 #: A reference label or list marker may sit this far (in ems) before its line's text.
 LABEL_GAP_EM = 4.0
 #: Two runs whose boxes overlap vertically by this share of the smaller one share a line.
@@ -83,9 +87,49 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
             opened.append(best)
         else:
             best.add(run)
-    lines = [_make_line(o.runs) for o in opened]
+    _join_stretched_rows(opened, gutters)
+    lines = [_make_line(o.runs) for o in opened if o.runs]
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
+
+
+def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
+    """A justified line with few words stretches its spaces until they look like column gaps.
+    Pieces of one row separated by gaps of (nearly) the same width, none of them a gutter,
+    are one line: columns and table cells do not space themselves evenly and line up with
+    the rows around them instead."""
+    rows: dict[tuple[int, int], list[_Open]] = defaultdict(list)
+    for line in opened:
+        first = line.runs[0]
+        rows[(round(first.y1), round(first.size))].append(line)
+    for pieces in rows.values():
+        if len(pieces) < 3:
+            continue
+        pieces.sort(key=lambda o: o.runs[0].x0)
+        texts = ["".join(r.text for r in piece.runs).strip() for piece in pieces]
+        # Mostly prose words, few bare numbers (table cells and formula pieces are not).
+        words = sum(1 for t in texts if _WORDISH.match(t))
+        numbers = sum(1 for t in texts if _NUMBERISH.match(t))
+        if words < 0.6 * len(texts) or numbers > len(texts) // 3:
+            continue
+        gaps = [b.runs[0].x0 - a.right for a, b in itertools.pairwise(pieces)]
+        em = pieces[0].size or 1.0
+        mean = sum(gaps) / len(gaps)
+        if not 0 < mean <= STRETCHED_GAP_EM * em:
+            continue
+        if any(abs(g - mean) > 0.2 * mean for g in gaps):
+            continue
+        if any(
+            a.right <= g1 and b.runs[0].x0 >= g0
+            for a, b in itertools.pairwise(pieces)
+            for g0, g1 in gutters
+        ):
+            continue
+        head = pieces[0]
+        for piece in pieces[1:]:
+            for run in piece.runs:
+                head.add(run)
+            piece.runs = []
 
 
 _BUCKET = 6.0
