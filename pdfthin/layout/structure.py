@@ -53,15 +53,20 @@ def mark_furniture(pages: list[PageLayout]) -> None:
                 counts[(band, key)] += 1
         candidates.append(found)
     repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
+    offset = _page_number_offset(pages, candidates)
     for page, found in zip(pages, candidates, strict=True):
         furniture: list[tuple[Block, str]] = []
+        edges = _body_edges(page, found)
         for block, band, key in found:
-            text = block.text
+            number = block.text.strip()
+            repeated = counts[(band, key)] >= repeat_min
+            words = _LETTERS.search(key) is not None
+            page_number = bool(_PAGE_NUMBER.match(number))
             if (
-                (n >= 2 and counts[(band, key)] >= repeat_min and _LETTERS.search(key) is not None)
-                or _PAGE_NUMBER.match(text.strip())
+                (words and n >= 2 and repeated)
+                or (page_number and _at_edge(block, band, edges) and _fits(number, page, offset))
                 or all(line.artifact for line in block.lines)
-                or (n >= 4 and counts[(band, key)] >= repeat_min)
+                or (not words and not page_number and n >= 4 and repeated)
             ):
                 furniture.append((block, band))
         if not furniture:
@@ -70,6 +75,47 @@ def mark_furniture(pages: list[PageLayout]) -> None:
         page.blocks = [b for b in page.blocks if id(b) not in drop]
         for block, band in sorted(furniture, key=lambda fb: fb[0].y0):
             (page.header if band == "top" else page.footer).append(block.text)
+
+
+def _page_number_offset(
+    pages: list[PageLayout], candidates: list[list[tuple[Block, str, str]]]
+) -> int | None:
+    """How printed page numbers relate to page positions (``printed - position``), when the
+    document agrees on it: then a "0" on page 1 is a figure label, not a page number."""
+    offsets: Counter[int] = Counter()
+    for page, found in zip(pages, candidates, strict=True):
+        for block, _, _ in found:
+            text = block.text.strip()
+            if text.isdigit() and len(text) <= 4:
+                offsets[int(text) - page.number] += 1
+    if not offsets:
+        return None
+    ranked = [*offsets.most_common(2), (0, 0)]
+    (best, count), (_, runner_up) = ranked[0], ranked[1]
+    return best if count >= 2 and count > 2 * runner_up else None
+
+
+def _fits(number: str, page: PageLayout, offset: int | None) -> bool:
+    """A printed number agrees with the document's numbering (or nothing says otherwise)."""
+    return offset is None or not number.isdigit() or int(number) - page.number == offset
+
+
+def _body_edges(page: PageLayout, found: list[tuple[Block, str, str]]) -> tuple[float, float]:
+    """Top of the highest and bottom of the lowest block that is not a furniture candidate."""
+    candidates = {id(block) for block, _, _ in found}
+    body = [b for b in page.blocks if id(b) not in candidates]
+    if not body:
+        return page.height, 0.0
+    return min(b.y0 for b in body), max(b.y1 for b in body)
+
+
+def _at_edge(block: Block, band: str, edges: tuple[float, float]) -> bool:
+    """A lone number is a page number only beyond the body text: a "0" inside a figure near
+    the top of the page is a figure label."""
+    top, bottom = edges
+    if band == "top":
+        return block.y1 <= top + 2.0
+    return block.y0 >= bottom - 2.0
 
 
 def _band(block: Block, page: PageLayout) -> str | None:
