@@ -107,18 +107,40 @@ def cmd_run(args: argparse.Namespace) -> int:
     jobs = runner.plan(chosen, entries)
     limits = runner.Limits(args.timeout, args.timeout_per_page, args.mem_mib << 20)
     started = time.perf_counter()
+    out_json = RESULTS / f"{args.name}.json"
+    kept: list[dict[str, Any]] = []
+    reused: dict[str, Any] | None = None
+    if args.rerun:
+        rerun = {n.strip() for n in args.rerun.split(",")}
+        if not raw_path.exists() or not out_json.exists():
+            raise SystemExit(f"--rerun needs a previous run named {args.name!r}")
+        chosen_names = {e.name for e in chosen}
+        kept = [
+            r
+            for r in runner.load_raw(raw_path)
+            if r["engine"] not in rerun and r["engine"] in chosen_names
+        ]
+        previous = json.loads(out_json.read_text(encoding="utf-8"))["meta"]
+        reused = {
+            "engines": sorted({r["engine"] for r in kept}),
+            "date": previous["date"],
+            "loadavg_median": previous.get("loadavg_median"),
+        }
+        jobs = [j for j in jobs if j.engine.name in rerun]
     if args.reuse_raw and raw_path.exists():
         _log(f"re-scoring {raw_path} (no extraction)")
         raw = runner.load_raw(raw_path)
+        present = {r["engine"] for r in raw}
+        chosen = [e for e in chosen if e.name in present]
     else:
         warmup = write_warmup(CACHE)
         _log(
             f"{len(jobs)} runs: {len(chosen)} engines x {len(entries)} files, "
             f"{args.workers} worker(s)"
         )
-        raw = runner.run_all(jobs, corp, limits, warmup, raw_path, src, args.workers, _log)
-
-    out_json = RESULTS / f"{args.name}.json"
+        raw = runner.run_all(
+            jobs, corp, limits, warmup, raw_path, src, args.workers, _log, keep=kept
+        )
     cold: dict[str, Any] | None = None
     if args.reuse_cold and out_json.exists():
         cold = json.loads(out_json.read_text(encoding="utf-8")).get("coldstart")
@@ -143,6 +165,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         "evaluation": score.evaluate(run),
     }
     results["meta"]["elapsed_s"] = round(time.perf_counter() - started, 1)
+    if reused:
+        results["meta"]["reused"] = reused
+    if args.reuse_raw and out_json.exists():
+        # Re-scored outputs: the run itself (date, command, load, pdfthin commit) is the old one.
+        previous = json.loads(out_json.read_text(encoding="utf-8"))["meta"]
+        previous["rescored"] = {
+            "date": results["meta"]["date"],
+            "command": results["meta"]["command"],
+        }
+        results["meta"] = previous
     results["targets"] = report.targets(results)
     RESULTS.mkdir(parents=True, exist_ok=True)
     out_json.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -210,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
         "--pdfthin-ref",
         help="measure pdfthin/ as committed at this git ref (e.g. HEAD) instead of the "
         "working tree",
+    )
+    run.add_argument(
+        "--rerun",
+        help="comma-separated engines to measure again; the other engines' outputs are kept "
+        "from the last run of the same name (e.g. after a pdfthin change)",
     )
     run.add_argument(
         "--reuse-raw",

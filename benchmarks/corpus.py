@@ -9,6 +9,9 @@ from pathlib import Path
 #: Tags whose files are scored for robustness (ok / clean error / crash / timeout / memory).
 ROBUSTNESS_TAGS = frozenset({"malformed", "fuzzed", "bomb", "encrypted"})
 
+#: Ground truths of the py-pdf/benchmarks text set outside ``pypdf-benchmarks/gt/``.
+TEXT_BENCHMARK_EXTRA = frozenset({"sample-files/gt/GeoTopo-book.txt", "pypdf/gt/crazyones.txt"})
+
 #: The fixed ``--quick`` subset: a few files of every kind that a metric needs, chosen so that
 #: all engines finish in a few minutes on 2 cores.
 QUICK: tuple[str, ...] = (
@@ -77,9 +80,10 @@ class Corpus:
         return {e.relpath: e for e in self.entries}
 
     def text_ground_truth(self, entry: Entry) -> Path | None:
-        """The py-pdf/benchmarks plain-text ground truth of a file, if it has one."""
+        """The py-pdf/benchmarks plain-text ground truth of a file, if it has one (other
+        ``.txt`` files in the corpus are expected strings of other test suites, not this)."""
         for g in entry.gt(".txt"):
-            if g.startswith(("pypdf-benchmarks/gt/", "sample-files/gt/", "pypdf/gt/")):
+            if g.startswith("pypdf-benchmarks/gt/") or g in TEXT_BENCHMARK_EXTRA:
                 return self.root / g
         return None
 

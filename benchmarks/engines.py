@@ -30,9 +30,12 @@ class Engine:
     def available(self) -> bool:
         module = self.requires or self.modules[0]
         try:
-            return importlib.util.find_spec(module) is not None
+            spec = importlib.util.find_spec(module)
         except (ImportError, ValueError):
             return False
+        # A source folder of the same name (e.g. the Rust crate ``pdfthin_native/`` at the
+        # project root) is found as a namespace package: that is not an installed module.
+        return spec is not None and spec.origin is not None
 
 
 ENGINES: dict[str, Engine] = {

@@ -25,6 +25,8 @@ def _fmt(value: Any, digits: int = 3) -> str:
 def _ms(value: float | None) -> str:
     if value is None:
         return "n/a"
+    if value < 1:  # a difference of two medians: below the noise of process start
+        return "<1"
     return f"{value:.1f}" if value < 100 else f"{value:.0f}"
 
 
@@ -174,6 +176,20 @@ def render(results: dict[str, Any]) -> str:
             f"{meta['loadavg_median']:.1f}, max {meta['loadavg_max']:.1f} on "
             f"{meta['machine'].split(', ')[1]}; CPU times are less disturbed by other load "
             "than wall times"
+        )
+    if meta.get("reused"):
+        reused = meta["reused"]
+        load = reused.get("loadavg_median")
+        out.append(
+            f"- outputs and timings of {', '.join(reused['engines'])} are from the run of "
+            f"{reused['date']}"
+            + (f" (median load {load:.1f})" if load is not None else "")
+            + "; the other engines were measured again with this pdfthin"
+        )
+    if meta.get("rescored"):
+        out.append(
+            f"- re-scored from the cached outputs on {meta['rescored']['date']} "
+            f"(`{meta['rescored']['command']}`)"
         )
     if meta.get("skipped"):
         out.append(f"- not run: {'; '.join(meta['skipped'])}")
@@ -365,6 +381,16 @@ def render(results: dict[str, Any]) -> str:
         out += ["", "pdfthin crashes, timeouts and memory failures:", ""]
         out += [f"- {p}" for p in problems]
 
+    native = ev.get("native_identity")
+    if native:
+        out += [
+            "",
+            "## Native accelerator",
+            "",
+            f"pdfthin-native against pure pdfthin: {native['runs_compared']} runs compared, "
+            f"{len(native['differing'])} with a different outcome or different page output"
+            + (": " + ", ".join(native["differing"][:20]) if native["differing"] else "."),
+        ]
     geo = ev.get("geotopo_cff") or {}
     if geo:
         out += [

@@ -147,14 +147,17 @@ def run_all(
     source: Source,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
+    keep: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Run every job with at most ``workers`` processes at a time; append results to JSONL."""
     jobs = list(jobs)
     raw_path.parent.mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
-    results: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = list(keep or [])
     done = 0
     with raw_path.open("w", encoding="utf-8") as sink:
+        for result in results:  # outputs of an earlier run, kept as they were
+            sink.write(json.dumps(result, ensure_ascii=False) + "\n")
 
         def one(job: Job) -> None:
             nonlocal done

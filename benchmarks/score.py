@@ -431,6 +431,26 @@ def per_file(run: Run) -> dict[str, Any]:
     return out
 
 
+def native_identity(run: Run) -> dict[str, Any] | None:
+    """DESIGN.md invariant 10: the native accelerator changes speed, never answers."""
+    names = {e.name for e in run.engines}
+    if not {"pdfthin", "pdfthin-native"} <= names:
+        return None
+    compared = 0
+    differing: list[str] = []
+    for (engine, file, variant), native in run.results.items():
+        if engine != "pdfthin-native":
+            continue
+        pure = run.get("pdfthin", file, variant)
+        if pure is None:
+            continue
+        compared += 1
+        same_outcome = pure.get("outcome") == native.get("outcome")
+        if not same_outcome or pure.get("pages") != native.get("pages"):
+            differing.append(f"{file} ({variant})")
+    return {"runs_compared": compared, "differing": differing}
+
+
 def evaluate(run: Run) -> dict[str, Any]:
     text = text_fidelity(run)
     geotopo = {
@@ -448,5 +468,6 @@ def evaluate(run: Run) -> dict[str, Any]:
         "tables": table_fidelity(run),
         "ocr": ocr_signal(run),
         "robustness": robustness(run),
+        "native_identity": native_identity(run),
         "per_file": per_file(run),
     }
