@@ -29,12 +29,12 @@ def native_module() -> ModuleType:
 @contextmanager
 def engine(module: ModuleType | None) -> Iterator[None]:
     """Read with ``module`` (``None``: pure Python) inside the block."""
-    saved = _native.NATIVE
-    _native.NATIVE = module
+    saved = _native.NATIVE, _native.mode
+    _native.NATIVE, _native.mode = module, ("off" if module is None else "require")
     try:
         yield
     finally:
-        _native.NATIVE = saved
+        _native.NATIVE, _native.mode = saved
 
 
 @contextmanager

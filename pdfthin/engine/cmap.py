@@ -8,8 +8,11 @@ allocate without limit.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
+from . import _native
 from .lexer import iter_operations
 
 #: Bounds on what one CMap may expand to.
@@ -61,11 +64,29 @@ def _int(raw: object) -> int | None:
     return None
 
 
+def _operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
+    """The stream's operations: tokenized natively when the accelerator is loaded (the same
+    tokens: tests/test_native_differential.py), else by :func:`iter_operations`."""
+    native = _native.NATIVE
+    if native is None:
+        return iter_operations(data)
+    return _tokenized(native.tokenize(data))
+
+
+def _tokenized(
+    result: tuple[list[tuple[bytes, list[Any]]], str | None],
+) -> Iterator[tuple[bytes, list[Any]]]:
+    ops, error = result
+    yield from ops
+    if error is not None:  # where the Python lexer raises
+        raise OverflowError(error)
+
+
 def parse_cmap(data: bytes) -> CMap:
     """Parse a CMap stream. Never raises: what cannot be read is left out."""
     cmap = CMap()
     budget = MAX_ENTRIES
-    for op, operands in iter_operations(data):
+    for op, operands in _operations(data):
         if op == b"endbfchar":
             for i in range(0, len(operands) - 1, 2):
                 code = _int(operands[i])
