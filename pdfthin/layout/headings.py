@@ -73,6 +73,8 @@ _WORD_NUMBER = re.compile(
     r"twenty)\b\s*[.:\-–—]?\s*",
     re.IGNORECASE,
 )
+_LINE_NUMBER = re.compile(r"(\d{1,2})\s")
+_WORD_STARTS = frozenset({"ch", "se", "pa", "ap", "an", "ka", "te", "ca"})
 #: IEEE third-level headings are run-ins: "1) Accuracy: Showing the correctness ...".
 _RUN_IN = re.compile(r"^(\d{1,2}\)\s+([A-Z][^:.;]{1,60}?):)\s+(?=\S)")
 #: A person's initial ("N. Dalal and B. Triggs,"): reference lists, not section titles.
@@ -114,6 +116,7 @@ class _Heading:
     kind: str = ""  # of numbering
     #: A section number set apart to the left of the title, to join the heading.
     label: Block | None = None
+    page: int = -1
 
 
 @dataclass
@@ -254,13 +257,16 @@ def _context(pages: list[PageLayout], body: float) -> _Context:
         for block in page.blocks:
             if block.kind == "table":
                 continue
-            chars = block.chars
+            lines = block.lines
+            chars = sum(len(line.text) for line in lines)
+            if len(lines) >= 2:
+                # A few lines of each paragraph are enough to tell the body's look.
+                for line in lines[:4]:
+                    size = round(line.size * 2) / 2
+                    key = (size, line.bold, line.italic, font_family(line.font))
+                    line_looks[key] += len(line.text)
             size_chars[size_bucket(block.size)] += chars
             ctx.total_chars += chars
-            if len(block.lines) >= 2:
-                for line in block.lines:
-                    key = (size_bucket(line.size), line.bold, line.italic, font_family(line.font))
-                    line_looks[key] += len(line.text)
         ctx.margin_texts.update({_margin_key(b.text) for b in page.blocks if _in_margin(page, b)})
         if _toc_page(page):
             ctx.toc_pages.add(id(page))
@@ -270,8 +276,9 @@ def _context(pages: list[PageLayout], body: float) -> _Context:
         ctx.body_look = Look(size, bold, italic, False, family)
     for page in pages:
         for block in page.blocks:
-            small = block.size <= ctx.body + 0.5
-            if small and _in_margin(page, block) and ctx.margin_texts[_margin_key(block.text)] >= 2:
+            if not _in_margin(page, block) or block.size > ctx.body + 0.5:
+                continue
+            if ctx.margin_texts[_margin_key(block.text)] >= 2:
                 ctx.running_looks.add(ctx.look(block))
     return ctx
 
@@ -303,23 +310,32 @@ def _to_roman(n: int) -> str:
 def numbering(text: str) -> Numbering | None:
     """The section number that starts ``text``, if any."""
     text = text.strip()
-    m = _WORD_NUMBER.match(text)
-    if m:
-        depth = 0 if m.group(1).lower() in ("part", "teil", "partie") else 1
-        return Numbering("word", depth + m.group(2).count("."), text[m.end() :])
-    m = _ARABIC.match(text)
-    if m and text[m.end() :]:
-        return Numbering("arabic", m.group(1).count(".") + 1, text[m.end() :])
-    m = _ROMAN.match(text)
+    first = text[:1]
+    if not first:
+        return None
+    # Most text starts with neither a number nor a sectioning word: look at it once.
+    if first.isdigit():
+        m = _ARABIC.match(text)
+        if m and text[m.end() :]:
+            return Numbering("arabic", m.group(1).count(".") + 1, text[m.end() :])
+        return None
+    if first == "(":
+        m = _PAREN.match(text)
+        return Numbering("paren", 1, text[m.end() :]) if m else None
+    if text[:2].lower() in _WORD_STARTS:
+        m = _WORD_NUMBER.match(text)
+        if m:
+            depth = 0 if m.group(1).lower() in ("part", "teil", "partie") else 1
+            return Numbering("word", depth + m.group(2).count("."), text[m.end() :])
+    if not first.isupper():
+        return None
+    m = _ROMAN.match(text) if first in "IVX" else None
     if m and _roman_value(m.group(1)) and (m.group(2) or m.group(4)):
         depth = 1 + (1 if m.group(2) else 0) + (1 if m.group(3) else 0)
         return Numbering("roman", depth, text[m.end() :])
     m = _LETTER.match(text)
     if m and (m.group(2) or m.group(3)):
         return Numbering("letter", 1 + m.group(2).count("."), text[m.end() :])
-    m = _PAREN.match(text)
-    if m:
-        return Numbering("paren", 1, text[m.end() :])
     return None
 
 
@@ -354,6 +370,8 @@ def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
     a table-of-contents line, a running head or text set sideways."""
     if block.kind not in ("paragraph", "list_item") or len(block.lines) > 4:
         return False
+    if sum(len(line.text) for line in block.lines) > MAX_HEADING_CHARS:
+        return False
     text = block.text.strip()
     if not text or len(text) > MAX_HEADING_CHARS:
         return False
@@ -368,7 +386,9 @@ def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
         return False
     if _CAPTION.match(text) or _url(text) or _toc_leader(text):
         return False
-    if _THEOREM.match(text.translate(_LIGATURES)):
+    if _THEOREM.match(text) or (
+        ("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES))
+    ):
         return False
     if all(_MATH_FONT.match(font_family(line.font)) for line in block.lines):
         return False
@@ -421,18 +441,24 @@ def _toc_page(page: PageLayout) -> bool:
     """Many lines of the page are a title followed by a page number: a table of contents,
     whose entries repeat the headings without being them."""
     texts = [line.text for b in page.blocks if b.kind != "table" for line in b.lines]
+    ends = [t for t in texts if t[-1:].isdigit() or t[-1:] in "ivxlc" or ". ." in t]
     # Cheap test first: few lines end in a digit or a leader on most pages.
-    if sum(1 for t in texts if t[-1:].isdigit() or t[-1:] in "ivxlc" or ". ." in t) < 5:
+    if len(ends) < 5:
         return False
-    lines = [t for t in texts if len(_LETTERS.findall(t)) >= 3]  # lone page numbers aside
-    entries = sum(1 for text in lines if _toc_entry(text))
-    return entries >= 5 and entries >= 0.4 * len(lines)
+    entries = sum(1 for text in ends if _toc_entry(text))
+    if entries < 5:
+        return False
+    lines = sum(1 for t in texts if _wordy(t))  # lone page numbers aside
+    return entries >= 0.4 * lines
+
+
+def _wordy(text: str) -> bool:
+    """At least three letters."""
+    return len(_LETTERS.findall(text, 0, 40)) >= 3 or len(_LETTERS.findall(text)) >= 3
 
 
 def _toc_entry(text: str) -> bool:
-    return _toc_leader(text) or bool(
-        _TRAILING_NUMBER.search(text) and len(_LETTERS.findall(text)) >= 3
-    )
+    return _toc_leader(text) or bool(_TRAILING_NUMBER.search(text) and _wordy(text))
 
 
 def _neighbours(pages: list[PageLayout], p: int, i: int) -> tuple[Block | None, Block | None]:
@@ -503,9 +529,13 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
     others: list[tuple[int, int, Block]] = []
     for p, page in enumerate(ctx.pages):
         toc = id(page) in ctx.toc_pages
-        labels = [b for b in page.blocks if len(b.lines) == 1 and _LABEL.match(b.text.strip())]
+        labels = [
+            b
+            for b in page.blocks
+            if len(b.lines) == 1 and len(b.lines[0].text) <= 16 and _LABEL.match(b.text.strip())
+        ]
         line_numbers = _line_numbered(page)
-        busy = _busy_looks(ctx, page)
+        busy = _busy_looks(page)
         for i, block in enumerate(page.blocks):
             if block.kind == "heading":
                 # A run-in split off by _split_run_ins: depth already known.
@@ -523,7 +553,7 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
             if heading is not None:
                 heading.label = label
                 numbered.append(heading)
-            elif ctx.look(block) not in busy or block.size >= 1.5 * ctx.body:
+            elif (size_bucket(block.size), block.bold) not in busy or block.size >= 1.5 * ctx.body:
                 others.append((p, i, block))
     if any(h.kind == "roman" for h in numbered):
         # IEEE: "II." sections hold "A." subsections, which hold "1)" run-ins.
@@ -539,11 +569,29 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
     numbered_looks = [h.look for h in numbered if _differs_from_body(ctx, h.look)]
     taken = {id(h.block) for h in numbered}
     found = numbered + run_ins
+    unnumbered: list[_Heading] = []
     for p, i, block in others:
         heading = _unnumbered_heading(ctx, p, i, block, numbered_looks, taken)
         if heading is not None:
-            found.append(heading)
-    return found
+            heading.page = p
+            unnumbered.append(heading)
+    return found + _title_pages(ctx, unnumbered)
+
+
+def _title_pages(ctx: _Context, found: list[_Heading]) -> list[_Heading]:
+    """A title page (the first pages of a longer document; little text in several sizes:
+    title, author, publisher) has one heading, its largest text."""
+    by_page: dict[int, list[_Heading]] = defaultdict(list)
+    for heading in found:
+        by_page[heading.page].append(heading)
+    keep: list[_Heading] = []
+    for p, headings in by_page.items():
+        front = p < 6 and len(ctx.pages) >= 4
+        sizes = {h.look.size for h in headings}
+        if front and len(sizes) >= 2 and sum(b.chars for b in ctx.pages[p].blocks) < 400:
+            headings = [max(headings, key=lambda h: h.look.size)]
+        keep.extend(headings)
+    return keep
 
 
 def _shared_look(look: Look, others: list[Look]) -> int:
@@ -570,11 +618,13 @@ def _hanging_label(block: Block, labels: list[Block]) -> Block | None:
     return None
 
 
-def _busy_looks(ctx: _Context, page: PageLayout) -> set[Look]:
-    """Looks of the labels of a form or a diagram: many short blocks on one page. Their
-    size and weight mark fields and boxes, not sections."""
-    counts = Counter(ctx.look(b) for b in page.blocks if len(b.lines) <= 2 and b.chars < 60)
-    return {look for look, n in counts.items() if n >= 8}
+def _busy_looks(page: PageLayout) -> set[tuple[float, bool]]:
+    """Size and weight of the labels of a form or a diagram: many short blocks on one
+    page. There they mark fields and boxes, not sections."""
+    counts = Counter(
+        (size_bucket(b.size), b.bold) for b in page.blocks if len(b.lines) <= 2 and b.chars < 60
+    )
+    return {key for key, n in counts.items() if n >= 8}
 
 
 def _line_numbered(page: PageLayout) -> bool:
@@ -582,7 +632,7 @@ def _line_numbered(page: PageLayout) -> bool:
     numbers = []
     for block in page.blocks:
         for line in block.lines:
-            m = re.match(r"^(\d{1,2})\s", line.text) if line.text[:1].isdigit() else None
+            m = _LINE_NUMBER.match(line.text) if line.text[:1].isdigit() else None
             if m:
                 numbers.append(int(m.group(1)))
     rising = sum(1 for a, b in pairwise(numbers) if b == a + 1)
