@@ -97,7 +97,8 @@ def s3_endpoint(stack: ExitStack, pdfs: list[Path]) -> tuple[dict[str, str], lis
     try:
         sys.path.insert(0, str(ROOT / "tests"))
         from lambda_support import moto_server, s3_client, s3_env
-    except ImportError:
+    except ImportError as exc:
+        print(f"S3 rows skipped: {exc} (pip install -e '.[test]')", file=sys.stderr)
         return None
     endpoint = stack.enter_context(moto_server())
     s3 = s3_client(endpoint)

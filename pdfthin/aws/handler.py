@@ -23,6 +23,7 @@ from __future__ import annotations
 import inspect
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -136,15 +137,14 @@ class LambdaApp:
 
     def __call__(self, event: Any, lambda_context: Any = None) -> Any:
         kind = kind_of(event)
-        headers: dict[str, str] = {}
         try:
             request = request_of(kind, event)
-            payload = self._answer(kind, request, self._seconds_left(lambda_context))
-            status = 200
+            return self._answer(kind, request, self._deadline(lambda_context))
         except Exception as exc:
             payload = error_envelope(exc)
             error = payload["error"]
             status = STATUS[error["code"]]
+            headers: dict[str, str] = {}
             if isinstance(exc, MethodNotAllowed):
                 status, headers["allow"] = 405, "POST"
             retry = error["details"].get("retry_after_seconds")
@@ -152,29 +152,33 @@ class LambdaApp:
                 headers["retry-after"] = str(retry)
             if error["code"] == "internal":
                 log.error("internal error: %s", error["message"], exc_info=exc)
-        return respond(kind, status, payload, headers)
+            return respond(kind, status, payload, headers)
 
     # --- one request ----------------------------------------------------------------------------
 
-    def _answer(self, kind: str, request: dict[str, Any], seconds: float | None) -> dict[str, Any]:
+    def _answer(self, kind: str, request: dict[str, Any], deadline: float | None) -> Any:
+        """The response to send: the operation's answer, inside the payload limit."""
         name, arguments = _parse(request)
         operation = OPERATIONS[name]
         document = request.get("document")
+        loaded: list[bytes] = []
 
         def run(max_chars: int | None) -> dict[str, Any]:
-            data = self.documents.load(document)
+            if not loaded:  # once, even when the answer is made again with a smaller budget
+                loaded.append(self.documents.load(document))
             kwargs = dict(arguments)
             if max_chars is not None:
                 kwargs["max_chars"] = max_chars
-            return operation(data, **kwargs, context=self.context)
+            return operation(loaded[0], **kwargs, context=self.context)
 
-        result = _within(seconds, partial(run, None))
+        result = _within(deadline, partial(run, None))
         limit = self.config.payload_limit
         budgeted = "max_chars" in _SIGNATURES[name].arguments
         for _attempt in range(4):
-            size = payload_bytes(respond(kind, 200, result, {}))
+            response = respond(kind, 200, result, {})
+            size = payload_bytes(response)
             if size <= limit:
-                return result
+                return response
             # The budget counts characters of compact JSON; the payload counts bytes after the
             # runtime's escaping (and the HTTP body's second escaping). Answer again with a
             # budget scaled from this answer's ratio of bytes to characters: the rest stays
@@ -182,7 +186,7 @@ class LambdaApp:
             smaller = int(len(dumps(result)) * limit / size * 0.9)
             if not budgeted or smaller < MIN_MAX_CHARS:
                 break
-            result = _within(seconds, partial(run, smaller))
+            result = _within(deadline, partial(run, smaller))
         raise PdfthinError(
             "too_large",
             f"the {name} response is {size} bytes as Lambda sends it; the payload limit is "
@@ -191,14 +195,15 @@ class LambdaApp:
             limit=limit,
         )
 
-    def _seconds_left(self, lambda_context: Any) -> float | None:
-        """How long this invocation may work before answering ``timeout``."""
+    def _deadline(self, lambda_context: Any) -> float | None:
+        """When (``time.monotonic()``) this invocation answers ``timeout``: a second before
+        Lambda's deadline, or sooner with ``PDFTHIN_TIMEOUT_SECONDS``; ``None``: no deadline."""
         seconds = self.config.timeout_seconds
         remaining = getattr(lambda_context, "get_remaining_time_in_millis", None)
         if callable(remaining):
             left = max(remaining() / 1000 - DEADLINE_MARGIN_SECONDS, 0.1)
             seconds = left if seconds is None else min(seconds, left)
-        return seconds
+        return None if seconds is None else time.monotonic() + seconds
 
 
 def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -239,11 +244,11 @@ def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return name, arguments
 
 
-def _within(seconds: float | None, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """``work()``'s result, or ``timeout`` after ``seconds``. The work runs on its own thread and
+def _within(deadline: float | None, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``work()``'s result, or ``timeout`` at ``deadline``. The work runs on its own thread and
     is not interrupted: a document it was extracting lands in the cache for the next request
     (meanwhile the context's extraction bound answers ``busy`` to other documents)."""
-    if seconds is None:
+    if deadline is None:
         return work()
     future: Future[dict[str, Any]] = Future()
 
@@ -255,13 +260,12 @@ def _within(seconds: float | None, work: Callable[[], dict[str, Any]]) -> dict[s
 
     threading.Thread(target=run, name="pdfthin-request", daemon=True).start()
     try:
-        return future.result(timeout=seconds)
+        return future.result(timeout=max(deadline - time.monotonic(), 0.0))
     except FutureTimeout:
         raise PdfthinError(
             "timeout",
-            f"the request did not finish in {seconds:.1f} s; the document goes on being "
-            "extracted in this container, so a retry may be answered from its cache",
-            seconds=round(seconds, 1),
+            "the request did not finish in time; the document goes on being extracted in "
+            "this container, so a retry may be answered from its cache",
             retry_after_seconds=TIMEOUT_RETRY_SECONDS,
         ) from None
 
