@@ -110,10 +110,13 @@ def s3_endpoint(stack: ExitStack, pdfs: list[Path]) -> tuple[dict[str, str], lis
     return {**s3_env(endpoint), "PDFTHIN_S3_BUCKETS": "bench"}, docs
 
 
-def run(variant: str, code: Path, pdf: Path, s3: tuple[dict[str, str], dict] | None,
-        repeat: int) -> dict[str, list[tuple[float, float | None]]]:  # fmt: skip
+Samples = dict[str, list[tuple[float, float | None]]]
+
+
+def run(code: Path, pdf: Path, s3: tuple[dict[str, str], dict] | None, repeat: int) -> Samples:
+    """``repeat`` cold containers, each asked the requests below in order."""
     document = {"base64": base64.b64encode(pdf.read_bytes()).decode("ascii")}
-    samples: dict[str, list[tuple[float, float | None]]] = {}
+    samples: Samples = {}
 
     def add(name: str, sample: tuple[float, float | None]) -> None:
         samples.setdefault(name, []).append(sample)
@@ -154,8 +157,12 @@ def summary(samples: list[tuple[float, float | None]]) -> dict[str, float | None
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="cold containers per variant")
-    parser.add_argument("--pdf", type=Path, action="append", help="documents (default: sample "
-                        "and an 8-page arXiv paper from the corpus when present)")  # fmt: skip
+    parser.add_argument(
+        "--pdf",
+        type=Path,
+        action="append",
+        help="documents (default: the sample and an 8-page arXiv paper from the corpus)",
+    )
     parser.add_argument("--variants", default="bytecode,sources")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
@@ -175,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             entry: dict[str, Any] = {"zip_bytes": archive.stat().st_size, "documents": {}}
             for index, pdf in enumerate(pdfs):
                 s3_doc = (s3[0], s3[1][index]) if s3 else None
-                samples = run(variant, code, pdf, s3_doc, args.repeat)
+                samples = run(code, pdf, s3_doc, args.repeat)
                 entry["documents"][pdf.name] = {k: summary(v) for k, v in samples.items()}
             results["variants"][variant] = entry
         # The floor: the same interpreter and runtime client with a handler that imports
