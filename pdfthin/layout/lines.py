@@ -65,14 +65,17 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                 # Code keeps its alignment with wide runs of spaces: monospaced text on one
                 # baseline stays one line.
                 code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
+                leader = _leader_to_number(cand, run)
                 if gap < -3.0 * em or (
                     gap > SPLIT_GAP_EM * em
                     and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand, run))
                     and not (code and gap <= CODE_GAP_EM * em)
+                    and not leader
                 ):
                     continue
                 if (
                     not code
+                    and not leader
                     and gap >= GUTTER_GAP_EM * em
                     and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
                     and not _hanging_label(cand, run)
@@ -146,6 +149,21 @@ def is_monospace(font: str) -> bool:
 
 
 _LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►])$")
+
+
+def _leader_to_number(line: _Open, run: TextRun) -> bool:
+    """A table-of-contents entry: dot leaders, then its page number at the right margin (the
+    numbers line up like a column, but they belong to their entries)."""
+    tail = line.runs[-1].text.rstrip()
+    return (
+        tail.endswith(".")
+        and tail[-12:].count(".") >= 3
+        and _PAGE_REF.match(run.text.strip()) is not None
+        and run.x0 - line.right <= 40.0 * (run.size or 1.0)
+    )
+
+
+_PAGE_REF = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 
 
 def _hanging_label(line: _Open, run: TextRun) -> bool:
