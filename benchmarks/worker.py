@@ -24,6 +24,19 @@ def _limit_memory(nbytes: int) -> None:
 
 
 def _maxrss_kib() -> int:
+    """Peak resident set of this process image, in KiB.
+
+    ``VmHWM`` belongs to the address space created by ``exec``; ``ru_maxrss`` is not used
+    because Linux carries it over from the parent at fork, so every worker would report at
+    least the harness's own size.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
@@ -72,6 +85,7 @@ def run(job: dict[str, object]) -> dict[str, object]:
     result["extract_s"] = time.perf_counter() - wall0
     result["extract_cpu_s"] = time.process_time() - cpu0
     result["maxrss_kib"] = _maxrss_kib()
+    result["rss_source"] = "VmHWM"
     result["maxrss_before_kib"] = rss_before
     result["pages"] = pages
     return result
