@@ -121,10 +121,15 @@ def cmd_run(args: argparse.Namespace) -> int:
             if r["engine"] not in rerun and r["engine"] in chosen_names
         ]
         previous = json.loads(out_json.read_text(encoding="utf-8"))["meta"]
+        kept_engines = sorted({r["engine"] for r in kept})
+        # Kept outputs may themselves have been kept from an earlier run.
+        origin = previous.get("reused") or {}
+        if not set(kept_engines) <= set(origin.get("engines", [])):
+            origin = previous
         reused = {
-            "engines": sorted({r["engine"] for r in kept}),
-            "date": previous["date"],
-            "loadavg_median": previous.get("loadavg_median"),
+            "engines": kept_engines,
+            "date": origin["date"],
+            "loadavg_median": origin.get("loadavg_median"),
         }
         jobs = [j for j in jobs if j.engine.name in rerun]
     if args.reuse_raw and raw_path.exists():
