@@ -496,6 +496,8 @@ def _alone_on_its_row(
             continue
         if (headings and id(other) in headings) or _sideways(other):
             continue
+        if len(_LETTERS.findall(other.text)) < 2:
+            continue  # a symbol or number of a figure or formula in the next column
         if len(other.lines) <= 2 and other.chars < 60:
             beside += 1
             if beside >= 2 or ctx.look(other) == look:
