@@ -240,6 +240,19 @@ def test_parenthesised_numbers_in_a_caseless_script() -> None:
     assert headings(md) == [(1, "1 이슈와 논점"), (2, "(1) 감염병의 예방 및 관리에 관한 법률 개정")]
 
 
+def test_a_title_page_has_one_heading() -> None:
+    """Title, author and publisher in three sizes on a page of their own: one heading."""
+    cover = words("FREE CULTURE", 120, 150, size=34)
+    cover += words("LAWRENCE LESSIG", 150, 300, size=17)
+    cover += words("THE PENGUIN PRESS", 160, 500, size=13, bold=True)
+    body = [
+        page(words("Preface", 50, 100, size=15) + paragraph(130, lines=20), n) for n in (2, 3, 4)
+    ]
+    found = [headings(md) for md in markdown(page(cover, 1), *body)]
+    assert found[0] == [(1, "FREE CULTURE")]
+    assert found[1] == [(2, "Preface")]
+
+
 def test_captions_table_cells_and_run_in_phrases_are_not_headings() -> None:
     runs = words("Figure 2: Distribution of pages across categories.", 50, 60, bold=True)
     runs += paragraph(80)
