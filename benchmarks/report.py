@@ -312,7 +312,7 @@ def render(results: dict[str, Any]) -> str:
         f"Pages of the {ocr['image_only_files']} `image-only` files: flagged as needing OCR "
         "(only pdfthin can say so) / silently empty / with some text / in a file the engine "
         f"failed on. Text pages: pages of other files where {ocr['text_page_reference']} "
-        f"finds at least {ocr['text_page_min_chars']} characters.",
+        f"finds at least {ocr['text_page_min_chars']} printable characters.",
         "",
     ]
     rows = []

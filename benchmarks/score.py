@@ -317,7 +317,10 @@ def ocr_signal(run: Run) -> dict[str, Any]:
             if entry.tags & NOT_TEXT_TAGS:
                 continue
             for number, text in enumerate(run.texts(reference, entry.relpath) or [], start=1):
-                if len(_visible(text, False)) >= TEXT_PAGE_MIN_CHARS:
+                # Printable characters only: glyphs without a Unicode mapping come out of some
+                # engines as control characters, which is not text a reader could use.
+                printable = sum(1 for ch in text if ch.isprintable() and not ch.isspace())
+                if printable >= TEXT_PAGE_MIN_CHARS:
                     text_pages.append((entry.relpath, number))
     per_engine: dict[str, Any] = {}
     for engine in run.engines:
