@@ -793,6 +793,7 @@ def _split_run_in(block: Block) -> list[Block]:
         block.bold,
         kind="heading",
         level=3,
+        run_in=True,
     )
     lines = [rest_line, *block.lines[1:]]
     paragraph = Block(

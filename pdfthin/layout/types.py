@@ -41,6 +41,9 @@ class Block:
     level: int = 0
     #: Table cells, row by row, when ``kind == "table"``.
     rows: list[list[str]] | None = None
+    #: A heading that ran in at the start of its paragraph's first line ("1) Accuracy: ...");
+    #: plain text keeps it on that line.
+    run_in: bool = False
 
     @property
     def text(self) -> str:

@@ -65,15 +65,20 @@ def render_block(block: Block, known_words: set[str] | None) -> str:
 def render_plain(blocks: list[Block], known_words: set[str] | None = None) -> str:
     """The same text as :func:`render_blocks`, without Markdown syntax: headings, list
     items and table rows as plain lines (cells separated by a space)."""
-    parts: list[str] = []
+    out: list[str] = []
+    glue = ""
     for block in blocks:
         if block.kind == "table" and block.rows:
-            parts.append("\n".join(" ".join(clean(c) for c in row if c) for row in block.rows))
+            text = "\n".join(" ".join(clean(c) for c in row if c) for row in block.rows)
+        else:
+            text = join_lines([clean(line.text) for line in block.lines], known_words)
+        if not text:
             continue
-        text = join_lines([clean(line.text) for line in block.lines], known_words)
-        if text:
-            parts.append(text)
-    return "\n".join(parts)
+        if out:
+            out.append(glue)
+        out.append(text)
+        glue = " " if block.run_in else "\n"
+    return "".join(out)
 
 
 def _cell(text: str) -> str:
