@@ -444,3 +444,13 @@ def test_extraction_limit_answers_busy_but_serves_the_cache(long_pdf: bytes) -> 
         release.set()
         worker.join(10)
     assert ctx.limits is original
+
+
+def test_bytes_over_the_size_limit_are_too_large() -> None:
+    from pdfthin.engine import Limits
+
+    pdf = text_pdf([["small"]])
+    ctx = Context(limits=Limits(max_file_bytes=len(pdf) - 1))
+    with pytest.raises(PdfthinError) as info:
+        read_pages(pdf, context=ctx)
+    assert info.value.code == "too_large"

@@ -47,6 +47,13 @@ def read_source(source: str | os.PathLike[str] | bytes, limits: Limits | None = 
     """The bytes of a path or of ``source`` itself, with the size limit checked first."""
     limits = limits or Limits()
     if isinstance(source, (bytes, bytearray, memoryview)):
+        if len(source) > limits.max_file_bytes:
+            raise PdfthinError(
+                "too_large",
+                f"the document is {len(source)} bytes; the limit is {limits.max_file_bytes}",
+                size=len(source),
+                limit=limits.max_file_bytes,
+            )
         return bytes(source)
     path = Path(source)
     try:
