@@ -297,7 +297,11 @@ impl<'py> Interp<'py> {
             neumaier: py.version_info() >= (3, 12),
             width,
             height,
-            deadline: Instant::now() + Duration::from_secs_f64(seconds),
+            deadline: {
+                let now = Instant::now();
+                now.checked_add(Duration::from_secs_f64(seconds))
+                    .unwrap_or(now)
+            },
             gs: Rc::new(Cell::new(GState {
                 ctm: base,
                 clip: Some([0.0, 0.0, width, height]),

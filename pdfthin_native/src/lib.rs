@@ -2,6 +2,9 @@
 //!
 //! It changes speed, never answers: every function here reproduces a function of pdfthin's
 //! pure-Python engine exactly, and pdfthin's differential tests compare the two byte for byte.
+//! No `unsafe` of its own: what PyO3's macros generate is all there is.
+
+#![deny(unsafe_code)]
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
