@@ -14,10 +14,14 @@ from ..layout import PageLayout
 
 #: Fewer letters or digits than this is "no usable text".
 MIN_TEXT_CHARS = 1
-#: A page mostly covered by images with fewer characters than this reads as a scan.
+#: A page whose images cover this share of it and that has fewer characters than
+#: SCAN_TEXT_CHARS reads as a scan (a caption or stamp over a scanned page).
+SCAN_COVERAGE = 0.5
 SCAN_TEXT_CHARS = 40
-#: Images covering this share of a page that has almost no text: the text may be in them.
+#: Smaller images count when the page has almost no text at all: a short caption under a
+#: picture that may hold the page's real content (a slide's title over a chart does not).
 SCAN_COVERAGE_SPARSE = 0.1
+SPARSE_TEXT_CHARS = 25
 #: More painted paths than this, and no text: text may be drawn as outlines.
 OUTLINE_PATHS = 30
 
@@ -102,7 +106,9 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
                 f"only {chars} characters read"
             ),
         )
-    if coverage >= SCAN_COVERAGE_SPARSE and chars < SCAN_TEXT_CHARS:
+    if (coverage >= SCAN_COVERAGE and chars < SCAN_TEXT_CHARS) or (
+        coverage >= SCAN_COVERAGE_SPARSE and chars < SPARSE_TEXT_CHARS
+    ):
         return (
             "needs_ocr",
             "scan_with_sparse_text",
