@@ -590,3 +590,30 @@ def test_hostile_differences_array_is_bounded() -> None:
     diffs: list[int | str] = [0, *(["/a"] * 20_000)]
     font = load(lambda b: b.font_standard("Helvetica", differences=diffs))
     assert text(font, b"\x00\xff") == "aa"
+
+
+def test_cid_font_of_an_adobe_collection_reads_without_to_unicode() -> None:
+    from pdfthin.engine.cidmaps import cid_to_unicode
+
+    japan1 = cid_to_unicode("Japan1")
+    assert japan1 is not None
+    # Japan1 CIDs 1-95 are ASCII; CID 843 is the hiragana "a".
+    assert japan1[34] == "A" and japan1[843] == "あ"
+    assert cid_to_unicode("Identity") is None
+
+    def japanese(b: PdfBuilder) -> Ref:
+        ref = b.font_type0(encoding="/Identity-H", cid_subtype="/CIDFontType0")
+        cid_font = b.get(b.get(ref)["DescendantFonts"][0])
+        cid_font["CIDSystemInfo"] = {"Registry": b"Adobe", "Ordering": b"Japan1", "Supplement": 2}
+        return ref
+
+    assert text(load(japanese), b"\x00\x22\x03\x4b") == "Aあ"
+
+
+def test_predefined_jis_cmaps_h_and_v() -> None:
+    from pdfthin.engine.cmap import JIS_X0208, is_vertical_name, predefined_codec
+
+    assert predefined_codec("/H") == predefined_codec("/V") == JIS_X0208
+    assert is_vertical_name("/V") and not is_vertical_name("/H")
+    font = load(lambda b: b.font_type0(encoding="/H"))
+    assert text(font, b"\x24\x22\x24\x24") == "あい"

@@ -195,9 +195,15 @@ _CODECS = (
 )
 
 
+#: Pseudo-codec for the predefined CMaps ``H``/``V``: JIS X 0208 codes as two 7-bit bytes.
+JIS_X0208 = "jis-x0208"
+
+
 def predefined_codec(name: str) -> str | None:
     """The Python codec that decodes codes of the predefined CMap ``name``, if any."""
     bare = name.lstrip("/")
+    if bare in ("H", "V"):
+        return JIS_X0208  # the original ISO-2022-JP two-byte codes, no escape sequences
     for suffix in ("-H", "-V"):
         if bare.endswith(suffix):
             bare = bare[: -len(suffix)]
@@ -209,7 +215,7 @@ def predefined_codec(name: str) -> str | None:
 
 
 def is_vertical_name(name: str) -> bool:
-    return name.endswith("-V")
+    return name.endswith("-V") or name.lstrip("/") == "V"
 
 
 def lead_byte_lengths(codec: str) -> list[int] | None:

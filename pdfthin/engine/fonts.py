@@ -17,7 +17,15 @@ from pypdf.errors import DependencyError
 from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, StreamObject
 
 from . import encodings as enc
-from .cmap import CMap, is_vertical_name, lead_byte_lengths, parse_cmap, predefined_codec
+from .cidmaps import cid_to_unicode
+from .cmap import (
+    JIS_X0208,
+    CMap,
+    is_vertical_name,
+    lead_byte_lengths,
+    parse_cmap,
+    predefined_codec,
+)
 from .fontfile import cff_encoding, truetype_unicodes, type1_encoding
 
 UNMAPPED = "\ufffd"
@@ -428,7 +436,7 @@ def _load_type0(font_dict: DictionaryObject) -> Font:
                 for lead in range(lo >> shift, min((hi >> shift), 255) + 1):
                     by_lead[lead] = length
             font.lead_lengths = by_lead
-    elif codec is not None and codec not in ("utf-16-be",):
+    elif codec is not None and codec not in ("utf-16-be", JIS_X0208):
         if codec == "utf-8":
             font.code_len = 1
         elif codec == "utf-32-be":
@@ -458,43 +466,64 @@ def _load_type0(font_dict: DictionaryObject) -> Font:
                     width_map[code] = cid_widths[cid]
         font.width_map = width_map
 
-    # Text.
-    text_map = _TextMap()
+    # Text: what the font itself can tell (a predefined Unicode CMap reads directly; CIDs of
+    # an Adobe collection have published Unicode values; an embedded TrueType program knows
+    # which character each glyph draws), overlaid by the document's own /ToUnicode wherever
+    # that map speaks (some cover only the first 256 codes).
+    text_map = _font_text_map(cid_font, descriptor, codec, enc_cmap, font.code_len)
     to_unicode = _to_unicode(font_dict)
     if to_unicode is not None:
         text_map.update(to_unicode.unicode)
-    else:
-        # No ToUnicode: a predefined Unicode CMap reads directly; otherwise an embedded
-        # TrueType program can be asked which character each glyph draws.
-        if codec is not None:
-            font.text_map = _CodecMap(codec, font.code_len)
-            return font
-        kind, program, _clear = _font_program(descriptor)
-        if program is not None and kind in ("truetype", "opentype"):
-            gid_text = truetype_unicodes(program)
-            if gid_text:
-                cid_to_gid = get(cid_font, "/CIDToGIDMap")
-                gid_of: Any = None
-                if isinstance(cid_to_gid, StreamObject):
-                    raw = stream_data(cid_to_gid) or b""
-                    table = array("H")
-                    table.frombytes(raw[: len(raw) // 2 * 2])
-                    if not _BIG_ENDIAN:
-                        table.byteswap()
-                    gid_of = table
-                for gid_or_cid in range(0, 65536):
-                    if gid_of is None:
-                        text = gid_text.get(gid_or_cid)
-                        if text is not None:
-                            text_map[gid_or_cid] = text
-                    elif gid_or_cid < len(gid_of):
-                        text = gid_text.get(gid_of[gid_or_cid])
-                        if text is not None:
-                            text_map[gid_or_cid] = text
-                    else:
-                        break
     font.text_map = text_map
     return font
+
+
+def _font_text_map(
+    cid_font: Any, descriptor: Any, codec: str | None, enc_cmap: CMap | None, code_len: int
+) -> _TextMap:
+    if codec is not None:
+        return _CodecMap(codec, code_len)
+    info = get(cid_font, "/CIDSystemInfo")
+    collection = cid_to_unicode(str(get(info, "/Ordering", "")))
+    if collection is not None and str(get(info, "/Registry", "")) == "Adobe":
+        return _CollectionMap(collection, enc_cmap)
+    text_map = _TextMap()
+    kind, program, _clear = _font_program(descriptor)
+    if program is None or kind not in ("truetype", "opentype"):
+        return text_map
+    gid_text = truetype_unicodes(program)
+    if not gid_text:
+        return text_map
+    cid_to_gid = get(cid_font, "/CIDToGIDMap")
+    if not isinstance(cid_to_gid, StreamObject):  # /Identity: CID = glyph id
+        text_map.update(gid_text)
+        return text_map
+    raw = stream_data(cid_to_gid) or b""
+    gid_of = array("H")
+    gid_of.frombytes(raw[: min(len(raw), 131_072) // 2 * 2])
+    if not _BIG_ENDIAN:
+        gid_of.byteswap()
+    for cid, gid in enumerate(gid_of):
+        text = gid_text.get(gid) if gid else None
+        if text is not None:
+            text_map[cid] = text
+    return text_map
+
+
+class _CollectionMap(_TextMap):
+    """code -> CID (identity, or the font's own CMap) -> Unicode by an Adobe collection."""
+
+    def __init__(self, table: dict[int, str], cmap: CMap | None) -> None:
+        super().__init__()
+        self.table = table
+        self.cmap = cmap if cmap is not None and (cmap.cids or cmap.cid_ranges) else None
+
+    def __missing__(self, key: int) -> str:
+        cid = self.cmap.cid(key) if self.cmap is not None else key
+        text = self.table.get(cid, UNMAPPED) if cid is not None else UNMAPPED
+        if len(self) < 65_536:
+            self[key] = text
+        return text
 
 
 class _CodecMap(_TextMap):
@@ -510,7 +539,11 @@ class _CodecMap(_TextMap):
         if key > 0xFFFF:
             length = 4
         try:
-            text = key.to_bytes(length, "big").decode(self.codec)
+            if self.codec == JIS_X0208:
+                raw = b"\x1b$B" + key.to_bytes(2, "big") + b"\x1b(B"
+                text = raw.decode("iso2022_jp")
+            else:
+                text = key.to_bytes(length, "big").decode(self.codec)
         except (UnicodeDecodeError, OverflowError):
             text = UNMAPPED
         if len(self) < 65_536:

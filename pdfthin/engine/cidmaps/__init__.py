@@ -1,0 +1,52 @@
+"""CID -> Unicode for Adobe's character collections (Japan1, GB1, CNS1, Korea1).
+
+A CID font without ``/ToUnicode`` whose ``/CIDSystemInfo`` names one of these collections
+still has well-defined text: its CIDs are Adobe's, and Adobe publishes their Unicode values
+(cmap-resources, BSD-3-Clause). The tables are compact binaries made by
+``tools/gen_cidmaps.py`` and loaded on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import zlib
+from importlib import resources
+
+ORDERINGS = frozenset({"Japan1", "GB1", "CNS1", "Korea1"})
+
+
+def _varints(data: bytes) -> list[int]:
+    out: list[int] = []
+    value = shift = 0
+    for byte in data:
+        value |= (byte & 0x7F) << shift
+        if byte & 0x80:
+            shift += 7
+        else:
+            out.append(value)
+            value = shift = 0
+    return out
+
+
+def _unzig(value: int) -> int:
+    return value >> 1 if not value & 1 else -(value >> 1) - 1
+
+
+@functools.lru_cache(maxsize=4)
+def cid_to_unicode(ordering: str) -> dict[int, str] | None:
+    """The table for an Adobe ordering, or ``None`` for any other collection."""
+    if ordering not in ORDERINGS:
+        return None
+    raw = resources.files(__name__).joinpath(f"Adobe-{ordering}.bin").read_bytes()
+    numbers = _varints(zlib.decompress(raw))
+    table: dict[int, str] = {}
+    cid = cp = 0
+    i = 0
+    while i + 2 < len(numbers) + 1 and i < len(numbers):
+        cid += _unzig(numbers[i])
+        cp += _unzig(numbers[i + 1])
+        extra = numbers[i + 2]
+        text = chr(cp) + "".join(chr(c) for c in numbers[i + 3 : i + 3 + extra])
+        table[cid] = text
+        i += 3 + extra
+    return table
