@@ -303,7 +303,7 @@ def test_simple_font_decoding(
     st.dictionaries(st.integers(-5, 2**32), st.floats(-2, 2, allow_nan=False), max_size=30),
     st.floats(0, 2, allow_nan=False),
     st.binary(max_size=60),
-    st.booleans(),
+    st.sampled_from(["plain", "codec", "computed"]),
 )
 def test_composite_font_decoding(
     module: Any,
@@ -313,19 +313,28 @@ def test_composite_font_decoding(
     width_map: dict[int, float],
     default: float,
     data: bytes,
-    codec: bool,
+    kind: str,
 ) -> None:
     font = Font("c")
     font.simple = False
     font.code_len = code_len
     font.lead_lengths = lead
-    if codec:
+    if kind == "codec":
         font.text_map = _CodecMap("cp932" if code_len == 0 else "utf-16-be", code_len)
+    elif kind == "computed":
+        font.text_map = _Computed(text_map)
     else:
         font.text_map = _TextMap(text_map)
     font.width_map = _WidthMap(default)
     font.width_map.update(width_map)
     _compare_decode(module, font, data)
+
+
+class _Computed(_TextMap):
+    """A text map that computes missing entries (as the Adobe collection maps do)."""
+
+    def __missing__(self, key: int) -> str:
+        return chr(0x4E00 + key % 50) if key % 3 else UNMAPPED
 
 
 def _compare_decode(module: Any, font: Font, data: bytes) -> None:

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from . import interpreter
-from .fonts import Font, _CodecMap, get
+from .fonts import Font, _TextMap, get
 from .interpreter import (
     FontCache,
     Matrix,
@@ -45,10 +45,12 @@ def native_font(native: Any, font: Font) -> Any:
     text_map: dict[int, str] | None = None
     codec_map: Any = None
     if not font.simple:
-        if isinstance(font.text_map, _CodecMap):
-            codec_map = font.text_map
-        else:
+        if type(font.text_map) is _TextMap:
             text_map = dict(font.text_map)
+        else:
+            # A map that computes its entries (a codec, an Adobe collection, ...): the native
+            # side asks it for each code, so whatever it computes is used as it is.
+            codec_map = font.text_map
     return native.Font(
         font.name,
         font.bold,
