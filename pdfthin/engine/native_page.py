@@ -38,10 +38,20 @@ from .types import HiddenText, ImagePlacement, PageContent, TextRun
 NativeFonts = dict[int, Any]
 
 
+def _translated(trans: Any, code: int) -> str:
+    """What ``str.translate(trans)`` makes of the character ``chr(code)``."""
+    try:
+        value = trans[code]
+    except LookupError:
+        return chr(code)
+    if value is None:
+        return ""
+    return chr(value) if isinstance(value, int) else str(value)
+
+
 def native_font(native: Any, font: Font) -> Any:
     """The native decoding table of ``font``."""
-    trans = font.trans
-    table = [trans.get(code, chr(code)) for code in range(256)]
+    table = [_translated(font.trans, code) for code in range(256)]
     text_map: dict[int, str] | None = None
     codec_map: Any = None
     if not font.simple:
