@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from . import interpreter
-from .fonts import Font, _TextMap, get
+from .fonts import Font, _TextMap, _WidthMap, get
 from .interpreter import (
     FontCache,
     Matrix,
@@ -78,6 +78,8 @@ def native_font(native: Any, font: Font) -> Any:
         dict(font.width_map),
         font.width_map.default,
         font.space_is_single_byte,
+        # A width map that computes its entries is asked per code, like a computed text map.
+        None if type(font.width_map) is _WidthMap else font.width_map,
     )
 
 

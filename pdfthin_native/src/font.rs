@@ -82,6 +82,8 @@ pub struct Font {
     codec_map: Option<Py<PyAny>>,
     width_map: HashMap<u32, f64>,
     width_default: f64,
+    /// A width map that computes its entries: asked for each code.
+    width_obj: Option<Py<PyAny>>,
     space_single: bool,
 }
 
@@ -92,7 +94,7 @@ impl Font {
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (name, bold, italic, vertical, ascent, size_scale, simple, trans, widths,
                         code_len, lead_lengths, text_map, codec_map, width_map, width_default,
-                        space_single))]
+                        space_single, width_obj=None))]
     fn new(
         name: Bound<'_, PyString>,
         bold: bool,
@@ -110,6 +112,7 @@ impl Font {
         width_map: Bound<'_, PyDict>,
         width_default: f64,
         space_single: bool,
+        width_obj: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
         if trans.len() != 256 || widths.len() != 256 {
             return Err(pyo3::exceptions::PyValueError::new_err(
@@ -156,6 +159,7 @@ impl Font {
             codec_map,
             width_map: widths_by_code,
             width_default,
+            width_obj,
             space_single,
         })
     }
@@ -244,12 +248,22 @@ impl Font {
             }
         }
         let default = self.width_default;
-        let width = py_sum(
-            codes
-                .iter()
-                .map(|c| *self.width_map.get(c).unwrap_or(&default)),
-            neumaier,
-        );
+        let width = match &self.width_obj {
+            Some(map) => {
+                let map = map.bind(py);
+                let mut widths = Vec::with_capacity(codes.len());
+                for &code in &codes {
+                    widths.push(map.get_item(code)?.extract::<f64>()?);
+                }
+                py_sum(widths.into_iter(), neumaier)
+            }
+            None => py_sum(
+                codes
+                    .iter()
+                    .map(|c| *self.width_map.get(c).unwrap_or(&default)),
+                neumaier,
+            ),
+        };
         let spaces = if self.space_single {
             codes.iter().filter(|&&c| c == 32).count() as u64
         } else {
