@@ -3,7 +3,7 @@
 pdfthin is installed editable, so a run measures whatever ``pdfthin/`` holds at the moment
 each worker starts. To publish numbers for one commit (and to be safe from edits made while a
 long run is going), ``--pdfthin-ref REF`` exports ``pdfthin/`` at REF with ``git archive`` into
-``benchmarks/.cache/src-<sha>/``, next to a copy of this harness, and runs every worker and
+``benchmarks/.cache/src-<sha>-<random>/``, next to a copy of this harness, and runs every worker and
 probe from there: that directory comes first on ``sys.path``, ahead of the editable finder.
 """
 
@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,10 +65,9 @@ def snapshot(ref: str, cache: Path) -> Source:
     sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
     if not sha:
         raise SystemExit(f"--pdfthin-ref: {ref!r} is not a commit of {REPO_ROOT}")
-    dest = cache / f"src-{sha[:12]}"
-    if dest.exists():
-        shutil.rmtree(dest)
-    dest.mkdir(parents=True)
+    # One directory per run: another run may be using an earlier snapshot of the same commit.
+    cache.mkdir(parents=True, exist_ok=True)
+    dest = Path(tempfile.mkdtemp(prefix=f"src-{sha[:12]}-", dir=cache))
     archive = subprocess.run(
         ["git", "archive", "--format=tar", sha, "pdfthin"],
         cwd=REPO_ROOT,
