@@ -215,12 +215,8 @@ def _scores(case: tuple[CorpusFile, str]) -> tuple[float, float]:
     return ours, theirs
 
 
-#: The goal is "never below pypdf" on every file. It holds on the set as a whole (the test
-#: below) and on three of its six files; on 1601.03642, 1602.06541 and GeoTopo pdfthin is
-#: still 0.0007, 0.0019 and 0.004 below (figure labels and formula pieces read in geometric
-#: rather than drawing order, where this ground truth follows pypdf's drawing order). This
-#: margin keeps every file from falling further while that work continues.
-PER_FILE_MARGIN = 0.005
+#: "Never below pypdf" on every file, exactly.
+PER_FILE_MARGIN = 0.0
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,8 @@ state exactly the page it means: columns, headings, lists, tables, running furni
 
 from __future__ import annotations
 
+import dataclasses
+
 from pdfthin.engine.types import PageContent, TextRun
 from pdfthin.layout import finish_document, layout_page
 from pdfthin.layout.lines import build_lines
@@ -179,3 +181,79 @@ def test_superscript_stays_on_its_line_next_to_another_column() -> None:
     texts = [ln.text for ln in lines]
     assert "energy of 5 km s-1" in texts
     assert "other column text at this height" in texts
+
+
+SYMBOLS = [
+    ("∂M", "Rand der Menge M"),
+    ("P(M)", "Potenzmenge von M"),
+    ("A × B", "Kreuzprodukt"),
+    ("M", "Abschluss von M"),
+    ("A ∪ B", "Vereinigung"),
+]
+
+
+def _symbol_list(x_label: float, x_text: float, y0: float) -> list[TextRun]:
+    runs: list[TextRun] = []
+    for i, (label, text) in enumerate(SYMBOLS):
+        runs.append(run(label, x_label, y0 + 14 * i))
+        runs += words(text, x_text, y0 + 14 * i)
+    return runs
+
+
+def test_label_list_keeps_each_label_with_its_description() -> None:
+    # A symbol list in the left column (labels ragged, descriptions aligned 2.5 em to the
+    # right of the widest label), prose in the right column a narrow gutter away.
+    runs = _symbol_list(50, 90, 100)
+    for i in range(len(SYMBOLS)):
+        runs += words("prose of the right column goes here", 240, 100 + 14 * i)
+    texts = [ln.text for ln in build_lines(runs)]
+    for label, text in SYMBOLS:
+        assert f"{label} {text}" in texts
+    assert texts.count("prose of the right column goes here") == len(SYMBOLS)
+
+
+def test_label_columns_of_a_table_stay_cells() -> None:
+    # The same shape with a third close column is a table: its cells stay apart.
+    runs = _symbol_list(50, 90, 100)
+    for i in range(len(SYMBOLS)):
+        runs.append(run(f"{i}.5", 200, 100 + 14 * i))
+    texts = [ln.text for ln in build_lines(runs)]
+    assert "Rand der Menge M" in texts
+    assert "∂M" in texts
+
+
+def test_labels_aligned_on_both_edges_are_a_table_column() -> None:
+    # Labels of one width (a right edge shared by every row) are a table's first column.
+    runs: list[TextRun] = []
+    for i, (_, text) in enumerate(SYMBOLS):
+        runs.append(run(f"k{i}", 50, 100 + 14 * i))
+        runs += words(text, 80, 100 + 14 * i)
+    texts = [ln.text for ln in build_lines(runs)]
+    assert "k0" in texts and "Rand der Menge M" in texts
+
+
+def test_sub_caption_label_touching_the_neighbour_caption_stays_apart() -> None:
+    # "(a)"'s caption and "(b) A visualization" side by side; "(b)" hangs into the gutter
+    # and touches the end of the first caption's line.
+    runs: list[TextRun] = []
+    left = ["Example of one unit.", "with its weights here", "and the function", "too", "a", "b"]
+    right = ["A visualization of", "a simple network", "with five inputs", "is blue.", "c", "d"]
+    for i, (a, b) in enumerate(zip(left, right, strict=True)):
+        runs += words(a, 50, 100 + 10 * i)
+        runs += words(b, 162, 100 + 10 * i)
+    runs.append(run("(b)", 143, 100))  # "unit." ends at 144; the gutter is 149-162
+    texts = [ln.text for ln in build_lines(runs)]
+    assert "Example of one unit." in texts
+    assert "(b) A visualization of" in texts
+
+
+def test_in_drawing_order_a_block_splits_where_other_text_was_drawn_between() -> None:
+    # A matrix row (drawn 1st), an "=" to its right (drawn 2nd), the sentence just under the
+    # row (drawn 3rd): the row and the sentence form one block by geometry, but the page
+    # drew the "=" between them, and drawing order is kept.
+    runs = [dataclasses.replace(r, seq=1) for r in words("one two three", 50, 100)] + [
+        dataclasses.replace(run("= result", 300, 100), seq=2)
+    ]
+    runs += [dataclasses.replace(r, seq=3) for r in words("so the sentence follows", 50, 112)]
+    (md,) = markdown(page(runs))
+    assert md.index("one two three") < md.index("= result") < md.index("so the sentence")

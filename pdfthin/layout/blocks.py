@@ -39,7 +39,7 @@ def build_blocks(lines: list[Line]) -> list[Block]:
             best.x1 = max(best.x1, line.x1)
             best.y1 = max(best.y1, line.y1)
     for block in blocks:
-        _summarise(block)
+        summarise(block)
     return blocks
 
 
@@ -61,7 +61,7 @@ def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
     return not (short and indented)
 
 
-def _summarise(block: Block) -> None:
+def summarise(block: Block) -> None:
     weights: dict[float, int] = {}
     bold = total = 0
     for line in block.lines:

@@ -81,6 +81,14 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                     and not _hanging_label(cand, run)
                 ):
                     continue
+                # A label set in the gutter before the next column's text ("(b)" of a second
+                # sub-caption) may touch the end of this column's line: still not one line.
+                if (
+                    gap < 0
+                    and _SUBLABEL.match(run.text.strip())
+                    and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters)
+                ):
+                    continue
                 score = share - max(gap, 0.0) / (10.0 * em)
                 if score > best_score:
                     best, best_score = cand, score
@@ -91,6 +99,7 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
         else:
             best.add(run)
     _join_stretched_rows(opened, gutters)
+    _join_label_rows(opened, gutters)
     lines = [_make_line(o.runs) for o in opened if o.runs]
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
@@ -135,7 +144,110 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
             piece.runs = []
 
 
+#: A label of a label list (symbol lists, glossaries, "Step 1  Do this") is at most this many
+#: ems wide and this many characters long.
+LABEL_MAX_EM = 7.0
+LABEL_MAX_CHARS = 16
+#: Rows of one label list: labels and descriptions start within this many points of each other.
+LABEL_ALIGN = 1.5
+_PROSE = re.compile(r"[^\W\d_]{3,}")
+
+
+def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
+    """A short label and its description on one row ("∂M    Rand der Menge M") are one line
+    when the rows around them repeat the pattern: labels starting at one x, descriptions at
+    another, labels of differing widths (ragged, unlike a table's aligned column), and no
+    further cell close after the description (a table has more columns; the next column of
+    a column page, across a gutter between long lines, does not count)."""
+    pieces = [o for o in opened if o.runs]
+    columns = _column_gutters(gutters, pieces)
+    # (label, description, label start, description start, label end, crowded)
+    candidates: list[tuple[_Open, _Open, float, float, float, bool]] = []
+    for row in _open_rows(pieces):
+        for i in range(len(row) - 1):
+            a, b = row[i], row[i + 1]
+            em = min(a.size, b.size) or 1.0
+            left, start = a.runs[0].x0, b.runs[0].x0
+            if not 0 < start - a.right <= LABEL_GAP_EM * em or a.right - left > LABEL_MAX_EM * em:
+                continue
+            label = "".join(r.text for r in a.runs).strip()
+            description = "".join(r.text for r in b.runs).strip()
+            if not label or len(label) > LABEL_MAX_CHARS or not _PROSE.search(description):
+                continue
+            crowded = (
+                i + 2 < len(row)
+                and row[i + 2].runs[0].x0 - b.right <= LABEL_GAP_EM * em
+                and not any(b.right <= g1 and row[i + 2].runs[0].x0 >= g0 for g0, g1 in columns)
+            )
+            candidates.append((a, b, left, start, a.right, crowded))
+    if len(candidates) < GUTTER_MIN_ROWS:
+        return
+    by_key: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for k, c in enumerate(candidates):
+        by_key[(round(c[2]), round(c[3]))].append(k)
+    joins: list[tuple[_Open, _Open]] = []
+    for a, b, ax, bx, _, _ in candidates:
+        group = [
+            candidates[k]
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            for k in by_key.get((round(ax) + dx, round(bx) + dy), ())
+            if abs(candidates[k][2] - ax) <= LABEL_ALIGN
+            and abs(candidates[k][3] - bx) <= LABEL_ALIGN
+        ]
+        if len(group) < GUTTER_MIN_ROWS or sum(1 for g in group if g[5]) * 4 > len(group):
+            continue
+        ends = [g[4] for g in group]
+        if max(ends) - min(ends) > LABEL_ALIGN:
+            joins.append((a, b))
+    for a, b in joins:
+        if a.runs and b.runs:
+            for run in b.runs:
+                a.add(run)
+            b.runs = []
+
+
+#: A gutter between text columns has lines at least this many ems long on both sides.
+COLUMN_LINE_EM = 12.0
+
+
+def _column_gutters(
+    gutters: list[tuple[float, float]], pieces: list[_Open]
+) -> list[tuple[float, float]]:
+    """The gutters that separate columns of text rather than table cells."""
+    out = []
+    for g0, g1 in gutters:
+        near = 3.0 * max((p.size for p in pieces), default=10.0)
+        left = right = False
+        for p in pieces:
+            width = p.right - p.runs[0].x0
+            if width < COLUMN_LINE_EM * (p.size or 1.0):
+                continue
+            left = left or g0 - near <= p.right <= g1
+            right = right or g0 <= p.runs[0].x0 <= g1 + near
+        if left and right:
+            out.append((g0, g1))
+    return out
+
+
+def _open_rows(pieces: list[_Open]) -> list[list[_Open]]:
+    """Lines being grown, grouped into rows that share a baseline, each left to right."""
+    rows: list[list[_Open]] = []
+    for piece in sorted(pieces, key=lambda o: (o.top + o.bottom) / 2):
+        if rows:
+            last = rows[-1][-1]
+            overlap = min(last.bottom, piece.bottom) - max(last.top, piece.top)
+            if overlap >= SAME_LINE_OVERLAP * min(last.bottom - last.top, piece.bottom - piece.top):
+                rows[-1].append(piece)
+                continue
+        rows.append([piece])
+    for row in rows:
+        row.sort(key=lambda o: o.runs[0].x0)
+    return rows
+
+
 _BUCKET = 6.0
+_SUBLABEL = re.compile(r"^\(?[a-z0-9]{1,3}\)$", re.IGNORECASE)
 
 
 # Not "(1)": equation numbers look like that, and sit right before the next column.

@@ -10,7 +10,10 @@ gutter.
 
 from __future__ import annotations
 
-from .types import Block
+import itertools
+
+from .blocks import summarise
+from .types import Block, Line
 
 #: Narrowest gap between columns, in points.
 MIN_GUTTER = 6.0
@@ -29,8 +32,45 @@ def reading_order(blocks: list[Block]) -> list[Block]:
     out: list[Block] = []
     _order(blocks, out, 0)
     if _stream_agrees(out):
-        return sorted(out, key=lambda b: b.seq)
+        return sorted(_split_interleaved(out), key=lambda b: b.seq)
     return out
+
+
+def _split_interleaved(blocks: list[Block]) -> list[Block]:
+    """In drawing order, a block whose lines the page drew with other text in between (a
+    matrix's rows and the sentence under it, a formula over its figure's labels) splits
+    where that happened, so what was drawn between them can go there."""
+    # Lines drawn at one position (or with no drawing order at all) keep geometric order.
+    geometric = [line for b in blocks for line in b.lines]
+    ranked = sorted(range(len(geometric)), key=lambda i: geometric[i].seq)
+    rank = {id(geometric[i]): r for r, i in enumerate(ranked)}
+    out: list[Block] = []
+    for block in blocks:
+        if block.kind == "table" or len(block.lines) < 2:
+            out.append(block)
+            continue
+        piece = [block.lines[0]]
+        for prev, line in itertools.pairwise(block.lines):
+            if rank[id(line)] != rank[id(prev)] + 1:
+                out.append(_block_of(piece, block))
+                piece = []
+            piece.append(line)
+        out.append(block if len(piece) == len(block.lines) else _block_of(piece, block))
+    return out
+
+
+def _block_of(lines: list[Line], like: Block) -> Block:
+    block = Block(
+        lines,
+        min(line.x0 for line in lines),
+        min(line.y0 for line in lines),
+        max(line.x1 for line in lines),
+        max(line.y1 for line in lines),
+        like.size,
+        like.bold,
+    )
+    summarise(block)
+    return block
 
 
 #: Share of pairs of substantial blocks whose drawing order may disagree with geometry.
