@@ -5,6 +5,7 @@ process, as a cold container is, with only the zip's contents as its code."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -159,6 +160,35 @@ def test_a_bad_setting_fails_the_init_with_its_name(code: Path) -> None:
         with pytest.raises(RuntimeError, match="PDFTHIN_CACHE_SIZE"):
             process.wait_ready()
         assert runtime.init_error["errorType"] == "ValueError"
+    finally:
+        process.stop()
+        runtime.close()
+
+
+def test_a_required_accelerator_that_cannot_load_fails_the_init(
+    code: Path, tmp_path: Path
+) -> None:
+    # A host without the module (a meta-path hook hides any installed one): "require" cannot
+    # be met, so the container stops at init with one line that names the host and the
+    # reason, instead of failing on each request.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _NoNative:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'pdfthin_native':\n"
+        "            raise ModuleNotFoundError('no pdfthin_native', name='pdfthin_native')\n"
+        "sys.meta_path.insert(0, _NoNative())\n"
+    )
+    env = {"PDFTHIN_NATIVE": "require", "PYTHONPATH": f"{code}{os.pathsep}{tmp_path}"}
+    runtime = local_runtime.LocalRuntime()
+    process = local_runtime.FunctionProcess(runtime, code, env)
+    try:
+        with pytest.raises(RuntimeError):
+            process.wait_ready()
+        assert runtime.init_error["errorType"] == "NativeUnavailable"
+        message = runtime.init_error["errorMessage"]
+        assert "\n" not in message
+        assert "required but cannot load on" in message and "not installed" in message
     finally:
         process.stop()
         runtime.close()

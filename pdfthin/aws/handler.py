@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..engine import Limits
+from ..engine import Limits, _native
 from ..errors import PdfthinError
 from ..model import DocumentCache
 from ..operations import (
@@ -269,6 +269,10 @@ def _within(deadline: float | None, work: Callable[[], dict[str, Any]]) -> dict[
             retry_after_seconds=TIMEOUT_RETRY_SECONDS,
         ) from None
 
+
+# PDFTHIN_NATIVE=require where the accelerator cannot load stops the container at init with
+# one line naming the host and the reason (DESIGN.md invariant 10), as a bad setting does.
+_native.require()
 
 #: The container's application, created at init so that warm invocations share its caches.
 APP = LambdaApp(Config.from_env())
