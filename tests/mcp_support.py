@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from pdfbuilder import Outline, PdfBuilder, encrypt
 
@@ -167,7 +167,14 @@ def server_args(root: Path, *options: str) -> list[str]:
 
 @asynccontextmanager
 async def session(root: Path, *options: str) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=PYTHON, args=server_args(root, *options), cwd=WORKDIR)
+    # The SDK passes a server only a minimal environment; the engine switch goes along, so a
+    # native test run tests the native server (and answers match the in-process operations).
+    env = get_default_environment()
+    if "PDFTHIN_NATIVE" in os.environ:
+        env["PDFTHIN_NATIVE"] = os.environ["PDFTHIN_NATIVE"]
+    params = StdioServerParameters(
+        command=PYTHON, args=server_args(root, *options), cwd=WORKDIR, env=env
+    )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
         await s.initialize()
         yield s
