@@ -248,7 +248,13 @@ def test_unbalanced_q_is_harmless() -> None:
 
 
 def test_rotated_text_direction() -> None:
+    # Turned a quarter counter-clockwise: it reads bottom to top, three quarters clockwise.
     run = one_run(page_of(b"BT /F1 10 Tf 0 1 -1 0 300 300 Tm (A) Tj ET"))
+    assert run.direction == 5
+
+
+def test_slanted_text_direction() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 0.7 0.7 -0.7 0.7 300 300 Tm (A) Tj ET"))
     assert run.direction == 2
 
 
@@ -272,7 +278,7 @@ def test_rotate_90_geometry() -> None:
 def test_rotate_90_unrotated_text_runs_down_the_page() -> None:
     page = page_of(b"BT /F1 10 Tf 72 700 Td (AB) Tj ET", rotate=90)
     run = one_run(page)
-    assert run.direction == 2
+    assert run.direction == 3  # turned a quarter clockwise with the page
     assert bbox(run) == approx_box(700 - DESC * 10, 72, 700 + ASC * 10, 85.34)
 
 
@@ -1086,7 +1092,7 @@ def test_negative_font_size_with_a_flipped_matrix_reads_like_normal_text() -> No
 
 def test_negative_font_size_alone_is_upside_down() -> None:
     run = one_run(page_of(b"BT /F1 -10 Tf 300 300 Td (AB) Tj ET"))
-    assert run.direction == 2
+    assert run.direction == 4
     # Drawn rotated by 180 degrees about the origin: leftwards, glyphs hanging below y = 492.
     assert bbox(run) == approx_box(286.66, 492 - DESC * 10, 300, 492 + ASC * 10)
 

@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+from pdfbuilder import PdfBuilder
+
+import pdfthin
 from pdfthin.engine.types import PageContent, TextRun
 from pdfthin.layout import finish_document, layout_page
 from pdfthin.layout.lines import build_lines
+from pdfthin.layout.orientation import from_frame
 from pdfthin.model.markdown import render_blocks
 
 CHAR_W = 5.0  # a fixed advance per character keeps the arithmetic readable
@@ -257,3 +262,51 @@ def test_in_drawing_order_a_block_splits_where_other_text_was_drawn_between() ->
     runs += [dataclasses.replace(r, seq=3) for r in words("so the sentence follows", 50, 112)]
     (md,) = markdown(page(runs))
     assert md.index("one two three") < md.index("= result") < md.index("so the sentence")
+
+
+def _turned(runs: list[TextRun], k: int, width: float = 612, height: float = 792):
+    """``runs`` laid out upright on a ``width`` x ``height`` frame, drawn turned ``k``
+    quarters clockwise on the displayed page (whose size is then swapped for odd ``k``)."""
+    page_w, page_h = (height, width) if k % 2 else (width, height)
+    out = []
+    for r in runs:
+        x0, y0, x1, y1 = from_frame((r.x0, r.y0, r.x1, r.y1), k, page_w, page_h)
+        out.append(dataclasses.replace(r, x0=x0, y0=y0, x1=x1, y1=y1, direction=(0, 3, 4, 5)[k]))
+    return out, page_w, page_h
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_a_page_of_turned_text_reads_as_if_upright(k: int) -> None:
+    upright = two_columns()
+    (expected,) = markdown(page(upright))
+    runs, w, h = _turned(upright, k)
+    (md,) = markdown(page(runs, width=w, height=h))
+    assert md == expected
+
+
+def test_turned_text_on_an_upright_page_keeps_its_words_together() -> None:
+    # A column header turned a quarter counter-clockwise, drawn one glyph at a time, beside
+    # upright text: one line of its own, its letters in reading order.
+    runs = words("upright body text of the page", 50, 100)
+    glyphs = [run(ch, 300 + 5 * i, 400) for i, ch in enumerate("Turned header")]
+    turned, _, _ = _turned(glyphs, 3, 792, 612)
+    (md,) = markdown(page(runs + turned))
+    assert "upright body text of the page" in md
+    assert "Turned header" in md
+
+
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_a_rotated_page_drawn_word_by_word_reads_in_lines(rotate: int) -> None:
+    # /Rotate turns everything drawn upright in user space: the text comes out turned, one
+    # run per word; it still reads as two lines, in order.
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    body = [b"BT /F1 12 Tf 72 720 Td"]
+    for line in ("The first line of words", "and the second line"):
+        for word in line.split():
+            body.append(f"({word} ) Tj".encode())
+        body.append(b"ET BT /F1 12 Tf 72 704 Td")
+    body.append(b"ET")
+    b.add_page(b"\n".join(body), {"Font": {"F1": font}}, rotate=rotate)
+    doc = pdfthin.open(b.build())
+    assert doc.pages[0].markdown.splitlines() == ["The first line of words", "and the second line"]

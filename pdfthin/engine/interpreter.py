@@ -61,6 +61,21 @@ def mult(m: Matrix, n: Matrix) -> Matrix:
     )
 
 
+def quarter_turn(run_x: float, run_y: float, up_x: float, up_y: float) -> int:
+    """The direction of a run from its advance and its glyphs' "up" (display space, y down):
+    ``0`` upright (advancing right, tops up), ``3``/``4``/``5`` turned a quarter, a half or
+    three quarters clockwise, ``2`` anything else (slanted, mirrored)."""
+    if run_x > 0 and abs(run_y) <= 0.05 * run_x and up_y < 0 and abs(up_x) <= 0.05 * -up_y:
+        return 0
+    if run_y > 0 and abs(run_x) <= 0.05 * run_y and up_x > 0 and abs(up_y) <= 0.05 * up_x:
+        return 3
+    if run_x < 0 and abs(run_y) <= 0.05 * -run_x and up_y > 0 and abs(up_x) <= 0.05 * up_y:
+        return 4
+    if run_y < 0 and abs(run_x) <= 0.05 * -run_y and up_x < 0 and abs(up_y) <= 0.05 * -up_x:
+        return 5
+    return 2
+
+
 def display_matrix(box: tuple[float, float, float, float], rotation: int) -> Matrix:
     """User space -> displayed page (top-left origin, y down, ``/Rotate`` applied)."""
     llx, lly, urx, ury = box
@@ -577,17 +592,10 @@ class Interpreter:
         else:
             xs = (ox + ux, ox + dx, ex + ux, ex + dx)
             ys = (oy + uy, oy + dy, ey + uy, ey + dy)
-            # Upright left-to-right text advances to the right with its glyphs' tops up
-            # (display y grows downwards); anything else (rotated, mirrored, upside down) is
-            # direction 2.
             run_x, run_y = ex - ox, ey - oy
             if run_x == 0 and run_y == 0:
                 run_x, run_y = a * fs * gs.th, b * fs * gs.th
-            up_x, up_y = c * fs, d * fs
-            horizontal = (
-                run_x > 0 and abs(run_y) <= 0.05 * run_x and up_y < 0 and abs(up_x) <= 0.05 * -up_y
-            )
-            direction = 0 if horizontal else 2
+            direction = quarter_turn(run_x, run_y, c * fs, d * fs)
         self.seq += 1
         run = TextRun(
             text,

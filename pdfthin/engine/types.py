@@ -23,8 +23,9 @@ class TextRun:
     font: str
     bold: bool = False
     italic: bool = False
-    #: ``0`` left-to-right horizontal; ``1`` top-to-bottom (vertical writing); ``2`` any other
-    #: direction (rotated or mirrored text).
+    #: ``0`` left-to-right horizontal; ``1`` top-to-bottom (vertical writing); ``3``, ``4``,
+    #: ``5`` horizontal text turned a quarter, a half, three quarters clockwise (a rotated page
+    #: or table header); ``2`` any other direction (slanted or mirrored text).
     direction: int = 0
     #: Inside ``/Artifact`` marked content (running headers, page numbers in tagged PDFs).
     artifact: bool = False

@@ -11,6 +11,7 @@ from .blocks import build_blocks
 from .headings import mark_headings
 from .lines import build_lines
 from .order import reading_order
+from .orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
 from .structure import list_marker, mark_furniture, mark_lists
 from .tables import find_tables
 from .types import Block, Line, PageLayout
@@ -26,6 +27,12 @@ __all__ = [
 
 
 def layout_page(page: PageContent) -> PageLayout:
+    """One page's blocks in reading order. A page whose text is mostly turned (drawn sideways
+    or upside down) is laid out in that text's upright frame; text turned against the rest
+    of the page (a rotated table header, a margin stamp) follows it, in its own frame."""
+    turn = dominant_turn(page.runs)
+    if turn:
+        page = turn_page(page, turn)
     horizontal = [r for r in page.runs if r.direction == 0]
     vertical = [r for r in page.runs if r.direction == 1]
     rotated = [r for r in page.runs if r.direction == 2]
@@ -35,9 +42,30 @@ def layout_page(page: PageContent) -> PageLayout:
     ordered = reading_order(blocks + tables)
     if vertical:
         ordered.extend(_vertical_blocks(vertical))
+    for k in (1, 2, 3):
+        turned = [r for r in page.runs if QUARTERS.get(r.direction) == k]
+        if turned:
+            ordered.extend(_turned_blocks(turned, k, page.width, page.height))
     if rotated:
         ordered.extend(_rotated_blocks(rotated))
     return PageLayout(page.number, page.width, page.height, ordered)
+
+
+def _turned_blocks(runs: list[TextRun], k: int, width: float, height: float) -> list[Block]:
+    """Runs turned ``k`` quarters: lines and blocks built upright in their frame, the boxes
+    mapped back onto the page."""
+    upright = [turn_run(r, k, width, height) for r in runs]
+    blocks = reading_order(build_blocks(build_lines(upright)))
+    for block in blocks:
+        block.x0, block.y0, block.x1, block.y1 = from_frame(
+            (block.x0, block.y0, block.x1, block.y1), k, width, height
+        )
+        for line in block.lines:
+            line.x0, line.y0, line.x1, line.y1 = from_frame(
+                (line.x0, line.y0, line.x1, line.y1), k, width, height
+            )
+            line.spans = []
+    return blocks
 
 
 def finish_document(pages: list[PageLayout]) -> None:

@@ -937,12 +937,7 @@ impl<'py> Interp<'py> {
                 run_x = a * fs * self.gs.get().th;
                 run_y = b * fs * self.gs.get().th;
             }
-            let (up_x, up_y) = (c * fs, d * fs);
-            let horizontal = run_x > 0.0
-                && run_y.abs() <= 0.05 * run_x
-                && up_y < 0.0
-                && up_x.abs() <= 0.05 * -up_y;
-            direction = if horizontal { 0 } else { 2 };
+            direction = quarter_turn(run_x, run_y, c * fs, d * fs);
         }
         self.seq += 1;
         let run = Run {
@@ -1392,4 +1387,26 @@ impl<'py> Interp<'py> {
 #[allow(dead_code)]
 fn _piece(text: &str) -> Piece {
     Piece::new(text)
+}
+
+/// `interpreter.quarter_turn`: 0 upright, 3/4/5 turned a quarter/half/three quarters
+/// clockwise, 2 anything else.
+fn quarter_turn(run_x: f64, run_y: f64, up_x: f64, up_y: f64) -> u8 {
+    if run_x > 0.0 && run_y.abs() <= 0.05 * run_x && up_y < 0.0 && up_x.abs() <= 0.05 * -up_y {
+        0
+    } else if run_y > 0.0 && run_x.abs() <= 0.05 * run_y && up_x > 0.0 && up_y.abs() <= 0.05 * up_x
+    {
+        3
+    } else if run_x < 0.0 && run_y.abs() <= 0.05 * -run_x && up_y > 0.0 && up_x.abs() <= 0.05 * up_y
+    {
+        4
+    } else if run_y < 0.0
+        && run_x.abs() <= 0.05 * -run_y
+        && up_x < 0.0
+        && up_y.abs() <= 0.05 * -up_x
+    {
+        5
+    } else {
+        2
+    }
 }
