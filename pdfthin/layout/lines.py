@@ -3,6 +3,7 @@ gap wide enough to be a column gutter or a table cell boundary splits the line i
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -56,31 +57,36 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
         best_score = 0.0
         for k in range(key - 2, key + 3):
             for cand in buckets.get(k, ()):
-                overlap = min(cand.bottom, run.y1) - max(cand.top, run.y0)
-                share = overlap / min(height, cand.bottom - cand.top)
+                # (min and max spelled out: this loop is the layout's hottest)
+                bottom = cand.bottom if cand.bottom < run.y1 else run.y1
+                top = cand.top if cand.top > run.y0 else run.y0
+                tall = cand.bottom - cand.top
+                share = (bottom - top) / (height if height < tall else tall)
                 if share < SAME_LINE_OVERLAP:
                     continue
-                em = min(cand.size, run.size) or 1.0
+                em = (cand.size if cand.size < run.size else run.size) or 1.0
                 gap = run.x0 - cand.right
-                # Code keeps its alignment with wide runs of spaces: monospaced text on one
-                # baseline stays one line.
-                code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
-                leader = _leader_to_number(cand, run)
-                if gap < -3.0 * em or (
-                    gap > SPLIT_GAP_EM * em
-                    and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand, run))
-                    and not (code and gap <= CODE_GAP_EM * em)
-                    and not leader
-                ):
+                if gap < -3.0 * em:
                     continue
-                if (
-                    not code
-                    and not leader
-                    and gap >= GUTTER_GAP_EM * em
-                    and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
-                    and not _hanging_label(cand, run)
-                ):
-                    continue
+                if gap >= GUTTER_GAP_EM * em:
+                    # Code keeps its alignment with wide runs of spaces: monospaced text on
+                    # one baseline stays one line.
+                    code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
+                    leader = _leader_to_number(cand, run)
+                    if (
+                        gap > SPLIT_GAP_EM * em
+                        and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand, run))
+                        and not (code and gap <= CODE_GAP_EM * em)
+                        and not leader
+                    ):
+                        continue
+                    if (
+                        not code
+                        and not leader
+                        and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
+                        and not _hanging_label(cand, run)
+                    ):
+                        continue
                 # A label set in the gutter before the next column's text ("(b)" of a second
                 # sub-caption) may touch the end of this column's line: still not one line.
                 if (
@@ -256,6 +262,7 @@ _MONOSPACE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=256)
 def is_monospace(font: str) -> bool:
     return bool(_MONOSPACE.search(font))
 
@@ -486,6 +493,8 @@ def _is_rtl(ch: str) -> bool:
 
 
 def _mostly_rtl(text: str) -> bool:
+    if text.isascii():
+        return False
     rtl = ltr = 0
     for ch in text:
         bidi = unicodedata.bidirectional(ch)
