@@ -310,3 +310,9 @@ def test_a_rotated_page_drawn_word_by_word_reads_in_lines(rotate: int) -> None:
     b.add_page(b"\n".join(body), {"Font": {"F1": font}}, rotate=rotate)
     doc = pdfthin.open(b.build())
     assert doc.pages[0].markdown.splitlines() == ["The first line of words", "and the second line"]
+
+
+def test_the_same_line_alone_on_every_page_is_content_not_a_header() -> None:
+    pages = [page(words("Certificate of attendance", 200, 40), number=n) for n in range(1, 5)]
+    mds = markdown(*pages)
+    assert all("Certificate of attendance" in md for md in mds)

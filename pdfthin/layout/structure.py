@@ -53,13 +53,23 @@ def mark_furniture(pages: list[PageLayout]) -> None:
                 counts[(band, key)] += 1
         candidates.append(found)
     repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
+    # A line that repeats on pages that hold nothing else (the same short text on every page
+    # of a small document) is those pages' content, not their furniture.
+    with_body: Counter[tuple[str, str]] = Counter()
+    for page, found in zip(pages, candidates, strict=True):
+        if len(page.blocks) > len(found):
+            for band_key in {(band, key) for _, band, key in found}:
+                with_body[band_key] += 1
     offset = _page_number_offset(pages, candidates)
     for page, found in zip(pages, candidates, strict=True):
         furniture: list[tuple[Block, str]] = []
         edges = _body_edges(page, found)
         for block, band, key in found:
             number = block.text.strip()
-            repeated = counts[(band, key)] >= repeat_min
+            repeated = (
+                counts[(band, key)] >= repeat_min
+                and 2 * with_body[(band, key)] >= counts[(band, key)]
+            )
             words = _LETTERS.search(key) is not None
             page_number = bool(_PAGE_NUMBER.match(number))
             if (
