@@ -94,8 +94,21 @@ def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
     assert "pdfthin/aws/handler" + suffix in names
     assert "pypdf/_page" + suffix in names
     assert not [n for n in names if n.endswith(".py" if bytecode else ".pyc")]
-    # Sources zip to about 0.6 MB, bytecode to about 1.2 MB (README, "AWS Lambda").
-    assert first.stat().st_size < (1_500_000 if bytecode else 1_000_000)
+    # The CID character collections travel with the engine; the other adapters stay behind.
+    assert {
+        f"pdfthin/engine/cidmaps/Adobe-{o}.bin" for o in ("Japan1", "GB1", "CNS1", "Korea1")
+    } <= set(names)
+    assert not [n for n in names if n.startswith(("pdfthin/mcp/", "pdfthin/cli."))]
+    # Under 1 MB either way (README, "AWS Lambda").
+    assert first.stat().st_size < 1_000_000
+
+
+def test_the_compact_glyph_list_is_pypdfs_table() -> None:
+    from pypdf._codecs.adobe_glyphs import adobe_glyphs
+
+    namespace: dict[str, Any] = {}
+    exec(build_zip.compact_glyph_list().decode("utf-8"), namespace)
+    assert list(namespace["adobe_glyphs"].items()) == list(adobe_glyphs.items())
 
 
 def test_bytecode_only_for_the_runtime_version(tmp_path: Path) -> None:

@@ -141,8 +141,8 @@ def test_responses_stay_under_the_6_mb_payload_limit(code: Path) -> None:
 
 
 def test_the_lambda_deadline_answers_timeout_then_the_retry_is_served(code: Path) -> None:
-    # Seconds of extraction (40 dense pages), well past the one second the deadline leaves.
-    request = {"operation": "describe_document", "document": b64(dense_pdf(40))}
+    # Seconds of extraction (120 dense pages), well past the one second the deadline leaves.
+    request = {"operation": "describe_document", "document": b64(dense_pdf(120))}
     with Function(code) as function:
         # 2 s left: the handler answers 1 s before Lambda's deadline.
         late = function.runtime.invoke(EVENT_SHAPES["function_url"](request), function_timeout=2)
@@ -150,7 +150,7 @@ def test_the_lambda_deadline_answers_timeout_then_the_retry_is_served(code: Path
         assert (status, body["error"]["code"], headers["retry-after"]) == (504, "timeout", "5")
         assert late.seconds < 2  # before Lambda would have stopped it
         status, _, body = function.http("function_url", request)
-        assert status == 200 and body["document"]["page_count"] == 40
+        assert status == 200 and body["document"]["page_count"] == 120
 
 
 def test_a_bad_setting_fails_the_init_with_its_name(code: Path) -> None:
@@ -165,9 +165,7 @@ def test_a_bad_setting_fails_the_init_with_its_name(code: Path) -> None:
         runtime.close()
 
 
-def test_a_required_accelerator_that_cannot_load_fails_the_init(
-    code: Path, tmp_path: Path
-) -> None:
+def test_a_required_accelerator_that_cannot_load_fails_the_init(code: Path, tmp_path: Path) -> None:
     # A host without the module (a meta-path hook hides any installed one): "require" cannot
     # be met, so the container stops at init with one line that names the host and the
     # reason, instead of failing on each request.
