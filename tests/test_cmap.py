@@ -258,7 +258,8 @@ def test_literal_string_codes_are_accepted() -> None:
         ("/KSCms-UHC-H", "cp949"),
         ("/Identity-H", None),
         ("/Identity-V", None),
-        ("/H", None),
+        ("/H", "jis-x0208"),
+        ("/V", "jis-x0208"),
         ("/Adobe-Japan1-6", None),
     ],
 )
