@@ -84,6 +84,15 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
                 "unreadable",
                 "the page could not be read completely: " + "; ".join(page.problems[:2]),
             )
+        symbols = _visible_chars(layout)
+        if symbols:
+            # Arrows, dingbats, math or box-drawing signs with no letter beside them are still
+            # what the page says: read, not empty.
+            return (
+                "text",
+                "symbols_only",
+                f"the text layer holds {_count(symbols, 'symbol')} and no letters or digits",
+            )
         if layout.header or layout.footer:
             return "empty", "furniture_only", "only a running header, footer or page number"
         if page.hidden:
@@ -122,6 +131,15 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
     if page.incomplete:
         return "text", "partial", "text layer, read in part: " + "; ".join(page.problems[:2])
     return "text", "text_layer", "text layer"
+
+
+def _visible_chars(layout: PageLayout) -> int:
+    """Characters other than white space in the page's body (furniture left out)."""
+    return sum(
+        len(line.text) - sum(ch.isspace() for ch in line.text)
+        for block in layout.blocks
+        for line in block.lines
+    )
 
 
 def _count(n: int, noun: str) -> str:

@@ -1,0 +1,94 @@
+"""Page statuses and their reason codes (DESIGN.md invariant 3): a page is ``empty`` only
+when nothing that could carry text is drawn on it; every status names why."""
+
+from __future__ import annotations
+
+import pytest
+from pdfbuilder import PdfBuilder, simple_pdf
+
+import pdfthin
+
+
+def status_of(pdf: bytes, number: int = 1) -> tuple[str, str, str]:
+    page = pdfthin.open(pdf).page(number)
+    return page.status, page.reason_code, page.reason
+
+
+def test_a_page_of_words_is_text() -> None:
+    pdf = simple_pdf(b"BT /F1 12 Tf 72 700 Td (Hello world) Tj ET")
+    assert status_of(pdf)[:2] == ("text", "text_layer")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # Symbol font: a (alpha) is a letter, so use its arrows and operators.
+        b"BT /F2 12 Tf 72 700 Td (\xae \xdc \xb1) Tj ET",  # arrow right, double arrow, plus-minus
+        b"BT /F1 12 Tf 72 700 Td (* + = # %) Tj ET",
+    ],
+)
+def test_symbols_without_letters_are_text_not_empty(content: bytes) -> None:
+    b = PdfBuilder()
+    fonts = {"F1": b.font_standard("Helvetica"), "F2": b.font_standard("Symbol")}
+    b.add_page(content, {"Font": fonts})
+    status, code, reason = status_of(b.build())
+    assert (status, code) == ("text", "symbols_only"), reason
+    assert "no letters or digits" in reason
+    assert pdfthin.open(b.build()).page(1).markdown.strip()
+
+
+def test_a_page_with_nothing_drawn_is_empty_blank() -> None:
+    status, code, reason = status_of(simple_pdf(b""))
+    assert (status, code) == ("empty", "blank")
+    assert reason == "nothing is drawn on the page"
+
+
+def test_only_spaces_are_not_symbols() -> None:
+    status, code, _ = status_of(simple_pdf(b"BT /F1 12 Tf 72 700 Td (   ) Tj ET"))
+    assert (status, code) == ("empty", "blank")
+
+
+def test_only_invisible_text_is_empty_with_the_hidden_text_counted() -> None:
+    status, code, reason = status_of(simple_pdf(b"BT 3 Tr /F1 12 Tf 72 700 Td (secret) Tj ET"))
+    assert (status, code) == ("empty", "hidden_only")
+    assert "1 hidden text runs withheld" in reason
+
+
+def test_an_image_without_text_needs_ocr() -> None:
+    b = PdfBuilder()
+    image = b.image_xobject(8, 8)
+    b.add_page(b"q 500 0 0 700 50 50 cm /Im1 Do Q", {"XObject": {"Im1": image}})
+    status, code, reason = status_of(b.build())
+    assert (status, code) == ("needs_ocr", "image_only")
+    assert "covers" in reason
+
+
+def test_an_image_with_only_symbols_still_needs_ocr() -> None:
+    # A bullet over a full-page picture: the picture may hold the page's words.
+    b = PdfBuilder()
+    image = b.image_xobject(8, 8)
+    font = b.font_standard("Helvetica")
+    content = b"q 500 0 0 700 50 50 cm /Im1 Do Q BT /F1 12 Tf 72 700 Td (*) Tj ET"
+    b.add_page(content, {"XObject": {"Im1": image}, "Font": {"F1": font}})
+    assert status_of(b.build())[0] == "needs_ocr"
+
+
+def test_many_paths_without_text_may_be_outlined_text() -> None:
+    strokes = b"".join(b"%d 100 m %d 200 l S\n" % (x, x) for x in range(10, 400, 10))
+    status, code, _ = status_of(simple_pdf(strokes))
+    assert (status, code) == ("needs_ocr", "vector_only")
+
+
+def test_a_few_strokes_are_blank_with_the_lines_named() -> None:
+    status, code, reason = status_of(simple_pdf(b"10 100 m 300 100 l S"))
+    assert (status, code) == ("empty", "blank")
+    assert reason == "only a few vector lines"
+
+
+def test_glyphs_without_unicode_need_ocr() -> None:
+    b = PdfBuilder()
+    # A font whose codes map to no Unicode: a ToUnicode CMap that maps nothing it draws.
+    font = b.font_standard("Unknown", differences=[65, "/g1", "/g2"], to_unicode={0x30: "0"})
+    b.add_page(b"BT /F1 12 Tf 72 700 Td (ABAB) Tj ET", {"Font": {"F1": font}})
+    status, code, _ = status_of(b.build())
+    assert (status, code) == ("needs_ocr", "unmapped_glyphs")
