@@ -290,3 +290,35 @@ def test_pdfminer_expected_strings_appear(case: tuple[str, str] | None) -> None:
         assert len(missing) <= 0.1 * len(lines), missing
     else:
         assert missing == []
+
+
+# --- single files whose fix a test keeps ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("relpath", "password", "present", "absent"),
+    [
+        # A ToUnicode left from the font's old encoding: /Differences names f_f_i, f_i, f_f.
+        (
+            "docling/2206.01062_pg3.pdf",
+            "1234",
+            ["difficulties", "Scientific", "different", "filenames", "flip side"],
+            ["di!culties", "di#erent", '"les'],
+        ),
+        # Only signs on the page (a Type3 font's squares and triangles): read, not empty.
+        ("pdfjs/simpletype3font.pdf", None, ["□∆□∆□∆"], []),
+    ],
+)
+def test_known_files_read_as_expected(
+    relpath: str, password: str | None, present: list[str], absent: list[str]
+) -> None:
+    require_corpus()
+    import unicodedata
+
+    doc = pdfthin.open(CORPUS / relpath, password=password)
+    text = unicodedata.normalize("NFKC", "\n".join(p.markdown for p in doc.pages))
+    assert all(p.status == "text" for p in doc.pages), [p.reason for p in doc.pages]
+    for piece in present:
+        assert piece in text
+    for piece in absent:
+        assert piece not in text

@@ -157,6 +157,43 @@ def test_differences_out_of_range_codes_are_ignored() -> None:
     assert text(font, b"\xff") == "a"
 
 
+def test_a_stale_identity_to_unicode_yields_to_the_glyphs_differences_name() -> None:
+    # A ToUnicode map left over from the font's old encoding maps 0x21 to "!" though
+    # /Differences put the ffi ligature there (docling/2206.01062_pg3.pdf: "di!culties").
+    to_unicode = {0x21: "!", 0x22: '"', 0x23: "#", 0x41: "A", 0x61: "a"}
+    font = load(
+        lambda b: b.font_standard(
+            "Test-Serif",
+            differences=[33, "/f_f_i", "/f_i", "/eacute"],
+            widths=[500] * 256,
+            to_unicode=to_unicode,
+        )
+    )
+    assert unicodedata.normalize("NFKC", text(font, b"di!culties")) == "difficulties"
+    assert unicodedata.normalize("NFKC", text(font, b'"le')) == "file"
+    assert text(font, b"caf#") == "café"
+
+
+@pytest.mark.parametrize(
+    ("mapped", "named", "expected"),
+    [
+        ("?", "/f_i", "?"),  # not the code's own sign: the map says something on purpose
+        ("!", "/exclam", "!"),  # the names agree
+        ("!", "/arrowright", "!"),  # the glyph is a sign too: nothing says the map is stale
+        ("!", "/g17", "!"),  # a name without a meaning
+    ],
+)
+def test_to_unicode_still_wins_unless_it_is_plainly_stale(
+    mapped: str, named: str, expected: str
+) -> None:
+    font = load(
+        lambda b: b.font_standard(
+            "Test-Serif", differences=[33, named], widths=[500] * 256, to_unicode={0x21: mapped}
+        )
+    )
+    assert text(font, b"!") == expected
+
+
 @pytest.mark.parametrize(
     ("glyph", "expected"),
     [

@@ -293,6 +293,7 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
         base = enc.STANDARD
     encoding = get(font_dict, "/Encoding")
     code_to_text: list[str | None] = list(base)
+    renamed: dict[int, str | None] = {}  # codes the /Differences array names
     if builtin is not None and (symbolic or encoding is None or isinstance(encoding, dict)):
         for code, text in builtin.items():
             if 0 <= code < 256:
@@ -313,6 +314,7 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
                 elif isinstance(item, str):
                     if 0 <= code < 256:
                         code_to_text[code] = enc.glyph_to_unicode(item)
+                        renamed[code] = code_to_text[code]
                     code += 1
     elif encoding is None and symbolic and builtin is None and std is None and not is_type3:
         # A symbolic font with no encoding at all: codes are glyph selectors. Reading them
@@ -324,7 +326,7 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
     trans: dict[int, str] = {}
     for code in range(256):
         text = to_unicode.unicode.get(code) if to_unicode is not None else None
-        if text is None:
+        if text is None or _stale_mapping(code, text, renamed.get(code)):
             text = code_to_text[code]
         trans[code] = UNMAPPED if text is None else text
     font.trans = trans
@@ -366,6 +368,21 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
         widths = [0.5 if missing == 0 else missing] * 256
     font.widths = widths
     return font
+
+
+def _stale_mapping(code: int, mapped: str, named: str | None) -> bool:
+    """A ToUnicode entry written for the font's old encoding, before ``/Differences`` gave the
+    code another glyph: the map sends the code to its own ASCII sign (``!`` for 0x21) while
+    the glyph the encoding names there is letters (``/f_f_i``, ``/eacute``). The glyph name
+    is what is drawn."""
+    return (
+        named is not None
+        and mapped == chr(code)
+        and 32 < code < 127
+        and not mapped.isalnum()
+        and named != mapped
+        and named.isalpha()
+    )
 
 
 def _parse_w(w_array: Any, width_map: _WidthMap) -> None:
