@@ -305,6 +305,13 @@ def test_pdfminer_expected_strings_appear(case: tuple[str, str] | None) -> None:
             ["difficulties", "Scientific", "different", "filenames", "flip side"],
             ["di!culties", "di#erent", '"les'],
         ),
+        # Unembedded SimSun filled with GBK bytes, as Windows draws them.
+        (
+            "pdfjs/XiaoBiaoSong.pdf",
+            None,
+            ["关 于 红 军 作 战 的 原 则", "一 九 三 七 年 八 月 一 日"],
+            ["¹Ø", "Ä¿"],
+        ),
         # Only signs on the page (a Type3 font's squares and triangles): read, not empty.
         ("pdfjs/simpletype3font.pdf", None, ["□∆□∆□∆"], []),
     ],

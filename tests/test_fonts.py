@@ -5,13 +5,14 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 import pypdf
 import pytest
 from fontprograms import cff_program, truetype_program, type1_header
 from fontTools.encodings.MacRoman import MacRoman
 from fontTools.encodings.StandardEncoding import StandardEncoding
-from pdfbuilder import PdfBuilder, Ref, cid_cmap, to_unicode_cmap
+from pdfbuilder import PdfBuilder, Raw, Ref, cid_cmap, to_unicode_cmap
 
 from pdfthin.engine import encodings as enc
 from pdfthin.engine.fonts import UNMAPPED, Font, load_font
@@ -654,3 +655,59 @@ def test_predefined_jis_cmaps_h_and_v() -> None:
     assert is_vertical_name("/V") and not is_vertical_name("/H")
     font = load(lambda b: b.font_type0(encoding="/H"))
     assert text(font, b"\x24\x22\x24\x24") == "あい"
+
+
+# --- unembedded East Asian Windows fonts read in their code page ------------------------------
+
+
+def _code_page_font(b: PdfBuilder, base_font: str, **kw: Any) -> Ref:
+    return b.font_truetype(base_font, first_char=0, widths=[500] * 256, flags=4, **kw)
+
+
+@pytest.mark.parametrize(
+    ("base_font", "codec", "words"),
+    [
+        ("SimSun", "gbk", "关于红军作战的原则"),
+        ("宋体", "gbk", "目录"),
+        ("仿宋_GB2312", "gbk", "一九三七年"),
+        ("MingLiU", "cp950", "繁體中文"),
+        ("MS-Mincho", "cp932", "日本語のテキスト"),
+        ("ＭＳ ゴシック", "cp932", "東京"),
+        ("Batang", "cp949", "한국어"),
+    ],
+)
+def test_unembedded_east_asian_font_reads_its_code_page(
+    base_font: str, codec: str, words: str
+) -> None:
+    font = load(lambda b: _code_page_font(b, base_font))
+    data = ("A " + words + " 1").encode(codec)
+    decoded, width, spaces, glyphs = font.decode(data)
+    assert decoded == "A " + words + " 1"
+    assert glyphs == len(words) + 4
+    assert spaces == 2  # word spacing still applies to the one-byte space
+    assert width == pytest.approx(0.5 * len(data))  # a two-byte character: both bytes' widths
+
+
+def test_a_code_page_font_name_written_in_its_own_bytes_is_recognised() -> None:
+    # The descriptor's /FontName in GBK bytes (pypdf reads them as Latin-1: "ËÎÌå").
+    raw_name = Raw(b"/#CB#CE#CC#E5")
+    font = load(lambda b: _code_page_font(b, "F1", descriptor={"FontName": raw_name}))
+    assert text(font, "红军".encode("gbk")) == "红军"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # A Latin font: the bytes are WinAnsi.
+        lambda b: _code_page_font(b, "Arial"),
+        # Embedded: its own program and encoding say what the codes draw.
+        lambda b: _code_page_font(b, "SimSun", font_file=truetype_program({0xE9: "eacute"})),
+        # The document's own ToUnicode speaks.
+        lambda b: _code_page_font(b, "SimSun", to_unicode={0xE9: "é", 0x63: "c"}),
+        # A /Differences array re-encodes it: single bytes.
+        lambda b: _code_page_font(b, "SimSun", differences=[0xE9, "/eacute"]),
+    ],
+)
+def test_other_fonts_keep_single_byte_codes(make: Callable[[PdfBuilder], Ref]) -> None:
+    font = load(make)
+    assert text(font, b"caf\xe9") == "café"

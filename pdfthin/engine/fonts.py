@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
+import unicodedata
 from array import array
 from typing import Any
 
@@ -367,7 +368,134 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
     if not isinstance(width_list, list) and std_metrics is None and not is_type3:
         widths = [0.5 if missing == 0 else missing] * 256
     font.widths = widths
+    if not is_type3 and program is None and to_unicode is None and not isinstance(encoding, dict):
+        codec = _ansi_code_page(base_font, get(descriptor, "/FontName"))
+        if codec is not None:
+            _read_as_code_page(font, codec)
     return font
+
+
+#: Windows fonts of the East Asian ANSI code pages, by (normalised) family name. A producer that
+#: leaves such a font unembedded can fill a simple font's strings with that code page's two-byte
+#: characters, as Windows draws them; the viewers that render it (and pdfium, pdf.js) read
+#: them so.
+_CODE_PAGE_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "gbk",
+        (
+            "宋体",
+            "黑体",
+            "楷体",
+            "仿宋",
+            "隶书",
+            "幼圆",
+            "华文",
+            "方正",
+            "微软雅黑",
+            "simsun",
+            "simhei",
+            "simkai",
+            "kaiti",
+            "fangsong",
+            "stsong",
+            "stheiti",
+            "stkaiti",
+            "stfangsong",
+            "microsoftyahei",
+            "gb2312",
+        ),
+    ),
+    (
+        "cp950",
+        ("細明體", "新細明體", "標楷體", "mingliu", "dfkai", "microsoftjhenghei"),
+    ),
+    (
+        "cp932",
+        (
+            "ms明朝",
+            "msp明朝",
+            "msゴシック",
+            "mspゴシック",
+            "msmincho",
+            "mspmincho",
+            "msgothic",
+            "mspgothic",
+            "msuigothic",
+            "meiryo",
+            "メイリオ",
+        ),
+    ),
+    (
+        "cp949",
+        (
+            "바탕",
+            "굴림",
+            "돋움",
+            "궁서",
+            "맑은고딕",
+            "batang",
+            "gulim",
+            "dotum",
+            "gungsuh",
+            "malgungothic",
+        ),
+    ),
+)
+
+
+def _ansi_code_page(*names: Any) -> str | None:
+    """The East Asian code page a font's name implies (``None`` for any other font)."""
+    candidates: list[str] = []
+    for name in names:
+        if not isinstance(name, str):
+            continue
+        bare = name.lstrip("/")
+        candidates.append(bare)
+        if not bare.isascii():
+            # A name written in the code page's bytes that was read as Latin-1.
+            for codec, _ in _CODE_PAGE_FONTS:
+                try:
+                    candidates.append(bare.encode("latin-1").decode(codec))
+                except (UnicodeEncodeError, UnicodeDecodeError):
+                    pass
+    for candidate in candidates:
+        key = unicodedata.normalize("NFKC", candidate.split("+", 1)[-1]).lower()
+        key = "".join(ch for ch in key if ch not in " _-,")
+        for codec, families in _CODE_PAGE_FONTS:
+            if any(family in key for family in families):
+                return codec
+    return None
+
+
+class _PairWidths(_WidthMap):
+    """Widths of one- and two-byte codes of a simple font read in a code page: a two-byte
+    character advances by the widths of both its bytes."""
+
+    __slots__ = ("byte_widths",)
+
+    def __init__(self, byte_widths: list[float]) -> None:
+        super().__init__(0.0)
+        self.byte_widths = byte_widths
+
+    def __missing__(self, key: int) -> float:
+        if key > 0xFF:
+            width = self.byte_widths[(key >> 8) & 0xFF] + self.byte_widths[key & 0xFF]
+        else:
+            width = self.byte_widths[key & 0xFF]
+        if len(self) < 65_536:
+            self[key] = width
+        return width
+
+
+def _read_as_code_page(font: Font, codec: str) -> None:
+    lengths = lead_byte_lengths(codec)
+    if lengths is None:
+        return
+    font.simple = False
+    font.code_len = 0
+    font.lead_lengths = lengths
+    font.text_map = _CodecMap(codec, 0)
+    font.width_map = _PairWidths(font.widths)
 
 
 def _stale_mapping(code: int, mapped: str, named: str | None) -> bool:
