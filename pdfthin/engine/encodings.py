@@ -76,12 +76,11 @@ def _win_ansi() -> Encoding:
     for code in range(32, 256):
         char = raw[code]
         out[code] = None if char == "\ufffd" else char
-    out[0x7F] = None
     # PDF 32000-1 Annex D: in WinAnsiEncoding 0xA0 is "space" and 0xAD "hyphen", and every
-    # unused code above 0x40 shows as a bullet.
+    # unused code above octal 40 (DEL included) shows as a bullet.
     out[0xA0] = " "
     out[0xAD] = "-"
-    for code in (0x81, 0x8D, 0x8F, 0x90, 0x9D):
+    for code in (0x7F, 0x81, 0x8D, 0x8F, 0x90, 0x9D):
         out[code] = "\u2022"
     return tuple(out)
 
