@@ -33,17 +33,19 @@ def layout_page(page: PageContent) -> PageLayout:
     turn = dominant_turn(page.runs)
     if turn:
         page = turn_page(page, turn)
-    horizontal = [r for r in page.runs if r.direction == 0]
-    vertical = [r for r in page.runs if r.direction == 1]
-    rotated = [r for r in page.runs if r.direction == 2]
-    lines = build_lines(horizontal)
+    by_direction: dict[int, list[TextRun]] = {}
+    for run in page.runs:
+        by_direction.setdefault(run.direction, []).append(run)
+    vertical = by_direction.get(1)
+    rotated = by_direction.get(2)
+    lines = build_lines(by_direction.get(0, []))
     tables, rest = find_tables(lines, page.rules)
     blocks = build_blocks(rest)
     ordered = reading_order(blocks + tables)
     if vertical:
         ordered.extend(_vertical_blocks(vertical))
-    for k in (1, 2, 3):
-        turned = [r for r in page.runs if QUARTERS.get(r.direction) == k]
+    for direction, k in QUARTERS.items():
+        turned = by_direction.get(direction) if k else None
         if turned:
             ordered.extend(_turned_blocks(turned, k, page.width, page.height))
     if rotated:

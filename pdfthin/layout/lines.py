@@ -72,18 +72,17 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                     # Code keeps its alignment with wide runs of spaces: monospaced text on
                     # one baseline stays one line.
                     code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
-                    leader = _leader_to_number(cand, run)
                     if (
                         gap > SPLIT_GAP_EM * em
                         and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand, run))
                         and not (code and gap <= CODE_GAP_EM * em)
-                        and not leader
+                        and not _leader_to_number(cand, run)
                     ):
                         continue
                     if (
                         not code
-                        and not leader
                         and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
+                        and not _leader_to_number(cand, run)
                         and not _hanging_label(cand, run)
                     ):
                         continue
@@ -437,6 +436,8 @@ def _duplicate(a: TextRun, b: TextRun) -> bool:
 
 
 def _make_line(runs: list[TextRun]) -> Line:
+    if len(runs) == 1:
+        return _one_run_line(runs[0])
     parts: list[str] = []
     prev: TextRun | None = None
     right = 0.0
@@ -485,6 +486,27 @@ def _make_line(runs: list[TextRun]) -> Line:
         artifact=all(r.artifact for r in runs),
         seq=min(r.seq for r in runs),
         spans=[(r.x0, r.x1, r.text) for r in runs],
+    )
+
+
+def _one_run_line(run: TextRun) -> Line:
+    """``_make_line`` of a single run (most lines), without the bookkeeping of many."""
+    text = " ".join(run.text.split())
+    if _mostly_rtl(text):
+        text = _visual_to_logical(text)
+    return Line(
+        text=text,
+        x0=run.x0,
+        y0=run.y0,
+        x1=run.x1,
+        y1=run.y1,
+        size=run.size,
+        bold=run.bold,
+        italic=run.italic,
+        font=run.font,
+        artifact=run.artifact,
+        seq=run.seq,
+        spans=[(run.x0, run.x1, run.text)],
     )
 
 

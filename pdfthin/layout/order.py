@@ -140,14 +140,18 @@ def _split_at_spanning(blocks: list[Block]) -> list[list[Block]] | None:
     figures) become bands of their own.
     """
     best: tuple[int, float, float] | None = None  # (crossing blocks, -balance, x)
-    for x in sorted({b.x1 + MIN_GUTTER / 2 for b in blocks}):
+    half = MIN_GUTTER / 2
+    spans = [(b.x0, b.x1, _mass(b)) for b in blocks]
+    for x in sorted({b.x1 + half for b in blocks}):
         left = right = 0.0
         crossing = 0
-        for b in blocks:
-            if b.x1 <= x - MIN_GUTTER / 2:
-                left += _mass(b)
-            elif b.x0 >= x + MIN_GUTTER / 2:
-                right += _mass(b)
+        lo = x - half
+        hi = x + half
+        for x0, x1, mass in spans:
+            if x1 <= lo:
+                left += mass
+            elif x0 >= hi:
+                right += mass
             else:
                 crossing += 1
         # Each side must hold a fair share of the text that does not cross; the crossing

@@ -22,6 +22,8 @@ Box = tuple[float, float, float, float]
 
 def dominant_turn(runs: list[TextRun]) -> int:
     """The quarter turns of most of the page's (upright or turned) text, by characters."""
+    if not any(run.direction in (3, 4, 5) for run in runs):
+        return 0  # nothing turned (almost every page)
     chars = [0, 0, 0, 0]
     for run in runs:
         k = QUARTERS.get(run.direction)

@@ -35,16 +35,17 @@ MIN_FILL = 0.35
 def _rows(lines: list[Line]) -> list[list[Line]]:
     ordered = sorted(lines, key=lambda ln: ((ln.y0 + ln.y1) / 2, ln.x0))
     rows: list[list[Line]] = []
+    top = bottom = 0.0  # the vertical extent of the last row
     for line in ordered:
         if rows:
-            row = rows[-1]
-            top = min(ln.y0 for ln in row)
-            bottom = max(ln.y1 for ln in row)
             overlap = min(bottom, line.y1) - max(top, line.y0)
             if overlap >= 0.5 * min(bottom - top, line.y1 - line.y0):
-                row.append(line)
+                rows[-1].append(line)
+                top = min(top, line.y0)
+                bottom = max(bottom, line.y1)
                 continue
         rows.append([line])
+        top, bottom = line.y0, line.y1
     for row in rows:
         row.sort(key=lambda ln: ln.x0)
     return rows
