@@ -92,3 +92,30 @@ def test_glyphs_without_unicode_need_ocr() -> None:
     b.add_page(b"BT /F1 12 Tf 72 700 Td (ABAB) Tj ET", {"Font": {"F1": font}})
     status, code, _ = status_of(b.build())
     assert (status, code) == ("needs_ocr", "unmapped_glyphs")
+
+
+def _control_font_page(content: bytes) -> bytes:
+    b = PdfBuilder()
+    # The font's map sends its glyphs to control characters (A, B) and one to a letter (C).
+    font = b.font_standard(
+        "Unknown",
+        differences=[65, "/g1", "/g2", "/g3"],
+        to_unicode={0x41: "\x01", 0x42: "\x02", 0x43: "x"},
+    )
+    b.add_page(content, {"Font": {"F1": font}})
+    return b.build()
+
+
+def test_glyphs_mapped_to_control_characters_need_ocr_not_empty_or_symbols() -> None:
+    status, code, reason = status_of(
+        _control_font_page(b"BT /F1 12 Tf 72 700 Td (ABAB ABAB) Tj ET")
+    )
+    assert (status, code) == ("needs_ocr", "unmapped_glyphs"), reason
+    assert reason.startswith("8 glyphs") and "control characters" in reason
+
+
+def test_mostly_control_characters_with_a_letter_still_need_ocr() -> None:
+    pdf = _control_font_page(b"BT /F1 12 Tf 72 700 Td (ABABABABC) Tj ET")
+    status, code, reason = status_of(pdf)
+    assert (status, code) == ("needs_ocr", "unmapped_glyphs"), reason
+    assert "8 of 9" in reason

@@ -26,6 +26,7 @@ SPARSE_TEXT_CHARS = 25
 OUTLINE_PATHS = 30
 
 _ALNUM = re.compile(r"[^\W_]", re.UNICODE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def image_coverage(page: PageContent) -> float:
@@ -55,13 +56,17 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
     chars = len(_ALNUM.findall(markdown))
     coverage = image_coverage(page)
     images = len(page.images)
-    unmapped = page.unmapped_glyphs
+    control = sum(len(_CONTROL.findall(run.text)) for run in page.runs)
+    unmapped = page.unmapped_glyphs + control
+    # Glyphs a font maps to control characters carry no text either (they never reach the
+    # Markdown), and say as little as glyphs without a mapping.
+    unreadable = "have no Unicode mapping" + (" or map to control characters" if control else "")
     if chars < MIN_TEXT_CHARS:
         if unmapped:
             return (
                 "needs_ocr",
                 "unmapped_glyphs",
-                f"{unmapped} glyphs have no Unicode mapping and no text was read",
+                f"{unmapped} glyphs {unreadable} and no text was read",
             )
         if images:
             return (
@@ -111,7 +116,7 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
             "needs_ocr",
             "unmapped_glyphs",
             (
-                f"most glyphs ({unmapped} of {page.glyphs}) have no Unicode mapping; "
+                f"most glyphs ({unmapped} of {page.glyphs}) {unreadable}; "
                 f"only {chars} characters read"
             ),
         )
@@ -136,7 +141,7 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
 def _visible_chars(layout: PageLayout) -> int:
     """Characters other than white space in the page's body (furniture left out)."""
     return sum(
-        len(line.text) - sum(ch.isspace() for ch in line.text)
+        sum(1 for ch in line.text if ch.isprintable() and not ch.isspace())
         for block in layout.blocks
         for line in block.lines
     )
