@@ -506,3 +506,13 @@ def test_inline_image_unclosed_array_stops_at_id() -> None:
     result = ops(b"BI /W 2 /H 1 /D [1 0 ID \x00\x01 EI Q")
     assert result[0][1] == [{"/Width": 2.0, "/Height": 1.0, "/Decode": [1.0, 0.0]}, b"\x00\x01"]
     assert result[1] == (b"Q", [])
+
+
+@pytest.mark.parametrize(
+    "entry", [b"/L " + b"9" * 80, b"/L 1e25", b"/BPC " + b"9" * 80, b"/BPC -" + b"9" * 80]
+)
+def test_an_absurd_declared_image_size_does_not_stop_the_page(entry: bytes) -> None:
+    # A length or bit depth far past the data used to overflow the search for EI.
+    ops = list(iter_operations(b"BI /W 1 /H 1 " + entry + b" ID x EI BT (after) Tj ET"))
+    assert ops[0][0] == b"BI" and ops[0][1][1] == b"x"
+    assert ops[1:] == [(b"BT", []), (b"Tj", [b"after"]), (b"ET", [])]

@@ -179,12 +179,18 @@ def _hex(raw: bytes) -> bytes:
     return bytes.fromhex(digits.decode("ascii"))
 
 
+def _search_ei(data: bytes, pos: int) -> re.Match[bytes] | None:
+    # A declared length can put ``pos`` far past the data (or before it): search from where
+    # the data is, instead of overflowing the regex engine's index.
+    return _EI.search(data, min(max(pos, 0), len(data) + 1))
+
+
 def _inline_image_end(data: bytes, start: int, params: dict[str, Any]) -> int:
     """Return where the image data starting at ``start`` ends (the offset of ``EI``)."""
     length = params.get("/Length")
     if isinstance(length, float) and length >= 0:
         end = start + int(length)
-        m = _EI.search(data, end - 1 if end > start else end)
+        m = _search_ei(data, end - 1 if end > start else end)
         if m is not None and m.start() - end < 16:
             return m.start() + 1
     if params.get("/Filter") in (None, []):
@@ -202,7 +208,7 @@ def _inline_image_end(data: bytes, start: int, params: dict[str, Any]) -> int:
             and 0 < height < 1e6
         ):
             size = ((int(width) * comps * int(bpc) + 7) // 8) * int(height)
-            m = _EI.search(data, start + size - 1 if size else start)
+            m = _search_ei(data, start + size - 1 if size else start)
             if m is not None and m.start() - (start + size) < 16:
                 return m.start() + 1
     pos = start
