@@ -1101,3 +1101,89 @@ def test_negative_horizontal_scaling_is_mirrored() -> None:
     run = one_run(page_of(b"BT /F1 10 Tf -100 Tz 300 300 Td (AB) Tj ET"))
     assert run.direction == 2
     assert (run.x0, run.x1) == pytest.approx((286.66, 300))
+
+
+# --- white text: hidden unless something is painted beneath it ------------------------------
+
+
+def _visible_and_white(page: PageContent) -> tuple[list[str], list[str]]:
+    return [r.text for r in page.runs], [h.text for h in page.hidden if h.reason == "white"]
+
+
+@pytest.mark.parametrize(
+    "colour",
+    [b"1 g", b"1 1 1 rg", b"0 0 0 0 k", b"0.96 0.97 1 rg", b"/DeviceRGB cs 1 1 1 sc"],
+)
+def test_white_text_on_an_empty_page_is_hidden(colour: bytes) -> None:
+    page = page_of(b"BT /F1 10 Tf 72 700 Td (seen) Tj " + colour + b" 0 -20 Td (unseen) Tj ET")
+    assert _visible_and_white(page) == (["seen"], ["unseen"])
+
+
+@pytest.mark.parametrize(
+    "background",
+    [
+        b"0 0 0 rg 60 680 200 40 re f",  # a dark box
+        b"0.2 0.4 0.6 RG 24 w 60 703 m 260 703 l S",  # a thick stroked band (a caption bar)
+        b"0 0 1 rg 60 680 200 40 re B",  # fill and stroke
+        b"/Sh1 sh",  # a shading fills the clip (here: the page)
+        b"q 200 40 0 0 60 680 cm /Im1 Do Q",  # a picture
+    ],
+)
+def test_white_text_over_something_painted_is_visible(background: bytes) -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(2, 2)
+    content = background + b" BT /F1 10 Tf 1 g 72 700 Td (on dark) Tj ET"
+    b.add_page(content, {"Font": {"F1": font}, "XObject": {"Im1": image}})
+    page = open_pdf(b.build()).page(1)
+    assert _visible_and_white(page) == (["on dark"], [])
+
+
+def test_white_paint_is_no_background_and_far_paint_does_not_count() -> None:
+    page = page_of(
+        b"1 g 0 0 612 792 re f 0 0 0 RG 1 w 300 100 m 500 100 l S "
+        b"BT /F1 10 Tf 1 1 1 rg 72 700 Td (white on white) Tj ET"
+    )
+    assert _visible_and_white(page) == ([], ["white on white"])
+
+
+def test_white_text_under_a_later_scan_is_the_ocr_layer() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(2, 2)
+    b.add_page(
+        b"BT /F1 10 Tf 1 g 72 700 Td (recognised) Tj ET q 612 0 0 792 0 0 cm /Im1 Do Q",
+        {"Font": {"F1": font}, "XObject": {"Im1": image}},
+    )
+    run = one_run(open_pdf(b.build()).page(1))
+    assert (run.text, run.ocr_layer) == ("recognised", True)
+
+
+@pytest.mark.parametrize(
+    ("content", "white"),
+    [
+        (b"q 1 g Q BT /F1 10 Tf 72 700 Td (x) Tj ET", False),  # Q restores black
+        (b"0.5 g BT /F1 10 Tf 72 700 Td (x) Tj ET", False),  # grey is seen
+        (b"1 g /DeviceGray cs BT /F1 10 Tf 72 700 Td (x) Tj ET", False),  # cs resets to black
+        (b"/CS0 cs 1 1 1 scn BT /F1 10 Tf 72 700 Td (x) Tj ET", True),  # ICC RGB white
+        (b"/CS1 cs 0 scn BT /F1 10 Tf 72 700 Td (x) Tj ET", False),  # a spot colour
+        (b"/P0 cs /P1 scn BT /F1 10 Tf 72 700 Td (x) Tj ET", False),  # a pattern
+        (b"1 g 0 G BT 1 Tr /F1 10 Tf 72 700 Td (x) Tj ET", False),  # outlined in black
+        (b"0 g 1 G BT 1 Tr /F1 10 Tf 72 700 Td (x) Tj ET", True),  # outlined in white
+        (b"1 g 0 G BT 2 Tr /F1 10 Tf 72 700 Td (x) Tj ET", False),  # filled white, black edge
+        (b"1 g /Fm1 Do", True),  # a form draws in the colour it is given
+    ],
+)
+def test_colour_state(content: bytes, white: bool) -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    form = b.form_xobject(b"BT /F1 10 Tf 72 700 Td (x) Tj ET", resources={"Font": {"F1": font}})
+    spaces = {
+        "CS0": ["/ICCBased", b.stream(b"", N=3)],
+        "CS1": ["/Separation", "/Gold", "/DeviceCMYK", {"FunctionType": 2}],
+        "P0": "/Pattern",
+    }
+    resources = {"Font": {"F1": font}, "ColorSpace": spaces, "XObject": {"Fm1": form}}
+    b.add_page(content, resources)
+    page = open_pdf(b.build()).page(1)
+    assert _visible_and_white(page) == (([], ["x"]) if white else (["x"], []))

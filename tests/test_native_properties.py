@@ -84,6 +84,13 @@ def _resource_pdf() -> bytes:
                 "P1": {"ActualText": "replaced"},
                 "P2": {"ActualText": b"\xfe\xff\x00Z"},
             },
+            "ColorSpace": {
+                "CS0": ["/ICCBased", b.stream(b"", N=3)],
+                "CS1": "/DeviceGray",
+                "CS2": ["/Separation", "/Spot", "/DeviceCMYK", {"FunctionType": 2}],
+                "CS3": ["/ICCBased", b.stream(b"", N=4)],
+                "CS4": ["/CalRGB", {"WhitePoint": [1, 1, 1]}],
+            },
         },
     )
     return b.build()
@@ -93,8 +100,15 @@ TOKENS = [
     *(
         t.encode()
         for t in "BT ET Tf Tj TJ ' \" Td TD Tm T* Tc Tw Tz TL Ts Tr q Q cm Do BI ID EI BMC BDC "
-        "EMC m l c v y re h W W* n S s f F f* B B* b b* d0 d1 true false null gs rg k".split()
+        "EMC m l c v y re h W W* n S s f F f* B B* b b* d0 d1 true false null gs rg k "
+        "g G RG K cs CS sc scn SC SCN sh w".split()
     ),
+    b"/DeviceRGB", b"/DeviceCMYK", b"/DeviceGray", b"/Pattern", b"/CS0", b"/CS1", b"/CS2",
+    b"/CS3", b"/CS4", b"/CS9", b"0.95", b"0.97", b"0.04",
+    b"1 g", b"1 1 1 rg", b"0 0 0 0 k", b"1 G", b"0.97 0.99 1 RG", b"0 0 0 0 K", b"0.5 g",
+    b"/CS0 cs 1 1 1 scn", b"/CS1 cs 1 sc", b"/CS3 cs 0 0 0 0 scn", b"/CS2 cs 0 scn",
+    b"/CS4 CS 1 1 1 SCN", b"12 w", b"/Sh1 sh", b"0 0 612 792 re f", b"100 100 200 30 re B",
+    b"BT 1 g /F1 12 Tf 72 700 Td (white) Tj ET", b"BT 1 1 1 rg 1 Tr (edge) Tj ET",
     *(f"/F{i}".encode() for i in range(1, 9)),
     b"/Im1", b"/Fm1", b"/Fm2", b"/Fm3", b"/Nope", b"/Artifact", b"/Span", b"/P1", b"/P2", b"/P9",
     b"0", b"1", b"-1", b"12", b"-3.5", b".5", b"5.", b"+7", b"1e3", b"9" * 400, b"-" + b"9" * 400,

@@ -40,6 +40,11 @@ MIN_VISIBLE_SIZE = 1.0
 #: A gap inside a TJ array wider than this many ems is a space; wider than the second, a
 #: separate run (table columns set with one TJ).
 SPACE_GAP_EM = 0.15
+#: Colour components at least this light (grey, RGB; CMYK at most 1 minus it) are white.
+WHITE = 0.95
+#: Painted areas remembered as a background for white text; past this many, every place on
+#: the page counts as painted (white text is then never taken for hidden).
+MAX_PAINTED = 10_000
 SPLIT_GAP_EM = 2.5
 
 
@@ -88,6 +93,46 @@ def display_matrix(box: tuple[float, float, float, float], rotation: int) -> Mat
     return (1.0, 0.0, 0.0, -1.0, -llx, ury)
 
 
+def is_white(values: list[Any], components: int) -> bool:
+    """Are ``values`` white in a colour space of ``components`` (1 grey, 3 RGB, 4 CMYK)?
+    Anything else (a pattern, a separation, too few numbers) is not."""
+    if components not in (1, 3, 4) or len(values) != components:
+        return False
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if components == 4:
+            if not value <= 1.0 - WHITE:
+                return False
+        elif not value >= WHITE:
+            return False
+    return True
+
+
+_DEVICE_COMPONENTS = {"/DeviceGray": 1, "/DeviceRGB": 3, "/DeviceCMYK": 4}
+_FAMILY_COMPONENTS = {"/CalGray": 1, "/CalRGB": 3, "/DeviceGray": 1, "/DeviceRGB": 3}
+
+
+def colour_components(resources: Any, name: Any) -> int:
+    """1, 3 or 4 for a grey, RGB or CMYK-like colour space named ``name``; 0 otherwise."""
+    if not isinstance(name, str):
+        return 0
+    if name in _DEVICE_COMPONENTS:
+        return _DEVICE_COMPONENTS[name]
+    space = get(get(resources, "/ColorSpace"), name)
+    if isinstance(space, str):
+        return _DEVICE_COMPONENTS.get(space, 0)
+    if not isinstance(space, list) or not space:
+        return 0
+    family = resolve(space[0])
+    if family == "/ICCBased" and len(space) > 1:
+        n = get(resolve(space[1]), "/N")
+        return int(n) if isinstance(n, int) and not isinstance(n, bool) and n in (1, 3, 4) else 0
+    if family == "/DeviceCMYK":
+        return 4
+    return _FAMILY_COMPONENTS.get(family, 0) if isinstance(family, str) else 0
+
+
 def decode_text_string(raw: Any) -> str:
     """A PDF text string (``/ActualText``, titles): UTF-16 with BOM, UTF-8 with BOM, or
     PDFDocEncoding."""
@@ -107,11 +152,34 @@ def decode_text_string(raw: Any) -> str:
 
 
 class _GState:
-    __slots__ = ("clip", "ctm", "font", "fs", "tc", "th", "tl", "tr", "ts", "tw")
+    __slots__ = (
+        "clip",
+        "ctm",
+        "fill_n",
+        "fill_white",
+        "font",
+        "fs",
+        "lw",
+        "stroke_n",
+        "stroke_white",
+        "tc",
+        "th",
+        "tl",
+        "tr",
+        "ts",
+        "tw",
+    )
 
     def __init__(self, ctm: Matrix, clip: tuple[float, float, float, float] | None) -> None:
         self.ctm = ctm
         self.clip = clip
+        # Colour, as far as hidden text needs it: is the fill (stroke) colour white, and how
+        # many components its colour space takes (1, 3, 4: grey, RGB, CMYK; 0: any other).
+        self.fill_white = False
+        self.stroke_white = False
+        self.fill_n = 1
+        self.stroke_n = 1
+        self.lw = 1.0
         self.font: Font | None = None
         self.fs = 0.0
         self.tc = 0.0
@@ -131,6 +199,11 @@ class _GState:
         g.tl = self.tl
         g.ts = self.ts
         g.tr = self.tr
+        g.fill_white = self.fill_white
+        g.stroke_white = self.stroke_white
+        g.fill_n = self.fill_n
+        g.stroke_n = self.stroke_n
+        g.lw = self.lw
         return g
 
 
@@ -318,7 +391,13 @@ class Interpreter:
         self.path_start: tuple[float, float] = (0.0, 0.0)
         self.path_point: tuple[float, float] = (0.0, 0.0)
         self.pending_clip = False
-        self.invisible: list[TextRun] = []
+        # Text no reader would see unless a scan lies over it (then it is the scanner's OCR
+        # layer): invisible (render mode 3 or 7) or white where nothing is painted beneath.
+        self.invisible: list[tuple[TextRun, str]] = []
+        # Areas painted in a colour other than white (fills, shadings): where white text
+        # can be read. Images count too (page.images).
+        self.painted: list[tuple[float, float, float, float]] = []
+        self.painted_full = False
         self.seq = 0
         self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
             b"BT": self._bt,
@@ -361,10 +440,24 @@ class Interpreter:
             b"f": self._fill,
             b"F": self._fill,
             b"f*": self._fill,
-            b"B": self._stroke,
-            b"B*": self._stroke,
-            b"b": self._stroke,
-            b"b*": self._stroke,
+            b"B": self._fill_stroke,
+            b"B*": self._fill_stroke,
+            b"b": self._fill_stroke,
+            b"b*": self._fill_stroke,
+            b"sh": self._shading,
+            b"w": self._line_width,
+            b"g": self._gray,
+            b"G": self._gray_stroke,
+            b"rg": self._rgb,
+            b"RG": self._rgb_stroke,
+            b"k": self._cmyk,
+            b"K": self._cmyk_stroke,
+            b"cs": self._colour_space,
+            b"CS": self._colour_space_stroke,
+            b"sc": self._colour,
+            b"scn": self._colour,
+            b"SC": self._colour_stroke,
+            b"SCN": self._colour_stroke,
             b"d0": self._type3_glyph,
             b"d1": self._type3_glyph,
         }
@@ -402,16 +495,14 @@ class Interpreter:
         """Invisible text over a scanned image is the scanner's OCR layer: keep it."""
         page = self.page
         boxes = [img.bbox for img in page.images]
-        for run in self.invisible:
+        for run, reason in self.invisible:
             cx = (run.x0 + run.x1) / 2
             cy = (run.y0 + run.y1) / 2
             if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
                 run.ocr_layer = True
                 page.runs.append(run)
             else:
-                page.hidden.append(
-                    HiddenText(run.text, "invisible", (run.x0, run.y0, run.x1, run.y1))
-                )
+                page.hidden.append(HiddenText(run.text, reason, (run.x0, run.y0, run.x1, run.y1)))
         self.invisible = []
 
     # --- text state ----------------------------------------------------------------------
@@ -613,7 +704,7 @@ class Interpreter:
         )
         page = self.page
         if gs.tr in (3, 7):
-            self.invisible.append(run)
+            self.invisible.append((run, "invisible"))
             return
         cx = (run.x0 + run.x1) / 2
         cy = (run.y0 + run.y1) / 2
@@ -626,10 +717,35 @@ class Interpreter:
             clip = gs.clip
             if clip is not None and not (clip[0] <= cx <= clip[2] and clip[1] <= cy <= clip[3]):
                 reason = "clipped"
+            elif self._white_text(gs) and not self._painted_at(cx, cy):
+                self.invisible.append((run, "white"))
+                return
         if reason is not None:
             page.hidden.append(HiddenText(text, reason, (run.x0, run.y0, run.x1, run.y1)))
             return
         page.runs.append(run)
+
+    @staticmethod
+    def _white_text(gs: _GState) -> bool:
+        tr = gs.tr
+        if tr in (0, 4):
+            return gs.fill_white
+        if tr in (1, 5):
+            return gs.stroke_white
+        return tr in (2, 6) and gs.fill_white and gs.stroke_white
+
+    def _painted_at(self, x: float, y: float) -> bool:
+        """Is anything but white painted under (x, y) so far: a fill, a shading, an image?"""
+        if self.painted_full:
+            return True
+        for box in self.painted:
+            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+                return True
+        for image in self.page.images:
+            box = image.bbox
+            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+                return True
+        return False
 
     def _actual_text(self, text: str) -> str:
         # Inside /ActualText the glyphs are replaced by that text, once.
@@ -737,8 +853,21 @@ class Interpreter:
     def _fill(self, _: list[Any]) -> None:
         self._paint(stroke=False, fill=True)
 
-    def _paint(self, *, stroke: bool, fill: bool) -> None:
+    def _fill_stroke(self, _: list[Any]) -> None:
+        self._paint(stroke=True, fill=False, filled=True)
+
+    def _paint(self, *, stroke: bool, fill: bool, filled: bool = False) -> None:
         box = self.path_box
+        gs = self.gs
+        if box is not None:
+            if (fill or filled) and not gs.fill_white:
+                self._paint_area(box[0], box[1], box[2], box[3])
+            if stroke and not gs.stroke_white:
+                # A stroke covers half its line width either side of the path (a thick
+                # line is a common caption or heading background).
+                a, b, c, d, _, _ = gs.ctm
+                half = abs(gs.lw) / 2 * math.sqrt(abs(a * d - b * c))
+                self._paint_area(box[0] - half, box[1] - half, box[2] + half, box[3] + half)
         if self.pending_clip and box is not None:
             clip = self.gs.clip
             if clip is None:
@@ -756,6 +885,66 @@ class Interpreter:
         self.pending_clip = False
         self.path_box = None
         self.path_segments = []
+
+    def _paint_area(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        if len(self.painted) < MAX_PAINTED:
+            self.painted.append((x0, y0, x1, y1))
+        else:
+            self.painted_full = True
+
+    def _line_width(self, operands: list[Any]) -> None:
+        value = operands[-1] if operands else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            self.gs.lw = float(value)
+
+    def _shading(self, _: list[Any]) -> None:
+        # A shading fills the clipping region (the page when nothing is clipped).
+        clip = self.gs.clip
+        if clip is None:
+            self._paint_area(0.0, 0.0, self.page.width, self.page.height)
+        else:
+            self._paint_area(*clip)
+
+    # --- colour (only: is it white?) -------------------------------------------------
+
+    def _gray(self, operands: list[Any]) -> None:
+        self.gs.fill_white = is_white(operands[-1:], 1)
+        self.gs.fill_n = 1
+
+    def _gray_stroke(self, operands: list[Any]) -> None:
+        self.gs.stroke_white = is_white(operands[-1:], 1)
+        self.gs.stroke_n = 1
+
+    def _rgb(self, operands: list[Any]) -> None:
+        self.gs.fill_white = is_white(operands[-3:], 3)
+        self.gs.fill_n = 3
+
+    def _rgb_stroke(self, operands: list[Any]) -> None:
+        self.gs.stroke_white = is_white(operands[-3:], 3)
+        self.gs.stroke_n = 3
+
+    def _cmyk(self, operands: list[Any]) -> None:
+        self.gs.fill_white = is_white(operands[-4:], 4)
+        self.gs.fill_n = 4
+
+    def _cmyk_stroke(self, operands: list[Any]) -> None:
+        self.gs.stroke_white = is_white(operands[-4:], 4)
+        self.gs.stroke_n = 4
+
+    def _colour_space(self, operands: list[Any]) -> None:
+        # A new colour space starts at its initial colour: black, or full ink.
+        self.gs.fill_n = colour_components(self.resources, operands[-1] if operands else None)
+        self.gs.fill_white = False
+
+    def _colour_space_stroke(self, operands: list[Any]) -> None:
+        self.gs.stroke_n = colour_components(self.resources, operands[-1] if operands else None)
+        self.gs.stroke_white = False
+
+    def _colour(self, operands: list[Any]) -> None:
+        self.gs.fill_white = is_white(operands, self.gs.fill_n)
+
+    def _colour_stroke(self, operands: list[Any]) -> None:
+        self.gs.stroke_white = is_white(operands, self.gs.stroke_n)
 
     def _rules(self, box: list[float], stroke: bool) -> None:
         page = self.page

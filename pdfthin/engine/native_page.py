@@ -21,6 +21,7 @@ from .interpreter import (
     FontCache,
     Matrix,
     actual_text_of,
+    colour_components,
     decode_text_string,
     font_for,
     form_bbox,
@@ -149,6 +150,9 @@ class Resolver:
         scope_id = self._scope(resources) if isinstance(resources, dict) else None
         return ("form", key, data, error, form_matrix(xobj), form_bbox(xobj), scope_id)
 
+    def colour_components(self, scope: int, name: str) -> int:
+        return colour_components(self.scopes[scope], name)
+
     def properties(self, scope: int, name: str) -> str | None:
         return actual_text_of(get(get(self.scopes[scope], "/Properties"), name))
 
@@ -156,7 +160,7 @@ class Resolver:
         return decode_text_string(raw)
 
 
-def limits() -> tuple[int, int, int, int, int, float, float, float]:
+def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:
     """The Python interpreter's limits and thresholds, as the native one takes them."""
     return (
         interpreter.MAX_OPERATIONS,
@@ -167,6 +171,8 @@ def limits() -> tuple[int, int, int, int, int, float, float, float]:
         interpreter.MIN_VISIBLE_SIZE,
         interpreter.SPACE_GAP_EM,
         interpreter.SPLIT_GAP_EM,
+        interpreter.WHITE,
+        interpreter.MAX_PAINTED,
     )
 
 

@@ -37,6 +37,8 @@ pub struct Limits {
     pub min_visible_size: f64,
     pub space_gap_em: f64,
     pub split_gap_em: f64,
+    pub white: f64,
+    pub max_painted: usize,
 }
 
 /// `mult`: `m` then `n`, with Python's operation order.
@@ -171,6 +173,12 @@ struct GState {
     tl: f64,
     ts: f64,
     tr: i64,
+    /// Colour, as far as hidden text needs it (see `_GState` in Python).
+    fill_white: bool,
+    stroke_white: bool,
+    fill_n: i64,
+    stroke_n: i64,
+    lw: f64,
 }
 
 struct Marked {
@@ -250,7 +258,10 @@ pub struct Interp<'py> {
     path_point: (f64, f64),
     point_is_start: bool,
     pending_clip: bool,
-    invisible: Vec<Run>,
+    invisible: Vec<(Run, &'static str)>,
+    painted: Vec<[f64; 4]>,
+    painted_full: bool,
+    colour_cache: HashMap<(i64, Vec<u8>), i64>,
     seq: u64,
     fonts: Vec<Py<Font>>,
     font_cache: HashMap<(i64, Vec<u8>), Option<usize>>,
@@ -313,6 +324,11 @@ impl<'py> Interp<'py> {
                 tl: 0.0,
                 ts: 0.0,
                 tr: 0,
+                fill_white: false,
+                stroke_white: false,
+                fill_n: 1,
+                stroke_n: 1,
+                lw: 1.0,
             })),
             stack: Vec::new(),
             tm: IDENTITY,
@@ -333,6 +349,9 @@ impl<'py> Interp<'py> {
             point_is_start: true,
             pending_clip: false,
             invisible: Vec::new(),
+            painted: Vec::new(),
+            painted_full: false,
+            colour_cache: HashMap::new(),
             seq: 0,
             fonts: vec![missing],
             font_cache: HashMap::new(),
@@ -692,15 +711,76 @@ impl<'py> Interp<'py> {
                 Ok(())
             }
             b"n" => {
-                self.paint(false, false);
+                self.paint(false, false, false);
                 Ok(())
             }
-            b"S" | b"s" | b"B" | b"B*" | b"b" | b"b*" => {
-                self.paint(true, false);
+            b"S" | b"s" => {
+                self.paint(true, false, false);
+                Ok(())
+            }
+            b"B" | b"B*" | b"b" | b"b*" => {
+                self.paint(true, false, true);
                 Ok(())
             }
             b"f" | b"F" | b"f*" => {
-                self.paint(false, true);
+                self.paint(false, true, false);
+                Ok(())
+            }
+            b"sh" => {
+                self.shading();
+                Ok(())
+            }
+            b"w" => {
+                if let Some(Val::Num(x)) = ops.last() {
+                    let x = *x;
+                    self.set_gs(|g| g.lw = x);
+                }
+                Ok(())
+            }
+            b"g" | b"rg" | b"k" | b"G" | b"RG" | b"K" => {
+                let n: usize = match op[0] {
+                    b'g' | b'G' => 1,
+                    b'r' | b'R' => 3,
+                    _ => 4,
+                };
+                let start = ops.len().saturating_sub(n);
+                let white = self.is_white(&ops[start..], n as i64);
+                if op[0].is_ascii_lowercase() {
+                    self.set_gs(|g| {
+                        g.fill_white = white;
+                        g.fill_n = n as i64;
+                    });
+                } else {
+                    self.set_gs(|g| {
+                        g.stroke_white = white;
+                        g.stroke_n = n as i64;
+                    });
+                }
+                Ok(())
+            }
+            b"cs" | b"CS" => {
+                let n = self.colour_components(ops.last())?;
+                if op[0] == b'c' {
+                    self.set_gs(|g| {
+                        g.fill_n = n;
+                        g.fill_white = false;
+                    });
+                } else {
+                    self.set_gs(|g| {
+                        g.stroke_n = n;
+                        g.stroke_white = false;
+                    });
+                }
+                Ok(())
+            }
+            b"sc" | b"scn" => {
+                let white = self.is_white(ops, self.gs.get().fill_n);
+                self.set_gs(|g| g.fill_white = white);
+                Ok(())
+            }
+            b"SC" | b"SCN" => {
+                let white = self.is_white(ops, self.gs.get().stroke_n);
+                self.set_gs(|g| g.stroke_white = white);
                 Ok(())
             }
             _ => Ok(()),
@@ -953,7 +1033,7 @@ impl<'py> Interp<'py> {
             seq: self.seq,
         };
         if self.gs.get().tr == 3 || self.gs.get().tr == 7 {
-            self.invisible.push(run);
+            self.invisible.push((run, "invisible"));
             return Ok(());
         }
         let [x0, y0, x1, y1] = run.bbox;
@@ -970,7 +1050,13 @@ impl<'py> Interp<'py> {
                 {
                     Some("clipped")
                 }
-                _ => None,
+                _ => {
+                    if self.white_text() && !self.painted_at(cx, cy) {
+                        self.invisible.push((run, "white"));
+                        return Ok(());
+                    }
+                    None
+                }
             }
         };
         match reason {
@@ -983,7 +1069,7 @@ impl<'py> Interp<'py> {
     /// `_finish`: invisible text over an image is the scanner's OCR layer.
     pub fn finish(&mut self) {
         let boxes: Vec<[f64; 4]> = self.images.iter().map(|i| *i.bbox()).collect();
-        for mut run in std::mem::take(&mut self.invisible) {
+        for (mut run, reason) in std::mem::take(&mut self.invisible) {
             let [x0, y0, x1, y1] = run.bbox;
             let cx = (x0 + x1) / 2.0;
             let cy = (y0 + y1) / 2.0;
@@ -994,7 +1080,7 @@ impl<'py> Interp<'py> {
                 run.ocr_layer = true;
                 self.runs.push(run);
             } else {
-                self.hidden.push((run.text, "invisible", run.bbox));
+                self.hidden.push((run.text, reason, run.bbox));
             }
         }
     }
@@ -1024,8 +1110,19 @@ impl<'py> Interp<'py> {
         }
     }
 
-    fn paint(&mut self, stroke: bool, fill: bool) {
+    fn paint(&mut self, stroke: bool, fill: bool, filled: bool) {
         let path_box = self.path_box;
+        if let Some(b) = path_box {
+            let g = self.gs.get();
+            if (fill || filled) && !g.fill_white {
+                self.paint_area([b[0], b[1], b[2], b[3]]);
+            }
+            if stroke && !g.stroke_white {
+                let [a, bb, c, d, _, _] = g.ctm;
+                let half = g.lw.abs() / 2.0 * (a * d - bb * c).abs().sqrt();
+                self.paint_area([b[0] - half, b[1] - half, b[2] + half, b[3] + half]);
+            }
+        }
         if self.pending_clip {
             if let Some(b) = path_box {
                 let clip = Some(match self.gs.get().clip {
@@ -1051,6 +1148,76 @@ impl<'py> Interp<'py> {
         self.segments.clear();
         self.segment_count = 0;
         self.curved = false;
+    }
+
+    fn paint_area(&mut self, area: [f64; 4]) {
+        if self.painted.len() < self.limits.max_painted {
+            self.painted.push(area);
+        } else {
+            self.painted_full = true;
+        }
+    }
+
+    fn shading(&mut self) {
+        match self.gs.get().clip {
+            None => self.paint_area([0.0, 0.0, self.width, self.height]),
+            Some(c) => self.paint_area(c),
+        }
+    }
+
+    /// `is_white`: are these operands white in a space of `components` (1, 3 or 4)?
+    fn is_white(&self, values: &[Val], components: i64) -> bool {
+        if !matches!(components, 1 | 3 | 4) || values.len() as i64 != components {
+            return false;
+        }
+        let white = self.limits.white;
+        values.iter().all(|v| match v {
+            Val::Num(x) => {
+                if components == 4 {
+                    *x <= 1.0 - white
+                } else {
+                    *x >= white
+                }
+            }
+            _ => false,
+        })
+    }
+
+    /// `colour_components`, asked of Python once per resource dictionary and name.
+    fn colour_components(&mut self, name: Option<&Val>) -> HResult<i64> {
+        let Some(Val::Name(name)) = name else {
+            return Ok(0);
+        };
+        let key = (self.scope, name.clone());
+        if let Some(hit) = self.colour_cache.get(&key) {
+            return Ok(*hit);
+        }
+        let found = self
+            .resolver
+            .call_method1("colour_components", (self.scope, name_str(name)))
+            .map_err(|e| self.py_error(e))?;
+        let n: i64 = found.extract().map_err(|e| self.py_error(e))?;
+        self.colour_cache.insert(key, n);
+        Ok(n)
+    }
+
+    fn white_text(&self) -> bool {
+        let g = self.gs.get();
+        match g.tr {
+            0 | 4 => g.fill_white,
+            1 | 5 => g.stroke_white,
+            2 | 6 => g.fill_white && g.stroke_white,
+            _ => false,
+        }
+    }
+
+    /// Is anything but white painted under (x, y) so far: a fill, a shading, an image?
+    fn painted_at(&self, x: f64, y: f64) -> bool {
+        if self.painted_full {
+            return true;
+        }
+        let inside = |b: &[f64; 4]| b[0] <= x && x <= b[2] && b[1] <= y && y <= b[3];
+        self.painted.iter().any(inside) || self.images.iter().any(|i| inside(i.bbox()))
     }
 
     fn add_rules(&mut self, b: [f64; 4], stroke: bool) {
@@ -1293,7 +1460,7 @@ impl<'py> Interp<'py> {
                 self.extend(p.0, p.1);
             }
             self.pending_clip = true;
-            self.paint(false, false);
+            self.paint(false, false, false);
         }
         self.scope = scope.unwrap_or(saved_scope);
         self.form_stack.push(key);

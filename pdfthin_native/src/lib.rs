@@ -44,12 +44,12 @@ fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, 
 
 /// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits)`.
 ///
-/// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`
-/// and `text_string(raw)`, and holds the `missing` font; see
+/// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
+/// `colour_components(scope, name)` and `text_string(raw)`, and holds the `missing` font; see
 /// `pdfthin/engine/native_page.py`. Returns `(runs, hidden, images, rules, paths, glyphs,
 /// unmapped, problems, incomplete, stop)`. `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, min_visible_size, space_gap_em,
-/// split_gap_em)`, the values of the Python interpreter's module.
+/// split_gap_em, white, max_painted)`, the values of the Python interpreter's module.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn interpret(
@@ -61,7 +61,7 @@ fn interpret(
     base: (f64, f64, f64, f64, f64, f64),
     seconds: f64,
     problems: Vec<String>,
-    limits: (u64, usize, u64, usize, usize, f64, f64, f64),
+    limits: (u64, usize, u64, usize, usize, f64, f64, f64, f64, usize),
 ) -> PyResult<Py<PyAny>> {
     let base = [base.0, base.1, base.2, base.3, base.4, base.5];
     let limits = Limits {
@@ -73,6 +73,8 @@ fn interpret(
         min_visible_size: limits.5,
         space_gap_em: limits.6,
         split_gap_em: limits.7,
+        white: limits.8,
+        max_painted: limits.9,
     };
     let mut interp = Interp::new(py, resolver, width, height, base, seconds, problems, limits)?;
     let stop = interp.execute(data).err();
