@@ -1187,3 +1187,50 @@ def test_colour_state(content: bytes, white: bool) -> None:
     b.add_page(content, resources)
     page = open_pdf(b.build()).page(1)
     assert _visible_and_white(page) == (([], ["x"]) if white else (["x"], []))
+
+
+# --- transparent text --------------------------------------------------------------------------
+
+
+def _alpha_page(content: bytes, image: bool = False) -> PageContent:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    states = {
+        "Clear": {"Type": "/ExtGState", "ca": 0, "CA": 0},
+        "Faint": {"Type": "/ExtGState", "ca": 0.02},
+        "Half": {"Type": "/ExtGState", "ca": 0.5},
+        "Opaque": {"Type": "/ExtGState", "ca": 1},
+        "LineOnly": {"Type": "/ExtGState", "LW": 3},
+    }
+    resources: dict[str, Any] = {"Font": {"F1": font}, "ExtGState": states}
+    if image:
+        resources["XObject"] = {"Im1": b.image_xobject(2, 2)}
+    b.add_page(content, resources)
+    return open_pdf(b.build()).page(1)
+
+
+@pytest.mark.parametrize(
+    ("states", "hidden"),
+    [
+        (b"/Clear gs", True),
+        (b"/Faint gs", True),
+        (b"/Half gs", False),  # half see-through is still seen
+        (b"/Clear gs /Opaque gs", False),
+        (b"/Clear gs /LineOnly gs", True),  # a state without /ca leaves it as it was
+        (b"q /Clear gs Q", False),  # Q restores it
+        (b"/Clear gs 2 Tr", True),  # fill and stroke both clear
+        (b"/Nope gs", False),
+    ],
+)
+def test_transparent_text_is_hidden(states: bytes, hidden: bool) -> None:
+    page = _alpha_page(states + b" BT /F1 10 Tf 72 700 Td (ghost) Tj ET")
+    got = ([r.text for r in page.runs], [(h.text, h.reason) for h in page.hidden])
+    assert got == (([], [("ghost", "transparent")]) if hidden else (["ghost"], []))
+
+
+def test_transparent_text_over_a_scan_is_its_ocr_layer() -> None:
+    page = _alpha_page(
+        b"q 612 0 0 792 0 0 cm /Im1 Do Q /Clear gs BT /F1 10 Tf 72 700 Td (ocr) Tj ET", image=True
+    )
+    run = one_run(page)
+    assert (run.text, run.ocr_layer) == ("ocr", True)

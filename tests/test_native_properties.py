@@ -91,6 +91,7 @@ def _resource_pdf() -> bytes:
                 "CS3": ["/ICCBased", b.stream(b"", N=4)],
                 "CS4": ["/CalRGB", {"WhitePoint": [1, 1, 1]}],
             },
+            "ExtGState": {"GS0": {"ca": 0}, "GS1": {"CA": 0.01, "ca": 1}, "GS2": {"LW": 2}},
         },
     )
     return b.build()
@@ -107,6 +108,7 @@ TOKENS = [
     b"/CS3", b"/CS4", b"/CS9", b"0.95", b"0.97", b"0.04",
     b"1 g", b"1 1 1 rg", b"0 0 0 0 k", b"1 G", b"0.97 0.99 1 RG", b"0 0 0 0 K", b"0.5 g",
     b"/CS0 cs 1 1 1 scn", b"/CS1 cs 1 sc", b"/CS3 cs 0 0 0 0 scn", b"/CS2 cs 0 scn",
+    b"/GS0 gs", b"/GS1 gs", b"/GS2 gs", b"/GS9 gs",
     b"/CS4 CS 1 1 1 SCN", b"12 w", b"/Sh1 sh", b"0 0 612 792 re f", b"100 100 200 30 re B",
     b"BT 1 g /F1 12 Tf 72 700 Td (white) Tj ET", b"BT 1 1 1 rg 1 Tr (edge) Tj ET",
     *(f"/F{i}".encode() for i in range(1, 9)),

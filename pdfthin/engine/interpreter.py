@@ -45,6 +45,8 @@ WHITE = 0.95
 #: Painted areas remembered as a background for white text; past this many, every place on
 #: the page counts as painted (white text is then never taken for hidden).
 MAX_PAINTED = 10_000
+#: Paint at most this opaque (an ExtGState's /ca, /CA) shows nothing.
+CLEAR = 0.05
 SPLIT_GAP_EM = 2.5
 
 
@@ -91,6 +93,33 @@ def display_matrix(box: tuple[float, float, float, float], rotation: int) -> Mat
     if rotation == 270:
         return (0.0, -1.0, -1.0, 0.0, ury, urx)
     return (1.0, 0.0, 0.0, -1.0, -llx, ury)
+
+
+def _paints(gs: _GState, fill: bool, stroke: bool) -> bool:
+    """Does text in ``gs``'s render mode paint only with what ``fill`` and ``stroke`` say of
+    the fill and stroke colours (both, when it fills and strokes)?"""
+    tr = gs.tr
+    if tr in (0, 4):
+        return fill
+    if tr in (1, 5):
+        return stroke
+    return tr in (2, 6) and fill and stroke
+
+
+def ext_alpha(resources: Any, name: Any) -> tuple[bool | None, bool | None]:
+    """Whether the graphics state parameter dictionary ``name`` makes fill and stroke paint
+    transparent (``None``: it does not set that alpha)."""
+    if not isinstance(name, str):
+        return None, None
+    params = get(get(resources, "/ExtGState"), name)
+    out: list[bool | None] = []
+    for key in ("/ca", "/CA"):
+        alpha = get(params, key)
+        if isinstance(alpha, (int, float)) and not isinstance(alpha, bool):
+            out.append(float(alpha) <= CLEAR)
+        else:
+            out.append(None)
+    return out[0], out[1]
 
 
 def is_white(values: list[Any], components: int) -> bool:
@@ -155,11 +184,13 @@ class _GState:
     __slots__ = (
         "clip",
         "ctm",
+        "fill_clear",
         "fill_n",
         "fill_white",
         "font",
         "fs",
         "lw",
+        "stroke_clear",
         "stroke_n",
         "stroke_white",
         "tc",
@@ -180,6 +211,9 @@ class _GState:
         self.fill_n = 1
         self.stroke_n = 1
         self.lw = 1.0
+        # Transparent paint (an ExtGState's /ca or /CA near zero): nothing shows.
+        self.fill_clear = False
+        self.stroke_clear = False
         self.font: Font | None = None
         self.fs = 0.0
         self.tc = 0.0
@@ -204,6 +238,8 @@ class _GState:
         g.fill_n = self.fill_n
         g.stroke_n = self.stroke_n
         g.lw = self.lw
+        g.fill_clear = self.fill_clear
+        g.stroke_clear = self.stroke_clear
         return g
 
 
@@ -446,6 +482,7 @@ class Interpreter:
             b"b*": self._fill_stroke,
             b"sh": self._shading,
             b"w": self._line_width,
+            b"gs": self._ext_gstate,
             b"g": self._gray,
             b"G": self._gray_stroke,
             b"rg": self._rgb,
@@ -706,6 +743,9 @@ class Interpreter:
         if gs.tr in (3, 7):
             self.invisible.append((run, "invisible"))
             return
+        if _paints(gs, gs.fill_clear, gs.stroke_clear):
+            self.invisible.append((run, "transparent"))
+            return
         cx = (run.x0 + run.x1) / 2
         cy = (run.y0 + run.y1) / 2
         reason = None
@@ -727,12 +767,7 @@ class Interpreter:
 
     @staticmethod
     def _white_text(gs: _GState) -> bool:
-        tr = gs.tr
-        if tr in (0, 4):
-            return gs.fill_white
-        if tr in (1, 5):
-            return gs.stroke_white
-        return tr in (2, 6) and gs.fill_white and gs.stroke_white
+        return _paints(gs, gs.fill_white, gs.stroke_white)
 
     def _painted_at(self, x: float, y: float) -> bool:
         """Is anything but white painted under (x, y) so far: a fill, a shading, an image?"""
@@ -891,6 +926,13 @@ class Interpreter:
             self.painted.append((x0, y0, x1, y1))
         else:
             self.painted_full = True
+
+    def _ext_gstate(self, operands: list[Any]) -> None:
+        fill, stroke = ext_alpha(self.resources, operands[-1] if operands else None)
+        if fill is not None:
+            self.gs.fill_clear = fill
+        if stroke is not None:
+            self.gs.stroke_clear = stroke
 
     def _line_width(self, operands: list[Any]) -> None:
         value = operands[-1] if operands else None

@@ -23,6 +23,7 @@ from .interpreter import (
     actual_text_of,
     colour_components,
     decode_text_string,
+    ext_alpha,
     font_for,
     form_bbox,
     form_key,
@@ -149,6 +150,9 @@ class Resolver:
         resources = get(xobj, "/Resources")
         scope_id = self._scope(resources) if isinstance(resources, dict) else None
         return ("form", key, data, error, form_matrix(xobj), form_bbox(xobj), scope_id)
+
+    def alpha(self, scope: int, name: str) -> tuple[bool | None, bool | None]:
+        return ext_alpha(self.scopes[scope], name)
 
     def colour_components(self, scope: int, name: str) -> int:
         return colour_components(self.scopes[scope], name)

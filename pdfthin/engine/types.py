@@ -40,7 +40,7 @@ class HiddenText:
     """Text that is in the file but would not be seen by a reader of the rendered page."""
 
     text: str
-    reason: str  # "invisible", "white", "clipped", "off_page" or "tiny"
+    reason: str  # "invisible", "transparent", "white", "clipped", "off_page" or "tiny"
     bbox: tuple[float, float, float, float]
 
 

@@ -21,6 +21,9 @@ use crate::font::{Font, Piece};
 use crate::lexer::{dict_get, LexError, Lexer, Val};
 
 type Matrix = [f64; 6];
+/// Whether a graphics state parameter dictionary makes fill and stroke transparent (`None`:
+/// it leaves that alpha alone).
+type Alphas = (Option<bool>, Option<bool>);
 const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
 
 const MISSING: usize = 0;
@@ -179,6 +182,8 @@ struct GState {
     fill_n: i64,
     stroke_n: i64,
     lw: f64,
+    fill_clear: bool,
+    stroke_clear: bool,
 }
 
 struct Marked {
@@ -262,6 +267,7 @@ pub struct Interp<'py> {
     painted: Vec<[f64; 4]>,
     painted_full: bool,
     colour_cache: HashMap<(i64, Vec<u8>), i64>,
+    alpha_cache: HashMap<(i64, Vec<u8>), Alphas>,
     seq: u64,
     fonts: Vec<Py<Font>>,
     font_cache: HashMap<(i64, Vec<u8>), Option<usize>>,
@@ -329,6 +335,8 @@ impl<'py> Interp<'py> {
                 fill_n: 1,
                 stroke_n: 1,
                 lw: 1.0,
+                fill_clear: false,
+                stroke_clear: false,
             })),
             stack: Vec::new(),
             tm: IDENTITY,
@@ -352,6 +360,7 @@ impl<'py> Interp<'py> {
             painted: Vec::new(),
             painted_full: false,
             colour_cache: HashMap::new(),
+            alpha_cache: HashMap::new(),
             seq: 0,
             fonts: vec![missing],
             font_cache: HashMap::new(),
@@ -730,6 +739,18 @@ impl<'py> Interp<'py> {
                 self.shading();
                 Ok(())
             }
+            b"gs" => {
+                let (fill, stroke) = self.alpha(ops.last())?;
+                self.set_gs(|g| {
+                    if let Some(f) = fill {
+                        g.fill_clear = f;
+                    }
+                    if let Some(s) = stroke {
+                        g.stroke_clear = s;
+                    }
+                });
+                Ok(())
+            }
             b"w" => {
                 if let Some(Val::Num(x)) = ops.last() {
                     let x = *x;
@@ -1036,6 +1057,13 @@ impl<'py> Interp<'py> {
             self.invisible.push((run, "invisible"));
             return Ok(());
         }
+        {
+            let g = self.gs.get();
+            if paints(g.tr, g.fill_clear, g.stroke_clear) {
+                self.invisible.push((run, "transparent"));
+                return Ok(());
+            }
+        }
         let [x0, y0, x1, y1] = run.bbox;
         let cx = (x0 + x1) / 2.0;
         let cy = (y0 + y1) / 2.0;
@@ -1203,12 +1231,25 @@ impl<'py> Interp<'py> {
 
     fn white_text(&self) -> bool {
         let g = self.gs.get();
-        match g.tr {
-            0 | 4 => g.fill_white,
-            1 | 5 => g.stroke_white,
-            2 | 6 => g.fill_white && g.stroke_white,
-            _ => false,
+        paints(g.tr, g.fill_white, g.stroke_white)
+    }
+
+    /// `ext_alpha`, asked of Python once per resource dictionary and name.
+    fn alpha(&mut self, name: Option<&Val>) -> HResult<Alphas> {
+        let Some(Val::Name(name)) = name else {
+            return Ok((None, None));
+        };
+        let key = (self.scope, name.clone());
+        if let Some(hit) = self.alpha_cache.get(&key) {
+            return Ok(*hit);
         }
+        let found = self
+            .resolver
+            .call_method1("alpha", (self.scope, name_str(name)))
+            .map_err(|e| self.py_error(e))?;
+        let pair: Alphas = found.extract().map_err(|e| self.py_error(e))?;
+        self.alpha_cache.insert(key, pair);
+        Ok(pair)
     }
 
     /// Is anything but white painted under (x, y) so far: a fill, a shading, an image?
@@ -1575,5 +1616,16 @@ fn quarter_turn(run_x: f64, run_y: f64, up_x: f64, up_y: f64) -> u8 {
         5
     } else {
         2
+    }
+}
+
+/// `_paints`: does text in render mode `tr` paint only as `fill` and `stroke` say (both,
+/// when it fills and strokes)?
+fn paints(tr: i64, fill: bool, stroke: bool) -> bool {
+    match tr {
+        0 | 4 => fill,
+        1 | 5 => stroke,
+        2 | 6 => fill && stroke,
+        _ => false,
     }
 }

@@ -45,7 +45,7 @@ fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, 
 /// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits)`.
 ///
 /// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
-/// `colour_components(scope, name)` and `text_string(raw)`, and holds the `missing` font; see
+/// `colour_components(scope, name)`, `alpha(scope, name)` and `text_string(raw)`, and holds the `missing` font; see
 /// `pdfthin/engine/native_page.py`. Returns `(runs, hidden, images, rules, paths, glyphs,
 /// unmapped, problems, incomplete, stop)`. `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, min_visible_size, space_gap_em,
