@@ -158,6 +158,17 @@ def test_running_header_and_page_numbers_leave_the_body() -> None:
         assert lay.footer == [str(n)]
 
 
+@pytest.mark.parametrize("numbers", [["①", "②", "③", "④", "⑤"], ["¹", "²", "³", "⁴", "⁵"]])
+def test_digits_int_cannot_read_do_not_break_page_number_detection(numbers: list[str]) -> None:
+    # "⑤".isdigit() is true, but int("⑤") fails: a fuzzed file stopped the whole document.
+    pages = []
+    for n, mark in enumerate(numbers, start=1):
+        runs = [*words(f"body of page {n} with some words", 50, 200), run(mark, 300, 770)]
+        pages.append(page(runs, number=n))
+    for n, md in enumerate(markdown(*pages), start=1):
+        assert f"body of page {n}" in md
+
+
 def test_hyphenation_is_joined_but_real_hyphens_stay() -> None:
     runs = words("the infor-", 50, 100) + words("mation was state-of-the-", 50, 112)
     runs += words("art and n-", 50, 124) + words("tridecanal appears", 50, 136)

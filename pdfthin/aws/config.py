@@ -82,7 +82,7 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     text = env.get(name, "").strip().replace("_", "")
     if not text:
         return default
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdecimal()) or not low <= int(text) <= high:
         raise ValueError(f"{name} must be an integer from {low} to {high}, not {text!r}")
     return int(text)
 

@@ -531,7 +531,7 @@ def _color_space(raw: Any, resources: Any, depth: int = 0) -> ColorSpace | None:
         # A writer that put a NUL in the base's name swallowed the highest index into it
         # ("/DeviceRGB\x00255"): split it back out.
         base_name, _, hival_text = str(resolve(raw[1])).partition("\x00")
-        if hival_text.strip().isdigit():
+        if hival_text.strip().isdecimal():
             raw = [raw[0], base_name, int(hival_text.strip()), raw[2]]
     if head == "/Indexed" and len(raw) >= 4:
         base = _color_space(raw[1], resources, depth + 1)

@@ -96,7 +96,7 @@ def _page_number_offset(
     for page, found in zip(pages, candidates, strict=True):
         for block, _, _ in found:
             text = block.text.strip()
-            if text.isdigit() and len(text) <= 4:
+            if text.isdecimal() and len(text) <= 4:
                 offsets[int(text) - page.number] += 1
     if not offsets:
         return None
@@ -107,7 +107,7 @@ def _page_number_offset(
 
 def _fits(number: str, page: PageLayout, offset: int | None) -> bool:
     """A printed number agrees with the document's numbering (or nothing says otherwise)."""
-    return offset is None or not number.isdigit() or int(number) - page.number == offset
+    return offset is None or not number.isdecimal() or int(number) - page.number == offset
 
 
 def _body_edges(page: PageLayout, found: list[tuple[Block, str, str]]) -> tuple[float, float]:

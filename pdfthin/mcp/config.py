@@ -28,7 +28,12 @@ def parse_http(value: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[::1]:PORT`` for IPv6) on a loopback address only: the server has no
     authentication, so it must not be reachable from another machine."""
     host, sep, port_text = value.rpartition(":")
-    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    if (
+        not sep
+        or not host
+        or not (port_text.isascii() and port_text.isdecimal())
+        or not 0 < int(port_text) < 65536
+    ):
         raise ValueError(f"--http needs HOST:PORT, e.g. 127.0.0.1:8765 (got {value!r})")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]

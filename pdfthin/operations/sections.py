@@ -223,7 +223,7 @@ def _page_starts_in_section(doc: Document, section: Section, text: str) -> list[
     while at >= 0:
         close = text.find(" -->", at)
         number = text[at + len(marker) : close]
-        if number.isdigit():
+        if number.isdecimal():
             starts.append((at, int(number)))
         at = text.find(marker, at + 1)
     return starts
