@@ -21,7 +21,7 @@ from ..engine import (
     OutlineEntry,
     PageContent,
 )
-from ..layout import PageLayout, finish_document, layout_page
+from ..layout import Block, Line, PageLayout, finish_document, layout_page
 from .markdown import Anchor, render_anchored, render_plain
 from .status import page_status
 
@@ -96,10 +96,14 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
     for number in range(1, engine.page_count + 1):
         content = engine.page(number)
         contents.append(content)
-        layouts.append(layout_page(content))
+        layouts.append(_layout(content))
         if progress is not None:
             progress(number, engine.page_count)
-    finish_document(layouts)
+    try:
+        finish_document(layouts)
+    except Exception as exc:  # a layout bug must not cost the pages already read
+        for content in contents:
+            _problem(content, f"document structure not found (layout error: {_name(exc)})")
     known_words = _vocabulary(layouts)
     labels = metadata.page_labels
     pages: list[Page] = []
@@ -140,6 +144,32 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
         extraction_seconds=time.perf_counter() - started,
         facts=engine.facts(),
     )
+
+
+def _layout(content: PageContent) -> PageLayout:
+    """The page's layout; should laying it out fail (a bug, never the input's fault), its
+    runs in drawing order, one line each, and the page marked as read in part."""
+    try:
+        return layout_page(content)
+    except Exception as exc:
+        _problem(content, f"layout failed ({_name(exc)}); text kept in drawing order")
+        content.incomplete = True
+        blocks = []
+        for run in sorted(content.runs, key=lambda r: r.seq):
+            text = " ".join(run.text.split())
+            if text:
+                line = Line(text, run.x0, run.y0, run.x1, run.y1, run.size, seq=run.seq)
+                blocks.append(Block([line], run.x0, run.y0, run.x1, run.y1, run.size))
+        return PageLayout(content.number, content.width, content.height, blocks)
+
+
+def _problem(content: PageContent, message: str) -> None:
+    if message not in content.problems:
+        content.problems.append(message)
+
+
+def _name(exc: BaseException) -> str:
+    return type(exc).__name__
 
 
 def _vocabulary(layouts: list[PageLayout]) -> set[str]:
