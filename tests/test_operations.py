@@ -454,3 +454,23 @@ def test_bytes_over_the_size_limit_are_too_large() -> None:
     with pytest.raises(PdfthinError) as info:
         read_pages(pdf, context=ctx)
     assert info.value.code == "too_large"
+
+
+def test_read_pages_says_why_whenever_a_page_is_not_a_text_layer_read_whole(
+    search_pdf: bytes, ctx: Context
+) -> None:
+    pages = read_pages(search_pdf, context=ctx)["pages"]
+    assert "reason" not in pages[0] and "reason_code" not in pages[0]
+    assert (pages[3]["status"], pages[3]["reason_code"]) == ("needs_ocr", "image_only")
+    assert "covers" in pages[3]["reason"]
+    # Text read in part (the page's second content stream cannot be decoded): still text, but
+    # the agent is told it has not read all of it.
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    good = b.stream(b"BT /F1 12 Tf 72 700 Td (what could be read) Tj ET")
+    bad = b.stream(b"not zlib data", Filter="/FlateDecode")
+    b.add_page(None, {"Font": {"F1": font}}, extra={"Contents": [good, bad]})
+    (page,) = read_pages(b.build(), context=ctx)["pages"]
+    assert (page["status"], page["reason_code"]) == ("text", "partial")
+    assert page["reason"].startswith("text layer, read in part")
+    assert "what could be read" in page["markdown"]

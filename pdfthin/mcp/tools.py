@@ -321,11 +321,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "read_pages",
         "Read pages as Markdown",
         "Pages of a PDF as Markdown (headings, lists, tables), each with its 1-based page "
-        "number and status ('text', 'empty', 'needs_ocr' with a reason, 'ocr'); running headers "
-        "and footers are left out; hidden text (invisible, off-page, tiny) is withheld and "
-        "counted in hidden_text. Whole pages while they fit the budget; a page too long for "
-        "one response comes in parts (part: {start, end, total}). 'omitted' says what was "
-        "left for the next call." + _PAGINATION,
+        "number and status ('text', 'empty', 'needs_ocr', 'ocr'; a reason and reason_code "
+        "whenever the page is not a text layer read whole, e.g. 'partial'); running headers "
+        "and footers are left out; hidden text (invisible, transparent, white on white, "
+        "off-page, clipped, tiny) is withheld and counted in hidden_text. Whole pages while "
+        "they fit the budget; a page too long for one response comes in parts (part: {start, "
+        "end, total}). 'omitted' says what was left for the next call." + _PAGINATION,
         (
             PATH,
             PAGES,

@@ -33,6 +33,7 @@ def page_view(
         "page": number,
         "status": page.status,
         "reason": page.reason,
+        "reason_code": page.reason_code,
         "markdown": page.markdown,
         "text": page.text,
         "label": page.label,
@@ -45,6 +46,7 @@ def page_view(
         if done is not None and not done.empty:
             view.update(
                 status="ocr",
+                reason_code="ocr",
                 reason=f"text recognised by OCR provider {done.provider!r} at {done.dpi} dpi",
                 markdown=done.markdown.strip(),
                 text=done.markdown.strip(),

@@ -167,8 +167,11 @@ def _resume(
 
 def _entry(page: dict[str, Any], text: str, offset: int, total: int) -> dict[str, Any]:
     entry: dict[str, Any] = {"page": page["page"], "status": page["status"]}
-    if page["status"] != "text":
+    # Why, for every page that is not plainly a text layer read whole (a page read in part
+    # says so, even though its status is text).
+    if page["status"] != "text" or page["reason_code"] != "text_layer":
         entry["reason"] = page["reason"]
+        entry["reason_code"] = page["reason_code"]
     if page.get("label"):
         entry["label"] = page["label"]
     entry["markdown"] = text
