@@ -18,6 +18,7 @@ from pypdf.errors import DependencyError
 from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, StreamObject
 
 from . import encodings as enc
+from .bidi import visual_cluster
 from .cidmaps import cid_to_unicode
 from .cmap import (
     JIS_X0208,
@@ -329,7 +330,7 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
         text = to_unicode.unicode.get(code) if to_unicode is not None else None
         if text is None or _stale_mapping(code, text, renamed.get(code)):
             text = code_to_text[code]
-        trans[code] = UNMAPPED if text is None else text
+        trans[code] = UNMAPPED if text is None else visual_cluster(text)
     font.trans = trans
 
     # 2. Widths.
@@ -618,7 +619,7 @@ def _load_type0(font_dict: DictionaryObject) -> Font:
     text_map = _font_text_map(cid_font, descriptor, codec, enc_cmap, font.code_len)
     to_unicode = _to_unicode(font_dict)
     if to_unicode is not None:
-        text_map.update(to_unicode.unicode)
+        text_map.update((code, visual_cluster(text)) for code, text in to_unicode.unicode.items())
     font.text_map = text_map
     return font
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 
+from .bidi import visual_cluster
 from .fonts import UNMAPPED, Font, get, load_font, num, resolve, truthy
 from .lexer import INLINE_NAMES, iter_operations
 from .types import HiddenText, ImagePlacement, PageContent, TextRun
@@ -392,7 +393,8 @@ def actual_text_of(props: Any) -> str | None:
     if raw is None:
         return None
     raw = resolve(raw)
-    return decode_text_string(raw if isinstance(raw, (bytes, str)) else None)
+    # Logical text for glyphs drawn in visual order: stored visually, like a glyph's mapping.
+    return visual_cluster(decode_text_string(raw if isinstance(raw, (bytes, str)) else None))
 
 
 class Interpreter:

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from . import interpreter
+from .bidi import visual_cluster
 from .fonts import Font, _TextMap, _WidthMap, get
 from .interpreter import (
     FontCache,
@@ -161,7 +162,7 @@ class Resolver:
         return actual_text_of(get(get(self.scopes[scope], "/Properties"), name))
 
     def text_string(self, raw: bytes) -> str:
-        return decode_text_string(raw)
+        return visual_cluster(decode_text_string(raw))
 
 
 def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 
+from ..engine.bidi import mostly_rtl, visual_to_logical
 from ..engine.types import TextRun
 from .types import Line
 
@@ -470,8 +470,8 @@ def _make_line(runs: list[TextRun]) -> Line:
         right = run.x1 if prev is None else max(right, run.x1)
         prev = run
     text = " ".join("".join(parts).split())
-    if _mostly_rtl(text):
-        text = _visual_to_logical(text)
+    if mostly_rtl(text):
+        text = visual_to_logical(text)
     size = max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
     return Line(
         text=text,
@@ -492,8 +492,8 @@ def _make_line(runs: list[TextRun]) -> Line:
 def _one_run_line(run: TextRun) -> Line:
     """``_make_line`` of a single run (most lines), without the bookkeeping of many."""
     text = " ".join(run.text.split())
-    if _mostly_rtl(text):
-        text = _visual_to_logical(text)
+    if mostly_rtl(text):
+        text = visual_to_logical(text)
     return Line(
         text=text,
         x0=run.x0,
@@ -508,42 +508,3 @@ def _one_run_line(run: TextRun) -> Line:
         seq=run.seq,
         spans=[(run.x0, run.x1, run.text)],
     )
-
-
-def _is_rtl(ch: str) -> bool:
-    return unicodedata.bidirectional(ch) in ("R", "AL")
-
-
-def _mostly_rtl(text: str) -> bool:
-    if text.isascii():
-        return False
-    rtl = ltr = 0
-    for ch in text:
-        bidi = unicodedata.bidirectional(ch)
-        if bidi in ("R", "AL"):
-            rtl += 1
-        elif bidi == "L":
-            ltr += 1
-    return rtl > ltr
-
-
-def _visual_to_logical(text: str) -> str:
-    """Glyphs of a right-to-left line come in visual (left-to-right) order: reverse the
-    line, but keep runs of left-to-right text (numbers, Latin words) in their own order."""
-    reversed_text = text[::-1]
-    out: list[str] = []
-    chunk: list[str] = []
-    for ch in reversed_text:
-        if _is_rtl(ch) or ch.isspace() or unicodedata.bidirectional(ch) in ("ON", "CS", "ES"):
-            if chunk:
-                out.append("".join(reversed(chunk)))
-                chunk = []
-            out.append(_MIRROR.get(ch, ch))
-        else:
-            chunk.append(ch)
-    if chunk:
-        out.append("".join(reversed(chunk)))
-    return "".join(out)
-
-
-_MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">", ">": "<"}

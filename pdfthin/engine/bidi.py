@@ -1,0 +1,69 @@
+"""Right-to-left text drawn in visual order: the one reordering pdfthin does.
+
+PDF producers draw Arabic and Hebrew glyphs left to right as they appear, so a line read in
+drawing order is backwards. The layout reverses such lines (``visual_to_logical``), keeping
+left-to-right pieces (numbers, Latin words) in their own order. A glyph whose Unicode mapping
+is several characters (a lam-alef ligature, a shaped cluster) already holds them in logical
+order; the fonts store such mappings in visual order (``visual_cluster``) so that the line's
+reversal puts them back.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def is_rtl(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
+
+
+def mostly_rtl(text: str) -> bool:
+    if text.isascii():
+        return False
+    rtl = ltr = 0
+    for ch in text:
+        bidi = unicodedata.bidirectional(ch)
+        if bidi in ("R", "AL"):
+            rtl += 1
+        elif bidi == "L":
+            ltr += 1
+    return rtl > ltr
+
+
+def visual_to_logical(text: str) -> str:
+    """Glyphs of a right-to-left line come in visual (left-to-right) order: reverse the
+    line, but keep runs of left-to-right text (numbers, Latin words) in their own order.
+    Applied twice it gives back its input."""
+    reversed_text = text[::-1]
+    out: list[str] = []
+    chunk: list[str] = []
+    for ch in reversed_text:
+        if is_rtl(ch) or ch.isspace() or unicodedata.bidirectional(ch) in ("ON", "CS", "ES"):
+            if chunk:
+                out.append("".join(reversed(chunk)))
+                chunk = []
+            out.append(_MIRROR.get(ch, ch))
+        else:
+            chunk.append(ch)
+    if chunk:
+        out.append("".join(reversed(chunk)))
+    return "".join(out)
+
+
+_MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">", ">": "<"}
+
+
+def visual_cluster(text: str) -> str:
+    """One glyph's logical right-to-left text (``"لا"``), in the visual order of the glyphs
+    around it; anything else unchanged. Text with left-to-right letters is left alone: the
+    line it ends up in may not be reversed."""
+    if len(text) < 2 or text.isascii():
+        return text
+    rtl = False
+    for ch in text:
+        bidi = unicodedata.bidirectional(ch)
+        if bidi == "L":
+            return text
+        if bidi in ("R", "AL"):
+            rtl = True
+    return visual_to_logical(text) if rtl else text

@@ -1,0 +1,93 @@
+"""Right-to-left text: lines drawn in visual order read back in logical order, and glyphs that
+map to several characters (ligatures, shaped clusters) keep their characters' order."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import CORPUS, require_corpus
+from hypothesis import given
+from hypothesis import strategies as st
+from pdfbuilder import PdfBuilder
+
+import pdfthin
+from pdfthin.engine.bidi import mostly_rtl, visual_cluster, visual_to_logical
+
+SALAM = "سلام"  # س ل ا م: drawn left to right as م, the lam-alef ligature, س
+
+
+@pytest.mark.parametrize(
+    ("visual", "logical"),
+    [
+        ("םולש", "שלום"),  # Hebrew, drawn left to right
+        ("2024 תנש", "שנת 2024"),  # numbers keep their own order
+        ("(ןחבמ)", "(מבחן)"),  # brackets turn with the text
+        ("Python ב", "ב Python"),  # a Latin word stays readable
+    ],
+)
+def test_visual_to_logical(visual: str, logical: str) -> None:
+    assert visual_to_logical(visual) == logical
+
+
+_MIXED = st.text(alphabet=st.sampled_from(list("سلامשלום abc123.,()[]-َ٣\u200f")), max_size=30)
+
+
+@given(_MIXED)
+def test_visual_to_logical_undoes_itself(text: str) -> None:
+    # The fonts rely on it: a cluster stored visually comes back logical.
+    assert visual_to_logical(visual_to_logical(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("لا", "ال"),  # a lam-alef ligature
+        ("بَ", "َب"),  # a letter and its vowel mark
+        ("fi", "fi"),  # not right to left
+        ("ب", "ب"),  # one character
+        ("حَبيبي h", "حَبيبي h"),  # holds left-to-right letters: its line may not be reversed
+        ("١٢", "١٢"),  # Arabic-Indic digits read left to right
+    ],
+)
+def test_visual_cluster(text: str, stored: str) -> None:
+    assert visual_cluster(text) == stored
+
+
+def test_mostly_rtl() -> None:
+    assert mostly_rtl("مرحبا بالعالم 2024")
+    assert not mostly_rtl("hello مرحبا world")
+    assert not mostly_rtl("plain ascii")
+
+
+def _salam_pdf(content: bytes) -> bytes:
+    b = PdfBuilder()
+    # Glyph 1 is م, glyph 2 the lam-alef ligature, glyph 3 س; widths make them touch.
+    font = b.font_type0("ArabicTest", w=[1, [400, 500, 400]], to_unicode={1: "م", 2: "لا", 3: "س"})
+    b.add_page(content, {"Font": {"F1": font}})
+    return b.build()
+
+
+def test_a_ligature_glyph_keeps_its_letters_in_order() -> None:
+    pdf = _salam_pdf(b"BT /F1 20 Tf 300 700 Td <000100020003> Tj ET")
+    assert pdfthin.open(pdf).page(1).text == SALAM
+
+
+def test_actual_text_over_a_ligature_keeps_its_letters_in_order() -> None:
+    span = "لا".encode("utf-16-be").hex().upper().encode()
+    pdf = _salam_pdf(
+        b"BT /F1 20 Tf 300 700 Td <0001> Tj /Span <</ActualText <FEFF"
+        + span
+        + b">>> BDC <0002> Tj EMC <0003> Tj ET"
+    )
+    assert pdfthin.open(pdf).page(1).text == SALAM
+
+
+def test_arabic_ligatures_on_a_real_page() -> None:
+    # docling's right_to_left_01.pdf maps lam-alef ligatures to two characters; reversing
+    # them with the line gave "اإلنتاجية" for "الإنتاجية" (pdfium reads it that way too).
+    require_corpus()
+    doc = pdfthin.open(CORPUS / "docling" / "right_to_left_01.pdf")
+    text = "\n".join(p.markdown for p in doc.pages)
+    for word in ("الإنتاجية", "المشكلات", "خلال", "الأدوات", "علاوة"):
+        assert word in text
+    for wrong in ("اإلنتاجية", "المشكالت", "خالل"):
+        assert wrong not in text
