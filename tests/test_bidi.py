@@ -22,6 +22,9 @@ SALAM = "سلام"  # س ل ا م: drawn left to right as م, the lam-alef ligat
         ("2024 תנש", "שנת 2024"),  # numbers keep their own order
         ("(ןחבמ)", "(מבחן)"),  # brackets turn with the text
         ("Python ב", "ב Python"),  # a Latin word stays readable
+        ("ןט 47.500", "47.500 טן"),  # a decimal point stays inside its number
+        ("1403/09/19 ךיראת", "תאריך 1403/09/19"),  # a separator between digits stays put
+        ("3-2 קרפ", "פרק 3-2"),
     ],
 )
 def test_visual_to_logical(visual: str, logical: str) -> None:
@@ -91,3 +94,19 @@ def test_arabic_ligatures_on_a_real_page() -> None:
         assert word in text
     for wrong in ("اإلنتاجية", "المشكالت", "خالل"):
         assert wrong not in text
+
+
+def test_a_right_to_left_table_starts_at_its_right_hand_column() -> None:
+    from pdfthin.engine.types import PageContent, TextRun
+    from pdfthin.layout import layout_page
+
+    # Visual order: values on the left, labels on the right, as a Persian form lays them out.
+    rows = [("1403/09/19", "ךיראת"), ("436", "רפסמ"), ("ןוכנ", "בצמ")]
+    runs = []
+    for i, (value, label) in enumerate(rows):
+        y = 100 + 20 * i
+        runs.append(TextRun(value, 100, y, 100 + 6 * len(value), y + 10, 10, "F"))
+        runs.append(TextRun(label, 400, y, 400 + 6 * len(label), y + 10, 10, "F"))
+    page = PageContent(number=1, width=612, height=792, rotation=0, runs=runs)
+    (table,) = [b for b in layout_page(page).blocks if b.kind == "table"]
+    assert table.rows == [["תאריך", "1403/09/19"], ["מספר", "436"], ["מצב", "נכון"]]

@@ -37,8 +37,17 @@ def visual_to_logical(text: str) -> str:
     reversed_text = text[::-1]
     out: list[str] = []
     chunk: list[str] = []
-    for ch in reversed_text:
-        if is_rtl(ch) or ch.isspace() or unicodedata.bidirectional(ch) in ("ON", "CS", "ES"):
+    last = len(reversed_text) - 1
+    for i, ch in enumerate(reversed_text):
+        bidi = unicodedata.bidirectional(ch)
+        if (
+            bidi in ("CS", "ES")
+            and 0 < i < last
+            and _digits(reversed_text[i - 1], reversed_text[i + 1])
+        ):
+            # A separator between digits belongs to the number ("47.500", "1403/09/19").
+            chunk.append(ch)
+        elif bidi in ("R", "AL", "ON", "CS", "ES") or ch.isspace():
             if chunk:
                 out.append("".join(reversed(chunk)))
                 chunk = []
@@ -49,6 +58,12 @@ def visual_to_logical(text: str) -> str:
         out.append("".join(reversed(chunk)))
     return "".join(out)
 
+
+def _digits(a: str, b: str) -> bool:
+    return unicodedata.bidirectional(a) in _NUMBER and unicodedata.bidirectional(b) in _NUMBER
+
+
+_NUMBER = ("EN", "AN")
 
 _MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">", ">": "<"}
 

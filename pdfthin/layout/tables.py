@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
+from ..engine.bidi import mostly_rtl
 from .table_cells import is_value, share_words, soft_split
 from .table_columns import whitespace_boundaries
 from .table_grid import Grid, find_grids
@@ -349,6 +350,8 @@ def _table_block(rows: list[list[str]], lines: list[Line]) -> Block | None:
     rows = [[r[c] for c in keep] for r in rows]
     if len(keep) < 2 or sum(1 for r in rows if sum(1 for t in r if t) >= 2) < 2:
         return None
+    if mostly_rtl(" ".join(t for r in rows for t in r)):
+        rows = [r[::-1] for r in rows]  # a right-to-left table starts at its right-hand column
     sizes = sorted(ln.size for ln in lines)
     return Block(
         lines=list(lines),
