@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pdfbuilder import PdfBuilder
 
 import pdfthin
-from pdfthin.engine.bidi import mostly_rtl, visual_cluster, visual_to_logical
+from pdfthin.engine.bidi import logical_order, mostly_rtl, visual_cluster, visual_to_logical
 
 SALAM = "سلام"  # س ل ا م: drawn left to right as م, the lam-alef ligature, س
 
@@ -53,6 +53,20 @@ def test_visual_to_logical_undoes_itself(text: str) -> None:
 )
 def test_visual_cluster(text: str, stored: str) -> None:
     assert visual_cluster(text) == stored
+
+
+@pytest.mark.parametrize(
+    ("visual", "logical"),
+    [
+        ("Jeremy is يمرج in Arabic", "Jeremy is جرمي in Arabic"),  # tabula's arabic.pdf
+        ("the words םולש םלוע here", "the words עולם שלום here"),  # a stretch, not each word
+        ("plain text", "plain text"),
+        ("םולש world", "שלום world"),
+        ("םלוע םולש world", "world שלום עולם"),  # mostly right to left: the whole line turns
+    ],
+)
+def test_logical_order_of_mixed_lines(visual: str, logical: str) -> None:
+    assert logical_order(visual) == logical
 
 
 def test_mostly_rtl() -> None:

@@ -68,6 +68,37 @@ _NUMBER = ("EN", "AN")
 _MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">", ">": "<"}
 
 
+def logical_order(text: str) -> str:
+    """A line's text from drawing (visual) order to reading order: a mostly right-to-left line
+    is reversed as a whole; in a left-to-right line each right-to-left stretch (an Arabic name
+    in an English sentence) is."""
+    if text.isascii():
+        return text
+    if mostly_rtl(text):
+        return visual_to_logical(text)
+    if not any(is_rtl(ch) for ch in text):
+        return text
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        if not is_rtl(text[i]):
+            out.append(text[i])
+            i += 1
+            continue
+        # The stretch runs to the last right-to-left letter before a left-to-right one;
+        # spaces, marks, punctuation and numbers inside it go with it.
+        end = i + 1
+        k = end
+        while k < n and unicodedata.bidirectional(text[k]) != "L":
+            if is_rtl(text[k]):
+                end = k + 1
+            k += 1
+        out.append(visual_to_logical(text[i:end]))
+        i = end
+    return "".join(out)
+
+
 def visual_cluster(text: str) -> str:
     """One glyph's logical right-to-left text (``"لا"``), in the visual order of the glyphs
     around it; anything else unchanged. Text with left-to-right letters is left alone: the

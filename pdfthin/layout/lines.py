@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from ..engine.bidi import mostly_rtl, visual_to_logical
+from ..engine.bidi import logical_order
 from ..engine.types import TextRun
 from .types import Line
 
@@ -470,8 +470,7 @@ def _make_line(runs: list[TextRun]) -> Line:
         right = run.x1 if prev is None else max(right, run.x1)
         prev = run
     text = " ".join("".join(parts).split())
-    if mostly_rtl(text):
-        text = visual_to_logical(text)
+    text = logical_order(text)
     size = max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
     return Line(
         text=text,
@@ -492,8 +491,7 @@ def _make_line(runs: list[TextRun]) -> Line:
 def _one_run_line(run: TextRun) -> Line:
     """``_make_line`` of a single run (most lines), without the bookkeeping of many."""
     text = " ".join(run.text.split())
-    if mostly_rtl(text):
-        text = visual_to_logical(text)
+    text = logical_order(text)
     return Line(
         text=text,
         x0=run.x0,
