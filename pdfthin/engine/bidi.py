@@ -32,28 +32,32 @@ def mostly_rtl(text: str) -> bool:
 
 def visual_to_logical(text: str) -> str:
     """Glyphs of a right-to-left line come in visual (left-to-right) order: reverse the
-    line, but keep runs of left-to-right text (numbers, Latin words) in their own order.
-    Applied twice it gives back its input."""
-    reversed_text = text[::-1]
+    line, but keep runs of left-to-right text (numbers, Latin words) in their own order, and
+    each letter with the marks drawn after it (vowel signs follow their letter in both
+    orders). Applied twice it gives back its input."""
+    units: list[str] = []
+    for ch in text:
+        if units and unicodedata.bidirectional(ch) == "NSM" and is_rtl(units[-1][0]):
+            units[-1] += ch
+        else:
+            units.append(ch)
+    units.reverse()
     out: list[str] = []
     chunk: list[str] = []
-    last = len(reversed_text) - 1
-    for i, ch in enumerate(reversed_text):
+    last = len(units) - 1
+    for i, unit in enumerate(units):
+        ch = unit[0]
         bidi = unicodedata.bidirectional(ch)
-        if (
-            bidi in ("CS", "ES")
-            and 0 < i < last
-            and _digits(reversed_text[i - 1], reversed_text[i + 1])
-        ):
+        if bidi in ("CS", "ES") and 0 < i < last and _digits(units[i - 1][0], units[i + 1][0]):
             # A separator between digits belongs to the number ("47.500", "1403/09/19").
-            chunk.append(ch)
+            chunk.append(unit)
         elif bidi in ("R", "AL", "ON", "CS", "ES") or ch.isspace():
             if chunk:
                 out.append("".join(reversed(chunk)))
                 chunk = []
-            out.append(_MIRROR.get(ch, ch))
+            out.append(_MIRROR.get(unit, unit) if len(unit) == 1 else unit)
         else:
-            chunk.append(ch)
+            chunk.append(unit)
     if chunk:
         out.append("".join(reversed(chunk)))
     return "".join(out)
