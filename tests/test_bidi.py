@@ -64,6 +64,7 @@ def test_visual_cluster(text: str, stored: str) -> None:
         ("Jeremy is يمرج in Arabic", "Jeremy is جرمي in Arabic"),  # tabula's arabic.pdf
         ("the words םולש םלוע here", "the words עולם שלום here"),  # a stretch, not each word
         ("plain text", "plain text"),
+        ("name: سبَ here", "name: بَس here"),  # the mark on the stretch's last letter goes too
         ("םולש world", "שלום world"),
         ("םלוע םולש world", "world שלום עולם"),  # mostly right to left: the whole line turns
     ],

@@ -34,7 +34,7 @@ def visual_to_logical(text: str) -> str:
     """Glyphs of a right-to-left line come in visual (left-to-right) order: reverse the
     line, but keep runs of left-to-right text (numbers, Latin words) in their own order, and
     each letter with the marks drawn after it (vowel signs follow their letter in both
-    orders). Applied twice it gives back its input."""
+    orders). Applied twice it gives back its input (when every mark follows a letter)."""
     units: list[str] = []
     for ch in text:
         if units and unicodedata.bidirectional(ch) == "NSM" and is_rtl(units[-1][0]):
@@ -94,9 +94,12 @@ def logical_order(text: str) -> str:
         # spaces, marks, punctuation and numbers inside it go with it.
         end = i + 1
         k = end
-        while k < n and unicodedata.bidirectional(text[k]) != "L":
-            if is_rtl(text[k]):
-                end = k + 1
+        while k < n:
+            bidi = unicodedata.bidirectional(text[k])
+            if bidi == "L":
+                break
+            if bidi in ("R", "AL") or (bidi == "NSM" and k == end):
+                end = k + 1  # a letter, or a mark on the stretch's last letter
             k += 1
         out.append(visual_to_logical(text[i:end]))
         i = end
