@@ -1234,3 +1234,11 @@ def test_transparent_text_over_a_scan_is_its_ocr_layer() -> None:
     )
     run = one_run(page)
     assert (run.text, run.ocr_layer) == ("ocr", True)
+
+
+def test_past_the_painted_area_limit_white_text_is_read() -> None:
+    # Far from the text, so none of these fills is beneath it.
+    fills = b"".join(b"0 0 1 rg %d 10 1 1 re f\n" % (i % 500) for i in range(interp.MAX_PAINTED))
+    text = b"BT /F1 10 Tf 1 g 72 700 Td (label) Tj ET"
+    assert _visible_and_white(page_of(fills[:200] + text)) == ([], ["label"])
+    assert _visible_and_white(page_of(fills + b"0 0 1 rg 1 1 1 1 re f " + text)) == (["label"], [])

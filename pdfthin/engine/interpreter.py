@@ -43,9 +43,10 @@ MIN_VISIBLE_SIZE = 1.0
 SPACE_GAP_EM = 0.15
 #: Colour components at least this light (grey, RGB; CMYK at most 1 minus it) are white.
 WHITE = 0.95
-#: Painted areas remembered as a background for white text; past this many, every place on
-#: the page counts as painted (white text is then never taken for hidden).
-MAX_PAINTED = 10_000
+#: Painted areas remembered as a background for white text; past this many (a map, a chart)
+#: every place on the page counts as painted, so white text is read, and checking each white
+#: run against the areas stays cheap.
+MAX_PAINTED = 2_000
 #: Paint at most this opaque (an ExtGState's /ca, /CA) shows nothing.
 CLEAR = 0.05
 SPLIT_GAP_EM = 2.5
