@@ -746,7 +746,7 @@ class Interpreter:
         if gs.tr in (3, 7):
             self.invisible.append((run, "invisible"))
             return
-        if _paints(gs, gs.fill_clear, gs.stroke_clear):
+        if (gs.fill_clear or gs.stroke_clear) and _paints(gs, gs.fill_clear, gs.stroke_clear):
             self.invisible.append((run, "transparent"))
             return
         cx = (run.x0 + run.x1) / 2
@@ -760,7 +760,11 @@ class Interpreter:
             clip = gs.clip
             if clip is not None and not (clip[0] <= cx <= clip[2] and clip[1] <= cy <= clip[3]):
                 reason = "clipped"
-            elif self._white_text(gs) and not self._painted_at(cx, cy):
+            elif (
+                (gs.fill_white or gs.stroke_white)
+                and self._white_text(gs)
+                and not self._painted_at(cx, cy)
+            ):
                 self.invisible.append((run, "white"))
                 return
         if reason is not None:
