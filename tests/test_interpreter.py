@@ -1242,3 +1242,15 @@ def test_past_the_painted_area_limit_white_text_is_read() -> None:
     text = b"BT /F1 10 Tf 1 g 72 700 Td (label) Tj ET"
     assert _visible_and_white(page_of(fills[:200] + text)) == ([], ["label"])
     assert _visible_and_white(page_of(fills + b"0 0 1 rg 1 1 1 1 re f " + text)) == (["label"], [])
+
+
+def test_past_the_painted_area_limit_in_images_white_text_is_read() -> None:
+    text = b"BT /F1 10 Tf 1 g 72 700 Td (label) Tj ET"
+    for count, seen in ((10, False), (interp.MAX_PAINTED + 1, True)):
+        b = PdfBuilder()
+        font = b.font_standard("Helvetica")
+        image = b.image_xobject(1, 1)
+        tiles = b"q 1 0 0 1 5 5 cm /Im1 Do Q\n" * count  # far from the text
+        b.add_page(tiles + text, {"Font": {"F1": font}, "XObject": {"Im1": image}})
+        page = open_pdf(b.build()).page(1)
+        assert _visible_and_white(page) == ((["label"], []) if seen else ([], ["label"]))

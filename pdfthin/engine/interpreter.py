@@ -778,7 +778,7 @@ class Interpreter:
 
     def _painted_at(self, x: float, y: float) -> bool:
         """Is anything but white painted under (x, y) so far: a fill, a shading, an image?"""
-        if self.painted_full:
+        if self.painted_full or len(self.page.images) > MAX_PAINTED:
             return True
         for box in self.painted:
             if box[0] <= x <= box[2] and box[1] <= y <= box[3]:

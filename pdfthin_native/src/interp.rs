@@ -1254,7 +1254,7 @@ impl<'py> Interp<'py> {
 
     /// Is anything but white painted under (x, y) so far: a fill, a shading, an image?
     fn painted_at(&self, x: f64, y: f64) -> bool {
-        if self.painted_full {
+        if self.painted_full || self.images.len() > self.limits.max_painted {
             return true;
         }
         let inside = |b: &[f64; 4]| b[0] <= x && x <= b[2] && b[1] <= y && y <= b[3];
