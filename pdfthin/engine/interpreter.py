@@ -12,6 +12,7 @@ the page keeps what was read and is marked incomplete with a reason.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -486,12 +487,12 @@ class Interpreter:
             b"sh": self._shading,
             b"w": self._line_width,
             b"gs": self._ext_gstate,
-            b"g": self._gray,
-            b"G": self._gray_stroke,
-            b"rg": self._rgb,
-            b"RG": self._rgb_stroke,
-            b"k": self._cmyk,
-            b"K": self._cmyk_stroke,
+            b"g": functools.partial(self._device_colour, 1, True),
+            b"G": functools.partial(self._device_colour, 1, False),
+            b"rg": functools.partial(self._device_colour, 3, True),
+            b"RG": functools.partial(self._device_colour, 3, False),
+            b"k": functools.partial(self._device_colour, 4, True),
+            b"K": functools.partial(self._device_colour, 4, False),
             b"cs": self._colour_space,
             b"CS": self._colour_space_stroke,
             b"sc": self._colour,
@@ -956,29 +957,13 @@ class Interpreter:
 
     # --- colour (only: is it white?) -------------------------------------------------
 
-    def _gray(self, operands: list[Any]) -> None:
-        self.gs.fill_white = is_white(operands[-1:], 1)
-        self.gs.fill_n = 1
-
-    def _gray_stroke(self, operands: list[Any]) -> None:
-        self.gs.stroke_white = is_white(operands[-1:], 1)
-        self.gs.stroke_n = 1
-
-    def _rgb(self, operands: list[Any]) -> None:
-        self.gs.fill_white = is_white(operands[-3:], 3)
-        self.gs.fill_n = 3
-
-    def _rgb_stroke(self, operands: list[Any]) -> None:
-        self.gs.stroke_white = is_white(operands[-3:], 3)
-        self.gs.stroke_n = 3
-
-    def _cmyk(self, operands: list[Any]) -> None:
-        self.gs.fill_white = is_white(operands[-4:], 4)
-        self.gs.fill_n = 4
-
-    def _cmyk_stroke(self, operands: list[Any]) -> None:
-        self.gs.stroke_white = is_white(operands[-4:], 4)
-        self.gs.stroke_n = 4
+    def _device_colour(self, components: int, fill: bool, operands: list[Any]) -> None:
+        """``g rg k`` (fill) and ``G RG K`` (stroke): a grey, RGB or CMYK colour."""
+        white = is_white(operands[-components:], components)
+        if fill:
+            self.gs.fill_white, self.gs.fill_n = white, components
+        else:
+            self.gs.stroke_white, self.gs.stroke_n = white, components
 
     def _colour_space(self, operands: list[Any]) -> None:
         # A new colour space starts at its initial colour: black, or full ink.
