@@ -22,9 +22,9 @@ from types import ModuleType
 ENV = "PDFTHIN_NATIVE"
 MODES = ("auto", "require", "off")
 #: The native module versions this package was written against (same answers, same API).
-COMPATIBLE = ("0.2.",)
+COMPATIBLE = ("0.3.",)
 #: What the engine calls; a module without them is from another release.
-_API = ("interpret", "tokenize", "Font")
+_API = ("interpret", "tokenize", "Font", "group_lines")
 
 NATIVE: ModuleType | None = None
 mode: str = "auto"

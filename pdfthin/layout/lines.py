@@ -9,6 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
+from ..engine import _native
 from ..engine.bidi import logical_order
 from ..engine.types import TextRun
 from .types import Line
@@ -46,6 +47,20 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
     superscript with its own line even when a line of the next column sits at its height.
     """
     usable = [r for r in runs if r.y1 > r.y0]
+    native = _native.NATIVE
+    # The native grouping answers None where it would not be exact (coordinates beyond what
+    # it handles), and this module's own grouping runs instead.
+    groups = None if native is None else native.group_lines(usable, _HOOKS, _SETTINGS)
+    if groups is None:
+        groups = _group(usable)
+    lines = [_make_line(group) for group in groups]
+    lines.sort(key=lambda ln: (ln.y0, ln.x0))
+    return lines
+
+
+def _group(usable: list[TextRun]) -> list[list[TextRun]]:
+    """The runs of each line, in the order the lines were opened (the reference for
+    ``pdfthin_native``'s ``group_lines``, which mirrors it step by step)."""
     gutters = _gutters(_rows(usable))
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
@@ -74,23 +89,23 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
                     code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
                     if (
                         gap > SPLIT_GAP_EM * em
-                        and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand, run))
+                        and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand.runs, run))
                         and not (code and gap <= CODE_GAP_EM * em)
-                        and not _leader_to_number(cand, run)
+                        and not _leader_to_number(cand.runs, cand.right, run)
                     ):
                         continue
                     if (
                         not code
                         and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
-                        and not _leader_to_number(cand, run)
-                        and not _hanging_label(cand, run)
+                        and not _leader_to_number(cand.runs, cand.right, run)
+                        and not _hanging_label(cand.runs, run)
                     ):
                         continue
                 # A label set in the gutter before the next column's text ("(b)" of a second
                 # sub-caption) may touch the end of this column's line: still not one line.
                 if (
                     gap < 0
-                    and _SUBLABEL.match(run.text.strip())
+                    and _sublabel(run.text)
                     and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters)
                 ):
                     continue
@@ -105,9 +120,7 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
             best.add(run)
     _join_stretched_rows(opened, gutters)
     _join_label_rows(opened, gutters)
-    lines = [_make_line(o.runs) for o in opened if o.runs]
-    lines.sort(key=lambda ln: (ln.y0, ln.x0))
-    return lines
+    return [o.runs for o in opened if o.runs]
 
 
 def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
@@ -123,11 +136,7 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
         if len(pieces) < 3:
             continue
         pieces.sort(key=lambda o: o.runs[0].x0)
-        texts = ["".join(r.text for r in piece.runs).strip() for piece in pieces]
-        # Mostly prose words, few bare numbers (table cells and formula pieces are not).
-        words = sum(1 for t in texts if _WORDISH.match(t))
-        numbers = sum(1 for t in texts if _NUMBERISH.match(t))
-        if words < 0.6 * len(texts) or numbers > len(texts) // 3:
+        if not _prose_row([piece.runs for piece in pieces]):
             continue
         gaps = [b.runs[0].x0 - a.right for a, b in itertools.pairwise(pieces)]
         em = pieces[0].size or 1.0
@@ -175,9 +184,7 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
             left, start = a.runs[0].x0, b.runs[0].x0
             if not 0 < start - a.right <= LABEL_GAP_EM * em or a.right - left > LABEL_MAX_EM * em:
                 continue
-            label = "".join(r.text for r in a.runs).strip()
-            description = "".join(r.text for r in b.runs).strip()
-            if not label or len(label) > LABEL_MAX_CHARS or not _PROSE.search(description):
+            if not _label_pair(a.runs, b.runs):
                 continue
             crowded = (
                 i + 2 < len(row)
@@ -269,33 +276,34 @@ def is_monospace(font: str) -> bool:
 _LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►])$")
 
 
-def _leader_to_number(line: _Open, run: TextRun) -> bool:
+def _leader_to_number(runs: list[TextRun], right: float, run: TextRun) -> bool:
     """A table-of-contents entry: dot leaders, then its page number at the right margin (the
-    numbers line up like a column, but they belong to their entries)."""
-    tail = line.runs[-1].text.rstrip()
+    numbers line up like a column, but they belong to their entries). ``runs`` and ``right``:
+    the line so far and its right edge."""
+    tail = runs[-1].text.rstrip()
     return (
         tail.endswith(".")
         and tail[-12:].count(".") >= 3
         and _PAGE_REF.match(run.text.strip()) is not None
-        and run.x0 - line.right <= 40.0 * (run.size or 1.0)
+        and run.x0 - right <= 40.0 * (run.size or 1.0)
     )
 
 
 _PAGE_REF = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 
 
-def _hanging_label(line: _Open, run: TextRun) -> bool:
+def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
     """A reference label or list marker set in its own column ("[CS10]  Author, Title"), or
     a raised note number before an affiliation ("¹ Max-Planck-Institut"): the gap after it
-    lines up on every row like a gutter, but it starts the line."""
-    if len(line.runs) > 3:
+    lines up on every row like a gutter, but it starts the line (``runs``, the line so far)."""
+    if len(runs) > 3:
         return False
-    text = "".join(r.text for r in line.runs).strip()
+    text = "".join(r.text for r in runs).strip()
     if _LABEL.match(text):
         return True
-    first = line.runs[0]
+    first = runs[0]
     return (
-        len(line.runs) == 1
+        len(runs) == 1
         and _NOTE_MARK.match(text) is not None
         and first.size <= 0.85 * run.size
         and first.y1 < run.y1 - 0.1 * run.size  # raised above the text's baseline
@@ -303,6 +311,45 @@ def _hanging_label(line: _Open, run: TextRun) -> bool:
 
 
 _NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶#]|[a-z])$")
+
+
+def _sublabel(text: str) -> bool:
+    """A sub-caption label: "(b)", "b)", "12)"."""
+    return _SUBLABEL.match(text.strip()) is not None
+
+
+def _prose_row(pieces: list[list[TextRun]]) -> bool:
+    """Pieces of one row that read as prose: mostly words, few bare numbers (table cells and
+    formula pieces are not)."""
+    texts = ["".join(r.text for r in runs).strip() for runs in pieces]
+    words = sum(1 for t in texts if _WORDISH.match(t))
+    numbers = sum(1 for t in texts if _NUMBERISH.match(t))
+    return not (words < 0.6 * len(texts) or numbers > len(texts) // 3)
+
+
+def _label_pair(label_runs: list[TextRun], description_runs: list[TextRun]) -> bool:
+    """A short label, and a description with a word in it."""
+    label = "".join(r.text for r in label_runs).strip()
+    description = "".join(r.text for r in description_runs).strip()
+    return bool(label) and len(label) <= LABEL_MAX_CHARS and _PROSE.search(description) is not None
+
+
+#: What ``pdfthin_native.group_lines`` asks this module (the text tests stay in Python, with
+#: its regular expressions and Unicode classes) and the numbers it groups by.
+_HOOKS = (is_monospace, _sublabel, _hanging_label, _leader_to_number, _prose_row, _label_pair)
+_SETTINGS = (
+    SAME_LINE_OVERLAP,
+    GUTTER_GAP_EM,
+    SPLIT_GAP_EM,
+    LABEL_GAP_EM,
+    CODE_GAP_EM,
+    GUTTER_MIN_ROWS,
+    STRETCHED_GAP_EM,
+    LABEL_MAX_EM,
+    LABEL_ALIGN,
+    COLUMN_LINE_EM,
+    _BUCKET,
+)
 
 
 class _Open:

@@ -1,0 +1,747 @@
+//! Runs -> lines: the grouping of `pdfthin/layout/lines.py` (`_group` and the functions it
+//! calls), step by step, with the same floating-point operations in the same order.
+//!
+//! The geometry runs here; every test of a run's text (fonts' names, labels, prose) is asked
+//! of the Python module through its hooks, so regular expressions and Unicode classes are
+//! Python's own. Where the arithmetic could leave what `f64` and `i64` mirror exactly
+//! (infinite, NaN or huge coordinates), `group_lines` answers `None` and Python groups.
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::font::py_sum;
+
+/// Coordinates beyond this make Python's `int(centre // 6)` leave `i64`; let Python group.
+const MAX_COORD: f64 = 1e15;
+
+struct Settings {
+    same_line_overlap: f64,
+    gutter_gap_em: f64,
+    split_gap_em: f64,
+    label_gap_em: f64,
+    code_gap_em: f64,
+    gutter_min_rows: usize,
+    stretched_gap_em: f64,
+    label_max_em: f64,
+    label_align: f64,
+    column_line_em: f64,
+    bucket: f64,
+}
+
+struct Run<'py> {
+    obj: Bound<'py, PyAny>,
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+    size: f64,
+}
+
+/// A line being grown (`_Open`).
+struct Open {
+    runs: Vec<usize>,
+    top: f64,
+    bottom: f64,
+    right: f64,
+    size: f64,
+}
+
+struct Hooks<'py> {
+    is_monospace: Bound<'py, PyAny>,
+    sublabel: Bound<'py, PyAny>,
+    hanging_label: Bound<'py, PyAny>,
+    leader_to_number: Bound<'py, PyAny>,
+    prose_row: Bound<'py, PyAny>,
+    label_pair: Bound<'py, PyAny>,
+}
+
+struct Grouper<'py> {
+    py: Python<'py>,
+    runs: Vec<Run<'py>>,
+    hooks: Hooks<'py>,
+    s: Settings,
+    neumaier: bool,
+}
+
+/// Python's `min(a, b)`: `a` unless `b < a`.
+fn pmin(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// Python's `max(a, b)`: `a` unless `b > a`.
+fn pmax(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// Python's `x or 1.0` for a float.
+fn or_one(x: f64) -> f64 {
+    if x == 0.0 {
+        1.0
+    } else {
+        x
+    }
+}
+
+/// Python's `float // float` (CPython's `float_floor_div`).
+fn py_floordiv(vx: f64, wx: f64) -> f64 {
+    let mut m = vx % wx;
+    let mut div = (vx - m) / wx;
+    if m != 0.0 {
+        if (wx < 0.0) != (m < 0.0) {
+            m += wx;
+            div -= 1.0;
+        }
+    } else {
+        m = 0.0f64.copysign(wx);
+    }
+    let _ = m;
+    if div != 0.0 {
+        let mut floordiv = div.floor();
+        if div - floordiv > 0.5 {
+            floordiv += 1.0;
+        }
+        floordiv
+    } else {
+        0.0f64.copysign(vx / wx)
+    }
+}
+
+/// Python's `round(x)` of a float (halves to even).
+fn py_round(x: f64) -> i64 {
+    let mut rounded = x.round();
+    if (x - rounded).abs() == 0.5 {
+        rounded = 2.0 * (x / 2.0).round();
+    }
+    rounded as i64
+}
+
+fn sort_by_key<T, F: Fn(&T) -> f64>(items: &mut [T], key: F) {
+    // Keys are finite (checked on entry), so this is Python's stable sort on them.
+    items.sort_by(|a, b| {
+        key(a)
+            .partial_cmp(&key(b))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+}
+
+impl<'py> Grouper<'py> {
+    fn run_list(&self, indices: &[usize]) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(self.py, indices.iter().map(|&i| &self.runs[i].obj))
+    }
+
+    fn text(&self, i: usize) -> PyResult<Bound<'py, PyAny>> {
+        self.runs[i].obj.getattr(pyo3::intern!(self.py, "text"))
+    }
+
+    fn is_monospace(&self, i: usize) -> PyResult<bool> {
+        let font = self.runs[i].obj.getattr(pyo3::intern!(self.py, "font"))?;
+        self.hooks.is_monospace.call1((font,))?.is_truthy()
+    }
+
+    fn hanging_label(&self, line: &Open, run: usize) -> PyResult<bool> {
+        let runs = self.run_list(&line.runs)?;
+        self.hooks
+            .hanging_label
+            .call1((runs, &self.runs[run].obj))?
+            .is_truthy()
+    }
+
+    fn leader_to_number(&self, line: &Open, run: usize) -> PyResult<bool> {
+        let runs = self.run_list(&line.runs)?;
+        self.hooks
+            .leader_to_number
+            .call1((runs, line.right, &self.runs[run].obj))?
+            .is_truthy()
+    }
+
+    fn sublabel(&self, run: usize) -> PyResult<bool> {
+        self.hooks.sublabel.call1((self.text(run)?,))?.is_truthy()
+    }
+
+    /// `_Open(run)`
+    fn open(&self, run: usize) -> Open {
+        let r = &self.runs[run];
+        Open {
+            runs: vec![run],
+            top: r.y0,
+            bottom: r.y1,
+            right: r.x1,
+            size: r.size,
+        }
+    }
+
+    /// `_duplicate(a, b)`: the same text drawn twice a fraction of a point apart.
+    fn duplicate(&self, a: usize, b: usize) -> PyResult<bool> {
+        let (ra, rb) = (&self.runs[a], &self.runs[b]);
+        if !((ra.x0 - rb.x0).abs() < 1.0 && (ra.y0 - rb.y0).abs() < 1.0) {
+            return Ok(false);
+        }
+        self.text(a)?.eq(self.text(b)?)
+    }
+
+    /// `_Open.add`
+    fn add(&self, line: &mut Open, run: usize) -> PyResult<()> {
+        let last = *line.runs.last().expect("an open line has a run");
+        if self.duplicate(last, run)? {
+            return Ok(());
+        }
+        line.runs.push(run);
+        let r = &self.runs[run];
+        line.right = pmax(line.right, r.x1);
+        if r.y1 - r.y0 > line.bottom - line.top {
+            line.top = r.y0;
+            line.bottom = r.y1;
+            line.size = r.size;
+        }
+        Ok(())
+    }
+
+    /// `_rows`: page-wide rows of runs sharing a baseline, each left to right.
+    fn rows(&self, usable: &[usize]) -> Vec<Vec<usize>> {
+        let mut ordered = usable.to_vec();
+        ordered.sort_by(|&a, &b| {
+            let (ra, rb) = (&self.runs[a], &self.runs[b]);
+            let ka = ((ra.y0 + ra.y1) / 2.0, ra.x0);
+            let kb = ((rb.y0 + rb.y1) / 2.0, rb.x0);
+            ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let mut rows: Vec<Vec<usize>> = Vec::new();
+        let mut boxes: Vec<(f64, f64)> = Vec::new();
+        for run in ordered {
+            let r = &self.runs[run];
+            let height = r.y1 - r.y0;
+            let n = rows.len();
+            let lowest = n.saturating_sub(5);
+            let mut placed = false;
+            for k in (lowest..n).rev() {
+                let (top, bottom) = boxes[k];
+                let overlap = pmin(bottom, r.y1) - pmax(top, r.y0);
+                if overlap >= self.s.same_line_overlap * pmin(height, bottom - top) {
+                    rows[k].push(run);
+                    if height > bottom - top {
+                        boxes[k] = (r.y0, r.y1);
+                    }
+                    placed = true;
+                    break;
+                }
+                if bottom < r.y0 {
+                    rows.push(vec![run]);
+                    boxes.push((r.y0, r.y1));
+                    placed = true;
+                    break;
+                }
+            }
+            if !placed {
+                rows.push(vec![run]);
+                boxes.push((r.y0, r.y1));
+            }
+        }
+        for row in rows.iter_mut() {
+            sort_by_key(row, |&i| self.runs[i].x0);
+        }
+        rows
+    }
+
+    /// `_gutters`
+    fn gutters(&self, rows: &[Vec<usize>]) -> Vec<(f64, f64)> {
+        let mut events: Vec<(f64, i64)> = Vec::new();
+        let mut gapped_rows = 0usize;
+        for row in rows {
+            let mut wide = false;
+            let mut right = self.runs[row[0]].x1;
+            for pair in row.windows(2) {
+                let (prev, run) = (&self.runs[pair[0]], &self.runs[pair[1]]);
+                if run.x0 > right {
+                    let em = or_one(pmin(prev.size, run.size));
+                    let (a, b) = (right, run.x0);
+                    if b - a >= self.s.gutter_gap_em * em {
+                        wide = true;
+                        events.push((a, 1));
+                        events.push((b, -1));
+                    }
+                }
+                right = pmax(right, run.x1);
+            }
+            if wide {
+                gapped_rows += 1;
+            }
+        }
+        if events.is_empty() {
+            return Vec::new();
+        }
+        // int(0.1 * gapped_rows), truncated toward zero
+        let need = (self.s.gutter_min_rows as i64).max((0.1 * gapped_rows as f64) as i64);
+        events.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        let mut segments: Vec<(f64, f64, i64)> = Vec::new();
+        let mut depth = 0i64;
+        for pair in events.windows(2) {
+            let ((x, delta), (nxt, _)) = (pair[0], pair[1]);
+            depth += delta;
+            if nxt > x {
+                segments.push((x, nxt, depth));
+            }
+        }
+        let mut candidates: Vec<(f64, f64)> = Vec::new();
+        let mut i = 0;
+        while i < segments.len() {
+            if segments[i].2 < need {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j + 1 < segments.len() && segments[j + 1].2 >= need {
+                j += 1;
+            }
+            let region = &segments[i..=j];
+            let peak = region.iter().map(|s| s.2).max().unwrap_or(0);
+            let core: Vec<&(f64, f64, i64)> = region
+                .iter()
+                .filter(|s| (s.2 as f64) >= 0.8 * peak as f64)
+                .collect();
+            candidates.push((core[0].0, core[core.len() - 1].1));
+            i = j + 1;
+        }
+        candidates
+            .into_iter()
+            .filter(|&g| self.clear(g, rows))
+            .collect()
+    }
+
+    /// `_clear`
+    fn clear(&self, gutter: (f64, f64), rows: &[Vec<usize>]) -> bool {
+        let mid = (gutter.0 + gutter.1) / 2.0;
+        let half = pmax((gutter.1 - gutter.0) / 4.0, 0.5);
+        let (g0, g1) = (mid - half, mid + half);
+        let mut support: Vec<f64> = Vec::new();
+        let mut crossing: Vec<f64> = Vec::new();
+        for row in rows {
+            let first = &self.runs[row[0]];
+            let last = &self.runs[row[row.len() - 1]];
+            let y = (first.y0 + first.y1) / 2.0;
+            if row
+                .iter()
+                .any(|&i| self.runs[i].x0 < g1 && self.runs[i].x1 > g0)
+            {
+                crossing.push(y);
+            } else if first.x0 < g0 && last.x1 > g1 {
+                support.push(y);
+            }
+        }
+        if support.len() < self.s.gutter_min_rows {
+            return false;
+        }
+        let top = support.iter().copied().fold(support[0], pmin);
+        let bottom = support.iter().copied().fold(support[0], pmax);
+        let inside = crossing
+            .iter()
+            .filter(|&&y| top <= y && y <= bottom)
+            .count();
+        (inside as f64) <= 0.25 * support.len() as f64
+    }
+
+    /// The main loop of `_group`: lines grow left to right from close runs.
+    #[allow(clippy::nonminimal_bool)] // spelled as the Python it mirrors
+    fn grow(&self, usable: &[usize], gutters: &[(f64, f64)]) -> PyResult<Vec<Open>> {
+        let s = &self.s;
+        let mut buckets: HashMap<i64, Vec<usize>> = HashMap::new();
+        let mut opened: Vec<Open> = Vec::new();
+        let mut by_x = usable.to_vec();
+        sort_by_key(&mut by_x, |&i| self.runs[i].x0);
+        for run in by_x {
+            let r = &self.runs[run];
+            let height = r.y1 - r.y0;
+            let centre = (r.y0 + r.y1) / 2.0;
+            let key = py_floordiv(centre, s.bucket) as i64;
+            let mut best: Option<usize> = None;
+            let mut best_score = 0.0;
+            for k in key - 2..key + 3 {
+                let Some(members) = buckets.get(&k) else {
+                    continue;
+                };
+                for &c in members {
+                    let cand = &opened[c];
+                    let bottom = if cand.bottom < r.y1 {
+                        cand.bottom
+                    } else {
+                        r.y1
+                    };
+                    let top = if cand.top > r.y0 { cand.top } else { r.y0 };
+                    let tall = cand.bottom - cand.top;
+                    let share = (bottom - top) / (if height < tall { height } else { tall });
+                    if share < s.same_line_overlap {
+                        continue;
+                    }
+                    let em = or_one(if cand.size < r.size {
+                        cand.size
+                    } else {
+                        r.size
+                    });
+                    let gap = r.x0 - cand.right;
+                    if gap < -3.0 * em {
+                        continue;
+                    }
+                    if gap >= s.gutter_gap_em * em {
+                        let last = *cand.runs.last().expect("an open line has a run");
+                        let code = self.is_monospace(run)? && self.is_monospace(last)?;
+                        if gap > s.split_gap_em * em
+                            && !(gap <= s.label_gap_em * em && self.hanging_label(cand, run)?)
+                            && !(code && gap <= s.code_gap_em * em)
+                            && !self.leader_to_number(cand, run)?
+                        {
+                            continue;
+                        }
+                        if !code
+                            && gutters
+                                .iter()
+                                .any(|&(g0, g1)| cand.right <= g1 && r.x0 >= g0)
+                            && !self.leader_to_number(cand, run)?
+                            && !self.hanging_label(cand, run)?
+                        {
+                            continue;
+                        }
+                    }
+                    if gap < 0.0
+                        && gutters.iter().any(|&(g0, g1)| {
+                            let m = (g0 + g1) / 2.0;
+                            cand.right <= m && m < r.x1
+                        })
+                        && self.sublabel(run)?
+                    {
+                        continue;
+                    }
+                    let score = share - pmax(gap, 0.0) / (10.0 * em);
+                    if score > best_score {
+                        best = Some(c);
+                        best_score = score;
+                    }
+                }
+            }
+            match best {
+                None => {
+                    buckets.entry(key).or_default().push(opened.len());
+                    opened.push(self.open(run));
+                }
+                Some(c) => {
+                    let mut line = std::mem::replace(&mut opened[c], self.open(run));
+                    let result = self.add(&mut line, run);
+                    opened[c] = line;
+                    result?;
+                }
+            }
+        }
+        Ok(opened)
+    }
+
+    /// Moves the runs of line `from` to the end of line `to` (`to.add(run)` for each).
+    fn absorb(&self, opened: &mut [Open], to: usize, from: usize) -> PyResult<()> {
+        let moved = std::mem::take(&mut opened[from].runs);
+        let mut head = std::mem::replace(
+            &mut opened[to],
+            Open {
+                runs: Vec::new(),
+                top: 0.0,
+                bottom: 0.0,
+                right: 0.0,
+                size: 0.0,
+            },
+        );
+        let mut result = Ok(());
+        for run in moved {
+            result = self.add(&mut head, run);
+            if result.is_err() {
+                break;
+            }
+        }
+        opened[to] = head;
+        result
+    }
+
+    /// `_join_stretched_rows`
+    fn join_stretched_rows(&self, opened: &mut [Open], gutters: &[(f64, f64)]) -> PyResult<()> {
+        let mut order: Vec<(i64, i64)> = Vec::new();
+        let mut rows: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        for (k, line) in opened.iter().enumerate() {
+            let first = &self.runs[line.runs[0]];
+            let key = (py_round(first.y1), py_round(first.size));
+            let entry = rows.entry(key).or_default();
+            if entry.is_empty() {
+                order.push(key);
+            }
+            entry.push(k);
+        }
+        for key in order {
+            let mut pieces = rows.remove(&key).unwrap_or_default();
+            if pieces.len() < 3 {
+                continue;
+            }
+            sort_by_key(&mut pieces, |&p| self.runs[opened[p].runs[0]].x0);
+            let lists = PyList::empty(self.py);
+            for &p in &pieces {
+                lists.append(self.run_list(&opened[p].runs)?)?;
+            }
+            if !self.hooks.prose_row.call1((lists,))?.is_truthy()? {
+                continue;
+            }
+            let gaps: Vec<f64> = pieces
+                .windows(2)
+                .map(|w| self.runs[opened[w[1]].runs[0]].x0 - opened[w[0]].right)
+                .collect();
+            let em = or_one(opened[pieces[0]].size);
+            let mean = py_sum(gaps.iter().copied(), self.neumaier) / gaps.len() as f64;
+            if !(0.0 < mean && mean <= self.s.stretched_gap_em * em) {
+                continue;
+            }
+            if gaps.iter().any(|&g| (g - mean).abs() > 0.2 * mean) {
+                continue;
+            }
+            let across = pieces.windows(2).any(|w| {
+                let (a, b) = (&opened[w[0]], &opened[w[1]]);
+                let bx = self.runs[b.runs[0]].x0;
+                gutters.iter().any(|&(g0, g1)| a.right <= g1 && bx >= g0)
+            });
+            if across {
+                continue;
+            }
+            for &piece in &pieces[1..] {
+                self.absorb(opened, pieces[0], piece)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `_column_gutters`
+    fn column_gutters(
+        &self,
+        gutters: &[(f64, f64)],
+        opened: &[Open],
+        pieces: &[usize],
+    ) -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        for &(g0, g1) in gutters {
+            let near = 3.0
+                * pieces
+                    .iter()
+                    .map(|&p| opened[p].size)
+                    .reduce(pmax)
+                    .unwrap_or(10.0);
+            let (mut left, mut right) = (false, false);
+            for &p in pieces {
+                let line = &opened[p];
+                let x0 = self.runs[line.runs[0]].x0;
+                let width = line.right - x0;
+                if width < self.s.column_line_em * or_one(line.size) {
+                    continue;
+                }
+                left = left || (g0 - near <= line.right && line.right <= g1);
+                right = right || (g0 <= x0 && x0 <= g1 + near);
+            }
+            if left && right {
+                out.push((g0, g1));
+            }
+        }
+        out
+    }
+
+    /// `_open_rows`
+    fn open_rows(&self, opened: &[Open], pieces: &[usize]) -> Vec<Vec<usize>> {
+        let mut ordered = pieces.to_vec();
+        sort_by_key(&mut ordered, |&p| (opened[p].top + opened[p].bottom) / 2.0);
+        let mut rows: Vec<Vec<usize>> = Vec::new();
+        for piece in ordered {
+            if let Some(row) = rows.last_mut() {
+                let last = &opened[*row.last().expect("rows are not empty")];
+                let this = &opened[piece];
+                let overlap = pmin(last.bottom, this.bottom) - pmax(last.top, this.top);
+                if overlap
+                    >= self.s.same_line_overlap
+                        * pmin(last.bottom - last.top, this.bottom - this.top)
+                {
+                    row.push(piece);
+                    continue;
+                }
+            }
+            rows.push(vec![piece]);
+        }
+        for row in rows.iter_mut() {
+            sort_by_key(row, |&p| self.runs[opened[p].runs[0]].x0);
+        }
+        rows
+    }
+
+    /// `_join_label_rows`
+    fn join_label_rows(&self, opened: &mut [Open], gutters: &[(f64, f64)]) -> PyResult<()> {
+        let s = &self.s;
+        let pieces: Vec<usize> = (0..opened.len())
+            .filter(|&k| !opened[k].runs.is_empty())
+            .collect();
+        let columns = self.column_gutters(gutters, opened, &pieces);
+        // (label, description, label start, description start, label end, crowded)
+        let mut candidates: Vec<(usize, usize, f64, f64, f64, bool)> = Vec::new();
+        for row in self.open_rows(opened, &pieces) {
+            for i in 0..row.len().saturating_sub(1) {
+                let (a, b) = (&opened[row[i]], &opened[row[i + 1]]);
+                let em = or_one(pmin(a.size, b.size));
+                let left = self.runs[a.runs[0]].x0;
+                let start = self.runs[b.runs[0]].x0;
+                let gap = start - a.right;
+                if !(0.0 < gap && gap <= s.label_gap_em * em)
+                    || a.right - left > s.label_max_em * em
+                {
+                    continue;
+                }
+                let (label, description) = (self.run_list(&a.runs)?, self.run_list(&b.runs)?);
+                if !self
+                    .hooks
+                    .label_pair
+                    .call1((label, description))?
+                    .is_truthy()?
+                {
+                    continue;
+                }
+                let crowded = i + 2 < row.len() && {
+                    let next = self.runs[opened[row[i + 2]].runs[0]].x0;
+                    next - b.right <= s.label_gap_em * em
+                        && !columns.iter().any(|&(g0, g1)| b.right <= g1 && next >= g0)
+                };
+                candidates.push((row[i], row[i + 1], left, start, a.right, crowded));
+            }
+        }
+        if candidates.len() < s.gutter_min_rows {
+            return Ok(());
+        }
+        let mut by_key: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        for (k, c) in candidates.iter().enumerate() {
+            by_key
+                .entry((py_round(c.2), py_round(c.3)))
+                .or_default()
+                .push(k);
+        }
+        let mut joins: Vec<(usize, usize)> = Vec::new();
+        for &(a, b, ax, bx, _, _) in &candidates {
+            let (rx, ry) = (py_round(ax), py_round(bx));
+            let mut group: Vec<&(usize, usize, f64, f64, f64, bool)> = Vec::new();
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    if let Some(ks) = by_key.get(&(rx + dx, ry + dy)) {
+                        for &k in ks {
+                            let c = &candidates[k];
+                            if (c.2 - ax).abs() <= s.label_align
+                                && (c.3 - bx).abs() <= s.label_align
+                            {
+                                group.push(c);
+                            }
+                        }
+                    }
+                }
+            }
+            let crowded = group.iter().filter(|g| g.5).count();
+            if group.len() < s.gutter_min_rows || crowded * 4 > group.len() {
+                continue;
+            }
+            let ends = group.iter().map(|g| g.4);
+            let high = ends.clone().reduce(pmax).unwrap_or(0.0);
+            let low = ends.reduce(pmin).unwrap_or(0.0);
+            if high - low > s.label_align {
+                joins.push((a, b));
+            }
+        }
+        for (a, b) in joins {
+            if !opened[a].runs.is_empty() && !opened[b].runs.is_empty() {
+                self.absorb(opened, a, b)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn float_attr(obj: &Bound<'_, PyAny>, name: &Bound<'_, pyo3::types::PyString>) -> PyResult<f64> {
+    obj.getattr(name)?.extract()
+}
+
+/// `group_lines(runs, hooks, settings)`: the runs of each line, in the order `_group` opens
+/// them, or `None` where Python must group (see the module's comment).
+///
+/// `hooks` is `(is_monospace, sublabel, hanging_label, leader_to_number, prose_row,
+/// label_pair)`; `settings` the module's constants, in `_SETTINGS`' order.
+#[pyfunction]
+pub fn group_lines<'py>(
+    py: Python<'py>,
+    runs: Vec<Bound<'py, PyAny>>,
+    hooks: Bound<'py, PyTuple>,
+    settings: (f64, f64, f64, f64, f64, usize, f64, f64, f64, f64, f64),
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    let names = [
+        pyo3::intern!(py, "x0"),
+        pyo3::intern!(py, "y0"),
+        pyo3::intern!(py, "x1"),
+        pyo3::intern!(py, "y1"),
+        pyo3::intern!(py, "size"),
+    ];
+    let mut table: Vec<Run<'py>> = Vec::with_capacity(runs.len());
+    for obj in runs {
+        let mut v = [0.0f64; 5];
+        for (slot, name) in v.iter_mut().zip(names.iter()) {
+            *slot = float_attr(&obj, name)?;
+            if !slot.is_finite() || slot.abs() > MAX_COORD {
+                return Ok(None);
+            }
+        }
+        table.push(Run {
+            obj,
+            x0: v[0],
+            y0: v[1],
+            x1: v[2],
+            y1: v[3],
+            size: v[4],
+        });
+    }
+    let hooks = Hooks {
+        is_monospace: hooks.get_item(0)?,
+        sublabel: hooks.get_item(1)?,
+        hanging_label: hooks.get_item(2)?,
+        leader_to_number: hooks.get_item(3)?,
+        prose_row: hooks.get_item(4)?,
+        label_pair: hooks.get_item(5)?,
+    };
+    let s = Settings {
+        same_line_overlap: settings.0,
+        gutter_gap_em: settings.1,
+        split_gap_em: settings.2,
+        label_gap_em: settings.3,
+        code_gap_em: settings.4,
+        gutter_min_rows: settings.5,
+        stretched_gap_em: settings.6,
+        label_max_em: settings.7,
+        label_align: settings.8,
+        column_line_em: settings.9,
+        bucket: settings.10,
+    };
+    let g = Grouper {
+        py,
+        runs: table,
+        hooks,
+        s,
+        neumaier: py.version_info() >= (3, 12),
+    };
+    // `usable` is filtered by the caller (y1 > y0).
+    let usable: Vec<usize> = (0..g.runs.len()).collect();
+    let gutters = g.gutters(&g.rows(&usable));
+    let mut opened = g.grow(&usable, &gutters)?;
+    g.join_stretched_rows(&mut opened, &gutters)?;
+    g.join_label_rows(&mut opened, &gutters)?;
+    let out = PyList::empty(py);
+    for line in opened.iter().filter(|o| !o.runs.is_empty()) {
+        out.append(g.run_list(&line.runs)?)?;
+    }
+    Ok(Some(out))
+}

@@ -1,0 +1,220 @@
+"""The native line grouping against the layout's own (DESIGN.md invariant 10).
+
+``pdfthin_native.group_lines`` mirrors ``pdfthin.layout.lines._group`` step by step. Here both
+group the same runs, and must put the very same run objects into the very same lines in the
+same order: on every page of the corpus, and on random pages built to hit every rule (column
+gutters, hanging labels, table-of-contents leaders, code, sub-caption labels, stretched
+justified rows, label lists, fake bold). Coordinates the native side does not mirror
+(infinite, NaN, huge) must come back as ``None``, and then ``build_lines`` groups in Python.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from conftest import CORPUS_FILES, require_corpus
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from native_support import engine, native_module
+
+from pdfthin.engine import open_pdf
+from pdfthin.engine.types import TextRun
+from pdfthin.errors import PdfthinError
+from pdfthin.layout import lines
+from pdfthin.layout.orientation import QUARTERS, dominant_turn, turn_page, turn_run
+
+SETTINGS = settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    derandomize=True,
+)
+
+TEXTS = [
+    "word",
+    "The quick",
+    "brown fox jumps",
+    "over",
+    "(b)",
+    "b)",
+    "[CS10]",
+    "1.",
+    "12",
+    "•",
+    "¹",
+    "a",
+    "*",
+    "3",
+    "iv",
+    "Introduction . . . . . . . .",
+    "Methods .........",
+    "∂M",
+    "Rand der Menge M",
+    "Step 1",
+    "Do this and then that",
+    "47.500",
+    "-12.5%",
+    "(3)",
+    " ",
+    "  spaced  ",
+    "x",
+    "مرحبا",
+    "Jeremy",
+]
+FONTS = ["Times-Roman", "Courier", "CMTT10", "Helvetica-Bold", "Inconsolata"]
+SIZES = [6.0, 7.5, 9.0, 10.0, 10.0, 12.0, 14.4]
+
+
+@pytest.fixture(scope="module")
+def module() -> Any:
+    return native_module()
+
+
+def _ids(groups: list[list[TextRun]] | None) -> list[list[int]] | None:
+    return None if groups is None else [[id(r) for r in g] for g in groups]
+
+
+def _compare(module: Any, runs: list[TextRun]) -> None:
+    usable = [r for r in runs if r.y1 > r.y0]
+    native = module.group_lines(usable, lines._HOOKS, lines._SETTINGS)
+    assert native is not None
+    assert _ids(native) == _ids(lines._group(usable))
+
+
+def random_page(rng: random.Random) -> list[TextRun]:
+    """Rows of runs in one to three columns, with the layouts the grouping has rules for."""
+    runs: list[TextRun] = []
+    columns = rng.choice([1, 2, 2, 3])
+    width = 540.0 / columns
+    gutter = rng.choice([6.0, 12.0, 18.0, 30.0])
+    y = 40.0 + rng.random() * 5
+    for _ in range(rng.randint(1, 40)):
+        size = rng.choice(SIZES)
+        jitter = rng.choice([0.0, 0.0, 0.01, 0.3, 1.7, -2.5])
+        for c in range(columns):
+            x = 36.0 + c * (width + gutter) + rng.choice([0.0, 0.0, 12.0, 24.5])
+            end = 36.0 + c * (width + gutter) + width
+            while x < end and rng.random() < 0.85:
+                text = rng.choice(TEXTS)
+                run_size = size * rng.choice([1.0, 1.0, 1.0, 0.7, 1.2])
+                w = max(0.5, len(text) * run_size * rng.uniform(0.35, 0.6))
+                base = y + jitter * rng.random() + rng.choice([0.0, 0.0, -0.3 * size])
+                run = TextRun(
+                    text,
+                    round(x, rng.choice([1, 2, 6])),
+                    base - run_size,
+                    round(x + w, 3),
+                    base + rng.choice([0.0, 0.2 * run_size]),
+                    run_size,
+                    rng.choice(FONTS),
+                    seq=len(runs),
+                )
+                runs.append(run)
+                if rng.random() < 0.05:  # fake bold: the same text a little to the right
+                    runs.append(
+                        TextRun(
+                            text,
+                            run.x0 + 0.4,
+                            run.y0 + 0.1,
+                            run.x1 + 0.4,
+                            run.y1,
+                            run_size,
+                            run.font,
+                        )
+                    )
+                x += w + rng.choice(
+                    [0.0, 0.5, 1.5, 2.5, 4.0, 6.0, 9.0, 14.0, 30.0, 60.0, 140.0, -2.0, -40.0]
+                )
+        y += size * rng.choice([1.0, 1.2, 1.2, 1.5, 2.4, 0.5])
+    rng.shuffle(runs)
+    return runs
+
+
+@SETTINGS
+@given(st.integers(0, 2**32))
+def test_random_pages(module: Any, seed: int) -> None:
+    _compare(module, random_page(random.Random(seed)))
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(TEXTS),
+            st.floats(-50, 650),
+            st.floats(-50, 850),
+            st.floats(0, 200),
+            st.floats(0, 30),
+            st.sampled_from([*SIZES, 0.0, -3.0, 0.01]),
+            st.sampled_from(FONTS),
+        ),
+        max_size=60,
+    )
+)
+def test_arbitrary_runs(
+    module: Any, specs: list[tuple[str, float, float, float, float, float, str]]
+) -> None:
+    runs = [TextRun(t, x, y, x + w, y + h, s, f) for t, x, y, w, h, s, f in specs]
+    _compare(module, runs)
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), 1e300])
+def test_coordinates_out_of_reach_are_left_to_python(module: Any, value: float) -> None:
+    runs = [
+        TextRun("left", 10, 10, 40, 20, 10, "Times"),
+        TextRun("right", 45, 10, 80, 20, 10, "Times"),
+        TextRun("far", value, 10, 90, 20, 10, "Times"),
+    ]
+    assert module.group_lines(runs, lines._HOOKS, lines._SETTINGS) is None
+    with engine(None):
+        pure = lines.build_lines(runs)
+    with engine(module):
+        native = lines.build_lines(runs)
+    assert pure == native
+
+
+def test_build_lines_takes_the_native_path(module: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the module switched on, ``build_lines`` groups natively (Python's ``_group``
+    is not called), and makes the same lines."""
+    runs = random_page(random.Random(7))
+    with engine(None):
+        pure = lines.build_lines(runs)
+    monkeypatch.setattr(lines, "_group", lambda usable: pytest.fail("grouped in Python"))
+    with engine(module):
+        native = lines.build_lines(runs)
+    assert native == pure and len(native) > 5
+
+
+@pytest.mark.corpus
+def test_every_corpus_page(module: Any) -> None:
+    """Every page of the corpus, upright text and text turned a quarter or more, as
+    ``layout_page`` hands it to ``build_lines``."""
+    require_corpus()
+    pages = 0
+    for f in CORPUS_FILES:
+        try:
+            doc = open_pdf(f.path, password=f.password)
+        except PdfthinError:
+            continue
+        for number in range(1, doc.page_count + 1):
+            try:
+                page = doc.page(number)
+            except PdfthinError:
+                continue
+            turn = dominant_turn(page.runs)
+            if turn:
+                page = turn_page(page, turn)
+            by_direction: dict[int, list[TextRun]] = {}
+            for run in page.runs:
+                by_direction.setdefault(run.direction, []).append(run)
+            _compare(module, by_direction.get(0, []))
+            for direction, k in QUARTERS.items():
+                if k and by_direction.get(direction):
+                    upright = [
+                        turn_run(r, k, page.width, page.height) for r in by_direction[direction]
+                    ]
+                    _compare(module, upright)
+            pages += 1
+    assert pages > 1000
