@@ -1,11 +1,12 @@
-"""The native line grouping against the layout's own (DESIGN.md invariant 10).
+"""The native line building against the layout's own (DESIGN.md invariant 10).
 
-``pdfthin_native.group_lines`` mirrors ``pdfthin.layout.lines._group`` step by step. Here both
-group the same runs, and must put the very same run objects into the very same lines in the
-same order: on every page of the corpus, and on random pages built to hit every rule (column
-gutters, hanging labels, table-of-contents leaders, code, sub-caption labels, stretched
-justified rows, label lists, fake bold). Coordinates the native side does not mirror
-(infinite, NaN, huge) must come back as ``None``, and then ``build_lines`` groups in Python.
+``pdfthin_native.build_lines`` mirrors ``pdfthin.layout.lines`` (``_group``, ``_make_line``)
+step by step. Here both build lines from the same runs, and the lines must be the same to the
+last float's ``repr``: on every page of the corpus, and on random pages built to hit every
+rule (column gutters, hanging labels, table-of-contents leaders, code, sub-caption labels,
+stretched justified rows, label lists, fake bold, right-to-left text, texts with lone
+surrogates). Coordinates the native side does not mirror (infinite, NaN, huge) must come back
+as ``None``, and then Python builds the lines.
 """
 
 from __future__ import annotations
@@ -62,6 +63,11 @@ TEXTS = [
     "x",
     "مرحبا",
     "Jeremy",
+    "Jeremy جرمي",
+    "\ud800.",
+    ",",
+    ")",
+    "",
 ]
 FONTS = ["Times-Roman", "Courier", "CMTT10", "Helvetica-Bold", "Inconsolata"]
 SIZES = [6.0, 7.5, 9.0, 10.0, 10.0, 12.0, 14.4]
@@ -72,15 +78,14 @@ def module() -> Any:
     return native_module()
 
 
-def _ids(groups: list[list[TextRun]] | None) -> list[list[int]] | None:
-    return None if groups is None else [[id(r) for r in g] for g in groups]
-
-
 def _compare(module: Any, runs: list[TextRun]) -> None:
     usable = [r for r in runs if r.y1 > r.y0]
-    native = module.group_lines(usable, lines._HOOKS, lines._SETTINGS)
+    native = module.build_lines(usable, lines._HOOKS, lines._SETTINGS)
     assert native is not None
-    assert _ids(native) == _ids(lines._group(usable))
+    with engine(None):
+        pure = lines.build_lines(runs)
+    # repr: every field, and the floats as they are (-0.0, an int where a test gave one).
+    assert repr(native) == repr(pure)
 
 
 def random_page(rng: random.Random) -> list[TextRun]:
@@ -160,6 +165,18 @@ def test_arbitrary_runs(
     _compare(module, runs)
 
 
+def test_integer_and_signed_zero_coordinates(module: Any) -> None:
+    """A line is made of the runs' own numbers: ints stay ints, -0.0 stays -0.0."""
+    runs = [
+        TextRun("a", 0, 0, 5, 10, 10, "Times", seq=3),
+        TextRun("b", -0.0, 0.0, 5.0, 10, 10.0, "Times", bold=True, seq=1),
+        TextRun("c", 6, -0.0, 9, 10.0, 10, "Courier", italic=True, artifact=True, seq=2),
+        TextRun("d", 0.0, 20, 5, 30, -0.0, "Times"),
+        TextRun("e", 7, 20, 9, 30, 0.0, "Times"),
+    ]
+    _compare(module, runs)
+
+
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), 1e300])
 def test_coordinates_out_of_reach_are_left_to_python(module: Any, value: float) -> None:
     runs = [
@@ -167,7 +184,7 @@ def test_coordinates_out_of_reach_are_left_to_python(module: Any, value: float) 
         TextRun("right", 45, 10, 80, 20, 10, "Times"),
         TextRun("far", value, 10, 90, 20, 10, "Times"),
     ]
-    assert module.group_lines(runs, lines._HOOKS, lines._SETTINGS) is None
+    assert module.build_lines(runs, lines._HOOKS, lines._SETTINGS) is None
     with engine(None):
         pure = lines.build_lines(runs)
     with engine(module):
@@ -176,12 +193,13 @@ def test_coordinates_out_of_reach_are_left_to_python(module: Any, value: float) 
 
 
 def test_build_lines_takes_the_native_path(module: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the module switched on, ``build_lines`` groups natively (Python's ``_group``
-    is not called), and makes the same lines."""
+    """With the module switched on, ``build_lines`` works natively (Python's ``_group`` and
+    ``_make_line`` are not called), and makes the same lines."""
     runs = random_page(random.Random(7))
     with engine(None):
         pure = lines.build_lines(runs)
     monkeypatch.setattr(lines, "_group", lambda usable: pytest.fail("grouped in Python"))
+    monkeypatch.setattr(lines, "_make_line", lambda runs: pytest.fail("made in Python"))
     with engine(module):
         native = lines.build_lines(runs)
     assert native == pure and len(native) > 5

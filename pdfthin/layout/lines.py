@@ -48,19 +48,20 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
     """
     usable = [r for r in runs if r.y1 > r.y0]
     native = _native.NATIVE
-    # The native grouping answers None where it would not be exact (coordinates beyond what
-    # it handles), and this module's own grouping runs instead.
-    groups = None if native is None else native.group_lines(usable, _HOOKS, _SETTINGS)
-    if groups is None:
-        groups = _group(usable)
-    lines = [_make_line(group) for group in groups]
+    if native is not None:
+        # The same steps in Rust; None where they would not be exact (coordinates beyond
+        # what it mirrors), and then Python lays the lines out.
+        made: list[Line] | None = native.build_lines(usable, _HOOKS, _SETTINGS)
+        if made is not None:
+            return made
+    lines = [_make_line(group) for group in _group(usable)]
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
 
 
 def _group(usable: list[TextRun]) -> list[list[TextRun]]:
-    """The runs of each line, in the order the lines were opened (the reference for
-    ``pdfthin_native``'s ``group_lines``, which mirrors it step by step)."""
+    """The runs of each line, in the order the lines were opened (``pdfthin_native``'s
+    ``build_lines`` mirrors it step by step)."""
     gutters = _gutters(_rows(usable))
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
@@ -334,24 +335,6 @@ def _label_pair(label_runs: list[TextRun], description_runs: list[TextRun]) -> b
     return bool(label) and len(label) <= LABEL_MAX_CHARS and _PROSE.search(description) is not None
 
 
-#: What ``pdfthin_native.group_lines`` asks this module (the text tests stay in Python, with
-#: its regular expressions and Unicode classes) and the numbers it groups by.
-_HOOKS = (is_monospace, _sublabel, _hanging_label, _leader_to_number, _prose_row, _label_pair)
-_SETTINGS = (
-    SAME_LINE_OVERLAP,
-    GUTTER_GAP_EM,
-    SPLIT_GAP_EM,
-    LABEL_GAP_EM,
-    CODE_GAP_EM,
-    GUTTER_MIN_ROWS,
-    STRETCHED_GAP_EM,
-    LABEL_MAX_EM,
-    LABEL_ALIGN,
-    COLUMN_LINE_EM,
-    _BUCKET,
-)
-
-
 class _Open:
     """A line being grown: its runs, the box of its tallest run, its right edge."""
 
@@ -553,3 +536,33 @@ def _one_run_line(run: TextRun) -> Line:
         seq=run.seq,
         spans=[(run.x0, run.x1, run.text)],
     )
+
+
+#: What ``pdfthin_native.build_lines`` asks of this module (the text tests stay in Python,
+#: with its regular expressions and Unicode classes), and the numbers it works with.
+_HOOKS = (
+    is_monospace,
+    _sublabel,
+    _hanging_label,
+    _leader_to_number,
+    _prose_row,
+    _label_pair,
+    Line,
+    logical_order,
+    _make_line,
+)
+_SETTINGS = (
+    SAME_LINE_OVERLAP,
+    GUTTER_GAP_EM,
+    SPLIT_GAP_EM,
+    LABEL_GAP_EM,
+    CODE_GAP_EM,
+    GUTTER_MIN_ROWS,
+    STRETCHED_GAP_EM,
+    LABEL_MAX_EM,
+    LABEL_ALIGN,
+    COLUMN_LINE_EM,
+    _BUCKET,
+    WORD_GAP_EM,
+    PUNCT_GAP_EM,
+)

@@ -96,6 +96,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;
-    m.add_function(wrap_pyfunction!(lines::group_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(lines::build_lines, m)?)?;
     Ok(())
 }

@@ -6,10 +6,11 @@
 //! Python's own. Where the arithmetic could leave what `f64` and `i64` mirror exactly
 //! (infinite, NaN or huge coordinates), `group_lines` answers `None` and Python groups.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::font::py_sum;
 
@@ -32,6 +33,8 @@ struct Settings {
 
 struct Run<'py> {
     obj: Bound<'py, PyAny>,
+    /// `x0, y0, x1, y1, size` as the run holds them (a line is made of these objects).
+    raw: [Bound<'py, PyAny>; 5],
     x0: f64,
     y0: f64,
     x1: f64,
@@ -57,12 +60,47 @@ struct Hooks<'py> {
     label_pair: Bound<'py, PyAny>,
 }
 
+/// What making a line needs from Python: the `Line` class, `logical_order`, and
+/// `_make_line` itself for a line whose text has no UTF-8 form (lone surrogates).
+struct Maker<'py> {
+    line: Bound<'py, PyAny>,
+    logical_order: Bound<'py, PyAny>,
+    make_line: Bound<'py, PyAny>,
+    word_gap_em: f64,
+    punct_gap_em: f64,
+}
+
 struct Grouper<'py> {
     py: Python<'py>,
+    monospace: RefCell<HashMap<usize, bool>>,
     runs: Vec<Run<'py>>,
     hooks: Hooks<'py>,
+    make: Maker<'py>,
     s: Settings,
     neumaier: bool,
+}
+
+/// Python's `str.isspace()` of one character (what `str.strip()` and `str.split()` take
+/// for whitespace).
+pub fn py_isspace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\x0b'
+            | '\x0c'
+            | '\r'
+            | '\x1c'..='\x1f'
+            | ' '
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
 }
 
 /// Python's `min(a, b)`: `a` unless `b < a`.
@@ -145,7 +183,15 @@ impl<'py> Grouper<'py> {
 
     fn is_monospace(&self, i: usize) -> PyResult<bool> {
         let font = self.runs[i].obj.getattr(pyo3::intern!(self.py, "font"))?;
-        self.hooks.is_monospace.call1((font,))?.is_truthy()
+        // Runs of one font share its name's object: ask once per object (each stays alive,
+        // held by its run, for the whole call).
+        let key = font.as_ptr() as usize;
+        if let Some(&known) = self.monospace.borrow().get(&key) {
+            return Ok(known);
+        }
+        let answer = self.hooks.is_monospace.call1((font,))?.is_truthy()?;
+        self.monospace.borrow_mut().insert(key, answer);
+        Ok(answer)
     }
 
     fn hanging_label(&self, line: &Open, run: usize) -> PyResult<bool> {
@@ -157,6 +203,14 @@ impl<'py> Grouper<'py> {
     }
 
     fn leader_to_number(&self, line: &Open, run: usize) -> PyResult<bool> {
+        // Dot leaders end the line so far with a full stop: without one, no need to ask.
+        let last = *line.runs.last().expect("an open line has a run");
+        let tail = self.text(last)?;
+        if let Ok(tail) = tail.downcast::<PyString>()?.to_cow() {
+            if !tail.trim_end_matches(py_isspace).ends_with('.') {
+                return Ok(false);
+            }
+        } // (a text with lone surrogates has no UTF-8 form: the hook decides)
         let runs = self.run_list(&line.runs)?;
         self.hooks
             .leader_to_number
@@ -204,6 +258,184 @@ impl<'py> Grouper<'py> {
             line.size = r.size;
         }
         Ok(())
+    }
+
+    /// `_make_line` (and `_one_run_line`): the line of these runs, left to right.
+    fn make_line(&self, runs: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let mut texts: Vec<Bound<'py, PyAny>> = Vec::with_capacity(runs.len());
+        let mut strs: Vec<String> = Vec::with_capacity(runs.len());
+        for &i in runs {
+            let text = self.text(i)?;
+            match text.downcast::<PyString>()?.to_cow() {
+                Ok(t) => strs.push(t.into_owned()),
+                // No UTF-8 form (lone surrogates): Python makes this line.
+                Err(_) => return self.make.make_line.call1((self.run_list(runs)?,)),
+            }
+            texts.push(text);
+        }
+        let joined: String = if runs.len() == 1 {
+            strs[0]
+                .split(py_isspace)
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            let mut parts: Vec<&str> = Vec::with_capacity(2 * runs.len());
+            let mut right = 0.0;
+            for (k, &i) in runs.iter().enumerate() {
+                let r = &self.runs[i];
+                let text = strs[k].as_str();
+                if k > 0 {
+                    let prev = &self.runs[runs[k - 1]];
+                    let gap = r.x0 - right;
+                    let em = or_one(pmin(prev.size, r.size));
+                    let closing = text
+                        .chars()
+                        .next()
+                        .is_some_and(|c| ",.;:)]}!?%".contains(c));
+                    let threshold = if closing {
+                        self.make.punct_gap_em
+                    } else {
+                        self.make.word_gap_em
+                    };
+                    if gap > threshold * em
+                        && parts.last().is_some_and(|p| !p.ends_with(' '))
+                        && !text.starts_with(' ')
+                    {
+                        parts.push(" ");
+                    }
+                }
+                parts.push(text);
+                right = if k == 0 { r.x1 } else { pmax(right, r.x1) };
+            }
+            parts
+                .concat()
+                .split(py_isspace)
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let text = if joined.is_ascii() {
+            PyString::new(py, &joined).into_any()
+        } else {
+            self.make.logical_order.call1((joined,))?
+        };
+        let attr = |i: usize, name: &Bound<'py, PyString>| self.runs[i].obj.getattr(name);
+        let (bold_name, italic_name, font_name, artifact_name, seq_name) = (
+            pyo3::intern!(py, "bold"),
+            pyo3::intern!(py, "italic"),
+            pyo3::intern!(py, "font"),
+            pyo3::intern!(py, "artifact"),
+            pyo3::intern!(py, "seq"),
+        );
+        let spans = PyList::empty(py);
+        for (k, &i) in runs.iter().enumerate() {
+            let r = &self.runs[i];
+            spans.append((&r.raw[0], &r.raw[2], &texts[k]))?;
+        }
+        let first = &self.runs[runs[0]];
+        if runs.len() == 1 {
+            let i = runs[0];
+            return self.make.line.call1((
+                text,
+                &first.raw[0],
+                &first.raw[1],
+                &first.raw[2],
+                &first.raw[3],
+                &first.raw[4],
+                attr(i, bold_name)?,
+                attr(i, italic_name)?,
+                attr(i, font_name)?,
+                attr(i, artifact_name)?,
+                attr(i, seq_name)?,
+                spans,
+            ));
+        }
+        // size: the most used (by characters), the larger of equals; font: the most used,
+        // the first of equals; bold and italic: more than half of the characters.
+        let mut weights: Vec<(f64, usize, i64)> = Vec::new(); // (size, run giving the key, n)
+        let mut fonts: Vec<(Bound<'py, PyAny>, i64)> = Vec::new();
+        let (mut bold, mut italic, mut total) = (0i64, 0i64, 0i64);
+        let mut artifact = true;
+        let mut seq: Option<Bound<'py, PyAny>> = None;
+        let (mut x0, mut y0, mut x1, mut y1) = (runs[0], runs[0], runs[0], runs[0]);
+        for (k, &i) in runs.iter().enumerate() {
+            let r = &self.runs[i];
+            let n = match strs[k].trim_matches(py_isspace).chars().count() {
+                0 => 1,
+                n => n as i64,
+            };
+            total += n;
+            match weights.iter_mut().find(|w| w.0 == r.size) {
+                Some(w) => w.2 += n,
+                None => weights.push((r.size, i, n)),
+            }
+            let font = attr(i, font_name)?;
+            let mut found = false;
+            for f in fonts.iter_mut() {
+                if f.0.is(&font) || f.0.eq(&font)? {
+                    f.1 += n;
+                    found = true;
+                    break;
+                }
+            }
+            if !found {
+                fonts.push((font, n));
+            }
+            if attr(i, bold_name)?.is_truthy()? {
+                bold += n;
+            }
+            if attr(i, italic_name)?.is_truthy()? {
+                italic += n;
+            }
+            if artifact && !attr(i, artifact_name)?.is_truthy()? {
+                artifact = false;
+            }
+            let s = attr(i, seq_name)?;
+            seq = Some(match seq {
+                Some(best) if !s.lt(&best)? => best,
+                _ => s,
+            });
+            if r.x0 < self.runs[x0].x0 {
+                x0 = i;
+            }
+            if r.y0 < self.runs[y0].y0 {
+                y0 = i;
+            }
+            if r.x1 > self.runs[x1].x1 {
+                x1 = i;
+            }
+            if r.y1 > self.runs[y1].y1 {
+                y1 = i;
+            }
+        }
+        let mut size = &weights[0];
+        for w in &weights[1..] {
+            if (w.2, w.0) > (size.2, size.0) {
+                size = w;
+            }
+        }
+        let mut font = &fonts[0];
+        for f in &fonts[1..] {
+            if f.1 > font.1 {
+                font = f;
+            }
+        }
+        self.make.line.call1((
+            text,
+            &self.runs[x0].raw[0],
+            &self.runs[y0].raw[1],
+            &self.runs[x1].raw[2],
+            &self.runs[y1].raw[3],
+            &self.runs[size.1].raw[4],
+            bold * 2 > total,
+            italic * 2 > total,
+            &font.0,
+            artifact,
+            seq,
+            spans,
+        ))
     }
 
     /// `_rows`: page-wide rows of runs sharing a baseline, each left to right.
@@ -664,21 +896,19 @@ impl<'py> Grouper<'py> {
     }
 }
 
-fn float_attr(obj: &Bound<'_, PyAny>, name: &Bound<'_, pyo3::types::PyString>) -> PyResult<f64> {
-    obj.getattr(name)?.extract()
-}
-
-/// `group_lines(runs, hooks, settings)`: the runs of each line, in the order `_group` opens
-/// them, or `None` where Python must group (see the module's comment).
+/// `build_lines(runs, hooks, settings)`: `pdfthin.layout.lines.build_lines` of runs already
+/// filtered to `y1 > y0` (the lines, sorted), or `None` where Python must group (see the
+/// module's comment).
 ///
 /// `hooks` is `(is_monospace, sublabel, hanging_label, leader_to_number, prose_row,
-/// label_pair)`; `settings` the module's constants, in `_SETTINGS`' order.
+/// label_pair, Line, logical_order, _make_line)`; `settings` the module's constants, in
+/// `_SETTINGS`' order.
 #[pyfunction]
-pub fn group_lines<'py>(
+pub fn build_lines<'py>(
     py: Python<'py>,
     runs: Vec<Bound<'py, PyAny>>,
     hooks: Bound<'py, PyTuple>,
-    settings: (f64, f64, f64, f64, f64, usize, f64, f64, f64, f64, f64),
+    settings: [f64; 13],
 ) -> PyResult<Option<Bound<'py, PyList>>> {
     let names = [
         pyo3::intern!(py, "x0"),
@@ -689,15 +919,23 @@ pub fn group_lines<'py>(
     ];
     let mut table: Vec<Run<'py>> = Vec::with_capacity(runs.len());
     for obj in runs {
+        let raw = [
+            obj.getattr(names[0])?,
+            obj.getattr(names[1])?,
+            obj.getattr(names[2])?,
+            obj.getattr(names[3])?,
+            obj.getattr(names[4])?,
+        ];
         let mut v = [0.0f64; 5];
-        for (slot, name) in v.iter_mut().zip(names.iter()) {
-            *slot = float_attr(&obj, name)?;
+        for (slot, value) in v.iter_mut().zip(raw.iter()) {
+            *slot = value.extract()?;
             if !slot.is_finite() || slot.abs() > MAX_COORD {
                 return Ok(None);
             }
         }
         table.push(Run {
             obj,
+            raw,
             x0: v[0],
             y0: v[1],
             x1: v[2],
@@ -705,43 +943,61 @@ pub fn group_lines<'py>(
             size: v[4],
         });
     }
+    let hooks_tuple = hooks;
     let hooks = Hooks {
-        is_monospace: hooks.get_item(0)?,
-        sublabel: hooks.get_item(1)?,
-        hanging_label: hooks.get_item(2)?,
-        leader_to_number: hooks.get_item(3)?,
-        prose_row: hooks.get_item(4)?,
-        label_pair: hooks.get_item(5)?,
+        is_monospace: hooks_tuple.get_item(0)?,
+        sublabel: hooks_tuple.get_item(1)?,
+        hanging_label: hooks_tuple.get_item(2)?,
+        leader_to_number: hooks_tuple.get_item(3)?,
+        prose_row: hooks_tuple.get_item(4)?,
+        label_pair: hooks_tuple.get_item(5)?,
+    };
+    let make = Maker {
+        line: hooks_tuple.get_item(6)?,
+        logical_order: hooks_tuple.get_item(7)?,
+        make_line: hooks_tuple.get_item(8)?,
+        word_gap_em: settings[11],
+        punct_gap_em: settings[12],
     };
     let s = Settings {
-        same_line_overlap: settings.0,
-        gutter_gap_em: settings.1,
-        split_gap_em: settings.2,
-        label_gap_em: settings.3,
-        code_gap_em: settings.4,
-        gutter_min_rows: settings.5,
-        stretched_gap_em: settings.6,
-        label_max_em: settings.7,
-        label_align: settings.8,
-        column_line_em: settings.9,
-        bucket: settings.10,
+        same_line_overlap: settings[0],
+        gutter_gap_em: settings[1],
+        split_gap_em: settings[2],
+        label_gap_em: settings[3],
+        code_gap_em: settings[4],
+        gutter_min_rows: settings[5] as usize,
+        stretched_gap_em: settings[6],
+        label_max_em: settings[7],
+        label_align: settings[8],
+        column_line_em: settings[9],
+        bucket: settings[10],
     };
     let g = Grouper {
         py,
+        monospace: RefCell::new(HashMap::new()),
         runs: table,
         hooks,
+        make,
         s,
         neumaier: py.version_info() >= (3, 12),
     };
-    // `usable` is filtered by the caller (y1 > y0).
     let usable: Vec<usize> = (0..g.runs.len()).collect();
     let gutters = g.gutters(&g.rows(&usable));
     let mut opened = g.grow(&usable, &gutters)?;
     g.join_stretched_rows(&mut opened, &gutters)?;
     g.join_label_rows(&mut opened, &gutters)?;
-    let out = PyList::empty(py);
+    let mut made: Vec<(f64, f64, Bound<'py, PyAny>)> = Vec::with_capacity(opened.len());
     for line in opened.iter().filter(|o| !o.runs.is_empty()) {
-        out.append(g.run_list(&line.runs)?)?;
+        let obj = g.make_line(&line.runs)?;
+        let y0: f64 = obj.getattr(pyo3::intern!(py, "y0"))?.extract()?;
+        let x0: f64 = obj.getattr(pyo3::intern!(py, "x0"))?.extract()?;
+        made.push((y0, x0, obj));
     }
-    Ok(Some(out))
+    // `lines.sort(key=lambda ln: (ln.y0, ln.x0))`: stable, keys finite.
+    made.sort_by(|a, b| {
+        (a.0, a.1)
+            .partial_cmp(&(b.0, b.1))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    Ok(Some(PyList::new(py, made.into_iter().map(|m| m.2))?))
 }
