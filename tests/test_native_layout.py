@@ -12,6 +12,8 @@ as ``None``, and then Python builds the lines.
 from __future__ import annotations
 
 import random
+import sys
+import unicodedata
 from typing import Any
 
 import pytest
@@ -175,6 +177,26 @@ def test_integer_and_signed_zero_coordinates(module: Any) -> None:
         TextRun("e", 7, 20, 9, 30, 0.0, "Times"),
     ]
     _compare(module, runs)
+
+
+def test_every_right_to_left_letter(module: Any) -> None:
+    """The native side hands a line to ``logical_order`` only when it holds a character of
+    the right-to-left blocks: every R and AL character of this Python's Unicode is in them."""
+    rtl = [
+        chr(c)
+        for c in range(sys.maxunicode + 1)
+        if unicodedata.bidirectional(chr(c)) in ("R", "AL")
+    ]
+    assert len(rtl) > 2000
+    runs = [
+        TextRun(f"a {ch}\u05d0 b", 10, 12.0 * k, 60, 12.0 * k + 10, 10, "Times")
+        for k, ch in enumerate(rtl)
+    ]
+    _compare(module, runs)
+    bet = rtl.index("\u05d1")
+    assert [
+        ln.text for ln in module.build_lines(runs[bet : bet + 1], lines._HOOKS, lines._SETTINGS)
+    ] == ["a \u05d0\u05d1 b"]
 
 
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), 1e300])

@@ -103,6 +103,21 @@ pub fn py_isspace(c: char) -> bool {
     )
 }
 
+/// Whether `c` may be a right-to-left letter (bidi class R or AL) in some Unicode version:
+/// the blocks of the right-to-left scripts and their presentation forms, and RLM. A line
+/// without one is its own logical order (`bidi.logical_order` gives it back unchanged).
+fn maybe_rtl(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0590}'..='\u{08FF}'
+            | '\u{200F}'
+            | '\u{FB1D}'..='\u{FDFF}'
+            | '\u{FE70}'..='\u{FEFF}'
+            | '\u{10800}'..='\u{10FFF}'
+            | '\u{1E800}'..='\u{1EFFF}'
+    )
+}
+
 /// Python's `min(a, b)`: `a` unless `b < a`.
 fn pmin(a: f64, b: f64) -> f64 {
     if b < a {
@@ -316,7 +331,7 @@ impl<'py> Grouper<'py> {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let text = if joined.is_ascii() {
+        let text = if joined.is_ascii() || !joined.chars().any(maybe_rtl) {
             PyString::new(py, &joined).into_any()
         } else {
             self.make.logical_order.call1((joined,))?
