@@ -23,7 +23,7 @@ import pytest
 from conftest import CORPUS_FILES, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import both, content_stream, first_difference, native_module
+from native_support import both, content_stream, engine, first_difference, native_module
 from pdfbuilder import PdfBuilder, cid_cmap
 from test_native_differential import pure_tokens
 
@@ -31,7 +31,7 @@ from pdfthin.engine import open_pdf
 from pdfthin.engine.document import EngineDocument
 from pdfthin.engine.fonts import UNMAPPED, Font, _CodecMap, _TextMap, _WidthMap
 from pdfthin.engine.interpreter import content_bytes
-from pdfthin.engine.native_page import native_font
+from pdfthin.engine.native_page import LARGE_TEXT_MAP, native_font
 from pdfthin.errors import PdfthinError
 
 SETTINGS = settings(
@@ -245,6 +245,29 @@ def _corpus_pages(count: int) -> list[tuple[EngineDocument, int, bytes]]:
     return out
 
 
+def test_rules_hold_no_more_objects_than_pure(module: Any) -> None:
+    """The native page is not heavier than the pure one: a table grid's ruling lines share
+    their coordinates' float objects, as the Python interpreter's rule tuples do."""
+    cells = b"".join(
+        b"%d %d 60 14 re S " % (40 + 60 * col, 700 - 14 * row)
+        for row in range(40)
+        for col in range(8)
+    )
+    b = PdfBuilder()
+    b.add_page(b"0.5 w " + cells)
+    doc = open_pdf(b.build())
+
+    def objects(rules: list[tuple[float, ...]]) -> int:
+        return len({id(x) for rule in rules for x in (rule, *rule)})
+
+    with engine(None):
+        pure = doc.page(1).rules
+    with engine(module):
+        native = doc.page(1).rules
+    assert repr(native) == repr(pure) and len(pure) > 600
+    assert objects(native) <= objects(pure)
+
+
 @pytest.mark.corpus
 def test_corrupted_corpus_streams(module: Any) -> None:
     require_corpus()
@@ -343,6 +366,26 @@ def test_composite_font_decoding(
         font.text_map = _TextMap(text_map)
     font.width_map = _HalfWidths(default) if kind == "computed" else _WidthMap(default)
     font.width_map.update(width_map)
+    _compare_decode(module, font, data)
+
+
+@SETTINGS
+@given(st.integers(0, 2**16), st.binary(max_size=80))
+def test_large_text_map_decoding(module: Any, seed: int, data: bytes) -> None:
+    """A map too large to copy into the native font is looked up where it is."""
+    rng = random.Random(seed)
+    font = Font("cjk")
+    font.simple = False
+    font.code_len = 2
+    font.text_map = _TextMap(
+        {
+            code: rng.choice(["一", "fi", "", " ", UNMAPPED, chr(0x4E00 + code)])
+            for code in range(6000)
+        }
+    )
+    assert len(font.text_map) > LARGE_TEXT_MAP
+    font.width_map = _WidthMap(0.5)
+    font.width_map.update({code: rng.random() for code in range(0, 6000, 7)})
     _compare_decode(module, font, data)
 
 

@@ -36,6 +36,11 @@ from .interpreter import (
 )
 from .types import HiddenText, ImagePlacement, PageContent, TextRun
 
+#: A CID font's ToUnicode map with more entries than this (CJK fonts carry tens of thousands)
+#: is looked up where it is rather than copied into the native font: a copy would make the
+#: native engine's peak memory higher than the pure engine's.
+LARGE_TEXT_MAP = 2048
+
 #: Native decoding tables by ``id()`` of the :class:`Font` they were made from (the fonts
 #: themselves stay alive in the document's font cache).
 NativeFonts = dict[int, Any]
@@ -58,11 +63,12 @@ def native_font(native: Any, font: Font) -> Any:
     text_map: dict[int, str] | None = None
     codec_map: Any = None
     if not font.simple:
-        if type(font.text_map) is _TextMap:
-            text_map = dict(font.text_map)
+        if type(font.text_map) is _TextMap and len(font.text_map) <= LARGE_TEXT_MAP:
+            text_map = font.text_map
         else:
-            # A map that computes its entries (a codec, an Adobe collection, ...): the native
-            # side asks it for each code, so whatever it computes is used as it is.
+            # A map that computes its entries (a codec, an Adobe collection, ...), or a large
+            # one: the native side asks it for each code, so whatever it computes is used as
+            # it is, and a large map is not held twice.
             codec_map = font.text_map
     return native.Font(
         font.name,
@@ -78,7 +84,7 @@ def native_font(native: Any, font: Font) -> Any:
         list(font.lead_lengths) if font.lead_lengths is not None else None,
         text_map,
         codec_map,
-        dict(font.width_map),
+        font.width_map,
         font.width_map.default,
         font.space_is_single_byte,
         # A width map that computes its entries is asked per code, like a computed text map.

@@ -15,7 +15,7 @@ use pyo3::exceptions::{
     PyIndexError, PyOverflowError, PyTypeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 
 use crate::font::{Font, Piece};
 use crate::lexer::{dict_get, LexError, Lexer, Val};
@@ -1561,9 +1561,20 @@ impl<'py> Interp<'py> {
                 }
             }
         }
+        // One float object per distinct coordinate: rules share their ends (a rectangle's
+        // four edges, a table's grid), and the Python interpreter's rule tuples share the
+        // very objects, so its pages hold no more memory than these.
         let rules = PyList::empty(py);
+        let mut floats: HashMap<u64, Bound<'_, PyFloat>> = HashMap::new();
         for r in &self.rules {
-            rules.append((r[0], r[1], r[2], r[3]))?;
+            let mut item = Vec::with_capacity(4);
+            for v in r {
+                let obj = floats
+                    .entry(v.to_bits())
+                    .or_insert_with(|| PyFloat::new(py, *v));
+                item.push(obj.clone());
+            }
+            rules.append(PyTuple::new(py, item)?)?;
         }
         let stop: Py<PyAny> = match stop {
             None => py.None(),

@@ -103,6 +103,17 @@ pub fn py_isspace(c: char) -> bool {
     )
 }
 
+/// A text as UTF-8, or `None` when it has none (lone surrogates). Encoded afresh each time:
+/// `PyString::to_cow` would leave a UTF-8 copy inside every non-ASCII string it reads, and
+/// the runs' texts live as long as the document.
+fn utf8(text: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let text = text.downcast::<PyString>()?;
+    match text.encode_utf8() {
+        Ok(bytes) => Ok(String::from_utf8(bytes.as_bytes().to_vec()).ok()),
+        Err(_) => Ok(None),
+    }
+}
+
 /// Whether `c` may be a right-to-left letter (bidi class R or AL) in some Unicode version:
 /// the blocks of the right-to-left scripts and their presentation forms, and RLM. A line
 /// without one is its own logical order (`bidi.logical_order` gives it back unchanged).
@@ -221,7 +232,7 @@ impl<'py> Grouper<'py> {
         // Dot leaders end the line so far with a full stop: without one, no need to ask.
         let last = *line.runs.last().expect("an open line has a run");
         let tail = self.text(last)?;
-        if let Ok(tail) = tail.downcast::<PyString>()?.to_cow() {
+        if let Some(tail) = utf8(&tail)? {
             if !tail.trim_end_matches(py_isspace).ends_with('.') {
                 return Ok(false);
             }
@@ -282,10 +293,10 @@ impl<'py> Grouper<'py> {
         let mut strs: Vec<String> = Vec::with_capacity(runs.len());
         for &i in runs {
             let text = self.text(i)?;
-            match text.downcast::<PyString>()?.to_cow() {
-                Ok(t) => strs.push(t.into_owned()),
+            match utf8(&text)? {
+                Some(t) => strs.push(t),
                 // No UTF-8 form (lone surrogates): Python makes this line.
-                Err(_) => return self.make.make_line.call1((self.run_list(runs)?,)),
+                None => return self.make.make_line.call1((self.run_list(runs)?,)),
             }
             texts.push(text);
         }
