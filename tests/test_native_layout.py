@@ -1,4 +1,4 @@
-"""The native line building against the layout's own (DESIGN.md invariant 10).
+"""The native line building and grid finding against the layout's own (DESIGN.md invariant 10).
 
 ``pdfthin_native.build_lines`` mirrors ``pdfthin.layout.lines`` (``_group``, ``_make_line``)
 step by step. Here both build lines from the same runs, and the lines must be the same to the
@@ -7,10 +7,16 @@ rule (column gutters, hanging labels, table-of-contents leaders, code, sub-capti
 stretched justified rows, label lists, fake bold, right-to-left text, texts with lone
 surrogates). Coordinates the native side does not mirror (infinite, NaN, huge) must come back
 as ``None``, and then Python builds the lines.
+
+``pdfthin_native.find_grids`` mirrors ``pdfthin.layout.table_grid.find_grids``: the grids
+(boundaries, and where rules run along them) must be the same to the last float, on every
+corpus page and on random rulings (lattices with jitter, double rules, stacked parts, spanning
+cells, stray segments).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 import unicodedata
@@ -25,7 +31,7 @@ from native_support import engine, native_module
 from pdfthin.engine import open_pdf
 from pdfthin.engine.types import TextRun
 from pdfthin.errors import PdfthinError
-from pdfthin.layout import lines
+from pdfthin.layout import lines, table_grid
 from pdfthin.layout.orientation import QUARTERS, dominant_turn, turn_page, turn_run
 
 SETTINGS = settings(
@@ -227,12 +233,87 @@ def test_build_lines_takes_the_native_path(module: Any, monkeypatch: pytest.Monk
     assert native == pure and len(native) > 5
 
 
+def _compare_grids(module: Any, rules: list[Any]) -> None:
+    native = module.find_grids(rules, table_grid.Grid, table_grid._SETTINGS)
+    assert native is not None
+    with engine(None):
+        pure = table_grid.find_grids(rules)
+    assert repr(native) == repr(pure)
+
+
+def random_rules(rng: random.Random) -> list[Any]:
+    """Lattices (cell borders drawn once or per cell, a little off, doubled, with cells
+    merged), tables stacked on each other, and stray segments."""
+    rules: list[Any] = []
+    for _ in range(rng.randint(0, 3)):
+        cols, rows = rng.randint(1, 7), rng.randint(1, 12)
+        x0, y0 = rng.uniform(0, 400), rng.uniform(0, 600)
+        xs = [
+            x0 + sum(rng.choice([3.0, 20.0, 45.5, 80.0]) for _ in range(c)) for c in range(cols + 1)
+        ]
+        ys = [
+            y0 + sum(rng.choice([2.0, 12.0, 14.4, 30.0]) for _ in range(r)) for r in range(rows + 1)
+        ]
+        jitter = rng.choice([0.0, 0.0, 0.3, 1.0, 2.0])
+        per_cell = rng.random() < 0.5
+        for y in ys:
+            if per_cell:
+                for a, b in itertools.pairwise(xs):
+                    if rng.random() < 0.9:
+                        yy = y + rng.uniform(-jitter, jitter)
+                        rules.append((a, yy, b + rng.choice([0.0, -1.0, -3.0]), yy))
+            elif rng.random() < 0.85:
+                rules.append((xs[0], y, xs[-1], y))
+            if rng.random() < 0.1:  # a double rule
+                rules.append((xs[0], y + 2.0, xs[-1], y + 2.0))
+        for x in xs:
+            for a, b in itertools.pairwise(ys):
+                if rng.random() < 0.85:
+                    xx = x + rng.uniform(-jitter, jitter)
+                    rules.append((xx, a, xx, b + rng.choice([0.0, 0.5, -2.6])))
+    for _ in range(rng.randint(0, 10)):
+        x, y = rng.uniform(0, 600), rng.uniform(0, 800)
+        length = rng.choice([0.0, 1.0, 30.0, 300.0])
+        rules.append(
+            rng.choice([(x, y, x + length, y), (x, y, x, y + length), (x, y, x + 5, y + 5)])
+        )
+    rng.shuffle(rules)
+    if rules and rng.random() < 0.2:  # whole numbers, as a test might write them
+        rules = [tuple(int(v) for v in r) for r in rules]
+    return rules
+
+
+@SETTINGS
+@given(st.integers(0, 2**32))
+def test_random_rulings(module: Any, seed: int) -> None:
+    _compare_grids(module, random_rules(random.Random(seed)))
+
+
+def test_random_rulings_find_grids() -> None:
+    """The random rulings are not vacuous: most of them hold grids."""
+    with engine(None):
+        found = [bool(table_grid.find_grids(random_rules(random.Random(s)))) for s in range(200)]
+    assert sum(found) > 100
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("nan")])
+def test_rules_out_of_reach_are_left_to_python(module: Any, value: float) -> None:
+    rules = [(0.0, 0.0, 100.0, 0.0), (0.0, 50.0, 100.0, 50.0), (0.0, 0.0, 0.0, 50.0)]
+    rules += [(50.0, 0.0, 50.0, 50.0), (100.0, 0.0, 100.0, 50.0), (value, 0.0, value, 50.0)]
+    assert module.find_grids(rules, table_grid.Grid, table_grid._SETTINGS) is None
+    with engine(None):
+        pure = table_grid.find_grids(rules)
+    with engine(module):
+        native = table_grid.find_grids(rules)
+    assert repr(pure) == repr(native)
+
+
 @pytest.mark.corpus
 def test_every_corpus_page(module: Any) -> None:
     """Every page of the corpus, upright text and text turned a quarter or more, as
-    ``layout_page`` hands it to ``build_lines``."""
+    ``layout_page`` hands it to ``build_lines``, and its rules as ``find_tables`` gets them."""
     require_corpus()
-    pages = 0
+    pages = grids = 0
     for f in CORPUS_FILES:
         try:
             doc = open_pdf(f.path, password=f.password)
@@ -250,6 +331,8 @@ def test_every_corpus_page(module: Any) -> None:
             for run in page.runs:
                 by_direction.setdefault(run.direction, []).append(run)
             _compare(module, by_direction.get(0, []))
+            _compare_grids(module, page.rules)
+            grids += bool(page.rules)
             for direction, k in QUARTERS.items():
                 if k and by_direction.get(direction):
                     upright = [
@@ -257,4 +340,4 @@ def test_every_corpus_page(module: Any) -> None:
                     ]
                     _compare(module, upright)
             pages += 1
-    assert pages > 1000
+    assert pages > 1000 and grids > 300

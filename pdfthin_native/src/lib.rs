@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
 mod font;
+mod grids;
 mod interp;
 pub mod lexer;
 mod lines;
@@ -97,5 +98,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;
     m.add_function(wrap_pyfunction!(lines::build_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
     Ok(())
 }
