@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..engine import _native
+
 LIGATURES = {
     "\ufb00": "ff",
     "\ufb01": "fi",
@@ -47,6 +49,12 @@ def _nfkc(m: re.Match[str]) -> str:
 
 def clean(text: str) -> str:
     """Normalise one line of extracted text."""
+    native = _native.NATIVE
+    if native is not None:
+        # The same in Rust; None for presentation forms, which Python's NFKC tables normalise.
+        cleaned: str | None = native.clean_text(text)
+        if cleaned is not None:
+            return cleaned
     text = text.translate(_LIGATURE_TABLE)
     if _PRESENTATION.search(text):
         text = _PRESENTATION.sub(_nfkc, text)

@@ -14,6 +14,7 @@ mod grids;
 mod interp;
 pub mod lexer;
 mod lines;
+mod text;
 
 use interp::{to_py, Interp, Limits};
 
@@ -99,5 +100,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;
     m.add_function(wrap_pyfunction!(lines::build_lines, m)?)?;
     m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
+    m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     Ok(())
 }

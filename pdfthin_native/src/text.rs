@@ -1,0 +1,97 @@
+//! `pdfthin/model/text.py`'s `clean`: ligatures expanded, characters that are never text
+//! dropped, runs of spaces made one. A text with a character of the presentation-form blocks
+//! (which `clean` normalises with Python's own NFKC tables) is left to Python (`None`).
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// `LIGATURES`
+fn ligature(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{fb00}' => "ff",
+        '\u{fb01}' => "fi",
+        '\u{fb02}' => "fl",
+        '\u{fb03}' => "ffi",
+        '\u{fb04}' => "ffl",
+        '\u{fb05}' | '\u{fb06}' => "st",
+        '\u{a732}' => "AA",
+        '\u{a733}' => "aa",
+        '\u{0132}' => "IJ",
+        '\u{0133}' => "ij",
+        _ => return None,
+    })
+}
+
+/// `_PRESENTATION`
+fn presentation(c: char) -> bool {
+    matches!(c, '\u{fb00}'..='\u{fdff}' | '\u{fe30}'..='\u{feff}' | '\u{ff00}'..='\u{ffef}' | '\u{f900}'..='\u{faff}')
+}
+
+/// `_NOT_TEXT`
+fn not_text(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00}'..='\u{08}'
+            | '\u{0b}'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{fffd}'
+            | '\u{e000}'..='\u{f8ff}'
+            | '\u{fffe}'
+            | '\u{ffff}'
+            | '\u{200b}'
+            | '\u{2060}'
+            | '\u{feff}'
+            | '\u{00ad}'
+    )
+}
+
+/// `_SPACES`
+fn space(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
+    )
+}
+
+/// The cleaned text, or `None` when `clean` must run in Python.
+pub fn clean(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut in_spaces = false;
+    for c in text.chars() {
+        if let Some(expanded) = ligature(c) {
+            out.push_str(expanded);
+            in_spaces = false;
+            continue;
+        }
+        if presentation(c) {
+            return None;
+        }
+        if not_text(c) {
+            continue; // dropped before spaces are collapsed: "a \x01 b" is "a b"
+        }
+        if space(c) {
+            if !in_spaces {
+                out.push(' ');
+                in_spaces = true;
+            }
+            continue;
+        }
+        out.push(c);
+        in_spaces = false;
+    }
+    Some(out)
+}
+
+/// `clean_text(text)`: `pdfthin.model.text.clean(text)`, or `None` where Python must clean
+/// it (presentation forms, or a text with no UTF-8 form).
+#[pyfunction]
+pub fn clean_text<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyString>>> {
+    // Encoded afresh: `to_cow` would keep a UTF-8 copy inside every non-ASCII line's text.
+    let Ok(bytes) = text.encode_utf8() else {
+        return Ok(None);
+    };
+    let Ok(s) = std::str::from_utf8(bytes.as_bytes()) else {
+        return Ok(None);
+    };
+    Ok(clean(s).map(|cleaned| PyString::new(text.py(), &cleaned)))
+}

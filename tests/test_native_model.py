@@ -1,0 +1,117 @@
+"""The native text clean-up against the model's own (DESIGN.md invariant 10).
+
+``pdfthin_native.clean_text`` mirrors ``pdfthin.model.text.clean`` (ligatures, characters that
+are never text, runs of spaces) and hands back ``None`` for what Python must normalise itself
+(presentation forms, texts with lone surrogates). Every code point, and random mixtures of the
+characters each rule is about, must come out the same.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from native_support import engine, native_module
+
+from pdfthin.model import text as model_text
+
+SETTINGS = settings(
+    max_examples=500,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    derandomize=True,
+)
+
+#: One or more characters each rule of ``clean`` is about, and ordinary text around them.
+PIECES = [
+    *model_text.LIGATURES,
+    "\ufb4f",
+    "\ufb50",
+    "\ufe33",
+    "\uff21",
+    "\uf900",
+    "\ufeff",
+    "\x00",
+    "\x08",
+    "\t",
+    "\n",
+    "\x0b",
+    "\x1f",
+    "\x7f",
+    "\x9f",
+    "\ufffd",
+    "\ue000",
+    "\uf8ff",
+    "\ufffe",
+    "\u200b",
+    "\u2060",
+    "\u00ad",
+    " ",
+    "  ",
+    "\u00a0",
+    "\u2000",
+    "\u200a",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+    "\u2028",
+    "\ud800",
+    "word",
+    "é",
+    "مرحبا",
+    "一",
+    "😀",
+]
+
+
+@pytest.fixture(scope="module")
+def module() -> Any:
+    return native_module()
+
+
+def _check(module: Any, text: str) -> None:
+    native = module.clean_text(text)
+    with engine(None):
+        pure = model_text.clean(text)
+    presentation = any(
+        model_text._PRESENTATION.match(ch) and ch not in model_text.LIGATURES for ch in text
+    )
+    surrogate = any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+    if presentation or surrogate:
+        assert native is None
+    else:
+        assert native == pure, (text, native, pure)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(PIECES), max_size=30))
+def test_mixtures(module: Any, pieces: list[str]) -> None:
+    _check(module, "".join(pieces))
+
+
+@SETTINGS
+@given(st.text(max_size=40))
+def test_any_text(module: Any, text: str) -> None:
+    _check(module, text)
+
+
+def test_every_code_point(module: Any) -> None:
+    """Each code point alone, between letters and between spaces."""
+    for start in range(0, sys.maxunicode + 1, 256):
+        chars = [chr(c) for c in range(start, min(start + 256, sys.maxunicode + 1))]
+        for ch in chars:
+            if 0xD800 <= ord(ch) <= 0xDFFF:
+                continue
+            _check(module, f"a{ch}b  {ch} ")
+
+
+def test_clean_takes_the_native_path(module: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "The ﬁrst\x00 line\u00a0 of  text\ufffd"
+    with engine(None):
+        pure = model_text.clean(text)
+    monkeypatch.setattr(model_text, "_LIGATURE_TABLE", None)  # the Python path would fail
+    with engine(module):
+        assert model_text.clean(text) == pure == "The first line of text"
