@@ -321,6 +321,21 @@ texts = st.lists(
 
 @SETTINGS
 @given(
+    st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.floats(0, 100),
+        st.integers(0, 100_000).map(lambda n: n / 1000),
+        st.integers(-2000, 2000).map(lambda n: n / 8),
+    )
+)
+def test_size_rounding_is_pythons(module: Any, value: float) -> None:
+    """A run's size is rounded to two decimals as Python's ``round(x, 2)`` does (halves to
+    even on the exact binary value)."""
+    assert repr(module.round2(value)) == repr(round(value, 2))
+
+
+@SETTINGS
+@given(
     st.dictionaries(st.integers(0, 255), texts, max_size=40),
     st.lists(st.floats(-2, 2, allow_nan=False), min_size=256, max_size=256),
     st.binary(max_size=60),

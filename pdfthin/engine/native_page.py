@@ -117,6 +117,9 @@ class Resolver:
         self.images: list[dict[str, Any]] = []
         self.missing = self._table(missing_font(fonts))
 
+    #: What the native side makes each text run with (its size rounded to two decimals).
+    text_run = TextRun
+
     def _table(self, font: Font) -> Any:
         table = self._native_fonts.get(id(font))
         if table is None:
@@ -212,10 +215,7 @@ def read_page(
         limits(),
     )
     runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop = result
-    content.runs.extend(
-        TextRun(text, b[0], b[1], b[2], b[3], round(size, 2), *rest)
-        for text, b, size, *rest in runs
-    )
+    content.runs.extend(runs)
     content.hidden.extend(HiddenText(text, reason, bbox) for text, reason, bbox in hidden)
     placements: list[ImagePlacement] = []
     for kind, payload, bbox in images:

@@ -15,7 +15,7 @@ use pyo3::exceptions::{
     PyIndexError, PyOverflowError, PyTypeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 
 use crate::font::{Font, Piece};
 use crate::lexer::{dict_get, LexError, Lexer, Val};
@@ -229,6 +229,12 @@ enum XObject {
         bbox: Option<[f64; 4]>,
         scope: Option<i64>,
     },
+}
+
+/// Python's `round(x, 2)`: the nearest number with two decimals, halves to even on the
+/// exact binary value (Rust's fixed-precision formatting is exact and rounds the same way).
+pub fn round2(x: f64) -> f64 {
+    format!("{x:.2}").parse().unwrap_or(x)
 }
 
 pub struct Interp<'py> {
@@ -1525,21 +1531,30 @@ impl<'py> Interp<'py> {
     /// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`.
     pub fn into_py(self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
         let py = self.py;
+        // The page's `TextRun`s, made here as `native_page` would make them from tuples.
+        let text_run = self.resolver.getattr(pyo3::intern!(py, "text_run"))?;
         let runs = PyList::empty(py);
         for run in &self.runs {
             let font = self.fonts[run.font].get();
-            runs.append((
-                run.text.as_str(),
-                (run.bbox[0], run.bbox[1], run.bbox[2], run.bbox[3]),
-                run.size,
-                font.name.clone_ref(py),
-                run.bold,
-                run.italic,
-                run.direction,
-                run.artifact,
-                run.ocr_layer,
-                run.seq,
-            ))?;
+            let args = PyTuple::new(
+                py,
+                [
+                    run.text.as_str().into_pyobject(py)?.into_any(),
+                    PyFloat::new(py, run.bbox[0]).into_any(),
+                    PyFloat::new(py, run.bbox[1]).into_any(),
+                    PyFloat::new(py, run.bbox[2]).into_any(),
+                    PyFloat::new(py, run.bbox[3]).into_any(),
+                    PyFloat::new(py, round2(run.size)).into_any(),
+                    font.name.bind(py).clone().into_any(),
+                    PyBool::new(py, run.bold).to_owned().into_any(),
+                    PyBool::new(py, run.italic).to_owned().into_any(),
+                    run.direction.into_pyobject(py)?.into_any(),
+                    PyBool::new(py, run.artifact).to_owned().into_any(),
+                    PyBool::new(py, run.ocr_layer).to_owned().into_any(),
+                    run.seq.into_pyobject(py)?.into_any(),
+                ],
+            )?;
+            runs.append(text_run.call1(args)?)?;
         }
         let hidden = PyList::empty(py);
         for (text, reason, b) in &self.hidden {

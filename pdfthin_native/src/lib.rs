@@ -48,9 +48,10 @@ fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, 
 /// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits)`.
 ///
 /// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
-/// `colour_components(scope, name)`, `alpha(scope, name)` and `text_string(raw)`, and holds the `missing` font; see
-/// `pdfthin/engine/native_page.py`. Returns `(runs, hidden, images, rules, paths, glyphs,
-/// unmapped, problems, incomplete, stop)`. `limits` is `(max_operations, max_form_depth,
+/// `colour_components(scope, name)`, `alpha(scope, name)` and `text_string(raw)`, and holds
+/// the `missing` font and the `text_run` class; see `pdfthin/engine/native_page.py`. Returns
+/// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`, the
+/// runs made with `text_run`. `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, min_visible_size, space_gap_em,
 /// split_gap_em, white, max_painted)`, the values of the Python interpreter's module.
 #[pyfunction]
@@ -85,6 +86,12 @@ fn interpret(
     interp.into_py(stop)
 }
 
+/// Python's `round(x, 2)` as the interpreter computes a run's size (for the tests).
+#[pyfunction]
+fn round2(x: f64) -> f64 {
+    interp::round2(x)
+}
+
 /// CPython's `sum()` of floats as this interpreter computes it (for the tests).
 #[pyfunction]
 fn float_sum(py: Python<'_>, values: Vec<f64>) -> f64 {
@@ -98,6 +105,7 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(round2, m)?)?;
     m.add_function(wrap_pyfunction!(lines::build_lines, m)?)?;
     m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
