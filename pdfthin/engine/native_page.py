@@ -57,9 +57,16 @@ def _translated(trans: Any, code: int) -> str:
     return chr(value) if isinstance(value, int) else str(value)
 
 
+_CHARS = [chr(code) for code in range(256)]
+
+
 def native_font(native: Any, font: Font) -> Any:
     """The native decoding table of ``font``."""
-    table = [_translated(font.trans, code) for code in range(256)]
+    trans = font.trans
+    if type(trans) is dict and all(type(v) is str for v in trans.values()):
+        table = [trans.get(code, _CHARS[code]) for code in range(256)]  # the usual case
+    else:
+        table = [_translated(trans, code) for code in range(256)]
     text_map: dict[int, str] | None = None
     codec_map: Any = None
     if not font.simple:
