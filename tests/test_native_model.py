@@ -1,9 +1,13 @@
-"""The native text clean-up against the model's own (DESIGN.md invariant 10).
+"""The native text clean-up and word lists against the model's own (DESIGN.md invariant 10).
 
 ``pdfthin_native.clean_text`` mirrors ``pdfthin.model.text.clean`` (ligatures, characters that
 are never text, runs of spaces) and hands back ``None`` for what Python must normalise itself
 (presentation forms, texts with lone surrogates). Every code point, and random mixtures of the
 characters each rule is about, must come out the same.
+
+``pdfthin_native.ascii_words`` gives the lower-cased words ``_WORD.findall`` finds in an ASCII
+line (the document's vocabulary, which tells hyphenation from real hyphens), and ``None`` for
+any other line.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from native_support import engine, native_module
 
+from pdfthin.model import document as model_document
 from pdfthin.model import text as model_text
 
 SETTINGS = settings(
@@ -115,3 +120,34 @@ def test_clean_takes_the_native_path(module: Any, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(model_text, "_LIGATURE_TABLE", None)  # the Python path would fail
     with engine(module):
         assert model_text.clean(text) == pure == "The first line of text"
+
+
+def _check_words(module: Any, text: str) -> None:
+    native = module.ascii_words(text)
+    if not text.isascii():
+        assert native is None
+        return
+    assert native == [w.lower() for w in model_document._WORD.findall(text)]
+
+
+@SETTINGS
+@given(st.text(alphabet="aZ09_- .,'\t\x00é", max_size=40))
+def test_words(module: Any, text: str) -> None:
+    _check_words(module, text)
+
+
+@SETTINGS
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_words_of_any_ascii(module: Any, text: str) -> None:
+    _check_words(module, text)
+
+
+def test_words_examples(module: Any) -> None:
+    assert module.ascii_words("State-of-the-art _x_ -a- 3D-printing co-") == [
+        "state-of-the-art",
+        "x",
+        "a",
+        "3d-printing",
+        "co",
+    ]
+    assert module.ascii_words("naïve") is None

@@ -20,6 +20,7 @@ from ..engine import (
     Metadata,
     OutlineEntry,
     PageContent,
+    _native,
 )
 from ..layout import Block, Line, PageLayout, finish_document, layout_page
 from .markdown import Anchor, render_anchored, render_plain
@@ -177,15 +178,19 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
     evidence for telling hyphenation from a real hyphen at a line end. The two halves of a
     word broken at a line end are left out (they are not words of their own)."""
     words: set[str] = set()
+    native = _native.NATIVE
     for layout in layouts:
         for block in layout.blocks:
             broken = False
             for line in block.lines:
-                found = _WORD.findall(line.text)
+                # The native side lower-cases the words of an ASCII line; None for others.
+                found = None if native is None else native.ascii_words(line.text)
+                if found is None:
+                    found = [w.lower() for w in _WORD.findall(line.text)]
                 if broken and found:
                     found = found[1:]
                 broken = line.text.rstrip().endswith("-")
                 if broken and found:
                     found = found[:-1]
-                words.update(w.lower() for w in found)
+                words.update(found)
     return words

@@ -95,3 +95,44 @@ pub fn clean_text<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py
     };
     Ok(clean(s).map(|cleaned| PyString::new(text.py(), &cleaned)))
 }
+
+/// `[w.lower() for w in _WORD.findall(text)]` of `pdfthin/model/document.py` for an ASCII
+/// text, or `None` for any other (Python's own `\w` then). On ASCII, `[^\W_][\w-]*[^\W_]|[^\W_]`
+/// finds, in each stretch of letters, digits, `_` and `-`, the part from its first letter or
+/// digit to its last.
+#[pyfunction]
+pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<String>>> {
+    let Ok(bytes) = text.encode_utf8() else {
+        return Ok(None);
+    };
+    let s = bytes.as_bytes();
+    if !s.is_ascii() {
+        return Ok(None);
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        if !word(s[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < s.len() && word(s[i]) {
+            i += 1;
+        }
+        let stretch = &s[start..i];
+        if let (Some(a), Some(b)) = (
+            stretch.iter().position(|c| c.is_ascii_alphanumeric()),
+            stretch.iter().rposition(|c| c.is_ascii_alphanumeric()),
+        ) {
+            out.push(
+                stretch[a..=b]
+                    .iter()
+                    .map(|&c| char::from(c.to_ascii_lowercase()))
+                    .collect(),
+            );
+        }
+    }
+    Ok(Some(out))
+}
