@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from native_support import engine, native_module
 
 from pdfthin.model import document as model_document
+from pdfthin.model import status as model_status
 from pdfthin.model import text as model_text
 
 SETTINGS = settings(
@@ -151,3 +152,15 @@ def test_words_examples(module: Any) -> None:
         "co",
     ]
     assert module.ascii_words("naïve") is None
+
+
+@SETTINGS
+@given(st.text(max_size=60))
+def test_letter_and_digit_count(module: Any, text: str) -> None:
+    """What the page status counts as read text: the same with either engine."""
+    with engine(None):
+        pure = model_status.alnum_count(text)
+    with engine(module):
+        native = model_status.alnum_count(text)
+    assert native == pure == len(model_status._ALNUM.findall(text))
+    assert module.alnum_split(text) is not None or any(0xD800 <= ord(c) <= 0xDFFF for c in text)

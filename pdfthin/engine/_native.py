@@ -24,7 +24,16 @@ MODES = ("auto", "require", "off")
 #: The native module versions this package was written against (same answers, same API).
 COMPATIBLE = ("0.3.",)
 #: What the engine calls; a module without them is from another release.
-_API = ("interpret", "tokenize", "Font", "build_lines", "find_grids", "clean_text", "ascii_words")
+_API = (
+    "interpret",
+    "tokenize",
+    "Font",
+    "build_lines",
+    "find_grids",
+    "clean_text",
+    "ascii_words",
+    "alnum_split",
+)
 
 NATIVE: ModuleType | None = None
 mode: str = "auto"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine import PageContent
+from ..engine import PageContent, _native
 from ..layout import PageLayout
 
 #: Fewer letters or digits than this is "no usable text".
@@ -27,6 +27,17 @@ OUTLINE_PATHS = 30
 
 _ALNUM = re.compile(r"[^\W_]", re.UNICODE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def alnum_count(text: str) -> int:
+    """How many letters and digits ``text`` holds."""
+    native = _native.NATIVE
+    split = None if native is None else native.alnum_split(text)
+    if split is None:
+        return len(_ALNUM.findall(text))
+    # ASCII counted natively; the other characters by Python's own Unicode classes.
+    ascii_count, rest = split
+    return ascii_count + (len(_ALNUM.findall(rest)) if rest else 0)
 
 
 def image_coverage(page: PageContent) -> float:
@@ -53,10 +64,10 @@ def image_coverage(page: PageContent) -> float:
 
 def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[str, str, str]:
     """``(status, reason code, reason)`` for one page."""
-    chars = len(_ALNUM.findall(markdown))
+    chars = alnum_count(markdown)
     coverage = image_coverage(page)
     images = len(page.images)
-    control = sum(len(_CONTROL.findall(run.text)) for run in page.runs)
+    control = len(_CONTROL.findall("".join(run.text for run in page.runs)))
     unmapped = page.unmapped_glyphs + control
     # Glyphs a font maps to control characters carry no text either (they never reach the
     # Markdown), and say as little as glyphs without a mapping.

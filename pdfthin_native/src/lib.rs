@@ -110,5 +110,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
+    m.add_function(wrap_pyfunction!(text::alnum_split, m)?)?;
     Ok(())
 }

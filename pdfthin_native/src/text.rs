@@ -136,3 +136,26 @@ pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<Stri
     }
     Ok(Some(out))
 }
+
+/// `alnum_split(text)`: how many ASCII letters and digits `text` holds, and its non-ASCII
+/// characters (whose letters and digits Python counts with its own Unicode classes); `None`
+/// for a text with no UTF-8 form.
+#[pyfunction]
+pub fn alnum_split(text: &Bound<'_, PyString>) -> PyResult<Option<(usize, String)>> {
+    let Ok(bytes) = text.encode_utf8() else {
+        return Ok(None);
+    };
+    let Ok(s) = std::str::from_utf8(bytes.as_bytes()) else {
+        return Ok(None);
+    };
+    let mut count = 0;
+    let mut rest = String::new();
+    for c in s.chars() {
+        if c.is_ascii() {
+            count += usize::from(c.is_ascii_alphanumeric());
+        } else {
+            rest.push(c);
+        }
+    }
+    Ok(Some((count, rest)))
+}
