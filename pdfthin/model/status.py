@@ -37,7 +37,7 @@ def alnum_count(text: str) -> int:
         return len(_ALNUM.findall(text))
     # ASCII counted natively; the other characters by Python's own Unicode classes.
     ascii_count, rest = split
-    return ascii_count + (len(_ALNUM.findall(rest)) if rest else 0)
+    return int(ascii_count) + (len(_ALNUM.findall(rest)) if rest else 0)
 
 
 def image_coverage(page: PageContent) -> float:
