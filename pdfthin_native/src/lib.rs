@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 mod font;
 mod interp;
 pub mod lexer;
+pub mod objects;
 
 use interp::{to_py, Interp, Limits};
 
@@ -95,5 +96,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::read_indirect, m)?)?;
     Ok(())
 }
