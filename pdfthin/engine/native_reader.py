@@ -38,6 +38,9 @@ from pypdf.generic import (
 
 from . import _native
 
+#: Numbers the native side takes (an unsigned 64-bit integer, with room to spare).
+_BIG = 2**62
+
 #: The pypdf releases whose object parsing ``read_indirect`` reproduces.
 VERIFIED_PYPDF = ("7.0.", "7.1.")
 
@@ -59,8 +62,13 @@ FACTORY = (
 
 
 def enabled() -> bool:
-    """Whether :func:`open_reader` takes the native fast path."""
-    return _native.NATIVE is not None and pypdf.__version__.startswith(VERIFIED_PYPDF)
+    """Whether :func:`open_reader` takes the native fast path (a native module of 0.2.x built
+    before ``read_indirect`` existed does not have it)."""
+    return (
+        _native.NATIVE is not None
+        and hasattr(_native.NATIVE, "read_indirect")
+        and pypdf.__version__.startswith(VERIFIED_PYPDF)
+    )
 
 
 def open_reader(data: bytes) -> pypdf.PdfReader:
@@ -107,21 +115,18 @@ class NativeReader(pypdf.PdfReader):
         start = self.xref.get(generation, {}).get(idnum)
         if type(idnum) is not int or type(generation) is not int or type(start) is not int:
             return super().get_object(indirect_reference)
-        if idnum < 0 or generation < 0 or start < 0:
+        if not (0 <= idnum < _BIG and 0 <= generation < _BIG and 0 <= start < _BIG):
             return super().get_object(indirect_reference)
         config = get_configuration()
+        limits = (
+            config.array_maximum_element_count,
+            config.dictionary_maximum_element_count,
+            config.maximum_declared_stream_length,
+        )
+        if not all(type(n) is int and 0 <= n < _BIG for n in limits):
+            return super().get_object(indirect_reference)
         found = self._native_read(
-            self._native_data,
-            start,
-            idnum,
-            generation,
-            self,
-            FACTORY,
-            (
-                config.array_maximum_element_count,
-                config.dictionary_maximum_element_count,
-                config.maximum_declared_stream_length,
-            ),
+            self._native_data, start, idnum, generation, self, FACTORY, limits
         )
         if found is None:
             return super().get_object(indirect_reference)

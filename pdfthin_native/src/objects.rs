@@ -19,7 +19,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 /// Deeper nesting than this is left to pypdf (whose own answer there may depend on Python's
 /// recursion limit).
-pub const MAX_DEPTH: usize = 40;
+pub const MAX_DEPTH: usize = 32;
 /// Longer names are left to pypdf (its `read_until_regex` has a 4096-byte limit).
 const MAX_NAME: usize = 1024;
 /// More consecutive comments than this are left to pypdf (its limit is 1000).
@@ -707,7 +707,10 @@ mod tests {
                 ("/D".into(), Value::Str(b"a`".to_vec())),
             ]))
         );
-        assert_eq!(parse(b"1 0 obj /A#20B endobj"), Some(Value::Name("/A B".into())));
+        assert_eq!(
+            parse(b"1 0 obj /A#20B endobj"),
+            Some(Value::Name("/A B".into()))
+        );
         assert_eq!(parse(b"1 0 obj true endobj"), Some(Value::Bool(true)));
     }
 
