@@ -8,7 +8,6 @@ stable code; failures inside a page are kept on that page.
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import math
 import re
@@ -24,7 +23,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject, StreamObject
 
 from ..errors import PdfthinError
-from . import _native, native_page, recovery
+from . import _native, native_page, native_reader, recovery
 from .fonts import get, num, resolve, truthy
 from .interpreter import (
     Interpreter,
@@ -171,7 +170,7 @@ class EngineDocument:
 
     def _reader(self, data: bytes, password: str | None) -> pypdf.PdfReader:
         try:
-            reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+            reader = native_reader.open_reader(data)
         except DependencyError as exc:
             raise _dependency_error(exc) from None
         self._decrypt(reader, password)

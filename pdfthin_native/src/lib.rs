@@ -17,6 +17,8 @@ mod lines;
 mod text;
 
 use interp::{to_py, Interp, Limits};
+// The parser of indirect objects (pypdf's read_object), declared apart from the others.
+pub mod objects;
 
 /// `iter_operations(data)` as a list of `(operator, operands)`, and the message of the
 /// exception the Python lexer raises at the end of that list (`None` if it does not).
@@ -102,6 +104,7 @@ fn float_sum(py: Python<'_>, values: Vec<f64>) -> f64 {
 fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<font::Font>()?;
+    m.add_function(wrap_pyfunction!(objects::read_indirect, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;

@@ -1,0 +1,739 @@
+//! A fast path for pypdf's parsing of one indirect object (`N G obj ...`) of a PDF file.
+//!
+//! pypdf's `PdfReader.get_object` seeks to the offset the cross-reference table gives, reads
+//! the object header and calls `read_object`. This module does the same for the plain cases and
+//! builds the very objects pypdf would build, with pypdf's own classes (handed in by the
+//! Python side). Everything else — anything pypdf would warn about, repair, or treat in a
+//! special way, every input this parser is not sure about — gives `None`, and the caller lets
+//! pypdf do it. The rule: for any input, the answer is `None` or exactly pypdf's.
+//!
+//! Parsing is in two steps: [`parse_indirect`] reads the bytes into a [`Value`] tree with no
+//! Python involved (so it can be tested and fuzzed on its own), then [`to_py`] builds the
+//! Python objects. Nothing here indexes the input unchecked, and nesting is bounded by
+//! [`MAX_DEPTH`], so no input panics or overflows the stack.
+
+use std::collections::HashSet;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+/// Deeper nesting than this is left to pypdf (whose own answer there may depend on Python's
+/// recursion limit).
+pub const MAX_DEPTH: usize = 32;
+/// Longer names are left to pypdf (its `read_until_regex` has a 4096-byte limit).
+const MAX_NAME: usize = 1024;
+/// More consecutive comments than this are left to pypdf (its limit is 1000).
+const MAX_COMMENTS: usize = 100;
+/// pypdf peeks this many bytes to read a number or an indirect reference.
+const PEEK: usize = 20;
+
+/// pypdf's limits (its `get_configuration()`), read by the caller at each call.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// `array_maximum_element_count`.
+    pub max_array: usize,
+    /// `dictionary_maximum_element_count`.
+    pub max_dict: usize,
+    /// `maximum_declared_stream_length`.
+    pub max_stream: usize,
+}
+
+/// One parsed object.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Real(f64),
+    /// A name with its `/`, `#xx` escapes resolved, decoded as UTF-8.
+    Name(String),
+    /// A literal or hex string's bytes (pypdf's `create_string_object` decodes them).
+    Str(Vec<u8>),
+    Ref(u64, u64),
+    Array(Vec<Value>),
+    Dict(Vec<(String, Value)>),
+    /// A stream (only at the top): its dictionary and the byte range of its data.
+    Stream(Vec<(String, Value)>, usize, usize),
+}
+
+/// pypdf's `WHITESPACES` (`read_non_whitespace`, `skip_over_whitespace`): no vertical tab.
+fn is_ws(b: u8) -> bool {
+    matches!(b, b'\0' | b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+/// What `ArrayObject.read_from_stream` skips: `bytes.isspace()` or `WHITESPACES`.
+fn is_array_ws(b: u8) -> bool {
+    is_ws(b) || b == b'\x0b'
+}
+
+/// `\s` of a bytes regular expression: no NUL.
+fn is_re_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b')
+}
+
+/// The end of a name: `NameObject.delimiter_pattern`.
+fn is_name_delimiter(b: u8) -> bool {
+    is_re_space(b)
+        || matches!(
+            b,
+            b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
+        )
+}
+
+/// The characters `NumberObject.NumberPattern` does not stop at: `+`, `,`, `-`, `.`, digits.
+fn is_number_char(b: u8) -> bool {
+    matches!(b, b'+'..=b'.' | b'0'..=b'9')
+}
+
+struct Parser<'a> {
+    data: &'a [u8],
+    limits: Limits,
+}
+
+impl<'a> Parser<'a> {
+    fn at(&self, p: usize) -> Option<u8> {
+        self.data.get(p).copied()
+    }
+
+    fn starts(&self, p: usize, word: &[u8]) -> bool {
+        self.data
+            .get(p..)
+            .is_some_and(|rest| rest.starts_with(word))
+    }
+
+    /// `read_non_whitespace` then one step back: the first byte at or after `p` that is not
+    /// in `WHITESPACES` (`None` at the end of the file, where pypdf's step back misleads).
+    fn skip_ws(&self, mut p: usize) -> Option<usize> {
+        while is_ws(self.at(p)?) {
+            p += 1;
+        }
+        Some(p)
+    }
+
+    /// `skip_over_comment` from the `%` at `p`: past the first CR or LF.
+    fn skip_comment(&self, mut p: usize) -> Option<usize> {
+        loop {
+            let b = self.at(p)?;
+            p += 1;
+            if b == b'\n' || b == b'\r' {
+                return Some(p);
+            }
+        }
+    }
+
+    /// `read_object` at `p`: the object and the position pypdf's stream is left at.
+    fn object(&self, mut p: usize, depth: usize) -> Option<(Value, usize)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut tok = self.at(p)?;
+        if tok == b'%' {
+            // skip_over_comments: each comment, then the whitespace after it.
+            let mut count = 0;
+            while tok == b'%' {
+                count += 1;
+                if count > MAX_COMMENTS {
+                    return None;
+                }
+                p = self.skip_ws(self.skip_comment(p)?)?;
+                tok = self.at(p)?;
+            }
+        }
+        match tok {
+            b'/' => self.name(p).map(|(n, q)| (Value::Name(n), q)),
+            b'<' => {
+                if self.at(p + 1) == Some(b'<') {
+                    self.dict(p, depth)
+                } else {
+                    self.hex_string(p)
+                }
+            }
+            b'[' => self.array(p, depth),
+            b't' if self.starts(p, b"true") => Some((Value::Bool(true), p + 4)),
+            // "fals" and any one byte more
+            b'f' if self.starts(p, b"fals") && p + 5 <= self.data.len() => {
+                Some((Value::Bool(false), p + 5))
+            }
+            b'(' => self.literal_string(p),
+            b'e' if self.starts(p, b"endobj") => Some((Value::Null, p + 6)),
+            b'n' if self.starts(p, b"null") => Some((Value::Null, p + 4)),
+            b'0'..=b'9' | b'+' | b'-' | b'.' => self.number_or_reference(p),
+            _ => None,
+        }
+    }
+
+    /// `NameObject.read_from_stream`: up to the delimiter, `#xx` resolved, UTF-8 only.
+    fn name(&self, p: usize) -> Option<(String, usize)> {
+        let start = p + 1;
+        let mut q = start;
+        loop {
+            // At the end of the file pypdf takes the rest; leave that to it.
+            let b = self.at(q)?;
+            if is_name_delimiter(b) {
+                break;
+            }
+            q += 1;
+            if q - start >= MAX_NAME {
+                return None;
+            }
+        }
+        let raw = self.data.get(p..q)?;
+        let bytes = if raw.contains(&b'#') {
+            unnumber(raw)?
+        } else {
+            raw.to_vec()
+        };
+        // pypdf tries utf-8, then gbk, then latin1: only the first is done here.
+        let name = String::from_utf8(bytes).ok()?;
+        Some((name, q))
+    }
+
+    /// `DictionaryObject.read_from_stream` (and `_read_stream_data`) from the `<<` at `p`.
+    fn dict(&self, p: usize, depth: usize) -> Option<(Value, usize)> {
+        let mut p = p + 2;
+        let mut items: Vec<(String, Value)> = Vec::new();
+        let mut seen: Option<HashSet<String>> = None;
+        loop {
+            p = self.skip_ws(p)?;
+            match self.at(p)? {
+                b'%' => {
+                    p = self.skip_comment(p)?;
+                    continue;
+                }
+                // pypdf takes any byte after the first '>'; only '>>' is taken here.
+                b'>' if self.at(p + 1)? == b'>' => {
+                    p += 2;
+                    break;
+                }
+                // pypdf skips keys that are not names (with a warning) and ends at a null.
+                b'/' => {}
+                _ => return None,
+            }
+            if items.len() >= self.limits.max_dict {
+                return None;
+            }
+            let (key, q) = self.name(p)?;
+            let q = self.skip_ws(q)?;
+            let (value, q) = self.object(q, depth + 1)?;
+            // pypdf warns about a key defined twice and keeps the first value.
+            let twice = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None => items.iter().any(|(k, _)| *k == key),
+            };
+            if twice {
+                return None;
+            }
+            items.push((key, value));
+            if seen.is_none() && items.len() >= 16 {
+                seen = Some(items.iter().map(|(k, _)| k.clone()).collect());
+            }
+            p = q;
+        }
+        // _read_stream_data: is the dictionary followed by "stream"?
+        let q = self.skip_ws(p)?;
+        if !self.starts(q, b"stream") {
+            return Some((Value::Dict(items), p));
+        }
+        if depth > 0 {
+            return None;
+        }
+        self.stream(items, q + 6)
+    }
+
+    /// The data of a stream whose keyword ends before `p`: only a direct /Length, followed
+    /// by `endstream` where pypdf looks for it.
+    fn stream(&self, items: Vec<(String, Value)>, mut p: usize) -> Option<(Value, usize)> {
+        let mut eol = self.at(p)?;
+        p += 1;
+        while eol == b' ' {
+            eol = self.at(p)?;
+            p += 1;
+        }
+        match eol {
+            b'\n' => {}
+            b'\r' => {
+                if self.at(p)? == b'\n' {
+                    p += 1;
+                }
+            }
+            _ => return None,
+        }
+        let length = items.iter().find(|(k, _)| k == "/Length").map(|(_, v)| v)?;
+        let length = match length {
+            Value::Int(n) if *n >= 0 => usize::try_from(*n).ok()?,
+            _ => return None,
+        };
+        if length > self.limits.max_stream {
+            return None;
+        }
+        let end = p.checked_add(length)?;
+        if end > self.data.len() {
+            return None;
+        }
+        let e = self.skip_ws(end)?;
+        if !self.starts(e, b"endstream") {
+            return None;
+        }
+        Some((Value::Stream(items, p, end), e + 9))
+    }
+
+    /// `ArrayObject.read_from_stream` from the `[` at `p`.
+    fn array(&self, p: usize, depth: usize) -> Option<(Value, usize)> {
+        let mut p = p + 1;
+        let mut items = Vec::new();
+        loop {
+            // At the end of the file pypdf ends the array quietly; leave that to it.
+            while is_array_ws(self.at(p)?) {
+                p += 1;
+            }
+            match self.at(p)? {
+                b'%' => {
+                    p = self.skip_comment(p)?;
+                    continue;
+                }
+                b']' => return Some((Value::Array(items), p + 1)),
+                _ => {}
+            }
+            if items.len() >= self.limits.max_array {
+                return None;
+            }
+            let (value, q) = self.object(p, depth + 1)?;
+            items.push(value);
+            p = q;
+        }
+    }
+
+    /// `read_hex_string_from_stream` from the `<` at `p`.
+    fn hex_string(&self, p: usize) -> Option<(Value, usize)> {
+        let mut p = p + 1;
+        let mut out = Vec::new();
+        let mut high: Option<u8> = None;
+        loop {
+            p = self.skip_ws(p)?;
+            let b = self.at(p)?;
+            p += 1;
+            if b == b'>' {
+                break;
+            }
+            let digit = hex_value(b)?;
+            match high.take() {
+                None => high = Some(digit),
+                Some(h) => out.push(h * 16 + digit),
+            }
+        }
+        if let Some(h) = high {
+            out.push(h * 16);
+        }
+        Some((Value::Str(out), p))
+    }
+
+    /// `read_string_from_stream` from the `(` at `p`. Escapes pypdf warns about, and octal
+    /// escapes above 255, are left to pypdf.
+    fn literal_string(&self, p: usize) -> Option<(Value, usize)> {
+        let mut p = p + 1;
+        let mut parens = 1usize;
+        let mut out = Vec::new();
+        loop {
+            let b = self.at(p)?;
+            p += 1;
+            match b {
+                b'(' => parens += 1,
+                b')' => {
+                    parens -= 1;
+                    if parens == 0 {
+                        break;
+                    }
+                }
+                b'\\' => {
+                    let e = self.at(p)?;
+                    p += 1;
+                    let mapped = match e {
+                        b'n' => Some(b'\n'),
+                        b'r' => Some(b'\r'),
+                        b't' => Some(b'\t'),
+                        b'b' => Some(b'\x08'),
+                        b'f' => Some(b'\x0c'),
+                        b'(' | b')' | b'/' | b'\\' | b' ' | b'%' | b'<' | b'>' | b'[' | b']'
+                        | b'#' | b'_' | b'&' | b'$' => Some(e),
+                        _ => None,
+                    };
+                    if let Some(m) = mapped {
+                        out.push(m);
+                        continue;
+                    }
+                    if (b'0'..=b'7').contains(&e) {
+                        let mut value = u32::from(e - b'0');
+                        for _ in 0..2 {
+                            match self.at(p) {
+                                Some(d @ b'0'..=b'7') => {
+                                    value = value * 8 + u32::from(d - b'0');
+                                    p += 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        out.push(u8::try_from(value).ok()?);
+                        continue;
+                    }
+                    if e == b'\n' || e == b'\r' {
+                        // an escaped line break: nothing; a second CR or LF goes with it
+                        if matches!(self.at(p)?, b'\n' | b'\r') {
+                            p += 1;
+                        }
+                        continue;
+                    }
+                    return None;
+                }
+                _ => {}
+            }
+            out.push(b);
+        }
+        Some((Value::Str(out), p))
+    }
+
+    /// `read_object` at a digit, sign or dot: an indirect reference if
+    /// `IndirectPattern` matches the next 20 bytes, else a number ending within them.
+    fn number_or_reference(&self, p: usize) -> Option<(Value, usize)> {
+        let end = p.checked_add(PEEK)?.min(self.data.len());
+        let peek = self.data.get(p..end)?;
+        if let Some((id, gen, len)) = match_reference(peek) {
+            return Some((Value::Ref(id?, gen?), p + len));
+        }
+        let len = peek.iter().position(|&b| !is_number_char(b))?;
+        let num = peek.get(..len)?;
+        let value = if num.contains(&b'.') {
+            Value::Real(parse_real(num)?)
+        } else {
+            Value::Int(parse_int(num)?)
+        };
+        Some((value, p + len))
+    }
+}
+
+/// `IndirectPattern` (`[+-]?(\d+)\s+(\d+)\s+R[^a-zA-Z]`) matched at the start of `peek`:
+/// the two numbers (`None` for a signed or oversized one: left to pypdf) and the length up
+/// to and including the `R`.
+#[allow(clippy::type_complexity)]
+fn match_reference(peek: &[u8]) -> Option<(Option<u64>, Option<u64>, usize)> {
+    let digits = |from: usize| {
+        peek.get(from..)
+            .map_or(0, |s| s.iter().take_while(|b| b.is_ascii_digit()).count())
+    };
+    let spaces = |from: usize| {
+        peek.get(from..)
+            .map_or(0, |s| s.iter().take_while(|&&b| is_re_space(b)).count())
+    };
+    let signed = matches!(peek.first(), Some(b'+' | b'-'));
+    let a = usize::from(signed);
+    let a_len = digits(a);
+    if a_len == 0 {
+        return None;
+    }
+    let s1 = a + a_len;
+    let s1_len = spaces(s1);
+    if s1_len == 0 {
+        return None;
+    }
+    let g = s1 + s1_len;
+    let g_len = digits(g);
+    if g_len == 0 {
+        return None;
+    }
+    let s2 = g + g_len;
+    let s2_len = spaces(s2);
+    if s2_len == 0 {
+        return None;
+    }
+    let r = s2 + s2_len;
+    if peek.get(r) != Some(&b'R') {
+        return None;
+    }
+    match peek.get(r + 1) {
+        Some(b) if !b.is_ascii_alphabetic() => {}
+        _ => return None,
+    }
+    let id = if signed {
+        None
+    } else {
+        parse_digits(peek.get(a..s1)?)
+    };
+    let gen = parse_digits(peek.get(g..s2)?);
+    Some((id, gen, r + 1))
+}
+
+fn parse_digits(s: &[u8]) -> Option<u64> {
+    std::str::from_utf8(s).ok()?.parse::<u64>().ok()
+}
+
+/// `int(num)` for `[+-]?[0-9]+` (anything else makes pypdf warn and use 0).
+fn parse_int(num: &[u8]) -> Option<i64> {
+    let digits = match num.first()? {
+        b'+' | b'-' => num.get(1..)?,
+        _ => num,
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(num).ok()?.parse::<i64>().ok()
+}
+
+/// `float(num)` for `[+-]?([0-9]+\.[0-9]*|\.[0-9]+)` (anything else makes pypdf warn and
+/// use 0.0). Both languages round correctly, so the values are the same.
+fn parse_real(num: &[u8]) -> Option<f64> {
+    let body = match num.first()? {
+        b'+' | b'-' => num.get(1..)?,
+        _ => num,
+    };
+    let dot = body.iter().position(|&b| b == b'.')?;
+    let (int_part, frac_part) = (body.get(..dot)?, body.get(dot + 1..)?);
+    if !int_part.iter().all(u8::is_ascii_digit) || !frac_part.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    if int_part.is_empty() && frac_part.is_empty() {
+        return None;
+    }
+    std::str::from_utf8(num).ok()?.parse::<f64>().ok()
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// `NameObject.unnumber`, for names whose every `#` is followed by two hex digits (pypdf's
+/// `int(..., 16)` accepts more, such as a sign or one digit at the end: left to it).
+fn unnumber(raw: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        if b == b'#' {
+            let hi = hex_value(*raw.get(i + 1)?)?;
+            let lo = hex_value(*raw.get(i + 2)?)?;
+            out.push(hi * 16 + lo);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// `read_object_header` at `offset` then `read_object`, for the object `idnum generation`:
+/// the object and the position after it, or `None` wherever pypdf might do anything but
+/// the plain thing.
+pub fn parse_indirect(
+    data: &[u8],
+    offset: usize,
+    idnum: u64,
+    generation: u64,
+    limits: Limits,
+) -> Option<(Value, usize)> {
+    let parser = Parser { data, limits };
+    // The header: [ws] digits ws [ws] digits ws [ws] "obj" [ws]. pypdf skips a comment
+    // first and reads any three bytes for "obj"; those cases are left to it.
+    let mut p = parser.skip_ws(offset)?;
+    let mut numbers = [0u64; 2];
+    for number in &mut numbers {
+        let start = p;
+        while parser.at(p)?.is_ascii_digit() {
+            p += 1;
+            if p - start > 19 {
+                return None;
+            }
+        }
+        *number = parse_digits(data.get(start..p)?)?;
+        // read_until_whitespace stops at (and consumes) any whitespace, vertical tab too
+        if !is_array_ws(parser.at(p)?) {
+            return None;
+        }
+        p = parser.skip_ws(p + 1)?;
+    }
+    if numbers != [idnum, generation] || !parser.starts(p, b"obj") {
+        return None;
+    }
+    let p = parser.skip_ws(p + 3)?;
+    parser.object(p, 0)
+}
+
+/// The Python side's classes and functions, in this order: `DictionaryObject`,
+/// `ArrayObject`, `NameObject`, a `NumberObject` maker, a `FloatObject` maker,
+/// `BooleanObject`, `NullObject`, `IndirectObject`, `create_string_object`,
+/// `StreamObject.initialize_from_dictionary`.
+pub struct Factory<'py> {
+    dict: Bound<'py, PyAny>,
+    array: Bound<'py, PyAny>,
+    name: Bound<'py, PyAny>,
+    number: Bound<'py, PyAny>,
+    float: Bound<'py, PyAny>,
+    boolean: Bound<'py, PyAny>,
+    null: Bound<'py, PyAny>,
+    reference: Bound<'py, PyAny>,
+    string: Bound<'py, PyAny>,
+    stream: Bound<'py, PyAny>,
+}
+
+impl<'py> Factory<'py> {
+    pub fn new(factory: &Bound<'py, PyTuple>) -> PyResult<Self> {
+        let item = |i: usize| factory.get_item(i);
+        Ok(Factory {
+            dict: item(0)?,
+            array: item(1)?,
+            name: item(2)?,
+            number: item(3)?,
+            float: item(4)?,
+            boolean: item(5)?,
+            null: item(6)?,
+            reference: item(7)?,
+            string: item(8)?,
+            stream: item(9)?,
+        })
+    }
+}
+
+fn dict_to_py<'py>(
+    f: &Factory<'py>,
+    data: &[u8],
+    reader: &Bound<'py, PyAny>,
+    items: &[(String, Value)],
+    into: &Bound<'py, PyDict>,
+) -> PyResult<()> {
+    for (k, v) in items {
+        let key = f.name.call1((PyString::new(into.py(), k),))?;
+        into.set_item(key, to_py(f, data, reader, v)?)?;
+    }
+    Ok(())
+}
+
+/// The Python object pypdf would have built for `v`.
+pub fn to_py<'py>(
+    f: &Factory<'py>,
+    data: &[u8],
+    reader: &Bound<'py, PyAny>,
+    v: &Value,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = reader.py();
+    Ok(match v {
+        Value::Null => f.null.call0()?,
+        Value::Bool(b) => f.boolean.call1((*b,))?,
+        Value::Int(n) => f.number.call1((*n,))?,
+        Value::Real(x) => f.float.call1((*x,))?,
+        Value::Name(n) => f.name.call1((PyString::new(py, n),))?,
+        Value::Str(s) => f.string.call1((PyBytes::new(py, s),))?,
+        Value::Ref(id, gen) => f.reference.call1((*id, *gen, reader))?,
+        Value::Array(items) => {
+            let out = f.array.call0()?;
+            {
+                let list = out.downcast::<PyList>()?;
+                for item in items {
+                    list.append(to_py(f, data, reader, item)?)?;
+                }
+            }
+            out
+        }
+        Value::Dict(items) => {
+            let out = f.dict.call0()?;
+            dict_to_py(f, data, reader, items, out.downcast::<PyDict>()?)?;
+            out
+        }
+        Value::Stream(items, start, end) => {
+            // pypdf's dictionary with its "__streamdata__", made into a stream object
+            let raw = PyDict::new(py);
+            dict_to_py(f, data, reader, items, &raw)?;
+            let bytes = data.get(*start..*end).unwrap_or_default();
+            raw.set_item("__streamdata__", PyBytes::new(py, bytes))?;
+            f.stream.call1((raw,))?
+        }
+    })
+}
+
+/// `read_indirect(data, offset, idnum, generation, reader, factory, limits)`: the object
+/// `idnum generation` at `offset` of the file `data`, as pypdf's `get_object` would read it
+/// there, with the position its stream would be left at; `None` where pypdf must do it.
+/// `factory` is described at [`Factory`]; `limits` is `(array_maximum_element_count,
+/// dictionary_maximum_element_count, maximum_declared_stream_length)`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn read_indirect<'py>(
+    data: &[u8],
+    offset: usize,
+    idnum: u64,
+    generation: u64,
+    reader: Bound<'py, PyAny>,
+    factory: Bound<'py, PyTuple>,
+    limits: (usize, usize, usize),
+) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
+    let limits = Limits {
+        max_array: limits.0,
+        max_dict: limits.1,
+        max_stream: limits.2,
+    };
+    let Some((value, end)) = parse_indirect(data, offset, idnum, generation, limits) else {
+        return Ok(None);
+    };
+    let factory = Factory::new(&factory)?;
+    Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: Limits = Limits {
+        max_array: 100_000,
+        max_dict: 100_000,
+        max_stream: 75_000_000,
+    };
+
+    fn parse(s: &[u8]) -> Option<Value> {
+        parse_indirect(s, 0, 1, 0, LIMITS).map(|(v, _)| v)
+    }
+
+    #[test]
+    fn plain_objects() {
+        assert_eq!(
+            parse(b"1 0 obj << /A 1 /B [2 0 R 1.5 -.5] /C (x\\(y) /D <616> >> endobj"),
+            Some(Value::Dict(vec![
+                ("/A".into(), Value::Int(1)),
+                (
+                    "/B".into(),
+                    Value::Array(vec![Value::Ref(2, 0), Value::Real(1.5), Value::Real(-0.5)])
+                ),
+                ("/C".into(), Value::Str(b"x(y".to_vec())),
+                ("/D".into(), Value::Str(b"a`".to_vec())),
+            ]))
+        );
+        assert_eq!(
+            parse(b"1 0 obj /A#20B endobj"),
+            Some(Value::Name("/A B".into()))
+        );
+        assert_eq!(parse(b"1 0 obj true endobj"), Some(Value::Bool(true)));
+    }
+
+    #[test]
+    fn left_to_pypdf() {
+        assert_eq!(parse(b"2 0 obj 1 endobj"), None); // another object
+        assert_eq!(parse(b"1 0 obj << /A 1 /A 2 >> endobj"), None); // a key twice
+        assert_eq!(parse(b"1 0 obj (\\q) endobj"), None); // an unknown escape
+        assert_eq!(parse(b"1 0 obj 1,5 endobj"), None); // pypdf warns
+        assert_eq!(parse(b"1 0 obj /A#2 endobj"), None);
+        assert_eq!(parse(b"1 0 obj [1 2"), None); // the end of the file
+        assert_eq!(parse(b"1 0 obj -3 0 R endobj"), None);
+        let deep = [b"1 0 obj ".as_slice(), &[b'['; 100], &[b']'; 100]].concat();
+        assert_eq!(parse(&deep), None);
+    }
+
+    #[test]
+    fn never_panics_on_prefixes() {
+        let s = b"1 0 obj << /A [1 2.5 (a\\101) <41> /N#41 true false null 3 0 R] >>\nstream\r\nxy\nendstream endobj";
+        for end in 0..s.len() {
+            for start in 0..end {
+                let _ = parse_indirect(&s[..end], start, 1, 0, LIMITS);
+            }
+        }
+    }
+}
