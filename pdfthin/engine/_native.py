@@ -33,6 +33,7 @@ _API = (
     "clean_text",
     "ascii_words",
     "alnum_split",
+    "read_indirect",
 )
 
 NATIVE: ModuleType | None = None

@@ -62,13 +62,8 @@ FACTORY = (
 
 
 def enabled() -> bool:
-    """Whether :func:`open_reader` takes the native fast path (a native module of 0.2.x built
-    before ``read_indirect`` existed does not have it)."""
-    return (
-        _native.NATIVE is not None
-        and hasattr(_native.NATIVE, "read_indirect")
-        and pypdf.__version__.startswith(VERIFIED_PYPDF)
-    )
+    """Whether :func:`open_reader` takes the native fast path."""
+    return _native.NATIVE is not None and pypdf.__version__.startswith(VERIFIED_PYPDF)
 
 
 def open_reader(data: bytes) -> pypdf.PdfReader:
