@@ -56,6 +56,26 @@ class FakeLambdaContext:
         return int((self.deadline - time.monotonic()) * 1000)
 
 
+#: Documents with at least this many pages are "slow" in the deadline tests below.
+SLOW_PAGES = 150
+
+
+@pytest.fixture
+def slow_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document of SLOW_PAGES pages or more takes a second longer to extract, whichever
+    engine reads it (the native one reads 150 pages within a short deadline)."""
+    from pdfthin.operations import context as context_module
+
+    original = context_module.build_document
+
+    def slowed(engine: Any, **kwargs: Any) -> Any:
+        if engine.page_count >= SLOW_PAGES:
+            time.sleep(1.0)
+        return original(engine, **kwargs)
+
+    monkeypatch.setattr(context_module, "build_document", slowed)
+
+
 @pytest.fixture
 def app() -> LambdaApp:
     return LambdaApp(Config())
@@ -224,7 +244,7 @@ def test_every_error_code_has_a_status() -> None:
     assert STATUS["encrypted"] == 403  # a request argument, not HTTP authentication
 
 
-def test_every_error_code_over_http(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_error_code_over_http(monkeypatch: pytest.MonkeyPatch, slow_extraction: None) -> None:
     app = LambdaApp(Config(max_file_bytes=1_000_000, buckets=(Bucket("docs"),)))
     doc = b64(REPORT)
     fingerprint = describe_document(REPORT)["document"]["fingerprint"]
@@ -301,7 +321,7 @@ def test_every_error_code_over_http(monkeypatch: pytest.MonkeyPatch) -> None:
     expect("ocr_unavailable", {"operation": "read_pages", "document": doc, "ocr": True})
 
     # busy and timeout: a slow extraction past the deadline goes on, and holds the one slot.
-    slow = report_pdf("slow", pages=150)
+    slow = report_pdf("slow", pages=SLOW_PAGES)
     request = {"operation": "describe_document", "document": b64(slow)}
     error = expect("timeout", request, lambda_context=nearly_out())
     assert error["headers"]["retry-after"] == "5"
@@ -349,7 +369,7 @@ def test_unknown_argument_names_what_the_operation_takes(app: LambdaApp) -> None
 
 
 def test_a_timed_out_extraction_fills_the_cache_for_the_retry(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, slow_extraction: None
 ) -> None:
     from pdfthin.operations import context as context_module
 
@@ -361,7 +381,7 @@ def test_a_timed_out_extraction_fills_the_cache_for_the_retry(
         return original(engine, **kwargs)
 
     monkeypatch.setattr(context_module, "build_document", counting)
-    slow = b64(report_pdf("late", pages=150))
+    slow = b64(report_pdf("late", pages=SLOW_PAGES))
     app = LambdaApp(Config())
     request = {"operation": "describe_document", "document": slow}
     # Lambda says 1.1 s remain: the handler keeps a second for its answer.
@@ -374,15 +394,15 @@ def test_a_timed_out_extraction_fills_the_cache_for_the_retry(
     }
     # The extraction went on; the retry waits for it instead of starting again.
     answer = app(request, FakeLambdaContext(120))
-    assert answer["document"]["page_count"] == 150
+    assert answer["document"]["page_count"] == SLOW_PAGES
     assert builds == [1]
     assert len(app.context.cache) == 1
 
 
-def test_busy_for_another_document_while_one_is_extracted() -> None:
+def test_busy_for_another_document_while_one_is_extracted(slow_extraction: None) -> None:
     app = LambdaApp(Config())
     assert app({"operation": "get_info", "document": b64(OTHER)}, None)["document"]
-    slow = b64(report_pdf("busy", pages=150))
+    slow = b64(report_pdf("busy", pages=SLOW_PAGES))
     late = app({"operation": "get_info", "document": slow}, nearly_out())
     assert late["error"]["code"] == "timeout"
     third = b64(report_pdf("third"))
@@ -394,13 +414,18 @@ def test_busy_for_another_document_while_one_is_extracted() -> None:
     cached = app({"operation": "get_info", "document": b64(OTHER)}, None)
     assert cached["document"]["page_count"] == 6
     # The slow one is waited for, not extracted again; then the slot is free.
-    assert app({"operation": "get_info", "document": slow}, None)["document"]["page_count"] == 150
+    assert (
+        app({"operation": "get_info", "document": slow}, None)["document"]["page_count"]
+        == SLOW_PAGES
+    )
     assert app({"operation": "get_info", "document": third}, None)["document"]["page_count"] == 6
 
 
-def test_max_extractions_is_configurable() -> None:
+def test_max_extractions_is_configurable(slow_extraction: None) -> None:
     app = LambdaApp(Config(max_extractions=2))
-    first = app({"operation": "get_info", "document": b64(report_pdf("one", 150))}, nearly_out())
+    first = app(
+        {"operation": "get_info", "document": b64(report_pdf("one", SLOW_PAGES))}, nearly_out()
+    )
     assert first["error"]["code"] == "timeout"
     assert (
         app({"operation": "get_info", "document": b64(OTHER)}, None)["document"]["page_count"] == 6

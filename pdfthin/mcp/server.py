@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -231,9 +232,16 @@ def _success(tool: ToolSpec, result: dict[str, Any]) -> CallToolResult:
     return CallToolResult(content=content, structured_content=result)
 
 
+#: How long a thread may hold the GIL while another waits for it (Python's default: 5 ms).
+#: An extraction is CPU-bound; a listing or a cached read beside it waits for the GIL at every
+#: system call, so with the default a listing took about a second during a long extraction.
+SWITCH_INTERVAL = 0.0005
+
+
 def serve(server: PdfthinServer) -> None:
     """Run until the client disconnects (stdio) or the process is stopped (HTTP)."""
     config = server.config
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app = server.mcp()
     run: Callable[[], Awaitable[None]]
     if config.http is None:
