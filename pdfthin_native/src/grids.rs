@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use crate::font::py_sum;
+use crate::pyops::{pmax, pmin};
 
 /// `(position, start, end)` of a horizontal (`y, x0, x1`) or vertical (`x, y0, y1`) rule.
 type Seg = (f64, f64, f64);
@@ -21,24 +22,6 @@ struct Settings {
     min_cell: f64,
     max_segments: usize,
     neumaier: bool,
-}
-
-/// Python's `min(a, b)`: `a` unless `b < a`.
-fn pmin(a: f64, b: f64) -> f64 {
-    if b < a {
-        b
-    } else {
-        a
-    }
-}
-
-/// Python's `max(a, b)`: `a` unless `b > a`.
-fn pmax(a: f64, b: f64) -> f64 {
-    if b > a {
-        b
-    } else {
-        a
-    }
 }
 
 fn cmp(a: &Seg, b: &Seg) -> std::cmp::Ordering {

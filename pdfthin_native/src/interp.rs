@@ -79,25 +79,9 @@ fn py_max(xs: &[f64]) -> f64 {
     cur
 }
 
-/// `str.isspace()` (CPython's table of white-space code points).
+/// `str.isspace()`.
 fn py_isspace(text: &str) -> bool {
-    !text.is_empty()
-        && text.chars().all(|c| {
-            matches!(
-                c,
-                '\u{9}'..='\u{d}'
-                    | '\u{1c}'..='\u{20}'
-                    | '\u{85}'
-                    | '\u{a0}'
-                    | '\u{1680}'
-                    | '\u{2000}'..='\u{200a}'
-                    | '\u{2028}'
-                    | '\u{2029}'
-                    | '\u{202f}'
-                    | '\u{205f}'
-                    | '\u{3000}'
-            )
-        })
+    !text.is_empty() && text.chars().all(crate::pyops::is_space)
 }
 
 pub fn latin1(bytes: &[u8]) -> String {

@@ -14,6 +14,7 @@ mod grids;
 mod interp;
 pub mod lexer;
 mod lines;
+mod pyops;
 mod text;
 
 use interp::{to_py, Interp, Limits};

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::font::py_sum;
+use crate::pyops::{is_space, pmax, pmin};
 
 /// Coordinates beyond this make Python's `int(centre // 6)` leave `i64`; let Python group.
 const MAX_COORD: f64 = 1e15;
@@ -80,29 +81,6 @@ struct Grouper<'py> {
     neumaier: bool,
 }
 
-/// Python's `str.isspace()` of one character (what `str.strip()` and `str.split()` take
-/// for whitespace).
-pub fn py_isspace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n'
-            | '\x0b'
-            | '\x0c'
-            | '\r'
-            | '\x1c'..='\x1f'
-            | ' '
-            | '\u{85}'
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-    )
-}
-
 /// A text as UTF-8, or `None` when it has none (lone surrogates). Encoded afresh each time:
 /// `PyString::to_cow` would leave a UTF-8 copy inside every non-ASCII string it reads, and
 /// the runs' texts live as long as the document.
@@ -127,24 +105,6 @@ fn maybe_rtl(c: char) -> bool {
             | '\u{10800}'..='\u{10FFF}'
             | '\u{1E800}'..='\u{1EFFF}'
     )
-}
-
-/// Python's `min(a, b)`: `a` unless `b < a`.
-fn pmin(a: f64, b: f64) -> f64 {
-    if b < a {
-        b
-    } else {
-        a
-    }
-}
-
-/// Python's `max(a, b)`: `a` unless `b > a`.
-fn pmax(a: f64, b: f64) -> f64 {
-    if b > a {
-        b
-    } else {
-        a
-    }
 }
 
 /// Python's `x or 1.0` for a float.
@@ -233,7 +193,7 @@ impl<'py> Grouper<'py> {
         let last = *line.runs.last().expect("an open line has a run");
         let tail = self.text(last)?;
         if let Some(tail) = utf8(&tail)? {
-            if !tail.trim_end_matches(py_isspace).ends_with('.') {
+            if !tail.trim_end_matches(is_space).ends_with('.') {
                 return Ok(false);
             }
         } // (a text with lone surrogates has no UTF-8 form: the hook decides)
@@ -302,7 +262,7 @@ impl<'py> Grouper<'py> {
         }
         let joined: String = if runs.len() == 1 {
             strs[0]
-                .split(py_isspace)
+                .split(is_space)
                 .filter(|w| !w.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -337,7 +297,7 @@ impl<'py> Grouper<'py> {
             }
             parts
                 .concat()
-                .split(py_isspace)
+                .split(is_space)
                 .filter(|w| !w.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -388,7 +348,7 @@ impl<'py> Grouper<'py> {
         let (mut x0, mut y0, mut x1, mut y1) = (runs[0], runs[0], runs[0], runs[0]);
         for (k, &i) in runs.iter().enumerate() {
             let r = &self.runs[i];
-            let n = match strs[k].trim_matches(py_isspace).chars().count() {
+            let n = match strs[k].trim_matches(is_space).chars().count() {
                 0 => 1,
                 n => n as i64,
             };
