@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,21 @@ def test_require_when_not_installed(tmp_path: Path, pdf: Path) -> None:
     assert done.returncode == 3
     assert done.stderr.count("\n") == 1
     assert "pdfthin-native is not installed" in done.stderr
+
+
+def test_a_folder_named_like_the_module_is_not_the_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Run from a checkout's root, ``import pdfthin_native`` finds the crate's source folder
+    (a namespace package) when the wheel is not installed: that is "not installed", not a
+    release that does not match."""
+    folder = types.ModuleType("pdfthin_native")
+    folder.__path__ = [str(ROOT / "pdfthin_native")]
+    monkeypatch.setitem(sys.modules, "pdfthin_native", folder)
+    module, reason = _native._load()
+    assert module is None and reason is not None
+    assert reason.startswith("pdfthin-native is not installed")
+    assert str(ROOT / "pdfthin_native") in reason
 
 
 def test_auto_falls_back_to_pure_and_says_why(tmp_path: Path, pdf: Path) -> None:

@@ -63,6 +63,14 @@ def _load() -> tuple[ModuleType | None, str | None]:
         return None, f"pdfthin_native cannot be loaded: {' '.join(str(exc).split())}"
     except Exception as exc:  # a broken build: anything its initialisation raises
         return None, f"pdfthin_native failed to initialise: {' '.join(str(exc).split())}"
+    if getattr(module, "__file__", None) is None:
+        # A namespace package: a directory named pdfthin_native on the import path (the
+        # crate's source folder, when Python runs from a checkout's root), not the module.
+        where = ", ".join(dict.fromkeys(str(p) for p in getattr(module, "__path__", [])))
+        return None, (
+            "pdfthin-native is not installed (pip install 'pdfthin[native]'); "
+            f"{where or 'a folder'} is a directory named pdfthin_native, not the module"
+        )
     version = str(getattr(module, "__version__", "?"))
     missing = [name for name in _API if not hasattr(module, name)]
     if missing or not version.startswith(COMPATIBLE):
