@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::font::py_sum;
-use crate::pyops::{is_space, pmax, pmin};
+use crate::pyops::{is_space, pmax, pmin, utf8};
 
 /// Coordinates beyond this make Python's `int(centre // 6)` leave `i64`; let Python group.
 const MAX_COORD: f64 = 1e15;
@@ -79,17 +79,6 @@ struct Grouper<'py> {
     make: Maker<'py>,
     s: Settings,
     neumaier: bool,
-}
-
-/// A text as UTF-8, or `None` when it has none (lone surrogates). Encoded afresh each time:
-/// `PyString::to_cow` would leave a UTF-8 copy inside every non-ASCII string it reads, and
-/// the runs' texts live as long as the document.
-fn utf8(text: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-    let text = text.downcast::<PyString>()?;
-    match text.encode_utf8() {
-        Ok(bytes) => Ok(String::from_utf8(bytes.as_bytes().to_vec()).ok()),
-        Err(_) => Ok(None),
-    }
 }
 
 /// Whether `c` may be a right-to-left letter (bidi class R or AL) in some Unicode version:

@@ -5,6 +5,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::pyops::utf8;
+
 /// `LIGATURES`
 fn ligature(c: char) -> Option<&'static str> {
     Some(match c {
@@ -86,14 +88,10 @@ pub fn clean(text: &str) -> Option<String> {
 /// it (presentation forms, or a text with no UTF-8 form).
 #[pyfunction]
 pub fn clean_text<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyString>>> {
-    // Encoded afresh: `to_cow` would keep a UTF-8 copy inside every non-ASCII line's text.
-    let Ok(bytes) = text.encode_utf8() else {
+    let Some(s) = utf8(text)? else {
         return Ok(None);
     };
-    let Ok(s) = std::str::from_utf8(bytes.as_bytes()) else {
-        return Ok(None);
-    };
-    Ok(clean(s).map(|cleaned| PyString::new(text.py(), &cleaned)))
+    Ok(clean(&s).map(|cleaned| PyString::new(text.py(), &cleaned)))
 }
 
 /// `[w.lower() for w in _WORD.findall(text)]` of `pdfthin/model/document.py` for an ASCII
@@ -102,10 +100,10 @@ pub fn clean_text<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py
 /// digit to its last.
 #[pyfunction]
 pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<String>>> {
-    let Ok(bytes) = text.encode_utf8() else {
+    let Some(s) = utf8(text)? else {
         return Ok(None);
     };
-    let s = bytes.as_bytes();
+    let s = s.as_bytes();
     if !s.is_ascii() {
         return Ok(None);
     }
@@ -142,10 +140,7 @@ pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<Stri
 /// for a text with no UTF-8 form.
 #[pyfunction]
 pub fn alnum_split(text: &Bound<'_, PyString>) -> PyResult<Option<(usize, String)>> {
-    let Ok(bytes) = text.encode_utf8() else {
-        return Ok(None);
-    };
-    let Ok(s) = std::str::from_utf8(bytes.as_bytes()) else {
+    let Some(s) = utf8(text)? else {
         return Ok(None);
     };
     let mut count = 0;
