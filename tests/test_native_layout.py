@@ -31,8 +31,8 @@ from native_support import engine, native_module
 from pdfthin.engine import open_pdf
 from pdfthin.engine.types import TextRun
 from pdfthin.errors import PdfthinError
-from pdfthin.layout import lines, table_grid
-from pdfthin.layout.orientation import QUARTERS, dominant_turn, turn_page, turn_run
+from pdfthin.layout import lines, runs_by_direction, table_grid
+from pdfthin.layout.orientation import QUARTERS, turn_run
 
 SETTINGS = settings(
     max_examples=400,
@@ -324,12 +324,7 @@ def test_every_corpus_page(module: Any) -> None:
                 page = doc.page(number)
             except PdfthinError:
                 continue
-            turn = dominant_turn(page.runs)
-            if turn:
-                page = turn_page(page, turn)
-            by_direction: dict[int, list[TextRun]] = {}
-            for run in page.runs:
-                by_direction.setdefault(run.direction, []).append(run)
+            page, by_direction = runs_by_direction(page)
             _compare(module, by_direction.get(0, []))
             _compare_grids(module, page.rules)
             grids += bool(page.rules)

@@ -30,12 +30,7 @@ def layout_page(page: PageContent) -> PageLayout:
     """One page's blocks in reading order. A page whose text is mostly turned (drawn sideways
     or upside down) is laid out in that text's upright frame; text turned against the rest
     of the page (a rotated table header, a margin stamp) follows it, in its own frame."""
-    turn = dominant_turn(page.runs)
-    if turn:
-        page = turn_page(page, turn)
-    by_direction: dict[int, list[TextRun]] = {}
-    for run in page.runs:
-        by_direction.setdefault(run.direction, []).append(run)
+    page, by_direction = runs_by_direction(page)
     vertical = by_direction.get(1)
     rotated = by_direction.get(2)
     lines = build_lines(by_direction.get(0, []))
@@ -51,6 +46,18 @@ def layout_page(page: PageContent) -> PageLayout:
     if rotated:
         ordered.extend(_rotated_blocks(rotated))
     return PageLayout(page.number, page.width, page.height, ordered)
+
+
+def runs_by_direction(page: PageContent) -> tuple[PageContent, dict[int, list[TextRun]]]:
+    """The page turned upright when most of its text is turned, and its runs by direction
+    (``0`` is what ``build_lines`` gets directly)."""
+    turn = dominant_turn(page.runs)
+    if turn:
+        page = turn_page(page, turn)
+    by_direction: dict[int, list[TextRun]] = {}
+    for run in page.runs:
+        by_direction.setdefault(run.direction, []).append(run)
+    return page, by_direction
 
 
 def _turned_blocks(runs: list[TextRun], k: int, width: float, height: float) -> list[Block]:
