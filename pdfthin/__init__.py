@@ -29,6 +29,8 @@ def open(
 ) -> Document:
     """Read a whole PDF (path or bytes) into a :class:`~pdfthin.model.Document`."""
     from .engine import open_pdf
+    from .engine.gcpause import collection_paused
     from .model import build_document
 
-    return build_document(open_pdf(source, password=password, limits=limits))
+    with collection_paused():  # opening too, not only building (see engine/gcpause.py)
+        return build_document(open_pdf(source, password=password, limits=limits))

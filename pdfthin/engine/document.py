@@ -25,6 +25,7 @@ from pypdf.generic import IndirectObject, StreamObject
 from ..errors import PdfthinError
 from . import _native, native_page, native_reader, recovery
 from .fonts import get, num, resolve, truthy
+from .gcpause import collection_paused
 from .interpreter import (
     Interpreter,
     PageTimeout,
@@ -63,6 +64,7 @@ def _pypdf_quiet(limits: Limits) -> Iterator[None]:
     cap = limits.max_stream_bytes
     try:
         with (
+            collection_paused(),
             warnings.catch_warnings(),
             pypdf.apply_configuration(
                 maximum_declared_stream_length=cap,

@@ -22,6 +22,7 @@ from ..engine import (
     PageContent,
     _native,
 )
+from ..engine.gcpause import collect_if_due, collection_paused
 from ..layout import Block, Line, PageLayout, finish_document, layout_page
 from .markdown import Anchor, render_anchored, render_plain
 from .status import page_status
@@ -89,6 +90,13 @@ class Document:
 
 
 def build_document(engine: EngineDocument, progress: ProgressCallback | None = None) -> Document:
+    # The collector would walk the pages' objects over and over while they pile up (see
+    # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
+    with collection_paused():
+        return _build(engine, progress)
+
+
+def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Document:
     started = time.perf_counter()
     metadata = engine.metadata()
     outline, outline_problems = engine.outline()
@@ -98,6 +106,7 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
         content = engine.page(number)
         contents.append(content)
         layouts.append(_layout(content))
+        collect_if_due()
         if progress is not None:
             progress(number, engine.page_count)
     try:

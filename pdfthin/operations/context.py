@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Limits, fingerprint, open_pdf, read_source
+from ..engine.gcpause import collection_paused
 from ..errors import PdfthinError
 from ..model import Document, DocumentCache, build_document
 
@@ -62,8 +63,9 @@ class Context:
                     retry_after_seconds=BUSY_RETRY_SECONDS,
                 )
             try:
-                engine = open_pdf(data, password=password, limits=self.limits)
-                return build_document(engine, progress=self.progress)
+                with collection_paused():  # see pdfthin/engine/gcpause.py
+                    engine = open_pdf(data, password=password, limits=self.limits)
+                    return build_document(engine, progress=self.progress)
             finally:
                 if slots is not None:
                     slots.release()
