@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pdfthin.engine import _native, document, open_pdf
+from pdfthin.engine.gcpause import collection_paused
 from pdfthin.errors import PdfthinError
 from pdfthin.model import build_document
 
@@ -75,7 +76,8 @@ def main() -> None:
         for path, password in files:
             start = time.process_time()
             try:
-                pages += build_document(open_pdf(path, password=password)).page_count
+                with collection_paused():  # as pdfthin.open does
+                    pages += build_document(open_pdf(path, password=password)).page_count
             except PdfthinError:
                 pass
             total += time.process_time() - start
