@@ -41,25 +41,33 @@ def alnum_count(text: str) -> int:
 
 
 def image_coverage(page: PageContent) -> float:
-    """Share of the page area covered by images (overlaps counted once, on a coarse grid)."""
+    """Share of the page area covered by images (overlaps counted once, on a coarse grid:
+    a cell is covered when its centre lies in an image)."""
     if not page.images or page.width <= 0 or page.height <= 0:
         return 0.0
     grid = 40
     cw = page.width / grid
     ch = page.height / grid
-    covered: set[tuple[int, int]] = set()
+    # A cell's centre is inside an image when its column's and its row's are: per column,
+    # the covered rows as the bits of an int.
+    columns = [0] * grid
     for image in page.images:
         x0, y0, x1, y1 = image.bbox
         x0, x1 = max(0.0, x0), min(page.width, x1)
         y0, y1 = max(0.0, y0), min(page.height, y1)
         if x1 <= x0 or y1 <= y0:
             continue
-        for gx in range(int(x0 / cw), min(grid, int(x1 / cw) + 1)):
-            for gy in range(int(y0 / ch), min(grid, int(y1 / ch) + 1)):
-                cx, cy = (gx + 0.5) * cw, (gy + 0.5) * ch
-                if x0 <= cx <= x1 and y0 <= cy <= y1:
-                    covered.add((gx, gy))
-    return len(covered) / (grid * grid)
+        across = range(int(x0 / cw), min(grid, int(x1 / cw) + 1))
+        if not across:
+            continue
+        rows = 0
+        for gy in range(int(y0 / ch), min(grid, int(y1 / ch) + 1)):
+            if y0 <= (gy + 0.5) * ch <= y1:
+                rows |= 1 << gy
+        for gx in across:
+            if x0 <= (gx + 0.5) * cw <= x1:
+                columns[gx] |= rows
+    return sum(bin(rows).count("1") for rows in columns) / (grid * grid)
 
 
 def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[str, str, str]:
