@@ -30,6 +30,7 @@ _API = (
     "Font",
     "build_lines",
     "find_grids",
+    "find_tables",
     "clean_text",
     "ascii_words",
     "alnum_split",

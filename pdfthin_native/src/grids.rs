@@ -192,12 +192,7 @@ impl Settings {
     }
 
     /// `_grid`: `(xs, ys, vrule, hrule)`, or `None` for what is not a table's lattice.
-    #[allow(clippy::type_complexity)]
-    fn grid(
-        &self,
-        hs: &[Seg],
-        vs: &[Seg],
-    ) -> Option<(Vec<f64>, Vec<f64>, Vec<Vec<bool>>, Vec<Vec<bool>>)> {
+    fn grid(&self, hs: &[Seg], vs: &[Seg]) -> Option<GridParts> {
         let [x0, y0, x1, y1] = bbox(hs, vs);
         if x1 - x0 < 2.0 * self.min_cell || y1 - y0 < 2.0 * self.min_cell {
             return None;
@@ -266,35 +261,27 @@ fn bbox(hs: &[Seg], vs: &[Seg]) -> [f64; 4] {
     ]
 }
 
-/// `find_grids(rules, grid_class, settings)`: the grids `table_grid.find_grids` finds, made
-/// with `grid_class`, or `None` when a rule has a coordinate that is not finite (Python
-/// finds them then). `settings` is `(SAME_LINE, JOIN_GAP, TOUCH, MIN_CELL, MAX_SEGMENTS)`.
-#[pyfunction]
-pub fn find_grids<'py>(
-    py: Python<'py>,
-    rules: Vec<Bound<'py, PyAny>>,
-    grid_class: Bound<'py, PyAny>,
+/// A grid's `(xs, ys, vrule, hrule)`.
+pub type GridParts = (Vec<f64>, Vec<f64>, Vec<Vec<bool>>, Vec<Vec<bool>>);
+
+/// The grids of finite `rules` (what `find_grids` makes `Grid` objects of), for the native
+/// callers of `find_grids`. `settings` as `find_grids` takes them.
+pub fn grids_of(
+    rules: &[(f64, f64, f64, f64)],
     settings: (f64, f64, f64, f64, usize),
-) -> PyResult<Option<Bound<'py, PyList>>> {
+    neumaier: bool,
+) -> Vec<GridParts> {
     let s = Settings {
         same_line: settings.0,
         join_gap: settings.1,
         touch: settings.2,
         min_cell: settings.3,
         max_segments: settings.4,
-        neumaier: py.version_info() >= (3, 12),
+        neumaier,
     };
-    let out = PyList::empty(py);
-    let mut numbers: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rules.len());
-    for rule in &rules {
-        match rule.extract::<(f64, f64, f64, f64)>() {
-            Ok(r) if [r.0, r.1, r.2, r.3].iter().all(|v| v.is_finite()) => numbers.push(r),
-            _ => return Ok(None),
-        }
-    }
-    let rules = numbers;
+    let mut out = Vec::new();
     if rules.is_empty() {
-        return Ok(Some(out));
+        return out;
     }
     let hs = s.merge(
         rules
@@ -311,12 +298,36 @@ pub fn find_grids<'py>(
             .collect(),
     );
     if hs.is_empty() || vs.is_empty() || hs.len() + vs.len() > s.max_segments {
-        return Ok(Some(out));
+        return out;
     }
     for (comp_h, comp_v) in s.stacked(s.components(&hs, &vs)) {
-        if let Some((xs, ys, vrule, hrule)) = s.grid(&comp_h, &comp_v) {
-            out.append(grid_class.call1((xs, ys, vrule, hrule))?)?;
+        if let Some(parts) = s.grid(&comp_h, &comp_v) {
+            out.push(parts);
         }
+    }
+    out
+}
+
+/// `find_grids(rules, grid_class, settings)`: the grids `table_grid.find_grids` finds, made
+/// with `grid_class`, or `None` when a rule has a coordinate that is not finite (Python
+/// finds them then). `settings` is `(SAME_LINE, JOIN_GAP, TOUCH, MIN_CELL, MAX_SEGMENTS)`.
+#[pyfunction]
+pub fn find_grids<'py>(
+    py: Python<'py>,
+    rules: Vec<Bound<'py, PyAny>>,
+    grid_class: Bound<'py, PyAny>,
+    settings: (f64, f64, f64, f64, usize),
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    let mut numbers: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rules.len());
+    for rule in &rules {
+        match rule.extract::<(f64, f64, f64, f64)>() {
+            Ok(r) if [r.0, r.1, r.2, r.3].iter().all(|v| v.is_finite()) => numbers.push(r),
+            _ => return Ok(None),
+        }
+    }
+    let out = PyList::empty(py);
+    for (xs, ys, vrule, hrule) in grids_of(&numbers, settings, py.version_info() >= (3, 12)) {
+        out.append(grid_class.call1((xs, ys, vrule, hrule))?)?;
     }
     Ok(Some(out))
 }

@@ -15,6 +15,7 @@ mod interp;
 pub mod lexer;
 mod lines;
 mod pyops;
+mod tables;
 mod text;
 
 use interp::{to_py, Interp, Limits};
@@ -112,6 +113,8 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(round2, m)?)?;
     m.add_function(wrap_pyfunction!(lines::build_lines, m)?)?;
     m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::find_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::table_is_value, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
     m.add_function(wrap_pyfunction!(text::alnum_split, m)?)?;
