@@ -6,8 +6,9 @@ are never text, runs of spaces) and hands back ``None`` for what Python must nor
 characters each rule is about, must come out the same.
 
 ``pdfthin_native.ascii_words`` gives the lower-cased words ``_WORD.findall`` finds in an ASCII
-line (the document's vocabulary, which tells hyphenation from real hyphens), and ``None`` for
-any other line.
+line, and ``None`` for any other line; ``pdfthin_native.vocabulary`` is the whole document's
+vocabulary (which tells hyphenation from real hyphens) built with it, non-ASCII lines split by
+Python: the same set as the model's own on every corpus document and on random pages.
 """
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ import sys
 from typing import Any
 
 import pytest
+from conftest import CORPUS_FILES, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from native_support import engine, native_module
 
+import pdfthin
+from pdfthin.errors import PdfthinError
+from pdfthin.layout import Block, Line, PageLayout
 from pdfthin.model import document as model_document
 from pdfthin.model import status as model_status
 from pdfthin.model import text as model_text
@@ -164,3 +169,107 @@ def test_letter_and_digit_count(module: Any, text: str) -> None:
         native = model_status.alnum_count(text)
     assert native == pure == len(model_status._ALNUM.findall(text))
     assert module.alnum_split(text) is not None or any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+# --- the document's vocabulary ------------------------------------------------------------------
+
+
+def _layouts(texts: list[list[list[str]]]) -> list[PageLayout]:
+    """Pages of blocks of lines with these texts (the vocabulary reads nothing else)."""
+    return [
+        PageLayout(
+            n,
+            612.0,
+            792.0,
+            [
+                Block([Line(t, 0.0, 0.0, 1.0, 1.0, 10.0) for t in block], 0, 0, 1, 1, 10)
+                for block in page
+            ],
+        )
+        for n, page in enumerate(texts, start=1)
+    ]
+
+
+def _check_vocabulary(module: Any, layouts: list[PageLayout]) -> set[str]:
+    with engine(None):
+        pure = model_document._vocabulary(layouts)
+    with engine(module):
+        native = model_document._vocabulary(layouts)
+    assert native == pure
+    assert module.vocabulary(layouts, model_document._line_words) == pure
+    return pure
+
+
+LINE_PIECES = [
+    "co-",
+    "op",
+    "state-of-the-art",
+    "naïve",
+    "Über-",
+    " ",
+    "-",
+    "\u00a0",
+    "\x1c",
+    "\x85",
+]
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.lists(
+            st.lists(
+                st.lists(
+                    st.one_of(
+                        st.sampled_from(LINE_PIECES),
+                        st.text(alphabet="aZ09_- .\t\x1fé\u3000", max_size=8),
+                        st.text(max_size=4),
+                    ),
+                    max_size=5,
+                ).map("".join),
+                max_size=4,
+            ),
+            max_size=3,
+        ),
+        max_size=3,
+    )
+)
+def test_vocabulary(module: Any, texts: list[list[list[str]]]) -> None:
+    """ASCII lines split natively, the others by Python, hyphen-broken halves left out across
+    both kinds, trailing white space of either kind before the hyphen test."""
+    _check_vocabulary(module, _layouts(texts))
+
+
+def test_vocabulary_examples(module: Any) -> None:
+    found = _check_vocabulary(
+        module,
+        _layouts(
+            [
+                [["A state-of-the-art co-", "operation of the naïve", "Über-", "gang ok\u3000"]],
+                [["end of a hyphen-\x1c", "ated line", "unbroken"], ["fresh", "block"]],
+            ]
+        ),
+    )
+    assert {"state-of-the-art", "naïve", "ok", "unbroken", "fresh", "block"} <= found
+    assert not {"co", "operation", "über", "gang", "hyphen", "ated"} & found
+
+
+def test_vocabulary_falls_back_for_a_text_that_is_not_a_str(module: Any) -> None:
+    layouts = _layouts([[["a line"]]])
+    layouts[0].blocks[0].lines[0].text = b"bytes"  # type: ignore[assignment]
+    assert module.vocabulary(layouts, model_document._line_words) is None
+
+
+@pytest.mark.corpus
+def test_vocabulary_of_every_corpus_document(module: Any) -> None:
+    require_corpus()
+    documents = 0
+    for f in CORPUS_FILES:
+        try:
+            with engine(module):
+                doc = pdfthin.open(f.path, password=f.password)
+        except PdfthinError:
+            continue
+        layouts = [page.layout for page in doc.pages if page.layout is not None]
+        documents += bool(_check_vocabulary(module, layouts))
+    assert documents > 200

@@ -32,7 +32,7 @@ _API = (
     "find_grids",
     "find_tables",
     "clean_text",
-    "ascii_words",
+    "vocabulary",
     "alnum_split",
     "read_indirect",
 )

@@ -186,20 +186,28 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
     """Every whole word of the document, lower-cased, hyphenated forms included: the
     evidence for telling hyphenation from a real hyphen at a line end. The two halves of a
     word broken at a line end are left out (they are not words of their own)."""
-    words: set[str] = set()
     native = _native.NATIVE
+    if native is not None:
+        # The same walk in Rust, which splits ASCII lines itself and asks _line_words for
+        # the others; None if a line's text is not a str.
+        found: set[str] | None = native.vocabulary(layouts, _line_words)
+        if found is not None:
+            return found
+    words: set[str] = set()
     for layout in layouts:
         for block in layout.blocks:
             broken = False
             for line in block.lines:
-                # The native side lower-cases the words of an ASCII line; None for others.
-                found = None if native is None else native.ascii_words(line.text)
-                if found is None:
-                    found = [w.lower() for w in _WORD.findall(line.text)]
-                if broken and found:
-                    found = found[1:]
-                broken = line.text.rstrip().endswith("-")
-                if broken and found:
-                    found = found[:-1]
-                words.update(found)
+                line_words, ends_broken = _line_words(line.text)
+                if broken and line_words:
+                    line_words = line_words[1:]
+                broken = ends_broken
+                if broken and line_words:
+                    line_words = line_words[:-1]
+                words.update(line_words)
     return words
+
+
+def _line_words(text: str) -> tuple[list[str], bool]:
+    """A line's lower-cased words, and whether it ends in a hyphen (a word broken there)."""
+    return [w.lower() for w in _WORD.findall(text)], text.rstrip().endswith("-")

@@ -117,6 +117,7 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tables::table_is_value, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
+    m.add_function(wrap_pyfunction!(text::vocabulary, m)?)?;
     m.add_function(wrap_pyfunction!(text::alnum_split, m)?)?;
     Ok(())
 }

@@ -2,10 +2,13 @@
 //! dropped, runs of spaces made one. A text with a character of the presentation-form blocks
 //! (which `clean` normalises with Python's own NFKC tables) is left to Python (`None`).
 
-use pyo3::prelude::*;
-use pyo3::types::PyString;
+use std::collections::HashSet;
 
-use crate::pyops::utf8;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PySet, PyString};
+
+use crate::pyops::{is_space, utf8};
 
 /// `LIGATURES`
 fn ligature(c: char) -> Option<&'static str> {
@@ -94,19 +97,10 @@ pub fn clean_text<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py
     Ok(clean(&s).map(|cleaned| PyString::new(text.py(), &cleaned)))
 }
 
-/// `[w.lower() for w in _WORD.findall(text)]` of `pdfthin/model/document.py` for an ASCII
-/// text, or `None` for any other (Python's own `\w` then). On ASCII, `[^\W_][\w-]*[^\W_]|[^\W_]`
-/// finds, in each stretch of letters, digits, `_` and `-`, the part from its first letter or
-/// digit to its last.
-#[pyfunction]
-pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<String>>> {
-    let Some(s) = utf8(text)? else {
-        return Ok(None);
-    };
-    let s = s.as_bytes();
-    if !s.is_ascii() {
-        return Ok(None);
-    }
+/// The words `_WORD.findall` finds in an ASCII text, as they are (not lower-cased). On ASCII,
+/// `[^\W_][\w-]*[^\W_]|[^\W_]` finds, in each stretch of letters, digits, `_` and `-`, the
+/// part from its first letter or digit to its last.
+fn ascii_word_spans(s: &[u8]) -> Vec<&[u8]> {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     let mut out = Vec::new();
     let mut i = 0;
@@ -124,15 +118,98 @@ pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<Stri
             stretch.iter().position(|c| c.is_ascii_alphanumeric()),
             stretch.iter().rposition(|c| c.is_ascii_alphanumeric()),
         ) {
-            out.push(
-                stretch[a..=b]
-                    .iter()
-                    .map(|&c| char::from(c.to_ascii_lowercase()))
-                    .collect(),
-            );
+            out.push(&stretch[a..=b]);
         }
     }
-    Ok(Some(out))
+    out
+}
+
+fn lower(word: &[u8]) -> String {
+    word.iter()
+        .map(|&c| char::from(c.to_ascii_lowercase()))
+        .collect()
+}
+
+/// `[w.lower() for w in _WORD.findall(text)]` of `pdfthin/model/document.py` for an ASCII
+/// text, or `None` for any other (Python's own `\w` then).
+#[pyfunction]
+pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<String>>> {
+    let Some(s) = utf8(text)? else {
+        return Ok(None);
+    };
+    if !s.is_ascii() {
+        return Ok(None);
+    }
+    Ok(Some(
+        ascii_word_spans(s.as_bytes())
+            .into_iter()
+            .map(lower)
+            .collect(),
+    ))
+}
+
+/// Python's `text.rstrip().endswith("-")` for an ASCII text.
+fn ascii_ends_broken(s: &[u8]) -> bool {
+    let end = s
+        .iter()
+        .rposition(|&b| !is_space(char::from(b)))
+        .map_or(0, |i| i + 1);
+    end > 0 && s[end - 1] == b'-'
+}
+
+/// `vocabulary(layouts, line_words)`: `pdfthin.model.document._vocabulary(layouts)`, the set
+/// of the document's lower-cased words, the halves of words broken at a line end left out.
+/// ASCII lines are split here; any other line by `line_words(text)`, which answers Python's
+/// `(words, text.rstrip().endswith("-"))`. `None` when a line's text is not a `str`.
+#[pyfunction]
+pub fn vocabulary<'py>(
+    py: Python<'py>,
+    layouts: &Bound<'py, PyAny>,
+    line_words: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PySet>>> {
+    let mut ascii: HashSet<String> = HashSet::new();
+    let others = PySet::empty(py)?;
+    for layout in layouts.try_iter()? {
+        for block in layout?.getattr(intern!(py, "blocks"))?.try_iter()? {
+            let mut broken = false;
+            for line in block?.getattr(intern!(py, "lines"))?.try_iter()? {
+                let text = line?.getattr(intern!(py, "text"))?;
+                if !text.is_instance_of::<PyString>() {
+                    return Ok(None);
+                }
+                if let Some(s) = utf8(&text)?.filter(|s| s.is_ascii()) {
+                    let mut found = &ascii_word_spans(s.as_bytes())[..];
+                    if broken && !found.is_empty() {
+                        found = &found[1..];
+                    }
+                    broken = ascii_ends_broken(s.as_bytes());
+                    if broken && !found.is_empty() {
+                        found = &found[..found.len() - 1];
+                    }
+                    ascii.extend(found.iter().map(|w| lower(w)));
+                    continue;
+                }
+                let (words, ends): (Bound<'py, PyList>, bool) =
+                    line_words.call1((text,))?.extract()?;
+                let mut first = 0;
+                let mut last = words.len();
+                if broken && last > first {
+                    first += 1;
+                }
+                broken = ends;
+                if broken && last > first {
+                    last -= 1;
+                }
+                for i in first..last {
+                    others.add(words.get_item(i)?)?;
+                }
+            }
+        }
+    }
+    for word in ascii {
+        others.add(PyString::new(py, &word))?;
+    }
+    Ok(Some(others))
 }
 
 /// `alnum_split(text)`: how many ASCII letters and digits `text` holds, and its non-ASCII
