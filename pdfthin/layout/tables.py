@@ -77,11 +77,11 @@ def find_tables(
     if native is not None:
         # The same steps in Rust; None where they would not be exact (coordinates beyond
         # what it mirrors, lines not of the usual shape), and then they run here.
-        found: tuple[list[Block], list[Line]] | None = native.find_tables(
+        made: tuple[list[Block], list[Line]] | None = native.find_tables(
             lines, rules, _HOOKS, _SETTINGS
         )
-        if found is not None:
-            return found
+        if made is not None:
+            return made
     tables: list[Block] = []
     rest = lines
     grids = find_grids(rules)
