@@ -30,6 +30,8 @@ _API = (
     "Font",
     "build_lines",
     "find_grids",
+    "build_blocks",
+    "reading_order",
     "clean_text",
     "ascii_words",
     "alnum_split",

@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
+mod blocks;
 mod font;
 mod grids;
 mod interp;
@@ -112,6 +113,8 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(round2, m)?)?;
     m.add_function(wrap_pyfunction!(lines::build_lines, m)?)?;
     m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::build_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::reading_order, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
     m.add_function(wrap_pyfunction!(text::alnum_split, m)?)?;
