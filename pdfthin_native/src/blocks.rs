@@ -638,3 +638,57 @@ pub fn reading_order<'py>(
     }
     Ok(Some(result))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geo(size: f64, bold: bool, chars: usize) -> Geo {
+        Geo {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 1.0,
+            y1: 1.0,
+            size,
+            bold,
+            chars,
+        }
+    }
+
+    #[test]
+    fn gaps_cut_between_merged_intervals() {
+        assert_eq!(gaps(vec![(20.0, 30.0), (0.0, 10.0)], 6.0), vec![15.0]);
+        // Overlapping intervals merge; a narrow gap is no cut.
+        assert_eq!(
+            gaps(vec![(0.0, 10.0), (5.0, 12.0), (15.0, 20.0)], 6.0),
+            Vec::<f64>::new()
+        );
+        assert_eq!(
+            gaps(vec![(0.0, 50.0), (5.0, 12.0), (60.0, 70.0)], 6.0),
+            vec![55.0]
+        );
+        assert_eq!(gaps(vec![], 6.0), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn summarise_weighs_sizes_by_characters() {
+        // 10.0 holds 5 characters, 12.0 holds 5: the larger of equals; 3 of 10 bold.
+        let lines = [geo(10.0, false, 5), geo(12.0, true, 3), geo(12.0, false, 2)];
+        assert_eq!(summarise(lines.iter()), (12.0, false));
+        let lines = [geo(10.0, true, 6), geo(12.0, false, 5)];
+        assert_eq!(summarise(lines.iter()), (10.0, true));
+        // 0.0 and -0.0 are one size, the first met.
+        let lines = [geo(0.0, false, 1), geo(-0.0, false, 1)];
+        let (size, _) = summarise(lines.iter());
+        assert!(size == 0.0 && size.is_sign_positive());
+        let lines = [geo(-0.0, false, 1), geo(0.0, false, 1)];
+        assert!(summarise(lines.iter()).0.is_sign_negative());
+    }
+
+    #[test]
+    fn split_by_counts_the_cuts_left_of_the_centre() {
+        let centres = [5.0, 25.0, 15.0, 40.0];
+        let groups = split_by(&[0, 1, 2, 3], &[15.0, 30.0], |b| centres[b]);
+        assert_eq!(groups, vec![vec![0, 2], vec![1], vec![3]]);
+    }
+}
