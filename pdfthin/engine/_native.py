@@ -31,6 +31,8 @@ _API = (
     "build_lines",
     "find_grids",
     "find_tables",
+    "build_blocks",
+    "reading_order",
     "clean_text",
     "vocabulary",
     "alnum_split",

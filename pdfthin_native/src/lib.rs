@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
+mod blocks;
 mod font;
 mod grids;
 mod interp;
@@ -115,6 +116,8 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
     m.add_function(wrap_pyfunction!(tables::find_tables, m)?)?;
     m.add_function(wrap_pyfunction!(tables::table_is_value, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::build_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::reading_order, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
     m.add_function(wrap_pyfunction!(text::vocabulary, m)?)?;
