@@ -319,6 +319,10 @@ texts = st.lists(
 ).map("".join)
 
 
+def _beside(x: float, step: int) -> float:
+    return x if step == 0 else math.nextafter(x, math.inf if step > 0 else -math.inf)
+
+
 @SETTINGS
 @given(
     st.one_of(
@@ -326,6 +330,11 @@ texts = st.lists(
         st.floats(0, 100),
         st.integers(0, 100_000).map(lambda n: n / 1000),
         st.integers(-2000, 2000).map(lambda n: n / 8),
+        # Halves of a hundredth and the doubles right beside them (the fast path's edge).
+        st.tuples(st.integers(-(10**7), 10**7), st.sampled_from([-1, 0, 1])).map(
+            lambda t: _beside(t[0] / 200, t[1])
+        ),
+        st.floats(2.0**43, 2.0**50) | st.floats(-(2.0**50), -(2.0**43)),
     )
 )
 def test_size_rounding_is_pythons(module: Any, value: float) -> None:

@@ -15,6 +15,7 @@ use pyo3::exceptions::{
     PyIndexError, PyOverflowError, PyTypeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 
 use crate::font::{Font, Piece};
@@ -217,7 +218,20 @@ enum XObject {
 
 /// Python's `round(x, 2)`: the nearest number with two decimals, halves to even on the
 /// exact binary value (Rust's fixed-precision formatting is exact and rounds the same way).
+///
+/// The fast path: when `x * 100` is clearly away from a half (by more than its rounding
+/// error), the nearest integer `n` to the exact `x * 100` is that of the product, and the
+/// nearest double to `n / 100` is what IEEE division of the two exact numbers gives, which is
+/// what Python parses the rounded decimal text into.
 pub fn round2(x: f64) -> f64 {
+    let y = x * 100.0;
+    if y.abs() < 35_184_372_088_832.0 {
+        // |y| < 2^45: its rounding error is below 2^-8, far from the 0.01 margin.
+        let n = y.round();
+        if (y - n).abs() <= 0.49 {
+            return n / 100.0;
+        }
+    }
     format!("{x:.2}").parse().unwrap_or(x)
 }
 
@@ -275,6 +289,10 @@ pub struct Interp<'py> {
     incomplete: bool,
 }
 
+/// `math.hypot`, `float` and `int`, looked up once (a page used to import them afresh).
+#[allow(clippy::type_complexity)]
+static PY_FUNCTIONS: GILOnceCell<(Py<PyAny>, Py<PyAny>, Py<PyAny>)> = GILOnceCell::new();
+
 impl<'py> Interp<'py> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -287,7 +305,14 @@ impl<'py> Interp<'py> {
         problems: Vec<String>,
         limits: Limits,
     ) -> PyResult<Self> {
-        let builtins = py.import("builtins")?;
+        let (hypot, float_fn, int_fn) = PY_FUNCTIONS.get_or_try_init(py, || -> PyResult<_> {
+            let builtins = py.import("builtins")?;
+            Ok((
+                py.import("math")?.getattr("hypot")?.unbind(),
+                builtins.getattr("float")?.unbind(),
+                builtins.getattr("int")?.unbind(),
+            ))
+        })?;
         let missing: Py<Font> = resolver.getattr("missing")?.extract()?;
         let seconds = if seconds.is_finite() {
             seconds.clamp(0.0, 1e9)
@@ -297,9 +322,9 @@ impl<'py> Interp<'py> {
         Ok(Interp {
             py,
             limits,
-            hypot: py.import("math")?.getattr("hypot")?,
-            float_fn: builtins.getattr("float")?,
-            int_fn: builtins.getattr("int")?,
+            hypot: hypot.bind(py).clone(),
+            float_fn: float_fn.bind(py).clone(),
+            int_fn: int_fn.bind(py).clone(),
             resolver,
             neumaier: py.version_info() >= (3, 12),
             width,
