@@ -34,6 +34,11 @@ _API = (
     "ascii_words",
     "alnum_split",
     "read_indirect",
+    "parse_cmap",
+    "parse_w",
+    "simple_trans",
+    "cid_gid_text",
+    "cid_table",
 )
 
 NATIVE: ModuleType | None = None
