@@ -129,7 +129,9 @@ pub fn parse_cmap<'py>(
                     if hi < lo {
                         continue;
                     }
-                    let hi = hi.min(lo + max_range - 1).min(lo + budget.max(0) - 1);
+                    let hi = hi
+                        .min(lo.saturating_add(max_range).saturating_sub(1))
+                        .min(lo.saturating_add(budget.max(0)).saturating_sub(1));
                     if hi < lo {
                         continue;
                     }
