@@ -37,6 +37,11 @@ _API = (
     "vocabulary",
     "alnum_split",
     "read_indirect",
+    "parse_cmap",
+    "parse_w",
+    "simple_trans",
+    "cid_gid_text",
+    "cid_table",
 )
 
 NATIVE: ModuleType | None = None

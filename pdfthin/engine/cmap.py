@@ -84,6 +84,14 @@ def _tokenized(
 
 def parse_cmap(data: bytes) -> CMap:
     """Parse a CMap stream. Never raises: what cannot be read is left out."""
+    native = _native.NATIVE
+    if native is not None:
+        from .encodings import glyph_to_unicode
+
+        # The same CMap, or None where Python must parse it (tests/test_native_fonts.py).
+        parsed = native.parse_cmap(data, glyph_to_unicode, MAX_RANGE, MAX_ENTRIES)
+        if parsed is not None:
+            return CMap(*parsed)
     cmap = CMap()
     budget = MAX_ENTRIES
     for op, operands in _operations(data):

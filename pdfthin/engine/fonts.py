@@ -17,6 +17,7 @@ from typing import Any
 from pypdf.errors import DependencyError
 from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, StreamObject
 
+from . import _native
 from . import encodings as enc
 from .bidi import visual_cluster
 from .cidmaps import cid_to_unicode
@@ -325,12 +326,7 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
         code_to_text = [chr(c) if c >= 32 else None for c in range(256)]
 
     to_unicode = _to_unicode(font_dict)
-    trans: dict[int, str] = {}
-    for code in range(256):
-        text = to_unicode.unicode.get(code) if to_unicode is not None else None
-        if text is None or _stale_mapping(code, text, renamed.get(code)):
-            text = code_to_text[code]
-        trans[code] = UNMAPPED if text is None else visual_cluster(text)
+    trans = _trans(code_to_text, to_unicode.unicode if to_unicode is not None else None, renamed)
     font.trans = trans
 
     # 2. Widths.
@@ -499,6 +495,27 @@ def _read_as_code_page(font: Font, codec: str) -> None:
     font.width_map = _PairWidths(font.widths)
 
 
+def _trans(
+    code_to_text: list[str | None], unicode: dict[int, str] | None, renamed: dict[int, str | None]
+) -> dict[int, str]:
+    """A simple font's ``str.translate`` table: the ToUnicode text of each code unless it is
+    missing or stale, else the encoding's."""
+    native = _native.NATIVE
+    if native is not None:
+        built: dict[int, str] | None = native.simple_trans(
+            code_to_text, unicode, renamed, visual_cluster, UNMAPPED
+        )
+        if built is not None:  # the same table (None: Python builds it)
+            return built
+    trans: dict[int, str] = {}
+    for code in range(256):
+        text = unicode.get(code) if unicode is not None else None
+        if text is None or _stale_mapping(code, text, renamed.get(code)):
+            text = code_to_text[code]
+        trans[code] = UNMAPPED if text is None else visual_cluster(text)
+    return trans
+
+
 def _stale_mapping(code: int, mapped: str, named: str | None) -> bool:
     """A ToUnicode entry written for the font's old encoding, before ``/Differences`` gave the
     code another glyph: the map sends the code to its own ASCII sign (``!`` for 0x21) while
@@ -517,6 +534,9 @@ def _stale_mapping(code: int, mapped: str, named: str | None) -> bool:
 def _parse_w(w_array: Any, width_map: _WidthMap) -> None:
     if not isinstance(w_array, list):
         return
+    native = _native.NATIVE
+    if native is not None and native.parse_w(w_array, width_map, _MAX_WIDTH_ENTRIES):
+        return  # filled natively (False: nothing done, Python must)
     i = 0
     n = len(w_array)
     count = 0
@@ -644,7 +664,16 @@ def _font_text_map(
     if not isinstance(cid_to_gid, StreamObject):  # /Identity: CID = glyph id
         text_map.update(gid_text)
         return text_map
-    raw = stream_data(cid_to_gid) or b""
+    _texts_by_cid(stream_data(cid_to_gid) or b"", gid_text, text_map)
+    return text_map
+
+
+def _texts_by_cid(raw: bytes, gid_text: dict[int, str], text_map: _TextMap) -> None:
+    """``text_map[cid]`` for each CID of a CIDToGIDMap (``raw``) whose glyph has a text."""
+    native = _native.NATIVE
+    if native is not None:
+        native.cid_gid_text(raw, 131_072, gid_text, text_map)
+        return
     gid_of = array("H")
     gid_of.frombytes(raw[: min(len(raw), 131_072) // 2 * 2])
     if not _BIG_ENDIAN:
@@ -653,7 +682,6 @@ def _font_text_map(
         text = gid_text.get(gid) if gid else None
         if text is not None:
             text_map[cid] = text
-    return text_map
 
 
 class _CollectionMap(_TextMap):

@@ -11,6 +11,7 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 
 mod blocks;
 mod font;
+mod fontload;
 mod grids;
 mod interp;
 pub mod lexer;
@@ -122,5 +123,10 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
     m.add_function(wrap_pyfunction!(text::vocabulary, m)?)?;
     m.add_function(wrap_pyfunction!(text::alnum_split, m)?)?;
+    m.add_function(wrap_pyfunction!(fontload::parse_cmap, m)?)?;
+    m.add_function(wrap_pyfunction!(fontload::parse_w, m)?)?;
+    m.add_function(wrap_pyfunction!(fontload::simple_trans, m)?)?;
+    m.add_function(wrap_pyfunction!(fontload::cid_gid_text, m)?)?;
+    m.add_function(wrap_pyfunction!(fontload::cid_table, m)?)?;
     Ok(())
 }

@@ -12,6 +12,8 @@ import functools
 import zlib
 from importlib import resources
 
+from .. import _native
+
 ORDERINGS = frozenset({"Japan1", "GB1", "CNS1", "Korea1"})
 
 
@@ -38,7 +40,18 @@ def cid_to_unicode(ordering: str) -> dict[int, str] | None:
     if ordering not in ORDERINGS:
         return None
     raw = resources.files(__name__).joinpath(f"Adobe-{ordering}.bin").read_bytes()
-    numbers = _varints(zlib.decompress(raw))
+    return _read_table(zlib.decompress(raw))
+
+
+def _read_table(data: bytes) -> dict[int, str]:
+    """The table from its decompressed data: zig-zag varint deltas of CID and code point,
+    then how many more code points the text has, and those."""
+    native = _native.NATIVE
+    if native is not None:
+        built: dict[int, str] | None = native.cid_table(data)  # None: Python reads it
+        if built is not None:
+            return built
+    numbers = _varints(data)
     table: dict[int, str] = {}
     cid = cp = 0
     i = 0
