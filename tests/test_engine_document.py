@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pdfbuilder import Outline, PdfBuilder, Ref, encrypt
 
-from pdfthin.engine import Limits, fingerprint, open_pdf
+from pdfthin.engine import Limits, fingerprint, open_pdf, read_source
 from pdfthin.engine.document import EngineDocument, pdf_date
 from pdfthin.errors import PdfthinError
 
@@ -136,6 +137,36 @@ def test_too_large_path_is_refused_before_reading(tmp_path: Path) -> None:
     err = error_of(path, limits=Limits(max_file_bytes=100))
     assert err.code == "too_large"
     assert err.details["limit"] == 100
+
+
+def _stat_says(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """The file's size as ``stat`` reports it before the read (as if it grew since)."""
+    real = Path.stat
+
+    def stat(self: Path, **kwargs: Any) -> Any:
+        found = real(self, **kwargs)
+        return os.stat_result((*found[:6], size, *found[7:]))
+
+    monkeypatch.setattr(Path, "stat", stat)
+
+
+def test_a_file_is_read_whole_and_up_to_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = numbered(2).build()
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(data)
+    assert read_source(path) == data
+    # A file that grew after its size was taken is still read whole, up to one byte past
+    # the limit (which the opening then refuses).
+    _stat_says(monkeypatch, 10)
+    assert read_source(path) == data
+    assert read_source(path, Limits(max_file_bytes=len(data))) == data
+    assert read_source(path, Limits(max_file_bytes=100)) == data[:101]
+    err = error_of(path, limits=Limits(max_file_bytes=100))
+    assert err.code == "too_large"
+    _stat_says(monkeypatch, 0)
+    assert read_source(path) == data
 
 
 def test_error_envelope_shape() -> None:

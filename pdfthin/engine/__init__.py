@@ -73,7 +73,13 @@ def read_source(source: str | os.PathLike[str] | bytes, limits: Limits | None = 
         )
     try:
         with path.open("rb") as fh:
-            return fh.read(limits.max_file_bytes + 1)
+            # As many bytes as the file has, and one more to see a file that grew since:
+            # reading ``max_file_bytes + 1`` at once would make a buffer that large first.
+            want = size + 1
+            data = fh.read(want)
+            if len(data) == want:
+                data += fh.read(limits.max_file_bytes + 1 - want)
+            return data
     except OSError as exc:
         raise PdfthinError("not_found", f"cannot read {path}: {exc.strerror}") from None
 
