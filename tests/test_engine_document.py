@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
+import pypdf
 import pytest
 from pdfbuilder import Outline, PdfBuilder, Ref, encrypt
 
 from pdfthin.engine import Limits, fingerprint, open_pdf, read_source
 from pdfthin.engine.document import EngineDocument, pdf_date
 from pdfthin.errors import PdfthinError
+from pdfthin.model import build_document
 
 
 def numbered(pages: int = 3, **builder: Any) -> PdfBuilder:
@@ -167,6 +171,60 @@ def test_a_file_is_read_whole_and_up_to_the_limit(
     assert err.code == "too_large"
     _stat_says(monkeypatch, 0)
     assert read_source(path) == data
+
+
+def _broken_xref(pages: int) -> bytes:
+    """A document whose startxref points nowhere: pypdf warns and rebuilds."""
+    data = numbered(pages).build()
+    at = data.rindex(b"startxref")
+    return data[:at] + b"startxref\n12\n%%EOF\n"
+
+
+def test_pypdf_is_quiet_and_bounded_while_reading_and_restored_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pypdf's warnings stay off the log and its limits are ours while a document is read;
+    both are back as they were afterwards. A whole document sets them once, not per page."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("pypdf")
+    logger.addHandler(handler)
+    applied: list[dict[str, Any]] = []
+    apply = pypdf.apply_configuration
+
+    def counting(*args: Any, **overwrites: Any) -> Any:
+        applied.append(overwrites)
+        return apply(*args, **overwrites)
+
+    monkeypatch.setattr(pypdf, "apply_configuration", counting)
+    seen: list[int] = []
+    page = EngineDocument.page
+
+    def spy(self: EngineDocument, number: int) -> Any:
+        seen.append(pypdf.get_configuration().zlib_maximum_output_length)
+        return page(self, number)
+
+    monkeypatch.setattr(EngineDocument, "page", spy)
+    before = pypdf.get_configuration()
+    try:
+        limits = Limits(max_stream_bytes=1_234_567)
+        doc = build_document(open_pdf(_broken_xref(5), limits=limits))
+        assert [p.markdown for p in doc.pages] == [f"p{n}" for n in range(1, 6)]
+    finally:
+        logger.removeHandler(handler)
+    assert records == []
+    assert seen == [1_234_567] * 5
+    assert len(applied) == 2  # the opening, then the whole build
+    assert logger.level == logging.NOTSET
+    assert pypdf.get_configuration() is before
+    # Without pdfthin around it, pypdf does warn about this file.
+    logger.addHandler(handler)
+    try:
+        pypdf.PdfReader(io.BytesIO(_broken_xref(1)))
+    finally:
+        logger.removeHandler(handler)
+    assert records
 
 
 def test_error_envelope_shape() -> None:

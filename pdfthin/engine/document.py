@@ -11,6 +11,7 @@ import hashlib
 import logging
 import math
 import re
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -55,13 +56,22 @@ class Limits:
     page_seconds: float = PAGE_SECONDS
 
 
+#: The stream cap of the ``_pypdf_quiet`` block this thread is in, if any.
+_quiet = threading.local()
+
+
 @contextmanager
 def _pypdf_quiet(limits: Limits) -> Iterator[None]:
-    """pypdf's bounds set to ours, and its log chatter kept off stderr."""
+    """pypdf's bounds set to ours, and its log chatter kept off stderr. Inside a block of
+    this thread with the same bounds (:meth:`EngineDocument.held`), nothing is set again."""
+    cap = limits.max_stream_bytes
+    outer = getattr(_quiet, "cap", None)
+    if outer == cap:
+        yield
+        return
     logger = logging.getLogger("pypdf")
     level = logger.level
     logger.setLevel(logging.CRITICAL)
-    cap = limits.max_stream_bytes
     try:
         with (
             collection_paused(),
@@ -78,7 +88,11 @@ def _pypdf_quiet(limits: Limits) -> Iterator[None]:
             ),
         ):
             warnings.simplefilter("ignore")
-            yield
+            _quiet.cap = cap
+            try:
+                yield
+            finally:
+                _quiet.cap = outer
     finally:
         logger.setLevel(level)
 
@@ -119,6 +133,13 @@ class EngineDocument:
             for i, ref in enumerate(self._page_refs)
             if ref is not None
         }
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """pypdf's bounds and silence (see ``_pypdf_quiet``) held for a series of calls, such
+        as building the whole document, instead of set and restored around each call."""
+        with _pypdf_quiet(self.limits):
+            yield
 
     # --- opening -------------------------------------------------------------------------
 

@@ -92,7 +92,8 @@ class Document:
 def build_document(engine: EngineDocument, progress: ProgressCallback | None = None) -> Document:
     # The collector would walk the pages' objects over and over while they pile up (see
     # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
-    with collection_paused():
+    # pypdf's bounds are set once for all the engine calls.
+    with collection_paused(), engine.held():
         return _build(engine, progress)
 
 
