@@ -24,7 +24,7 @@ from ..engine import (
 )
 from ..engine.gcpause import collect_if_due, collection_paused
 from ..layout import Block, Line, PageLayout, finish_document, layout_page
-from .markdown import Anchor, render_anchored, render_plain
+from .markdown import Anchor, render_page
 from .status import page_status
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
@@ -119,8 +119,7 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Documen
     labels = metadata.page_labels
     pages: list[Page] = []
     for content, layout in zip(contents, layouts, strict=True):
-        markdown, anchors = render_anchored(layout.blocks, known_words)
-        text = render_plain(layout.blocks, known_words)
+        markdown, anchors, text = render_page(layout.blocks, known_words)
         status, reason_code, reason = page_status(content, layout, markdown)
         pages.append(
             Page(

@@ -36,58 +36,61 @@ def join_lines(lines: list[str], known_words: set[str] | None, sep: str = "\n") 
 
 
 def render_block(block: Block, known_words: set[str] | None) -> str:
+    return _render(block, known_words)[0]
+
+
+def _render(block: Block, known_words: set[str] | None) -> tuple[str, str]:
+    """The block as Markdown and as plain text (each line cleaned once for both)."""
     if block.kind == "table" and block.rows:
-        return render_table(block.rows)
+        cleaned = [[clean(c) for c in row] for row in block.rows]
+        plain = "\n".join(
+            " ".join(c for c, raw in zip(row, raw_row, strict=True) if raw)
+            for row, raw_row in zip(cleaned, block.rows, strict=True)
+        )
+        return render_table(cleaned, cleaned=True), plain
     lines = [clean(line.text) for line in block.lines]
+    plain = join_lines(lines, known_words)
     if block.kind == "heading":
         text = join_lines(lines, known_words, " ")
-        return "#" * max(1, min(block.level, 6)) + " " + text if text else ""
+        return ("#" * max(1, min(block.level, 6)) + " " + text if text else ""), plain
     if block.kind == "list_item":
         text = join_lines(lines, known_words, "\n  ")
         found = list_marker(text)
         if found is None:
-            return "- " + text
+            return "- " + text, plain
         marker, rest = found
         if marker == "-":
-            return "- " + rest
+            return "- " + rest, plain
         if marker.rstrip(".)").isdigit():
-            return f"{marker.rstrip('.)')}. {rest}"
-        return f"- {marker} {rest}"
+            return f"{marker.rstrip('.)')}. {rest}", plain
+        return f"- {marker} {rest}", plain
     if len(block.lines) >= 2 and all(is_monospace(line.font) for line in block.lines):
         body = "\n".join(line for line in lines if line.strip())
-        return f"```\n{body}\n```" if body else ""
-    text = join_lines(lines, known_words)
+        return (f"```\n{body}\n```" if body else ""), plain
+    text = plain
     if _LEADING_MARKUP.match(text):
         text = "\\" + text
-    return text
+    return text, plain
 
 
 def render_plain(blocks: list[Block], known_words: set[str] | None = None) -> str:
     """The same text as :func:`render_blocks`, without Markdown syntax: headings, list
     items and table rows as plain lines (cells separated by a space)."""
-    out: list[str] = []
-    glue = ""
-    for block in blocks:
-        if block.kind == "table" and block.rows:
-            text = "\n".join(" ".join(clean(c) for c in row if c) for row in block.rows)
-        else:
-            text = join_lines([clean(line.text) for line in block.lines], known_words)
-        if not text:
-            continue
-        if out:
-            out.append(glue)
-        out.append(text)
-        glue = " " if block.run_in else "\n"
-    return "".join(out)
+    return render_page(blocks, known_words)[2]
 
 
 def _cell(text: str) -> str:
     return clean(text).replace("|", "\\|").strip()
 
 
-def render_table(rows: list[list[str]]) -> str:
+def render_table(rows: list[list[str]], cleaned: bool = False) -> str:
+    """A Markdown table of ``rows`` (the first one its header); ``cleaned`` when the cells
+    have been through :func:`clean` already."""
     width = max(len(r) for r in rows)
-    cells = [[_cell(c) for c in r] + [""] * (width - len(r)) for r in rows]
+    if cleaned:
+        cells = [[c.replace("|", "\\|").strip() for c in r] + [""] * (width - len(r)) for r in rows]
+    else:
+        cells = [[_cell(c) for c in r] + [""] * (width - len(r)) for r in rows]
     header = "| " + " | ".join(cells[0]) + " |"
     rule = "|" + "|".join(["---"] * width) + "|"
     body = ["| " + " | ".join(r) + " |" for r in cells[1:]]
@@ -104,12 +107,27 @@ def render_anchored(
 ) -> tuple[str, list[Anchor]]:
     """:func:`render_blocks`, plus where each rendered block starts in the Markdown: its
     offset, its top on the page and its heading level (0 for other blocks)."""
+    markdown, anchors, _ = render_page(blocks, known_words)
+    return markdown, anchors
+
+
+def render_page(
+    blocks: list[Block], known_words: set[str] | None = None
+) -> tuple[str, list[Anchor], str]:
+    """:func:`render_anchored` and :func:`render_plain` of the same blocks, in one pass."""
     out: list[str] = []
     anchors: list[Anchor] = []
     length = 0
     previous = ""
+    plain_out: list[str] = []
+    glue = ""
     for block in blocks:
-        text = render_block(block, known_words)
+        text, plain = _render(block, known_words)
+        if plain:
+            if plain_out:
+                plain_out.append(glue)
+            plain_out.append(plain)
+            glue = " " if block.run_in else "\n"
         if not text:
             continue
         if out:
@@ -121,7 +139,7 @@ def render_anchored(
         out.append(text)
         length += len(text)
         previous = block.kind
-    return "".join(out), anchors
+    return "".join(out), anchors, "".join(plain_out)
 
 
 class Anchor(NamedTuple):
