@@ -345,10 +345,25 @@ struct Reader<'py> {
     hooks: Hooks<'py>,
     font_index: HashMap<String, usize>,
     fonts: Vec<FontD>,
+    /// The last font name read and its index: lines in a row mostly share the very object.
+    last_font: Option<(Bound<'py, PyAny>, usize)>,
 }
 
 impl<'py> Reader<'py> {
     fn font(&mut self, font: &Bound<'py, PyAny>) -> PyResult<Option<usize>> {
+        if let Some((last, i)) = &self.last_font {
+            if last.is(font) {
+                return Ok(Some(*i));
+            }
+        }
+        let found = self.read_font(font)?;
+        if let Some(i) = found {
+            self.last_font = Some((font.clone(), i));
+        }
+        Ok(found)
+    }
+
+    fn read_font(&mut self, font: &Bound<'py, PyAny>) -> PyResult<Option<usize>> {
         if font.downcast_exact::<PyString>().is_err() {
             return Ok(None);
         }
@@ -743,6 +758,7 @@ pub fn heading_context<'py>(
         },
         font_index: HashMap::new(),
         fonts: Vec::new(),
+        last_font: None,
     };
     let Some(pages) = reader.pages(pages)? else {
         return Ok(None);
