@@ -32,6 +32,7 @@ _API = (
     "find_grids",
     "find_tables",
     "build_blocks",
+    "heading_context",
     "reading_order",
     "clean_text",
     "vocabulary",

@@ -22,7 +22,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
+from ..engine import _native
 from .types import Block, Line, PageLayout
 
 #: A block this much larger than the body text (and at least a point larger) may be a heading.
@@ -135,6 +137,9 @@ class _Context:
     toc_pages: set[int] = field(default_factory=set)
     #: First lines split off their paragraphs (by identity), see _split_first_lines.
     split_heads: set[int] = field(default_factory=set)
+    #: Blocks replaced by their run-in splits, kept alive while ``looks`` holds their ids
+    #: (a new block must not inherit a dead one's look through a reused id).
+    replaced: list[Block] = field(default_factory=list)
 
     def look(self, block: Block) -> Look:
         found = self.looks.get(id(block))
@@ -145,11 +150,19 @@ class _Context:
 
 def mark_headings(pages: list[PageLayout]) -> None:
     """Mark heading blocks (``kind = "heading"``) and give each a level from 1 to 6."""
-    body = body_size(pages)
-    if body <= 0:
-        return
-    ctx = _context(pages, body)
-    if _is_slide_deck(pages, body):
+    native = _native.NATIVE
+    known = native.heading_context(pages, _HOOKS) if native is not None else None
+    if known is not None:
+        if known[0] <= 0:
+            return
+        ctx, slides = _native_context(pages, known)
+    else:
+        body = body_size(pages)
+        if body <= 0:
+            return
+        ctx = _context(pages, body)
+        slides = _is_slide_deck(pages, body)
+    if slides:
         _mark_slide_titles(ctx)
         return
     _split_run_ins(ctx)
@@ -281,6 +294,30 @@ def _context(pages: list[PageLayout], body: float) -> _Context:
             if ctx.margin_texts[_margin_key(block.text)] >= 2:
                 ctx.running_looks.add(ctx.look(block))
     return ctx
+
+
+def _toc_end(text: str) -> bool:
+    """The first test of ``_toc_page``: a line that may end in a page number."""
+    return text[-1:].isdigit() or text[-1:] in "ivxlc" or ". ." in text
+
+
+def _bold_font(font: str) -> bool:
+    return bool(_BOLD_FONT.search(font))
+
+
+def _native_context(pages: list[PageLayout], known: tuple[Any, ...]) -> tuple[_Context, bool]:
+    """``_context`` and ``_is_slide_deck`` from ``pdfthin_native.heading_context``."""
+    body, slides, body_look, total, size_chars, margins, toc_pages, running = known
+    ctx = _Context(pages, body, Look(body, False, False, False, ""), total, defaultdict(int))
+    ctx.size_chars.update(size_chars)
+    if body_look is not None:
+        ctx.body_look = Look(*body_look)
+    ctx.margin_texts.update(margins)
+    ctx.toc_pages = {id(pages[p]) for p in toc_pages}
+    for p, i, fields in running:
+        look = ctx.looks[id(pages[p].blocks[i])] = Look(*fields)
+        ctx.running_looks.add(look)
+    return ctx, slides
 
 
 # --- numbering --------------------------------------------------------------------------------
@@ -767,7 +804,10 @@ def _split_run_ins(ctx: _Context) -> None:
     for page in ctx.pages:
         out: list[Block] = []
         for block in page.blocks:
-            out.extend(_split_run_in(block))
+            split = _split_run_in(block)
+            if split[0] is not block:
+                ctx.replaced.append(block)
+            out.extend(split)
         page.blocks = out
 
 
@@ -986,3 +1026,8 @@ def _between(look: Look, look_rank: dict[Look, float], top: float) -> float:
         return min(same)
     higher = [r for other, r in look_rank.items() if other.prominence() > key]
     return max(higher) + 0.5 if higher else top - 0.25
+
+
+#: What ``pdfthin_native.heading_context`` asks of this module for texts and font names that
+#: are not plain ASCII.
+_HOOKS = (font_family, _bold_font, is_caps, _margin_key, _toc_end, _toc_entry, _wordy)

@@ -13,6 +13,7 @@ mod blocks;
 mod font;
 mod fontload;
 mod grids;
+mod headings;
 mod interp;
 pub mod lexer;
 mod lines;
@@ -119,6 +120,8 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tables::table_is_value, m)?)?;
     m.add_function(wrap_pyfunction!(blocks::build_blocks, m)?)?;
     m.add_function(wrap_pyfunction!(blocks::reading_order, m)?)?;
+    m.add_function(wrap_pyfunction!(headings::heading_context, m)?)?;
+    m.add_function(wrap_pyfunction!(headings::heading_text_tests, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
     m.add_function(wrap_pyfunction!(text::vocabulary, m)?)?;
