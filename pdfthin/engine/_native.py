@@ -34,6 +34,7 @@ _API = (
     "ascii_words",
     "alnum_split",
     "read_indirect",
+    "read_object_stream",
 )
 
 NATIVE: ModuleType | None = None

@@ -26,12 +26,15 @@ from pypdf._configuration import get_configuration
 from pypdf.generic import (
     ArrayObject,
     BooleanObject,
+    DecodedStreamObject,
     DictionaryObject,
+    EncodedStreamObject,
     FloatObject,
     IndirectObject,
     NameObject,
     NullObject,
     NumberObject,
+    PdfObject,
     StreamObject,
     create_string_object,
 )
@@ -79,11 +82,24 @@ class NativeReader(pypdf.PdfReader):
     def __init__(self, data: bytes) -> None:
         assert _native.NATIVE is not None
         self._native_read = _native.NATIVE.read_indirect
+        self._native_read_objstm = _native.NATIVE.read_object_stream
         self._native_data = data
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
         super().__init__(self._native_stream, strict=False)
         self._native_ready = True
+
+    def _limits(self) -> tuple[int, int, int] | None:
+        """pypdf's limits as the native side takes them, ``None`` if they do not fit."""
+        config = get_configuration()
+        limits = (
+            config.array_maximum_element_count,
+            config.dictionary_maximum_element_count,
+            config.maximum_declared_stream_length,
+        )
+        if not all(type(n) is int and 0 <= n < _BIG for n in limits):
+            return None
+        return limits
 
     def get_object(self, indirect_reference: int | IndirectObject) -> Any:
         # The plain path of pypdf's get_object, where its only effects are: the object read at
@@ -112,13 +128,8 @@ class NativeReader(pypdf.PdfReader):
             return super().get_object(indirect_reference)
         if not (0 <= idnum < _BIG and 0 <= generation < _BIG and 0 <= start < _BIG):
             return super().get_object(indirect_reference)
-        config = get_configuration()
-        limits = (
-            config.array_maximum_element_count,
-            config.dictionary_maximum_element_count,
-            config.maximum_declared_stream_length,
-        )
-        if not all(type(n) is int and 0 <= n < _BIG for n in limits):
+        limits = self._limits()
+        if limits is None:
             return super().get_object(indirect_reference)
         found = self._native_read(
             self._native_data, start, idnum, generation, self, FACTORY, limits
@@ -128,3 +139,96 @@ class NativeReader(pypdf.PdfReader):
         obj, end = found
         self.stream.seek(end, 0)
         return self.cache_indirect_object(generation, idnum, obj)
+
+    def _get_object_from_stream(self, indirect_reference: IndirectObject) -> PdfObject:
+        # pypdf's _get_object_from_stream with both phases (the index and the objects) read
+        # natively from the decompressed data; anything not plain goes to pypdf's own. Its
+        # steps with effects are taken here as pypdf takes them, in the same order and with
+        # the object on the resolution stack: getting the stream (IndirectObject.get_object)
+        # and its data (get_data). pypdf's path may follow them: it gets both again, and the
+        # second time changes nothing (the stream is then cached, or a free entry's fresh
+        # NullObject; a stream inside an object stream is left to pypdf from the start, and
+        # so is a stream pypdf could not get: the exception comes from here as from there).
+        # Only then the objects are cached, and only if every one was read natively.
+        stack = self._object_stream_resolution_stack
+        idnum = indirect_reference.idnum
+        if (
+            not self._native_ready
+            or self.strict
+            or self._encryption is not None
+            or type(idnum) is not int
+            or idnum in stack
+        ):
+            return super()._get_object_from_stream(indirect_reference)
+        entry = self.xref_objStm.get(idnum)
+        if type(entry) is not tuple or len(entry) != 2 or type(entry[0]) is not int:
+            return super()._get_object_from_stream(indirect_reference)
+        stmnum = entry[0]
+        if (0, stmnum) not in self.resolved_objects and stmnum in self.xref_objStm:
+            return super()._get_object_from_stream(indirect_reference)
+        limits = self._limits()
+        if limits is None:
+            return super()._get_object_from_stream(indirect_reference)
+        stack.append(idnum)
+        try:
+            objects = self._native_object_stream(stmnum, limits)
+        finally:
+            stack.pop()
+        if objects is None:
+            return super()._get_object_from_stream(indirect_reference)
+        # phase 2's effects: the objects not cached yet, cached where this stream is the
+        # authoritative one, in the index's order (an object number twice: the first one
+        # cached is kept)
+        target: PdfObject = NullObject()  # what pypdf answers for an object not found
+        for obj_num, obj in objects:
+            cached = self.cache_get_indirect_object(0, obj_num)
+            if cached is not None:
+                if obj_num == idnum:
+                    target = cached
+                continue
+            authoritative_stm, _idx = self.xref_objStm.get(obj_num, (None, None))
+            if authoritative_stm == stmnum:
+                self.cache_indirect_object(0, obj_num, obj)
+            if obj_num == idnum:
+                target = obj
+        return target
+
+    def _native_object_stream(
+        self, stmnum: int, limits: tuple[int, int, int]
+    ) -> list[tuple[int, PdfObject]] | None:
+        """The stream ``stmnum 0``'s objects as ``(number, object)`` in its index's order if
+        pypdf would read them all the plain way, else ``None`` (its effects: those of
+        pypdf's first steps, getting the stream and its data)."""
+        obj_stm = IndirectObject(stmnum, 0, self).get_object()
+        if (
+            type(obj_stm) not in (EncodedStreamObject, DecodedStreamObject)
+            or self.resolved_objects.get((0, stmnum)) is not obj_stm
+        ):
+            return None
+        assert isinstance(obj_stm, StreamObject)
+        stm_type = dict.get(obj_stm, "/Type")
+        n_value = dict.get(obj_stm, "/N")
+        first_value = dict.get(obj_stm, "/First")
+        if (
+            type(stm_type) is not NameObject
+            or stm_type != "/ObjStm"
+            or type(n_value) is not NumberObject
+            or type(first_value) is not NumberObject
+            or not 0 <= n_value < _BIG
+            or not 0 <= first_value < _BIG
+        ):
+            return None
+        data = obj_stm.get_data()
+        if type(data) is not bytes:
+            return None
+        objects: list[tuple[int, PdfObject]] | None = self._native_read_objstm(
+            data, int(n_value), int(first_value), self, FACTORY, limits
+        )
+        if objects is None:
+            return None
+        # pypdf skips the objects cached already; one cached as None it reads again and
+        # caches with a warning: left to it
+        resolved = self.resolved_objects
+        if any((0, num) in resolved and resolved[(0, num)] is None for num, _ in objects):
+            return None
+        return objects

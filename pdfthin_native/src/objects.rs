@@ -88,6 +88,9 @@ fn is_number_char(b: u8) -> bool {
 struct Parser<'a> {
     data: &'a [u8],
     limits: Limits,
+    /// Whether a dictionary at the top may be a stream (not in an object stream: there the
+    /// stream keyword is left to pypdf).
+    allow_stream: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -166,9 +169,8 @@ impl<'a> Parser<'a> {
     fn name(&self, p: usize) -> Option<(String, usize)> {
         let start = p + 1;
         let mut q = start;
-        loop {
-            // At the end of the file pypdf takes the rest; leave that to it.
-            let b = self.at(q)?;
+        // At the end of the data `read_until_regex` takes the rest, as here.
+        while let Some(b) = self.at(q) {
             if is_name_delimiter(b) {
                 break;
             }
@@ -229,12 +231,15 @@ impl<'a> Parser<'a> {
             }
             p = q;
         }
-        // _read_stream_data: is the dictionary followed by "stream"?
-        let q = self.skip_ws(p)?;
+        // _read_stream_data: is the dictionary followed by "stream"? (At the end of the data
+        // it is not, and pypdf goes back to `p`.)
+        let Some(q) = self.skip_ws(p) else {
+            return Some((Value::Dict(items), p));
+        };
         if !self.starts(q, b"stream") {
             return Some((Value::Dict(items), p));
         }
-        if depth > 0 {
+        if depth > 0 || !self.allow_stream {
             return None;
         }
         self.stream(items, q + 6)
@@ -399,7 +404,13 @@ impl<'a> Parser<'a> {
         if let Some((id, gen, len)) = match_reference(peek) {
             return Some((Value::Ref(id?, gen?), p + len));
         }
-        let len = peek.iter().position(|&b| !is_number_char(b))?;
+        // A number running to the end of the data is all of it (`read_until_regex` at the
+        // end); one running past the peek is left to pypdf.
+        let len = match peek.iter().position(|&b| !is_number_char(b)) {
+            Some(len) => len,
+            None if end == self.data.len() => peek.len(),
+            None => return None,
+        };
         let num = peek.get(..len)?;
         let value = if num.contains(&b'.') {
             Value::Real(parse_real(num)?)
@@ -533,7 +544,11 @@ pub fn parse_indirect(
     generation: u64,
     limits: Limits,
 ) -> Option<(Value, usize)> {
-    let parser = Parser { data, limits };
+    let parser = Parser {
+        data,
+        limits,
+        allow_stream: true,
+    };
     // The header: [ws] digits ws [ws] digits ws [ws] "obj" [ws]. pypdf skips a comment
     // first and reads any three bytes for "obj"; those cases are left to it.
     let mut p = parser.skip_ws(offset)?;
@@ -558,6 +573,67 @@ pub fn parse_indirect(
     }
     let p = parser.skip_ws(p + 3)?;
     parser.object(p, 0)
+}
+
+/// `NumberObject.read_from_stream` in the index of an object stream, at `p` (not
+/// whitespace): a non-negative integer ended by a byte that is not a number character within
+/// the first chunk `read_until_regex` reads (16 bytes). Anything else is left to pypdf (a
+/// float, a sign pypdf warns about, a number at the end of the data or a longer one).
+fn index_number(parser: &Parser<'_>, p: usize) -> Option<(u64, usize)> {
+    let end = p.checked_add(16)?.min(parser.data.len());
+    let chunk = parser.data.get(p..end)?;
+    let len = chunk.iter().position(|&b| !is_number_char(b))?;
+    let n = parse_int(chunk.get(..len)?)?;
+    Some((u64::try_from(n).ok()?, p + len))
+}
+
+/// pypdf's `_get_object_from_stream` on the decompressed data of an object stream with
+/// `/N n` and `/First first`: phase 1 (the index of `(object number, offset)` pairs) and
+/// phase 2 (`read_object` at `first + offset`, after whitespace) for every entry, in the
+/// index's order. `None` wherever pypdf would warn, raise, hit a limit or read anything this
+/// parser is not sure about (a stream keyword among them).
+pub fn parse_object_stream(
+    data: &[u8],
+    n: usize,
+    first: usize,
+    limits: Limits,
+) -> Option<Vec<(u64, Value)>> {
+    let len = data.len();
+    // pypdf warns about a /First outside the stream and about /N above len // 3.
+    if first > len || n > len / 3 {
+        return None;
+    }
+    let parser = Parser {
+        data,
+        limits,
+        allow_stream: false,
+    };
+    let mut index = Vec::with_capacity(n);
+    let mut p = 0;
+    let mut last: Option<u64> = None;
+    for _ in 0..n {
+        // read_non_whitespace and a step back before each number (at the end of the data
+        // pypdf's step back misleads: left to it)
+        p = parser.skip_ws(p)?;
+        let (objnum, q) = index_number(&parser, p)?;
+        p = parser.skip_ws(q)?;
+        let (offset, q) = index_number(&parser, p)?;
+        p = q;
+        // An offset past the end is skipped with a warning, one not increasing raises.
+        let at = first.checked_add(usize::try_from(offset).ok()?)?;
+        if at > len || last.is_some_and(|l| offset <= l) {
+            return None;
+        }
+        last = Some(offset);
+        index.push((objnum, at));
+    }
+    let mut out = Vec::with_capacity(index.len());
+    for (objnum, at) in index {
+        let p = parser.skip_ws(at)?;
+        let (value, _) = parser.object(p, 0)?;
+        out.push((objnum, value));
+    }
+    Some(out)
 }
 
 /// The Python side's classes and functions, in this order: `DictionaryObject`,
@@ -679,6 +755,41 @@ pub fn read_indirect<'py>(
     Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
 }
 
+/// `read_object_stream(data, n, first, reader, factory, limits)`: the objects of the object
+/// stream whose decompressed data is `data`, `/N n`, `/First first`, as a list of
+/// `(object number, object)` in the order of its index, every one as pypdf's
+/// `_get_object_from_stream` would read it; `None` where pypdf must do it (see
+/// [`parse_object_stream`]). `factory` and `limits` are those of [`read_indirect`].
+#[pyfunction]
+pub fn read_object_stream<'py>(
+    data: &[u8],
+    n: usize,
+    first: usize,
+    reader: Bound<'py, PyAny>,
+    factory: Bound<'py, PyTuple>,
+    limits: (usize, usize, usize),
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    let limits = Limits {
+        max_array: limits.0,
+        max_dict: limits.1,
+        max_stream: limits.2,
+    };
+    let Some(objects) = parse_object_stream(data, n, first, limits) else {
+        return Ok(None);
+    };
+    let factory = Factory::new(&factory)?;
+    let py = reader.py();
+    let out = PyList::empty(py);
+    for (objnum, value) in &objects {
+        let obj = to_py(&factory, data, &reader, value)?;
+        out.append(PyTuple::new(
+            py,
+            [objnum.into_pyobject(py)?.into_any(), obj],
+        )?)?;
+    }
+    Ok(Some(out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,6 +836,66 @@ mod tests {
         assert_eq!(parse(b"1 0 obj -3 0 R endobj"), None);
         let deep = [b"1 0 obj ".as_slice(), &[b'['; 100], &[b']'; 100]].concat();
         assert_eq!(parse(&deep), None);
+    }
+
+    fn objstm(s: &[u8], n: usize, first: usize) -> Option<Vec<(u64, Value)>> {
+        parse_object_stream(s, n, first, LIMITS)
+    }
+
+    #[test]
+    fn object_streams() {
+        let data = b"10 0 11 11 12 17 << /A 1 >>\n[1 2]\n(a\\)b)";
+        assert_eq!(
+            objstm(data, 3, 17),
+            Some(vec![
+                (10, Value::Dict(vec![("/A".into(), Value::Int(1))])),
+                (11, Value::Array(vec![Value::Int(1), Value::Int(2)])),
+                (12, Value::Str(b"a)b".to_vec())),
+            ])
+        );
+        // at the end of the data: a dictionary, a name, a number
+        assert_eq!(
+            objstm(b"1 0 <</A 1>>", 1, 4),
+            Some(vec![(1, Value::Dict(vec![("/A".into(), Value::Int(1))]))])
+        );
+        assert_eq!(
+            objstm(b"1 0 /Name", 1, 4),
+            Some(vec![(1, Value::Name("/Name".into()))])
+        );
+        assert_eq!(
+            objstm(b"1 0 2 3 12 -3.5", 2, 8),
+            Some(vec![(1, Value::Int(12)), (2, Value::Real(-3.5))])
+        );
+        assert_eq!(objstm(b"", 0, 0), Some(vec![]));
+    }
+
+    #[test]
+    fn object_streams_left_to_pypdf() {
+        let data = b"1 0 2 2 12 13";
+        assert_eq!(objstm(data, 2, 14), None); // /First past the end
+        assert_eq!(objstm(data, 5, 6), None); // /N above len // 3
+        assert_eq!(objstm(b"1 2 2 0 12 13", 2, 6), None); // offsets not increasing
+        assert_eq!(objstm(b"1 0 2 9 12 13", 2, 6), None); // an offset past the end
+        assert_eq!(objstm(b"1 0 -2 2 12 13", 2, 6), None); // negative
+        assert_eq!(objstm(b"1 0 2.0 2 12 13", 2, 6), None); // a float
+        assert_eq!(objstm(b"1 0 x 2 12 13", 2, 6), None); // not a number
+        assert_eq!(objstm(b"1 0 [1 2", 1, 4), None); // truncated
+        assert_eq!(objstm(b"1 0 <</Length 1>>stream\nx\nendstream", 1, 4), None);
+        assert_eq!(objstm(b"1 0 (\\q)", 1, 4), None); // pypdf warns
+        assert_eq!(objstm(b"1 4    ", 1, 4), None); // only whitespace there
+    }
+
+    #[test]
+    fn object_streams_never_panic() {
+        let s = b"10 0 11 8 12 14 << /A [1 2.5 (a\\101) <41> /N#41 true false null 3 0 R] >>\nstream\r\nxy\nendstream 5";
+        for end in 0..s.len() {
+            for n in 0..5 {
+                for first in [0, 1, 15, 16, 17, end, end + 1, usize::MAX] {
+                    let _ = parse_object_stream(&s[..end], n, first, LIMITS);
+                }
+            }
+        }
+        let _ = parse_object_stream(s, usize::MAX, usize::MAX, LIMITS);
     }
 
     #[test]
