@@ -1,9 +1,11 @@
 //! Any bytes at any offset: the indirect-object parser ends, never panics, and what it
-//! returns is bounded by its input (nesting by MAX_DEPTH, the end within the data).
+//! returns is bounded by its input (nesting by MAX_DEPTH, the end within the data). The same
+//! bytes as an object stream's data: its parser ends, never panics, never answers more
+//! objects than /N, and never a stream.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pdfthin_native::objects::{parse_indirect, Limits, Value, MAX_DEPTH};
+use pdfthin_native::objects::{parse_indirect, parse_object_stream, Limits, Value, MAX_DEPTH};
 
 fn depth(v: &Value) -> usize {
     match v {
@@ -28,6 +30,16 @@ fuzz_target!(|data: &[u8]| {
         assert!(depth(&value) <= MAX_DEPTH + 2);
         if let Value::Stream(_, start, stop) = value {
             assert!(start <= stop && stop <= end);
+        }
+    }
+    // the second and third bytes choose /N and /First
+    let n = usize::from(data.get(1).copied().unwrap_or(0)) % 8;
+    let first = usize::from(data.get(2).copied().unwrap_or(0));
+    if let Some(objects) = parse_object_stream(data, n, first, limits) {
+        assert_eq!(objects.len(), n);
+        for (_, value) in &objects {
+            assert!(depth(value) <= MAX_DEPTH + 2);
+            assert!(!matches!(value, Value::Stream(..)));
         }
     }
 });
