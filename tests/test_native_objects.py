@@ -781,3 +781,123 @@ def test_object_stream_objects_soup(objects: list[bytes], sep: bytes) -> None:
     numbered = [(10 + i, text) for i, text in enumerate(objects)]
     body, n, first = _objstm(numbered, sep)
     check_objstm(body, n, first)
+
+
+# --- object headers (pypdf's read() checks every entry of the table with them) ----------------
+
+
+def pypdf_header(data: bytes, offset: int) -> Any:
+    """pypdf's ``read_object_header`` at ``offset``: ``((idnum, generation), end, warned)``
+    or the exception's type."""
+    stream = io.BytesIO(data)
+    stream.seek(offset)
+    with _pypdf_warnings() as warned:
+        try:
+            got = pypdf.PdfReader.read_object_header(_Stub(), stream)  # type: ignore[arg-type]
+        except Exception as exc:
+            return type(exc)
+    return got, stream.tell(), warned.count
+
+
+def check_header(module: Any, data: bytes, offset: int) -> str:
+    """Both readers of the header at ``offset``: ``"native"`` (same), ``"none"`` (pypdf's)."""
+    got = module.read_object_header(data, offset)
+    if got is None:
+        return "none"
+    expected = pypdf_header(data, offset)
+    assert isinstance(expected, tuple), f"at {offset}: native read it, pypdf gives {expected}"
+    (idnum, generation), end, warned = expected
+    assert warned == 0, f"at {offset}: native read it, pypdf warned"
+    assert got == (idnum, generation, end), f"at {offset}: {got} != {expected}"
+    assert type(idnum) is int and type(generation) is int
+    return "native"
+
+
+@pytest.mark.corpus
+def test_every_object_header_of_the_corpus() -> None:
+    """Every offset of every table in the corpus, and the bytes around it; nearly all the
+    table's offsets are read natively."""
+    require_corpus()
+    module = native_module()
+    answered = offsets = 0
+    for f in CORPUS_FILES:
+        opened = _open(f)
+        if opened is None:
+            continue
+        data, reader = opened
+        for entries in reader.xref.values():
+            for offset in entries.values():
+                if not isinstance(offset, int) or offset < 0:
+                    continue
+                offsets += 1
+                answered += check_header(module, data, offset) == "native"
+                for near in (offset - 2, offset - 1, offset + 1, offset + 3, offset + 8):
+                    if near >= 0:
+                        check_header(module, data, near)
+    print(f"object headers read natively: {answered}/{offsets}")
+    assert offsets > 10_000
+    assert answered >= 0.95 * offsets
+
+
+HEADER_TOKENS = [
+    b"1", b"12", b"0", b"00", b"-1", b"+2", b"1_0", b"99999999999999999999", b"obj", b"ob",
+    b"x", b" ", b"  ", b"\n", b"\r", b"\x00", b"\x0b", b"\x0c", b"\t", b"\x1c", b"%", b"% c\n",
+    b"<<", b"\xc3\xa9", b"\xd9\xa3",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(HEADER_TOKENS), max_size=12).map(b"".join))
+@SETTINGS
+def test_object_header_soup(data: bytes) -> None:
+    module = native_module()
+    for offset in range(min(len(data), 6) + 2):
+        check_header(module, data, offset)
+
+
+@pytest.mark.corpus
+def test_the_reader_opens_as_pypdf() -> None:
+    """``NativeReader`` (its ``read_object_header`` in pypdf's ``read()``) and pypdf's reader
+    open every corpus file, and crafted ones whose tables point a little off, the same: the
+    same tables, trailer, warnings and position."""
+    require_corpus()
+    module = native_module()
+    samples = [f.path.read_bytes() for f in CORPUS_FILES]
+    minimal = _minimal_pdf()
+    start = minimal.index(b"0000000000 65535 f")
+    for shift in (-2, -1, 1, 2, 5):
+        table = bytearray(minimal)
+        for row in range(1, 4):
+            at = start + 20 * row
+            offset = int(table[at : at + 10]) + shift * row
+            table[at : at + 10] = b"%010d" % max(offset, 0)
+        samples.append(bytes(table))
+    with engine(module):
+        for data in samples:
+            plain = _opened_summary(lambda d: pypdf.PdfReader(io.BytesIO(d), strict=False), data)
+            fast = _opened_summary(_native_open, data)
+            assert plain == fast
+
+
+def _opened_summary(make: Any, data: bytes) -> tuple[Any, ...]:
+    """What a reader holds once open (or the exception's type), and pypdf's warnings."""
+    with _pypdf_warnings() as warned:
+        try:
+            reader = make(data)
+        except Exception as exc:
+            return type(exc), warned.count
+    return (
+        reader.xref,
+        reader.xref_free_entry,
+        reader.xref_objStm,
+        reader.xref_index,
+        repr(reader.trailer).replace(str(id(reader)), "pdf"),
+        list(reader.resolved_objects),
+        reader.stream.tell(),
+        warned.count,
+    )
+
+
+def _native_open(data: bytes) -> Any:
+    reader = native_reader.open_reader(data)
+    assert isinstance(reader, native_reader.NativeReader)
+    return reader

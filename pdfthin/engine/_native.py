@@ -35,6 +35,7 @@ _API = (
     "alnum_split",
     "read_indirect",
     "read_object_stream",
+    "read_object_header",
 )
 
 NATIVE: ModuleType | None = None

@@ -9,6 +9,15 @@ the plain way (a warning, a repair, a limit, an indirect stream /Length, an obje
 and then pypdf reads the object itself. Either way the object is cached as pypdf caches it.
 ``tests/test_native_objects.py`` compares both parsers on every object of the corpus.
 
+Two more of pypdf's steps are native in the same way. An object inside an object stream:
+``_get_object_from_stream`` gets the stream and its decompressed data as pypdf does, then
+``pdfthin_native.read_object_stream`` reads its index and all its objects at once, and they are
+cached as pypdf caches them; anything pypdf would warn about, repair or raise on (a bad /N or
+/First, offsets out of order or range, a stream keyword, an object it reads another way, ...)
+is left to pypdf's own ``_get_object_from_stream``. And ``read_object_header`` on the reader's
+own stream (pypdf's ``read()`` checks every entry of the cross-reference table with it):
+``pdfthin_native.read_object_header`` answers plain headers, pypdf reads any other.
+
 pypdf is not patched: the fast path is a subclass, used only when the native module is loaded
 (``_native.NATIVE``) and only with the pypdf versions whose ``get_object``, ``read_object`` and
 the object classes' ``read_from_stream`` were checked to be the ones reproduced (7.0 and 7.1;
@@ -83,6 +92,7 @@ class NativeReader(pypdf.PdfReader):
         assert _native.NATIVE is not None
         self._native_read = _native.NATIVE.read_indirect
         self._native_read_objstm = _native.NATIVE.read_object_stream
+        self._native_header = _native.NATIVE.read_object_header
         self._native_data = data
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
@@ -100,6 +110,20 @@ class NativeReader(pypdf.PdfReader):
         if not all(type(n) is int and 0 <= n < _BIG for n in limits):
             return None
         return limits
+
+    def read_object_header(self, stream: Any) -> tuple[int, int]:
+        # pypdf's read_object_header (non-strict: no warning) on this reader's own stream, whose
+        # bytes are ``data``: the native side answers the plain headers, with the position
+        # pypdf leaves the stream at; anything else, pypdf reads from the same position. Used
+        # by pypdf's read() to check every entry of the cross-reference table, and by
+        # get_object on its own path.
+        if stream is self._native_stream and not self.strict:
+            found = self._native_header(self._native_data, stream.tell())
+            if found is not None:
+                idnum, generation, end = found
+                stream.seek(end, 0)
+                return idnum, generation
+        return super().read_object_header(stream)
 
     def get_object(self, indirect_reference: int | IndirectObject) -> Any:
         # The plain path of pypdf's get_object, where its only effects are: the object read at
@@ -150,15 +174,11 @@ class NativeReader(pypdf.PdfReader):
         # NullObject; a stream inside an object stream is left to pypdf from the start, and
         # so is a stream pypdf could not get: the exception comes from here as from there).
         # Only then the objects are cached, and only if every one was read natively.
+        if not self._native_ready or self.strict or self._encryption is not None:
+            return super()._get_object_from_stream(indirect_reference)
         stack = self._object_stream_resolution_stack
         idnum = indirect_reference.idnum
-        if (
-            not self._native_ready
-            or self.strict
-            or self._encryption is not None
-            or type(idnum) is not int
-            or idnum in stack
-        ):
+        if type(idnum) is not int or idnum in stack:
             return super()._get_object_from_stream(indirect_reference)
         entry = self.xref_objStm.get(idnum)
         if type(entry) is not tuple or len(entry) != 2 or type(entry[0]) is not int:

@@ -575,6 +575,49 @@ pub fn parse_indirect(
     parser.object(p, 0)
 }
 
+/// pypdf's `PdfReader.read_object_header` (non-strict) at `offset`: the object number, the
+/// generation and the position the stream is left at, for the plain case only: no comment
+/// first, both numbers plain digits (at most 19), each ended by whitespace, then any three
+/// bytes (pypdf does not check them for "obj") and whitespace, none of it running into the
+/// end of the data. `None` for anything else (pypdf then reads the header itself: a
+/// `ValueError`, a warning or a step back at the end of the data are all its own).
+pub fn parse_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usize)> {
+    let parser = Parser {
+        data,
+        limits: Limits {
+            max_array: 0,
+            max_dict: 0,
+            max_stream: 0,
+        },
+        allow_stream: false,
+    };
+    // skip_over_comment: nothing unless a '%' (left to pypdf), then skip_over_whitespace
+    // and a step back
+    if parser.at(offset)? == b'%' {
+        return None;
+    }
+    let mut p = parser.skip_ws(offset)?;
+    let mut numbers = [0u64; 2];
+    for number in &mut numbers {
+        // read_until_whitespace: up to (and past) a byte that is `isspace()` or NUL
+        let start = p;
+        while parser.at(p)?.is_ascii_digit() {
+            p += 1;
+            if p - start > 19 {
+                return None;
+            }
+        }
+        if p == start || !is_array_ws(parser.at(p)?) {
+            return None;
+        }
+        *number = parse_digits(data.get(start..p)?)?;
+        p = parser.skip_ws(p + 1)?;
+    }
+    // stream.read(3), then read_non_whitespace and a step back
+    let p = parser.skip_ws(p.checked_add(3)?)?;
+    Some((numbers[0], numbers[1], p))
+}
+
 /// `NumberObject.read_from_stream` in the index of an object stream, at `p` (not
 /// whitespace): a non-negative integer ended by a byte that is not a number character within
 /// the first chunk `read_until_regex` reads (16 bytes). Anything else is left to pypdf (a
@@ -790,6 +833,14 @@ pub fn read_object_stream<'py>(
     Ok(Some(out))
 }
 
+/// `read_object_header(data, offset)`: `(idnum, generation, end)`, what pypdf's
+/// `read_object_header` answers at `offset` of `data` and the position it leaves its stream
+/// at, or `None` where pypdf must read it (see [`parse_object_header`]).
+#[pyfunction]
+pub fn read_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usize)> {
+    parse_object_header(data, offset)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -896,6 +947,37 @@ mod tests {
             }
         }
         let _ = parse_object_stream(s, usize::MAX, usize::MAX, LIMITS);
+    }
+
+    #[test]
+    fn object_headers() {
+        assert_eq!(parse_object_header(b"12 0 obj\n<<", 0), Some((12, 0, 9)));
+        assert_eq!(
+            parse_object_header(b"\r\n 7\x0b3  xyz  [", 0),
+            Some((7, 3, 13))
+        );
+        assert_eq!(parse_object_header(b"x 1 0 obj 5", 1), Some((1, 0, 10)));
+        for left in [
+            b"%c\n1 0 obj 5".as_slice(),
+            b"1 0 obj",
+            b"1 0 obj   ",
+            b"1 0",
+            b"-1 0 obj 5",
+            b"1_0 0 obj 5",
+            b"1 +0 obj 5",
+            b"1\x1c0 obj 5",
+            b"99999999999999999999 0 obj 5",
+            b"",
+        ] {
+            assert_eq!(parse_object_header(left, 0), None, "{left:?}");
+        }
+        let s = b"  12 0 obj\r\n<< >>";
+        for end in 0..s.len() {
+            for start in 0..=end + 1 {
+                let _ = parse_object_header(&s[..end], start);
+            }
+        }
+        let _ = parse_object_header(s, usize::MAX);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Any bytes at any offset: the indirect-object parser ends, never panics, and what it
 //! returns is bounded by its input (nesting by MAX_DEPTH, the end within the data). The same
 //! bytes as an object stream's data: its parser ends, never panics, never answers more
-//! objects than /N, and never a stream.
+//! objects than /N, and never a stream. An object header there ends within the data.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pdfthin_native::objects::{parse_indirect, parse_object_stream, Limits, Value, MAX_DEPTH};
+use pdfthin_native::objects::{
+    parse_indirect, parse_object_header, parse_object_stream, Limits, Value, MAX_DEPTH,
+};
 
 fn depth(v: &Value) -> usize {
     match v {
@@ -41,5 +43,8 @@ fuzz_target!(|data: &[u8]| {
             assert!(depth(value) <= MAX_DEPTH + 2);
             assert!(!matches!(value, Value::Stream(..)));
         }
+    }
+    if let Some((_, _, end)) = parse_object_header(data, offset) {
+        assert!(end < data.len());
     }
 });
