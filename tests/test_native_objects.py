@@ -901,3 +901,135 @@ def _native_open(data: bytes) -> Any:
     reader = native_reader.open_reader(data)
     assert isinstance(reader, native_reader.NativeReader)
     return reader
+
+
+# --- cross-reference streams (pypdf's _read_xref_subsections) -------------------------------
+
+
+class _CountingXref:
+    """``read_xref_entries`` of the module, counting the calls and the answers."""
+
+    def __init__(self, module: Any) -> None:
+        self.read = module.read_xref_entries
+        self.calls = 0
+        self.answers = 0
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls += 1
+        got = self.read(*args)
+        self.answers += got is not None
+        return got
+
+
+@contextmanager
+def _counting_xref(module: Any) -> Iterator[_CountingXref]:
+    """Every ``NativeReader`` made meanwhile reads its cross-reference streams through it."""
+    counting = _CountingXref(module)
+    saved = native_reader.NativeReader._native_xref
+
+    def spied(self: Any, *args: Any) -> Any:
+        self._native_xref_entries = counting
+        return saved(self, *args)
+
+    native_reader.NativeReader._native_xref = spied  # type: ignore[method-assign]
+    try:
+        yield counting
+    finally:
+        native_reader.NativeReader._native_xref = saved  # type: ignore[method-assign]
+
+
+def _opened_both(module: Any, data: bytes) -> tuple[Any, Any]:
+    return (
+        _opened_summary(lambda d: pypdf.PdfReader(io.BytesIO(d), strict=False), data),
+        _opened_summary(_native_open, data),
+    )
+
+
+@pytest.mark.corpus
+def test_the_cross_reference_streams_of_the_corpus() -> None:
+    """Every corpus file with a cross-reference stream opens the same both ways, its entries
+    read natively."""
+    require_corpus()
+    module = native_module()
+    with engine(module), _counting_xref(module) as counting:
+        for f in CORPUS_FILES:
+            plain, fast = _opened_both(module, f.path.read_bytes())
+            assert plain == fast, f.relpath
+    print(f"cross-reference streams read natively: {counting.answers}/{counting.calls}")
+    assert counting.calls > 50
+    assert counting.answers == counting.calls
+
+
+def _xref_stream_pdf(rows: bytes, widths: bytes, index: bytes | None, size: int) -> bytes:
+    """A file whose only table is the cross-reference stream ``rows`` (object 3) with ``/W
+    widths``, ``/Index index`` (if any) and ``/Size size``; objects 1 and 2 are plain."""
+    out = bytearray(b"%PDF-1.5\n")
+    offsets = []
+    for i, body in enumerate(
+        [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"], 1
+    ):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref_at = len(out)
+    rows = rows.replace(b"@1", b"%04x" % offsets[0]).replace(b"@2", b"%04x" % offsets[1])
+    rows = rows.replace(b"@3", b"%04x" % xref_at)
+    rows = bytes.fromhex(rows.decode())
+    extra = b"" if index is None else b"/Index %s " % index
+    out += b"3 0 obj\n<< /Type /XRef /Size %d /W %s %s/Root 1 0 R /Length %d >>\nstream\n" % (
+        size,
+        widths,
+        extra,
+        len(rows),
+    )
+    out += rows + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % xref_at
+    return bytes(out)
+
+
+XREF_CASES = [
+    # rows (hex; @n: the offset of object n in 2 bytes), /W, /Index, /Size
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", None, 4),
+    (b"0000ff 01@100 01@200 01@300", b"[1 2 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 2 2 2]", 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 4 1 2]", 4),  # twice
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 4 7]", 4),  # odd /Index
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 -4 0 4]", 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 9]", 9),  # past the data
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00 02 0003 00", b"[1 2 1]", b"[0 5]", 5),
+    (b"00 0000 ff 01 @1 00 07 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 5]", 5),  # type 7
+    (b"0000 @1 @2 @3", b"[0 2 0]", b"[0 1 1 3]", 4),  # widths of 0: the defaults
+    (b"00 0000 00ff 01 @1 0000 01 @2 0000 01 @3 0000", b"[1 2 2]", None, 4),
+    (b"00 00000000 ff 01 0000@1 00 01 0000@2 00 01 0000@3 00", b"[1 4 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1 5]", None, 4),  # a fourth width
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 9 1]", None, 4),  # pypdf raises
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2.0 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 -2 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[0 0 0]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3", b"[1 2 1]", None, 4),  # truncated
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[3 2 0 2]", 4),
+]
+
+
+def test_crafted_cross_reference_streams() -> None:
+    module = native_module()
+    with engine(module), _counting_xref(module) as counting:
+        for rows, widths, index, size in XREF_CASES:
+            data = _xref_stream_pdf(rows, widths, index, size)
+            plain, fast = _opened_both(module, data)
+            assert plain == fast, (rows, widths, index)
+    assert counting.answers >= len(XREF_CASES) - 5
+
+
+@given(
+    rows=st.binary(min_size=0, max_size=40),
+    widths=st.lists(st.integers(-1, 9), min_size=3, max_size=4),
+    index=st.one_of(st.none(), st.lists(st.integers(-2, 12), max_size=5)),
+)
+@SETTINGS
+def test_cross_reference_stream_soup(rows: bytes, widths: list[int], index: Any) -> None:
+    module = native_module()
+    w = b"[%s]" % b" ".join(b"%d" % x for x in widths)
+    i = None if index is None else b"[%s]" % b" ".join(b"%d" % x for x in index)
+    data = _xref_stream_pdf(rows.hex().encode(), w, i, 4)
+    with engine(module):
+        plain, fast = _opened_both(module, data)
+        assert plain == fast

@@ -36,6 +36,7 @@ _API = (
     "read_indirect",
     "read_object_stream",
     "read_object_header",
+    "read_xref_entries",
 )
 
 NATIVE: ModuleType | None = None

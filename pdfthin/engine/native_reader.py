@@ -9,14 +9,16 @@ the plain way (a warning, a repair, a limit, an indirect stream /Length, an obje
 and then pypdf reads the object itself. Either way the object is cached as pypdf caches it.
 ``tests/test_native_objects.py`` compares both parsers on every object of the corpus.
 
-Two more of pypdf's steps are native in the same way. An object inside an object stream:
+Three more of pypdf's steps are native in the same way. An object inside an object stream:
 ``_get_object_from_stream`` gets the stream and its decompressed data as pypdf does, then
 ``pdfthin_native.read_object_stream`` reads its index and all its objects at once, and they are
 cached as pypdf caches them; anything pypdf would warn about, repair or raise on (a bad /N or
 /First, offsets out of order or range, a stream keyword, an object it reads another way, ...)
 is left to pypdf's own ``_get_object_from_stream``. And ``read_object_header`` on the reader's
 own stream (pypdf's ``read()`` checks every entry of the cross-reference table with it):
-``pdfthin_native.read_object_header`` answers plain headers, pypdf reads any other.
+``pdfthin_native.read_object_header`` answers plain headers, pypdf reads any other. And the
+entries of a cross-reference stream (``_read_xref_subsections`` with pypdf's own ``get_entry``):
+``pdfthin_native.read_xref_entries`` reads their fields, recorded here as pypdf records them.
 
 pypdf is not patched: the fast path is a subclass, used only when the native module is loaded
 (``_native.NATIVE``) and only with the pypdf versions whose ``get_object``, ``read_object`` and
@@ -28,6 +30,8 @@ from __future__ import annotations
 
 import functools
 import io
+import types
+from collections.abc import Callable
 from typing import Any
 
 import pypdf
@@ -52,6 +56,14 @@ from . import _native
 
 #: Numbers the native side takes (an unsigned 64-bit integer, with room to spare).
 _BIG = 2**62
+
+#: The code of the two closures pypdf's ``_read_pdf15_xref_stream`` hands to
+#: ``_read_xref_subsections`` (``get_entry`` reads the fields of an entry from its data).
+_XREF_CLOSURES = {
+    c.co_name: c
+    for c in pypdf.PdfReader._read_pdf15_xref_stream.__code__.co_consts
+    if isinstance(c, types.CodeType)
+}
 
 #: The pypdf releases whose object parsing ``read_indirect`` reproduces.
 VERIFIED_PYPDF = ("7.0.", "7.1.")
@@ -93,6 +105,7 @@ class NativeReader(pypdf.PdfReader):
         self._native_read = _native.NATIVE.read_indirect
         self._native_read_objstm = _native.NATIVE.read_object_stream
         self._native_header = _native.NATIVE.read_object_header
+        self._native_xref_entries = _native.NATIVE.read_xref_entries
         self._native_data = data
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
@@ -124,6 +137,75 @@ class NativeReader(pypdf.PdfReader):
                 stream.seek(end, 0)
                 return idnum, generation
         return super().read_object_header(stream)
+
+    def _read_xref_subsections(
+        self,
+        idx_pairs: list[int],
+        get_entry: Callable[[int], int | tuple[int, ...]],
+        used_before: Callable[[int, int | tuple[int, ...]], bool],
+    ) -> None:
+        # pypdf's loop over the entries of a cross-reference stream with its own get_entry
+        # (checked by its code: it reads each field from the stream's data, ``stream_data``,
+        # ``entry_sizes[i]`` bytes as a big-endian number): the fields are read natively, then
+        # recorded here as pypdf records them (in order, asking used_before). Anything else
+        # (another caller, odd widths or subsections, strict mode) is pypdf's loop.
+        found = self._native_xref(idx_pairs, get_entry, used_before)
+        if found is None:
+            super()._read_xref_subsections(idx_pairs, get_entry, used_before)
+            return
+        entries, end, stream_data = found
+        for num, xref_type, field2, field3 in entries:
+            if xref_type == 1:
+                if field3 not in self.xref:
+                    self.xref[field3] = {}
+                if not used_before(num, field3):
+                    self.xref[field3][num] = field2
+            elif not used_before(num, 0):
+                self.xref_objStm[num] = (field2, field3)
+        stream_data.seek(end, 0)
+
+    def _native_xref(
+        self,
+        idx_pairs: list[int],
+        get_entry: Callable[[int], int | tuple[int, ...]],
+        used_before: Callable[[int, int | tuple[int, ...]], bool],
+    ) -> tuple[list[tuple[int, int, int, int]], int, io.BytesIO] | None:
+        """The entries (types 1 and 2) and the end of pypdf's ``get_entry`` reads, and the
+        data's stream; ``None`` where pypdf must read them."""
+        code = getattr(get_entry, "__code__", None)
+        if (
+            self.strict
+            or code is None
+            or code is not _XREF_CLOSURES.get("get_entry")
+            or getattr(used_before, "__code__", None) is not _XREF_CLOSURES.get("used_before")
+            or type(idx_pairs) is not list
+        ):
+            return None
+        assert code is not None
+        try:
+            cells = dict(zip(code.co_freevars, get_entry.__closure__ or (), strict=True))
+            entry_sizes = cells["entry_sizes"].cell_contents
+            stream_data = cells["stream_data"].cell_contents
+        except (KeyError, ValueError):
+            return None
+        if type(stream_data) is not io.BytesIO or not isinstance(entry_sizes, list):
+            return None
+        widths = entry_sizes[:3]
+        numbers = [*widths, *idx_pairs]
+        if len(widths) != 3 or not all(
+            isinstance(n, int) and not isinstance(n, bool) and -_BIG < n < _BIG for n in numbers
+        ):
+            return None
+        found = self._native_xref_entries(
+            stream_data.getvalue(),
+            stream_data.tell(),
+            tuple(int(w) for w in widths),
+            [int(n) for n in idx_pairs],
+        )
+        if found is None:
+            return None
+        entries, end = found
+        return entries, end, stream_data
 
     def get_object(self, indirect_reference: int | IndirectObject) -> Any:
         # The plain path of pypdf's get_object, where its only effects are: the object read at

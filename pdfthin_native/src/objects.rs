@@ -618,6 +618,76 @@ pub fn parse_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usiz
     Some((numbers[0], numbers[1], p))
 }
 
+/// One entry of a cross-reference stream that pypdf records: `(object number, type, field 2,
+/// field 3)`, of type 1 (in use: offset, generation) or 2 (in an object stream: its number,
+/// the index there).
+pub type XrefEntry = (i64, u64, u64, u64);
+
+/// pypdf's `_read_xref_subsections` with the `get_entry` of `_read_pdf15_xref_stream`: the
+/// entries of the subsections `pairs` (`[start, count, ...]`, as pypdf's `_pairs` reads them),
+/// read from `data` at `pos` with the field widths `widths`, and the position after them.
+/// A width of 0 or less reads nothing and gives the default (1 for the type, else 0); one of
+/// 1 to 8 reads that many bytes (fewer at the end of the data, none past it) as a big-endian
+/// number. An entry of type 0 is read and dropped, one of another type has only its type
+/// read (pypdf ignores it without strict mode). `None` for a width above 8 (pypdf raises) and
+/// for more entries than the data could hold (left to pypdf).
+pub fn parse_xref_entries(
+    data: &[u8],
+    pos: usize,
+    widths: [i64; 3],
+    pairs: &[i64],
+) -> Option<(Vec<XrefEntry>, usize)> {
+    if widths.iter().any(|&w| w > 8) {
+        return None;
+    }
+    let mut total: usize = 0;
+    for pair in pairs.chunks_exact(2) {
+        if let [_, count] = pair {
+            total = total.checked_add(usize::try_from((*count).max(0)).ok()?)?;
+        }
+    }
+    if total > data.len().saturating_sub(pos).saturating_add(16) {
+        return None;
+    }
+    let mut p = pos;
+    let mut field = |i: usize| -> u64 {
+        let w = widths.get(i).copied().unwrap_or(0);
+        if w <= 0 {
+            return u64::from(i == 0);
+        }
+        let w = usize::try_from(w).unwrap_or(0);
+        let start = p.min(data.len());
+        let end = p.saturating_add(w).min(data.len());
+        p = p.max(end);
+        data.get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+    };
+    let mut out = Vec::new();
+    for pair in pairs.chunks_exact(2) {
+        let [start, count] = pair else {
+            continue;
+        };
+        for k in 0..(*count).max(0) {
+            let num = start.checked_add(k)?;
+            match field(0) {
+                0 => {
+                    field(1);
+                    field(2);
+                }
+                t @ (1 | 2) => {
+                    let f1 = field(1);
+                    let f2 = field(2);
+                    out.push((num, t, f1, f2));
+                }
+                _ => {}
+            }
+        }
+    }
+    Some((out, p))
+}
+
 /// `NumberObject.read_from_stream` in the index of an object stream, at `p` (not
 /// whitespace): a non-negative integer ended by a byte that is not a number character within
 /// the first chunk `read_until_regex` reads (16 bytes). Anything else is left to pypdf (a
@@ -841,6 +911,19 @@ pub fn read_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usize
     parse_object_header(data, offset)
 }
 
+/// `read_xref_entries(data, pos, widths, pairs)`: `(entries, end)` as
+/// [`parse_xref_entries`] reads them, or `None` where pypdf must.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn read_xref_entries(
+    data: &[u8],
+    pos: usize,
+    widths: (i64, i64, i64),
+    pairs: Vec<i64>,
+) -> Option<(Vec<XrefEntry>, usize)> {
+    parse_xref_entries(data, pos, [widths.0, widths.1, widths.2], &pairs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -978,6 +1061,42 @@ mod tests {
             }
         }
         let _ = parse_object_header(s, usize::MAX);
+    }
+
+    #[test]
+    fn xref_entries() {
+        let data = [0u8, 0, 0, 0, 1, 0, 16, 0, 2, 0, 3, 1, 9, 0, 5, 0, 0];
+        assert_eq!(
+            parse_xref_entries(&data, 0, [1, 2, 1], &[0, 4]),
+            Some((vec![(1, 1, 16, 0), (2, 2, 3, 1)], 13))
+        );
+        // type 9: only its type read; widths of 0: the defaults; the end of the data
+        assert_eq!(
+            parse_xref_entries(&[9, 7, 2, 5], 0, [1, 0, 0], &[5, 3, 7]),
+            Some((vec![(7, 2, 0, 0)], 3))
+        );
+        assert_eq!(
+            parse_xref_entries(&[1, 0, 16, 0], 0, [1, 2, 2], &[10, 2]),
+            Some((vec![(10, 1, 16, 0)], 4))
+        );
+        assert_eq!(
+            parse_xref_entries(&[1, 0, 16, 0], 0, [-1, 2, 2], &[-3, 1]),
+            Some((vec![(-3, 1, 256, 4096)], 4))
+        );
+        assert_eq!(parse_xref_entries(&data, 0, [1, 9, 1], &[0, 4]), None);
+        assert_eq!(parse_xref_entries(&data, 0, [1, 2, 1], &[0, 1000]), None);
+        assert_eq!(
+            parse_xref_entries(&data, 0, [1, 2, 1], &[i64::MAX, 2]),
+            None
+        );
+        for end in 0..data.len() {
+            for pos in 0..=end + 1 {
+                for w in [[1, 2, 1], [0, 0, 0], [8, 8, 8], [-5, 3, 0]] {
+                    let _ = parse_xref_entries(&data[..end], pos, w, &[0, 5, 3, 2, 1]);
+                }
+            }
+        }
+        let _ = parse_xref_entries(&data, usize::MAX, [1, 2, 1], &[0, 5]);
     }
 
     #[test]
