@@ -388,3 +388,648 @@ def test_deep_nesting_and_limits() -> None:
             data = b"1 0 obj << /Length %d >>\nstream\n%s\nendstream endobj" % (n, b"x" * n)
             check(module, _Stub(), data, 0, 1, 0)
             assert (native_read(module, _Stub(), data, 0, 1, 0) is None) == (n > 4)
+
+
+# --- objects inside object streams ------------------------------------------------------
+
+
+class _Counting:
+    """``read_object_stream`` of the module, counting the calls and the answers."""
+
+    def __init__(self, module: Any) -> None:
+        self.read = module.read_object_stream
+        self.calls = 0
+        self.answers = 0
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls += 1
+        got = self.read(*args)
+        self.answers += got is not None
+        return got
+
+
+def _try_get(reader: Any, idnum: int, gen: int = 0) -> tuple[Any, int]:
+    """``reader.get_object`` of ``idnum gen``: the object or the exception's type, and the
+    number of pypdf's warnings."""
+    with _pypdf_warnings() as warned:
+        try:
+            got: Any = reader.get_object(IndirectObject(idnum, gen, reader))
+        except Exception as exc:
+            got = type(exc)
+    return got, warned.count
+
+
+def _open_both(module: Any, data: bytes) -> tuple[Any, Any, _Counting] | None:
+    """pypdf's reader and the native one of ``data`` (whose object-stream reader counts)."""
+    with _pypdf_warnings():
+        try:
+            plain = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        except Exception:
+            return None
+        fast = native_reader.open_reader(data)
+    assert isinstance(fast, native_reader.NativeReader)
+    counting = _Counting(module)
+    fast._native_read_objstm = counting  # type: ignore[attr-defined]
+    return plain, fast, counting
+
+
+def compare_readers(plain: Any, fast: Any, ids: list[tuple[int, int]], where: str) -> None:
+    """Both readers give the same objects, warnings and exceptions for ``ids`` in this
+    order, and are left with the same cache, loop detection and resolution stack."""
+    readers = (plain, fast)
+    for idnum, gen in ids:
+        (a, warned_a), (b, warned_b) = _try_get(plain, idnum, gen), _try_get(fast, idnum, gen)
+        at = f"{where} {idnum} {gen}"
+        assert warned_a == warned_b, f"{at}: {warned_a} warnings != {warned_b}"
+        if isinstance(a, type) or a is None:
+            assert a is b, f"{at}: {a} != {b}"
+            continue
+        assert_same(a, b, at, readers)
+        assert plain.stream.tell() == fast.stream.tell(), at
+    assert list(plain.resolved_objects) == list(fast.resolved_objects), where
+    for key, value in plain.resolved_objects.items():
+        assert_same(value, fast.resolved_objects[key], f"{where} cached {key}", readers)
+    assert plain._known_objects == fast._known_objects, where
+    assert plain._object_stream_resolution_stack == fast._object_stream_resolution_stack
+
+
+@pytest.mark.corpus
+def test_every_object_stream_of_the_corpus() -> None:
+    """Every object of every object stream of the corpus, read by both readers; the native
+    reader of object streams answers for nearly all of them (encrypted files: never)."""
+    require_corpus()
+    module = native_module()
+    streams = answered = 0
+    with engine(module):
+        for f in CORPUS_FILES:
+            opened = _open_both(module, f.path.read_bytes())
+            if opened is None:
+                continue
+            plain, fast, counting = opened
+            if not plain.xref_objStm:
+                continue
+            ids = [(idnum, 0) for idnum in sorted(plain.xref_objStm)]
+            compare_readers(plain, fast, ids, f.relpath)
+            if fast._encryption is not None:
+                assert counting.calls == 0, f.relpath
+            else:
+                streams += counting.calls
+                answered += counting.answers
+    print(f"object streams read natively: {answered}/{streams}")
+    assert streams > 50
+    assert answered >= 0.9 * streams
+
+
+def _objstm_pdf(
+    body: bytes,
+    n: Any,
+    first: Any,
+    members: dict[int, tuple[int, int]],
+    extra: bytes = b"",
+    more_streams: list[bytes] | None = None,
+) -> bytes:
+    """A file whose object 3 is the object stream ``extra body`` (``/N n /First first`` and
+    the dictionary entries ``extra``), whose cross-reference stream says each object of
+    ``members`` is ``(stream, index)``; ``more_streams`` are more streams' whole dictionaries
+    and data, numbered from 5."""
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [] /Count 0 >>",
+        3: b"<< /Type /ObjStm /N %s /First %s /Length %d %s >>\nstream\n%s\nendstream"
+        % (str(n).encode(), str(first).encode(), len(body), extra, body),
+    }
+    for i, stream in enumerate(more_streams or [], 5):
+        objects[i] = stream
+    out = bytearray(b"%PDF-1.5\n")
+    offsets = {}
+    for num, text in sorted(objects.items()):
+        offsets[num] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (num, text)
+    xref_at = len(out)
+    size = max([4, *objects, *members]) + 1
+    rows = bytearray()
+    for num in range(size):
+        if num == 4:
+            rows += struct.pack(">BIH", 1, xref_at, 0)
+        elif num in offsets:
+            rows += struct.pack(">BIH", 1, offsets[num], 0)
+        elif num in members:
+            rows += struct.pack(">BIH", 2, *members[num])
+        else:
+            rows += struct.pack(">BIH", 0, 0, 65535)
+    out += b"4 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n" % (
+        size,
+        len(rows),
+    )
+    out += rows + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % xref_at
+    return bytes(out)
+
+
+def _objstm(objects: list[tuple[int, bytes]], sep: bytes = b"\n") -> tuple[bytes, int, int]:
+    """The data, /N and /First of an object stream of ``objects`` (number, text)."""
+    offsets, data = [], b""
+    for _, text in objects:
+        offsets.append(len(data))
+        data += text + sep
+    index = b" ".join(b"%d %d" % (num, off) for (num, _), off in zip(objects, offsets, strict=True))
+    index += b" "
+    return index + data, len(objects), len(index)
+
+
+def check_objstm(
+    body: bytes,
+    n: Any,
+    first: Any,
+    members: dict[int, tuple[int, int]] | None = None,
+    extra: bytes = b"",
+    more_streams: list[bytes] | None = None,
+    ids: list[int] | None = None,
+) -> _Counting:
+    """Both readers on the file of :func:`_objstm_pdf`, each object asked for in turn."""
+    module = native_module()
+    if members is None:
+        numbers = [int(x) for x in body.split()[: 2 * int(n) : 2] if x.isdigit()] if n else []
+        members = {num: (3, i) for i, num in enumerate(numbers)}
+    data = _objstm_pdf(body, n, first, members, extra, more_streams)
+    with engine(module):
+        opened = _open_both(module, data)
+        assert opened is not None
+        plain, fast, counting = opened
+        asked = ids if ids is not None else sorted(members)
+        compare_readers(plain, fast, [(i, 0) for i in asked], repr(body[:60]))
+    return counting
+
+
+PLAIN_OBJECTS = [
+    (10, b"<< /Type /Font /A [1 2.5 -.5 +3 (x\\(y\\)\\n\\101\\\r\n) <41 42> /N#41]"
+         b" /B << /C null /D true /E false >> /R 12 0 R >>"),
+    (11, b"[[[1] [2 [3 (a)]]] << /X << /Y [<< >>] >> >>]"),
+    (12, b"(string with \\\\ and \\) and \\t and \\053)"),
+    (13, b"/Name"),
+    (14, b"42"),
+    (15, b"-1.25"),
+    (16, b"true"),
+    (17, b"null"),
+    (18, b"<feff004100e9>"),
+    (19, b"% a comment\n<< /K 5 0 R >>"),
+]  # fmt: skip
+
+
+def test_plain_object_streams() -> None:
+    """Ordinary object streams, with every kind of object: read natively, as pypdf does."""
+    body, n, first = _objstm(PLAIN_OBJECTS)
+    assert check_objstm(body, n, first).answers == 1
+    for sep in (b" ", b"\r\n  "):
+        body, n, first = _objstm(PLAIN_OBJECTS, sep)
+        assert check_objstm(body, n, first).answers == 1
+    body, n, first = _objstm(PLAIN_OBJECTS, b"")  # "42-1.25": pypdf warns
+    assert check_objstm(body, n, first).answers == 0
+    # the last object at the very end of the data
+    for text in (b"<< /A 1 >>", b"/Name", b"12", b"1.5", b"[1]", b"(s)", b"true", b"3 0 R"):
+        body, n, first = _objstm([(10, b"1"), (11, text)], b"")
+        assert check_objstm(body, n, first).answers == 1, text
+    # asked for in another order; an object the stream does not hold
+    body, n, first = _objstm(PLAIN_OBJECTS)
+    check_objstm(body, n, first, ids=[19, 10, 13, 30, 11])
+    members = {num: (3, i) for i, (num, _) in enumerate(PLAIN_OBJECTS)}
+    members[30] = (3, 99)
+    assert check_objstm(body, n, first, members, ids=[30, 10]).answers == 1
+    # an empty stream
+    check_objstm(b"", 0, 0, {10: (3, 0)})
+    # a compressed one
+    import zlib
+
+    body, n, first = _objstm(PLAIN_OBJECTS)
+    module = native_module()
+    members = {num: (3, i) for i, (num, _) in enumerate(PLAIN_OBJECTS)}
+    data = _objstm_pdf(zlib.compress(body), n, first, members, b"/Filter /FlateDecode")
+    with engine(module):
+        opened = _open_both(module, data)
+        assert opened is not None
+        plain, fast, counting = opened
+        compare_readers(plain, fast, [(i, 0) for i in sorted(members)], "flate")
+        assert counting.answers == 1
+
+
+def test_odd_object_streams_take_pypdfs_path() -> None:
+    """Bad /N and /First, bad offsets, truncated objects, streams, escapes pypdf warns
+    about: both readers still agree (the native one leaves them to pypdf)."""
+    body, n, first = _objstm([(10, b"<< /A 1 >>"), (11, b"[1 2]"), (12, b"(x)")])
+    members = {10: (3, 0), 11: (3, 1), 12: (3, 2)}
+    for bad_n, bad_first in [
+        (-1, first), (100, first), (n, -1), (n, len(body) + 1), (n, len(body)), (n, first + 1),
+        (n, first - 1), ("(3)", first), (n, "2.0"), ("3.0", first), ("5 0 R", first),
+        (n, "5 0 R"), (0, first), (2, first), (2**70, first), (n, 2**70),
+    ]:  # fmt: skip
+        counting = check_objstm(body, bad_n, bad_first, members)
+        if (bad_n, bad_first) in [(0, first), (2, first), (n, first - 1)]:  # a space more
+            assert counting.answers > 0
+        else:
+            assert counting.answers == 0, (bad_n, bad_first)
+    for index in [
+        b"10 0 11 11 12 5 ", b"10 0 11 0 12 17 ", b"10 0 11 11 12 999 ", b"10 -1 11 11 12 17 ",
+        b"-10 0 11 11 12 17 ", b"10 0 11 11.0 12 17 ", b"10 0 11 x 12 17 ", b"10 0 11 11 12",
+        b"10 0 11 11 12 17", b"10 0 11 011 12 17 ", b"10 0 11 +11 12 17 ", b"10 0 10 11 12 17 ",
+        b"10 0\n\r\x00\t\x0c11 11 12 17 ", b"10 0 11 11 12 17 % c\n", b"10\x0b0 11 11 12 17 ",
+        b"10 0 11 11 12 00000000000000017 ", b"10 0 11 11 12 0000000000000017 ",
+    ]:  # fmt: skip
+        objs = b"<< /A 1 >> [1 2] (x)"
+        data = index.ljust(18) + objs
+        check_objstm(data, 3, 18, members)
+    for obj in [
+        b"[1 2", b"<< /A 1", b"(abc", b"<414", b"/A#2", b"<< /Length 2 >>stream\nxy\nendstream",
+        b"<< /Length 2 >>\nstream\r\nxy\nendstream", b"(\\q)", b"1,5", b"<< /A 1 /A 2 >>",
+        b"<< /A 1 >> stream", b"endobj", b"nul", b"fals", b"tru", b"", b"  ", b"}", b"1 0 obj 5",
+        b"<< 5 >>", b"<< /A >>", b"[" * 40 + b"]" * 40, b"(\\400)", b"/\xff\xfe", b"/A\xc3\xa9",
+        b"-2 0 R", b"99999999999999999999", b"1.2.3", b"% only a comment",
+    ]:  # fmt: skip
+        body, n, first = _objstm([(10, b"<< /B 2 >>"), (11, obj), (12, b"7")])
+        check_objstm(body, n, first)
+        body, n, first = _objstm([(10, b"<< /B 2 >>"), (11, obj)], b"")
+        check_objstm(body, n, first)
+
+
+def test_object_streams_and_the_cache() -> None:
+    """Objects twice in an index, objects another stream or the table holds, objects
+    cached before, the stream's own entry, cycles."""
+    body, n, first = _objstm([(10, b"(first)"), (10, b"(second)"), (11, b"1")])
+    check_objstm(body, n, first, {10: (3, 0), 11: (3, 2)})
+    check_objstm(body, n, first, {10: (5, 0), 11: (3, 2)}, ids=[11, 10])
+    # object 11 is in stream 5 too, which the table names for it: asked for first, it is
+    # cached, and stream 3's copy is skipped
+    other, n5, first5 = _objstm([(11, b"(eleven in 5)"), (12, b"(twelve)")])
+    stream5 = b"<< /Type /ObjStm /N %d /First %d /Length %d >>\nstream\n%s\nendstream" % (
+        n5,
+        first5,
+        len(other),
+        other,
+    )
+    body, n, first = _objstm([(10, b"(ten)"), (11, b"(eleven in 3)"), (12, b"[1]")])
+    members = {10: (3, 0), 11: (5, 0), 12: (3, 2)}
+    for ids in ([11, 10, 12], [10, 11, 12], [12, 11, 10]):
+        assert check_objstm(body, n, first, members, more_streams=[stream5], ids=ids).answers
+    # the object stream listed as inside itself, or inside the other one
+    check_objstm(body, n, first, {3: (3, 0), 10: (3, 0)}, ids=[10, 3])
+    check_objstm(body, n, first, {10: (3, 0)}, more_streams=[stream5], ids=[10, 5])
+    # the stream's /Length (or /N) in the stream itself: pypdf's cycle error
+    body, n, first = _objstm([(10, b"5"), (11, b"7")])
+    data = _objstm_pdf(body, n, first, {10: (3, 0), 11: (3, 1)}).replace(
+        b"/Length %d" % len(body), b"/Length 10 0 R"
+    )
+    module = native_module()
+    with engine(module):
+        opened = _open_both(module, data)
+        assert opened is not None
+        plain, fast, _ = opened
+        compare_readers(plain, fast, [(10, 0), (11, 0), (10, 0), (3, 0)], "cycle")
+    check_objstm(body, "11 0 R", first, {10: (3, 0), 11: (3, 1)}, ids=[11, 10])
+    # an object cached as None (pypdf re-reads it and warns)
+    body, n, first = _objstm([(10, b"(ten)"), (11, b"(eleven)")])
+    data = _objstm_pdf(body, n, first, {10: (3, 0), 11: (3, 1)})
+    with engine(module):
+        opened = _open_both(module, data)
+        assert opened is not None
+        plain, fast, counting = opened
+        for reader in (plain, fast):
+            reader.resolved_objects[(0, 11)] = None
+        compare_readers(plain, fast, [(10, 0), (11, 0)], "None cached")
+        assert counting.answers == 1
+
+
+def test_object_streams_with_limits() -> None:
+    """pypdf's limits on arrays and dictionaries (the file's own need 3 and 5 entries)."""
+    for items, expected in ((3, 1), (4, 0)):
+        array = b"[" + b"1 " * items + b"]"
+        body, n, first = _objstm([(10, array), (11, b"7")])
+        with pypdf.apply_configuration(array_maximum_element_count=3):
+            assert check_objstm(body, n, first).answers == expected
+    for items, expected in ((5, 1), (6, 0)):
+        dictionary = b"<<" + b"".join(b" /K%d %d" % (i, i) for i in range(items)) + b" >>"
+        body, n, first = _objstm([(10, b"7"), (11, dictionary)])
+        with pypdf.apply_configuration(dictionary_maximum_element_count=5):
+            assert check_objstm(body, n, first).answers == expected
+
+
+def test_object_streams_of_encrypted_files_and_other_pypdfs() -> None:
+    """An encrypted file, a reader in strict mode: pypdf's path; another pypdf: pypdf's
+    reader."""
+    require_corpus()
+    module = native_module()
+    encrypted = [f for f in CORPUS_FILES if f.path.name == "pr-138-example.pdf"]
+    assert encrypted
+    with engine(module):
+        opened = _open_both(module, encrypted[0].path.read_bytes())
+        assert opened is not None
+        plain, fast, counting = opened
+        assert fast._encryption is not None and plain.xref_objStm
+        ids = [(idnum, 0) for idnum in sorted(plain.xref_objStm)][:50]
+        compare_readers(plain, fast, ids, "encrypted")
+        assert counting.calls == 0
+    body, n, first = _objstm(PLAIN_OBJECTS)
+    data = _objstm_pdf(body, n, first, {num: (3, i) for i, (num, _) in enumerate(PLAIN_OBJECTS)})
+    with engine(module):
+        opened = _open_both(module, data)
+        assert opened is not None
+        plain, fast, counting = opened
+        plain.strict = fast.strict = True
+        compare_readers(plain, fast, [(10, 0), (11, 0)], "strict")
+        assert counting.calls == 0
+        saved = pypdf.__version__
+        pypdf.__version__ = "8.0.0"
+        try:
+            assert type(native_reader.open_reader(data)) is pypdf.PdfReader
+        finally:
+            pypdf.__version__ = saved
+
+
+OBJSTM_TOKENS = [*TOKENS, b"10", b"11", b"0", b"5", b"7", b" ", b" ", b"\n"]
+
+
+@given(
+    index=st.lists(st.sampled_from([b"10", b"11", b"12", b"0", b"3", b"6", b"-1", b" ", b"  ",
+                                    b"\n", b"x", b"1.5", b"%"]), max_size=12).map(b"".join),
+    objects=st.lists(st.sampled_from(OBJSTM_TOKENS), max_size=30).map(b"".join),
+    n=st.integers(-1, 5),
+    first=st.integers(-1, 30),
+)  # fmt: skip
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+def test_object_stream_soup(index: bytes, objects: bytes, n: int, first: int) -> None:
+    check_objstm(index + objects, n, first, {10: (3, 0), 11: (3, 1), 12: (3, 2)})
+
+
+@given(
+    objects=st.lists(
+        st.lists(st.sampled_from(OBJSTM_TOKENS), min_size=1, max_size=8).map(b"".join),
+        min_size=1,
+        max_size=4,
+    ),
+    sep=st.sampled_from([b"", b" ", b"\n", b"\r\n", b"\x00"]),
+)
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+def test_object_stream_objects_soup(objects: list[bytes], sep: bytes) -> None:
+    """A well-formed index of objects made of random tokens."""
+    numbered = [(10 + i, text) for i, text in enumerate(objects)]
+    body, n, first = _objstm(numbered, sep)
+    check_objstm(body, n, first)
+
+
+# --- object headers (pypdf's read() checks every entry of the table with them) ----------------
+
+
+def pypdf_header(data: bytes, offset: int) -> Any:
+    """pypdf's ``read_object_header`` at ``offset``: ``((idnum, generation), end, warned)``
+    or the exception's type."""
+    stream = io.BytesIO(data)
+    stream.seek(offset)
+    with _pypdf_warnings() as warned:
+        try:
+            got = pypdf.PdfReader.read_object_header(_Stub(), stream)  # type: ignore[arg-type]
+        except Exception as exc:
+            return type(exc)
+    return got, stream.tell(), warned.count
+
+
+def check_header(module: Any, data: bytes, offset: int) -> str:
+    """Both readers of the header at ``offset``: ``"native"`` (same), ``"none"`` (pypdf's)."""
+    got = module.read_object_header(data, offset)
+    if got is None:
+        return "none"
+    expected = pypdf_header(data, offset)
+    assert isinstance(expected, tuple), f"at {offset}: native read it, pypdf gives {expected}"
+    (idnum, generation), end, warned = expected
+    assert warned == 0, f"at {offset}: native read it, pypdf warned"
+    assert got == (idnum, generation, end), f"at {offset}: {got} != {expected}"
+    assert type(idnum) is int and type(generation) is int
+    return "native"
+
+
+@pytest.mark.corpus
+def test_every_object_header_of_the_corpus() -> None:
+    """Every offset of every table in the corpus, and the bytes around it; nearly all the
+    table's offsets are read natively."""
+    require_corpus()
+    module = native_module()
+    answered = offsets = 0
+    for f in CORPUS_FILES:
+        opened = _open(f)
+        if opened is None:
+            continue
+        data, reader = opened
+        for entries in reader.xref.values():
+            for offset in entries.values():
+                if not isinstance(offset, int) or offset < 0:
+                    continue
+                offsets += 1
+                answered += check_header(module, data, offset) == "native"
+                for near in (offset - 2, offset - 1, offset + 1, offset + 3, offset + 8):
+                    if near >= 0:
+                        check_header(module, data, near)
+    print(f"object headers read natively: {answered}/{offsets}")
+    assert offsets > 10_000
+    assert answered >= 0.95 * offsets
+
+
+HEADER_TOKENS = [
+    b"1", b"12", b"0", b"00", b"-1", b"+2", b"1_0", b"99999999999999999999", b"obj", b"ob",
+    b"x", b" ", b"  ", b"\n", b"\r", b"\x00", b"\x0b", b"\x0c", b"\t", b"\x1c", b"%", b"% c\n",
+    b"<<", b"\xc3\xa9", b"\xd9\xa3",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(HEADER_TOKENS), max_size=12).map(b"".join))
+@SETTINGS
+def test_object_header_soup(data: bytes) -> None:
+    module = native_module()
+    for offset in range(min(len(data), 6) + 2):
+        check_header(module, data, offset)
+
+
+@pytest.mark.corpus
+def test_the_reader_opens_as_pypdf() -> None:
+    """``NativeReader`` (its ``read_object_header`` in pypdf's ``read()``) and pypdf's reader
+    open every corpus file, and crafted ones whose tables point a little off, the same: the
+    same tables, trailer, warnings and position."""
+    require_corpus()
+    module = native_module()
+    samples = [f.path.read_bytes() for f in CORPUS_FILES]
+    minimal = _minimal_pdf()
+    start = minimal.index(b"0000000000 65535 f")
+    for shift in (-2, -1, 1, 2, 5):
+        table = bytearray(minimal)
+        for row in range(1, 4):
+            at = start + 20 * row
+            offset = int(table[at : at + 10]) + shift * row
+            table[at : at + 10] = b"%010d" % max(offset, 0)
+        samples.append(bytes(table))
+    with engine(module):
+        for data in samples:
+            plain = _opened_summary(lambda d: pypdf.PdfReader(io.BytesIO(d), strict=False), data)
+            fast = _opened_summary(_native_open, data)
+            assert plain == fast
+
+
+def _opened_summary(make: Any, data: bytes) -> tuple[Any, ...]:
+    """What a reader holds once open (or the exception's type), and pypdf's warnings."""
+    with _pypdf_warnings() as warned:
+        try:
+            reader = make(data)
+        except Exception as exc:
+            return type(exc), warned.count
+    return (
+        reader.xref,
+        reader.xref_free_entry,
+        reader.xref_objStm,
+        reader.xref_index,
+        repr(reader.trailer).replace(str(id(reader)), "pdf"),
+        list(reader.resolved_objects),
+        reader.stream.tell(),
+        warned.count,
+    )
+
+
+def _native_open(data: bytes) -> Any:
+    reader = native_reader.open_reader(data)
+    assert isinstance(reader, native_reader.NativeReader)
+    return reader
+
+
+# --- cross-reference streams (pypdf's _read_xref_subsections) -------------------------------
+
+
+class _CountingXref:
+    """``read_xref_entries`` of the module, counting the calls and the answers."""
+
+    def __init__(self, module: Any) -> None:
+        self.read = module.read_xref_entries
+        self.calls = 0
+        self.answers = 0
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls += 1
+        got = self.read(*args)
+        self.answers += got is not None
+        return got
+
+
+@contextmanager
+def _counting_xref(module: Any) -> Iterator[_CountingXref]:
+    """Every ``NativeReader`` made meanwhile reads its cross-reference streams through it."""
+    counting = _CountingXref(module)
+    saved = native_reader.NativeReader._native_xref
+
+    def spied(self: Any, *args: Any) -> Any:
+        self._native_xref_entries = counting
+        return saved(self, *args)
+
+    native_reader.NativeReader._native_xref = spied  # type: ignore[method-assign]
+    try:
+        yield counting
+    finally:
+        native_reader.NativeReader._native_xref = saved  # type: ignore[method-assign]
+
+
+def _opened_both(module: Any, data: bytes) -> tuple[Any, Any]:
+    return (
+        _opened_summary(lambda d: pypdf.PdfReader(io.BytesIO(d), strict=False), data),
+        _opened_summary(_native_open, data),
+    )
+
+
+@pytest.mark.corpus
+def test_the_cross_reference_streams_of_the_corpus() -> None:
+    """Every corpus file with a cross-reference stream opens the same both ways, its entries
+    read natively."""
+    require_corpus()
+    module = native_module()
+    with engine(module), _counting_xref(module) as counting:
+        for f in CORPUS_FILES:
+            plain, fast = _opened_both(module, f.path.read_bytes())
+            assert plain == fast, f.relpath
+    print(f"cross-reference streams read natively: {counting.answers}/{counting.calls}")
+    assert counting.calls > 50
+    assert counting.answers == counting.calls
+
+
+def _xref_stream_pdf(rows: bytes, widths: bytes, index: bytes | None, size: int) -> bytes:
+    """A file whose only table is the cross-reference stream ``rows`` (object 3) with ``/W
+    widths``, ``/Index index`` (if any) and ``/Size size``; objects 1 and 2 are plain."""
+    out = bytearray(b"%PDF-1.5\n")
+    offsets = []
+    for i, body in enumerate(
+        [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"], 1
+    ):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref_at = len(out)
+    rows = rows.replace(b"@1", b"%04x" % offsets[0]).replace(b"@2", b"%04x" % offsets[1])
+    rows = rows.replace(b"@3", b"%04x" % xref_at)
+    rows = bytes.fromhex(rows.decode())
+    extra = b"" if index is None else b"/Index %s " % index
+    out += b"3 0 obj\n<< /Type /XRef /Size %d /W %s %s/Root 1 0 R /Length %d >>\nstream\n" % (
+        size,
+        widths,
+        extra,
+        len(rows),
+    )
+    out += rows + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % xref_at
+    return bytes(out)
+
+
+XREF_CASES = [
+    # rows (hex; @n: the offset of object n in 2 bytes), /W, /Index, /Size
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", None, 4),
+    (b"0000ff 01@100 01@200 01@300", b"[1 2 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 2 2 2]", 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 4 1 2]", 4),  # twice
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 4 7]", 4),  # odd /Index
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 -4 0 4]", 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 9]", 9),  # past the data
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00 02 0003 00", b"[1 2 1]", b"[0 5]", 5),
+    (b"00 0000 ff 01 @1 00 07 01 @2 00 01 @3 00", b"[1 2 1]", b"[0 5]", 5),  # type 7
+    (b"0000 @1 @2 @3", b"[0 2 0]", b"[0 1 1 3]", 4),  # widths of 0: the defaults
+    (b"00 0000 00ff 01 @1 0000 01 @2 0000 01 @3 0000", b"[1 2 2]", None, 4),
+    (b"00 00000000 ff 01 0000@1 00 01 0000@2 00 01 0000@3 00", b"[1 4 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1 5]", None, 4),  # a fourth width
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 9 1]", None, 4),  # pypdf raises
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2.0 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 -2 1]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[0 0 0]", None, 4),
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3", b"[1 2 1]", None, 4),  # truncated
+    (b"00 0000 ff 01 @1 00 01 @2 00 01 @3 00", b"[1 2 1]", b"[3 2 0 2]", 4),
+]
+
+
+def test_crafted_cross_reference_streams() -> None:
+    module = native_module()
+    with engine(module), _counting_xref(module) as counting:
+        for rows, widths, index, size in XREF_CASES:
+            data = _xref_stream_pdf(rows, widths, index, size)
+            plain, fast = _opened_both(module, data)
+            assert plain == fast, (rows, widths, index)
+    assert counting.answers >= len(XREF_CASES) - 5
+
+
+@given(
+    rows=st.binary(min_size=0, max_size=40),
+    widths=st.lists(st.integers(-1, 9), min_size=3, max_size=4),
+    index=st.one_of(st.none(), st.lists(st.integers(-2, 12), max_size=5)),
+)
+@SETTINGS
+def test_cross_reference_stream_soup(rows: bytes, widths: list[int], index: Any) -> None:
+    module = native_module()
+    w = b"[%s]" % b" ".join(b"%d" % x for x in widths)
+    i = None if index is None else b"[%s]" % b" ".join(b"%d" % x for x in index)
+    data = _xref_stream_pdf(rows.hex().encode(), w, i, 4)
+    with engine(module):
+        plain, fast = _opened_both(module, data)
+        assert plain == fast

@@ -43,6 +43,9 @@ _API = (
     "simple_trans",
     "cid_gid_text",
     "cid_table",
+    "read_object_stream",
+    "read_object_header",
+    "read_xref_entries",
 )
 
 NATIVE: ModuleType | None = None

@@ -9,6 +9,17 @@ the plain way (a warning, a repair, a limit, an indirect stream /Length, an obje
 and then pypdf reads the object itself. Either way the object is cached as pypdf caches it.
 ``tests/test_native_objects.py`` compares both parsers on every object of the corpus.
 
+Three more of pypdf's steps are native in the same way. An object inside an object stream:
+``_get_object_from_stream`` gets the stream and its decompressed data as pypdf does, then
+``pdfthin_native.read_object_stream`` reads its index and all its objects at once, and they are
+cached as pypdf caches them; anything pypdf would warn about, repair or raise on (a bad /N or
+/First, offsets out of order or range, a stream keyword, an object it reads another way, ...)
+is left to pypdf's own ``_get_object_from_stream``. And ``read_object_header`` on the reader's
+own stream (pypdf's ``read()`` checks every entry of the cross-reference table with it):
+``pdfthin_native.read_object_header`` answers plain headers, pypdf reads any other. And the
+entries of a cross-reference stream (``_read_xref_subsections`` with pypdf's own ``get_entry``):
+``pdfthin_native.read_xref_entries`` reads their fields, recorded here as pypdf records them.
+
 pypdf is not patched: the fast path is a subclass, used only when the native module is loaded
 (``_native.NATIVE``) and only with the pypdf versions whose ``get_object``, ``read_object`` and
 the object classes' ``read_from_stream`` were checked to be the ones reproduced (7.0 and 7.1;
@@ -19,6 +30,8 @@ from __future__ import annotations
 
 import functools
 import io
+import types
+from collections.abc import Callable
 from typing import Any
 
 import pypdf
@@ -26,12 +39,15 @@ from pypdf._configuration import get_configuration
 from pypdf.generic import (
     ArrayObject,
     BooleanObject,
+    DecodedStreamObject,
     DictionaryObject,
+    EncodedStreamObject,
     FloatObject,
     IndirectObject,
     NameObject,
     NullObject,
     NumberObject,
+    PdfObject,
     StreamObject,
     create_string_object,
 )
@@ -40,6 +56,14 @@ from . import _native
 
 #: Numbers the native side takes (an unsigned 64-bit integer, with room to spare).
 _BIG = 2**62
+
+#: The code of the two closures pypdf's ``_read_pdf15_xref_stream`` hands to
+#: ``_read_xref_subsections`` (``get_entry`` reads the fields of an entry from its data).
+_XREF_CLOSURES = {
+    c.co_name: c
+    for c in pypdf.PdfReader._read_pdf15_xref_stream.__code__.co_consts
+    if isinstance(c, types.CodeType)
+}
 
 #: The pypdf releases whose object parsing ``read_indirect`` reproduces.
 VERIFIED_PYPDF = ("7.0.", "7.1.")
@@ -79,11 +103,109 @@ class NativeReader(pypdf.PdfReader):
     def __init__(self, data: bytes) -> None:
         assert _native.NATIVE is not None
         self._native_read = _native.NATIVE.read_indirect
+        self._native_read_objstm = _native.NATIVE.read_object_stream
+        self._native_header = _native.NATIVE.read_object_header
+        self._native_xref_entries = _native.NATIVE.read_xref_entries
         self._native_data = data
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
         super().__init__(self._native_stream, strict=False)
         self._native_ready = True
+
+    def _limits(self) -> tuple[int, int, int] | None:
+        """pypdf's limits as the native side takes them, ``None`` if they do not fit."""
+        config = get_configuration()
+        limits = (
+            config.array_maximum_element_count,
+            config.dictionary_maximum_element_count,
+            config.maximum_declared_stream_length,
+        )
+        if not all(type(n) is int and 0 <= n < _BIG for n in limits):
+            return None
+        return limits
+
+    def read_object_header(self, stream: Any) -> tuple[int, int]:
+        # pypdf's read_object_header (non-strict: no warning) on this reader's own stream, whose
+        # bytes are ``data``: the native side answers the plain headers, with the position
+        # pypdf leaves the stream at; anything else, pypdf reads from the same position. Used
+        # by pypdf's read() to check every entry of the cross-reference table, and by
+        # get_object on its own path.
+        if stream is self._native_stream and not self.strict:
+            found = self._native_header(self._native_data, stream.tell())
+            if found is not None:
+                idnum, generation, end = found
+                stream.seek(end, 0)
+                return idnum, generation
+        return super().read_object_header(stream)
+
+    def _read_xref_subsections(
+        self,
+        idx_pairs: list[int],
+        get_entry: Callable[[int], int | tuple[int, ...]],
+        used_before: Callable[[int, int | tuple[int, ...]], bool],
+    ) -> None:
+        # pypdf's loop over the entries of a cross-reference stream with its own get_entry
+        # (checked by its code: it reads each field from the stream's data, ``stream_data``,
+        # ``entry_sizes[i]`` bytes as a big-endian number): the fields are read natively, then
+        # recorded here as pypdf records them (in order, asking used_before). Anything else
+        # (another caller, odd widths or subsections, strict mode) is pypdf's loop.
+        found = self._native_xref(idx_pairs, get_entry, used_before)
+        if found is None:
+            super()._read_xref_subsections(idx_pairs, get_entry, used_before)
+            return
+        entries, end, stream_data = found
+        for num, xref_type, field2, field3 in entries:
+            if xref_type == 1:
+                if field3 not in self.xref:
+                    self.xref[field3] = {}
+                if not used_before(num, field3):
+                    self.xref[field3][num] = field2
+            elif not used_before(num, 0):
+                self.xref_objStm[num] = (field2, field3)
+        stream_data.seek(end, 0)
+
+    def _native_xref(
+        self,
+        idx_pairs: list[int],
+        get_entry: Callable[[int], int | tuple[int, ...]],
+        used_before: Callable[[int, int | tuple[int, ...]], bool],
+    ) -> tuple[list[tuple[int, int, int, int]], int, io.BytesIO] | None:
+        """The entries (types 1 and 2) and the end of pypdf's ``get_entry`` reads, and the
+        data's stream; ``None`` where pypdf must read them."""
+        code = getattr(get_entry, "__code__", None)
+        if (
+            self.strict
+            or code is None
+            or code is not _XREF_CLOSURES.get("get_entry")
+            or getattr(used_before, "__code__", None) is not _XREF_CLOSURES.get("used_before")
+            or type(idx_pairs) is not list
+        ):
+            return None
+        assert code is not None
+        try:
+            cells = dict(zip(code.co_freevars, get_entry.__closure__ or (), strict=True))
+            entry_sizes = cells["entry_sizes"].cell_contents
+            stream_data = cells["stream_data"].cell_contents
+        except (KeyError, ValueError):
+            return None
+        if type(stream_data) is not io.BytesIO or not isinstance(entry_sizes, list):
+            return None
+        widths = entry_sizes[:3]
+        numbers = [*widths, *idx_pairs]
+        if len(widths) != 3 or not all(
+            isinstance(n, int) and not isinstance(n, bool) and -_BIG < n < _BIG for n in numbers
+        ):
+            return None
+        found = self._native_xref_entries(
+            stream_data.getvalue(),
+            stream_data.tell(),
+            tuple(int(w) for w in widths),
+            [int(n) for n in idx_pairs],
+        )
+        if found is None:
+            return None
+        entries, end = found
+        return entries, end, stream_data
 
     def get_object(self, indirect_reference: int | IndirectObject) -> Any:
         # The plain path of pypdf's get_object, where its only effects are: the object read at
@@ -112,13 +234,8 @@ class NativeReader(pypdf.PdfReader):
             return super().get_object(indirect_reference)
         if not (0 <= idnum < _BIG and 0 <= generation < _BIG and 0 <= start < _BIG):
             return super().get_object(indirect_reference)
-        config = get_configuration()
-        limits = (
-            config.array_maximum_element_count,
-            config.dictionary_maximum_element_count,
-            config.maximum_declared_stream_length,
-        )
-        if not all(type(n) is int and 0 <= n < _BIG for n in limits):
+        limits = self._limits()
+        if limits is None:
             return super().get_object(indirect_reference)
         found = self._native_read(
             self._native_data, start, idnum, generation, self, FACTORY, limits
@@ -128,3 +245,92 @@ class NativeReader(pypdf.PdfReader):
         obj, end = found
         self.stream.seek(end, 0)
         return self.cache_indirect_object(generation, idnum, obj)
+
+    def _get_object_from_stream(self, indirect_reference: IndirectObject) -> PdfObject:
+        # pypdf's _get_object_from_stream with both phases (the index and the objects) read
+        # natively from the decompressed data; anything not plain goes to pypdf's own. Its
+        # steps with effects are taken here as pypdf takes them, in the same order and with
+        # the object on the resolution stack: getting the stream (IndirectObject.get_object)
+        # and its data (get_data). pypdf's path may follow them: it gets both again, and the
+        # second time changes nothing (the stream is then cached, or a free entry's fresh
+        # NullObject; a stream inside an object stream is left to pypdf from the start, and
+        # so is a stream pypdf could not get: the exception comes from here as from there).
+        # Only then the objects are cached, and only if every one was read natively.
+        if not self._native_ready or self.strict or self._encryption is not None:
+            return super()._get_object_from_stream(indirect_reference)
+        stack = self._object_stream_resolution_stack
+        idnum = indirect_reference.idnum
+        if type(idnum) is not int or idnum in stack:
+            return super()._get_object_from_stream(indirect_reference)
+        entry = self.xref_objStm.get(idnum)
+        if type(entry) is not tuple or len(entry) != 2 or type(entry[0]) is not int:
+            return super()._get_object_from_stream(indirect_reference)
+        stmnum = entry[0]
+        if (0, stmnum) not in self.resolved_objects and stmnum in self.xref_objStm:
+            return super()._get_object_from_stream(indirect_reference)
+        limits = self._limits()
+        if limits is None:
+            return super()._get_object_from_stream(indirect_reference)
+        stack.append(idnum)
+        try:
+            objects = self._native_object_stream(stmnum, limits)
+        finally:
+            stack.pop()
+        if objects is None:
+            return super()._get_object_from_stream(indirect_reference)
+        # phase 2's effects: the objects not cached yet, cached where this stream is the
+        # authoritative one, in the index's order (an object number twice: the first one
+        # cached is kept)
+        target: PdfObject = NullObject()  # what pypdf answers for an object not found
+        for obj_num, obj in objects:
+            cached = self.cache_get_indirect_object(0, obj_num)
+            if cached is not None:
+                if obj_num == idnum:
+                    target = cached
+                continue
+            authoritative_stm, _idx = self.xref_objStm.get(obj_num, (None, None))
+            if authoritative_stm == stmnum:
+                self.cache_indirect_object(0, obj_num, obj)
+            if obj_num == idnum:
+                target = obj
+        return target
+
+    def _native_object_stream(
+        self, stmnum: int, limits: tuple[int, int, int]
+    ) -> list[tuple[int, PdfObject]] | None:
+        """The stream ``stmnum 0``'s objects as ``(number, object)`` in its index's order if
+        pypdf would read them all the plain way, else ``None`` (its effects: those of
+        pypdf's first steps, getting the stream and its data)."""
+        obj_stm = IndirectObject(stmnum, 0, self).get_object()
+        if (
+            type(obj_stm) not in (EncodedStreamObject, DecodedStreamObject)
+            or self.resolved_objects.get((0, stmnum)) is not obj_stm
+        ):
+            return None
+        assert isinstance(obj_stm, StreamObject)
+        stm_type = dict.get(obj_stm, "/Type")
+        n_value = dict.get(obj_stm, "/N")
+        first_value = dict.get(obj_stm, "/First")
+        if (
+            type(stm_type) is not NameObject
+            or stm_type != "/ObjStm"
+            or type(n_value) is not NumberObject
+            or type(first_value) is not NumberObject
+            or not 0 <= n_value < _BIG
+            or not 0 <= first_value < _BIG
+        ):
+            return None
+        data = obj_stm.get_data()
+        if type(data) is not bytes:
+            return None
+        objects: list[tuple[int, PdfObject]] | None = self._native_read_objstm(
+            data, int(n_value), int(first_value), self, FACTORY, limits
+        )
+        if objects is None:
+            return None
+        # pypdf skips the objects cached already; one cached as None it reads again and
+        # caches with a warning: left to it
+        resolved = self.resolved_objects
+        if any((0, num) in resolved and resolved[(0, num)] is None for num, _ in objects):
+            return None
+        return objects

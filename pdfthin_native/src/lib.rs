@@ -110,6 +110,9 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<font::Font>()?;
     m.add_function(wrap_pyfunction!(objects::read_indirect, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::read_object_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::read_object_header, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::read_xref_entries, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;

@@ -88,6 +88,9 @@ fn is_number_char(b: u8) -> bool {
 struct Parser<'a> {
     data: &'a [u8],
     limits: Limits,
+    /// Whether a dictionary at the top may be a stream (not in an object stream: there the
+    /// stream keyword is left to pypdf).
+    allow_stream: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -166,9 +169,8 @@ impl<'a> Parser<'a> {
     fn name(&self, p: usize) -> Option<(String, usize)> {
         let start = p + 1;
         let mut q = start;
-        loop {
-            // At the end of the file pypdf takes the rest; leave that to it.
-            let b = self.at(q)?;
+        // At the end of the data `read_until_regex` takes the rest, as here.
+        while let Some(b) = self.at(q) {
             if is_name_delimiter(b) {
                 break;
             }
@@ -229,12 +231,15 @@ impl<'a> Parser<'a> {
             }
             p = q;
         }
-        // _read_stream_data: is the dictionary followed by "stream"?
-        let q = self.skip_ws(p)?;
+        // _read_stream_data: is the dictionary followed by "stream"? (At the end of the data
+        // it is not, and pypdf goes back to `p`.)
+        let Some(q) = self.skip_ws(p) else {
+            return Some((Value::Dict(items), p));
+        };
         if !self.starts(q, b"stream") {
             return Some((Value::Dict(items), p));
         }
-        if depth > 0 {
+        if depth > 0 || !self.allow_stream {
             return None;
         }
         self.stream(items, q + 6)
@@ -399,7 +404,13 @@ impl<'a> Parser<'a> {
         if let Some((id, gen, len)) = match_reference(peek) {
             return Some((Value::Ref(id?, gen?), p + len));
         }
-        let len = peek.iter().position(|&b| !is_number_char(b))?;
+        // A number running to the end of the data is all of it (`read_until_regex` at the
+        // end); one running past the peek is left to pypdf.
+        let len = match peek.iter().position(|&b| !is_number_char(b)) {
+            Some(len) => len,
+            None if end == self.data.len() => peek.len(),
+            None => return None,
+        };
         let num = peek.get(..len)?;
         let value = if num.contains(&b'.') {
             Value::Real(parse_real(num)?)
@@ -533,7 +544,11 @@ pub fn parse_indirect(
     generation: u64,
     limits: Limits,
 ) -> Option<(Value, usize)> {
-    let parser = Parser { data, limits };
+    let parser = Parser {
+        data,
+        limits,
+        allow_stream: true,
+    };
     // The header: [ws] digits ws [ws] digits ws [ws] "obj" [ws]. pypdf skips a comment
     // first and reads any three bytes for "obj"; those cases are left to it.
     let mut p = parser.skip_ws(offset)?;
@@ -558,6 +573,180 @@ pub fn parse_indirect(
     }
     let p = parser.skip_ws(p + 3)?;
     parser.object(p, 0)
+}
+
+/// pypdf's `PdfReader.read_object_header` (non-strict) at `offset`: the object number, the
+/// generation and the position the stream is left at, for the plain case only: no comment
+/// first, both numbers plain digits (at most 19), each ended by whitespace, then any three
+/// bytes (pypdf does not check them for "obj") and whitespace, none of it running into the
+/// end of the data. `None` for anything else (pypdf then reads the header itself: a
+/// `ValueError`, a warning or a step back at the end of the data are all its own).
+pub fn parse_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usize)> {
+    let parser = Parser {
+        data,
+        limits: Limits {
+            max_array: 0,
+            max_dict: 0,
+            max_stream: 0,
+        },
+        allow_stream: false,
+    };
+    // skip_over_comment: nothing unless a '%' (left to pypdf), then skip_over_whitespace
+    // and a step back
+    if parser.at(offset)? == b'%' {
+        return None;
+    }
+    let mut p = parser.skip_ws(offset)?;
+    let mut numbers = [0u64; 2];
+    for number in &mut numbers {
+        // read_until_whitespace: up to (and past) a byte that is `isspace()` or NUL
+        let start = p;
+        while parser.at(p)?.is_ascii_digit() {
+            p += 1;
+            if p - start > 19 {
+                return None;
+            }
+        }
+        if p == start || !is_array_ws(parser.at(p)?) {
+            return None;
+        }
+        *number = parse_digits(data.get(start..p)?)?;
+        p = parser.skip_ws(p + 1)?;
+    }
+    // stream.read(3), then read_non_whitespace and a step back
+    let p = parser.skip_ws(p.checked_add(3)?)?;
+    Some((numbers[0], numbers[1], p))
+}
+
+/// One entry of a cross-reference stream that pypdf records: `(object number, type, field 2,
+/// field 3)`, of type 1 (in use: offset, generation) or 2 (in an object stream: its number,
+/// the index there).
+pub type XrefEntry = (i64, u64, u64, u64);
+
+/// pypdf's `_read_xref_subsections` with the `get_entry` of `_read_pdf15_xref_stream`: the
+/// entries of the subsections `pairs` (`[start, count, ...]`, as pypdf's `_pairs` reads them),
+/// read from `data` at `pos` with the field widths `widths`, and the position after them.
+/// A width of 0 or less reads nothing and gives the default (1 for the type, else 0); one of
+/// 1 to 8 reads that many bytes (fewer at the end of the data, none past it) as a big-endian
+/// number. An entry of type 0 is read and dropped, one of another type has only its type
+/// read (pypdf ignores it without strict mode). `None` for a width above 8 (pypdf raises) and
+/// for more entries than the data could hold (left to pypdf).
+pub fn parse_xref_entries(
+    data: &[u8],
+    pos: usize,
+    widths: [i64; 3],
+    pairs: &[i64],
+) -> Option<(Vec<XrefEntry>, usize)> {
+    if widths.iter().any(|&w| w > 8) {
+        return None;
+    }
+    let mut total: usize = 0;
+    for pair in pairs.chunks_exact(2) {
+        if let [_, count] = pair {
+            total = total.checked_add(usize::try_from((*count).max(0)).ok()?)?;
+        }
+    }
+    if total > data.len().saturating_sub(pos).saturating_add(16) {
+        return None;
+    }
+    let mut p = pos;
+    let mut field = |i: usize| -> u64 {
+        let w = widths.get(i).copied().unwrap_or(0);
+        if w <= 0 {
+            return u64::from(i == 0);
+        }
+        let w = usize::try_from(w).unwrap_or(0);
+        let start = p.min(data.len());
+        let end = p.saturating_add(w).min(data.len());
+        p = p.max(end);
+        data.get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+    };
+    let mut out = Vec::new();
+    for pair in pairs.chunks_exact(2) {
+        let [start, count] = pair else {
+            continue;
+        };
+        for k in 0..(*count).max(0) {
+            let num = start.checked_add(k)?;
+            match field(0) {
+                0 => {
+                    field(1);
+                    field(2);
+                }
+                t @ (1 | 2) => {
+                    let f1 = field(1);
+                    let f2 = field(2);
+                    out.push((num, t, f1, f2));
+                }
+                _ => {}
+            }
+        }
+    }
+    Some((out, p))
+}
+
+/// `NumberObject.read_from_stream` in the index of an object stream, at `p` (not
+/// whitespace): a non-negative integer ended by a byte that is not a number character within
+/// the first chunk `read_until_regex` reads (16 bytes). Anything else is left to pypdf (a
+/// float, a sign pypdf warns about, a number at the end of the data or a longer one).
+fn index_number(parser: &Parser<'_>, p: usize) -> Option<(u64, usize)> {
+    let end = p.checked_add(16)?.min(parser.data.len());
+    let chunk = parser.data.get(p..end)?;
+    let len = chunk.iter().position(|&b| !is_number_char(b))?;
+    let n = parse_int(chunk.get(..len)?)?;
+    Some((u64::try_from(n).ok()?, p + len))
+}
+
+/// pypdf's `_get_object_from_stream` on the decompressed data of an object stream with
+/// `/N n` and `/First first`: phase 1 (the index of `(object number, offset)` pairs) and
+/// phase 2 (`read_object` at `first + offset`, after whitespace) for every entry, in the
+/// index's order. `None` wherever pypdf would warn, raise, hit a limit or read anything this
+/// parser is not sure about (a stream keyword among them).
+pub fn parse_object_stream(
+    data: &[u8],
+    n: usize,
+    first: usize,
+    limits: Limits,
+) -> Option<Vec<(u64, Value)>> {
+    let len = data.len();
+    // pypdf warns about a /First outside the stream and about /N above len // 3.
+    if first > len || n > len / 3 {
+        return None;
+    }
+    let parser = Parser {
+        data,
+        limits,
+        allow_stream: false,
+    };
+    let mut index = Vec::with_capacity(n);
+    let mut p = 0;
+    let mut last: Option<u64> = None;
+    for _ in 0..n {
+        // read_non_whitespace and a step back before each number (at the end of the data
+        // pypdf's step back misleads: left to it)
+        p = parser.skip_ws(p)?;
+        let (objnum, q) = index_number(&parser, p)?;
+        p = parser.skip_ws(q)?;
+        let (offset, q) = index_number(&parser, p)?;
+        p = q;
+        // An offset past the end is skipped with a warning, one not increasing raises.
+        let at = first.checked_add(usize::try_from(offset).ok()?)?;
+        if at > len || last.is_some_and(|l| offset <= l) {
+            return None;
+        }
+        last = Some(offset);
+        index.push((objnum, at));
+    }
+    let mut out = Vec::with_capacity(index.len());
+    for (objnum, at) in index {
+        let p = parser.skip_ws(at)?;
+        let (value, _) = parser.object(p, 0)?;
+        out.push((objnum, value));
+    }
+    Some(out)
 }
 
 /// The Python side's classes and functions, in this order: `DictionaryObject`,
@@ -679,6 +868,62 @@ pub fn read_indirect<'py>(
     Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
 }
 
+/// `read_object_stream(data, n, first, reader, factory, limits)`: the objects of the object
+/// stream whose decompressed data is `data`, `/N n`, `/First first`, as a list of
+/// `(object number, object)` in the order of its index, every one as pypdf's
+/// `_get_object_from_stream` would read it; `None` where pypdf must do it (see
+/// [`parse_object_stream`]). `factory` and `limits` are those of [`read_indirect`].
+#[pyfunction]
+pub fn read_object_stream<'py>(
+    data: &[u8],
+    n: usize,
+    first: usize,
+    reader: Bound<'py, PyAny>,
+    factory: Bound<'py, PyTuple>,
+    limits: (usize, usize, usize),
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    let limits = Limits {
+        max_array: limits.0,
+        max_dict: limits.1,
+        max_stream: limits.2,
+    };
+    let Some(objects) = parse_object_stream(data, n, first, limits) else {
+        return Ok(None);
+    };
+    let factory = Factory::new(&factory)?;
+    let py = reader.py();
+    let out = PyList::empty(py);
+    for (objnum, value) in &objects {
+        let obj = to_py(&factory, data, &reader, value)?;
+        out.append(PyTuple::new(
+            py,
+            [objnum.into_pyobject(py)?.into_any(), obj],
+        )?)?;
+    }
+    Ok(Some(out))
+}
+
+/// `read_object_header(data, offset)`: `(idnum, generation, end)`, what pypdf's
+/// `read_object_header` answers at `offset` of `data` and the position it leaves its stream
+/// at, or `None` where pypdf must read it (see [`parse_object_header`]).
+#[pyfunction]
+pub fn read_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usize)> {
+    parse_object_header(data, offset)
+}
+
+/// `read_xref_entries(data, pos, widths, pairs)`: `(entries, end)` as
+/// [`parse_xref_entries`] reads them, or `None` where pypdf must.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn read_xref_entries(
+    data: &[u8],
+    pos: usize,
+    widths: (i64, i64, i64),
+    pairs: Vec<i64>,
+) -> Option<(Vec<XrefEntry>, usize)> {
+    parse_xref_entries(data, pos, [widths.0, widths.1, widths.2], &pairs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,6 +970,133 @@ mod tests {
         assert_eq!(parse(b"1 0 obj -3 0 R endobj"), None);
         let deep = [b"1 0 obj ".as_slice(), &[b'['; 100], &[b']'; 100]].concat();
         assert_eq!(parse(&deep), None);
+    }
+
+    fn objstm(s: &[u8], n: usize, first: usize) -> Option<Vec<(u64, Value)>> {
+        parse_object_stream(s, n, first, LIMITS)
+    }
+
+    #[test]
+    fn object_streams() {
+        let data = b"10 0 11 11 12 17 << /A 1 >>\n[1 2]\n(a\\)b)";
+        assert_eq!(
+            objstm(data, 3, 17),
+            Some(vec![
+                (10, Value::Dict(vec![("/A".into(), Value::Int(1))])),
+                (11, Value::Array(vec![Value::Int(1), Value::Int(2)])),
+                (12, Value::Str(b"a)b".to_vec())),
+            ])
+        );
+        // at the end of the data: a dictionary, a name, a number
+        assert_eq!(
+            objstm(b"1 0 <</A 1>>", 1, 4),
+            Some(vec![(1, Value::Dict(vec![("/A".into(), Value::Int(1))]))])
+        );
+        assert_eq!(
+            objstm(b"1 0 /Name", 1, 4),
+            Some(vec![(1, Value::Name("/Name".into()))])
+        );
+        assert_eq!(
+            objstm(b"1 0 2 3 12 -3.5", 2, 8),
+            Some(vec![(1, Value::Int(12)), (2, Value::Real(-3.5))])
+        );
+        assert_eq!(objstm(b"", 0, 0), Some(vec![]));
+    }
+
+    #[test]
+    fn object_streams_left_to_pypdf() {
+        let data = b"1 0 2 2 12 13";
+        assert_eq!(objstm(data, 2, 14), None); // /First past the end
+        assert_eq!(objstm(data, 5, 6), None); // /N above len // 3
+        assert_eq!(objstm(b"1 2 2 0 12 13", 2, 6), None); // offsets not increasing
+        assert_eq!(objstm(b"1 0 2 9 12 13", 2, 6), None); // an offset past the end
+        assert_eq!(objstm(b"1 0 -2 2 12 13", 2, 6), None); // negative
+        assert_eq!(objstm(b"1 0 2.0 2 12 13", 2, 6), None); // a float
+        assert_eq!(objstm(b"1 0 x 2 12 13", 2, 6), None); // not a number
+        assert_eq!(objstm(b"1 0 [1 2", 1, 4), None); // truncated
+        assert_eq!(objstm(b"1 0 <</Length 1>>stream\nx\nendstream", 1, 4), None);
+        assert_eq!(objstm(b"1 0 (\\q)", 1, 4), None); // pypdf warns
+        assert_eq!(objstm(b"1 4    ", 1, 4), None); // only whitespace there
+    }
+
+    #[test]
+    fn object_streams_never_panic() {
+        let s = b"10 0 11 8 12 14 << /A [1 2.5 (a\\101) <41> /N#41 true false null 3 0 R] >>\nstream\r\nxy\nendstream 5";
+        for end in 0..s.len() {
+            for n in 0..5 {
+                for first in [0, 1, 15, 16, 17, end, end + 1, usize::MAX] {
+                    let _ = parse_object_stream(&s[..end], n, first, LIMITS);
+                }
+            }
+        }
+        let _ = parse_object_stream(s, usize::MAX, usize::MAX, LIMITS);
+    }
+
+    #[test]
+    fn object_headers() {
+        assert_eq!(parse_object_header(b"12 0 obj\n<<", 0), Some((12, 0, 9)));
+        assert_eq!(
+            parse_object_header(b"\r\n 7\x0b3  xyz  [", 0),
+            Some((7, 3, 13))
+        );
+        assert_eq!(parse_object_header(b"x 1 0 obj 5", 1), Some((1, 0, 10)));
+        for left in [
+            b"%c\n1 0 obj 5".as_slice(),
+            b"1 0 obj",
+            b"1 0 obj   ",
+            b"1 0",
+            b"-1 0 obj 5",
+            b"1_0 0 obj 5",
+            b"1 +0 obj 5",
+            b"1\x1c0 obj 5",
+            b"99999999999999999999 0 obj 5",
+            b"",
+        ] {
+            assert_eq!(parse_object_header(left, 0), None, "{left:?}");
+        }
+        let s = b"  12 0 obj\r\n<< >>";
+        for end in 0..s.len() {
+            for start in 0..=end + 1 {
+                let _ = parse_object_header(&s[..end], start);
+            }
+        }
+        let _ = parse_object_header(s, usize::MAX);
+    }
+
+    #[test]
+    fn xref_entries() {
+        let data = [0u8, 0, 0, 0, 1, 0, 16, 0, 2, 0, 3, 1, 9, 0, 5, 0, 0];
+        assert_eq!(
+            parse_xref_entries(&data, 0, [1, 2, 1], &[0, 4]),
+            Some((vec![(1, 1, 16, 0), (2, 2, 3, 1)], 13))
+        );
+        // type 9: only its type read; widths of 0: the defaults; the end of the data
+        assert_eq!(
+            parse_xref_entries(&[9, 7, 2, 5], 0, [1, 0, 0], &[5, 3, 7]),
+            Some((vec![(7, 2, 0, 0)], 3))
+        );
+        assert_eq!(
+            parse_xref_entries(&[1, 0, 16, 0], 0, [1, 2, 2], &[10, 2]),
+            Some((vec![(10, 1, 16, 0)], 4))
+        );
+        assert_eq!(
+            parse_xref_entries(&[1, 0, 16, 0], 0, [-1, 2, 2], &[-3, 1]),
+            Some((vec![(-3, 1, 256, 4096)], 4))
+        );
+        assert_eq!(parse_xref_entries(&data, 0, [1, 9, 1], &[0, 4]), None);
+        assert_eq!(parse_xref_entries(&data, 0, [1, 2, 1], &[0, 1000]), None);
+        assert_eq!(
+            parse_xref_entries(&data, 0, [1, 2, 1], &[i64::MAX, 2]),
+            None
+        );
+        for end in 0..data.len() {
+            for pos in 0..=end + 1 {
+                for w in [[1, 2, 1], [0, 0, 0], [8, 8, 8], [-5, 3, 0]] {
+                    let _ = parse_xref_entries(&data[..end], pos, w, &[0, 5, 3, 2, 1]);
+                }
+            }
+        }
+        let _ = parse_xref_entries(&data, usize::MAX, [1, 2, 1], &[0, 5]);
     }
 
     #[test]

@@ -1,9 +1,15 @@
 //! Any bytes at any offset: the indirect-object parser ends, never panics, and what it
-//! returns is bounded by its input (nesting by MAX_DEPTH, the end within the data).
+//! returns is bounded by its input (nesting by MAX_DEPTH, the end within the data). The same
+//! bytes as an object stream's data: its parser ends, never panics, never answers more
+//! objects than /N, and never a stream. An object header there ends within the data, and
+//! so do the entries of a cross-reference stream, never more than its subsections hold.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pdfthin_native::objects::{parse_indirect, Limits, Value, MAX_DEPTH};
+use pdfthin_native::objects::{
+    parse_indirect, parse_object_header, parse_object_stream, parse_xref_entries, Limits, Value,
+    MAX_DEPTH,
+};
 
 fn depth(v: &Value) -> usize {
     match v {
@@ -29,5 +35,34 @@ fuzz_target!(|data: &[u8]| {
         if let Value::Stream(_, start, stop) = value {
             assert!(start <= stop && stop <= end);
         }
+    }
+    // the second and third bytes choose /N and /First
+    let n = usize::from(data.get(1).copied().unwrap_or(0)) % 8;
+    let first = usize::from(data.get(2).copied().unwrap_or(0));
+    if let Some(objects) = parse_object_stream(data, n, first, limits) {
+        assert_eq!(objects.len(), n);
+        for (_, value) in &objects {
+            assert!(depth(value) <= MAX_DEPTH + 2);
+            assert!(!matches!(value, Value::Stream(..)));
+        }
+    }
+    if let Some((_, _, end)) = parse_object_header(data, offset) {
+        assert!(end < data.len());
+    }
+    let widths = [
+        i64::from(data.get(3).copied().unwrap_or(1) % 10) - 1,
+        i64::from(data.get(4).copied().unwrap_or(2) % 10) - 1,
+        i64::from(data.get(5).copied().unwrap_or(1) % 10) - 1,
+    ];
+    let pairs: Vec<i64> = data
+        .iter()
+        .skip(6)
+        .take(5)
+        .map(|&b| i64::from(b) - 8)
+        .collect();
+    if let Some((entries, end)) = parse_xref_entries(data, offset, widths, &pairs) {
+        assert!(end <= data.len().max(offset));
+        let held: i64 = pairs.chunks_exact(2).map(|p| p[1].max(0)).sum();
+        assert!(entries.len() as i64 <= held);
     }
 });
