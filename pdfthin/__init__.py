@@ -33,4 +33,8 @@ def open(
     from .model import build_document
 
     with collection_paused():  # opening too, not only building (see engine/gcpause.py)
-        return build_document(open_pdf(source, password=password, limits=limits))
+        engine = open_pdf(source, password=password, limits=limits)
+        try:
+            return build_document(engine)
+        finally:
+            engine.close()  # the parsed PDF freed now, not by the cyclic collector

@@ -167,12 +167,20 @@ def server_args(root: Path, *options: str) -> list[str]:
 
 
 @asynccontextmanager
-async def session(root: Path, *options: str) -> AsyncIterator[ClientSession]:
+async def session(
+    root: Path, *options: str, python_path: Path | None = None
+) -> AsyncIterator[ClientSession]:
+    """A client session with ``pdfthin serve`` over stdio; ``python_path`` goes first on the
+    server's ``PYTHONPATH`` (for a test's ``sitecustomize``)."""
     # The SDK passes a server only a minimal environment; the engine switch goes along, so a
     # native test run tests the native server (and answers match the in-process operations).
     env = get_default_environment()
     if "PDFTHIN_NATIVE" in os.environ:
         env["PDFTHIN_NATIVE"] = os.environ["PDFTHIN_NATIVE"]
+    if python_path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(python_path), *filter(None, [os.environ.get("PYTHONPATH")])]
+        )
     params = StdioServerParameters(
         command=PYTHON, args=server_args(root, *options), cwd=WORKDIR, env=env
     )

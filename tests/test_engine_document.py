@@ -227,6 +227,18 @@ def test_pypdf_is_quiet_and_bounded_while_reading_and_restored_after(
     assert records
 
 
+def test_a_closed_document_cannot_be_read() -> None:
+    doc = open_pdf(numbered(2).build())
+    assert not doc.closed
+    assert texts(doc) == ["p1", "p2"]
+    doc.close()
+    doc.close()  # again: nothing more to do
+    assert doc.closed
+    for read in (lambda: doc.page(1), doc.metadata, doc.outline, doc.facts):
+        with pytest.raises(ValueError, match="closed"):
+            read()
+
+
 def test_error_envelope_shape() -> None:
     env = error_of(b"nope").envelope()
     assert set(env) == {"error"}

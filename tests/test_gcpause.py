@@ -169,3 +169,38 @@ def test_a_long_document_collects_between_pages(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(gcpause, "MAX_PENDING", -1)
     pdfthin.open(_pdf(3))
     assert alive_at_next_page == [False, False]
+
+
+def test_an_opened_document_leaves_no_cycles_for_the_collector() -> None:
+    """pdfthin.open and the operations' documents close their engine: pypdf's objects, which
+    all point back at their reader, are freed at once rather than left to the collector."""
+    gc.collect()
+    doc = pdfthin.open(_pdf(30))
+    assert len(doc.pages) == 30
+    left = gc.collect()
+    assert left < 100, f"{left} objects were left for the cyclic collector"
+    Context().document(_pdf(30))
+    assert gc.collect() < 100
+    # Without closing, the reader's objects are all cyclic garbage.
+    engine = open_pdf(_pdf(30))
+    build_document(engine)
+    del engine
+    assert gc.collect() > 300
+
+
+def test_the_engine_is_closed_when_building_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    engines: list[EngineDocument] = []
+    real = EngineDocument.__init__
+
+    def init(self: EngineDocument, *args: Any, **kwargs: Any) -> None:
+        real(self, *args, **kwargs)
+        engines.append(self)
+
+    def broken(engine: EngineDocument, progress: Any = None) -> Any:
+        raise RuntimeError("a bug while building")
+
+    monkeypatch.setattr(EngineDocument, "__init__", init)
+    monkeypatch.setattr(pdfthin.model, "build_document", broken)
+    with pytest.raises(RuntimeError):
+        pdfthin.open(_pdf(2))
+    assert [e.closed for e in engines] == [True]

@@ -199,6 +199,36 @@ def test_twenty_concurrent_calls_in_one_stdio_session(tree: Tree) -> None:
     assert len(counts) == CLIENTS
 
 
+#: Loaded by the server (``sitecustomize``): each page of a document of 1,000 pages or more
+#: takes 2 ms more CPU to read (busy, holding the GIL as reading does), so "slow.pdf" is slow
+#: whatever the engine's speed.
+SLOWER_PAGES = """
+import time
+
+from pdfthin.engine import document
+
+_page = document.EngineDocument.page
+
+
+def _slower_page(self, number):
+    if self.page_count >= 1000:
+        end = time.perf_counter() + 0.002
+        while time.perf_counter() < end:
+            pass
+    return _page(self, number)
+
+
+document.EngineDocument.page = _slower_page
+"""
+
+
+@pytest.fixture(scope="module")
+def slower_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("slower-pages")
+    (folder / "sitecustomize.py").write_text(SLOWER_PAGES, encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def slow_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("mcp-slow")
@@ -214,11 +244,13 @@ async def timed(make: Callable[[], Awaitable[Any]]) -> tuple[Any, float]:
     return result, time.monotonic() - started
 
 
-def test_a_slow_extraction_blocks_neither_listings_nor_cached_reads(slow_root: Path) -> None:
+def test_a_slow_extraction_blocks_neither_listings_nor_cached_reads(
+    slow_root: Path, slower_pages: Path
+) -> None:
     async def main() -> None:
         # (the slow document is over the fixture servers' usual size limit)
         options = ("--max-concurrent-extractions", "1", "--max-file-bytes", "4000000")
-        async with session(slow_root, *options) as s:
+        async with session(slow_root, *options, python_path=slower_pages) as s:
             await call(s, "describe_document", path="sample.pdf")  # now cached
             slow: dict[str, Any] = {}
 

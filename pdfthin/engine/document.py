@@ -125,6 +125,7 @@ class EngineDocument:
         self._native_fonts: native_page.NativeFonts = {}
         self._keepalive: list[Any] = []
         self._page_refs: list[Any] = []
+        self.closed = False
         with _pypdf_quiet(self.limits):
             self.reader, self._pages = self._open(data, password)
         self.page_count = len(self._pages)
@@ -133,6 +134,26 @@ class EngineDocument:
             for i, ref in enumerate(self._page_refs)
             if ref is not None
         }
+
+    def close(self) -> None:
+        """Let go of the parsed PDF: pypdf's objects (``PdfReader.close``) and the fonts and
+        pages read from them. They point at one another (every reference points back at the
+        reader), so left alone they wait for the cyclic garbage collector, which then walks
+        them all; let go of here, they are freed at once. Reading the document after this
+        raises ``ValueError``, as a closed file does."""
+        if self.closed:
+            return
+        self.closed = True
+        self.reader.close()
+        self._pages = []
+        self._page_refs = []
+        self._fonts.clear()
+        self._native_fonts.clear()
+        self._keepalive.clear()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ValueError("the document is closed")
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -247,6 +268,7 @@ class EngineDocument:
     # --- document facts ------------------------------------------------------------------
 
     def metadata(self) -> Metadata:
+        self._check_open()
         with _pypdf_quiet(self.limits):
             return self._metadata()
 
@@ -306,6 +328,7 @@ class EngineDocument:
     def outline(self) -> tuple[list[OutlineEntry], list[str]]:
         """The bookmarks in document order with 1-based pages, and problems met while
         reading them (a broken destination keeps its entry with ``page=None``)."""
+        self._check_open()
         with _pypdf_quiet(self.limits):
             return self._outline()
 
@@ -420,6 +443,7 @@ class EngineDocument:
 
     def facts(self) -> DocumentFacts:
         """Form fields, XFA, attachments, link and annotation counts (bounded walks)."""
+        self._check_open()
         with _pypdf_quiet(self.limits):
             try:
                 return self._facts()
@@ -455,6 +479,7 @@ class EngineDocument:
 
     def page(self, number: int) -> PageContent:
         """Read page ``number`` (1-based). Never raises for damage inside the page."""
+        self._check_open()
         if not 1 <= number <= self.page_count:
             raise IndexError(number)
         with _pypdf_quiet(self.limits):

@@ -65,7 +65,10 @@ class Context:
             try:
                 with collection_paused():  # see pdfthin/engine/gcpause.py
                     engine = open_pdf(data, password=password, limits=self.limits)
-                    return build_document(engine, progress=self.progress)
+                    try:
+                        return build_document(engine, progress=self.progress)
+                    finally:
+                        engine.close()
             finally:
                 if slots is not None:
                     slots.release()
