@@ -645,3 +645,29 @@ def test_split_blocks_are_shaped_by_python(module: Any, monkeypatch: pytest.Monk
         headings.mark_headings(pages)
     assert asked == ["Methods", " ".join([TITLES[42]] * 2)]
     assert [b.kind for b in pages[0].blocks] == ["heading", "heading", "paragraph"]
+
+
+@pytest.mark.parametrize("first", [*sorted(headings._BULLETS), "Ü", "a", "1", "(", "+", "→x"])
+def test_texts_that_are_not_simple_rejected_natively(module: Any, first: str) -> None:
+    """Tests that mean the same on any text reject a block natively; else Python tells."""
+    pages = _plain_document()
+    title = pages[0].blocks[0]
+    title.lines[0].text = f"  {first} Überblick"
+    known = _shapes(module, pages).get(id(title), False)
+    assert known is (False if first[0] in headings._BULLETS else None)
+    check_shapes(module, pages)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Über,", "Über;", "Ü" * 41 + ":", "Ü" * 40 + ":", "Ü" * 161, "Ü" * 160, "ü www.x", "ü.org"],
+)
+def test_the_ends_of_texts_that_are_not_simple(module: Any, text: str) -> None:
+    pages = _plain_document()
+    title = pages[0].blocks[0]
+    title.lines[0].text = text
+    title.lines[0].font = "CMR10"
+    check_shapes(module, copy.deepcopy(pages))
+    title.lines[0].font = "CMMI10"  # every line in a math font: never a heading
+    assert _shapes(module, pages).get(id(title), False) is False
+    check_shapes(module, pages)

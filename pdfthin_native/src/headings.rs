@@ -466,6 +466,9 @@ pub fn shaped_text(text: &str, sideways: bool) -> bool {
     pattern(THEOREM).matches(b).is_none()
 }
 
+/// `_BULLETS`.
+const BULLETS: &str = "•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-";
+
 /// `bool(_MATH_FONT.match(family))` of an ASCII family.
 pub fn math_font(family: &str) -> bool {
     pattern(MATH_FONT).matches(family.as_bytes()).is_some()
@@ -530,6 +533,18 @@ impl BlockD<'_> {
                 out.push(' ');
             }
             out.push_str(line.text.as_deref()?);
+        }
+        Some(out)
+    }
+
+    /// `block.text`, simple or not, when every line has a UTF-8 form.
+    fn full_text(&self) -> Option<String> {
+        let mut out = String::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(line.text.as_deref().or(line.full.as_deref())?);
         }
         Some(out)
     }
@@ -828,7 +843,7 @@ impl<'py> Reader<'py> {
             return Ok(Some(false));
         }
         let Some(whole) = block.simple_text() else {
-            return Ok(None);
+            return Ok(self.rejected(block));
         };
         let text = strip(&whole);
         if text.is_empty() || text.len() > MAX_HEADING_CHARS {
@@ -855,6 +870,37 @@ impl<'py> Reader<'py> {
             return Ok(Some(false));
         }
         Ok(Some(!self.running_head(page, block, text, doc)?))
+    }
+
+    /// `Some(false)` where a text that is not simple fails one of the tests of `_plain_shape`
+    /// that mean the same on any text (its length, a bullet, the last character, the block
+    /// set sideways, a web address, math fonts), else `None`: each test must pass for
+    /// `True`, and none changes anything.
+    fn rejected(&self, block: &BlockD<'py>) -> Option<bool> {
+        let whole = block.full_text()?;
+        let text = whole.trim_matches(is_space);
+        let n = text.chars().count();
+        let last = text.chars().next_back();
+        let reject = match text.chars().next() {
+            None => true,
+            Some(first) => {
+                n > MAX_HEADING_CHARS
+                    || BULLETS.contains(first)
+                    || matches!(last, Some(',' | ';'))
+                    || (last == Some(':') && n > 40)
+                    || sideways(block) == Some(true)
+                    || text.contains("://")
+                    || text.contains("www.")
+                    || [".com", ".org", ".net", ".gov", ".edu"]
+                        .iter()
+                        .any(|tld| text.contains(tld))
+                    || block.lines.iter().all(|line| {
+                        let family = &self.fonts[line.font].family;
+                        family.is_ascii() && math_font(family)
+                    })
+            }
+        };
+        reject.then_some(false)
     }
 
     /// `_running_head(ctx, page, block, text)` of a simple text.
