@@ -1377,6 +1377,17 @@ mod tests {
     }
 
     #[test]
+    fn every_pattern_compiles() {
+        for i in 0..PATTERNS.len() {
+            pattern(i);
+        }
+        let n = numbering("III-A1. Setup").map(|n| (n.kind, n.depth, n.title));
+        assert_eq!(n, Some(("roman", 3, "Setup")));
+        assert!(shaped_text("2.1 Related Work", false));
+        assert!(!shaped_text("Figure 3: Accuracy", false));
+    }
+
+    #[test]
     fn folios_and_leaders() {
         assert!(folio("xv"));
         assert!(!folio("vx"));
