@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+import re
 from typing import Any
 
 import pytest
@@ -71,11 +72,28 @@ def _state(pages: list[PageLayout], before: tuple[dict[int, Any], dict[int, Any]
     )
 
 
+def check_shapes(module: Any, pages: list[PageLayout]) -> int:
+    """Every block's native ``_plain_shape`` (where it has one) against Python's, in the
+    context the native module gives; returns how many blocks were known natively."""
+    known = module.heading_context(pages, headings._HOOKS)
+    assert known is not None
+    ctx, _ = headings._native_context(pages, known)
+    assert ctx.shapes is not None
+    n = 0
+    for page in pages:
+        for block in page.blocks:
+            native = ctx.shapes.get(id(block), False)
+            if native is not None:
+                assert native == headings._plain_shape(ctx, page, block), repr(block)
+                n += 1
+    return n
+
+
 def compare(module: Any, pages: list[PageLayout], native_answers: bool = True) -> None:
     """``mark_headings`` both ways on copies of ``pages``: the same pages out."""
     pure, native = copy.deepcopy(pages), copy.deepcopy(pages)
     if native_answers:
-        assert module.heading_context(copy.deepcopy(pages), headings._HOOKS) is not None
+        check_shapes(module, copy.deepcopy(pages))
     pure_ids, native_ids = _identities(pure), _identities(native)
     with engine(None):
         headings.mark_headings(pure)
@@ -355,6 +373,141 @@ def test_random_ascii_texts(module: Any) -> None:
 def test_other_texts_are_left_to_python(module: Any) -> None:
     for text in ["Über", "a\nb", "12\n", "\ud800"]:
         assert module.heading_text_tests(text) is None
+        assert module.heading_numbering(text) is None
+        assert module.heading_regex(0, text, False) is None
+
+
+# --- the regular expressions, numbering and the shape of a heading's text ----------------------
+
+
+def test_the_patterns_are_the_modules(module: Any) -> None:
+    patterns = module.heading_patterns()
+    assert len(patterns) >= 13
+    for name, pattern, ignorecase in patterns:
+        compiled = getattr(headings, name)
+        assert compiled.pattern == pattern, name
+        assert bool(compiled.flags & re.IGNORECASE) == ignorecase, name
+
+
+def _spans(m: re.Match[str] | None, groups: int) -> list[Any]:
+    if m is None:
+        return []
+    return [None if m.span(g) == (-1, -1) else m.span(g) for g in range(groups + 1)]
+
+
+def _python_shaped(text: str) -> bool | None:
+    """What ``_plain_shape`` asks of a stripped text, its block not set sideways."""
+    if not text:
+        return None
+    if text[0] in headings._BULLETS or text.endswith((",", ";")):
+        return False
+    if text.endswith(":") and len(text) > 40:
+        return False
+    return headings._shaped_text(text)
+
+
+def _check_regexes(module: Any, texts: Any) -> int:
+    patterns = [getattr(headings, name) for name, _, _ in module.heading_patterns()]
+    n = 0
+    for text in texts:
+        for i, compiled in enumerate(patterns):
+            for search in (False, True):
+                found = (compiled.search if search else compiled.match)(text)
+                want = _spans(found, compiled.groups)
+                assert module.heading_regex(i, text, search) == want, (compiled.pattern, text)
+        found = headings.numbering(text)
+        want = (
+            None if found is None else (found.kind, found.depth, found.title),
+            headings._url(text),
+            bool(headings._MATH_FONT.match(text)),
+            _python_shaped(text.strip()),
+        )
+        assert module.heading_numbering(text) == want, repr(text)
+        n += 1
+    return n
+
+
+#: Alphabets that reach every branch of the patterns: numbers, Roman numerals, letters,
+#: parentheses, the words of sections, captions and theorems, URLs and mail.
+ALPHABETS = [
+    "1.2 \t",
+    "1.a)",
+    "IVX-A1. ",
+    "A.1): ",
+    "(a1) ",
+    "xN. ,Bc",
+    "ab.? C",
+    "a@.b \x1c",
+]
+#: Whole words, joined a few at a time.
+WORDS = [
+    "chapter",
+    "Part",
+    "SECTION",
+    "Kapitel",
+    "partie",
+    "ii",
+    "IV",
+    "C",
+    "one",
+    "twelve",
+    "2",
+    "12",
+    "3.1",
+    ".",
+    ":",
+    "-",
+    " ",
+    "\t",
+    "Figure",
+    "fig.",
+    "Tab.",
+    "note",
+    "Source",
+    "Proof",
+    "theorem",
+    "Satz",
+    "cmr1",
+    "CMMI",
+    "msbm",
+    "www.",
+    ".org",
+    "a@b",
+    "N.",
+    "Dalal,",
+    "Xyz",
+    "ab",
+    "...",
+]
+
+
+def test_every_short_text_for_the_patterns(module: Any) -> None:
+    texts = (
+        "".join(p)
+        for alphabet in ALPHABETS
+        for k in range(6)
+        for p in itertools.product(alphabet, repeat=k)
+    )
+    assert _check_regexes(module, texts) > 90_000
+
+
+def test_every_short_sequence_of_words_for_the_patterns(module: Any) -> None:
+    texts = ("".join(p) for k in range(4) for p in itertools.product(WORDS, repeat=k))
+    assert _check_regexes(module, texts) > 50_000
+
+
+def test_random_texts_for_the_patterns(module: Any) -> None:
+    rng = random.Random(11)
+    pieces = [chr(c) for c in range(32, 127)] + ["\t", "\x1c", "\x0b", *WORDS, *TITLES[:32]]
+    texts = ("".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(30_000))
+    _check_regexes(module, (t for t in texts if t.isascii() and "\n" not in t))
+
+
+@SETTINGS
+@given(st.text(st.characters(min_codepoint=9, max_codepoint=126), max_size=60))
+def test_hypothesis_texts_for_the_patterns(module: Any, text: str) -> None:
+    if "\n" not in text:
+        _check_regexes(module, [text])
 
 
 # --- None: where Python must answer -----------------------------------------------------------
@@ -424,3 +577,97 @@ def test_python_answers_when_native_cannot(module: Any) -> None:
     pages = _plain_document()
     pages[0].blocks[1].lines[0].size = 10  # an int: Python's way
     compare(module, pages, native_answers=False)
+
+
+def _shapes(module: Any, pages: list[PageLayout]) -> dict[int, Any]:
+    ctx, _ = headings._native_context(pages, module.heading_context(pages, headings._HOOKS))
+    assert ctx.shapes is not None
+    return ctx.shapes
+
+
+def test_shapes_known_natively(module: Any) -> None:
+    pages = _plain_document()
+    shapes = _shapes(module, pages)
+    assert shapes == {id(pages[0].blocks[0]): True}  # the paragraph: not of heading shape
+    assert check_shapes(module, pages) == 2
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "non-ascii",
+        "line feed",
+        "x0 an int",
+        "x1 a string",
+        "twice on a page",
+        "on two pages",
+        "non-ascii font",
+    ],
+)
+def test_shapes_left_to_python(module: Any, change: str) -> None:
+    pages = _plain_document()
+    title = pages[0].blocks[0]
+    if change == "non-ascii":
+        title.lines[0].text = "1 Einführung"
+    elif change == "line feed":
+        title.lines[0].text = "1 Introduction\n"
+    elif change == "x0 an int":
+        title.x0 = 72  # type: ignore[assignment]
+    elif change == "x1 a string":
+        title.x1 = "wide"  # type: ignore[assignment]
+    elif change == "twice on a page":
+        pages[0].blocks.append(title)
+    elif change == "on two pages":
+        pages.append(PageLayout(2, 612.0, 60.0, [title]))
+    elif change == "non-ascii font":
+        title.lines[0].font = "Ünïcode-Bold"
+    shapes = _shapes(module, pages)
+    assert id(title) in shapes and shapes[id(title)] is None
+    assert check_shapes(module, copy.deepcopy(pages)) >= 1
+    if change not in ("x1 a string",):
+        compare(module, pages)
+
+
+def test_split_blocks_are_shaped_by_python(module: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first line split off its paragraph is a new block: Python tells its shape."""
+    pages = _plain_document()
+    para = pages[0].blocks[1]
+    para.lines[0] = Line("Methods", 72.0, 120.0, 120.0, 132.0, 12.0, True, False, "Times-Bold")
+    asked: list[str] = []
+    plain_shape = headings._plain_shape
+
+    def spy(ctx: Any, page: PageLayout, block: Block) -> bool:
+        asked.append(block.text)
+        return plain_shape(ctx, page, block)
+
+    monkeypatch.setattr(headings, "_plain_shape", spy)
+    with engine(module):
+        headings.mark_headings(pages)
+    assert asked == ["Methods", " ".join([TITLES[42]] * 2)]
+    assert [b.kind for b in pages[0].blocks] == ["heading", "heading", "paragraph"]
+
+
+@pytest.mark.parametrize("first", [*sorted(headings._BULLETS), "Ü", "a", "1", "(", "+", "→x"])
+def test_texts_that_are_not_simple_rejected_natively(module: Any, first: str) -> None:
+    """Tests that mean the same on any text reject a block natively; else Python tells."""
+    pages = _plain_document()
+    title = pages[0].blocks[0]
+    title.lines[0].text = f"  {first} Überblick"
+    known = _shapes(module, pages).get(id(title), False)
+    assert known is (False if first[0] in headings._BULLETS else None)
+    check_shapes(module, pages)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Über,", "Über;", "Ü" * 41 + ":", "Ü" * 40 + ":", "Ü" * 161, "Ü" * 160, "ü www.x", "ü.org"],
+)
+def test_the_ends_of_texts_that_are_not_simple(module: Any, text: str) -> None:
+    pages = _plain_document()
+    title = pages[0].blocks[0]
+    title.lines[0].text = text
+    title.lines[0].font = "CMR10"
+    check_shapes(module, copy.deepcopy(pages))
+    title.lines[0].font = "CMMI10"  # every line in a math font: never a heading
+    assert _shapes(module, pages).get(id(title), False) is False
+    check_shapes(module, pages)

@@ -140,6 +140,12 @@ class _Context:
     #: Blocks replaced by their run-in splits, kept alive while ``looks`` holds their ids
     #: (a new block must not inherit a dead one's look through a reused id).
     replaced: list[Block] = field(default_factory=list)
+    #: ``_plain_shape`` of the blocks the document had at first, from the native module (by
+    #: identity): ``True``, or ``None`` where Python must tell; a block not there is not of
+    #: heading shape. ``None``: not known (pure Python).
+    shapes: dict[int, bool | None] | None = None
+    #: Blocks made by the splits (by identity), which ``shapes`` does not know.
+    fresh: set[int] = field(default_factory=set)
 
     def look(self, block: Block) -> Look:
         found = self.looks.get(id(block))
@@ -307,7 +313,7 @@ def _bold_font(font: str) -> bool:
 
 def _native_context(pages: list[PageLayout], known: tuple[Any, ...]) -> tuple[_Context, bool]:
     """``_context`` and ``_is_slide_deck`` from ``pdfthin_native.heading_context``."""
-    body, slides, body_look, total, size_chars, margins, toc_pages, running = known
+    body, slides, body_look, total, size_chars, margins, toc_pages, running, shapes = known
     ctx = _Context(pages, body, Look(body, False, False, False, ""), total, defaultdict(int))
     ctx.size_chars.update(size_chars)
     if body_look is not None:
@@ -317,6 +323,7 @@ def _native_context(pages: list[PageLayout], known: tuple[Any, ...]) -> tuple[_C
     for p, i, fields in running:
         look = ctx.looks[id(pages[p].blocks[i])] = Look(*fields)
         ctx.running_looks.add(look)
+    ctx.shapes = {id(pages[p].blocks[i]): shape for p, i, shape in shapes}
     return ctx, slides
 
 
@@ -416,6 +423,16 @@ def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
         return False
     if (text.endswith(":") and len(text) > 40) or _sideways(block):
         return False
+    if not _shaped_text(text):
+        return False
+    if all(_MATH_FONT.match(font_family(line.font)) for line in block.lines):
+        return False
+    return not _running_head(ctx, page, block, text)
+
+
+def _shaped_text(text: str) -> bool:
+    """The tests of ``_plain_shape`` on its (stripped) text alone: enough letters, not a
+    caption, a URL, a table-of-contents line or a theorem's label."""
     found = numbering(text)
     title = found.title if found is not None and found.title else text
     letters = len(_LETTERS.findall(title))
@@ -423,13 +440,20 @@ def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
         return False
     if _CAPTION.match(text) or _url(text) or _toc_leader(text):
         return False
-    if _THEOREM.match(text) or (
-        ("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES))
-    ):
-        return False
-    if all(_MATH_FONT.match(font_family(line.font)) for line in block.lines):
-        return False
-    return not _running_head(ctx, page, block, text)
+    return not (
+        _THEOREM.match(text)
+        or (("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES)))
+    )
+
+
+def _shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
+    """``_plain_shape``, from what the native module found where it knows."""
+    shapes = ctx.shapes
+    if shapes is not None and id(block) not in ctx.fresh:
+        known = shapes.get(id(block), False)
+        if known is not None:
+            return known
+    return _plain_shape(ctx, page, block)
 
 
 def _url(text: str) -> bool:
@@ -580,7 +604,7 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
                 # A run-in split off by _split_run_ins: depth already known.
                 run_ins.append(_Heading(block, ctx.look(block), float(block.level)))
                 continue
-            if len(block.lines) > 4 or not _plain_shape(ctx, page, block):
+            if len(block.lines) > 4 or not _shape(ctx, page, block):
                 continue
             if toc and (_toc_entry(block.lines[-1].text) or numbering(block.text) is not None):
                 continue  # an entry of the table of contents, not the heading it names
@@ -807,6 +831,7 @@ def _split_run_ins(ctx: _Context) -> None:
             split = _split_run_in(block)
             if split[0] is not block:
                 ctx.replaced.append(block)
+                ctx.fresh.update(id(b) for b in split)
             out.extend(split)
         page.blocks = out
 
@@ -891,6 +916,7 @@ def _split_first_lines(ctx: _Context) -> list[_Split]:
             head, rest = split
             splits.append(_Split(page, block, head, rest))
             ctx.split_heads.add(id(head))
+            ctx.fresh.update((id(head), id(rest)))
             out.extend(split)
         page.blocks = out
     return splits
@@ -963,7 +989,7 @@ def _mark_slide_titles(ctx: _Context) -> None:
     other short text set as large as a title larger than the body; slide titles are all
     one level (a deck's outline is flat)."""
     for page in ctx.pages:
-        candidates = [b for b in page.blocks if _plain_shape(ctx, page, b) and len(b.lines) <= 3]
+        candidates = [b for b in page.blocks if _shape(ctx, page, b) and len(b.lines) <= 3]
         best: Block | None = None
         for block in candidates:
             if block.y0 > 0.4 * page.height or block.size < ctx.body - 0.5:

@@ -16,7 +16,10 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 
-use crate::pyops::{is_space, utf8};
+use std::sync::OnceLock;
+
+use crate::pyops::{is_space, pmax, utf8};
+use crate::pyre::{Caps, Re};
 
 /// A text the native tests read as Python does: ASCII, no line feed.
 pub fn simple(s: &str) -> bool {
@@ -259,6 +262,218 @@ pub fn toc_entry(text: &str) -> bool {
     toc_leader(text) || (trailing_number(text) && letters(text) >= 3)
 }
 
+// --- numbering and the shape of a heading -------------------------------------------------
+
+/// The patterns of `headings.py` that the native tests use, by name: `(name, pattern,
+/// IGNORECASE)`, checked against the module's own by the tests.
+pub const PATTERNS: [(&str, &str, bool); 13] = [
+    (
+        "_ARABIC",
+        r"^(\d{1,2}(?:\.\d{1,2}){0,4})(\.?)(?:\s+|$)",
+        false,
+    ),
+    (
+        "_ROMAN",
+        r"^([IVX]{1,6})(?:-([A-Z])(\d{1,2})?)?(\.?)\s+",
+        false,
+    ),
+    ("_PAREN", r"^\((\d{1,2}|[a-z])\)\s+", false),
+    ("_LETTER", r"^([A-Z])((?:\.\d{1,2}){0,3})([.):]?)\s+", false),
+    (
+        "_WORD_NUMBER",
+        concat!(
+            r"^(chapter|section|part|appendix|annex|anhang|kapitel|teil|chapitre|partie|capítulo)",
+            r"\s+(\d{1,3}(?:\.\d{1,2})*|[IVXLC]{1,7}|[A-Z]|one|two|three|four|five|six|seven|eight|",
+            r"nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|",
+            r"twenty)\b\s*[.:\-–—]?\s*",
+        ),
+        true,
+    ),
+    (
+        "_CAPTION",
+        concat!(
+            r"^(fig\.?|figure|figura|abb\.?|abbildung|table|tab\.|tabelle|tableau|algorithm|listing|",
+            r"chart|scheme|plate|exhibit|graph|diagram|photo|image)\s*(\d+|[ivxlc]+\b|[a-z]\b)",
+            r"|^(source|sources|quelle|quellen|note|notes|nota|remarque)\s*:",
+        ),
+        true,
+    ),
+    ("_EMAIL", r"\S@\S+\.\w", false),
+    (
+        "_THEOREM",
+        concat!(
+            r"^(definition|theorem|lemma|corollary|proposition|example|remark|proof|claim|conjecture|",
+            r"notation|axiom|exercise|problem|solution|observation|assumption|hypothesis|",
+            r"definición|teorema|ejemplo|satz|korollar|beispiel|bemerkung|beweis|aufgabe|lösung|",
+            r"folgerung|théorème|lemme|exemple|remarque|preuve|démonstration)(\s+\d[\d.]*|\s*[.:])",
+        ),
+        true,
+    ),
+    (
+        "_MATH_FONT",
+        r"^(cm(mi|sy|ex|r\d)|msbm|msam|symbol|mtextra|euler|stix|rsfs)",
+        true,
+    ),
+    (
+        "_LABEL",
+        r"^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.?|[A-Z]\.|§\s*\d{1,3})$",
+        false,
+    ),
+    ("_LINE_NUMBER", r"(\d{1,2})\s", false),
+    ("_SENTENCE_BREAK", r"[a-z]{2,}[.!?]\s+[A-Z]", false),
+    ("_INITIALS", r"\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,", false),
+];
+
+/// The compiled `PATTERNS`, in their order.
+pub fn pattern(index: usize) -> &'static Re {
+    static COMPILED: OnceLock<Vec<Re>> = OnceLock::new();
+    &COMPILED.get_or_init(|| PATTERNS.iter().map(|&(_, p, i)| Re::new(p, i)).collect())[index]
+}
+
+const ARABIC: usize = 0;
+const ROMAN: usize = 1;
+const PAREN: usize = 2;
+const LETTER: usize = 3;
+const WORD_NUMBER: usize = 4;
+const CAPTION: usize = 5;
+const EMAIL: usize = 6;
+const THEOREM: usize = 7;
+const MATH_FONT: usize = 8;
+
+/// Python's `text.strip()` of a simple text.
+pub fn strip(text: &str) -> &str {
+    text.trim_matches(is_space)
+}
+
+/// `Numbering`: kind, depth and title.
+pub struct Numbering<'a> {
+    pub kind: &'static str,
+    pub depth: usize,
+    pub title: &'a str,
+}
+
+/// A group's text ("" when it did not take part).
+fn group<'a>(text: &'a str, caps: &Caps, g: usize) -> &'a str {
+    caps.get(g)
+        .copied()
+        .flatten()
+        .map_or("", |(a, b)| &text[a..b])
+}
+
+fn after<'a>(text: &'a str, caps: &Caps) -> &'a str {
+    let end = caps.first().copied().flatten().map_or(0, |(_, b)| b);
+    &text[end..]
+}
+
+fn dots(s: &str) -> usize {
+    s.bytes().filter(|&c| c == b'.').count()
+}
+
+/// `numbering(text)` of a simple text.
+pub fn numbering(text: &str) -> Option<Numbering<'_>> {
+    let text = strip(text);
+    let b = text.as_bytes();
+    let first = *b.first()?;
+    let found = |kind, depth, caps: &Caps| {
+        Some(Numbering {
+            kind,
+            depth,
+            title: after(text, caps),
+        })
+    };
+    if first.is_ascii_digit() {
+        let m = pattern(ARABIC).matches(b)?;
+        if after(text, &m).is_empty() {
+            return None;
+        }
+        return found("arabic", dots(group(text, &m, 1)) + 1, &m);
+    }
+    if first == b'(' {
+        let m = pattern(PAREN).matches(b)?;
+        return found("paren", 1, &m);
+    }
+    let start = b[..b.len().min(2)].to_ascii_lowercase();
+    if [b"ch", b"se", b"pa", b"ap", b"an", b"ka", b"te", b"ca"]
+        .iter()
+        .any(|w| w[..] == start[..])
+    {
+        if let Some(m) = pattern(WORD_NUMBER).matches(b) {
+            let word = group(text, &m, 1).to_ascii_lowercase();
+            let depth = usize::from(!matches!(word.as_str(), "part" | "teil" | "partie"));
+            return found("word", depth + dots(group(text, &m, 2)), &m);
+        }
+    }
+    if !first.is_ascii_uppercase() {
+        return None;
+    }
+    if b"IVX".contains(&first) {
+        if let Some(m) = pattern(ROMAN).matches(b) {
+            let (g2, g3, g4) = (group(text, &m, 2), group(text, &m, 3), group(text, &m, 4));
+            if roman_value(group(text, &m, 1)) != 0 && (!g2.is_empty() || !g4.is_empty()) {
+                let depth = 1 + usize::from(!g2.is_empty()) + usize::from(!g3.is_empty());
+                return found("roman", depth, &m);
+            }
+        }
+    }
+    let m = pattern(LETTER).matches(b)?;
+    let (g2, g3) = (group(text, &m, 2), group(text, &m, 3));
+    if g2.is_empty() && g3.is_empty() {
+        return None;
+    }
+    found("letter", 1 + dots(g2), &m)
+}
+
+/// `_url(text)` of a simple text.
+pub fn url(text: &str) -> bool {
+    if text.contains("://")
+        || text.contains("www.")
+        || (text.contains('@') && pattern(EMAIL).search(text.as_bytes()).is_some())
+    {
+        return true;
+    }
+    [".com", ".org", ".net", ".gov", ".edu"]
+        .iter()
+        .any(|tld| text.contains(tld))
+}
+
+/// What `_plain_shape` asks of the text alone (a simple text, stripped and not empty), after
+/// its tests of the block's kind, size and length: the bullet, the trailing `,` `;` or `:`
+/// (`sideways` the block's own test), the letters, captions, URLs, leaders and theorems.
+/// `true`: the text may be a heading's.
+pub fn shaped_text(text: &str, sideways: bool) -> bool {
+    let b = text.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    if first == b'*' || first == b'-' || last == b',' || last == b';' {
+        return false;
+    }
+    if (last == b':' && b.len() > 40) || sideways {
+        return false;
+    }
+    let title = match numbering(text) {
+        Some(found) if !found.title.is_empty() => found.title,
+        _ => text,
+    };
+    let n = letters(title);
+    let spaced = title.bytes().filter(|&c| c != b' ').count();
+    if n < 2 || (n as f64) < 0.4 * spaced as f64 {
+        return false;
+    }
+    if pattern(CAPTION).matches(b).is_some() || url(text) || toc_leader(text) {
+        return false;
+    }
+    pattern(THEOREM).matches(b).is_none()
+}
+
+/// `_BULLETS`.
+const BULLETS: &str = "•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-";
+
+/// `bool(_MATH_FONT.match(family))` of an ASCII family.
+pub fn math_font(family: &str) -> bool {
+    pattern(MATH_FONT).matches(family.as_bytes()).is_some()
+}
+
 // --- reading the document ---------------------------------------------------------------------
 
 /// A finite `float`, exactly that type.
@@ -274,6 +489,8 @@ fn flag(obj: &Bound<'_, PyAny>) -> Option<bool> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Table,
+    /// `paragraph` or `list_item`: what may be a heading.
+    Text,
     Other,
 }
 
@@ -294,6 +511,9 @@ struct BlockD<'py> {
     obj: Bound<'py, PyAny>,
     kind: Kind,
     lines: Vec<LineD<'py>>,
+    /// `x0` and `x1` when they are floats (of any value).
+    x0: Option<f64>,
+    x1: Option<f64>,
     y0: f64,
     y1: f64,
     size: f64,
@@ -313,6 +533,18 @@ impl BlockD<'_> {
                 out.push(' ');
             }
             out.push_str(line.text.as_deref()?);
+        }
+        Some(out)
+    }
+
+    /// `block.text`, simple or not, when every line has a UTF-8 form.
+    fn full_text(&self) -> Option<String> {
+        let mut out = String::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(line.text.as_deref().or(line.full.as_deref())?);
         }
         Some(out)
     }
@@ -435,10 +667,10 @@ impl<'py> Reader<'py> {
         let Ok(kind) = kind.downcast_exact::<PyString>() else {
             return Ok(None);
         };
-        let kind = if kind.to_cow()? == "table" {
-            Kind::Table
-        } else {
-            Kind::Other
+        let kind = match &*kind.to_cow()? {
+            "table" => Kind::Table,
+            "paragraph" | "list_item" => Kind::Text,
+            _ => Kind::Other,
         };
         let lines_obj = obj.getattr(intern!(py, "lines"))?;
         let Ok(lines_list) = lines_obj.downcast_exact::<PyList>() else {
@@ -464,10 +696,18 @@ impl<'py> Reader<'py> {
         let Some(bold) = flag(&obj.getattr(intern!(py, "bold"))?) else {
             return Ok(None);
         };
+        let any_float = |name: &Bound<'py, PyString>| -> PyResult<Option<f64>> {
+            let v = obj.getattr(name)?;
+            Ok(v.downcast_exact::<PyFloat>().ok().map(|f| f.value()))
+        };
+        let x0 = any_float(intern!(py, "x0"))?;
+        let x1 = any_float(intern!(py, "x1"))?;
         Ok(Some(BlockD {
             obj,
             kind,
             lines,
+            x0,
+            x1,
             y0,
             y1,
             size,
@@ -588,6 +828,112 @@ impl<'py> Reader<'py> {
         })
     }
 
+    /// `_plain_shape(ctx, page, block)`, or `None` where Python must tell: a text that is not
+    /// simple, a font family that is not ASCII, a block's `x0` or `x1` not a float.
+    fn plain_shape(
+        &self,
+        page: &PageD<'py>,
+        block: &BlockD<'py>,
+        doc: &Doc<'_>,
+    ) -> PyResult<Option<bool>> {
+        if block.kind != Kind::Text || block.lines.len() > 4 {
+            return Ok(Some(false));
+        }
+        if block.chars() > MAX_HEADING_CHARS {
+            return Ok(Some(false));
+        }
+        let Some(whole) = block.simple_text() else {
+            return Ok(self.rejected(block));
+        };
+        let text = strip(&whole);
+        if text.is_empty() || text.len() > MAX_HEADING_CHARS {
+            return Ok(Some(false));
+        }
+        let Some(sideways) = sideways(block) else {
+            return Ok(None);
+        };
+        if !shaped_text(text, sideways) {
+            return Ok(Some(false));
+        }
+        let mut all_math = true;
+        for line in &block.lines {
+            let family = &self.fonts[line.font].family;
+            if !family.is_ascii() {
+                return Ok(None);
+            }
+            if !math_font(family) {
+                all_math = false;
+                break;
+            }
+        }
+        if all_math {
+            return Ok(Some(false));
+        }
+        Ok(Some(!self.running_head(page, block, text, doc)?))
+    }
+
+    /// `Some(false)` where a text that is not simple fails one of the tests of `_plain_shape`
+    /// that mean the same on any text (its length, a bullet, the last character, the block
+    /// set sideways, a web address, math fonts), else `None`: each test must pass for
+    /// `True`, and none changes anything.
+    fn rejected(&self, block: &BlockD<'py>) -> Option<bool> {
+        let whole = block.full_text()?;
+        let text = whole.trim_matches(is_space);
+        let n = text.chars().count();
+        let last = text.chars().next_back();
+        let reject = match text.chars().next() {
+            None => true,
+            Some(first) => {
+                n > MAX_HEADING_CHARS
+                    || BULLETS.contains(first)
+                    || matches!(last, Some(',' | ';'))
+                    || (last == Some(':') && n > 40)
+                    || sideways(block) == Some(true)
+                    || text.contains("://")
+                    || text.contains("www.")
+                    || [".com", ".org", ".net", ".gov", ".edu"]
+                        .iter()
+                        .any(|tld| text.contains(tld))
+                    || block.lines.iter().all(|line| {
+                        let family = &self.fonts[line.font].family;
+                        family.is_ascii() && math_font(family)
+                    })
+            }
+        };
+        reject.then_some(false)
+    }
+
+    /// `_running_head(ctx, page, block, text)` of a simple text.
+    fn running_head(
+        &self,
+        page: &PageD<'py>,
+        block: &BlockD<'py>,
+        text: &str,
+        doc: &Doc<'_>,
+    ) -> PyResult<bool> {
+        if block.size > doc.body + 0.5 || !in_margin(page, block) {
+            return Ok(false);
+        }
+        let lower = text.to_ascii_lowercase();
+        let words: Vec<&str> = split_words(&lower).collect();
+        if let (Some(first), Some(last)) = (words.first(), words.last()) {
+            if words.len() >= 2 && (folio(first) || folio(last)) {
+                return Ok(true);
+            }
+        }
+        if doc
+            .margin_texts
+            .get(&margin_key(text))
+            .copied()
+            .unwrap_or(0)
+            >= 2
+        {
+            return Ok(true);
+        }
+        let look = self.look(block)?;
+        Ok(doc.running.contains(&look))
+    }
+
     fn py_line(&self, line: &LineD<'py>) -> PyResult<Bound<'py, PyAny>> {
         line.obj.getattr(intern!(self.py, "text"))
     }
@@ -686,6 +1032,20 @@ fn in_margin(page: &PageD<'_>, block: &BlockD<'_>) -> bool {
     block.y1 <= band || block.y0 >= page.height - band
 }
 
+/// What `_plain_shape` needs of the whole document.
+struct Doc<'a> {
+    body: f64,
+    margin_texts: &'a HashMap<String, usize>,
+    running: &'a [Look],
+}
+
+/// `_sideways(block)`, or `None` when `x0` or `x1` is not a float.
+fn sideways(block: &BlockD<'_>) -> Option<bool> {
+    let width = block.x1? - block.x0?;
+    let height = block.y1 - block.y0;
+    Some(block.lines.len() == 1 && height > pmax(width, 3.0 * block.size))
+}
+
 /// `body_size(pages)`.
 fn body_size(pages: &[PageD<'_>]) -> f64 {
     let mut weights: Vec<(f64, usize)> = Vec::new();
@@ -738,7 +1098,9 @@ fn slide_deck(pages: &[PageD<'_>], body: f64) -> bool {
 /// that are not simple. Returns `(body, slide_deck, body_look, total_chars, size_chars,
 /// margin_texts, toc_pages, running)`: `body_look` a `Look`'s fields or `None` (no paragraph
 /// of two lines), `size_chars` and `margin_texts` dicts, `toc_pages` page indices,
-/// `running` `(page, block, look)` of every running-head block `_context` looks at.
+/// `running` `(page, block, look)` of every running-head block `_context` looks at,
+/// `shapes` `(page, block, answer)` of the blocks whose `_plain_shape` is not known false:
+/// `True`, or `None` where Python must tell.
 #[pyfunction]
 pub fn heading_context<'py>(
     py: Python<'py>,
@@ -847,6 +1209,7 @@ pub fn heading_context<'py>(
         None => None,
     };
     let running = PyList::empty(py);
+    let mut running_looks: Vec<Look> = Vec::new();
     for (p, page) in pages.iter().enumerate() {
         for (i, block) in page.blocks.iter().enumerate() {
             if !in_margin(page, block) || block.size > body + 0.5 {
@@ -858,6 +1221,32 @@ pub fn heading_context<'py>(
             if margin_texts.get(&key).copied().unwrap_or(0) >= 2 {
                 let look = reader.look(block)?;
                 running.append((p, i, look.to_py(py)?))?;
+                running_looks.push(look);
+            }
+        }
+    }
+    let doc = Doc {
+        body,
+        margin_texts: &margin_texts,
+        running: &running_looks,
+    };
+    // A block object met twice (its shape may differ by page) is left to Python.
+    let mut seen: HashMap<usize, usize> = HashMap::new();
+    for page in &pages {
+        for block in &page.blocks {
+            *seen.entry(block.obj.as_ptr() as usize).or_insert(0) += 1;
+        }
+    }
+    let shapes = PyList::empty(py);
+    for (p, page) in pages.iter().enumerate() {
+        for (i, block) in page.blocks.iter().enumerate() {
+            let known = if seen.get(&(block.obj.as_ptr() as usize)) == Some(&1) {
+                reader.plain_shape(page, block, &doc)?
+            } else {
+                None
+            };
+            if known != Some(false) {
+                shapes.append((p, i, known))?;
             }
         }
     }
@@ -875,6 +1264,7 @@ pub fn heading_context<'py>(
         margins,
         toc_pages,
         running,
+        shapes,
     )
         .into_pyobject(py)?;
     Ok(Some(out))
@@ -905,6 +1295,63 @@ pub fn heading_text_tests(
     )))
 }
 
+/// `heading_patterns()`: the patterns the native side matches, `(name, pattern, ignorecase)`
+/// (for the tests, against the module's own).
+#[pyfunction]
+pub fn heading_patterns() -> Vec<(&'static str, &'static str, bool)> {
+    PATTERNS.to_vec()
+}
+
+/// `heading_regex(index, text, search)`: the spans of the groups (0 the whole match, `None`
+/// for a group that took no part) of `PATTERNS[index]` matched (or searched) in a simple
+/// text, `[]` if it does not match; `None` for a text that is not simple (for the tests).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn heading_regex(
+    index: usize,
+    text: &Bound<'_, PyString>,
+    search: bool,
+) -> PyResult<Option<Vec<Option<(usize, usize)>>>> {
+    let Some(s) = utf8(text)?.filter(|s| simple(s) && s.len() <= 1000) else {
+        return Ok(None);
+    };
+    if index >= PATTERNS.len() {
+        return Ok(None);
+    }
+    let re = pattern(index);
+    let found = if search {
+        re.search(s.as_bytes())
+    } else {
+        re.matches(s.as_bytes())
+    };
+    Ok(Some(found.unwrap_or_default()))
+}
+
+/// `heading_numbering(text)`: `(numbering, _url, _MATH_FONT matches, shaped_text)` of a simple
+/// text, `numbering` as `(kind, depth, title)` or `None`, `shaped_text` of the stripped
+/// text (not sideways) or `None` where it is empty; `None` for a text that is not simple (for
+/// the tests).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn heading_numbering(
+    text: &Bound<'_, PyString>,
+) -> PyResult<
+    Option<(
+        Option<(&'static str, usize, String)>,
+        bool,
+        bool,
+        Option<bool>,
+    )>,
+> {
+    let Some(s) = utf8(text)?.filter(|s| simple(s) && s.len() <= 1000) else {
+        return Ok(None);
+    };
+    let found = numbering(&s).map(|n| (n.kind, n.depth, n.title.to_owned()));
+    let stripped = strip(&s);
+    let shaped = (!stripped.is_empty()).then(|| shaped_text(stripped, false));
+    Ok(Some((found, url(&s), math_font(&s), shaped)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -927,6 +1374,17 @@ mod tests {
         assert!(bold_font("CMBX10"));
         assert!(bold_font("xbx1"));
         assert!(!bold_font("cmr10"));
+    }
+
+    #[test]
+    fn every_pattern_compiles() {
+        for i in 0..PATTERNS.len() {
+            pattern(i);
+        }
+        let n = numbering("III-A1. Setup").map(|n| (n.kind, n.depth, n.title));
+        assert_eq!(n, Some(("roman", 3, "Setup")));
+        assert!(shaped_text("2.1 Related Work", false));
+        assert!(!shaped_text("Figure 3: Accuracy", false));
     }
 
     #[test]

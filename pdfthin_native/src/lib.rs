@@ -18,6 +18,7 @@ mod interp;
 pub mod lexer;
 mod lines;
 mod pyops;
+mod pyre;
 mod tables;
 mod text;
 
@@ -125,6 +126,9 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blocks::reading_order, m)?)?;
     m.add_function(wrap_pyfunction!(headings::heading_context, m)?)?;
     m.add_function(wrap_pyfunction!(headings::heading_text_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(headings::heading_patterns, m)?)?;
+    m.add_function(wrap_pyfunction!(headings::heading_regex, m)?)?;
+    m.add_function(wrap_pyfunction!(headings::heading_numbering, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
     m.add_function(wrap_pyfunction!(text::vocabulary, m)?)?;
