@@ -226,18 +226,23 @@ def _display_name(base_font: str) -> str:
 
 def _font_program(descriptor: Any) -> tuple[str, bytes | None, int | None]:
     """``(kind, data, clear-text length)`` of the embedded font program, if any."""
+    kind, font_file, clear = _font_file(descriptor)
+    return kind, stream_data(font_file), clear
+
+
+def _font_file(descriptor: Any) -> tuple[str, Any, int | None]:
+    """``(kind, stream, clear-text length)`` of the embedded font program, not decoded."""
     for key, kind in (("/FontFile", "type1"), ("/FontFile2", "truetype"), ("/FontFile3", "")):
         obj = get(descriptor, key)
         if obj is None:
             continue
-        data = stream_data(obj)
         if kind == "":
             subtype = get(obj, "/Subtype")
             kind = {"/Type1C": "cff", "/CIDFontType0C": "cff-cid", "/OpenType": "opentype"}.get(
                 str(subtype), "cff"
             )
         clear = int(num(get(obj, "/Length1"), 0)) or None
-        return kind, data, clear
+        return kind, obj, clear
     return "", None, None
 
 
@@ -273,22 +278,28 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
     _style(font, base_font, descriptor)
     is_type3 = subtype == "/Type3"
     std = None if is_type3 else enc.standard_font(base_font)
-    kind, program, clear = _font_program(descriptor)
+    kind, font_file, clear = _font_file(descriptor)
+    # The program is decoded only where it is read (a Type 1 or CFF program's own encoding)
+    # or where it matters whether it decodes at all: not for most TrueType fonts.
+    decoded: list[bytes | None] = []
+
+    def program() -> bytes | None:
+        if not decoded:
+            decoded.append(stream_data(font_file))
+        return decoded[0]
 
     # 1. Base encoding: the font's own (embedded program, standard 14) unless the dictionary
     #    names one.
     builtin: dict[int, str | None] | None = None
-    if program is not None:
-        names = None
-        if kind == "type1":
-            names = type1_encoding(program, clear)
-        elif kind == "cff":
-            names = cff_encoding(program)
-        if names:
-            builtin = enc.encoding_from_names(names)
+    if kind in ("type1", "cff"):
+        data = program()
+        if data is not None:
+            names = type1_encoding(data, clear) if kind == "type1" else cff_encoding(data)
+            if names:
+                builtin = enc.encoding_from_names(names)
     flags = int(num(get(descriptor, "/Flags"), 0))
     symbolic = bool(flags & 4) and not flags & 32
-    if std is not None and program is None:
+    if std is not None and program() is None:
         base: tuple[str | None, ...] = enc.builtin_encoding_for_standard(std)
     elif subtype == "/TrueType":
         base = enc.WIN_ANSI
@@ -365,7 +376,7 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
     if not isinstance(width_list, list) and std_metrics is None and not is_type3:
         widths = [0.5 if missing == 0 else missing] * 256
     font.widths = widths
-    if not is_type3 and program is None and to_unicode is None and not isinstance(encoding, dict):
+    if not is_type3 and to_unicode is None and not isinstance(encoding, dict) and program() is None:
         codec = _ansi_code_page(base_font, get(descriptor, "/FontName"))
         if codec is not None:
             _read_as_code_page(font, codec)
