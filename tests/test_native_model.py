@@ -196,7 +196,9 @@ def _check_vocabulary(module: Any, layouts: list[PageLayout]) -> set[str]:
     with engine(module):
         native = model_document._vocabulary(layouts)
     assert native == pure
-    assert module.vocabulary(layouts, model_document._line_words) == pure
+    assert (
+        module.vocabulary(layouts, model_document._line_words, model_document._char_class) == pure
+    )
     return pure
 
 
@@ -257,7 +259,27 @@ def test_vocabulary_examples(module: Any) -> None:
 def test_vocabulary_falls_back_for_a_text_that_is_not_a_str(module: Any) -> None:
     layouts = _layouts([[["a line"]]])
     layouts[0].blocks[0].lines[0].text = b"bytes"  # type: ignore[assignment]
-    assert module.vocabulary(layouts, model_document._line_words) is None
+    assert (
+        module.vocabulary(layouts, model_document._line_words, model_document._char_class) is None
+    )
+
+
+def test_vocabulary_of_every_character(module: Any) -> None:
+    """Every code point inside a word, beside one, between two, alone, and before a final
+    hyphen: the native split (Python asked once per character) gives Python's words."""
+    chars = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
+    texts: list[list[str]] = []
+    for start in range(0, len(chars), 64):
+        group = chars[start : start + 64]
+        texts.append(
+            [
+                "".join(f"a{c}b " for c in group),
+                "".join(f"{c}x-{c} " for c in group) + group[0] + "-",
+                "".join(f"Σ{c}Σ " for c in group),
+                "next " + "".join(group),
+            ]
+        )
+    _check_vocabulary(module, _layouts([texts]))
 
 
 @pytest.mark.corpus

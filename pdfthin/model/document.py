@@ -188,9 +188,10 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
     word broken at a line end are left out (they are not words of their own)."""
     native = _native.NATIVE
     if native is not None:
-        # The same walk in Rust, which splits ASCII lines itself and asks _line_words for
-        # the others; None if a line's text is not a str.
-        found: set[str] | None = native.vocabulary(layouts, _line_words)
+        # The same walk in Rust, which splits lines itself (asking _char_class about each
+        # non-ASCII character once) and asks _line_words only for lines with lone
+        # surrogates; None if a line's text is not a str.
+        found: set[str] | None = native.vocabulary(layouts, _line_words, _char_class)
         if found is not None:
             return found
     words: set[str] = set()
@@ -211,3 +212,9 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
 def _line_words(text: str) -> tuple[list[str], bool]:
     """A line's lower-cased words, and whether it ends in a hyphen (a word broken there)."""
     return [w.lower() for w in _WORD.findall(text)], text.rstrip().endswith("-")
+
+
+def _char_class(c: str) -> tuple[bool, str, bool]:
+    """What the native vocabulary asks of a character: in ``\\w`` (besides ``_``), its
+    lower case, white space."""
+    return c.isalnum(), c.lower(), c.isspace()

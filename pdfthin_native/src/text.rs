@@ -2,7 +2,7 @@
 //! dropped, runs of spaces made one. A text with a character of the presentation-form blocks
 //! (which `clean` normalises with Python's own NFKC tables) is left to Python (`None`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -157,17 +157,107 @@ fn ascii_ends_broken(s: &[u8]) -> bool {
     end > 0 && s[end - 1] == b'-'
 }
 
-/// `vocabulary(layouts, line_words)`: `pdfthin.model.document._vocabulary(layouts)`, the set
-/// of the document's lower-cased words, the halves of words broken at a line end left out.
-/// ASCII lines are split here; any other line by `line_words(text)`, which answers Python's
+/// What `vocabulary` needs of a character: Python's `isalnum()` (with `_`, `\w` of `re`),
+/// its `lower()`, and `isspace()`.
+struct CharInfo {
+    alnum: bool,
+    lower: String,
+    space: bool,
+}
+
+/// A line's words as `_line_words` finds them (`_WORD`, lower-cased), and whether it ends
+/// in a hyphen, for a line of any characters: the classes of its non-ASCII ones asked of
+/// Python once each (`char_class`). A word holding a capital sigma is lower-cased by Python
+/// itself (its final form depends on the word).
+fn line_words<'py>(
+    py: Python<'py>,
+    s: &str,
+    cache: &mut HashMap<char, CharInfo>,
+    char_class: &Bound<'py, PyAny>,
+) -> PyResult<(Vec<String>, bool)> {
+    let chars: Vec<char> = s.chars().collect();
+    for &c in &chars {
+        if !c.is_ascii() && !cache.contains_key(&c) {
+            let (alnum, lower, space): (bool, String, bool) =
+                char_class.call1((c.to_string(),))?.extract()?;
+            cache.insert(
+                c,
+                CharInfo {
+                    alnum,
+                    lower,
+                    space,
+                },
+            );
+        }
+    }
+    let alnum = |c: char| {
+        if c.is_ascii() {
+            c.is_ascii_alphanumeric()
+        } else {
+            cache.get(&c).is_some_and(|i| i.alnum)
+        }
+    };
+    let space = |c: char| {
+        if c.is_ascii() {
+            is_space(c)
+        } else {
+            cache.get(&c).is_some_and(|i| i.space)
+        }
+    };
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let in_word = |c: char| alnum(c) || c == '_' || c == '-';
+        if !in_word(chars[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && in_word(chars[i]) {
+            i += 1;
+        }
+        let stretch = &chars[start..i];
+        if let (Some(a), Some(b)) = (
+            stretch.iter().position(|&c| alnum(c)),
+            stretch.iter().rposition(|&c| alnum(c)),
+        ) {
+            let word = &stretch[a..=b];
+            if word.contains(&'\u{3a3}') {
+                let text: String = word.iter().collect();
+                let lowered = PyString::new(py, &text).call_method0(intern!(py, "lower"))?;
+                words.push(lowered.extract::<String>()?);
+            } else {
+                let mut lowered = String::with_capacity(word.len());
+                for &c in word {
+                    if c.is_ascii() {
+                        lowered.push(c.to_ascii_lowercase());
+                    } else if let Some(info) = cache.get(&c) {
+                        lowered.push_str(&info.lower);
+                    }
+                }
+                words.push(lowered);
+            }
+        }
+    }
+    let end = chars.iter().rposition(|&c| !space(c)).map_or(0, |k| k + 1);
+    Ok((words, end > 0 && chars[end - 1] == '-'))
+}
+
+/// `vocabulary(layouts, line_words, char_class)`: `pdfthin.model.document._vocabulary(layouts)`,
+/// the set of the document's lower-cased words, the halves of words broken at a line end left
+/// out. Lines are split here, the classes of non-ASCII characters asked of `char_class(c)`
+/// (Python's `(c.isalnum(), c.lower(), c.isspace())`) once per character; a line with no
+/// UTF-8 form (lone surrogates) is split by `line_words(text)`, which answers Python's
 /// `(words, text.rstrip().endswith("-"))`. `None` when a line's text is not a `str`.
 #[pyfunction]
 pub fn vocabulary<'py>(
     py: Python<'py>,
     layouts: &Bound<'py, PyAny>,
-    line_words: &Bound<'py, PyAny>,
+    line_words_hook: &Bound<'py, PyAny>,
+    char_class: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PySet>>> {
-    let mut ascii: HashSet<String> = HashSet::new();
+    let mut found_words: HashSet<String> = HashSet::new();
+    let mut cache: HashMap<char, CharInfo> = HashMap::new();
     let others = PySet::empty(py)?;
     for layout in layouts.try_iter()? {
         for block in layout?.getattr(intern!(py, "blocks"))?.try_iter()? {
@@ -177,20 +267,29 @@ pub fn vocabulary<'py>(
                 if !text.is_instance_of::<PyString>() {
                     return Ok(None);
                 }
-                if let Some(s) = utf8(&text)?.filter(|s| s.is_ascii()) {
-                    let mut found = &ascii_word_spans(s.as_bytes())[..];
+                if let Some(s) = utf8(&text)? {
+                    let (words, ends) = if s.is_ascii() {
+                        let spans = ascii_word_spans(s.as_bytes());
+                        (
+                            spans.into_iter().map(lower).collect::<Vec<_>>(),
+                            ascii_ends_broken(s.as_bytes()),
+                        )
+                    } else {
+                        line_words(py, &s, &mut cache, char_class)?
+                    };
+                    let mut found = &words[..];
                     if broken && !found.is_empty() {
                         found = &found[1..];
                     }
-                    broken = ascii_ends_broken(s.as_bytes());
+                    broken = ends;
                     if broken && !found.is_empty() {
                         found = &found[..found.len() - 1];
                     }
-                    ascii.extend(found.iter().map(|w| lower(w)));
+                    found_words.extend(found.iter().cloned());
                     continue;
                 }
                 let (words, ends): (Bound<'py, PyList>, bool) =
-                    line_words.call1((text,))?.extract()?;
+                    line_words_hook.call1((text,))?.extract()?;
                 let mut first = 0;
                 let mut last = words.len();
                 if broken && last > first {
@@ -206,7 +305,7 @@ pub fn vocabulary<'py>(
             }
         }
     }
-    for word in ascii {
+    for word in found_words {
         others.add(PyString::new(py, &word))?;
     }
     Ok(Some(others))
