@@ -36,6 +36,8 @@ from typing import Any
 
 import pypdf
 from pypdf._configuration import get_configuration
+from pypdf._utils import logger_warning
+from pypdf.errors import LimitReachedError
 from pypdf.generic import (
     ArrayObject,
     BooleanObject,
@@ -64,6 +66,10 @@ _XREF_CLOSURES = {
     for c in pypdf.PdfReader._read_pdf15_xref_stream.__code__.co_consts
     if isinstance(c, types.CodeType)
 }
+
+#: Whether pypdf's ``_read_xref`` lets a ``LimitReachedError`` from reading the
+#: ``/XRefStm`` stream through (7.1.1 does, 7.0 and 7.1.0 log it like any other error).
+_XREFSTM_RAISES_LIMITS = "LimitReachedError" in pypdf.PdfReader._read_xref.__code__.co_names
 
 #: The pypdf releases whose object parsing ``read_indirect`` reproduces.
 VERIFIED_PYPDF = ("7.0.", "7.1.")
@@ -106,6 +112,8 @@ class NativeReader(pypdf.PdfReader):
         self._native_read_objstm = _native.NATIVE.read_object_stream
         self._native_header = _native.NATIVE.read_object_header
         self._native_xref_entries = _native.NATIVE.read_xref_entries
+        self._native_xref_table = _native.NATIVE.read_xref_table
+        self._native_object_at = _native.NATIVE.read_object_at
         self._native_data = data
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
@@ -137,6 +145,103 @@ class NativeReader(pypdf.PdfReader):
                 stream.seek(end, 0)
                 return idnum, generation
         return super().read_object_header(stream)
+
+    def _read_standard_xref_table(self, stream: Any) -> None:
+        # pypdf's _read_standard_xref_table (non-strict) on this reader's own stream: the
+        # table is read natively first, with no effect; only if pypdf would read it the
+        # plain way (see read_xref_table) are its entries recorded as pypdf records them and
+        # the stream left after "trailer". Anything else (a warning, a repair, a rebuild, an
+        # exception) is pypdf's own reading from the same position.
+        found = None
+        if stream is self._native_stream and not self.strict:
+            found = self._native_xref_table(self._native_data, stream.tell())
+        if found is None:
+            super()._read_standard_xref_table(stream)
+            return
+        subsections, end = found
+        self._record_xref_table(subsections)
+        stream.seek(end, 0)
+
+    def _record_xref_table(self, subsections: list[tuple[int, list[tuple[int, int, int]]]]) -> None:
+        """pypdf's effects of reading a plain classic table: the entries ``(offset,
+        generation, kind)`` (1 ``n``, 2 ``f``, 0 another type) of each subsection, in order."""
+        xref = self.xref
+        free = self.xref_free_entry
+        for index, (first, entries) in enumerate(subsections):
+            # read_object's NumberObject, then ``num += 1``: plain ints after the first
+            num: int = NumberObject(first)
+            if index == 0 and num != 0:
+                self.xref_index = num
+            for offset, generation, kind in entries:
+                if generation not in xref:
+                    xref[generation] = {}
+                    free[generation] = {}
+                if num not in xref[generation]:
+                    is_free = kind == 2
+                    if kind == 1:
+                        xref[generation][num] = offset
+                    try:
+                        free[generation][num] = is_free
+                    except MemoryError:  # pragma: no cover
+                        raise
+                    except Exception:
+                        pass
+                    try:
+                        free[65535][num] = is_free
+                    except MemoryError:  # pragma: no cover
+                        raise
+                    except Exception:
+                        pass
+                num += 1
+
+    def _read_xref(self, stream: Any) -> int | None:
+        # pypdf's _read_xref (a classic table and its trailer) with both read natively
+        # before anything changes: the table as _read_standard_xref_table above, the trailer
+        # by read_object_at. Only if both are plain (the trailer a DictionaryObject) are
+        # they recorded, and the rest is pypdf's code; else pypdf's _read_xref from the
+        # same position.
+        if stream is not self._native_stream or self.strict:
+            return super()._read_xref(stream)
+        data = self._native_data
+        table = self._native_xref_table(data, stream.tell())
+        limits = self._limits()
+        if table is None or limits is None:
+            return super()._read_xref(stream)
+        subsections, end = table
+        if end >= len(data):  # pypdf's ``stream.read(1) == b""``
+            self._record_xref_table(subsections)
+            stream.seek(end, 0)
+            return None
+        found = self._native_object_at(data, end, self, FACTORY, limits)
+        if found is None or type(found[0]) is not DictionaryObject:
+            return super()._read_xref(stream)
+        new_trailer, after = found
+        self._record_xref_table(subsections)
+        stream.seek(after, 0)
+        # from here on pypdf's code
+        for key, value in new_trailer.items():
+            if key not in self.trailer:
+                self.trailer[key] = value
+        if "/XRefStm" in new_trailer:
+            p = stream.tell()
+            stream.seek(new_trailer["/XRefStm"] + 1, 0)
+            try:
+                self._read_pdf15_xref_stream(stream)
+            except MemoryError:  # pragma: no cover
+                raise
+            except Exception as exc:
+                if _XREFSTM_RAISES_LIMITS and isinstance(exc, LimitReachedError):
+                    raise
+                logger_warning(
+                    "XRef object at %(xref_stm)d can not be read, some object may be missing",
+                    source="pypdf._reader",
+                    xref_stm=int(new_trailer["/XRefStm"]),
+                )
+            stream.seek(p, 0)
+        if "/Prev" in new_trailer:
+            prev: int = new_trailer["/Prev"]
+            return prev
+        return None
 
     def _read_xref_subsections(
         self,
