@@ -1285,3 +1285,61 @@ def test_objects_at_positions() -> None:
 def test_object_at_soup(data: bytes) -> None:
     module = native_module()
     check_object_at(module, data, 0)
+
+
+# --- encrypted files (get_object's own path, decrypted as pypdf decrypts) ---------------------
+
+
+class _CountingRead:
+    """``read_indirect`` of the module, counting the answers."""
+
+    def __init__(self, module: Any) -> None:
+        self.read = module.read_indirect
+        self.answers = 0
+
+    def __call__(self, *args: Any) -> Any:
+        got = self.read(*args)
+        self.answers += got is not None
+        return got
+
+
+def _encrypted_files() -> list[CorpusFile]:
+    out = []
+    for f in CORPUS_FILES:
+        head = f.path.read_bytes()
+        if b"/Encrypt" in head:
+            out.append(f)
+    return out
+
+
+@pytest.mark.corpus
+def test_every_object_of_the_encrypted_files() -> None:
+    """Encrypted corpus files, decrypted (their password or none) or not: both readers give
+    the same objects (read natively then decrypted by pypdf), warnings, exceptions, caches
+    and stream positions; before decryption (a password needed) pypdf's path raises."""
+    require_corpus()
+    module = native_module()
+    files = _encrypted_files()
+    assert len(files) >= 5
+    native_reads = 0
+    with engine(module):
+        for f in files:
+            data = f.path.read_bytes()
+            for password in dict.fromkeys([f.password, None]):
+                with _pypdf_warnings():
+                    try:
+                        plain = pypdf.PdfReader(io.BytesIO(data), strict=False)
+                    except Exception:
+                        continue
+                    fast = native_reader.open_reader(data)
+                    assert isinstance(fast, native_reader.NativeReader)
+                    if password is not None and plain.is_encrypted:
+                        assert plain.decrypt(password) == fast.decrypt(password)
+                counting = _CountingRead(module)
+                fast._native_read = counting  # type: ignore[attr-defined]
+                ids = [(idnum, gen) for idnum, gen, _ in _plain_objects(plain)]
+                ids += [(idnum, 0) for idnum in sorted(plain.xref_objStm)][:100]
+                compare_readers(plain, fast, ids, f"{f.relpath} {password!r}")
+                native_reads += counting.answers
+    print(f"objects of encrypted files read natively: {native_reads}")
+    assert native_reads > 100

@@ -117,6 +117,7 @@ class NativeReader(pypdf.PdfReader):
         self._native_data = data
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
+        self._native_objects_ready = False  # get_object's own path (see _handle_encryption)
         super().__init__(self._native_stream, strict=False)
         self._native_ready = True
 
@@ -312,16 +313,28 @@ class NativeReader(pypdf.PdfReader):
         entries, end = found
         return entries, end, stream_data
 
+    def _handle_encryption(self, password: str | bytes | None) -> None:
+        # pypdf's reader is set up but for its encryption: get_object's own path (not the
+        # object streams', whose resolution stack is made later) may read the /ID and
+        # /Encrypt objects natively.
+        self._native_objects_ready = True
+        super()._handle_encryption(password)
+
     def get_object(self, indirect_reference: int | IndirectObject) -> Any:
         # The plain path of pypdf's get_object, where its only effects are: the object read at
-        # the offset, cached with cache_indirect_object, and the stream left after it (its
-        # loop detection adds and removes the object around a read_object that here never
-        # calls get_object: no indirect /Length).
+        # the offset, decrypted as pypdf decrypts it (encryption set, not overridden), cached
+        # with cache_indirect_object, and the stream left after it (its loop detection adds
+        # and removes the object around a read_object that here never calls get_object: no
+        # indirect /Length). An encrypted file not decrypted yet: pypdf's path (it raises).
         if (
-            not self._native_ready
+            not (self._native_ready or self._native_objects_ready)
             or not isinstance(indirect_reference, IndirectObject)
-            or self._encryption is not None
             or self.stream is not self._native_stream
+            or (
+                self._encryption is not None
+                and not self._override_encryption
+                and not self._encryption.is_decrypted()
+            )
         ):
             return super().get_object(indirect_reference)
         idnum = indirect_reference.idnum
@@ -349,6 +362,9 @@ class NativeReader(pypdf.PdfReader):
             return super().get_object(indirect_reference)
         obj, end = found
         self.stream.seek(end, 0)
+        encryption = self._encryption
+        if not self._override_encryption and encryption is not None:
+            obj = encryption.decrypt_object(obj, idnum, generation, strict=self.strict)
         return self.cache_indirect_object(generation, idnum, obj)
 
     def _get_object_from_stream(self, indirect_reference: IndirectObject) -> PdfObject:
