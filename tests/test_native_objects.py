@@ -1343,3 +1343,60 @@ def test_every_object_of_the_encrypted_files() -> None:
                 native_reads += counting.answers
     print(f"objects of encrypted files read natively: {native_reads}")
     assert native_reads > 100
+
+
+# --- pypdf's _rebuild_xref_table (broken tables) ---------------------------------------------
+
+
+def _broken_variants() -> list[bytes]:
+    """Files pypdf rebuilds the table of (their ``startxref`` points nowhere): small ones,
+    one with an object stream, and one with odd objects and trailers in its body."""
+    minimal = _minimal_pdf()
+    xref = minimal.index(b"xref")
+    body, n, first = _objstm(PLAIN_OBJECTS)
+    objstm = _objstm_pdf(body, n, first, {num: (3, i) for i, (num, _) in enumerate(PLAIN_OBJECTS)})
+    odd = minimal[:xref] + (
+        b"7 0 obj\n<< /A (\\q) /B <4g> >>\nendobj\n8 0 obj\n[1 2\nendobj\n"
+        b"9 0 obj\n<< /Type /XRef /Root 1 0 R /Size 4 /Length 0 >>\nstream\n\nendstream\nendobj\n"
+        b"10 0 obj\n<< /Length 11 0 R >>\nstream\nxy\nendstream\nendobj\n11 0 obj 2 endobj\n"
+        b"12 0 obj\n<< /Type /ObjStm /N 2 /First 9 /Length 1 >>\nstream\nx\nendstream\nendobj\n"
+        b"trailer\n<< /Size 12 /Root 1 0 R /ID [<01> <02>] >>\ntrailer\n<< /Info 3 0 R >>\n"
+        b"startxref\n1\n%%EOF\n"
+    )
+    out = [
+        minimal.replace(b"startxref\n", b"startxref\n9"),
+        minimal.replace(b"startxref\n", b"startxref\n1").replace(b"xref\n0 4", b"xref\n1 4"),
+        objstm.replace(b"startxref\n", b"startxref\n9"),
+        odd,
+        odd.replace(b"<< /Info 3 0 R >>", b"<< /Info 3 0 R /Info 2 0 R >>"),
+    ]
+    return out
+
+
+def test_rebuilt_tables() -> None:
+    """Files pypdf rebuilds the table of open the same both ways (the rebuild's objects and
+    trailers read natively where plain), and so does every prefix of one of them."""
+    module = native_module()
+    variants = _broken_variants()
+    with engine(module), _counting_tables(module) as counting:
+        for data in variants:
+            plain, fast = _both_typed(data)
+            assert plain == fast, data
+        odd = variants[3]
+        for end in range(len(odd) - 400, len(odd) + 1, 3):
+            plain, fast = _both_typed(odd[:end])
+            assert plain == fast, end
+    assert counting.trailers > 20
+
+
+@given(
+    st.lists(st.sampled_from([*TOKENS, b" obj", b"1 0 obj", b"trailer", b"endobj"]), max_size=30)
+)
+@SETTINGS
+def test_rebuilt_table_soup(tokens: list[bytes]) -> None:
+    module = native_module()
+    body = b"".join(tokens)
+    data = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n2 0 obj " + body + b"\ntrailer <<>>"
+    with engine(module):
+        plain, fast = _both_typed(data)
+        assert plain == fast

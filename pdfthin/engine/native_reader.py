@@ -30,13 +30,18 @@ from __future__ import annotations
 
 import functools
 import io
+import operator
 import types
 from collections.abc import Callable
 from typing import Any
 
 import pypdf
 from pypdf._configuration import get_configuration
-from pypdf._utils import logger_warning
+from pypdf._utils import (
+    logger_warning,
+    read_until_whitespace,
+    skip_over_whitespace,
+)
 from pypdf.errors import LimitReachedError
 from pypdf.generic import (
     ArrayObject,
@@ -52,6 +57,7 @@ from pypdf.generic import (
     PdfObject,
     StreamObject,
     create_string_object,
+    read_object,
 )
 
 from . import _native
@@ -124,14 +130,19 @@ class NativeReader(pypdf.PdfReader):
     def _limits(self) -> tuple[int, int, int] | None:
         """pypdf's limits as the native side takes them, ``None`` if they do not fit."""
         config = get_configuration()
-        limits = (
-            config.array_maximum_element_count,
-            config.dictionary_maximum_element_count,
-            config.maximum_declared_stream_length,
-        )
-        if not all(type(n) is int and 0 <= n < _BIG for n in limits):
-            return None
-        return limits
+        array = config.array_maximum_element_count
+        dictionary = config.dictionary_maximum_element_count
+        stream = config.maximum_declared_stream_length
+        if (
+            type(array) is int
+            and type(dictionary) is int
+            and type(stream) is int
+            and 0 <= array < _BIG
+            and 0 <= dictionary < _BIG
+            and 0 <= stream < _BIG
+        ):
+            return array, dictionary, stream
+        return None
 
     def read_object_header(self, stream: Any) -> tuple[int, int]:
         # pypdf's read_object_header (non-strict: no warning) on this reader's own stream, whose
@@ -243,6 +254,107 @@ class NativeReader(pypdf.PdfReader):
             prev: int = new_trailer["/Prev"]
             return prev
         return None
+
+    def _read_object_here(self, stream: Any) -> Any:
+        """pypdf's ``read_object(stream, self)`` at the stream's position (not whitespace:
+        after ``read_object_header``), natively where plain."""
+        limits = self._limits()
+        if limits is not None:
+            found = self._native_object_at(self._native_data, stream.tell(), self, FACTORY, limits)
+            if found is not None:
+                obj, end = found
+                stream.seek(end, 0)
+                return obj
+        return read_object(stream, self)
+
+    def _rebuild_xref_table(self, stream: Any) -> None:
+        # pypdf's _rebuild_xref_table (the same in 7.0 and 7.1) with each object it reads
+        # read natively where plain (_read_object_here), pypdf's read_object otherwise.
+        if stream is not self._native_stream or self.strict:
+            super()._rebuild_xref_table(stream)
+            return
+        self.xref = {}
+        stream.seek(0, 0)
+        stream_data = stream.read(-1)
+
+        for object_number, generation_number, object_start in self._find_pdf_objects(stream_data):
+            if generation_number not in self.xref:
+                self.xref[generation_number] = {}
+            self.xref[generation_number][object_number] = object_start
+
+        logger_warning("parsing for Object Streams", source="pypdf._reader")
+        xref_stream_trailers: list[tuple[int, DictionaryObject]] = []
+        for generation_number in self.xref:
+            for object_number in self.xref[generation_number]:
+                # get_object in manual
+                object_start = self.xref[generation_number][object_number]
+                stream.seek(object_start, 0)
+                try:
+                    _ = self.read_object_header(stream)
+                    obj = self._read_object_here(stream)
+                    object_type = obj.get("/Type", "")
+                    if object_type == "/XRef":
+                        trailer = DictionaryObject()
+                        for key in self._XREF_STREAM_TRAILER_KEYS:
+                            if key in obj:
+                                trailer[NameObject(key)] = obj.raw_get(key)
+                        xref_stream_trailers.append((object_start, trailer))
+                        continue
+                    if object_type != "/ObjStm":
+                        continue
+                    object_stream = io.BytesIO(obj.get_data())
+                    actual_count = 0
+                    while True:
+                        current = read_until_whitespace(
+                            object_stream,
+                            max_bytes=IndirectObject._MAXIMUM_PART_LENGTH,
+                            strict=self.strict,
+                        )
+                        if not current.isdigit():
+                            break
+                        inner_object_number = int(current)
+                        skip_over_whitespace(object_stream)
+                        object_stream.seek(-1, 1)
+                        current = read_until_whitespace(
+                            object_stream,
+                            max_bytes=IndirectObject._MAXIMUM_PART_LENGTH,
+                            strict=self.strict,
+                        )
+                        if not current.isdigit():  # pragma: no cover
+                            break  # pragma: no cover
+                        inner_offset = int(current)
+                        self.xref_objStm[inner_object_number] = (object_number, inner_offset)
+                        actual_count += 1
+                    expected_count = obj["/N"]
+                    if actual_count != expected_count:  # pragma: no cover
+                        logger_warning(  # pragma: no cover
+                            (
+                                "found %(actual_count)d objects within "
+                                "Object(%(object_number)d,%(generation_number)d) "
+                                "whereas %(expected)d expected"
+                            ),
+                            source="pypdf._reader",
+                            actual_count=actual_count,
+                            object_number=object_number,
+                            generation_number=generation_number,
+                            expected=expected_count,
+                        )
+                except LimitReachedError:
+                    raise
+                except MemoryError:  # pragma: no cover
+                    raise
+                except Exception:  # could be multiple causes
+                    pass
+
+        stream.seek(0, 0)
+        trailers: list[tuple[int, dict[Any, Any]]] = list(xref_stream_trailers)
+        for position in self._find_pdf_trailers(stream_data):
+            stream.seek(position, 0)
+            trailers.append((position, self._read_object_here(stream)))
+        # Here, we are parsing the file from start to end, the new data have to erase the existing.
+        for _, new_trailer in sorted(trailers, key=operator.itemgetter(0)):
+            for key, value in new_trailer.items():
+                self.trailer[key] = value
 
     def _read_xref_subsections(
         self,
