@@ -28,7 +28,7 @@ from native_support import engine, native_module
 from pypdf._configuration import get_configuration
 from pypdf.generic import IndirectObject, StreamObject, read_object
 
-from pdfthin.engine import native_reader
+from pdfthin.engine import _native, native_reader
 
 SETTINGS = settings(
     max_examples=400,
@@ -1032,4 +1032,371 @@ def test_cross_reference_stream_soup(rows: bytes, widths: list[int], index: Any)
     data = _xref_stream_pdf(rows.hex().encode(), w, i, 4)
     with engine(module):
         plain, fast = _opened_both(module, data)
+        assert plain == fast
+
+
+# --- classic cross-reference tables and their trailers (pypdf's _read_xref) ------------------
+
+
+def _typed_summary(make: Any, data: bytes) -> tuple[Any, ...]:
+    """:func:`_opened_summary` with the types of the tables' keys and of ``xref_index`` (pypdf
+    keys the first entry of a subsection by its ``NumberObject``)."""
+
+    def typed(tables: Any) -> Any:
+        return {g: [(type(k), k, v) for k, v in t.items()] for g, t in tables.items()}
+
+    with _pypdf_warnings() as warned:
+        try:
+            reader = make(data)
+        except Exception as exc:
+            return type(exc), warned.count
+    return (
+        typed(reader.xref),
+        typed(reader.xref_free_entry),
+        type(reader.xref_index),
+        _opened_summary(lambda _d: reader, data),
+        warned.count,
+    )
+
+
+class _CountingTables:
+    """The module with its ``read_xref_table`` and ``read_object_at`` counting the calls and
+    the answers."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+        self.calls = self.answers = self.trailer_calls = self.trailers = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.module, name)
+
+    def read_xref_table(self, *args: Any) -> Any:
+        self.calls += 1
+        got = self.module.read_xref_table(*args)
+        self.answers += got is not None
+        return got
+
+    def read_object_at(self, *args: Any) -> Any:
+        self.trailer_calls += 1
+        got = self.module.read_object_at(*args)
+        self.trailers += got is not None
+        return got
+
+
+@contextmanager
+def _counting_tables(module: Any) -> Iterator[_CountingTables]:
+    """Inside ``engine(module)``: readers made meanwhile call the counting module."""
+    counting = _CountingTables(module)
+    saved = _native.NATIVE
+    _native.NATIVE = counting  # type: ignore[assignment]
+    try:
+        yield counting
+    finally:
+        _native.NATIVE = saved
+
+
+def _both_typed(data: bytes) -> tuple[Any, Any]:
+    return (
+        _typed_summary(lambda d: pypdf.PdfReader(io.BytesIO(d), strict=False), data),
+        _typed_summary(_native_open, data),
+    )
+
+
+@pytest.mark.corpus
+def test_the_classic_tables_of_the_corpus() -> None:
+    """Every corpus file opens the same both ways, key types too; its classic tables and
+    trailers read natively (the 'fuzzed' and 'malformed' files included)."""
+    require_corpus()
+    module = native_module()
+    with engine(module), _counting_tables(module) as counting:
+        for f in CORPUS_FILES:
+            plain, fast = _both_typed(f.path.read_bytes())
+            assert plain == fast, f.relpath
+    print(f"classic tables read natively: {counting.answers}/{counting.calls}")
+    assert counting.calls > 100
+    assert counting.answers >= counting.calls * 0.95
+    assert counting.trailers >= counting.trailer_calls * 0.95
+
+
+def _table_pdf(table: bytes, trailer: bytes = b"<< /Size 4 /Root 1 0 R >>") -> bytes:
+    """:func:`_minimal_pdf` with ``table`` in place of its cross-reference table (``@n``:
+    object n's offset in 10 digits) and ``trailer`` as its trailer."""
+    minimal = _minimal_pdf()
+    offsets = [minimal.index(b"%d 0 obj" % n) for n in (1, 2, 3)]
+    for n, offset in enumerate(offsets, 1):
+        table = table.replace(b"@%d" % n, b"%010d" % offset)
+    head = minimal[: minimal.index(b"xref")]
+    return head + table + b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % len(head)
+
+
+STANDARD_ROWS = b"0000000000 65535 f \n@1 00000 n \n@2 00000 n \n@3 00000 n \n"
+TABLE_CASES = [
+    b"xref\n0 4\n" + STANDARD_ROWS,
+    b"xref\r\n0 4\r\n" + STANDARD_ROWS.replace(b" \n", b"\r\n"),  # CRLF
+    b"xref\r0 4\r" + STANDARD_ROWS.replace(b" \n", b" \r"),  # CR
+    b"xref\n0 4\n" + STANDARD_ROWS.replace(b" \n", b"\n"),  # 19-byte lines
+    b"xref\n0 4\n" + STANDARD_ROWS.replace(b" \n", b"\r\n\n"),  # extra line ends
+    b"xref\n0 1\n0000000000 65535 f \n1 3\n@1 00000 n \n@2 00000 n \n@3 00000 n \n",
+    b"xref\n0 2\n0000000000 65535 f \n@1 00000 n \n2 2\n@2 00000 n \n@3 00000 n \n",
+    b"xref\n1 3\n@1 00000 n \n@2 00000 n \n@3 00000 n \n",  # not zero-indexed
+    b"xref\n0 3\n@1 00000 n \n@2 00000 n \n@3 00000 n \n",  # off by one
+    b"xref\n0 4\n0000000000 65535 f \n@1 00000 n \n@2 00000 x \n@3 00000 n \n",  # type x
+    b"xref\n0 4\n0000000000 65535 f \n@1 00000 n \n@2 00000 f \n@3 00003 n \n",
+    b"xref\n0 4\n0000000000 65535 f \n@1 00000 n \n@2 00000  \n@3 00000 n \n",  # no type
+    b"xref\n0 5\n" + STANDARD_ROWS,  # count too high
+    b"xref\n0 3\n" + STANDARD_ROWS,  # count too low
+    b"xref\n0 4\n" + STANDARD_ROWS[:-20],  # a row short
+    b"xref\n0 4.0\n" + STANDARD_ROWS,  # a float count
+    b"xref\n0 x\n" + STANDARD_ROWS,  # not a count
+    b"xref\n0 999999\n" + STANDARD_ROWS,  # above the limit
+    b"xref\n-1 4\n" + STANDARD_ROWS,
+    b"xref\n+0 4\n" + STANDARD_ROWS,
+    b"xref\n0 -4\n" + STANDARD_ROWS,
+    b"xref\n0 4\n" + STANDARD_ROWS.replace(b"00000 n", b"0000a n"),  # bad digits
+    b"xref\n0 4\n" + STANDARD_ROWS.replace(b"00000 n", b" 0000 n"),  # two spaces
+    b"xref\n0 4\n" + STANDARD_ROWS.replace(b"00000 n", b"+0000 n"),
+    b"xref\n0 4\n" + STANDARD_ROWS + b"% a comment\n",
+    b"xref\n0 4\n" + STANDARD_ROWS + b"garbage\n",
+    b"xref\n0 4\n" + STANDARD_ROWS + b"0 0\n",
+    b"xref\n 0 4 \n" + STANDARD_ROWS + b"\n\n",
+    b"xref0 4\n" + STANDARD_ROWS,
+    b"xrf\n0 4\n" + STANDARD_ROWS,
+    b"xref\n%c\n0 4\n" + STANDARD_ROWS,
+]
+TRAILER_CASES = [
+    b"<< /Size 4 /Root 1 0 R >>",
+    b"<< /Size 4 /Root 1 0 R /ID [<0a1B2c> <0A1b2>] /Info 3 0 R >>",
+    b"<< /Size 4 /Root 1 0 R /ID [< 0a 1B\n2c > <zz>] >>",  # whitespace, bad digits
+    b"<< /Size 4 /Root 1 0 R /Prev 0 >>",
+    b"<< /Size 4 /Root 1 0 R /XRefStm 10 >>",
+    b"<< /Size 4 /Root 1 0 R /Size 5 >>",  # a key twice: pypdf warns
+    b"<< /Size 4 /Root 1 0 R",  # truncated
+    b"[1 2 3]",
+    b"12",
+    b"% comment\n<< /Size 4 /Root 1 0 R >>",
+    b"",
+]
+
+
+def test_crafted_classic_tables() -> None:
+    """Odd tables and trailers open the same both ways; the plain ones natively."""
+    module = native_module()
+    with engine(module), _counting_tables(module) as counting:
+        for table in TABLE_CASES:
+            for trailer in TRAILER_CASES[:2]:
+                plain, fast = _both_typed(_table_pdf(table, trailer))
+                assert plain == fast, (table, trailer)
+        for trailer in TRAILER_CASES:
+            plain, fast = _both_typed(_table_pdf(TABLE_CASES[0], trailer))
+            assert plain == fast, trailer
+    assert counting.answers >= 20
+    assert counting.trailers >= 20
+
+
+def test_tables_of_updated_files() -> None:
+    """A file updated twice (classic tables chained by /Prev, one entry redefined, one
+    freed) opens the same both ways."""
+    module = native_module()
+    base = _minimal_pdf()
+    update = bytearray(base)
+    first_xref = base.index(b"xref")
+    at = len(update)
+    update += b"3 1 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>\nendobj\n"
+    xref = len(update)
+    update += b"xref\n0 1\n0000000000 65535 f \n3 1\n%010d 00001 n \n" % at
+    update += b"trailer\n<< /Size 4 /Root 1 0 R /Prev %d >>\n" % first_xref
+    update += b"startxref\n%d\n%%%%EOF\n" % xref
+    xref2 = len(update)
+    update += b"xref\r\n2 1\r\n0000000000 00001 f\r\n"
+    update += b"trailer\r\n<< /Size 4 /Root 1 0 R /Prev %d >>\r\n" % xref
+    update += b"startxref\r\n%d\r\n%%%%EOF\r\n" % xref2
+    with engine(module), _counting_tables(module) as counting:
+        plain, fast = _both_typed(bytes(update))
+        assert plain == fast
+    assert counting.answers == counting.calls == 3
+
+
+TABLE_TOKENS = [
+    b"0", b"1", b"4", b"-1", b" ", b"\n", b"\r", b"\r\n", b"%c\n", b"0000000000 65535 f \n",
+    b"@1 00000 n \n", b"@2 00000 n\r\n", b"@3 00000 n\n", b"@3 00000 f\r", b"0000000009 00000 x \n",
+    b"00000000a9 00000 n \n", b"0000000009  0000 n \n", b"trailer", b"trail", b"x", b"1.5",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(TABLE_TOKENS), max_size=16).map(b"".join))
+@SETTINGS
+def test_classic_table_soup(rows: bytes) -> None:
+    module = native_module()
+    with engine(module):
+        for head in (b"xref\n", b"xref\n0 4\n"):
+            plain, fast = _both_typed(_table_pdf(head + rows))
+            assert plain == fast
+
+
+def pypdf_object_at(data: bytes, pos: int, stub: Any) -> Any:
+    """pypdf's ``read_non_whitespace``, a step back and ``read_object`` at ``pos``:
+    ``(object, end, warned)`` or the exception's type."""
+    stream = io.BytesIO(data)
+    stream.seek(pos)
+    with _pypdf_warnings() as warned:
+        try:
+            pypdf._utils.read_non_whitespace(stream)
+            stream.seek(-1, 1)
+            obj = read_object(stream, stub)
+        except Exception as exc:
+            return type(exc)
+        return obj, stream.tell(), warned.count
+
+
+def check_object_at(module: Any, data: bytes, pos: int) -> str:
+    stub = _Stub()
+    got = module.read_object_at(data, pos, stub, native_reader.FACTORY, _limits())
+    if got is None:
+        return "none"
+    expected = pypdf_object_at(data, pos, stub)
+    assert isinstance(expected, tuple), f"native read it, pypdf gives {expected}"
+    obj, end, warned = expected
+    assert warned == 0
+    assert got[1] == end
+    assert_same(got[0], obj)
+    return "native"
+
+
+HEX_STRINGS = [
+    b"<>", b"<41>", b"<4>", b"<414>", b"< 4 1\n4\r2\t>", b"<4g>", b"<feff00410042>", b"<FEFF0041>",
+    b"<fffe4100>", b"<efbbbf41>", b"<e9>", b"<00>", b"<41", b"<4\x0b1>", b"<41\x00>",
+]  # fmt: skip
+
+
+def test_objects_at_positions() -> None:
+    """``read_object_at`` (the trailer): hex strings of every kind, dictionaries, anything."""
+    module = native_module()
+    seen = set()
+    for s in HEX_STRINGS:
+        for data in (s, b" \n" + s + b" ", b"<< /ID [%s %s] >>" % (s, s)):
+            seen.add(check_object_at(module, data, 0))
+    for trailer in TRAILER_CASES:
+        seen.add(check_object_at(module, b"\r\n" + trailer + b"\nstartxref", 0))
+    assert seen == {"native", "none"}
+
+
+@given(st.lists(st.sampled_from([*TOKENS, *HEX_STRINGS]), max_size=30).map(b"".join))
+@SETTINGS
+def test_object_at_soup(data: bytes) -> None:
+    module = native_module()
+    check_object_at(module, data, 0)
+
+
+# --- encrypted files (get_object's own path, decrypted as pypdf decrypts) ---------------------
+
+
+class _CountingRead:
+    """``read_indirect`` of the module, counting the answers."""
+
+    def __init__(self, module: Any) -> None:
+        self.read = module.read_indirect
+        self.answers = 0
+
+    def __call__(self, *args: Any) -> Any:
+        got = self.read(*args)
+        self.answers += got is not None
+        return got
+
+
+def _encrypted_files() -> list[CorpusFile]:
+    out = []
+    for f in CORPUS_FILES:
+        head = f.path.read_bytes()
+        if b"/Encrypt" in head:
+            out.append(f)
+    return out
+
+
+@pytest.mark.corpus
+def test_every_object_of_the_encrypted_files() -> None:
+    """Encrypted corpus files, decrypted (their password or none) or not: both readers give
+    the same objects (read natively then decrypted by pypdf), warnings, exceptions, caches
+    and stream positions; before decryption (a password needed) pypdf's path raises."""
+    require_corpus()
+    module = native_module()
+    files = _encrypted_files()
+    assert len(files) >= 5
+    native_reads = 0
+    with engine(module):
+        for f in files:
+            data = f.path.read_bytes()
+            for password in dict.fromkeys([f.password, None]):
+                with _pypdf_warnings():
+                    try:
+                        plain = pypdf.PdfReader(io.BytesIO(data), strict=False)
+                    except Exception:
+                        continue
+                    fast = native_reader.open_reader(data)
+                    assert isinstance(fast, native_reader.NativeReader)
+                    if password is not None and plain.is_encrypted:
+                        assert plain.decrypt(password) == fast.decrypt(password)
+                counting = _CountingRead(module)
+                fast._native_read = counting  # type: ignore[attr-defined]
+                ids = [(idnum, gen) for idnum, gen, _ in _plain_objects(plain)]
+                ids += [(idnum, 0) for idnum in sorted(plain.xref_objStm)][:100]
+                compare_readers(plain, fast, ids, f"{f.relpath} {password!r}")
+                native_reads += counting.answers
+    print(f"objects of encrypted files read natively: {native_reads}")
+    assert native_reads > 100
+
+
+# --- pypdf's _rebuild_xref_table (broken tables) ---------------------------------------------
+
+
+def _broken_variants() -> list[bytes]:
+    """Files pypdf rebuilds the table of (their ``startxref`` points nowhere): small ones,
+    one with an object stream, and one with odd objects and trailers in its body."""
+    minimal = _minimal_pdf()
+    xref = minimal.index(b"xref")
+    body, n, first = _objstm(PLAIN_OBJECTS)
+    objstm = _objstm_pdf(body, n, first, {num: (3, i) for i, (num, _) in enumerate(PLAIN_OBJECTS)})
+    odd = minimal[:xref] + (
+        b"7 0 obj\n<< /A (\\q) /B <4g> >>\nendobj\n8 0 obj\n[1 2\nendobj\n"
+        b"9 0 obj\n<< /Type /XRef /Root 1 0 R /Size 4 /Length 0 >>\nstream\n\nendstream\nendobj\n"
+        b"10 0 obj\n<< /Length 11 0 R >>\nstream\nxy\nendstream\nendobj\n11 0 obj 2 endobj\n"
+        b"12 0 obj\n<< /Type /ObjStm /N 2 /First 9 /Length 1 >>\nstream\nx\nendstream\nendobj\n"
+        b"trailer\n<< /Size 12 /Root 1 0 R /ID [<01> <02>] >>\ntrailer\n<< /Info 3 0 R >>\n"
+        b"startxref\n1\n%%EOF\n"
+    )
+    out = [
+        minimal.replace(b"startxref\n", b"startxref\n9"),
+        minimal.replace(b"startxref\n", b"startxref\n1").replace(b"xref\n0 4", b"xref\n1 4"),
+        objstm.replace(b"startxref\n", b"startxref\n9"),
+        odd,
+        odd.replace(b"<< /Info 3 0 R >>", b"<< /Info 3 0 R /Info 2 0 R >>"),
+    ]
+    return out
+
+
+def test_rebuilt_tables() -> None:
+    """Files pypdf rebuilds the table of open the same both ways (the rebuild's objects and
+    trailers read natively where plain), and so does every prefix of one of them."""
+    module = native_module()
+    variants = _broken_variants()
+    with engine(module), _counting_tables(module) as counting:
+        for data in variants:
+            plain, fast = _both_typed(data)
+            assert plain == fast, data
+        odd = variants[3]
+        for end in range(len(odd) - 400, len(odd) + 1, 3):
+            plain, fast = _both_typed(odd[:end])
+            assert plain == fast, end
+    assert counting.trailers > 20
+
+
+@given(
+    st.lists(st.sampled_from([*TOKENS, b" obj", b"1 0 obj", b"trailer", b"endobj"]), max_size=30)
+)
+@SETTINGS
+def test_rebuilt_table_soup(tokens: list[bytes]) -> None:
+    module = native_module()
+    body = b"".join(tokens)
+    data = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n2 0 obj " + body + b"\ntrailer <<>>"
+    with engine(module):
+        plain, fast = _both_typed(data)
         assert plain == fast

@@ -46,6 +46,8 @@ _API = (
     "read_object_stream",
     "read_object_header",
     "read_xref_entries",
+    "read_xref_table",
+    "read_object_at",
 )
 
 NATIVE: ModuleType | None = None

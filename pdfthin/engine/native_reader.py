@@ -30,12 +30,19 @@ from __future__ import annotations
 
 import functools
 import io
+import operator
 import types
 from collections.abc import Callable
 from typing import Any
 
 import pypdf
 from pypdf._configuration import get_configuration
+from pypdf._utils import (
+    logger_warning,
+    read_until_whitespace,
+    skip_over_whitespace,
+)
+from pypdf.errors import LimitReachedError
 from pypdf.generic import (
     ArrayObject,
     BooleanObject,
@@ -50,6 +57,7 @@ from pypdf.generic import (
     PdfObject,
     StreamObject,
     create_string_object,
+    read_object,
 )
 
 from . import _native
@@ -64,6 +72,10 @@ _XREF_CLOSURES = {
     for c in pypdf.PdfReader._read_pdf15_xref_stream.__code__.co_consts
     if isinstance(c, types.CodeType)
 }
+
+#: Whether pypdf's ``_read_xref`` lets a ``LimitReachedError`` from reading the
+#: ``/XRefStm`` stream through (7.1.1 does, 7.0 and 7.1.0 log it like any other error).
+_XREFSTM_RAISES_LIMITS = "LimitReachedError" in pypdf.PdfReader._read_xref.__code__.co_names
 
 #: The pypdf releases whose object parsing ``read_indirect`` reproduces.
 VERIFIED_PYPDF = ("7.0.", "7.1.")
@@ -106,23 +118,31 @@ class NativeReader(pypdf.PdfReader):
         self._native_read_objstm = _native.NATIVE.read_object_stream
         self._native_header = _native.NATIVE.read_object_header
         self._native_xref_entries = _native.NATIVE.read_xref_entries
+        self._native_xref_table = _native.NATIVE.read_xref_table
+        self._native_object_at = _native.NATIVE.read_object_at
         self._native_data = data
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
+        self._native_objects_ready = False  # get_object's own path (see _handle_encryption)
         super().__init__(self._native_stream, strict=False)
         self._native_ready = True
 
     def _limits(self) -> tuple[int, int, int] | None:
         """pypdf's limits as the native side takes them, ``None`` if they do not fit."""
         config = get_configuration()
-        limits = (
-            config.array_maximum_element_count,
-            config.dictionary_maximum_element_count,
-            config.maximum_declared_stream_length,
-        )
-        if not all(type(n) is int and 0 <= n < _BIG for n in limits):
-            return None
-        return limits
+        array = config.array_maximum_element_count
+        dictionary = config.dictionary_maximum_element_count
+        stream = config.maximum_declared_stream_length
+        if (
+            type(array) is int
+            and type(dictionary) is int
+            and type(stream) is int
+            and 0 <= array < _BIG
+            and 0 <= dictionary < _BIG
+            and 0 <= stream < _BIG
+        ):
+            return array, dictionary, stream
+        return None
 
     def read_object_header(self, stream: Any) -> tuple[int, int]:
         # pypdf's read_object_header (non-strict: no warning) on this reader's own stream, whose
@@ -137,6 +157,204 @@ class NativeReader(pypdf.PdfReader):
                 stream.seek(end, 0)
                 return idnum, generation
         return super().read_object_header(stream)
+
+    def _read_standard_xref_table(self, stream: Any) -> None:
+        # pypdf's _read_standard_xref_table (non-strict) on this reader's own stream: the
+        # table is read natively first, with no effect; only if pypdf would read it the
+        # plain way (see read_xref_table) are its entries recorded as pypdf records them and
+        # the stream left after "trailer". Anything else (a warning, a repair, a rebuild, an
+        # exception) is pypdf's own reading from the same position.
+        found = None
+        if stream is self._native_stream and not self.strict:
+            found = self._native_xref_table(self._native_data, stream.tell())
+        if found is None:
+            super()._read_standard_xref_table(stream)
+            return
+        subsections, end = found
+        self._record_xref_table(subsections)
+        stream.seek(end, 0)
+
+    def _record_xref_table(self, subsections: list[tuple[int, list[tuple[int, int, int]]]]) -> None:
+        """pypdf's effects of reading a plain classic table: the entries ``(offset,
+        generation, kind)`` (1 ``n``, 2 ``f``, 0 another type) of each subsection, in order."""
+        xref = self.xref
+        free = self.xref_free_entry
+        for index, (first, entries) in enumerate(subsections):
+            # read_object's NumberObject, then ``num += 1``: plain ints after the first
+            num: int = NumberObject(first)
+            if index == 0 and num != 0:
+                self.xref_index = num
+            for offset, generation, kind in entries:
+                if generation not in xref:
+                    xref[generation] = {}
+                    free[generation] = {}
+                if num not in xref[generation]:
+                    is_free = kind == 2
+                    if kind == 1:
+                        xref[generation][num] = offset
+                    try:
+                        free[generation][num] = is_free
+                    except MemoryError:  # pragma: no cover
+                        raise
+                    except Exception:
+                        pass
+                    try:
+                        free[65535][num] = is_free
+                    except MemoryError:  # pragma: no cover
+                        raise
+                    except Exception:
+                        pass
+                num += 1
+
+    def _read_xref(self, stream: Any) -> int | None:
+        # pypdf's _read_xref (a classic table and its trailer) with both read natively
+        # before anything changes: the table as _read_standard_xref_table above, the trailer
+        # by read_object_at. Only if both are plain (the trailer a DictionaryObject) are
+        # they recorded, and the rest is pypdf's code; else pypdf's _read_xref from the
+        # same position.
+        if stream is not self._native_stream or self.strict:
+            return super()._read_xref(stream)
+        data = self._native_data
+        table = self._native_xref_table(data, stream.tell())
+        limits = self._limits()
+        if table is None or limits is None:
+            return super()._read_xref(stream)
+        subsections, end = table
+        if end >= len(data):  # pypdf's ``stream.read(1) == b""``
+            self._record_xref_table(subsections)
+            stream.seek(end, 0)
+            return None
+        found = self._native_object_at(data, end, self, FACTORY, limits)
+        if found is None or type(found[0]) is not DictionaryObject:
+            return super()._read_xref(stream)
+        new_trailer, after = found
+        self._record_xref_table(subsections)
+        stream.seek(after, 0)
+        # from here on pypdf's code
+        for key, value in new_trailer.items():
+            if key not in self.trailer:
+                self.trailer[key] = value
+        if "/XRefStm" in new_trailer:
+            p = stream.tell()
+            stream.seek(new_trailer["/XRefStm"] + 1, 0)
+            try:
+                self._read_pdf15_xref_stream(stream)
+            except MemoryError:  # pragma: no cover
+                raise
+            except Exception as exc:
+                if _XREFSTM_RAISES_LIMITS and isinstance(exc, LimitReachedError):
+                    raise
+                logger_warning(
+                    "XRef object at %(xref_stm)d can not be read, some object may be missing",
+                    source="pypdf._reader",
+                    xref_stm=int(new_trailer["/XRefStm"]),
+                )
+            stream.seek(p, 0)
+        if "/Prev" in new_trailer:
+            prev: int = new_trailer["/Prev"]
+            return prev
+        return None
+
+    def _read_object_here(self, stream: Any) -> Any:
+        """pypdf's ``read_object(stream, self)`` at the stream's position (not whitespace:
+        after ``read_object_header``), natively where plain."""
+        limits = self._limits()
+        if limits is not None:
+            found = self._native_object_at(self._native_data, stream.tell(), self, FACTORY, limits)
+            if found is not None:
+                obj, end = found
+                stream.seek(end, 0)
+                return obj
+        return read_object(stream, self)
+
+    def _rebuild_xref_table(self, stream: Any) -> None:
+        # pypdf's _rebuild_xref_table (the same in 7.0 and 7.1) with each object it reads
+        # read natively where plain (_read_object_here), pypdf's read_object otherwise.
+        if stream is not self._native_stream or self.strict:
+            super()._rebuild_xref_table(stream)
+            return
+        self.xref = {}
+        stream.seek(0, 0)
+        stream_data = stream.read(-1)
+
+        for object_number, generation_number, object_start in self._find_pdf_objects(stream_data):
+            if generation_number not in self.xref:
+                self.xref[generation_number] = {}
+            self.xref[generation_number][object_number] = object_start
+
+        logger_warning("parsing for Object Streams", source="pypdf._reader")
+        xref_stream_trailers: list[tuple[int, DictionaryObject]] = []
+        for generation_number in self.xref:
+            for object_number in self.xref[generation_number]:
+                # get_object in manual
+                object_start = self.xref[generation_number][object_number]
+                stream.seek(object_start, 0)
+                try:
+                    _ = self.read_object_header(stream)
+                    obj = self._read_object_here(stream)
+                    object_type = obj.get("/Type", "")
+                    if object_type == "/XRef":
+                        trailer = DictionaryObject()
+                        for key in self._XREF_STREAM_TRAILER_KEYS:
+                            if key in obj:
+                                trailer[NameObject(key)] = obj.raw_get(key)
+                        xref_stream_trailers.append((object_start, trailer))
+                        continue
+                    if object_type != "/ObjStm":
+                        continue
+                    object_stream = io.BytesIO(obj.get_data())
+                    actual_count = 0
+                    while True:
+                        current = read_until_whitespace(
+                            object_stream,
+                            max_bytes=IndirectObject._MAXIMUM_PART_LENGTH,
+                            strict=self.strict,
+                        )
+                        if not current.isdigit():
+                            break
+                        inner_object_number = int(current)
+                        skip_over_whitespace(object_stream)
+                        object_stream.seek(-1, 1)
+                        current = read_until_whitespace(
+                            object_stream,
+                            max_bytes=IndirectObject._MAXIMUM_PART_LENGTH,
+                            strict=self.strict,
+                        )
+                        if not current.isdigit():  # pragma: no cover
+                            break  # pragma: no cover
+                        inner_offset = int(current)
+                        self.xref_objStm[inner_object_number] = (object_number, inner_offset)
+                        actual_count += 1
+                    expected_count = obj["/N"]
+                    if actual_count != expected_count:  # pragma: no cover
+                        logger_warning(  # pragma: no cover
+                            (
+                                "found %(actual_count)d objects within "
+                                "Object(%(object_number)d,%(generation_number)d) "
+                                "whereas %(expected)d expected"
+                            ),
+                            source="pypdf._reader",
+                            actual_count=actual_count,
+                            object_number=object_number,
+                            generation_number=generation_number,
+                            expected=expected_count,
+                        )
+                except LimitReachedError:
+                    raise
+                except MemoryError:  # pragma: no cover
+                    raise
+                except Exception:  # could be multiple causes
+                    pass
+
+        stream.seek(0, 0)
+        trailers: list[tuple[int, dict[Any, Any]]] = list(xref_stream_trailers)
+        for position in self._find_pdf_trailers(stream_data):
+            stream.seek(position, 0)
+            trailers.append((position, self._read_object_here(stream)))
+        # Here, we are parsing the file from start to end, the new data have to erase the existing.
+        for _, new_trailer in sorted(trailers, key=operator.itemgetter(0)):
+            for key, value in new_trailer.items():
+                self.trailer[key] = value
 
     def _read_xref_subsections(
         self,
@@ -207,16 +425,28 @@ class NativeReader(pypdf.PdfReader):
         entries, end = found
         return entries, end, stream_data
 
+    def _handle_encryption(self, password: str | bytes | None) -> None:
+        # pypdf's reader is set up but for its encryption: get_object's own path (not the
+        # object streams', whose resolution stack is made later) may read the /ID and
+        # /Encrypt objects natively.
+        self._native_objects_ready = True
+        super()._handle_encryption(password)
+
     def get_object(self, indirect_reference: int | IndirectObject) -> Any:
         # The plain path of pypdf's get_object, where its only effects are: the object read at
-        # the offset, cached with cache_indirect_object, and the stream left after it (its
-        # loop detection adds and removes the object around a read_object that here never
-        # calls get_object: no indirect /Length).
+        # the offset, decrypted as pypdf decrypts it (encryption set, not overridden), cached
+        # with cache_indirect_object, and the stream left after it (its loop detection adds
+        # and removes the object around a read_object that here never calls get_object: no
+        # indirect /Length). An encrypted file not decrypted yet: pypdf's path (it raises).
         if (
-            not self._native_ready
+            not (self._native_ready or self._native_objects_ready)
             or not isinstance(indirect_reference, IndirectObject)
-            or self._encryption is not None
             or self.stream is not self._native_stream
+            or (
+                self._encryption is not None
+                and not self._override_encryption
+                and not self._encryption.is_decrypted()
+            )
         ):
             return super().get_object(indirect_reference)
         idnum = indirect_reference.idnum
@@ -244,6 +474,9 @@ class NativeReader(pypdf.PdfReader):
             return super().get_object(indirect_reference)
         obj, end = found
         self.stream.seek(end, 0)
+        encryption = self._encryption
+        if not self._override_encryption and encryption is not None:
+            obj = encryption.decrypt_object(obj, idnum, generation, strict=self.strict)
         return self.cache_indirect_object(generation, idnum, obj)
 
     def _get_object_from_stream(self, indirect_reference: IndirectObject) -> PdfObject:

@@ -114,6 +114,8 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(objects::read_object_stream, m)?)?;
     m.add_function(wrap_pyfunction!(objects::read_object_header, m)?)?;
     m.add_function(wrap_pyfunction!(objects::read_xref_entries, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::read_xref_table, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::read_object_at, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;

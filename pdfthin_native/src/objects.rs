@@ -688,6 +688,107 @@ pub fn parse_xref_entries(
     Some((out, p))
 }
 
+/// One subsection of a classic cross-reference table: the number of its first object and
+/// its entries `(offset, generation, kind)`, kind 1 for `n`, 2 for `f`, 0 for anything else
+/// in the entry's type column (pypdf records such an entry as neither in use nor free).
+pub type XrefSubsection = (i64, Vec<(u64, u64, u8)>);
+
+/// pypdf's `_read_standard_xref_table` (non-strict) from `pos` (just after the `x` of
+/// `xref`): the subsections in order and the position after the `trailer` keyword, for the
+/// plain case only. `None` wherever pypdf would warn, repair, raise or read anything this
+/// parser is not sure about: no `ref`, a first number or a count that is not a plain integer
+/// (pypdf rebuilds the table), a count above the data's length / 20 (pypdf raises), an entry
+/// line short or running into the end of the data, one whose offset and generation are not
+/// two runs of digits split by one space in its first 16 bytes (pypdf's recovery), a comment
+/// before `trailer`, a repeated position, the end of the data anywhere.
+pub fn parse_xref_table(data: &[u8], pos: usize) -> Option<(Vec<XrefSubsection>, usize)> {
+    let parser = Parser {
+        data,
+        limits: Limits {
+            max_array: 0,
+            max_dict: 0,
+            max_stream: 0,
+        },
+        allow_stream: false,
+    };
+    if !parser.starts(pos, b"ref") {
+        return None;
+    }
+    let size_limit = i64::try_from(data.len() / 20).ok()?;
+    let mut p = parser.skip_ws(pos + 3)?;
+    let mut previous: Option<usize> = None;
+    let mut out: Vec<XrefSubsection> = Vec::new();
+    loop {
+        // read_object for the first number and the count: plain integers only
+        let (Value::Int(first), q) = parser.object(p, 0)? else {
+            return None;
+        };
+        p = parser.skip_ws(q)?;
+        let (Value::Int(size), q) = parser.object(p, 0)? else {
+            return None;
+        };
+        if size > size_limit {
+            return None;
+        }
+        p = parser.skip_ws(q)?;
+        let count = usize::try_from(size.max(0)).ok()?;
+        first.checked_add(i64::try_from(count).ok()?)?;
+        let mut entries = Vec::with_capacity(count);
+        for _ in 0..count {
+            let mut line = data.get(p..p.checked_add(20)?)?;
+            // CR or LF first: one byte on, read again (20 bytes or pypdf raises)
+            while matches!(line.first(), Some(b'\r' | b'\n')) {
+                p += 1;
+                line = data.get(p..p.checked_add(20)?)?;
+            }
+            let (head, last) = (line.get(..16)?, *line.get(19)?);
+            let space = head.iter().position(|&b| b == b' ')?;
+            let (offset_b, generation_b) = (head.get(..space)?, head.get(space + 1..)?);
+            let plain = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+            if !plain(offset_b) || !plain(generation_b) {
+                return None;
+            }
+            let kind = match line.get(17) {
+                Some(b'n') => 1,
+                Some(b'f') => 2,
+                _ => 0,
+            };
+            entries.push((parse_digits(offset_b)?, parse_digits(generation_b)?, kind));
+            p += if matches!(last, b'0'..=b'9' | b't') {
+                19
+            } else {
+                20
+            };
+        }
+        out.push((first, entries));
+        p = parser.skip_ws(p)?;
+        // comments before "trailer" are left to pypdf, and so is the end of the data
+        if parser.at(p)? == b'%' || p.checked_add(7)? > data.len() {
+            return None;
+        }
+        if parser.starts(p, b"trailer") {
+            return Some((out, p + 7));
+        }
+        if previous == Some(p) {
+            return None;
+        }
+        previous = Some(p);
+    }
+}
+
+/// `read_object` at `pos` after whitespace (`read_non_whitespace` and a step back, the end of
+/// the data left to pypdf): the object and the position after it, or `None` where pypdf must
+/// read it. A dictionary followed by `stream` is read as a stream, as `read_object` does.
+pub fn parse_object_at(data: &[u8], pos: usize, limits: Limits) -> Option<(Value, usize)> {
+    let parser = Parser {
+        data,
+        limits,
+        allow_stream: true,
+    };
+    let p = parser.skip_ws(pos)?;
+    parser.object(p, 0)
+}
+
 /// `NumberObject.read_from_stream` in the index of an object stream, at `p` (not
 /// whitespace): a non-negative integer ended by a byte that is not a number character within
 /// the first chunk `read_until_regex` reads (16 bytes). Anything else is left to pypdf (a
@@ -924,6 +1025,36 @@ pub fn read_xref_entries(
     parse_xref_entries(data, pos, [widths.0, widths.1, widths.2], &pairs)
 }
 
+/// `read_xref_table(data, pos)`: `(subsections, end)` as [`parse_xref_table`] reads them,
+/// or `None` where pypdf must.
+#[pyfunction]
+pub fn read_xref_table(data: &[u8], pos: usize) -> Option<(Vec<XrefSubsection>, usize)> {
+    parse_xref_table(data, pos)
+}
+
+/// `read_object_at(data, pos, reader, factory, limits)`: the object `read_object` reads at
+/// `pos` after whitespace and the position after it, or `None` where pypdf must (see
+/// [`parse_object_at`]); `factory` and `limits` are those of [`read_indirect`].
+#[pyfunction]
+pub fn read_object_at<'py>(
+    data: &[u8],
+    pos: usize,
+    reader: Bound<'py, PyAny>,
+    factory: Bound<'py, PyTuple>,
+    limits: (usize, usize, usize),
+) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
+    let limits = Limits {
+        max_array: limits.0,
+        max_dict: limits.1,
+        max_stream: limits.2,
+    };
+    let Some((value, end)) = parse_object_at(data, pos, limits) else {
+        return Ok(None);
+    };
+    let factory = Factory::new(&factory)?;
+    Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1097,6 +1228,50 @@ mod tests {
             }
         }
         let _ = parse_xref_entries(&data, usize::MAX, [1, 2, 1], &[0, 5]);
+    }
+
+    #[test]
+    fn xref_tables() {
+        let t = b"xref\n0 3\n0000000000 65535 f \n0000000017 00000 n \n0000000081 00001 n \ntrailer\n<<>>";
+        assert_eq!(
+            parse_xref_table(t, 1),
+            Some((
+                vec![(0, vec![(0, 65535, 2), (17, 0, 1), (81, 1, 1)])],
+                t.len() - 5
+            ))
+        );
+        // a CR before a line, a 19-byte line, two subsections, another type
+        let t = b"xref\r4 2\r0000000017 00000 n\r\n\r0000000018 00000 n\n7 1\n0000000019 00002 x \n  trailer";
+        assert_eq!(
+            parse_xref_table(t, 1),
+            Some((
+                vec![(4, vec![(17, 0, 1), (18, 0, 1)]), (7, vec![(19, 2, 0)])],
+                t.len()
+            ))
+        );
+        for left in [
+            b"xref\n0 1\n000000000a 65535 f \ntrailer".as_slice(), // not digits
+            b"xref\n0 1\n0000000000  65535 f \ntrailer",           // two spaces
+            b"xref\n0 1\n0000000000 65535 f",                      // short
+            b"xref\n0 1.0\n0000000000 65535 f \ntrailer",          // a float count
+            b"xref\n0 9\n0000000000 65535 f \ntrailer",            // above len / 20
+            b"xref\n0 1\n0000000000 65535 f \n%c\ntrailer",        // a comment
+            b"xref\n0 1\n0000000000 65535 f \ntrail",              // the end
+            b"xref\n0 0\nfoo 0 0\n",                               // garbage
+            b"xref\n0 0\n0 0\n0 0\n0 0\n0 0\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", // garbage
+            b"xre",
+        ] {
+            assert_eq!(parse_xref_table(left, 1), None, "{left:?}");
+        }
+        let t = b"xref\r\n0 2\r\n0000000000 65535 f\r\n0000000017 00000 n\r\n3 1\n0000000019 00002 n \ntrailer<<>>";
+        for end in 0..=t.len() {
+            for start in 0..=end + 1 {
+                let _ = parse_xref_table(&t[..end], start);
+                let _ = parse_object_at(&t[..end], start, LIMITS);
+            }
+        }
+        let _ = parse_xref_table(t, usize::MAX);
+        let _ = parse_object_at(t, usize::MAX, LIMITS);
     }
 
     #[test]

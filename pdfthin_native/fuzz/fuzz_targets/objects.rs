@@ -2,13 +2,15 @@
 //! returns is bounded by its input (nesting by MAX_DEPTH, the end within the data). The same
 //! bytes as an object stream's data: its parser ends, never panics, never answers more
 //! objects than /N, and never a stream. An object header there ends within the data, and
-//! so do the entries of a cross-reference stream, never more than its subsections hold.
+//! so do the entries of a cross-reference stream, never more than its subsections hold. A
+//! classic cross-reference table ends within the data with at most one entry per 19 bytes,
+//! and an object read at any offset ends within the data.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use pdfthin_native::objects::{
-    parse_indirect, parse_object_header, parse_object_stream, parse_xref_entries, Limits, Value,
-    MAX_DEPTH,
+    parse_indirect, parse_object_at, parse_object_header, parse_object_stream, parse_xref_entries,
+    parse_xref_table, Limits, Value, MAX_DEPTH,
 };
 
 fn depth(v: &Value) -> usize {
@@ -64,5 +66,14 @@ fuzz_target!(|data: &[u8]| {
         assert!(end <= data.len().max(offset));
         let held: i64 = pairs.chunks_exact(2).map(|p| p[1].max(0)).sum();
         assert!(entries.len() as i64 <= held);
+    }
+    if let Some((subsections, end)) = parse_xref_table(data, offset) {
+        assert!(end <= data.len());
+        let entries: usize = subsections.iter().map(|(_, e)| e.len()).sum();
+        assert!(entries <= data.len() / 19);
+    }
+    if let Some((value, end)) = parse_object_at(data, offset, limits) {
+        assert!(end <= data.len());
+        assert!(depth(&value) <= MAX_DEPTH + 2);
     }
 });
