@@ -35,6 +35,7 @@ _API = (
     "heading_context",
     "reading_order",
     "clean_text",
+    "mark_structure",
     "vocabulary",
     "alnum_split",
     "read_indirect",

@@ -12,7 +12,7 @@ from .headings import mark_headings
 from .lines import build_lines
 from .order import reading_order
 from .orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
-from .structure import list_marker, mark_furniture, mark_lists
+from .structure import list_marker, mark_structure
 from .tables import find_tables
 from .types import Block, Line, PageLayout
 
@@ -78,8 +78,7 @@ def _turned_blocks(runs: list[TextRun], k: int, width: float, height: float) -> 
 
 
 def finish_document(pages: list[PageLayout]) -> None:
-    mark_furniture(pages)
-    mark_lists(pages)
+    mark_structure(pages)
     mark_headings(pages)
 
 

@@ -19,6 +19,7 @@ pub mod lexer;
 mod lines;
 mod pyops;
 mod pyre;
+mod structure;
 mod tables;
 mod text;
 
@@ -131,6 +132,8 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(headings::heading_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(headings::heading_regex, m)?)?;
     m.add_function(wrap_pyfunction!(headings::heading_numbering, m)?)?;
+    m.add_function(wrap_pyfunction!(structure::mark_structure, m)?)?;
+    m.add_function(wrap_pyfunction!(structure::structure_text_tests, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
     m.add_function(wrap_pyfunction!(text::vocabulary, m)?)?;
