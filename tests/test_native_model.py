@@ -13,6 +13,8 @@ Python: the same set as the model's own on every corpus document and on random p
 
 from __future__ import annotations
 
+import copy
+import itertools
 import sys
 from typing import Any
 
@@ -26,6 +28,7 @@ import pdfthin
 from pdfthin.errors import PdfthinError
 from pdfthin.layout import Block, Line, PageLayout
 from pdfthin.model import document as model_document
+from pdfthin.model import markdown as model_markdown
 from pdfthin.model import status as model_status
 from pdfthin.model import text as model_text
 
@@ -295,3 +298,219 @@ def test_vocabulary_of_every_corpus_document(module: Any) -> None:
         layouts = [page.layout for page in doc.pages if page.layout is not None]
         documents += bool(_check_vocabulary(module, layouts))
     assert documents > 200
+
+
+# --- page rendering ---------------------------------------------------------------------------
+
+
+def _render_both(module: Any, blocks: list[Block], known: set[str] | None) -> Any:
+    """``render_page`` both ways: the same Markdown, anchors and plain text."""
+    with engine(None):
+        pure = model_markdown.render_page(blocks, known)
+    native = module.render_page(blocks, known, Block, model_markdown._HOOKS)
+    assert native is not None
+    assert repr(native) == repr(pure)
+    assert [type(a) for a in native[1]] == [type(a) for a in pure[1]]
+    with engine(module):  # and through the model's own dispatch
+        assert repr(model_markdown.render_page(blocks, known)) == repr(pure)
+    return pure
+
+
+def _lines_block(texts: list[str], kind: str = "paragraph", font: str = "Times") -> Block:
+    lines = [
+        Line(t, 72.0, 100.0 + 12 * k, 300.0, 110.0 + 12 * k, 10.0, font=font)
+        for k, t in enumerate(texts)
+    ]
+    return Block(lines, 72.0, 100.0, 300.0, 100.0 + 12 * len(texts), 10.0, kind=kind)
+
+
+@pytest.mark.corpus
+def test_rendering_of_every_corpus_document(module: Any) -> None:
+    require_corpus()
+    documents = 0
+    for f in CORPUS_FILES:
+        try:
+            with engine(module):
+                doc = pdfthin.open(f.path, password=f.password)
+        except PdfthinError:
+            continue
+        layouts = [page.layout for page in doc.pages if page.layout is not None]
+        with engine(None):
+            known = model_document._vocabulary(layouts)
+        for page, layout in zip(doc.pages, layouts, strict=True):
+            pure = _render_both(module, layout.blocks, known)
+            assert (page.markdown, page.anchors, page.text) == pure
+            _render_both(module, layout.blocks, None)
+        documents += 1
+    assert documents > 200
+
+
+TEXTS = [
+    "Running text of the body line that goes on and on, as prose does.",
+    "infor-",
+    "mation retrieval",
+    "state-of-the-",
+    "art methods",
+    "self-",
+    "replication",
+    "community-",
+    "oriented work.",
+    "well-",
+    "known",
+    "use-",
+    "cases",
+    "n-",
+    "gram",
+    "12-",
+    "34",
+    "A-",
+    "Bcd",
+    "x-",
+    "-",
+    "--",
+    "word -",
+    "  padded   ",
+    "",
+    "   ",
+    "café-",
+    "über",
+    "naïve-",
+    "ßtraße",
+    "éa-",
+    "a_b-",
+    "c_d",
+    "e-",
+    "ÿes",
+    "# not a heading",
+    "####### seven",
+    "> quoted",
+    "- dash",
+    "+ plus",
+    "* star",
+    "-nospace",
+    "• bullet",
+    "1. first",
+    "12) twelfth",
+    "(a) letter",
+    "(iv) roman",
+    "IV. upper",
+    "١. Arabic-Indic",
+    "(٣) digit",
+    "a|b",
+    "ﬁnal ﬂow",
+    "ｆｕｌｌ width",
+    "x\u00ady",
+    "\u200bzero",
+    "مقدمة البحث",
+    "מבוא לנושא",
+    "第一章 概要",
+    "line\nbreak",
+    "tab\there",
+]
+FONTS = ["Times-Roman", "Courier", "CMTT10", "ABCDEF+Menlo-Regular", "ſmono", "Consolas", ""]
+KNOWN = [
+    "information",
+    "infor-mation",
+    "well",
+    "known",
+    "use",
+    "cases",
+    "a_bc_d",
+    "selfreplication",
+    "self-replication",
+    "x",
+]
+
+
+@st.composite
+def _blocks(draw: Any) -> list[Block]:
+    blocks = []
+    for _ in range(draw(st.integers(0, 8))):
+        kind = draw(st.sampled_from(["paragraph", "heading", "list_item", "table", "code"]))
+        texts = draw(st.lists(st.sampled_from(TEXTS) | st.text(max_size=12), max_size=5))
+        font = draw(st.sampled_from(FONTS))
+        block = _lines_block(texts, kind, font)
+        if draw(st.booleans()):
+            for line in block.lines:
+                line.font = draw(st.sampled_from(FONTS))
+        block.level = draw(st.integers(-2, 9))
+        block.run_in = draw(st.booleans())
+        block.y0 = draw(
+            st.floats(allow_nan=False, allow_infinity=False, width=64)
+            | st.sampled_from([0.25, 0.75, 1.25, 2.35, -0.04, -0.05, 0.05, 1e300, 123.45])
+            | st.integers(-10000, 10000).map(lambda n: n / 4)
+        )
+        if kind == "table" and draw(st.booleans()):
+            block.rows = draw(
+                st.lists(
+                    st.lists(st.sampled_from(TEXTS) | st.text(max_size=6), max_size=4),
+                    min_size=0,
+                    max_size=4,
+                )
+            )
+        blocks.append(block)
+    return blocks
+
+
+@SETTINGS
+@given(_blocks(), st.none() | st.sets(st.sampled_from(KNOWN)))
+def test_rendering_of_random_blocks(
+    module: Any, blocks: list[Block], known: set[str] | None
+) -> None:
+    _render_both(module, blocks, known)
+
+
+JOIN_FIRST = "a1_é -"
+JOIN_SECOND = "aA1_ é-."
+
+
+def test_every_short_line_end(module: Any) -> None:
+    """A line ending in ``-`` and the next line, on every short pair over the characters
+    ``_HYPHEN_END``, ``_WORD_START`` and ``isalnum`` are about: the same joins."""
+    firsts = ["".join(p) + "-" for n in range(4) for p in itertools.product(JOIN_FIRST, repeat=n)]
+    seconds = ["".join(p) for n in range(1, 4) for p in itertools.product(JOIN_SECOND, repeat=n)]
+    for known in (None, {"aa", "a-a", "a1", "a_"}):
+        for first in firsts:
+            blocks = [_lines_block([first, second]) for second in seconds]
+            _render_both(module, blocks, known)
+
+
+def test_every_short_list_item_and_markup(module: Any) -> None:
+    alphabet = "(1).iIvVxXaZ •-* \t١é#>+"
+    for n in range(1, 5):
+        texts = ["".join(p) for p in itertools.product(alphabet, repeat=n)]
+        for kind in ("list_item", "paragraph"):
+            _render_both(module, [_lines_block([t], kind) for t in texts], None)
+
+
+def test_rendering_falls_back(module: Any) -> None:
+    """Input the native side does not mirror: ``None``, and Python renders."""
+    good = _lines_block(["text"])
+    cases: list[Any] = []
+    for attr, value in [
+        ("kind", None),
+        ("level", 1.0),
+        ("level", 2**70),
+        ("run_in", 0),
+        ("y0", 1),
+        ("lines", (Line("x", 0.0, 0.0, 1.0, 1.0, 10.0),)),
+    ]:
+        block = copy.deepcopy(good)
+        setattr(block, attr, value)
+        cases.append([block])
+    table = _lines_block(["a"], "table")
+    table.rows = [("a",)]  # type: ignore[list-item]
+    cases.append([table])
+    bytes_line = _lines_block(["a"])
+    bytes_line.lines[0].text = b"a"  # type: ignore[assignment]
+    cases.append([bytes_line])
+    surrogate = _lines_block(["\ud800"])
+    cases.append([surrogate])
+
+    class Other(Block):
+        pass
+
+    cases.append([Other([], 0.0, 0.0, 1.0, 1.0, 10.0)])
+    cases.append((good,))
+    for blocks in cases:
+        assert module.render_page(blocks, None, Block, model_markdown._HOOKS) is None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -391,3 +392,17 @@ def test_other_block_class(module: Any) -> None:
 
     pages = [PageLayout(1, 612.0, 792.0, [Other([], 0.0, 0.0, 1.0, 1.0, 10.0)])]
     assert module.mark_structure(pages, Block, structure._HOOKS, True, True) is None
+
+
+def test_white_space_of_every_code_point(module: Any) -> None:
+    """``\\s`` and ``\\S`` of the patterns (and ``str.strip``) are ``str.isspace`` natively:
+    the same on every code point."""
+    for c in range(sys.maxunicode + 1):
+        if 0xD800 <= c < 0xE000:
+            continue
+        text = f"•{chr(c)}x"
+        marker = module.structure_text_tests(text)[0]
+        assert (marker is not None) == bool(structure._BULLET.match(text)), hex(c)
+        text = f"• {chr(c)}"
+        marker = module.structure_text_tests(text)[0]
+        assert (marker is not None) == bool(structure._BULLET.match(text)), hex(c)

@@ -36,6 +36,7 @@ _API = (
     "reading_order",
     "clean_text",
     "mark_structure",
+    "render_page",
     "vocabulary",
     "alnum_split",
     "read_indirect",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ..engine import _native
 from ..layout import Block, list_marker
 from ..layout.lines import is_monospace
-from .text import clean, join_hyphenated
+from .text import COMPOUND_HEADS, COMPOUND_TAILS, clean, join_hyphenated
 
 _LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
 
@@ -23,9 +24,7 @@ def join_lines(lines: list[str], known_words: set[str] | None, sep: str = "\n") 
             continue
         if out and out[-1].endswith("-"):
             head, _, rest = line.partition(" ")
-            joined = join_hyphenated(out[-1], head, known_words)
-            if joined is None and out[-1][-2:-1].isalnum() and head[:1].isalnum():
-                joined = out[-1] + head
+            joined = _join_pair(out[-1], head, known_words)
             if joined is not None:
                 out[-1] = joined
                 if rest:
@@ -33,6 +32,15 @@ def join_lines(lines: list[str], known_words: set[str] | None, sep: str = "\n") 
                 continue
         out.append(line)
     return sep.join(out)
+
+
+def _join_pair(first: str, head: str, known_words: set[str] | None) -> str | None:
+    """``first`` (which ends with ``-``) and the first word of the next line joined, or
+    ``None`` when they stay apart."""
+    joined = join_hyphenated(first, head, known_words)
+    if joined is None and first[-2:-1].isalnum() and head[:1].isalnum():
+        joined = first + head
+    return joined
 
 
 def render_block(block: Block, known_words: set[str] | None) -> str:
@@ -54,16 +62,7 @@ def _render(block: Block, known_words: set[str] | None) -> tuple[str, str]:
         text = join_lines(lines, known_words, " ")
         return ("#" * max(1, min(block.level, 6)) + " " + text if text else ""), plain
     if block.kind == "list_item":
-        text = join_lines(lines, known_words, "\n  ")
-        found = list_marker(text)
-        if found is None:
-            return "- " + text, plain
-        marker, rest = found
-        if marker == "-":
-            return "- " + rest, plain
-        if marker.rstrip(".)").isdigit():
-            return f"{marker.rstrip('.)')}. {rest}", plain
-        return f"- {marker} {rest}", plain
+        return _list_item(join_lines(lines, known_words, "\n  ")), plain
     if len(block.lines) >= 2 and all(is_monospace(line.font) for line in block.lines):
         body = "\n".join(line for line in lines if line.strip())
         return (f"```\n{body}\n```" if body else ""), plain
@@ -71,6 +70,19 @@ def _render(block: Block, known_words: set[str] | None) -> tuple[str, str]:
     if _LEADING_MARKUP.match(text):
         text = "\\" + text
     return text, plain
+
+
+def _list_item(text: str) -> str:
+    """A list item's joined lines as a Markdown list item."""
+    found = list_marker(text)
+    if found is None:
+        return "- " + text
+    marker, rest = found
+    if marker == "-":
+        return "- " + rest
+    if marker.rstrip(".)").isdigit():
+        return f"{marker.rstrip('.)')}. {rest}"
+    return f"- {marker} {rest}"
 
 
 def render_plain(blocks: list[Block], known_words: set[str] | None = None) -> str:
@@ -115,6 +127,15 @@ def render_page(
     blocks: list[Block], known_words: set[str] | None = None
 ) -> tuple[str, list[Anchor], str]:
     """:func:`render_anchored` and :func:`render_plain` of the same blocks, in one pass."""
+    native = _native.NATIVE
+    if native is not None:
+        # The same in Rust, with Python's text tests as hooks where they are not ASCII;
+        # None where it would not be exact (unusual types), and then Python renders.
+        done: tuple[str, list[Anchor], str] | None = native.render_page(
+            blocks, known_words, Block, _HOOKS
+        )
+        if done is not None:
+            return done
     out: list[str] = []
     anchors: list[Anchor] = []
     length = 0
@@ -146,3 +167,7 @@ class Anchor(NamedTuple):
     offset: int
     y: float
     level: int
+
+
+#: What ``pdfthin_native.render_page`` asks Python.
+_HOOKS = (clean, is_monospace, _join_pair, _list_item, Anchor, COMPOUND_TAILS, COMPOUND_HEADS)
