@@ -397,15 +397,12 @@ fn render(
     }
     if block.kind == "list_item" {
         let text = join_lines(&lines, known, "\n  ", hooks)?;
-        let chars: Vec<char> = text.chars().collect();
-        let item = match marker(&chars) {
+        let item = match marker(&text) {
             Some(Marker::None) => format!("- {text}"),
-            Some(Marker::Bullet(end)) => {
-                format!("- {}", chars[end..].iter().collect::<String>())
-            }
+            Some(Marker::Bullet(end)) => format!("- {}", &text[end..]),
             Some(Marker::Enum { marker, end }) => {
-                let rest: String = chars[end..].iter().collect();
-                let found: String = chars[..marker].iter().collect();
+                let rest = &text[end..];
+                let found = &text[..marker];
                 let number = found.trim_end_matches(['.', ')']);
                 if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) {
                     format!("{number}. {rest}")

@@ -54,22 +54,21 @@ fn bullet_char(c: char) -> bool {
     )
 }
 
-/// `\s+(?=\S)` from `at`: the end of the white space (at least one character) when a
+/// `\s+(?=\S)` from byte `at`: the end of the white space (at least one character) when a
 /// character that is not white space follows it.
-fn spaces_then_text(chars: &[char], at: usize) -> Option<usize> {
-    let mut i = at;
-    while i < chars.len() && is_space(chars[i]) {
-        i += 1;
-    }
-    (i > at && i < chars.len()).then_some(i)
+fn spaces_then_text(s: &str, at: usize) -> Option<usize> {
+    let rest = s.get(at..)?;
+    let text = rest.trim_start_matches(is_space);
+    let end = at + (rest.len() - text.len());
+    (end > at && !text.is_empty()).then_some(end)
 }
 
-/// A list marker at the start of a text: `_BULLET.match` or `_ENUM.match`.
+/// A list marker at the start of a text: `_BULLET.match` or `_ENUM.match` (byte offsets).
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
 pub enum Marker {
-    /// `_BULLET` matched, ending at this character index.
+    /// `_BULLET` matched, ending here.
     Bullet(usize),
-    /// `_ENUM` matched: `group(1)` is `chars[..marker]`, the match ends at `end`.
+    /// `_ENUM` matched: `group(1)` is `text[..marker]`, the match ends at `end`.
     Enum {
         marker: usize,
         end: usize,
@@ -88,43 +87,48 @@ pub enum Marker {
 /// alternatives. Of those only `\d{1,3}` matches characters that are not ASCII, so a token
 /// holding one is undecided only when it is at most three characters, its ASCII ones
 /// digits, and white space then text follow the marker.
-pub fn marker(chars: &[char]) -> Option<Marker> {
-    if let Some(&c) = chars.first() {
+pub fn marker(text: &str) -> Option<Marker> {
+    if let Some(c) = text.chars().next() {
         if bullet_char(c) {
-            if let Some(end) = spaces_then_text(chars, 1) {
+            if let Some(end) = spaces_then_text(text, c.len_utf8()) {
                 return Some(Marker::Bullet(end));
             }
         }
     }
-    let p = usize::from(chars.first() == Some(&'('));
-    let mut q = p;
-    while q < chars.len() && !matches!(chars[q], '.' | ')') {
-        if q - p >= 5 {
+    let p = usize::from(text.starts_with('('));
+    let (mut q, mut n, mut ascii, mut closed) = (p, 0usize, true, false);
+    for c in text[p..].chars() {
+        if matches!(c, '.' | ')') {
+            closed = true;
+            break;
+        }
+        if n >= 5 {
             return Some(Marker::None); // longer than any alternative
         }
-        q += 1;
+        n += 1;
+        q += c.len_utf8();
+        ascii &= c.is_ascii();
     }
-    if q >= chars.len() {
+    if !closed {
         return Some(Marker::None);
     }
-    let token = &chars[p..q];
-    let n = token.len();
-    if !token.iter().all(char::is_ascii) {
+    let token = &text.as_bytes()[p..q];
+    if !ascii {
         // Only `\d{1,3}` can match a character that is not ASCII: whether it is a digit
         // is Python's to say, when nothing else rules the token out.
-        let digits = n <= 3 && token.iter().all(|c| !c.is_ascii() || c.is_ascii_digit());
-        if digits && spaces_then_text(chars, q + 1).is_some() {
+        let digits = n <= 3 && token.iter().all(|b| !b.is_ascii() || b.is_ascii_digit());
+        if digits && spaces_then_text(text, q + 1).is_some() {
             return None;
         }
         return Some(Marker::None);
     }
-    let fits = (1..=3).contains(&n) && token.iter().all(char::is_ascii_digit)
+    let fits = (1..=3).contains(&n) && token.iter().all(u8::is_ascii_digit)
         || n == 1 && token[0].is_ascii_alphabetic()
-        || (1..=5).contains(&n) && token.iter().all(|c| "ivxIVX".contains(*c));
+        || (1..=5).contains(&n) && token.iter().all(|b| b"ivxIVX".contains(b));
     if !fits {
         return Some(Marker::None);
     }
-    Some(match spaces_then_text(chars, q + 1) {
+    Some(match spaces_then_text(text, q + 1) {
         Some(end) => Marker::Enum { marker: q + 1, end },
         None => Marker::None,
     })
@@ -431,7 +435,8 @@ impl<'py> Reader<'py> {
         ) else {
             return Ok(None);
         };
-        let Some(kind) = utf8(kind)? else {
+        // Kinds are short ASCII names: read in place (a UTF-8 form cached in any other).
+        let Ok(kind) = kind.to_str().map(str::to_owned) else {
             return Ok(None);
         };
         let mut read = Vec::with_capacity(lines.len());
@@ -726,8 +731,7 @@ fn items(
         let Some(text) = line_text(py, line)? else {
             return Ok(None);
         };
-        let chars: Vec<char> = text.chars().collect();
-        let item = match marker(&chars) {
+        let item = match marker(text) {
             Some(m) => m != Marker::None,
             None => {
                 let answer = is_item.call1((text,))?;
@@ -945,12 +949,12 @@ pub fn structure_text_tests(
     let Some(s) = utf8(text)? else {
         return Ok(None);
     };
-    let chars: Vec<char> = s.chars().collect();
-    let found = marker(&chars);
+    let found = marker(&s);
     let decided = found.is_some();
+    let chars = |end: usize| s[..end].chars().count();
     let m = match found {
-        Some(Marker::Bullet(end)) => Some(("-".to_owned(), end)),
-        Some(Marker::Enum { marker, end }) => Some((chars[..marker].iter().collect(), end)),
+        Some(Marker::Bullet(end)) => Some(("-".to_owned(), chars(end))),
+        Some(Marker::Enum { marker, end }) => Some((s[..marker].to_owned(), chars(end))),
         _ => None,
     };
     if !s.is_ascii() {
@@ -970,22 +974,15 @@ pub fn structure_text_tests(
 mod tests {
     use super::*;
 
-    fn chars(s: &str) -> Vec<char> {
-        s.chars().collect()
-    }
-
     #[test]
     fn markers() {
-        assert_eq!(marker(&chars("• a")), Some(Marker::Bullet(2)));
-        assert_eq!(
-            marker(&chars("(iv) a")),
-            Some(Marker::Enum { marker: 4, end: 5 })
-        );
-        assert_eq!(marker(&chars("12. ")), Some(Marker::None));
-        assert_eq!(marker(&chars("1é. a")), None);
-        assert_eq!(marker(&chars("abcé. a")), Some(Marker::None));
-        assert_eq!(marker(&chars("é.")), Some(Marker::None));
-        assert_eq!(marker(&chars("ab. x")), Some(Marker::None));
+        assert_eq!(marker("• a"), Some(Marker::Bullet(4)));
+        assert_eq!(marker("(iv) a"), Some(Marker::Enum { marker: 4, end: 5 }));
+        assert_eq!(marker("12. "), Some(Marker::None));
+        assert_eq!(marker("1é. a"), None);
+        assert_eq!(marker("abcé. a"), Some(Marker::None));
+        assert_eq!(marker("é."), Some(Marker::None));
+        assert_eq!(marker("ab. x"), Some(Marker::None));
     }
 
     #[test]
