@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from native_support import engine, native_module
 
 import pdfthin
+from pdfthin.engine import ImagePlacement, PageContent, TextRun, open_pdf
 from pdfthin.errors import PdfthinError
 from pdfthin.layout import Block, Line, PageLayout
 from pdfthin.model import document as model_document
@@ -514,3 +515,125 @@ def test_rendering_falls_back(module: Any) -> None:
     cases.append((good,))
     for blocks in cases:
         assert module.render_page(blocks, None, Block, model_markdown._HOOKS) is None
+
+
+# --- page status ------------------------------------------------------------------------------
+
+
+def _status_both(module: Any, page: PageContent, markdown: str) -> Any:
+    layout = PageLayout(page.number, page.width, page.height)
+    with engine(None):
+        pure = model_status.page_status(page, layout, markdown)
+    native = module.page_status(page, markdown, model_status._HOOKS, model_status._SETTINGS)
+    if native is not None:
+        assert native == pure
+    with engine(module):
+        assert model_status.page_status(page, layout, markdown) == pure
+    return native
+
+
+@pytest.mark.corpus
+def test_status_of_every_corpus_page(module: Any) -> None:
+    require_corpus()
+    answered = 0
+    for f in CORPUS_FILES:
+        try:
+            with engine(module):
+                doc = pdfthin.open(f.path, password=f.password)
+                read = open_pdf(f.path, password=f.password)
+        except PdfthinError:
+            continue
+        for page in doc.pages:
+            content = read.page(page.number)
+            found = _status_both(module, content, page.markdown)
+            with engine(None):
+                without_text = model_status.alnum_count(page.markdown) < 1
+            assert (found is None) == without_text
+            answered += found is not None
+    assert answered > 1000
+
+
+_COORDINATE = st.floats(-100.0, 900.0, allow_nan=False) | st.sampled_from(
+    [0.0, 15.3, 15.30000001, 612.0, 792.0, 306.0, 45.9, -0.0]
+)
+
+
+@st.composite
+def _pages(draw: Any) -> tuple[PageContent, str]:
+    width = draw(st.sampled_from([612.0, 792.0, 100.0, 0.0, -5.0, 1e-3]))
+    height = draw(st.sampled_from([792.0, 612.0, 100.0, 0.0, 1e-3]))
+    images = [
+        ImagePlacement(
+            (draw(_COORDINATE), draw(_COORDINATE), draw(_COORDINATE), draw(_COORDINATE)),
+            10,
+            10,
+            8,
+            "DeviceRGB",
+            (),
+            None,
+            "Im1",
+        )
+        for _ in range(draw(st.integers(0, 4)))
+    ]
+    if draw(st.booleans()) and images:  # one covering the page, or half of it
+        images[0].bbox = (0.0, 0.0, width, draw(st.sampled_from([height, height / 2])))
+    runs = [
+        TextRun(
+            draw(st.text(alphabet="ab\x00\x07\t\n\r\x0b\x1f\x7f\x85\x9f é", max_size=6)),
+            0.0,
+            0.0,
+            1.0,
+            1.0,
+            10.0,
+            "Times",
+            ocr_layer=draw(st.booleans()) and draw(st.booleans()),
+        )
+        for _ in range(draw(st.integers(0, 4)))
+    ]
+    page = PageContent(
+        1,
+        width,
+        height,
+        0,
+        runs=runs,
+        images=images,
+        paths=draw(st.integers(0, 50)),
+        glyphs=draw(st.integers(0, 200)),
+        unmapped_glyphs=draw(st.integers(0, 100) | st.just(0)),
+        problems=draw(st.lists(st.sampled_from(["a limit", "bad font", "x"]), max_size=3)),
+        incomplete=draw(st.booleans()),
+    )
+    letters = st.sampled_from(["a", "Z", "9", "_", " ", "é", "١", "一", "²", "→", "\u0301", "-"])
+    markdown = "".join(draw(st.lists(letters, max_size=60)))
+    return page, markdown
+
+
+@SETTINGS
+@given(_pages())
+def test_status_of_random_pages(module: Any, drawn: tuple[PageContent, str]) -> None:
+    _status_both(module, *drawn)
+
+
+def test_status_falls_back(module: Any) -> None:
+    """A page without text, and values not of the usual type: ``None``."""
+    image = ImagePlacement((0.0, 0.0, 10.0, 10.0), 1, 1, 8, "DeviceGray", (), None, "Im")
+    run = TextRun("a", 0.0, 0.0, 1.0, 1.0, 10.0, "Times")
+    changes: list[dict[str, Any]] = [
+        {"width": 612},
+        {"height": float("inf")},
+        {"unmapped_glyphs": 1.0},
+        {"incomplete": 1},
+        {"runs": (run,)},
+        {"images": [ImagePlacement((0, 0, 10, 10), 1, 1, 8, "DeviceGray", (), None, "Im")]},
+        {"images": [ImagePlacement([0.0, 0.0, 1.0, 1.0], 1, 1, 8, "G", (), None, "Im")]},  # type: ignore[arg-type]
+        {"problems": ("x",)},
+    ]
+    for change in changes:
+        fields: dict[str, Any] = {"runs": [run], "images": [image], "incomplete": True}
+        fields.update(change)
+        page = PageContent(1, fields.pop("width", 612.0), fields.pop("height", 792.0), 0, **fields)
+        assert module.page_status(page, "abc", model_status._HOOKS, model_status._SETTINGS) is None
+        _status_both(module, page, "abc")
+    page = PageContent(1, 612.0, 792.0, 0)
+    assert module.page_status(page, " → ", model_status._HOOKS, model_status._SETTINGS) is None
+    assert module.page_status(page, b"ab", model_status._HOOKS, model_status._SETTINGS) is None

@@ -37,6 +37,7 @@ _API = (
     "clean_text",
     "mark_structure",
     "render_page",
+    "page_status",
     "vocabulary",
     "alnum_split",
     "read_indirect",

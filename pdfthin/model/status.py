@@ -29,6 +29,22 @@ _ALNUM = re.compile(r"[^\W_]", re.UNICODE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
+def _alnum(text: str) -> int:
+    """How many letters and digits ``text`` holds, by Python's own Unicode classes."""
+    return len(_ALNUM.findall(text))
+
+
+#: What ``pdfthin_native.page_status`` is given: its hooks and the constants above.
+_HOOKS = (_alnum,)
+_SETTINGS = (
+    MIN_TEXT_CHARS,
+    SCAN_COVERAGE,
+    SCAN_TEXT_CHARS,
+    SCAN_COVERAGE_SPARSE,
+    SPARSE_TEXT_CHARS,
+)
+
+
 def alnum_count(text: str) -> int:
     """How many letters and digits ``text`` holds."""
     native = _native.NATIVE
@@ -72,6 +88,13 @@ def image_coverage(page: PageContent) -> float:
 
 def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[str, str, str]:
     """``(status, reason code, reason)`` for one page."""
+    native = _native.NATIVE
+    if native is not None:
+        # The same in Rust for a page with text; None for the others (their reasons look
+        # further) and where a value is not of the usual type: then Python answers.
+        found: tuple[str, str, str] | None = native.page_status(page, markdown, _HOOKS, _SETTINGS)
+        if found is not None:
+            return found
     chars = alnum_count(markdown)
     coverage = image_coverage(page)
     images = len(page.images)

@@ -20,6 +20,7 @@ mod lines;
 mod markdown;
 mod pyops;
 mod pyre;
+mod status;
 mod structure;
 mod tables;
 mod text;
@@ -135,6 +136,7 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(headings::heading_numbering, m)?)?;
     m.add_function(wrap_pyfunction!(structure::mark_structure, m)?)?;
     m.add_function(wrap_pyfunction!(markdown::render_page, m)?)?;
+    m.add_function(wrap_pyfunction!(status::page_status, m)?)?;
     m.add_function(wrap_pyfunction!(structure::structure_text_tests, m)?)?;
     m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
     m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
