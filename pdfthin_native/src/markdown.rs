@@ -526,9 +526,12 @@ pub fn render_page<'py>(
         length += text.chars().count();
         previous = &block.kind;
     }
+    // `Anchor(offset, y, level)` is the NamedTuple's `tuple.__new__(Anchor, (offset, y,
+    // level))`, called here directly.
+    let tuple_new = py.get_type::<PyTuple>().getattr(intern!(py, "__new__"))?;
     let made = PyList::empty(py);
     for (offset, y, level) in anchors {
-        made.append(hooks.anchor.call1((offset, y, level))?)?;
+        made.append(tuple_new.call1((&hooks.anchor, (offset, y, level)))?)?;
     }
     Ok(Some((out, made, plain_out)))
 }
