@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
+from operator import itemgetter
 from typing import Any
 
 from ..engine import _native
@@ -242,6 +243,9 @@ def is_bold(line: Line) -> bool:
     return line.bold or bool(_BOLD_FONT.search(line.font))
 
 
+_count = itemgetter(1)
+
+
 def block_look(block: Block) -> Look:
     lines = block.lines
     if len(lines) == 1:
@@ -261,7 +265,8 @@ def block_look(block: Block) -> Look:
             families[font_family(line.font)] += n
         italic = slanted * 2 > total
         bold = block.bold or heavy * 2 > total
-        family = families.most_common(1)[0][0] if families else ""
+        # most_common(1) is this max (the first of equal counts), without its overhead
+        family = max(families.items(), key=_count)[0] if families else ""
     # Capitals matter for headings only, which are short: spare the long paragraphs.
     caps = total <= 2 * MAX_HEADING_CHARS and is_caps(block.text)
     return Look(size_bucket(block.size), bold, italic, caps, family)
