@@ -170,6 +170,9 @@ impl<'py> Grouper<'py> {
     }
 
     fn hanging_label(&self, line: &Open, run: usize) -> PyResult<bool> {
+        if line.runs.len() > 3 {
+            return Ok(false); // `_hanging_label`'s first test, without the call
+        }
         let runs = self.run_list(&line.runs)?;
         self.hooks
             .hanging_label
