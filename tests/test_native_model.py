@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import itertools
 import sys
+from collections.abc import Container
 from typing import Any
 
 import pytest
@@ -195,14 +196,22 @@ def _layouts(texts: list[list[list[str]]]) -> list[PageLayout]:
 
 
 def _check_vocabulary(module: Any, layouts: list[PageLayout]) -> set[str]:
+    """The same words both ways; the native set (``pdfthin_native.Vocabulary``) answers ``in``
+    as the Python set does, for its words and for others."""
     with engine(None):
         pure = model_document._vocabulary(layouts)
+    assert isinstance(pure, set)
     with engine(module):
         native = model_document._vocabulary(layouts)
-    assert native == pure
-    assert (
-        module.vocabulary(layouts, model_document._line_words, model_document._char_class) == pure
-    )
+    assert isinstance(native, module.Vocabulary)
+    assert set(native) == pure and len(native) == len(pure)
+    direct = module.vocabulary(layouts, model_document._line_words, model_document._char_class)
+    assert set(direct) == pure
+    for word in pure:
+        assert word in native
+        for other in (word + "x", word.upper(), "-" + word):
+            assert (other in native) == (other in pure)
+    assert "\ud800" not in native and 3 not in native
     return pure
 
 
@@ -304,7 +313,7 @@ def test_vocabulary_of_every_corpus_document(module: Any) -> None:
 # --- page rendering ---------------------------------------------------------------------------
 
 
-def _render_both(module: Any, blocks: list[Block], known: set[str] | None) -> Any:
+def _render_both(module: Any, blocks: list[Block], known: Container[str] | None) -> Any:
     """``render_page`` both ways: the same Markdown, anchors and plain text."""
     with engine(None):
         pure = model_markdown.render_page(blocks, known)
@@ -338,9 +347,13 @@ def test_rendering_of_every_corpus_document(module: Any) -> None:
         layouts = [page.layout for page in doc.pages if page.layout is not None]
         with engine(None):
             known = model_document._vocabulary(layouts)
+        with engine(module):
+            native_known = model_document._vocabulary(layouts)
         for page, layout in zip(doc.pages, layouts, strict=True):
             pure = _render_both(module, layout.blocks, known)
             assert (page.markdown, page.anchors, page.text) == pure
+            # The native vocabulary, read by the native writer and by Python's.
+            assert _render_both(module, layout.blocks, native_known) == pure
             _render_both(module, layout.blocks, None)
         documents += 1
     assert documents > 200

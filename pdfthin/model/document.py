@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,7 +182,7 @@ def _name(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def _vocabulary(layouts: list[PageLayout]) -> set[str]:
+def _vocabulary(layouts: list[PageLayout]) -> Container[str]:
     """Every whole word of the document, lower-cased, hyphenated forms included: the
     evidence for telling hyphenation from a real hyphen at a line end. The two halves of a
     word broken at a line end are left out (they are not words of their own)."""
@@ -190,8 +190,10 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
     if native is not None:
         # The same walk in Rust, which splits lines itself (asking _char_class about each
         # non-ASCII character once) and asks _line_words only for lines with lone
-        # surrogates; None if a line's text is not a str.
-        found: set[str] | None = native.vocabulary(layouts, _line_words, _char_class)
+        # surrogates; the words come back as a native set (pdfthin_native.Vocabulary, a
+        # container of str the native Markdown writer reads directly); None if a line's text
+        # is not a str.
+        found: Container[str] | None = native.vocabulary(layouts, _line_words, _char_class)
         if found is not None:
             return found
     words: set[str] = set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from typing import NamedTuple
 
 from ..engine import _native
@@ -13,7 +14,7 @@ from .text import COMPOUND_HEADS, COMPOUND_TAILS, clean, join_hyphenated
 _LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
 
 
-def join_lines(lines: list[str], known_words: set[str] | None, sep: str = "\n") -> str:
+def join_lines(lines: list[str], known_words: Container[str] | None, sep: str = "\n") -> str:
     """Rejoin the lines of a paragraph, keeping the source line breaks (``sep``; a Markdown
     soft break) but undoing hyphenation: the rest of a broken word moves up to the line
     where it started. A real hyphen (``state-of-the-`` + ``art``) is kept, without a space."""
@@ -34,7 +35,7 @@ def join_lines(lines: list[str], known_words: set[str] | None, sep: str = "\n") 
     return sep.join(out)
 
 
-def _join_pair(first: str, head: str, known_words: set[str] | None) -> str | None:
+def _join_pair(first: str, head: str, known_words: Container[str] | None) -> str | None:
     """``first`` (which ends with ``-``) and the first word of the next line joined, or
     ``None`` when they stay apart."""
     joined = join_hyphenated(first, head, known_words)
@@ -43,11 +44,11 @@ def _join_pair(first: str, head: str, known_words: set[str] | None) -> str | Non
     return joined
 
 
-def render_block(block: Block, known_words: set[str] | None) -> str:
+def render_block(block: Block, known_words: Container[str] | None) -> str:
     return _render(block, known_words)[0]
 
 
-def _render(block: Block, known_words: set[str] | None) -> tuple[str, str]:
+def _render(block: Block, known_words: Container[str] | None) -> tuple[str, str]:
     """The block as Markdown and as plain text (each line cleaned once for both)."""
     if block.kind == "table" and block.rows:
         cleaned = [[clean(c) for c in row] for row in block.rows]
@@ -85,7 +86,7 @@ def _list_item(text: str) -> str:
     return f"- {marker} {rest}"
 
 
-def render_plain(blocks: list[Block], known_words: set[str] | None = None) -> str:
+def render_plain(blocks: list[Block], known_words: Container[str] | None = None) -> str:
     """The same text as :func:`render_blocks`, without Markdown syntax: headings, list
     items and table rows as plain lines (cells separated by a space)."""
     return render_page(blocks, known_words)[2]
@@ -109,13 +110,13 @@ def render_table(rows: list[list[str]], cleaned: bool = False) -> str:
     return "\n".join([header, rule, *body])
 
 
-def render_blocks(blocks: list[Block], known_words: set[str] | None = None) -> str:
+def render_blocks(blocks: list[Block], known_words: Container[str] | None = None) -> str:
     """Blocks separated by blank lines; consecutive list items stay one (tight) list."""
     return render_anchored(blocks, known_words)[0]
 
 
 def render_anchored(
-    blocks: list[Block], known_words: set[str] | None = None
+    blocks: list[Block], known_words: Container[str] | None = None
 ) -> tuple[str, list[Anchor]]:
     """:func:`render_blocks`, plus where each rendered block starts in the Markdown: its
     offset, its top on the page and its heading level (0 for other blocks)."""
@@ -124,7 +125,7 @@ def render_anchored(
 
 
 def render_page(
-    blocks: list[Block], known_words: set[str] | None = None
+    blocks: list[Block], known_words: Container[str] | None = None
 ) -> tuple[str, list[Anchor], str]:
     """:func:`render_anchored` and :func:`render_plain` of the same blocks, in one pass."""
     native = _native.NATIVE

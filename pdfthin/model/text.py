@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Container
 
 from ..engine import _native
 
@@ -81,7 +82,9 @@ _HYPHEN_END = re.compile(r"(\w+)-$")
 _WORD_START = re.compile(r"^([a-zß-ÿ]\w*)")
 
 
-def join_hyphenated(first: str, second: str, known_words: set[str] | None = None) -> str | None:
+def join_hyphenated(
+    first: str, second: str, known_words: Container[str] | None = None
+) -> str | None:
     """If ``first`` ends with a word broken by hyphenation and ``second`` continues it, the
     joined text; ``None`` when the hyphen is a real one.
 

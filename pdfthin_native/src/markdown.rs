@@ -58,7 +58,11 @@ struct Known<'a, 'py>(Option<&'a Bound<'py, PyAny>>);
 impl Known<'_, '_> {
     fn has(&self, word: &str) -> PyResult<bool> {
         match self.0 {
-            Some(k) => k.contains(word),
+            // The native vocabulary is asked without making a Python string.
+            Some(k) => match k.downcast::<crate::text::Vocabulary>() {
+                Ok(vocabulary) => vocabulary.get().has(k.py(), word),
+                Err(_) => k.contains(word),
+            },
             None => Ok(false),
         }
     }

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySet, PyString};
+use pyo3::types::{PyIterator, PyList, PySet, PyString};
 
 use crate::pyops::{is_space, utf8};
 
@@ -248,15 +248,18 @@ fn line_words<'py>(
 /// out. Lines are split here, the classes of non-ASCII characters asked of `char_class(c)`
 /// (Python's `(c.isalnum(), c.lower(), c.isspace())`) once per character; a line with no
 /// UTF-8 form (lone surrogates) is split by `line_words(text)`, which answers Python's
-/// `(words, text.rstrip().endswith("-"))`. `None` when a line's text is not a `str`.
+/// `(words, text.rstrip().endswith("-"))`. The words come back as a [`Vocabulary`], a set
+/// the Markdown writer asks without making Python strings; `None` when a line's text is not a
+/// `str`.
 #[pyfunction]
 pub fn vocabulary<'py>(
     py: Python<'py>,
     layouts: &Bound<'py, PyAny>,
     line_words_hook: &Bound<'py, PyAny>,
     char_class: &Bound<'py, PyAny>,
-) -> PyResult<Option<Bound<'py, PySet>>> {
+) -> PyResult<Option<Vocabulary>> {
     let mut found_words: HashSet<String> = HashSet::new();
+    let mut word = String::new();
     let mut cache: HashMap<char, CharInfo> = HashMap::new();
     let others = PySet::empty(py)?;
     for layout in layouts.try_iter()? {
@@ -267,25 +270,39 @@ pub fn vocabulary<'py>(
                 if !text.is_instance_of::<PyString>() {
                     return Ok(None);
                 }
-                if let Some(s) = utf8(&text)? {
-                    let (words, ends) = if s.is_ascii() {
-                        let spans = ascii_word_spans(s.as_bytes());
-                        (
-                            spans.into_iter().map(lower).collect::<Vec<_>>(),
-                            ascii_ends_broken(s.as_bytes()),
-                        )
-                    } else {
-                        line_words(py, &s, &mut cache, char_class)?
+                let encoded = text.downcast::<PyString>()?.encode_utf8();
+                if let Ok(bytes) = &encoded {
+                    let bytes = bytes.as_bytes();
+                    // (first, end) of the words kept: the halves of a word broken at a line
+                    // end are left out.
+                    let keep = |count: usize, ends: bool, broken: &mut bool| {
+                        let first = usize::from(*broken && count > 0);
+                        *broken = ends;
+                        let end = if ends && count > first {
+                            count - 1
+                        } else {
+                            count
+                        };
+                        (first, end)
                     };
-                    let mut found = &words[..];
-                    if broken && !found.is_empty() {
-                        found = &found[1..];
+                    if bytes.is_ascii() {
+                        let spans = ascii_word_spans(bytes);
+                        let (first, end) = keep(spans.len(), ascii_ends_broken(bytes), &mut broken);
+                        for span in &spans[first..end] {
+                            word.clear();
+                            word.extend(span.iter().map(|&c| char::from(c.to_ascii_lowercase())));
+                            if !found_words.contains(word.as_str()) {
+                                found_words.insert(word.clone());
+                            }
+                        }
+                    } else {
+                        let Ok(s) = std::str::from_utf8(bytes) else {
+                            return Ok(None);
+                        };
+                        let (mut words, ends) = line_words(py, s, &mut cache, char_class)?;
+                        let (first, end) = keep(words.len(), ends, &mut broken);
+                        found_words.extend(words.drain(first..end));
                     }
-                    broken = ends;
-                    if broken && !found.is_empty() {
-                        found = &found[..found.len() - 1];
-                    }
-                    found_words.extend(found.iter().cloned());
                     continue;
                 }
                 let (words, ends): (Bound<'py, PyList>, bool) =
@@ -305,10 +322,10 @@ pub fn vocabulary<'py>(
             }
         }
     }
-    for word in found_words {
-        others.add(PyString::new(py, &word))?;
-    }
-    Ok(Some(others))
+    Ok(Some(Vocabulary {
+        words: found_words,
+        others: others.unbind(),
+    }))
 }
 
 /// `alnum_split(text)`: how many ASCII letters and digits `text` holds, and its non-ASCII
@@ -329,4 +346,55 @@ pub fn alnum_split(text: &Bound<'_, PyString>) -> PyResult<Option<(usize, String
         }
     }
     Ok(Some((count, rest)))
+}
+
+/// The document's vocabulary as `vocabulary` makes it: the words split natively, kept as
+/// Rust strings, and those of lines with lone surrogates (split by Python) in a Python set.
+/// For Python it is a read-only set of `str` (`in`, `len`, iteration).
+#[pyclass(frozen, module = "pdfthin_native")]
+pub struct Vocabulary {
+    words: HashSet<String>,
+    others: Py<PySet>,
+}
+
+impl Vocabulary {
+    /// Whether `word` (a text with a UTF-8 form) is one of the document's words.
+    pub fn has(&self, py: Python<'_>, word: &str) -> PyResult<bool> {
+        Ok(self.words.contains(word) || self.others.bind(py).contains(word)?)
+    }
+
+    fn all<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
+        let all = PySet::empty(py)?;
+        for word in &self.words {
+            all.add(word.as_str())?;
+        }
+        for word in self.others.bind(py).iter() {
+            all.add(word)?;
+        }
+        Ok(all)
+    }
+}
+
+#[pymethods]
+impl Vocabulary {
+    fn __contains__(&self, py: Python<'_>, word: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if let Ok(text) = word.downcast::<PyString>() {
+            if let Ok(bytes) = text.encode_utf8() {
+                if let Ok(s) = std::str::from_utf8(bytes.as_bytes()) {
+                    if self.words.contains(s) {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        self.others.bind(py).contains(word)
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.all(py)?.len())
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        self.all(py)?.try_iter()
+    }
 }
