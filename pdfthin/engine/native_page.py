@@ -57,16 +57,12 @@ def _translated(trans: Any, code: int) -> str:
     return chr(value) if isinstance(value, int) else str(value)
 
 
-_CHARS = [chr(code) for code in range(256)]
-
-
 def native_font(native: Any, font: Font) -> Any:
     """The native decoding table of ``font``."""
     trans = font.trans
-    if type(trans) is dict and all(type(v) is str for v in trans.values()):
-        table = [trans.get(code, _CHARS[code]) for code in range(256)]  # the usual case
-    else:
-        table = [_translated(trans, code) for code in range(256)]
+    # The usual dict of texts is read natively as trans.get(code, chr(code)); a native
+    # TypeError means a value that is not text, read here as str.translate reads it.
+    table: Any = trans if type(trans) is dict else _translation(trans)
     text_map: dict[int, str] | None = None
     codec_map: Any = None
     if not font.simple:
@@ -77,6 +73,19 @@ def native_font(native: Any, font: Font) -> Any:
             # one: the native side asks it for each code, so whatever it computes is used as
             # it is, and a large map is not held twice.
             codec_map = font.text_map
+    try:
+        return _native_font(native, font, table, text_map, codec_map)
+    except TypeError:
+        if table is not trans:
+            raise
+        return _native_font(native, font, _translation(trans), text_map, codec_map)
+
+
+def _translation(trans: Any) -> list[str]:
+    return [_translated(trans, code) for code in range(256)]
+
+
+def _native_font(native: Any, font: Font, table: Any, text_map: Any, codec_map: Any) -> Any:
     return native.Font(
         font.name,
         font.bold,

@@ -65,6 +65,28 @@ pub struct Decoded {
     pub glyphs: u64,
 }
 
+/// A simple font's decoding table: a list of 256 texts, or the font's own `trans` dict, read
+/// as `trans.get(code, chr(code))` for each code. A value that is not exactly a `str` is a
+/// `TypeError` (the caller then makes the list, as `str.translate` would read such values).
+fn translation(trans: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let Ok(table) = trans.downcast::<PyDict>() else {
+        return trans.extract();
+    };
+    let mut out = Vec::with_capacity(256);
+    for code in 0u32..256 {
+        match table.get_item(code)? {
+            None => out.push(char::from_u32(code).map_or_else(String::new, String::from)),
+            Some(value) if value.is_exact_instance_of::<PyString>() => out.push(value.extract()?),
+            Some(_) => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "a translation that is not text",
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
 #[pyclass(frozen, module = "pdfthin_native")]
 pub struct Font {
     pub name: Py<PyString>,
@@ -103,7 +125,7 @@ impl Font {
         ascent: f64,
         size_scale: f64,
         simple: bool,
-        trans: Vec<String>,
+        trans: Bound<'_, PyAny>,
         widths: Vec<f64>,
         code_len: u8,
         lead_lengths: Option<Vec<u8>>,
@@ -114,6 +136,7 @@ impl Font {
         space_single: bool,
         width_obj: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
+        let trans = translation(&trans)?;
         if trans.len() != 256 || widths.len() != 256 {
             return Err(pyo3::exceptions::PyValueError::new_err(
                 "trans and widths need 256 entries",
