@@ -20,13 +20,10 @@ import random
 from typing import Any
 
 import pytest
-from conftest import CORPUS_FILES, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import engine, native_module
+from native_support import corpus_pages, engine, native_module
 
-from pdfthin.engine import open_pdf
-from pdfthin.errors import PdfthinError
 from pdfthin.layout import blocks, order, runs_by_direction
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.orientation import QUARTERS, turn_run
@@ -410,36 +407,24 @@ def test_every_corpus_page(module: Any) -> None:
     """Every page of the corpus as ``layout_page`` hands it over: the lines outside tables
     to ``build_blocks``, those blocks and the tables to ``reading_order``; and text turned a
     quarter or more, as ``_turned_blocks`` does it."""
-    require_corpus()
     pages = tabled = 0
     rng = random.Random(5)
-    for f in CORPUS_FILES:
-        try:
-            doc = open_pdf(f.path, password=f.password)
-        except PdfthinError:
-            continue
-        for number in range(1, doc.page_count + 1):
-            try:
-                page = doc.page(number)
-            except PdfthinError:
-                continue
-            page, by_direction = runs_by_direction(page)
-            with engine(module):
-                lines = build_lines(by_direction.get(0, []))
-                tables, rest = find_tables(lines, page.rules)
-            made = compare_blocks(module, rest)
-            compare_order(module, made + tables)
-            tabled += bool(tables)
-            for direction, k in QUARTERS.items():
-                if k and by_direction.get(direction):
-                    upright = [
-                        turn_run(r, k, page.width, page.height) for r in by_direction[direction]
-                    ]
-                    with engine(module):
-                        turned = build_lines(upright)
-                    compare_order(module, compare_blocks(module, turned))
-            if pages % 50 == 0:
-                # Equal blocks at the same place, and another order, now and then.
-                compare_page(module, rest, tables, rng)
-            pages += 1
+    for page in corpus_pages():
+        page, by_direction = runs_by_direction(page)
+        with engine(module):
+            lines = build_lines(by_direction.get(0, []))
+            tables, rest = find_tables(lines, page.rules)
+        made = compare_blocks(module, rest)
+        compare_order(module, made + tables)
+        tabled += bool(tables)
+        for direction, k in QUARTERS.items():
+            if k and by_direction.get(direction):
+                upright = [turn_run(r, k, page.width, page.height) for r in by_direction[direction]]
+                with engine(module):
+                    turned = build_lines(upright)
+                compare_order(module, compare_blocks(module, turned))
+        if pages % 50 == 0:
+            # Equal blocks at the same place, and another order, now and then.
+            compare_page(module, rest, tables, rng)
+        pages += 1
     assert pages > 1000 and tabled > 20

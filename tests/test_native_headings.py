@@ -22,13 +22,10 @@ import re
 from typing import Any
 
 import pytest
-from conftest import CORPUS_FILES, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import engine, native_module
+from native_support import corpus_documents, engine, native_module
 
-from pdfthin.engine import open_pdf
-from pdfthin.errors import PdfthinError
 from pdfthin.layout import headings, layout_page
 from pdfthin.layout.structure import mark_furniture, mark_lists
 from pdfthin.layout.types import Block, Line, PageLayout
@@ -103,19 +100,9 @@ def compare(module: Any, pages: list[PageLayout], native_answers: bool = True) -
 
 
 def test_every_corpus_document(module: Any) -> None:
-    require_corpus()
     documents = 0
-    for f in CORPUS_FILES:
-        try:
-            doc = open_pdf(f.path, password=f.password)
-        except PdfthinError:
-            continue
-        pages = []
-        for number in range(1, doc.page_count + 1):
-            try:
-                pages.append(layout_page(doc.page(number)))
-            except PdfthinError:
-                continue
+    for contents in corpus_documents():
+        pages = [layout_page(content) for content in contents]
         mark_furniture(pages)
         mark_lists(pages)
         compare(module, pages)

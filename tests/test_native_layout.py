@@ -23,14 +23,11 @@ import unicodedata
 from typing import Any
 
 import pytest
-from conftest import CORPUS_FILES, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import engine, native_module
+from native_support import corpus_pages, engine, native_module
 
-from pdfthin.engine import open_pdf
 from pdfthin.engine.types import TextRun
-from pdfthin.errors import PdfthinError
 from pdfthin.layout import lines, runs_by_direction, table_grid
 from pdfthin.layout.orientation import QUARTERS, turn_run
 
@@ -312,27 +309,15 @@ def test_rules_out_of_reach_are_left_to_python(module: Any, value: float) -> Non
 def test_every_corpus_page(module: Any) -> None:
     """Every page of the corpus, upright text and text turned a quarter or more, as
     ``layout_page`` hands it to ``build_lines``, and its rules as ``find_tables`` gets them."""
-    require_corpus()
     pages = grids = 0
-    for f in CORPUS_FILES:
-        try:
-            doc = open_pdf(f.path, password=f.password)
-        except PdfthinError:
-            continue
-        for number in range(1, doc.page_count + 1):
-            try:
-                page = doc.page(number)
-            except PdfthinError:
-                continue
-            page, by_direction = runs_by_direction(page)
-            _compare(module, by_direction.get(0, []))
-            _compare_grids(module, page.rules)
-            grids += bool(page.rules)
-            for direction, k in QUARTERS.items():
-                if k and by_direction.get(direction):
-                    upright = [
-                        turn_run(r, k, page.width, page.height) for r in by_direction[direction]
-                    ]
-                    _compare(module, upright)
-            pages += 1
+    for page in corpus_pages():
+        page, by_direction = runs_by_direction(page)
+        _compare(module, by_direction.get(0, []))
+        _compare_grids(module, page.rules)
+        grids += bool(page.rules)
+        for direction, k in QUARTERS.items():
+            if k and by_direction.get(direction):
+                upright = [turn_run(r, k, page.width, page.height) for r in by_direction[direction]]
+                _compare(module, upright)
+        pages += 1
     assert pages > 1000 and grids > 300

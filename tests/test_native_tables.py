@@ -21,13 +21,10 @@ import string
 from typing import Any
 
 import pytest
-from conftest import CORPUS_FILES, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import engine, native_module
+from native_support import corpus_pages, engine, native_module
 
-from pdfthin.engine import open_pdf
-from pdfthin.errors import PdfthinError
 from pdfthin.layout import lines as lines_mod
 from pdfthin.layout import runs_by_direction, table_cells, tables
 from pdfthin.layout.types import Line
@@ -76,25 +73,15 @@ def _compare(module: Any, lines: list[Line], rules: list[Any]) -> tuple[list[Any
 def test_every_corpus_page(module: Any) -> None:
     """Every page of the corpus: its upright lines as ``layout_page`` builds them, and its
     rules, as ``find_tables`` gets them."""
-    require_corpus()
     pages = found = ruled = 0
-    for f in CORPUS_FILES:
-        try:
-            doc = open_pdf(f.path, password=f.password)
-        except PdfthinError:
-            continue
-        for number in range(1, doc.page_count + 1):
-            try:
-                page = doc.page(number)
-            except PdfthinError:
-                continue
-            page, by_direction = runs_by_direction(page)
-            with engine(None):
-                built = lines_mod.build_lines(by_direction.get(0, []))
-            result = _compare(module, built, page.rules)
-            found += len(result[0])
-            ruled += bool(page.rules)
-            pages += 1
+    for page in corpus_pages():
+        page, by_direction = runs_by_direction(page)
+        with engine(None):
+            built = lines_mod.build_lines(by_direction.get(0, []))
+        result = _compare(module, built, page.rules)
+        found += len(result[0])
+        ruled += bool(page.rules)
+        pages += 1
     assert pages > 1000 and ruled > 300 and found > 50
 
 
