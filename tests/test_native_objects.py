@@ -25,8 +25,15 @@ from conftest import CORPUS_FILES, CorpusFile, corpus_params, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from native_support import engine, native_module
+from pdfbuilder import PdfBuilder
 from pypdf._configuration import get_configuration
-from pypdf.generic import IndirectObject, StreamObject, read_object
+from pypdf.generic import (
+    DecodedStreamObject,
+    EncodedStreamObject,
+    IndirectObject,
+    StreamObject,
+    read_object,
+)
 
 from pdfthin.engine import _native, native_reader
 
@@ -101,12 +108,27 @@ def pypdf_read(reader: Any, data: bytes, offset: int, idnum: int, gen: int) -> A
 
 
 def native_read(module: Any, reader: Any, data: bytes, offset: int, idnum: int, gen: int) -> Any:
-    return module.read_indirect(data, offset, idnum, gen, reader, native_reader.FACTORY, _limits())
+    return module.read_indirect(
+        data, offset, idnum, gen, reader, native_reader.factory(data), _limits()
+    )
 
 
 def assert_same(a: Any, b: Any, where: str = "", readers: tuple[Any, Any] | None = None) -> None:
     """``a`` and ``b`` are the same pypdf object: type, value, attributes, ``repr``; their
     references point at the same reader (or at ``readers``, one each)."""
+    file_streams = (native_reader.FileEncodedStream, native_reader.FileDecodedStream)
+    if isinstance(a, file_streams) or isinstance(b, file_streams):
+        # A stream read natively is pypdf's class with its data left in the file until read:
+        # once read, the same attributes and data as pypdf's.
+        native, plain = (a, b) if isinstance(a, file_streams) else (b, a)
+        assert type(native).__mro__[2] is type(plain), f"{where}: {type(a)} != {type(b)}"
+        assert native._data == plain._data, f"{where}: stream data"
+        assert sorted(native.__dict__) == sorted(plain.__dict__), f"{where}: attributes"
+        for name in plain.__dict__:
+            x, y = getattr(a, name), getattr(b, name)
+            assert_same(x, y, f"{where}.{name}", readers)
+        assert_same(dict(a), dict(b), where, readers)
+        return
     assert type(a) is type(b), f"{where}: {type(a).__name__} != {type(b).__name__}"
     if isinstance(a, IndirectObject):
         assert (a.idnum, a.generation) == (b.idnum, b.generation), where
@@ -451,6 +473,40 @@ def compare_readers(plain: Any, fast: Any, ids: list[tuple[int, int]], where: st
         assert_same(value, fast.resolved_objects[key], f"{where} cached {key}", readers)
     assert plain._known_objects == fast._known_objects, where
     assert plain._object_stream_resolution_stack == fast._object_stream_resolution_stack
+
+
+def test_streams_are_copied_out_of_the_file_only_when_read() -> None:
+    """A stream read natively keeps its data in the file until something reads ``_data``:
+    then it is pypdf's bytes, copied once; set, it is what was set. Its class is pypdf's
+    (``isinstance``), chosen as pypdf chooses (``/Filter`` or not), and its dictionary is
+    pypdf's (``/Length`` dropped). A missing attribute is an ``AttributeError`` as before."""
+    module = native_module()
+    b = PdfBuilder()
+    raw = b.stream(b"raw samples " * 50, flate=False, Type="/XObject", Subtype="/Image")
+    packed = b.stream(b"BT /F1 12 Tf (x) Tj ET " * 20, flate=True)
+    b.add_page(b"", {})
+    data = b.build()
+    with engine(module):
+        plain = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        fast = native_reader.open_reader(data)
+        for ref, kind in ((raw, DecodedStreamObject), (packed, EncodedStreamObject)):
+            native = fast.get_object(IndirectObject(ref.num, 0, fast))
+            expected = plain.get_object(IndirectObject(ref.num, 0, plain))
+            assert isinstance(native, kind) and type(expected) is kind
+            assert type(native) in (
+                native_reader.FileEncodedStream,
+                native_reader.FileDecodedStream,
+            )
+            assert "_data" not in native.__dict__  # not copied yet
+            assert "/Length" not in native and dict(native).keys() == dict(expected).keys()
+            assert native.get_data() == expected.get_data()
+            first = native.__dict__["_data"]
+            assert first == expected._data and native._data is first  # copied once
+            assert_same(native, expected, f"object {ref.num}", (fast, plain))
+            native._data = b"set"
+            assert native._data == b"set"
+            with pytest.raises(AttributeError):
+                _ = native.no_such_attribute
 
 
 @pytest.mark.corpus
@@ -1250,7 +1306,7 @@ def pypdf_object_at(data: bytes, pos: int, stub: Any) -> Any:
 
 def check_object_at(module: Any, data: bytes, pos: int) -> str:
     stub = _Stub()
-    got = module.read_object_at(data, pos, stub, native_reader.FACTORY, _limits())
+    got = module.read_object_at(data, pos, stub, native_reader.factory(data), _limits())
     if got is None:
         return "none"
     expected = pypdf_object_at(data, pos, stub)

@@ -42,6 +42,7 @@ from pypdf._utils import (
     read_until_whitespace,
     skip_over_whitespace,
 )
+from pypdf.constants import StreamAttributes
 from pypdf.errors import LimitReachedError
 from pypdf.generic import (
     ArrayObject,
@@ -80,21 +81,79 @@ _XREFSTM_RAISES_LIMITS = "LimitReachedError" in pypdf.PdfReader._read_xref.__cod
 #: The pypdf releases whose object parsing ``read_indirect`` reproduces.
 VERIFIED_PYPDF = ("7.0.", "7.1.")
 
-#: What ``read_indirect`` builds objects with (see ``pdfthin_native/src/objects.rs``).
-#: ``NumberObject(x)`` and ``FloatObject(x)`` are ``int.__new__`` / ``float.__new__`` of
-#: their class once pypdf has converted the text; the native side hands over the number.
-FACTORY = (
-    DictionaryObject,
-    ArrayObject,
-    NameObject,
-    functools.partial(int.__new__, NumberObject),
-    functools.partial(float.__new__, FloatObject),
-    BooleanObject,
-    NullObject,
-    IndirectObject,
-    create_string_object,
-    StreamObject.initialize_from_dictionary,
-)
+
+class _FileSpan:
+    """A stream read natively whose ``_data`` stays in the file until something reads it: then
+    it is the same bytes pypdf's ``initialize_from_dictionary`` would have stored (the span of
+    the file between ``stream`` and ``endstream``), copied once and kept as pypdf keeps it.
+    A stream nothing reads (an image's samples, a font program not needed, an ICC profile) is
+    never copied, which saves the copy and the memory it would take while the file is open."""
+
+    __slots__ = ()
+    _pdfthin_span: tuple[bytes, int, int]
+
+    def __getattr__(self, name: str) -> Any:
+        # Only an attribute not found the usual way gets here; ``_data`` is one until read.
+        if name == "_data":
+            try:
+                source, start, end = self._pdfthin_span
+            except AttributeError:
+                pass
+            else:
+                data = source[start:end]
+                self.__dict__["_data"] = data
+                del self._pdfthin_span
+                return data
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
+        )
+
+
+class FileEncodedStream(_FileSpan, EncodedStreamObject):
+    __slots__ = ("_pdfthin_span",)
+
+
+class FileDecodedStream(_FileSpan, DecodedStreamObject):
+    __slots__ = ("_pdfthin_span",)
+
+
+#: pypdf's stream classes, and those of a stream read natively.
+_STREAM_TYPES = (EncodedStreamObject, DecodedStreamObject, FileEncodedStream, FileDecodedStream)
+
+
+def _file_stream(source: bytes, items: dict[Any, Any], start: int, end: int) -> StreamObject:
+    """``StreamObject.initialize_from_dictionary`` of ``items`` and the data at
+    ``source[start:end]``, with the data left in ``source`` until read (see ``_FileSpan``)."""
+    stream: FileEncodedStream | FileDecodedStream = (
+        FileEncodedStream.__new__(FileEncodedStream)
+        if StreamAttributes.FILTER in items
+        else FileDecodedStream.__new__(FileDecodedStream)
+    )
+    stream.decoded_self = None
+    stream._pdfthin_span = (source, start, end)
+    items.pop(StreamAttributes.LENGTH, None)
+    stream.update(items)
+    return stream
+
+
+def factory(source: bytes) -> tuple[Any, ...]:
+    """What ``read_indirect`` builds objects with (see ``pdfthin_native/src/objects.rs``) when
+    it reads the file ``source``. ``NumberObject(x)`` and ``FloatObject(x)`` are
+    ``int.__new__`` / ``float.__new__`` of their class once pypdf has converted the text; the
+    native side hands over the number. A stream is made from its dictionary's items and the
+    span of ``source`` its data is at."""
+    return (
+        DictionaryObject,
+        ArrayObject,
+        NameObject,
+        functools.partial(int.__new__, NumberObject),
+        functools.partial(float.__new__, FloatObject),
+        BooleanObject,
+        NullObject,
+        IndirectObject,
+        create_string_object,
+        functools.partial(_file_stream, source),
+    )
 
 
 def enabled() -> bool:
@@ -121,6 +180,7 @@ class NativeReader(pypdf.PdfReader):
         self._native_xref_table = _native.NATIVE.read_xref_table
         self._native_object_at = _native.NATIVE.read_object_at
         self._native_data = data
+        self._native_factory = factory(data)
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
         self._native_objects_ready = False  # get_object's own path (see _handle_encryption)
@@ -224,7 +284,7 @@ class NativeReader(pypdf.PdfReader):
             self._record_xref_table(subsections)
             stream.seek(end, 0)
             return None
-        found = self._native_object_at(data, end, self, FACTORY, limits)
+        found = self._native_object_at(data, end, self, self._native_factory, limits)
         if found is None or type(found[0]) is not DictionaryObject:
             return super()._read_xref(stream)
         new_trailer, after = found
@@ -260,7 +320,9 @@ class NativeReader(pypdf.PdfReader):
         after ``read_object_header``), natively where plain."""
         limits = self._limits()
         if limits is not None:
-            found = self._native_object_at(self._native_data, stream.tell(), self, FACTORY, limits)
+            found = self._native_object_at(
+                self._native_data, stream.tell(), self, self._native_factory, limits
+            )
             if found is not None:
                 obj, end = found
                 stream.seek(end, 0)
@@ -468,7 +530,7 @@ class NativeReader(pypdf.PdfReader):
         if limits is None:
             return super().get_object(indirect_reference)
         found = self._native_read(
-            self._native_data, start, idnum, generation, self, FACTORY, limits
+            self._native_data, start, idnum, generation, self, self._native_factory, limits
         )
         if found is None:
             return super().get_object(indirect_reference)
@@ -536,7 +598,7 @@ class NativeReader(pypdf.PdfReader):
         pypdf's first steps, getting the stream and its data)."""
         obj_stm = IndirectObject(stmnum, 0, self).get_object()
         if (
-            type(obj_stm) not in (EncodedStreamObject, DecodedStreamObject)
+            type(obj_stm) not in _STREAM_TYPES
             or self.resolved_objects.get((0, stmnum)) is not obj_stm
         ):
             return None
@@ -557,7 +619,7 @@ class NativeReader(pypdf.PdfReader):
         if type(data) is not bytes:
             return None
         objects: list[tuple[int, PdfObject]] | None = self._native_read_objstm(
-            data, int(n_value), int(first_value), self, FACTORY, limits
+            data, int(n_value), int(first_value), self, self._native_factory, limits
         )
         if objects is None:
             return None

@@ -852,8 +852,9 @@ pub fn parse_object_stream(
 
 /// The Python side's classes and functions, in this order: `DictionaryObject`,
 /// `ArrayObject`, `NameObject`, a `NumberObject` maker, a `FloatObject` maker,
-/// `BooleanObject`, `NullObject`, `IndirectObject`, `create_string_object`,
-/// `StreamObject.initialize_from_dictionary`.
+/// `BooleanObject`, `NullObject`, `IndirectObject`, `create_string_object`, and a stream
+/// maker called with the dictionary (a `dict`) and the span `start, end` of the file's data
+/// the stream's data is (`pdfthin.engine.native_reader.factory`).
 pub struct Factory<'py> {
     dict: Bound<'py, PyAny>,
     array: Bound<'py, PyAny>,
@@ -931,12 +932,16 @@ pub fn to_py<'py>(
             out
         }
         Value::Stream(items, start, end) => {
-            // pypdf's dictionary with its "__streamdata__", made into a stream object
+            // pypdf's dictionary and the span of `data` its "__streamdata__" would be (empty
+            // where the span is not in `data`), made into a stream object
             let raw = PyDict::new(py);
             dict_to_py(f, data, reader, items, &raw)?;
-            let bytes = data.get(*start..*end).unwrap_or_default();
-            raw.set_item("__streamdata__", PyBytes::new(py, bytes))?;
-            f.stream.call1((raw,))?
+            let (start, end) = if data.get(*start..*end).is_some() {
+                (*start, *end)
+            } else {
+                (0, 0)
+            };
+            f.stream.call1((raw, start, end))?
         }
     })
 }
