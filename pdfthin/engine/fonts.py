@@ -20,7 +20,7 @@ from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, Strea
 from . import _native
 from . import encodings as enc
 from .bidi import visual_cluster
-from .cidmaps import cid_to_unicode
+from .cidmaps import CidTable, cid_to_unicode
 from .cmap import (
     JIS_X0208,
     CMap,
@@ -698,7 +698,7 @@ def _texts_by_cid(raw: bytes, gid_text: dict[int, str], text_map: _TextMap) -> N
 class _CollectionMap(_TextMap):
     """code -> CID (identity, or the font's own CMap) -> Unicode by an Adobe collection."""
 
-    def __init__(self, table: dict[int, str], cmap: CMap | None) -> None:
+    def __init__(self, table: CidTable, cmap: CMap | None) -> None:
         super().__init__()
         self.table = table
         self.cmap = cmap if cmap is not None and (cmap.cids or cmap.cid_ranges) else None

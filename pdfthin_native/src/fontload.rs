@@ -438,13 +438,16 @@ pub fn cid_gid_text(
 /// `cid_to_unicode`'s table from the decompressed data: zig-zag varint deltas of CID and code
 /// point, then the count and code points of further characters. `None` where Python would
 /// raise or make what a Rust string cannot hold (a surrogate).
+///
+/// Python builds a `dict` of some 20,000 strings (a few MB, most of it never asked for); this
+/// is the same mapping kept compact, a [`CidTable`], whose strings are made when looked up.
 #[pyfunction]
-pub fn cid_table<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Option<Bound<'py, PyDict>>> {
+pub fn cid_table(data: &[u8]) -> Option<CidTable> {
     let mut numbers: Vec<u64> = Vec::with_capacity(data.len());
     let (mut value, mut shift) = (0u64, 0u32);
     for &byte in data {
         if shift > 56 {
-            return Ok(None);
+            return None;
         }
         value |= u64::from(byte & 0x7F) << shift;
         if byte & 0x80 != 0 {
@@ -463,25 +466,17 @@ pub fn cid_table<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Option<Bound<'py
             -half - 1
         }
     };
-    let table = PyDict::new(py);
+    // (cid, start, end) into `text`, in the order Python assigns them.
+    let mut entries: Vec<(i64, u32, u32)> = Vec::new();
+    let mut text = String::new();
     let (mut cid, mut cp) = (0i64, 0i64);
     let len = numbers.len();
     let mut i = 0usize;
     while i + 1 < len {
-        let Some(&extra) = numbers.get(i + 2) else {
-            return Ok(None); // numbers[i + 2]: IndexError
-        };
-        let (Some(c), Some(p)) = (
-            cid.checked_add(unzig(numbers[i])),
-            cp.checked_add(unzig(numbers[i + 1])),
-        ) else {
-            return Ok(None);
-        };
-        cid = c;
-        cp = p;
-        let Ok(extra) = usize::try_from(extra) else {
-            return Ok(None);
-        };
+        let &extra = numbers.get(i + 2)?; // numbers[i + 2]: IndexError
+        cid = cid.checked_add(unzig(numbers[i]))?;
+        cp = cp.checked_add(unzig(numbers[i + 1]))?;
+        let extra = usize::try_from(extra).ok()?;
         let start = i + 3;
         let stop = start.saturating_add(extra).min(len);
         let rest = if start < stop {
@@ -489,21 +484,79 @@ pub fn cid_table<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Option<Bound<'py
         } else {
             &[]
         };
-        let Ok(first) = u64::try_from(cp) else {
-            return Ok(None); // chr() of a negative number: ValueError
-        };
-        let mut text = String::new();
+        let first = u64::try_from(cp).ok()?; // chr() of a negative number: ValueError
+        let at = u32::try_from(text.len()).ok()?;
         for &c in std::iter::once(&first).chain(rest) {
             // chr(): too large (ValueError), or a surrogate (not a Rust char).
-            let Some(ch) = u32::try_from(c).ok().and_then(char::from_u32) else {
-                return Ok(None);
-            };
+            let ch = u32::try_from(c).ok().and_then(char::from_u32)?;
             text.push(ch);
         }
-        table.set_item(cid, text)?;
+        entries.push((cid, at, u32::try_from(text.len()).ok()?));
         i = start.saturating_add(extra);
     }
-    Ok(Some(table))
+    // A CID given twice keeps its last text, as the dict's assignment does.
+    entries.reverse();
+    entries.sort_by_key(|e| e.0); // stable: the last assignment first among equals
+    entries.dedup_by_key(|e| e.0);
+    Some(CidTable { entries, text })
+}
+
+/// An Adobe collection's CID -> Unicode table: for Python a read-only mapping of `int` to
+/// `str` (`get`, `[]`, `in`, `len`), the same mapping as the `dict` `_read_table` builds.
+#[pyclass(frozen, module = "pdfthin_native")]
+pub struct CidTable {
+    /// `(cid, start, end)` sorted by CID, one per CID; the text is `text[start..end]`.
+    entries: Vec<(i64, u32, u32)>,
+    text: String,
+}
+
+impl CidTable {
+    fn text_of(&self, key: &Bound<'_, PyAny>) -> Option<&str> {
+        let cid = key.downcast::<PyInt>().ok()?.extract::<i64>().ok()?;
+        let at = self.entries.binary_search_by_key(&cid, |e| e.0).ok()?;
+        let (_, start, end) = self.entries[at];
+        self.text.get(start as usize..end as usize)
+    }
+}
+
+#[pymethods]
+impl CidTable {
+    #[pyo3(signature = (cid, default=None))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        cid: &Bound<'py, PyAny>,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> Bound<'py, PyAny> {
+        match self.text_of(cid) {
+            Some(text) => PyString::new(py, text).into_any(),
+            None => default.unwrap_or_else(|| py.None().into_bound(py)),
+        }
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        cid: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        match self.text_of(cid) {
+            Some(text) => Ok(PyString::new(py, text)),
+            None => Err(pyo3::exceptions::PyKeyError::new_err(cid.clone().unbind())),
+        }
+    }
+
+    fn __contains__(&self, cid: &Bound<'_, PyAny>) -> bool {
+        self.text_of(cid).is_some()
+    }
+
+    fn __len__(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The CIDs, in increasing order.
+    fn keys(&self) -> Vec<i64> {
+        self.entries.iter().map(|e| e.0).collect()
+    }
 }
 
 #[cfg(test)]

@@ -114,6 +114,7 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<font::Font>()?;
     m.add_class::<text::Vocabulary>()?;
+    m.add_class::<fontload::CidTable>()?;
     m.add_function(wrap_pyfunction!(objects::read_indirect, m)?)?;
     m.add_function(wrap_pyfunction!(objects::read_object_stream, m)?)?;
     m.add_function(wrap_pyfunction!(objects::read_object_header, m)?)?;

@@ -11,10 +11,24 @@ from __future__ import annotations
 import functools
 import zlib
 from importlib import resources
+from typing import Any, Protocol
 
 from .. import _native
 
 ORDERINGS = frozenset({"Japan1", "GB1", "CNS1", "Korea1"})
+
+
+class CidTable(Protocol):
+    """CID -> Unicode text: a ``dict`` (pure), or ``pdfthin_native.CidTable``, the same
+    mapping kept compact, whose strings are made when looked up."""
+
+    def get(self, cid: int, default: Any = None, /) -> Any: ...
+
+    def __getitem__(self, cid: int, /) -> str: ...
+
+    def __contains__(self, cid: object, /) -> bool: ...
+
+    def __len__(self) -> int: ...
 
 
 def _varints(data: bytes) -> list[int]:
@@ -35,7 +49,7 @@ def _unzig(value: int) -> int:
 
 
 @functools.lru_cache(maxsize=4)
-def cid_to_unicode(ordering: str) -> dict[int, str] | None:
+def cid_to_unicode(ordering: str) -> CidTable | None:
     """The table for an Adobe ordering, or ``None`` for any other collection."""
     if ordering not in ORDERINGS:
         return None
@@ -43,12 +57,12 @@ def cid_to_unicode(ordering: str) -> dict[int, str] | None:
     return _read_table(zlib.decompress(raw))
 
 
-def _read_table(data: bytes) -> dict[int, str]:
+def _read_table(data: bytes) -> CidTable:
     """The table from its decompressed data: zig-zag varint deltas of CID and code point,
     then how many more code points the text has, and those."""
     native = _native.NATIVE
     if native is not None:
-        built: dict[int, str] | None = native.cid_table(data)  # None: Python reads it
+        built: CidTable | None = native.cid_table(data)  # None: Python reads it
         if built is not None:
             return built
     numbers = _varints(data)
