@@ -11,9 +11,12 @@ from typing import Any
 
 import pypdf
 import pytest
+from conftest import CORPUS_FILES, require_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pdfbuilder import Outline, PdfBuilder, Ref, encrypt
 
-from pdfthin.engine import Limits, fingerprint, open_pdf, read_source
+from pdfthin.engine import Limits, fingerprint, open_pdf, read_source, recovery
 from pdfthin.engine.document import EngineDocument, pdf_date
 from pdfthin.errors import PdfthinError
 from pdfthin.model import build_document
@@ -648,3 +651,52 @@ def test_undecodable_content_stream_is_reported_not_empty(stream: dict[str, Any]
     assert page.incomplete is True
     assert page.problems
     assert doc.page(2).incomplete is False
+
+
+_HEADER_SOUP = st.lists(
+    st.sampled_from(
+        [
+            b"0",
+            b"7",
+            b"12",
+            b"12345678901",
+            b"123456",
+            b" ",
+            b"\n",
+            b"\r\n",
+            b"\x00",
+            b"\x0b",
+            b"\t",
+            b"obj",
+            b"endobj",
+            b"xobj",
+            b"obj_",
+            b"objx",
+            b"R",
+            b"<<",
+            b"%",
+            b"stream",
+        ]
+    ),
+    max_size=40,
+).map(b"".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_HEADER_SOUP)
+def test_object_headers_are_the_patterns_matches(data: bytes) -> None:
+    """The recovery scan finds exactly the ``N G obj`` headers the pattern finds, in order,
+    with the same spans and numbers."""
+    expected = [(m.span(), m.groups()) for m in recovery._OBJ.finditer(data)]
+    assert [(m.span(), m.groups()) for m in recovery._object_headers(data)] == expected
+
+
+def test_object_headers_of_the_corpus() -> None:
+    require_corpus()
+    compared = 0
+    for f in CORPUS_FILES[::4]:
+        data = f.path.read_bytes()
+        expected = [(m.span(), m.groups()) for m in recovery._OBJ.finditer(data)]
+        assert [(m.span(), m.groups()) for m in recovery._object_headers(data)] == expected
+        compared += len(expected)
+    assert compared > 1000
