@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import random
 import zlib
 from collections.abc import Callable, Iterator
 from importlib import resources
@@ -21,6 +22,15 @@ from typing import Any
 
 import pytest
 from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from fontprograms import (
+    cmap_format0,
+    cmap_format4,
+    cmap_format4_glyph_array,
+    cmap_format6,
+    cmap_format12,
+    cmap_only_sfnt,
+    truetype_program,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from native_support import engine, native_module
@@ -38,7 +48,7 @@ from pypdf.generic import (
     TextStringObject,
 )
 
-from pdfthin.engine import cidmaps, fonts, open_pdf
+from pdfthin.engine import cidmaps, fontfile, fonts, open_pdf
 from pdfthin.engine import cmap as cmap_module
 from pdfthin.engine.fonts import Font, get, load_font, resolve, stream_data
 from pdfthin.errors import PdfthinError
@@ -711,3 +721,86 @@ def type0_fonts(draw: st.DrawFn) -> DictionaryObject:
 def test_type0_fonts(font_dict: DictionaryObject) -> None:
     font = same_font(font_dict)
     assert isinstance(font, dict)
+
+
+# --- TrueType cmaps -----------------------------------------------------------------------------
+
+
+def _sfnt_programs() -> list[bytes]:
+    """Each subtable format, a choice between subtables, private-use aliases, overlapping
+    segments, and a font written by fontTools."""
+    return [
+        cmap_only_sfnt([(1, 0, cmap_format0({0x41: 3, 0x42: 4}))]),
+        cmap_only_sfnt([(3, 1, cmap_format4([(0x41, 0x43, -0x40), (0x61, 0x61, 100)]))]),
+        cmap_only_sfnt([(3, 1, cmap_format4_glyph_array(0x30, [7, 0, 9]))]),
+        cmap_only_sfnt([(3, 1, cmap_format6(0x20, [5, 0, 6]))]),
+        cmap_only_sfnt([(3, 10, cmap_format12([(0x1F600, 0x1F602, 10), (0x41, 0x42, 0)]))]),
+        cmap_only_sfnt(
+            [
+                (1, 0, cmap_format0({0x41: 9})),
+                (3, 1, cmap_format4([(0x41, 0x41, 1 - 0x41), (0xF041, 0xF041, 1 - 0xF041)])),
+                (0, 3, cmap_format6(0x20, [5, 0, 6])),
+                (3, 1, cmap_format4([(0xF020, 0xF030, 5 - 0xF020), (0x20, 0x25, -0x1B)])),
+            ]
+        ),
+        cmap_only_sfnt([(3, 1, cmap_format4([(0x20, 0x40, 0), (0x30, 0x50, 1)]))]),
+        cmap_only_sfnt([(3, 0, cmap_format4([(0xF020, 0xF021, 3 - 0xF020)]))]),
+        cmap_only_sfnt([(0, 4, cmap_format12([(0xD7FE, 0xD801, 4)]))]),  # surrogates
+        truetype_program({0x41: "A", 0x42: "B", 0x1F600: "smile"}),
+    ]
+
+
+def test_truetype_unicodes_natively() -> None:
+    """Each format read natively, the same as Python's (a surrogate code is Python's)."""
+    module = native_module()
+    for program in _sfnt_programs():
+        found = assert_same(lambda program=program: fontfile.truetype_unicodes(program))
+        native = module.truetype_unicodes(program)
+        if any(0xD800 <= ord(text) <= 0xDFFF for text in found.values()):
+            assert native is None
+        else:
+            assert native == found and list(native) == list(found)
+
+
+def test_truetype_unicodes_of_damaged_programs() -> None:
+    """Every cut and many byte changes of each program: the same answer both ways."""
+    rng = random.Random(7)
+    for program in _sfnt_programs():
+        for cut in range(0, len(program), 3):
+            assert_same(lambda p=program[:cut]: fontfile.truetype_unicodes(p))
+        for _ in range(150):
+            changed = bytearray(program)
+            for _ in range(rng.randint(1, 4)):
+                changed[rng.randrange(len(changed))] = rng.choice(
+                    (0, 1, 0x7F, 0xFF, rng.randrange(256))
+                )
+            assert_same(lambda p=bytes(changed): fontfile.truetype_unicodes(p))
+
+
+@SETTINGS
+@given(st.binary(max_size=300), st.integers(0, 3), st.integers(0, 40))
+def test_truetype_unicodes_soup(tail: bytes, which: int, at: int) -> None:
+    program = _sfnt_programs()[which]
+    assert_same(lambda: fontfile.truetype_unicodes(program[: 12 + at] + tail))
+    assert_same(lambda: fontfile.truetype_unicodes(program + tail))
+
+
+def test_truetype_unicodes_of_the_corpus() -> None:
+    """Every embedded TrueType program of the corpus (``/FontFile2``) both ways."""
+    require_corpus()
+    read = answered = 0
+    for f in FILES:
+        try:
+            doc = open_pdf(f.path, password=f.password)
+        except PdfthinError:
+            continue
+        for font_dict in _font_dicts(doc._pages):
+            for cid_font in [font_dict, *(get(font_dict, "/DescendantFonts") or [])]:
+                descriptor = get(resolve(cid_font), "/FontDescriptor")
+                program = stream_data(get(descriptor, "/FontFile2")) if descriptor else None
+                if program:
+                    assert_same(lambda program=program: fontfile.truetype_unicodes(program))
+                    read += 1
+                    answered += native_module().truetype_unicodes(program) is not None
+    assert read > 50
+    assert answered >= 0.95 * read  # natively, not handed back to Python

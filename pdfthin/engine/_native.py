@@ -46,6 +46,7 @@ _API = (
     "simple_trans",
     "cid_gid_text",
     "cid_table",
+    "truetype_unicodes",
     "read_object_stream",
     "read_object_header",
     "read_xref_entries",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import struct
 
+from . import _native
 from ._cffdata import EXPERT_CHARSET_SIDS, EXPERT_SUBSET_CHARSET_SIDS, STANDARD_STRINGS
 
 _T1_STANDARD = re.compile(rb"/Encoding\s+StandardEncoding\s+def")
@@ -309,6 +310,11 @@ def _truetype_cmaps(data: bytes) -> dict[tuple[int, int], dict[int, int]]:
 
 def truetype_unicodes(program: bytes) -> dict[int, str]:
     """``glyph id -> Unicode`` from the font's Unicode ``cmap`` (the inverse of it)."""
+    native = _native.NATIVE
+    if native is not None and type(program) is bytes:
+        found: dict[int, str] | None = native.truetype_unicodes(program)  # None: Python's
+        if found is not None:
+            return found
     cmaps = truetype_cmaps(program)
     unicode_map = cmaps.get((3, 10)) or cmaps.get((3, 1)) or cmaps.get((0, 3)) or cmaps.get((0, 4))
     if not unicode_map:

@@ -24,6 +24,7 @@ mod status;
 mod structure;
 mod tables;
 mod text;
+mod truetype;
 
 use interp::{to_py, Interp, Limits};
 // The parser of indirect objects (pypdf's read_object), declared apart from the others.
@@ -149,5 +150,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fontload::simple_trans, m)?)?;
     m.add_function(wrap_pyfunction!(fontload::cid_gid_text, m)?)?;
     m.add_function(wrap_pyfunction!(fontload::cid_table, m)?)?;
+    m.add_function(wrap_pyfunction!(truetype::truetype_unicodes, m)?)?;
     Ok(())
 }
