@@ -302,6 +302,34 @@ def test_empty_user_password_opens_without_asking(plain_pdf: bytes) -> None:
     assert doc.metadata().encrypted is True
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize(("user", "password", "opens"), [("", None, True), ("secret", None, False)])
+def test_the_empty_password_is_tried_once(
+    plain_pdf: bytes,
+    monkeypatch: pytest.MonkeyPatch,
+    algorithm: str,
+    user: str,
+    password: str | None,
+    opens: bool,
+) -> None:
+    """Without a password, pypdf's own try of the empty one while opening is the answer: the
+    key derivation (milliseconds for AES-256) is not done a second time."""
+    data = encrypt(plain_pdf, user, "owner", algorithm=algorithm)
+    calls: list[object] = []
+    verify = pypdf._encryption.Encryption.verify
+
+    def counted(self: Any, pwd: Any, **kwargs: Any) -> Any:
+        calls.append(pwd)
+        return verify(self, pwd, **kwargs)
+
+    monkeypatch.setattr(pypdf._encryption.Encryption, "verify", counted)
+    if opens:
+        assert texts(open_pdf(data, password=password)) == ["p1", "p2"]
+    else:
+        assert error_of(data, password=password).details.get("password_given") is False
+    assert calls == [b""]
+
+
 def test_unencrypted_file_ignores_a_password(plain_pdf: bytes) -> None:
     assert open_pdf(plain_pdf, password="whatever").metadata().encrypted is False
 

@@ -227,7 +227,13 @@ class EngineDocument:
         if not reader.is_encrypted:
             return
         try:
-            ok = reader.decrypt(password or "")
+            encryption = reader._encryption
+            if not password and encryption is not None:
+                # pypdf tried the empty password while opening the file: its verdict stands
+                # (asking again would repeat the key derivation, milliseconds for AES-256)
+                ok = encryption.is_decrypted()
+            else:
+                ok = bool(reader.decrypt(password or ""))
         except DependencyError as exc:
             raise _dependency_error(exc) from None
         except (NotImplementedError, PdfReadError, ValueError, KeyError) as exc:
