@@ -15,6 +15,8 @@ import io
 import logging
 import random
 import struct
+import types
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -507,6 +509,142 @@ def test_streams_are_copied_out_of_the_file_only_when_read() -> None:
             assert native._data == b"set"
             with pytest.raises(AttributeError):
                 _ = native.no_such_attribute
+
+
+def _decoded(stream: Any) -> tuple[Any, int]:
+    """``stream.get_data()`` (or the exception's type) and the number of pypdf's warnings."""
+    with _pypdf_warnings() as warned:
+        try:
+            got: Any = stream.get_data()
+        except Exception as exc:
+            got = type(exc)
+    return got, warned.count
+
+
+class _Inflates:
+    """Counts the native inflates that answered."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+        self.answers = 0
+
+    def __call__(self, *args: Any) -> Any:
+        found = self.module.inflate(*args)
+        self.answers += found is not None
+        return found
+
+
+def _flate_streams() -> dict[str, tuple[bytes, bool]]:
+    """Streams of every kind ``get_data`` meets: plain ones (inflated natively) and those
+    pypdf must decode itself. ``True``: decoded natively."""
+    text = b"BT /F1 12 Tf (hello) Tj ET\n" * 40
+    packed = zlib.compress(text)
+    raw = zlib.compressobj(wbits=-15)
+    deflated = raw.compress(text) + raw.flush()
+    return {
+        "plain": (packed, True),
+        "trailing bytes": (packed + b"\r\n\x00junk", True),
+        "empty output": (zlib.compress(b""), True),
+        "cut short": (packed[: len(packed) // 2], False),
+        "last bytes lost": (packed[:-2], False),
+        "bad checksum": (packed[:-1] + bytes([packed[-1] ^ 1]), False),
+        "raw deflate": (deflated, False),
+        "garbage": (b"not zlib at all", False),
+        "bad byte inside": (packed[:20] + b"\xff" + packed[21:], False),
+    }
+
+
+@pytest.mark.parametrize("name", list(_flate_streams()))
+@pytest.mark.parametrize(
+    "entries", [{}, {"DecodeParms": {"Predictor": 1}}, {"Filter": ["/FlateDecode"]}]
+)
+def test_flate_streams_decode_as_pypdf_decodes_them(name: str, entries: dict[str, Any]) -> None:
+    """A /FlateDecode stream read natively decodes to pypdf's bytes, warnings and errors, and
+    caches its decoded stream as pypdf does; only a plain one (one filter named, no
+    parameters, decoded whole by zlib) is inflated natively."""
+    module = native_module()
+    data, native_expected = _flate_streams()[name]
+    b = PdfBuilder()
+    ref = b.stream(data, flate=False, **{"Filter": "/FlateDecode", "Type": "/Test", **entries})
+    b.add_page(b"", {})
+    pdf = b.build()
+    with engine(module):
+        plain = pypdf.PdfReader(io.BytesIO(pdf), strict=False)
+        fast = native_reader.open_reader(pdf)
+        a = plain.get_object(IndirectObject(ref.num, 0, plain))
+        z = fast.get_object(IndirectObject(ref.num, 0, fast))
+        assert isinstance(z, native_reader.FileEncodedStream)
+        counting = _Inflates(module)
+        with _native_inflate(counting):
+            assert _decoded(z) == _decoded(a)
+            assert _decoded(z) == _decoded(a)  # the cached answer
+        assert counting.answers == (native_expected and not entries)
+        assert_same(z, a, name, (fast, plain))
+
+
+@contextmanager
+def _native_inflate(inflate: Any) -> Iterator[None]:
+    module = _native.NATIVE
+    wrapped = types.SimpleNamespace(inflate=inflate)
+    _native.NATIVE = wrapped  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        _native.NATIVE = module
+
+
+def test_flate_limits_are_pypdfs() -> None:
+    """Past pypdf's output limit or decoding-work limit the stream is pypdf's (its error)."""
+    module = native_module()
+    big = zlib.compress(b"x" * 200_000)
+    b = PdfBuilder()
+    ref = b.stream(big, flate=False, Filter="/FlateDecode")
+    b.add_page(b"", {})
+    pdf = b.build()
+    for overrides in (
+        {"zlib_maximum_output_length": 100_000},
+        {"zlib_maximum_output_length": 200_000},
+        {"zlib_maximum_output_length": 200_001},
+        {"stream_decoding_work_maximum_length": 150_000},
+        {"stream_decoding_work_maximum_length": len(big) + 200_000},
+    ):
+        config = get_configuration().with_overwrites(**overrides)
+        with engine(module), pypdf.apply_configuration(config):
+            plain = pypdf.PdfReader(io.BytesIO(pdf), strict=False)
+            fast = native_reader.open_reader(pdf)
+            a = plain.get_object(IndirectObject(ref.num, 0, plain))
+            z = fast.get_object(IndirectObject(ref.num, 0, fast))
+            assert _decoded(z) == _decoded(a), overrides
+
+
+@pytest.mark.corpus
+def test_every_flate_stream_of_the_corpus() -> None:
+    """Every stream of the corpus decoded by both readers: the same bytes or error, and most
+    /FlateDecode ones inflated natively."""
+    require_corpus()
+    module = native_module()
+    streams = 0
+    counting = _Inflates(module)
+    with engine(module):
+        for f in CORPUS_FILES:
+            opened = _open(f)
+            if opened is None:
+                continue
+            data, plain = opened
+            if plain.is_encrypted:
+                continue
+            with _pypdf_warnings():
+                fast = native_reader.open_reader(data)
+            for idnum, gen, _ in _plain_objects(plain):
+                a, _ = _try_get(plain, idnum, gen)
+                z, _ = _try_get(fast, idnum, gen)
+                if not isinstance(z, native_reader.FileEncodedStream):
+                    continue
+                with _native_inflate(counting):
+                    assert _decoded(z) == _decoded(a), f"{f.relpath} {idnum} {gen}"
+                streams += 1
+    assert streams > 2000
+    assert counting.answers > 0.8 * streams
 
 
 @pytest.mark.corpus

@@ -47,6 +47,7 @@ _API = (
     "cid_gid_text",
     "cid_table",
     "truetype_unicodes",
+    "inflate",
     "read_object_stream",
     "read_object_header",
     "read_xref_entries",

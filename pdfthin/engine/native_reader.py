@@ -112,9 +112,63 @@ class _FileSpan:
 class FileEncodedStream(_FileSpan, EncodedStreamObject):
     __slots__ = ("_pdfthin_span",)
 
+    def get_data(self) -> bytes:
+        # pypdf's get_data, with the data of a plain /FlateDecode stream inflated natively
+        # (``_inflated``) and cached as pypdf caches it; any other stream is pypdf's.
+        if self.decoded_self is None:
+            data = _inflated(self)
+            if data is not None:
+                decoded = DecodedStreamObject()
+                decoded.set_data(data)
+                for key, value in self.items():
+                    if key not in _NOT_DECODED_KEYS:
+                        decoded[key] = value
+                self.decoded_self = decoded
+        return super().get_data()
+
 
 class FileDecodedStream(_FileSpan, DecodedStreamObject):
     __slots__ = ("_pdfthin_span",)
+
+
+#: The entries pypdf's ``EncodedStreamObject.get_data`` leaves out of the decoded stream.
+_NOT_DECODED_KEYS = (
+    StreamAttributes.LENGTH,
+    StreamAttributes.FILTER,
+    StreamAttributes.DECODE_PARMS,
+)
+
+
+def _inflated(stream: StreamObject) -> bytes | None:
+    """``decode_stream_data(stream)`` where it is one zlib inflate: the stream's one filter is
+    ``/FlateDecode`` (a name, not an array or a reference), without ``/DecodeParms`` (so no
+    predictor), with data, within pypdf's limits (filters, output, decoding work), and zlib
+    decodes it whole (``pdfthin_native.inflate``). ``None``: pypdf decodes it (its recovery
+    of damaged streams, its errors and warnings included)."""
+    native = _native.NATIVE
+    if native is None:
+        return None
+    filters = dict.get(stream, StreamAttributes.FILTER)
+    if type(filters) is not NameObject or filters != "/FlateDecode":
+        return None
+    if StreamAttributes.DECODE_PARMS in stream:
+        return None
+    data = stream._data
+    config = get_configuration()
+    work = config.stream_decoding_work_maximum_length
+    limit = config.zlib_maximum_output_length
+    if (
+        type(data) is not bytes
+        or not data
+        or config.stream_filters_maximum_length < 1
+        or type(work) is not int
+        or type(limit) is not int
+        or not 0 <= limit < _BIG
+        or not len(data) <= work < _BIG
+    ):
+        return None
+    inflated: bytes | None = native.inflate(data, limit, work - len(data))
+    return inflated
 
 
 #: pypdf's stream classes, and those of a stream read natively.

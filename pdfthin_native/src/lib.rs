@@ -14,6 +14,7 @@ mod font;
 mod fontload;
 mod grids;
 mod headings;
+mod inflate;
 mod interp;
 pub mod lexer;
 mod lines;
@@ -151,5 +152,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fontload::cid_gid_text, m)?)?;
     m.add_function(wrap_pyfunction!(fontload::cid_table, m)?)?;
     m.add_function(wrap_pyfunction!(truetype::truetype_unicodes, m)?)?;
+    m.add_function(wrap_pyfunction!(inflate::inflate, m)?)?;
     Ok(())
 }
