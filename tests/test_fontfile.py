@@ -370,3 +370,23 @@ def test_corpus_has_the_fonts_these_checks_rely_on() -> None:
     require_corpus()
     relpaths = {f.relpath for f in CORPUS_FILES}
     assert set(_KNOWN) <= relpaths
+
+
+def test_truetype_cmap_overlapping_ranges_are_bounded() -> None:
+    """Overlapping ranges cannot make the cmap reader loop billions of times: it reads at most
+    ``_MAX_CMAP_CODES`` codes in all, and leaves out the rest of a subtable past that."""
+    from pdfthin.engine import fontfile
+
+    groups = [(0x20, 0x20 + 65_536, 1)] * 65_536  # four billion codes as written
+    segments = [(0x20, 0xFFFE, 1)] * 2_000  # 130 million
+    program = cmap_only_sfnt([(3, 10, cmap_format12(groups)), (3, 1, cmap_format4(segments))])
+    cmaps = truetype_cmaps(program)
+    assert len(cmaps[(3, 10)]) == 65_537  # the first group; the rest of the budget is spent
+    assert (3, 1) not in cmaps or len(cmaps[(3, 1)]) <= fontfile._MAX_CMAP_CODES
+    assert len(truetype_unicodes(program)) > 60_000
+
+
+def test_truetype_codes_past_unicode_are_not_characters() -> None:
+    program = cmap_only_sfnt([(3, 10, cmap_format12([(0x10FFFE, 0x110002, 5), (0x41, 0x41, 1)]))])
+    assert truetype_cmaps(program)[(3, 10)][0x110001] == 8
+    assert truetype_unicodes(program) == {1: "A", 5: "\U0010fffe", 6: "\U0010ffff"}

@@ -747,7 +747,21 @@ def _sfnt_programs() -> list[bytes]:
         cmap_only_sfnt([(3, 0, cmap_format4([(0xF020, 0xF021, 3 - 0xF020)]))]),
         cmap_only_sfnt([(0, 4, cmap_format12([(0xD7FE, 0xD801, 4)]))]),  # surrogates
         truetype_program({0x41: "A", 0x42: "B", 0x1F600: "smile"}),
+        cmap_only_sfnt([(3, 10, cmap_format12([(0x10FFFE, 0x110002, 5), (0x41, 0x41, 1)]))]),
     ]
+
+
+def test_truetype_unicodes_of_overlapping_ranges() -> None:
+    """Both ways stop at the same code budget (the rest of a subtable left out)."""
+    groups = [(0xE000, 0xE000 + 65_536, 1)] * 40  # no surrogate code: answered natively
+    segments = [(0x20, 0xD7FF, 1)] * 40
+    for program in (
+        cmap_only_sfnt([(3, 10, cmap_format12(groups)), (3, 1, cmap_format4(segments))]),
+        cmap_only_sfnt([(3, 1, cmap_format4(segments)), (3, 10, cmap_format12(groups))]),
+        cmap_only_sfnt([(0, 3, cmap_format4(segments[:15])), (3, 1, cmap_format4(segments))]),
+    ):
+        found = assert_same(lambda program=program: fontfile.truetype_unicodes(program))
+        assert native_module().truetype_unicodes(program) == found and len(found) > 50_000
 
 
 def test_truetype_unicodes_natively() -> None:

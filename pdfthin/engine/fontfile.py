@@ -24,6 +24,12 @@ _T1_ENCODING_START = re.compile(rb"/Encoding\s+\d+\s+array")
 
 #: Bounds for hostile font programs.
 _MAX_GLYPHS = 65_536
+#: Codes read from a font's ``cmap`` subtables at most, all of them together: ranges may
+#: overlap, and 65,536 format 12 groups of 65,537 codes would ask for four billion. Where the
+#: next segment or group would pass it, the rest of that subtable is left out.
+_MAX_CMAP_CODES = 1 << 20
+#: Past the last Unicode code point no code is a character.
+_MAX_UNICODE = 0x10FFFF
 
 
 def type1_encoding(program: bytes, clear_length: int | None = None) -> dict[int, str] | None:
@@ -255,6 +261,7 @@ def _truetype_cmaps(data: bytes) -> dict[tuple[int, int], dict[int, int]]:
     base, _length = tables[b"cmap"]
     _version, count = struct.unpack_from(">HH", data, base)
     out: dict[tuple[int, int], dict[int, int]] = {}
+    budget = _MAX_CMAP_CODES
     for i in range(min(count, 32)):
         platform, encoding, offset = struct.unpack_from(">HHI", data, base + 4 + 8 * i)
         at = base + offset
@@ -272,6 +279,10 @@ def _truetype_cmaps(data: bytes) -> dict[tuple[int, int], dict[int, int]]:
                 start, end = starts[s], ends[s]
                 if end < start or end - start > _MAX_GLYPHS:
                     continue
+                codes = max(0, min(end, 0xFFFE) + 1 - start)
+                if codes > budget:
+                    break
+                budget -= codes
                 for code in range(start, min(end, 0xFFFE) + 1):
                     if range_offsets[s] == 0:
                         gid = (code + deltas[s]) & 0xFFFF
@@ -288,6 +299,9 @@ def _truetype_cmaps(data: bytes) -> dict[tuple[int, int], dict[int, int]]:
                 start, end, gid = struct.unpack_from(">III", data, at + 16 + 12 * g)
                 if end < start or end - start > _MAX_GLYPHS:
                     continue
+                if end - start + 1 > budget:
+                    break
+                budget -= end - start + 1
                 for code in range(start, end + 1):
                     if gid + code - start:  # glyph 0 is .notdef: no character maps there
                         mapping[code] = gid + code - start
@@ -321,6 +335,8 @@ def truetype_unicodes(program: bytes) -> dict[int, str]:
         return {}
     out: dict[int, str] = {}
     for code in sorted(unicode_map):
+        if code > _MAX_UNICODE:
+            break  # not a character (and ``chr`` would refuse it)
         gid = unicode_map[code]
         if 0xE000 <= code <= 0xF8FF:  # prefer a real character over a private-use alias
             out.setdefault(gid, chr(code))

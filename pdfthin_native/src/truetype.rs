@@ -6,17 +6,19 @@
 //! (platform, encoding), picks the first of (3, 10), (3, 1), (0, 3), (0, 4) and inverts it
 //! in code order. This does the same reads in the same order, and answers `None` (Python does
 //! the work) where it would not be exact or could be slow: a code that is not a Rust `char`
-//! (a surrogate, or past U+10FFFF, where `chr` raises), or segments and groups covering more
-//! codes than [`MAX_CODES`] in all.
+//! (a surrogate). Both read at most [`MAX_CODES`] codes of segments and groups in all: where
+//! the next one would pass that, the rest of its subtable is left out.
 
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// Codes of format 4 segments and format 12 groups read natively at most, over all the
-/// subtables (past that Python's own loops answer).
-const MAX_CODES: u64 = 1 << 22;
+/// `_MAX_CMAP_CODES`: codes of format 4 segments and format 12 groups read at most, over all
+/// the subtables.
+const MAX_CODES: u64 = 1 << 20;
+/// `_MAX_UNICODE`: no code past it is a character.
+const MAX_UNICODE: u64 = 0x10FFFF;
 /// `_MAX_GLYPHS`: the widest range a segment or group may cover.
 const MAX_GLYPHS: u64 = 65_536;
 
@@ -49,8 +51,7 @@ fn wanted(platform: u16, encoding: u16) -> Option<usize> {
 }
 
 /// One subtable's `code -> glyph id` assignments in Python's order (`keep`), or only checked
-/// for the reads that could fail (`!keep`). `Err(())`: a `struct.error`; `Ok(None)`: not
-/// exact here (too many codes).
+/// for the reads that could fail (`!keep`). `Err(())`: a `struct.error`.
 #[allow(clippy::result_unit_err)]
 fn subtable(
     data: &[u8],
@@ -58,7 +59,7 @@ fn subtable(
     fmt: u16,
     keep: bool,
     budget: &mut u64,
-) -> Result<Option<Vec<(u64, u64)>>, ()> {
+) -> Result<Vec<(u64, u64)>, ()> {
     let mut out: Vec<(u64, u64)> = Vec::new();
     let e = |x: Option<u16>| x.ok_or(());
     match fmt {
@@ -80,13 +81,11 @@ fn subtable(
                 if end < start || end - start > MAX_GLYPHS {
                     continue;
                 }
-                if start <= end.min(0xFFFE) {
-                    let count = end.min(0xFFFE) - start + 1;
-                    if count > *budget {
-                        return Ok(None);
-                    }
-                    *budget -= count;
+                let count = (end.min(0xFFFE) + 1).saturating_sub(start);
+                if count > *budget {
+                    break;
                 }
+                *budget -= count;
                 for code in start..=end.min(0xFFFE) {
                     let gid = if range_offset == 0 {
                         ((code as i64 + delta) & 0xFFFF) as u64
@@ -119,7 +118,7 @@ fn subtable(
                 }
                 let count = end - start + 1;
                 if count > *budget {
-                    return Ok(None);
+                    break;
                 }
                 *budget -= count;
                 if keep {
@@ -156,7 +155,7 @@ fn subtable(
         }
         _ => {}
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 /// `truetype_unicodes(program)`: `{glyph id: text}`, or `None` where Python must answer.
@@ -165,11 +164,8 @@ pub fn truetype_unicodes<'py>(
     py: Python<'py>,
     program: &[u8],
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(picked) = read_cmaps(program) else {
-        return Ok(None);
-    };
     let out = PyDict::new(py);
-    let Some(mut map) = picked else {
+    let Some(mut map) = read_cmaps(program) else {
         return Ok(Some(out)); // no usable subtable, or a struct.error: {}
     };
     // A dict's assignments: the last one of each code stands; then the codes in order.
@@ -179,8 +175,9 @@ pub fn truetype_unicodes<'py>(
     // gid -> its text so far, in the order gids are first given one (the dict's order).
     let mut order: Vec<(u64, char)> = Vec::new();
     let mut index: HashMap<u64, usize> = HashMap::new();
+    map.retain(|&(code, _)| code <= MAX_UNICODE); // past it: not a character
     for &(code, _) in &map {
-        // chr(code): not a Rust char (a surrogate, or past U+10FFFF where chr raises)
+        // chr(code) of a surrogate: a Python string, not a Rust char
         if u32::try_from(code).ok().and_then(char::from_u32).is_none() {
             return Ok(None);
         }
@@ -210,12 +207,10 @@ pub fn truetype_unicodes<'py>(
     Ok(Some(out))
 }
 
-/// `_truetype_cmaps` reduced to the mapping `truetype_unicodes` picks: `Some(None)` for
-/// `{}` (no cmap, no wanted subtable, or a `struct.error` anywhere), `None` where Python
-/// must answer.
-#[allow(clippy::type_complexity)]
-fn read_cmaps(data: &[u8]) -> Option<Option<Vec<(u64, u64)>>> {
-    let empty = Some(None);
+/// `_truetype_cmaps` reduced to the mapping `truetype_unicodes` picks: `None` for `{}` (no
+/// cmap, no wanted subtable, or a `struct.error` anywhere).
+fn read_cmaps(data: &[u8]) -> Option<Vec<(u64, u64)>> {
+    let empty = None;
     // _tables
     let Some(num) = u16_at(data, 4) else {
         return empty;
@@ -256,8 +251,7 @@ fn read_cmaps(data: &[u8]) -> Option<Option<Vec<(u64, u64)>>> {
         let slot = wanted(platform, encoding);
         match subtable(data, at, fmt, slot.is_some(), &mut budget) {
             Err(()) => return empty,
-            Ok(None) => return None,
-            Ok(Some(mapping)) => {
+            Ok(mapping) => {
                 if let Some(slot) = slot {
                     if !mapping.is_empty() {
                         best[slot] = Some(mapping);
@@ -266,7 +260,7 @@ fn read_cmaps(data: &[u8]) -> Option<Option<Vec<(u64, u64)>>> {
             }
         }
     }
-    Some(best.into_iter().flatten().next())
+    best.into_iter().flatten().next()
 }
 
 #[cfg(test)]
@@ -281,6 +275,6 @@ mod tests {
         assert_eq!(u32_at(b"\x00\x00\x01", 0), None);
         assert_eq!(check_array(b"\x00\x00", 0, 1), Some(()));
         assert_eq!(check_array(b"\x00\x00", 1, 1), None);
-        assert_eq!(read_cmaps(b""), Some(None));
+        assert_eq!(read_cmaps(b""), None);
     }
 }
