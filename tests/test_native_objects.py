@@ -1594,3 +1594,21 @@ def test_rebuilt_table_soup(tokens: list[bytes]) -> None:
     with engine(module):
         plain, fast = _both_typed(data)
         assert plain == fast
+
+
+def test_the_limits_follow_the_configuration() -> None:
+    """The reader's limits are read again whenever pypdf's configuration is another one."""
+    module = native_module()
+    with engine(module):
+        fast = native_reader.open_reader(_minimal_pdf())
+        assert isinstance(fast, native_reader.NativeReader)
+        before = fast._limits()
+        config = get_configuration().with_overwrites(dictionary_maximum_element_count=7)
+        with pypdf.apply_configuration(config):
+            assert fast._limits() == (before[0], 7, before[2])  # type: ignore[index]
+            assert fast._limits() is fast._limits()
+        assert fast._limits() == before
+        with pypdf.apply_configuration(
+            get_configuration().with_overwrites(maximum_declared_stream_length=-1)
+        ):
+            assert fast._limits() is None

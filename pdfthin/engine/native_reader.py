@@ -235,6 +235,8 @@ class NativeReader(pypdf.PdfReader):
         self._native_object_at = _native.NATIVE.read_object_at
         self._native_data = data
         self._native_factory = factory(data)
+        self._native_config: Any = None
+        self._native_limits: tuple[int, int, int] | None = None
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
         self._native_objects_ready = False  # get_object's own path (see _handle_encryption)
@@ -242,8 +244,17 @@ class NativeReader(pypdf.PdfReader):
         self._native_ready = True
 
     def _limits(self) -> tuple[int, int, int] | None:
-        """pypdf's limits as the native side takes them, ``None`` if they do not fit."""
+        """pypdf's limits as the native side takes them, ``None`` if they do not fit (kept for
+        the configuration they were read from: pypdf's ``Configuration`` is frozen)."""
         config = get_configuration()
+        if config is self._native_config:
+            return self._native_limits
+        self._native_config = config
+        self._native_limits = self._read_limits(config)
+        return self._native_limits
+
+    @staticmethod
+    def _read_limits(config: Any) -> tuple[int, int, int] | None:
         array = config.array_maximum_element_count
         dictionary = config.dictionary_maximum_element_count
         stream = config.maximum_declared_stream_length
