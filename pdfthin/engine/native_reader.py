@@ -157,10 +157,12 @@ def _inflated(stream: StreamObject) -> bytes | None:
     config = get_configuration()
     work = config.stream_decoding_work_maximum_length
     limit = config.zlib_maximum_output_length
+    filters_allowed = config.stream_filters_maximum_length
     if (
         type(data) is not bytes
         or not data
-        or config.stream_filters_maximum_length < 1
+        or type(filters_allowed) is not int
+        or filters_allowed < 1
         or type(work) is not int
         or type(limit) is not int
         or not 0 <= limit < _BIG
