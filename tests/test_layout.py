@@ -327,3 +327,14 @@ def test_the_same_line_alone_on_every_page_is_content_not_a_header() -> None:
     pages = [page(words("Certificate of attendance", 200, 40), number=n) for n in range(1, 5)]
     mds = markdown(*pages)
     assert all("Certificate of attendance" in md for md in mds)
+
+
+def test_laid_out_lines_let_go_of_their_word_spans() -> None:
+    """Word spans serve table detection only: a laid-out page keeps none (a built document
+    does not hold a list and a tuple per word)."""
+    runs = two_columns() + words("A closing paragraph under both columns", 50, 300)
+    lines = build_lines(list(runs))
+    assert any(len(line.spans) > 1 for line in lines)  # made with them
+    layout = layout_page(page(runs))
+    laid_out = [line for block in layout.blocks for line in block.lines]
+    assert laid_out and all(line.spans == () for line in laid_out)

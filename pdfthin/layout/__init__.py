@@ -35,6 +35,8 @@ def layout_page(page: PageContent) -> PageLayout:
     rotated = by_direction.get(2)
     lines = build_lines(by_direction.get(0, []))
     tables, rest = find_tables(lines, page.rules)
+    for line in lines:
+        line.spans = ()  # read by table detection only (see Line.spans)
     blocks = build_blocks(rest)
     ordered = reading_order(blocks + tables)
     if vertical:
@@ -73,7 +75,7 @@ def _turned_blocks(runs: list[TextRun], k: int, width: float, height: float) -> 
             line.x0, line.y0, line.x1, line.y1 = from_frame(
                 (line.x0, line.y0, line.x1, line.y1), k, width, height
             )
-            line.spans = []
+            line.spans = ()
     return blocks
 
 

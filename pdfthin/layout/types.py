@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -21,8 +22,10 @@ class Line:
     artifact: bool = False
     #: The earliest content-stream position of its runs.
     seq: int = 0
-    #: Horizontal extents of the pieces that make up the line (for table detection).
-    spans: list[tuple[float, float, str]] = field(default_factory=list)
+    #: Horizontal extents of the pieces that make up the line, for table detection; let go
+    #: (an empty tuple) once the page's tables are found, so a built document does not keep
+    #: a list and a tuple per word for nothing.
+    spans: Sequence[tuple[float, float, str]] = ()
 
 
 @dataclass(slots=True)
