@@ -210,53 +210,33 @@ pub fn truetype_unicodes<'py>(
 /// `_truetype_cmaps` reduced to the mapping `truetype_unicodes` picks: `None` for `{}` (no
 /// cmap, no wanted subtable, or a `struct.error` anywhere).
 fn read_cmaps(data: &[u8]) -> Option<Vec<(u64, u64)>> {
-    let empty = None;
     // _tables
-    let Some(num) = u16_at(data, 4) else {
-        return empty;
-    };
+    let num = u16_at(data, 4)?;
     let mut cmap: Option<usize> = None;
     for i in 0..usize::from(num).min(64) {
         let p = 12 + 16 * i;
-        let (Some(tag), Some(offset), Some(_length)) = (
-            data.get(p..p + 4),
-            u32_at(data, p + 8),
-            u32_at(data, p + 12),
-        ) else {
-            return empty;
-        };
+        let tag = data.get(p..p + 4)?;
+        let offset = u32_at(data, p + 8)?;
+        u32_at(data, p + 12)?; // the length, read (and checked) as ">4sIII" reads it
         if tag == b"cmap" {
             cmap = Some(offset as usize);
         }
     }
-    let Some(base) = cmap else {
-        return empty;
-    };
-    let (Some(_version), Some(count)) = (u16_at(data, base), u16_at(data, base + 2)) else {
-        return empty;
-    };
+    let base = cmap?;
+    u16_at(data, base)?; // the version
+    let count = u16_at(data, base + 2)?;
     let mut best: [Option<Vec<(u64, u64)>>; 4] = [None, None, None, None];
     let mut budget = MAX_CODES;
     for i in 0..usize::from(count).min(32) {
         let p = base + 4 + 8 * i;
-        let (Some(platform), Some(encoding), Some(offset)) =
-            (u16_at(data, p), u16_at(data, p + 2), u32_at(data, p + 4))
-        else {
-            return empty;
-        };
-        let at = base + offset as usize;
-        let Some(fmt) = u16_at(data, at) else {
-            return empty;
-        };
+        let (platform, encoding) = (u16_at(data, p)?, u16_at(data, p + 2)?);
+        let at = base + u32_at(data, p + 4)? as usize;
+        let fmt = u16_at(data, at)?;
         let slot = wanted(platform, encoding);
-        match subtable(data, at, fmt, slot.is_some(), &mut budget) {
-            Err(()) => return empty,
-            Ok(mapping) => {
-                if let Some(slot) = slot {
-                    if !mapping.is_empty() {
-                        best[slot] = Some(mapping);
-                    }
-                }
+        let mapping = subtable(data, at, fmt, slot.is_some(), &mut budget).ok()?;
+        if let Some(slot) = slot {
+            if !mapping.is_empty() {
+                best[slot] = Some(mapping);
             }
         }
     }
