@@ -212,7 +212,16 @@ class EmbeddedFont:
 def _embedded_fonts(path: str, password: str | None) -> list[EmbeddedFont]:
     """Every font program reachable from a font descriptor in the file, found by walking all
     objects (not only those the pages use)."""
-    logging.getLogger("pypdf").setLevel(logging.CRITICAL)
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)  # restored after: other tests check pypdf's logger
+    try:
+        return _walk_embedded_fonts(path, password)
+    finally:
+        logger.setLevel(level)
+
+
+def _walk_embedded_fonts(path: str, password: str | None) -> list[EmbeddedFont]:
     out: list[EmbeddedFont] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
