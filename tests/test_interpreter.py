@@ -1254,3 +1254,24 @@ def test_past_the_painted_area_limit_in_images_white_text_is_read() -> None:
         b.add_page(tiles + text, {"Font": {"F1": font}, "XObject": {"Im1": image}})
         page = open_pdf(b.build()).page(1)
         assert _visible_and_white(page) == ((["label"], []) if seen else ([], ["label"]))
+
+
+def test_a_pages_content_is_decoded_without_being_kept() -> None:
+    """A page's content streams are read once: the reader's stream objects keep no decoded
+    copy (pypdf's ``get_data`` would keep one per page until the document is closed), and
+    what is read is the same bytes, joined by a newline."""
+    import io
+
+    import pypdf
+
+    b = PdfBuilder(compress=True)
+    b.add_page([b"BT /F1 12 Tf (one) Tj", b"(two) Tj ET"], {})
+    reader = pypdf.PdfReader(io.BytesIO(b.build()))
+    page = reader.pages[0]
+    data, problems = interp.content_bytes(page)
+    assert (data, problems) == (b"BT /F1 12 Tf (one) Tj\n(two) Tj ET", [])
+    streams = [ref.get_object() for ref in page["/Contents"]]
+    assert all(isinstance(s, pypdf.generic.EncodedStreamObject) for s in streams)
+    assert all(s.decoded_self is None for s in streams)
+    assert streams[0].get_data() == b"BT /F1 12 Tf (one) Tj"  # still readable, then cached
+    assert interp.content_bytes(page)[0] == data

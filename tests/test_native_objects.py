@@ -17,7 +17,7 @@ import random
 import struct
 import types
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,6 +38,7 @@ from pypdf.generic import (
 )
 
 from pdfthin.engine import _native, native_reader
+from pdfthin.engine.streams import read_once
 
 SETTINGS = settings(
     max_examples=400,
@@ -511,11 +512,12 @@ def test_streams_are_copied_out_of_the_file_only_when_read() -> None:
                 _ = native.no_such_attribute
 
 
-def _decoded(stream: Any) -> tuple[Any, int]:
-    """``stream.get_data()`` (or the exception's type) and the number of pypdf's warnings."""
+def _decoded(stream: Any, read: Callable[[Any], bytes] | None = None) -> tuple[Any, int]:
+    """``stream.get_data()`` (or ``read(stream)``), or the exception's type, and the number of
+    pypdf's warnings."""
     with _pypdf_warnings() as warned:
         try:
-            got: Any = stream.get_data()
+            got: Any = stream.get_data() if read is None else read(stream)
         except Exception as exc:
             got = type(exc)
     return got, warned.count
@@ -576,9 +578,17 @@ def test_flate_streams_decode_as_pypdf_decodes_them(name: str, entries: dict[str
         assert isinstance(z, native_reader.FileEncodedStream)
         counting = _Inflates(module)
         with _native_inflate(counting):
-            assert _decoded(z) == _decoded(a)
+            # Read once: the same answer, and nothing kept (pypdf's stream keeps no decoded
+            # copy; the native one neither, nor a copy of the file's bytes once inflated).
+            expected = _decoded(a, read_once)
+            assert a.decoded_self is None
+            assert _decoded(z, read_once) == expected
+            assert z.decoded_self is None
+            assert ("_data" in z.__dict__) == (not native_expected or bool(entries))
+            assert _decoded(z) == _decoded(a) == expected
             assert _decoded(z) == _decoded(a)  # the cached answer
-        assert counting.answers == (native_expected and not entries)
+            assert _decoded(z, read_once) == _decoded(a, read_once)  # the cache, read once
+        assert counting.answers == 2 * (native_expected and not entries)
         assert_same(z, a, name, (fast, plain))
 
 
@@ -641,10 +651,14 @@ def test_every_flate_stream_of_the_corpus() -> None:
                 if not isinstance(z, native_reader.FileEncodedStream):
                     continue
                 with _native_inflate(counting):
-                    assert _decoded(z) == _decoded(a), f"{f.relpath} {idnum} {gen}"
+                    expected = _decoded(a)
+                    where = f"{f.relpath} {idnum} {gen}"
+                    assert _decoded(z, read_once) == expected, where
+                    assert z.decoded_self is None, where
+                    assert _decoded(z) == expected, where
                 streams += 1
     assert streams > 2000
-    assert counting.answers > 0.8 * streams
+    assert counting.answers > 2 * 0.8 * streams  # read once, then read by get_data
 
 
 @pytest.mark.corpus

@@ -23,6 +23,7 @@ from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 from .bidi import visual_cluster
 from .fonts import UNMAPPED, Font, get, load_font, num, resolve, truthy
 from .lexer import INLINE_NAMES, iter_operations
+from .streams import read_once
 from .types import HiddenText, ImagePlacement, PageContent, TextRun
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -1136,7 +1137,7 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
             problems.append("a content stream is missing or is not a stream")
             continue
         try:
-            data = obj.get_data()
+            data = read_once(obj)
         except Exception as exc:
             problems.append(f"a content stream cannot be decoded: {str(exc)[:120]}")
             continue

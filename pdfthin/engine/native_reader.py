@@ -44,6 +44,7 @@ from pypdf._utils import (
 )
 from pypdf.constants import StreamAttributes
 from pypdf.errors import LimitReachedError
+from pypdf.filters import decode_stream_data
 from pypdf.generic import (
     ArrayObject,
     BooleanObject,
@@ -116,7 +117,7 @@ class FileEncodedStream(_FileSpan, EncodedStreamObject):
         # pypdf's get_data, with the data of a plain /FlateDecode stream inflated natively
         # (``_inflated``) and cached as pypdf caches it; any other stream is pypdf's.
         if self.decoded_self is None:
-            data = _inflated(self)
+            data = _inflated(self, self._data)
             if data is not None:
                 decoded = DecodedStreamObject()
                 decoded.set_data(data)
@@ -125,6 +126,19 @@ class FileEncodedStream(_FileSpan, EncodedStreamObject):
                         decoded[key] = value
                 self.decoded_self = decoded
         return super().get_data()
+
+    def data_once(self) -> bytes:
+        """``get_data()`` for a stream read once (see ``streams.read_once``): a stream still
+        in the file is inflated from a transient copy of its span, and neither that copy nor
+        the decoded data is kept."""
+        if self.decoded_self is not None:
+            return self.get_data()
+        data = self.__dict__.get("_data")
+        if data is None:
+            source, start, end = self._pdfthin_span
+            data = source[start:end]
+        inflated = _inflated(self, data)
+        return inflated if inflated is not None else decode_stream_data(self)
 
 
 class FileDecodedStream(_FileSpan, DecodedStreamObject):
@@ -139,8 +153,9 @@ _NOT_DECODED_KEYS = (
 )
 
 
-def _inflated(stream: StreamObject) -> bytes | None:
-    """``decode_stream_data(stream)`` where it is one zlib inflate: the stream's one filter is
+def _inflated(stream: StreamObject, data: object) -> bytes | None:
+    """``decode_stream_data(stream)``, whose encoded data is ``data``, where it is one zlib
+    inflate: the stream's one filter is
     ``/FlateDecode`` (a name, not an array or a reference), without ``/DecodeParms`` (so no
     predictor), with data, within pypdf's limits (filters, output, decoding work), and zlib
     decodes it whole (``pdfthin_native.inflate``). ``None``: pypdf decodes it (its recovery
@@ -153,7 +168,6 @@ def _inflated(stream: StreamObject) -> bytes | None:
         return None
     if StreamAttributes.DECODE_PARMS in stream:
         return None
-    data = stream._data
     config = get_configuration()
     work = config.stream_decoding_work_maximum_length
     limit = config.zlib_maximum_output_length
