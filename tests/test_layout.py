@@ -7,15 +7,19 @@ state exactly the page it means: columns, headings, lists, tables, running furni
 from __future__ import annotations
 
 import dataclasses
+import gc
+import types
 
 import pytest
 from pdfbuilder import PdfBuilder
 
 import pdfthin
+import pdfthin.model.document
 from pdfthin.engine.types import PageContent, TextRun
 from pdfthin.layout import finish_document, layout_page
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.orientation import from_frame
+from pdfthin.layout.types import Block, Line, PageLayout
 from pdfthin.model.markdown import render_blocks
 
 CHAR_W = 5.0  # a fixed advance per character keeps the arithmetic readable
@@ -327,6 +331,49 @@ def test_the_same_line_alone_on_every_page_is_content_not_a_header() -> None:
     pages = [page(words("Certificate of attendance", 200, 40), number=n) for n in range(1, 5)]
     mds = markdown(*pages)
     assert all("Certificate of attendance" in md for md in mds)
+
+
+def _reachable_types(root: object) -> set[type]:
+    """The types of everything ``root`` holds, through containers and pdfthin's own objects
+    (not through classes, modules or functions, which reach the whole program)."""
+    seen: set[int] = set()
+    found: set[type] = set()
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        found.add(type(obj))
+        if isinstance(obj, (dict, list, tuple, set, frozenset)) or type(obj).__module__.startswith(
+            "pdfthin"
+        ):
+            stack.extend(
+                o
+                for o in gc.get_referents(obj)
+                if not isinstance(o, (type, types.ModuleType, types.FunctionType))
+            )
+    return found
+
+
+def test_a_built_document_keeps_no_layout() -> None:
+    """Runs, lines and blocks serve the build only: a built document holds none of them (its
+    pages keep their Markdown, text and anchors), so a cached document takes only what it
+    serves, and the collector has little to walk when the build's pause ends."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    for n in (1, 2):
+        b.add_page(
+            b"BT /F1 18 Tf 72 720 Td (Heading %d) Tj /F1 10 Tf 0 -30 Td (Body text of page) Tj"
+            b" 0 -12 Td (and its second line.) Tj ET" % n,
+            {"Font": {"F1": font}},
+        )
+    doc = pdfthin.open(b.build())
+    assert [p.status for p in doc.pages] == ["text", "text"]
+    assert "Body text of page" in doc.pages[1].markdown
+    held = _reachable_types(doc)
+    assert pdfthin.model.document.Page in held  # the walk reaches the pages
+    assert not held & {TextRun, Line, Block, PageLayout, PageContent}
 
 
 def test_laid_out_lines_let_go_of_their_word_spans() -> None:

@@ -56,7 +56,6 @@ class Page:
     ocr_layer: bool = False
     #: Where each block starts in ``markdown``, its top on the page and its heading level.
     anchors: list[Anchor] = field(default_factory=list)
-    layout: PageLayout | None = field(default=None, repr=False)
 
     @property
     def chars(self) -> int:
@@ -140,7 +139,6 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Documen
                 problems=content.problems,
                 ocr_layer=any(r.ocr_layer for r in content.runs),
                 anchors=anchors,
-                layout=layout,
             )
         )
     return Document(
