@@ -648,6 +648,38 @@ def test_cid_font_of_an_adobe_collection_reads_without_to_unicode() -> None:
     assert text(load(japanese), b"\x00\x22\x03\x4b") == "Aあ"
 
 
+def test_cid_tables_load_from_a_zipped_package(tmp_path: Any) -> None:
+    """The Adobe CID tables are read through the package's loader, so a zipped pdfthin (a
+    zip import) has them too; in a fresh interpreter, reading one imports nothing more."""
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    import pdfthin
+
+    root = Path(pdfthin.__file__).parent
+    archive = tmp_path / "pdfthin.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for path in root.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                zf.write(path, Path("pdfthin") / path.relative_to(root))
+    probe = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(archive)!r})\n"
+        "from pdfthin.engine import cidmaps\n"
+        "assert cidmaps.__file__.startswith(sys.path[0]), cidmaps.__file__\n"
+        "before = set(sys.modules)\n"
+        "table = cidmaps.cid_to_unicode('GB1')\n"
+        "print(table[34], sorted(set(sys.modules) - before))\n"
+    )
+    env = {"PDFTHIN_NATIVE": "off", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split() == ["A", "[]"]
+
+
 def test_predefined_jis_cmaps_h_and_v() -> None:
     from pdfthin.engine.cmap import JIS_X0208, is_vertical_name, predefined_codec
 

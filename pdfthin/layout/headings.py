@@ -296,7 +296,7 @@ def _context(pages: list[PageLayout], body: float) -> _Context:
             ctx.toc_pages.add(id(page))
     ctx.total_chars = ctx.total_chars or 1
     if line_looks:
-        size, bold, italic, family = line_looks.most_common(1)[0][0]
+        size, bold, italic, family = max(line_looks.items(), key=_count)[0]
         ctx.body_look = Look(size, bold, italic, False, family)
     for page in pages:
         for block in page.blocks:
@@ -1022,7 +1022,11 @@ def _assign_levels(found: list[_Heading]) -> None:
     for heading in found:
         if heading.depth is not None:
             by_look[heading.look].append(heading.depth)
-    look_rank = {look: Counter(depths).most_common(1)[0][0] for look, depths in by_look.items()}
+    # The most common depth, the first of equal counts (``most_common(1)``, which imports
+    # ``heapq`` the first time: a fresh process pays for that import).
+    look_rank = {
+        look: max(Counter(depths).items(), key=_count)[0] for look, depths in by_look.items()
+    }
     if look_rank:
         top = min(look_rank.values())
         biggest = max(look.size for look in look_rank)

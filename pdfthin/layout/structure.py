@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from operator import itemgetter
 
 from ..engine import _native
 from .types import Block, PageLayout
@@ -144,7 +145,8 @@ def _page_number_offset(
                 offsets[int(text) - page.number] += 1
     if not offsets:
         return None
-    ranked = [*offsets.most_common(2), (0, 0)]
+    # ``most_common(2)`` (ties in first-seen order), without its first-time import of heapq
+    ranked = [*sorted(offsets.items(), key=itemgetter(1), reverse=True)[:2], (0, 0)]
     (best, count), (_, runner_up) = ranked[0], ranked[1]
     return best if count >= 2 and count > 2 * runner_up else None
 

@@ -9,8 +9,8 @@ still has well-defined text: its CIDs are Adobe's, and Adobe publishes their Uni
 from __future__ import annotations
 
 import functools
+import os
 import zlib
-from importlib import resources
 from typing import Any, Protocol
 
 from .. import _native
@@ -53,8 +53,17 @@ def cid_to_unicode(ordering: str) -> CidTable | None:
     """The table for an Adobe ordering, or ``None`` for any other collection."""
     if ordering not in ORDERINGS:
         return None
-    raw = resources.files(__name__).joinpath(f"Adobe-{ordering}.bin").read_bytes()
+    raw = _data_file(f"Adobe-{ordering}.bin")
     return _read_table(zlib.decompress(raw))
+
+
+def _data_file(name: str) -> bytes:
+    """A data file of this package, read by its loader (as ``pkgutil.get_data`` does): from a
+    directory or a zip alike, without the first-time imports (``zipfile`` and more) that
+    ``importlib.resources.files`` costs a fresh process."""
+    spec: Any = __spec__
+    data: bytes = spec.loader.get_data(os.path.join(os.path.dirname(__file__), name))
+    return data
 
 
 def _read_table(data: bytes) -> CidTable:
