@@ -417,6 +417,52 @@ def test_named_encoding_wins_over_a_nonsymbolic_builtin_encoding() -> None:
     assert text(load(make), b"A") == "A"
 
 
+def test_an_embedded_program_is_decoded_only_where_it_can_change_the_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Decoding a font program costs time and memory: a named /Encoding replaces a Type 1 or
+    CFF program's own, and a font without /ToUnicode is read in an East Asian code page only
+    when its name says so, so only then does it matter whether its program decodes."""
+    from pdfthin.engine import fonts
+
+    decoded: list[bytes] = []
+
+    def recording(obj: Any) -> bytes | None:
+        data = real(obj)
+        if data is not None:
+            decoded.append(data)
+        return data
+
+    real = fonts.stream_data
+    monkeypatch.setattr(fonts, "stream_data", recording)
+    cff = cff_program({0x41: "alpha"})
+    truetype = truetype_program({0x41: "A"})
+
+    def cff_font(encoding: str | None) -> Callable[[PdfBuilder], Ref]:
+        def make(b: PdfBuilder) -> Ref:
+            stream = b.stream(cff, Subtype="/Type1C")
+            desc = b.add(
+                {"Type": "/FontDescriptor", "FontName": "/Greek", "Flags": 4, "FontFile3": stream}
+            )
+            font = {"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/Greek"}
+            font["FontDescriptor"] = desc
+            if encoding is not None:
+                font["Encoding"] = encoding
+            return b.add(font)
+
+        return make
+
+    # Symbolic, but the named encoding wins: the program's encoding is not read.
+    assert text(load(cff_font("/WinAnsiEncoding")), b"A") == "A" and decoded == []
+    assert text(load(cff_font(None)), b"A") == "α" and decoded == [cff]
+    decoded.clear()
+    plain = load(lambda b: b.font_truetype("Plain", widths=[500], font_file=truetype))
+    assert text(plain, b"A") == "A" and decoded == []
+    # An East Asian font's name: whether the program decodes decides the code page.
+    east = load(lambda b: b.font_truetype("SimSun", widths=[500], font_file=truetype))
+    assert text(east, b"A") == "A" and decoded == [truetype]
+
+
 def test_symbolic_font_without_encoding_reads_codes_as_latin1() -> None:
     font = load(lambda b: b.font_truetype("Wingish", widths=[500] * 200, encoding=None, flags=4))
     assert text(font, b"Hi\xe9") == "Hié"

@@ -289,9 +289,11 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
         return decoded[0]
 
     # 1. Base encoding: the font's own (embedded program, standard 14) unless the dictionary
-    #    names one.
+    #    names one (then the program's own encoding is not read: it would be replaced).
+    encoding = get(font_dict, "/Encoding")
+    named = isinstance(encoding, str) and encoding in enc.NAMED_ENCODINGS
     builtin: dict[int, str | None] | None = None
-    if kind in ("type1", "cff"):
+    if kind in ("type1", "cff") and not named:
         data = program()
         if data is not None:
             names = type1_encoding(data, clear) if kind == "type1" else cff_encoding(data)
@@ -305,14 +307,13 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
         base = enc.WIN_ANSI
     else:
         base = enc.STANDARD
-    encoding = get(font_dict, "/Encoding")
     code_to_text: list[str | None] = list(base)
     renamed: dict[int, str | None] = {}  # codes the /Differences array names
     if builtin is not None and (symbolic or encoding is None or isinstance(encoding, dict)):
         for code, text in builtin.items():
             if 0 <= code < 256:
                 code_to_text[code] = text
-    if isinstance(encoding, str) and encoding in enc.NAMED_ENCODINGS:
+    if named:
         code_to_text = list(enc.NAMED_ENCODINGS[encoding])
     elif isinstance(encoding, dict):
         base_name = get(encoding, "/BaseEncoding")
@@ -376,9 +377,11 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
     if not isinstance(width_list, list) and std_metrics is None and not is_type3:
         widths = [0.5 if missing == 0 else missing] * 256
     font.widths = widths
-    if not is_type3 and to_unicode is None and not isinstance(encoding, dict) and program() is None:
+    if not is_type3 and to_unicode is None and not isinstance(encoding, dict):
+        # An East Asian Windows font's name first: most fonts are not one, and then whether
+        # their program decodes (it is decoded to know) does not matter.
         codec = _ansi_code_page(base_font, get(descriptor, "/FontName"))
-        if codec is not None:
+        if codec is not None and program() is None:
             _read_as_code_page(font, codec)
     return font
 
