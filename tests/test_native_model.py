@@ -23,6 +23,7 @@ import pytest
 from conftest import CORPUS_FILES, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from layouts import open_with_layouts
 from native_support import engine, native_module
 
 import pdfthin
@@ -302,10 +303,9 @@ def test_vocabulary_of_every_corpus_document(module: Any) -> None:
     for f in CORPUS_FILES:
         try:
             with engine(module):
-                doc = pdfthin.open(f.path, password=f.password)
+                _, layouts = open_with_layouts(f.path, password=f.password)
         except PdfthinError:
             continue
-        layouts = [page.layout for page in doc.pages if page.layout is not None]
         documents += bool(_check_vocabulary(module, layouts))
     assert documents > 200
 
@@ -341,10 +341,9 @@ def test_rendering_of_every_corpus_document(module: Any) -> None:
     for f in CORPUS_FILES:
         try:
             with engine(module):
-                doc = pdfthin.open(f.path, password=f.password)
+                doc, layouts = open_with_layouts(f.path, password=f.password)
         except PdfthinError:
             continue
-        layouts = [page.layout for page in doc.pages if page.layout is not None]
         with engine(None):
             known = model_document._vocabulary(layouts)
         with engine(module):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import CORPUS, require_corpus
+from layouts import open_with_layouts
 
 from pdfthin.layout.table_cells import is_value, share_words, soft_split
 from pdfthin.layout.table_columns import whitespace_boundaries
@@ -404,10 +405,8 @@ ICDAR = "tabula-icdar2013/competition-dataset-eu"
 
 def _page_tables(name: str, number: int) -> list[list[list[str]]]:
     require_corpus()
-    import pdfthin
-
-    doc = pdfthin.open(str(CORPUS / ICDAR / name))
-    blocks = doc.page(number).layout.blocks
+    _, layouts = open_with_layouts(str(CORPUS / ICDAR / name))
+    blocks = layouts[number - 1].blocks
     return [b.rows for b in blocks if b.kind == "table" and b.rows]
 
 
