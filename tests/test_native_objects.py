@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import logging
 import random
+import re
 import struct
 import types
 import zlib
@@ -1626,3 +1627,105 @@ def test_the_limits_follow_the_configuration() -> None:
             get_configuration().with_overwrites(maximum_declared_stream_length=-1)
         ):
             assert fast._limits() is None
+
+
+# --- objects pypdf searches the file for ------------------------------------------------------
+
+
+def _searched_pdf() -> tuple[bytes, list[tuple[int, int]]]:
+    """A file whose table sends pypdf searching: object 5's entry points at object 1 (and no
+    ``5 0 obj`` exists), object 9's at object 4 (and ``9 0 obj`` is further on), objects 7
+    and 8 are not in the table (7 is in the file, after look-alikes the search must skip:
+    NUL before it, more digits, a leading zero, another generation; 8 is nowhere)."""
+    bodies = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /F 7 0 R /G 8 0 R >>",
+        4: b"(four)",
+    }
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = {}
+    for num, body in bodies.items():
+        offsets[num] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (num, body)
+    out += b"\x007 0 obj (nul) endobj\n 17 0 obj (seventeen) endobj\n 07 0 obj (zero) endobj\n"
+    out += b" 7 00 obj (gen) endobj\n 7\r\n0\tobj\n<< /Found true >>\nendobj\n"
+    out += b" 9 0 obj\n(nine)\nendobj\n 7 0 obj (a second seven) endobj\n"
+    xref = len(out)
+    out += b"xref\n0 6\n0000000000 65535 f \n"
+    for num in (1, 2, 3, 4):
+        out += b"%010d 00000 n \n" % offsets[num]
+    out += b"%010d 00000 n \n9 1\n%010d 00000 n \n" % (offsets[1], offsets[4])
+    out += b"trailer\n<< /Size 10 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    ids = [(7, 0), (8, 0), (9, 0), (5, 0), (17, 0), (7, 1), (70, 0), (4, 0), (9, 0)]
+    return bytes(out), ids
+
+
+def test_objects_searched_for_as_pypdf_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An object the table lacks, or whose entry points at another object's header, is found
+    (or not) where pypdf's search of the file finds it, read and cached as pypdf does it, with
+    its warnings and table repairs; the native reader answers the search from one index of
+    the file's headers instead of copying and searching the whole file each time."""
+    module = native_module()
+    import pypdf._reader
+
+    searches: list[int] = []
+    real = pypdf._reader.get_stream_data
+
+    def counting(stream: Any) -> bytes:
+        searches.append(1)
+        return real(stream)
+
+    monkeypatch.setattr(pypdf._reader, "get_stream_data", counting)
+    data, ids = _searched_pdf()
+    with engine(module):
+        opened = _open_both(module, data)
+        assert opened is not None
+        plain, fast, _ = opened
+        compare_readers(plain, fast, ids, "searched")
+        assert plain.xref == fast.xref and 7 in fast.xref[0] and fast.xref[0][9] != 0
+        assert len(searches) >= 4  # pypdf's reader searched for 5, 7, 8 and 9 (and more)
+        assert fast.__dict__["_pdfthin_headers"]  # the index, made once for all of them
+    searches.clear()
+    with engine(module):
+        fast = native_reader.open_reader(data)
+        for idnum, gen in ids:
+            _try_get(fast, idnum, gen)
+    assert searches == []
+
+
+_HEADER_TOKENS = [
+    b" ", b"\n", b"\r", b"\t", b"\x0b", b"\x0c", b"\x00", b"0", b"1", b"7", b"12", b"00",
+    b"obj", b"endobj", b"ob", b"j", b"x", b"-", b"+",
+]  # fmt: skip
+
+
+class _Headers:
+    """What ``NativeReader._header_match`` needs: the file's bytes."""
+
+    _header_index = native_reader.NativeReader._header_index
+    _header_match = native_reader.NativeReader._header_match
+
+    def __init__(self, data: bytes) -> None:
+        self._native_data = data
+
+
+_SPACES = [b"", b" ", b"  ", b"\n", b"\r\n", b"\t", b"\x0b", b"\x0c", b"\x00"]
+_NUMBERS = [b"0", b"1", b"7", b"12", b"00", b"07", b"17", b"10"]
+_HEADER_LIKE = st.tuples(
+    *(st.sampled_from(_SPACES), st.sampled_from(_NUMBERS)) * 2, st.sampled_from(_SPACES)
+).map(lambda parts: b"".join(parts) + b"obj")
+
+
+@given(st.lists(st.one_of(_HEADER_LIKE, st.sampled_from(_HEADER_TOKENS)), max_size=30))
+@SETTINGS
+def test_header_index_is_pypdfs_search(parts: list[bytes]) -> None:
+    """For any bytes (headers, near misses and noise) and numbers, the index answers what
+    pypdf's regular expression finds: the first header of those numbers, or none."""
+    data = b"".join(parts)
+    headers = _Headers(data)
+    for idnum in (0, 1, 7, 12, 17, 70, 112, 1200):
+        for gen in (0, 1, 7, 10):
+            m = re.search(rf"\s{idnum}\s+{gen}\s+obj".encode(), data)
+            expected = None if m is None else m.span()
+            assert headers._header_match(idnum, gen) == expected, (idnum, gen)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import io
 import operator
+import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -43,7 +44,7 @@ from pypdf._utils import (
     skip_over_whitespace,
 )
 from pypdf.constants import StreamAttributes
-from pypdf.errors import LimitReachedError
+from pypdf.errors import FileNotDecryptedError, LimitReachedError, PdfReadError
 from pypdf.filters import decode_stream_data
 from pypdf.generic import (
     ArrayObject,
@@ -78,6 +79,10 @@ _XREF_CLOSURES = {
 #: Whether pypdf's ``_read_xref`` lets a ``LimitReachedError`` from reading the
 #: ``/XRefStm`` stream through (7.1.1 does, 7.0 and 7.1.0 log it like any other error).
 _XREFSTM_RAISES_LIMITS = "LimitReachedError" in pypdf.PdfReader._read_xref.__code__.co_names
+
+#: Any object header (pypdf's ``get_object`` searches the file for one object's with this
+#: pattern, its numbers written in); see ``NativeReader._header_index``.
+_HEADER = re.compile(rb"\s(\d+)\s+(\d+)\s+obj")
 
 #: The pypdf releases whose object parsing ``read_indirect`` reproduces.
 VERIFIED_PYPDF = ("7.0.", "7.1.")
@@ -604,6 +609,15 @@ class NativeReader(pypdf.PdfReader):
             return super().get_object(indirect_reference)
         start = self.xref.get(generation, {}).get(idnum)
         if type(idnum) is not int or type(generation) is not int or type(start) is not int:
+            if (
+                type(idnum) is int
+                and type(generation) is int
+                and idnum >= 0
+                and generation >= 0
+                and not self.strict
+                and idnum not in self.xref.get(generation, {})
+            ):
+                return self._get_object_not_in_table(indirect_reference)
             return super().get_object(indirect_reference)
         if not (0 <= idnum < _BIG and 0 <= generation < _BIG and 0 <= start < _BIG):
             return super().get_object(indirect_reference)
@@ -614,13 +628,116 @@ class NativeReader(pypdf.PdfReader):
             self._native_data, start, idnum, generation, self, self._native_factory, limits
         )
         if found is None:
-            return super().get_object(indirect_reference)
+            if self.strict:
+                return super().get_object(indirect_reference)
+            return self._get_object_at(indirect_reference, start)
         obj, end = found
         self.stream.seek(end, 0)
         encryption = self._encryption
         if not self._override_encryption and encryption is not None:
             obj = encryption.decrypt_object(obj, idnum, generation, strict=self.strict)
         return self.cache_indirect_object(generation, idnum, obj)
+
+    def _get_object_at(self, indirect_reference: IndirectObject, start: int) -> Any:
+        # pypdf's get_object (non-strict) for an object of the table, not free, not in an
+        # object stream, not being read, step by step as pypdf 7.0/7.1 takes them; only its
+        # search of the whole file for the object's header, where the header at the table's
+        # offset is not the object's, is answered from an index of the file's headers made
+        # once (``_header_index``) instead of a regular expression over the whole file (and a
+        # copy of it) for every such object: a damaged table can send dozens there.
+        idnum = indirect_reference.idnum
+        generation = indirect_reference.generation
+        self.stream.seek(start, 0)
+        try:
+            found_id, found_gen = self.read_object_header(self.stream)
+            if found_id != idnum or found_gen != generation:
+                raise PdfReadError("Not matching, we parse the file for it")
+        except MemoryError:
+            raise
+        except Exception:
+            match = self._header_match(idnum, generation)
+            if match is not None:
+                logger_warning(
+                    "Object ID %(idnum)d,%(generation)d ref repaired",
+                    source="pypdf._reader",
+                    idnum=idnum,
+                    generation=generation,
+                )
+                self.xref[generation][idnum] = match[0] + 1
+                self.stream.seek(match[0] + 1)
+                self.read_object_header(self.stream)
+        current_object = (idnum, generation)
+        if current_object in self._known_objects:
+            raise LimitReachedError(
+                f"Detected loop with self reference for {indirect_reference!r}."
+            )
+        self._known_objects.add(current_object)
+        retval = read_object(self.stream, self)
+        self._known_objects.remove(current_object)
+        if not self._override_encryption and self._encryption is not None:
+            if not self._encryption.is_decrypted():
+                raise FileNotDecryptedError("File has not been decrypted")
+            retval = self._encryption.decrypt_object(retval, idnum, generation, strict=False)
+        self.cache_indirect_object(generation, idnum, retval)
+        return retval
+
+    def _get_object_not_in_table(self, indirect_reference: IndirectObject) -> Any:
+        # pypdf's get_object (non-strict) for an object the table does not have, as pypdf
+        # 7.0/7.1 reads it: found by searching the file for its header (then added to the
+        # table and read after it), else None with a warning; cached either way. The search
+        # is answered from ``_header_index``: a dangling reference costs no pass over the file.
+        idnum = indirect_reference.idnum
+        generation = indirect_reference.generation
+        retval: Any = None
+        match = self._header_match(idnum, generation)
+        if match is not None:
+            logger_warning(
+                "Object %(idnum)d %(generation)d found",
+                source="pypdf._reader",
+                idnum=idnum,
+                generation=generation,
+            )
+            if generation not in self.xref:
+                self.xref[generation] = {}
+            self.xref[generation][idnum] = match[0] + 1
+            self.stream.seek(match[1] + 1)
+            skip_over_whitespace(self.stream)
+            self.stream.seek(-1, 1)
+            retval = read_object(self.stream, self)
+            if not self._override_encryption and self._encryption is not None:
+                if not self._encryption.is_decrypted():
+                    raise FileNotDecryptedError("File has not been decrypted")
+                retval = self._encryption.decrypt_object(retval, idnum, generation, strict=False)
+        else:
+            logger_warning(
+                "Object %(idnum)d %(generation)d not defined.",
+                source="pypdf._reader",
+                idnum=idnum,
+                generation=generation,
+            )
+        self.cache_indirect_object(generation, idnum, retval)
+        return retval
+
+    def _header_match(self, idnum: int, generation: int) -> tuple[int, int] | None:
+        """``re.search(rf"\\s{idnum}\\s+{generation}\\s+obj".encode(), data)``'s span, as pypdf
+        searches the file for an object's header (``idnum``, ``generation`` >= 0)."""
+        return self._header_index().get((b"%d" % idnum, b"%d" % generation))
+
+    def _header_index(self) -> dict[tuple[bytes, bytes], tuple[int, int]]:
+        """The span of every object's first header in the file, keyed by its two numbers'
+        digits: one pass of the general pattern. Its matches are pypdf's searches' for each
+        pair: a header's whitespace and digit runs are whole (digits, whitespace and ``obj``
+        are different characters), so headers cannot overlap, each has one start, and the
+        leftmost match for a pair is the first header whose runs are exactly those digits."""
+        index: dict[tuple[bytes, bytes], tuple[int, int]] | None = self.__dict__.get(
+            "_pdfthin_headers"
+        )
+        if index is None:
+            index = {}
+            for m in _HEADER.finditer(self._native_data):
+                index.setdefault((m.group(1), m.group(2)), m.span())
+            self.__dict__["_pdfthin_headers"] = index
+        return index
 
     def _get_object_from_stream(self, indirect_reference: IndirectObject) -> PdfObject:
         # pypdf's _get_object_from_stream with both phases (the index and the objects) read
