@@ -1685,7 +1685,7 @@ def test_objects_searched_for_as_pypdf_searches(monkeypatch: pytest.MonkeyPatch)
         compare_readers(plain, fast, ids, "searched")
         assert plain.xref == fast.xref and 7 in fast.xref[0] and fast.xref[0][9] != 0
         assert len(searches) >= 4  # pypdf's reader searched for 5, 7, 8 and 9 (and more)
-        assert fast.__dict__["_pdfthin_headers"]  # the index, made once for all of them
+        assert fast._native_headers  # the index, made once for all of them
     searches.clear()
     with engine(module):
         fast = native_reader.open_reader(data)
@@ -1708,6 +1708,7 @@ class _Headers:
 
     def __init__(self, data: bytes) -> None:
         self._native_data = data
+        self._native_headers = None
 
 
 _SPACES = [b"", b" ", b"  ", b"\n", b"\r\n", b"\t", b"\x0b", b"\x0c", b"\x00"]

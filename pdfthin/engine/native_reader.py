@@ -44,7 +44,7 @@ from pypdf._utils import (
     skip_over_whitespace,
 )
 from pypdf.constants import StreamAttributes
-from pypdf.errors import FileNotDecryptedError, LimitReachedError, PdfReadError
+from pypdf.errors import LimitReachedError, PdfReadError
 from pypdf.filters import decode_stream_data
 from pypdf.generic import (
     ArrayObject,
@@ -258,6 +258,7 @@ class NativeReader(pypdf.PdfReader):
         self._native_factory = factory(data)
         self._native_config: Any = None
         self._native_limits: tuple[int, int, int] | None = None
+        self._native_headers: dict[tuple[bytes, bytes], tuple[int, int]] | None = None
         self._native_stream = io.BytesIO(data)
         self._native_ready = False  # pypdf's own path while the reader is being set up
         self._native_objects_ready = False  # get_object's own path (see _handle_encryption)
@@ -607,19 +608,17 @@ class NativeReader(pypdf.PdfReader):
             or self.xref_free_entry.get(generation, {}).get(idnum, False)
         ):
             return super().get_object(indirect_reference)
-        start = self.xref.get(generation, {}).get(idnum)
-        if type(idnum) is not int or type(generation) is not int or type(start) is not int:
-            if (
-                type(idnum) is int
-                and type(generation) is int
-                and idnum >= 0
-                and generation >= 0
-                and not self.strict
-                and idnum not in self.xref.get(generation, {})
-            ):
-                return self._get_object_not_in_table(indirect_reference)
+        if type(idnum) is not int or type(generation) is not int:
             return super().get_object(indirect_reference)
-        if not (0 <= idnum < _BIG and 0 <= generation < _BIG and 0 <= start < _BIG):
+        table = self.xref.get(generation, {})
+        if idnum not in table:
+            if self.strict or idnum < 0 or generation < 0:
+                return super().get_object(indirect_reference)
+            return self._get_object_not_in_table(indirect_reference)
+        start = table[idnum]
+        if type(start) is not int or not (
+            0 <= idnum < _BIG and 0 <= generation < _BIG and 0 <= start < _BIG
+        ):
             return super().get_object(indirect_reference)
         limits = self._limits()
         if limits is None:
@@ -633,16 +632,23 @@ class NativeReader(pypdf.PdfReader):
             return self._get_object_at(indirect_reference, start)
         obj, end = found
         self.stream.seek(end, 0)
-        encryption = self._encryption
-        if not self._override_encryption and encryption is not None:
-            obj = encryption.decrypt_object(obj, idnum, generation, strict=self.strict)
+        obj = self._decrypted(obj, idnum, generation)
         return self.cache_indirect_object(generation, idnum, obj)
+
+    def _decrypted(self, obj: Any, idnum: int, generation: int) -> Any:
+        """An object read for ``get_object``, decrypted as pypdf decrypts it (encryption set
+        and not overridden; ``get_object`` leaves a file not decrypted yet to pypdf, which
+        raises)."""
+        if not self._override_encryption and self._encryption is not None:
+            return self._encryption.decrypt_object(obj, idnum, generation, strict=self.strict)
+        return obj
 
     def _get_object_at(self, indirect_reference: IndirectObject, start: int) -> Any:
         # pypdf's get_object (non-strict) for an object of the table, not free, not in an
-        # object stream, not being read, step by step as pypdf 7.0/7.1 takes them; only its
-        # search of the whole file for the object's header, where the header at the table's
-        # offset is not the object's, is answered from an index of the file's headers made
+        # object stream, not being read (get_object leaves those, and a file not decrypted
+        # yet, to pypdf), step by step as pypdf 7.0/7.1 takes them; only its search of the
+        # whole file for the object's header, where the header at the table's offset is not
+        # the object's, is answered from an index of the file's headers made
         # once (``_header_index``) instead of a regular expression over the whole file (and a
         # copy of it) for every such object: a damaged table can send dozens there.
         idnum = indirect_reference.idnum
@@ -667,17 +673,10 @@ class NativeReader(pypdf.PdfReader):
                 self.stream.seek(match[0] + 1)
                 self.read_object_header(self.stream)
         current_object = (idnum, generation)
-        if current_object in self._known_objects:
-            raise LimitReachedError(
-                f"Detected loop with self reference for {indirect_reference!r}."
-            )
         self._known_objects.add(current_object)
         retval = read_object(self.stream, self)
         self._known_objects.remove(current_object)
-        if not self._override_encryption and self._encryption is not None:
-            if not self._encryption.is_decrypted():
-                raise FileNotDecryptedError("File has not been decrypted")
-            retval = self._encryption.decrypt_object(retval, idnum, generation, strict=False)
+        retval = self._decrypted(retval, idnum, generation)
         self.cache_indirect_object(generation, idnum, retval)
         return retval
 
@@ -703,11 +702,7 @@ class NativeReader(pypdf.PdfReader):
             self.stream.seek(match[1] + 1)
             skip_over_whitespace(self.stream)
             self.stream.seek(-1, 1)
-            retval = read_object(self.stream, self)
-            if not self._override_encryption and self._encryption is not None:
-                if not self._encryption.is_decrypted():
-                    raise FileNotDecryptedError("File has not been decrypted")
-                retval = self._encryption.decrypt_object(retval, idnum, generation, strict=False)
+            retval = self._decrypted(read_object(self.stream, self), idnum, generation)
         else:
             logger_warning(
                 "Object %(idnum)d %(generation)d not defined.",
@@ -729,15 +724,12 @@ class NativeReader(pypdf.PdfReader):
         pair: a header's whitespace and digit runs are whole (digits, whitespace and ``obj``
         are different characters), so headers cannot overlap, each has one start, and the
         leftmost match for a pair is the first header whose runs are exactly those digits."""
-        index: dict[tuple[bytes, bytes], tuple[int, int]] | None = self.__dict__.get(
-            "_pdfthin_headers"
-        )
-        if index is None:
-            index = {}
+        if self._native_headers is None:
+            index: dict[tuple[bytes, bytes], tuple[int, int]] = {}
             for m in _HEADER.finditer(self._native_data):
                 index.setdefault((m.group(1), m.group(2)), m.span())
-            self.__dict__["_pdfthin_headers"] = index
-        return index
+            self._native_headers = index
+        return self._native_headers
 
     def _get_object_from_stream(self, indirect_reference: IndirectObject) -> PdfObject:
         # pypdf's _get_object_from_stream with both phases (the index and the objects) read
