@@ -381,16 +381,7 @@ def render(results: dict[str, Any]) -> str:
         out += ["", "pdfthin crashes, timeouts and memory failures:", ""]
         out += [f"- {p}" for p in problems]
 
-    native = ev.get("native_identity")
-    if native:
-        out += [
-            "",
-            "## Native accelerator",
-            "",
-            f"pdfthin-native against pure pdfthin: {native['runs_compared']} runs compared, "
-            f"{len(native['differing'])} with a different outcome or different page output"
-            + (": " + ", ".join(native["differing"][:20]) if native["differing"] else "."),
-        ]
+    out += native_section(ev)
     geo = ev.get("geotopo_cff") or {}
     if geo:
         out += [
@@ -406,6 +397,39 @@ def render(results: dict[str, Any]) -> str:
     out += ["", "## Details", ""]
     out += _details(ev, engines)
     return "\n".join(out) + "\n"
+
+
+def native_section(ev: dict[str, Any]) -> list[str]:
+    """The native accelerator's answers and memory beside the pure engine's."""
+    native = ev.get("native_identity")
+    if not native:
+        return []
+    out = [
+        "",
+        "## Native accelerator",
+        "",
+        f"pdfthin-native against pure pdfthin: {native['runs_compared']} runs compared, "
+        f"{len(native['differing'])} with a different outcome or different page output"
+        + (": " + ", ".join(native["differing"][:20]) if native["differing"] else "."),
+    ]
+    mem = native.get("memory")
+    if mem:
+        out += [
+            "",
+            f"Peak memory (`VmHWM`) on the {mem['files']} files both read, pure / native: "
+            f"the warmed-up process (before the document; median) "
+            f"{_fmt(mem['warmed_mib_median'][0], 1)} / {_fmt(mem['warmed_mib_median'][1], 1)}"
+            f" MiB; what the document adds on top of it, median "
+            f"{_fmt(mem['document_mib_median'][0], 2)} / "
+            f"{_fmt(mem['document_mib_median'][1], 2)} MiB, largest "
+            f"{_fmt(mem['document_mib_max'][0], 1)} / {_fmt(mem['document_mib_max'][1], 1)}"
+            f" MiB, summed over the files {_fmt(mem['document_mib_total'][0], 0)} / "
+            f"{_fmt(mem['document_mib_total'][1], 0)} MiB, no higher natively on "
+            f"{mem['document_native_not_higher']} files; the whole process's peak: native "
+            f"minus pure {_fmt(mem['process_peak_difference_mib_median'], 2)} MiB (median), "
+            f"no higher natively on {mem['process_peak_native_not_higher']} files.",
+        ]
+    return out
 
 
 def _details(ev: dict[str, Any], engines: list[str]) -> list[str]:

@@ -456,7 +456,55 @@ def native_identity(run: Run) -> dict[str, Any] | None:
         same_outcome = pure.get("outcome") == native.get("outcome")
         if not same_outcome or pure.get("pages") != native.get("pages"):
             differing.append(f"{file} ({variant})")
-    return {"runs_compared": compared, "differing": differing}
+    return {"runs_compared": compared, "differing": differing, "memory": native_memory(run)}
+
+
+def native_memory(run: Run) -> dict[str, Any] | None:
+    """Peak memory of the native engine beside the pure one, file by file.
+
+    A worker's peak (``VmHWM``) is the warmed-up process (interpreter, libraries, the engine's
+    own code: for the native engine its extension module, mapped from disk) plus whatever the
+    document adds on top. The two are reported apart: the first is paid once per process, the
+    second per document.
+    """
+    process: list[float] = []
+    warmed: list[tuple[float, float]] = []
+    document: list[tuple[float, float]] = []
+    for entry in run.entries:
+        pure, native = run.get("pdfthin", entry.relpath), run.get("pdfthin-native", entry.relpath)
+        pair = [r for r in (pure, native) if r is not None and _has_peaks(r)]
+        if len(pair) != 2:
+            continue
+        p, n = pair
+        process.append((n["maxrss_kib"] - p["maxrss_kib"]) / 1024)
+        warmed.append((p["maxrss_before_kib"] / 1024, n["maxrss_before_kib"] / 1024))
+        document.append(
+            (
+                (p["maxrss_kib"] - p["maxrss_before_kib"]) / 1024,
+                (n["maxrss_kib"] - n["maxrss_before_kib"]) / 1024,
+            )
+        )
+    if not process:
+        return None
+    return {
+        "files": len(process),
+        "process_peak_difference_mib_median": _median(process),
+        "process_peak_native_not_higher": sum(1 for d in process if d <= 0),
+        "warmed_mib_median": [_median([w[i] for w in warmed]) for i in (0, 1)],
+        "document_mib_median": [_median([d[i] for d in document]) for i in (0, 1)],
+        "document_mib_total": [sum(d[i] for d in document) for i in (0, 1)],
+        "document_mib_max": [max(d[i] for d in document) for i in (0, 1)],
+        "document_native_not_higher": sum(1 for p, n in document if n <= p),
+    }
+
+
+def _has_peaks(result: Result) -> bool:
+    return (
+        result.get("outcome") == "ok"
+        and result.get("rss_source") == "VmHWM"
+        and bool(result.get("maxrss_kib"))
+        and result.get("maxrss_before_kib") is not None
+    )
 
 
 def evaluate(run: Run) -> dict[str, Any]:

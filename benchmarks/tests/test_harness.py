@@ -59,3 +59,64 @@ def test_worker_reports_a_clean_error_for_a_missing_file(tmp_path: Path) -> None
     result = json.loads(proc.stdout)
     assert result["outcome"] == "error"
     assert result["error_code"] == "not_found"
+
+
+def _peaks(engine: str, file: str, before_kib: int, peak_kib: int) -> dict[str, object]:
+    return {
+        "engine": engine,
+        "file": file,
+        "variant": "main",
+        "outcome": "ok",
+        "rss_source": "VmHWM",
+        "maxrss_before_kib": before_kib,
+        "maxrss_kib": peak_kib,
+        "pages": [],
+    }
+
+
+def test_native_memory_separates_the_process_from_the_document(tmp_path: Path) -> None:
+    from benchmarks import engines, score
+
+    entries = [
+        corpus.Entry(f"{name}.pdf", 1, 1, (), frozenset()) for name in ("small", "large", "broken")
+    ]
+    raw = [
+        # A small document: the native process is 1.5 MiB larger before it starts, and the
+        # document adds 0.5 MiB in both engines.
+        _peaks("pdfthin", "small.pdf", 40 * 1024, 40 * 1024 + 512),
+        _peaks("pdfthin-native", "small.pdf", 41 * 1024 + 512, 42 * 1024),
+        # A large one: the native engine needs 6 MiB less for the document itself.
+        _peaks("pdfthin", "large.pdf", 40 * 1024, 75 * 1024),
+        _peaks("pdfthin-native", "large.pdf", 41 * 1024 + 512, 70 * 1024 + 512),
+        # A file one engine failed on is left out of the pairing.
+        _peaks("pdfthin", "broken.pdf", 40 * 1024, 41 * 1024),
+        {**_peaks("pdfthin-native", "broken.pdf", 41 * 1024, 42 * 1024), "outcome": "error"},
+    ]
+    run = score.Run.build(
+        raw,
+        [engines.ENGINES["pdfthin"], engines.ENGINES["pdfthin-native"]],
+        entries,
+        corpus.Corpus(tmp_path, tuple(entries)),
+    )
+    memory = score.native_identity(run)["memory"]  # type: ignore[index]
+    assert memory["files"] == 2
+    assert memory["warmed_mib_median"] == [40.0, 41.5]
+    assert memory["document_mib_max"] == [35.0, 29.0]
+    assert memory["document_mib_total"] == [35.5, 29.5]
+    assert memory["document_mib_median"] == [17.75, 14.75]
+    assert memory["document_native_not_higher"] == 2
+    # Process peaks: +1.5 MiB for the small file, -4.5 MiB for the large one.
+    assert memory["process_peak_difference_mib_median"] == -1.5
+    assert memory["process_peak_native_not_higher"] == 1
+    report_text = "\n".join(
+        line for line in _report_lines(run) if line.startswith("Peak memory (`VmHWM`)")
+    )
+    assert "40.0 / 41.5 MiB" in report_text
+    assert "no higher natively on 2 files" in report_text
+
+
+def _report_lines(run: object) -> list[str]:
+    from benchmarks import report, score
+
+    evaluation = {"native_identity": score.native_identity(run)}  # type: ignore[arg-type]
+    return report.native_section(evaluation)
