@@ -1730,3 +1730,159 @@ def test_header_index_is_pypdfs_search(parts: list[bytes]) -> None:
             m = re.search(rf"\s{idnum}\s+{gen}\s+obj".encode(), data)
             expected = None if m is None else m.span()
             assert headers._header_match(idnum, gen) == expected, (idnum, gen)
+
+
+# --- streams whose endstream is not where /Length puts it (pypdf's repair) --------------------
+
+
+def _damaged_stream_pdf(stream: bytes, *, table: str = "whole", tail: bytes = b"") -> bytes:
+    """A file whose object 4 is ``stream`` (a stream with a damaged length), object 5 after
+    it. ``table``: ``whole`` (object 4 in the table), ``missing`` (object 4 left out of it:
+    pypdf searches the file for its header) or ``broken`` (``startxref`` points nowhere:
+    pypdf rebuilds the table, reading every object). ``tail`` goes after ``%%EOF``."""
+    bodies = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+    }
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = {}
+    for num, body in bodies.items():
+        offsets[num] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (num, body)
+    offsets[4] = len(out)
+    out += b"4 0 obj\n" + stream + b"\nendobj\n"
+    offsets[5] = len(out)
+    out += b"5 0 obj\n(five)\nendobj\n"
+    xref = len(out)
+    listed = [n for n in (1, 2, 3, 4, 5) if not (table == "missing" and n == 4)]
+    out += b"xref\n0 1\n0000000000 65535 f \n"
+    for num in listed:
+        out += b"%d 1\n%010d 00000 n \n" % (num, offsets[num])
+    start = b"1" if table == "broken" else b"%d" % xref
+    out += b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n" + start + b"\n%%EOF\n" + tail
+    return bytes(out)
+
+
+DAMAGED_STREAMS = {
+    # ReportLab's length one too long: pypdf finds endstream one byte back
+    "one too long": b"<< /Length 4 >>\nstream\nxy\nendstream",
+    "one too long, CRLF": b"<< /Length 5 >>\nstream\r\nxy\r\nendstream",
+    # too short, then a run of NULs: pypdf reads up to the next object for endstream
+    "too short": b"<< /Length 2 >>\nstream\nxyz" + b"\x00" * 5000 + b"\nendstream",
+    "NULs after": b"<< /Length 2 >>\nstream\nxy" + b"\x00" * 5000 + b"zz\nendstream",
+    "compressed": b"<< /Length 5 /Filter /FlateDecode >>\nstream\n"
+    + zlib.compress(b"BT /F1 12 Tf (Hello) Tj ET" * 20)
+    + b"\nendstream",
+    "too long": b"<< /Length 400 >>\nstream\nxy\nendstream",
+    # no endstream before the next object: pypdf raises
+    "no endstream": b"<< /Length 2 >>\nstream\nxyz" + b"\x00" * 300,
+    "no endstream, no data": b"<< /Length 0 >>\nstream\n" + b" " * 40,
+}
+
+
+class _CountingHeads:
+    """The module with ``read_stream_head`` counting its answers."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+        self.answers = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.module, name)
+
+    def read_stream_head(self, *args: Any) -> Any:
+        got = self.module.read_stream_head(*args)
+        self.answers += got is not None
+        return got
+
+
+@contextmanager
+def _counting_heads(module: Any) -> Iterator[_CountingHeads]:
+    counting = _CountingHeads(module)
+    saved = _native.NATIVE
+    _native.NATIVE = counting  # type: ignore[assignment]
+    try:
+        yield counting
+    finally:
+        _native.NATIVE = saved
+
+
+def _compare_damaged(data: bytes, where: str) -> None:
+    plain_open, fast_open = _both_typed(data)
+    assert plain_open == fast_open, where
+    with _pypdf_warnings():
+        plain = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        fast = _native_open(data)
+    compare_readers(plain, fast, [(4, 0), (5, 0), (3, 0), (4, 0)], where)
+    # and the error pypdf's repair raises is pypdf's, message and all
+    with _pypdf_warnings():
+        try:
+            a: Any = plain.get_object(IndirectObject(4, 0, plain))
+        except Exception as exc:
+            a = repr(exc).replace(str(id(plain)), "pdf")
+        try:
+            b: Any = fast.get_object(IndirectObject(4, 0, fast))
+        except Exception as exc:
+            b = repr(exc).replace(str(id(fast)), "pdf")
+    if isinstance(a, str):
+        assert a == b, where
+
+
+@pytest.mark.parametrize("name", list(DAMAGED_STREAMS))
+@pytest.mark.parametrize("table", ["whole", "missing", "broken"])
+def test_streams_repaired_as_pypdf_repairs_them(name: str, table: str) -> None:
+    """A stream whose endstream is not where its ``/Length`` puts it: pypdf repairs it (one
+    byte back, or up to the next object) or raises; the native reader does the same from
+    where ``read_stream_head`` says the whitespace after the data ends, on each path pypdf
+    reads objects by (the table's offset, a search for the header, a rebuilt table)."""
+    module = native_module()
+    with engine(module), _counting_heads(module) as counting:
+        _compare_damaged(_damaged_stream_pdf(DAMAGED_STREAMS[name], table=table), name)
+    assert counting.answers >= 1
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        b"<< /Length 99 >>\nstream\nxy",  # the declared length runs past the end
+        b"<< /Length 2 >>\nstream\nxy" + b"\x00" * 64,  # whitespace up to the end
+        b"<< /Length 2 >>\nstream\nxy" + b"\x00" * 64 + b"endstrea",
+    ],
+)
+def test_streams_at_the_end_of_the_file(stream: bytes) -> None:
+    module = native_module()
+    with engine(module), _counting_heads(module) as counting:
+        data = _damaged_stream_pdf(b"(moved)", tail=b"6 0 obj\n" + stream)
+        # object 6 is in no table: pypdf finds it by its header, at the very end
+        with _pypdf_warnings():
+            plain = pypdf.PdfReader(io.BytesIO(data), strict=False)
+            fast = _native_open(data)
+        compare_readers(plain, fast, [(6, 0), (4, 0)], repr(stream))
+    assert counting.answers >= 1
+
+
+def test_repairs_over_the_limit_raise_as_pypdf_raises() -> None:
+    """pypdf's limit on what the repair reads (``maximum_declared_stream_length``) holds."""
+    module = native_module()
+    data = _damaged_stream_pdf(DAMAGED_STREAMS["too short"])
+    config = get_configuration().with_overwrites(maximum_declared_stream_length=1000)
+    with engine(module), _counting_heads(module) as counting, pypdf.apply_configuration(config):
+        _compare_damaged(data, "limit")
+        fast = _native_open(data)
+        with pytest.raises(pypdf.errors.LimitReachedError), _pypdf_warnings():
+            fast.get_object(IndirectObject(4, 0, fast))
+    assert counting.answers >= 1
+
+
+@given(
+    length=st.integers(0, 60),
+    body=st.lists(st.sampled_from([*TOKENS, b"\x00" * 50, b"ndstream", b"endstrea"]), max_size=8),
+)
+@SETTINGS
+def test_damaged_stream_soup(length: int, body: list[bytes]) -> None:
+    module = native_module()
+    stream = b"<< /Length %d >>\nstream\n" % length + b"".join(body)
+    with engine(module):
+        for table in ("whole", "broken"):
+            _compare_damaged(_damaged_stream_pdf(stream, table=table), repr(stream))

@@ -22,7 +22,7 @@ from types import ModuleType
 ENV = "PDFTHIN_NATIVE"
 MODES = ("auto", "require", "off")
 #: The native module versions this package was written against (same answers, same API).
-COMPATIBLE = ("0.5.",)
+COMPATIBLE = ("0.6.",)
 #: What the engine calls; a module without them is from another release.
 _API = (
     "interpret",
@@ -53,6 +53,7 @@ _API = (
     "read_xref_entries",
     "read_xref_table",
     "read_object_at",
+    "read_stream_head",
 )
 
 NATIVE: ModuleType | None = None

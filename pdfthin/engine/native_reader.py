@@ -254,6 +254,7 @@ class NativeReader(pypdf.PdfReader):
         self._native_xref_entries = _native.NATIVE.read_xref_entries
         self._native_xref_table = _native.NATIVE.read_xref_table
         self._native_object_at = _native.NATIVE.read_object_at
+        self._native_stream_head = _native.NATIVE.read_stream_head
         self._native_data = data
         self._native_factory = factory(data)
         self._native_config: Any = None
@@ -414,7 +415,41 @@ class NativeReader(pypdf.PdfReader):
                 obj, end = found
                 stream.seek(end, 0)
                 return obj
-        return read_object(stream, self)
+        return self._read_object_declined(stream)
+
+    def _read_object_declined(self, stream: Any) -> Any:
+        """pypdf's ``read_object(stream, self)`` where the native parser declined, with one
+        repair of pypdf's (7.0/7.1) made here: a stream whose data, as long as its direct
+        ``/Length`` says, is not followed by ``endstream``. pypdf's ``_read_stream_data``
+        reads the whitespace after the data a byte at a time before it repairs (damaged
+        files hold megabytes of it: 40 ms a megabyte); ``read_stream_head`` answers where
+        it ends, and the repair below is pypdf's, step by step."""
+        limits = self._limits()
+        if limits is None or stream is not self._native_stream or self.strict:
+            return read_object(stream, self)
+        data = self._native_data
+        head = self._native_stream_head(data, stream.tell(), self, self._native_factory, limits)
+        if head is None:
+            return read_object(stream, self)
+        dictionary, start, end, e = head
+        # After ``e = read_non_whitespace(stream); ndstream = stream.read(8)`` past the data
+        # read with the declared length, stream.tell() is ``pos``.
+        pos = min(e + 9, len(data))
+        if pos < 10:  # pypdf's seek(-10, 1) fails: its own error
+            return read_object(stream, self)
+        entries = {key: dictionary.raw_get(key) for key in dictionary}
+        streamdata = data[start:end]
+        if data[pos - 10 : pos - 1] == b"endstream":
+            # "the odd PDF file has a length that is too long": one byte back
+            streamdata = streamdata[:-1]
+            stream.seek(pos - 1, 0)
+        else:
+            stream.seek(start, 0)
+            streamdata = DictionaryObject._read_unsized_from_stream(
+                stream=stream, pdf=self, length=get_configuration().maximum_declared_stream_length
+            )
+        entries["__streamdata__"] = streamdata
+        return StreamObject.initialize_from_dictionary(entries)
 
     def _rebuild_xref_table(self, stream: Any) -> None:
         # pypdf's _rebuild_xref_table (the same in 7.0 and 7.1) with each object it reads
@@ -674,7 +709,7 @@ class NativeReader(pypdf.PdfReader):
                 self.read_object_header(self.stream)
         current_object = (idnum, generation)
         self._known_objects.add(current_object)
-        retval = read_object(self.stream, self)
+        retval = self._read_object_declined(self.stream)
         self._known_objects.remove(current_object)
         retval = self._decrypted(retval, idnum, generation)
         self.cache_indirect_object(generation, idnum, retval)
@@ -702,7 +737,7 @@ class NativeReader(pypdf.PdfReader):
             self.stream.seek(match[1] + 1)
             skip_over_whitespace(self.stream)
             self.stream.seek(-1, 1)
-            retval = self._decrypted(read_object(self.stream, self), idnum, generation)
+            retval = self._decrypted(self._read_object_declined(self.stream), idnum, generation)
         else:
             logger_warning(
                 "Object %(idnum)d %(generation)d not defined.",

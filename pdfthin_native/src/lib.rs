@@ -123,6 +123,7 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(objects::read_xref_entries, m)?)?;
     m.add_function(wrap_pyfunction!(objects::read_xref_table, m)?)?;
     m.add_function(wrap_pyfunction!(objects::read_object_at, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::read_stream_head, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;

@@ -192,6 +192,23 @@ impl<'a> Parser<'a> {
 
     /// `DictionaryObject.read_from_stream` (and `_read_stream_data`) from the `<<` at `p`.
     fn dict(&self, p: usize, depth: usize) -> Option<(Value, usize)> {
+        let (items, p) = self.dict_items(p, depth)?;
+        // _read_stream_data: is the dictionary followed by "stream"? (At the end of the data
+        // it is not, and pypdf goes back to `p`.)
+        let Some(q) = self.skip_ws(p) else {
+            return Some((Value::Dict(items), p));
+        };
+        if !self.starts(q, b"stream") {
+            return Some((Value::Dict(items), p));
+        }
+        if depth > 0 || !self.allow_stream {
+            return None;
+        }
+        self.stream(items, q + 6)
+    }
+
+    /// The entries of the dictionary whose `<<` is at `p` and the position after its `>>`.
+    fn dict_items(&self, p: usize, depth: usize) -> Option<(Vec<(String, Value)>, usize)> {
         let mut p = p + 2;
         let mut items: Vec<(String, Value)> = Vec::new();
         let mut seen: Option<HashSet<String>> = None;
@@ -231,23 +248,27 @@ impl<'a> Parser<'a> {
             }
             p = q;
         }
-        // _read_stream_data: is the dictionary followed by "stream"? (At the end of the data
-        // it is not, and pypdf goes back to `p`.)
-        let Some(q) = self.skip_ws(p) else {
-            return Some((Value::Dict(items), p));
-        };
-        if !self.starts(q, b"stream") {
-            return Some((Value::Dict(items), p));
-        }
-        if depth > 0 || !self.allow_stream {
-            return None;
-        }
-        self.stream(items, q + 6)
+        Some((items, p))
     }
 
     /// The data of a stream whose keyword ends before `p`: only a direct /Length, followed
     /// by `endstream` where pypdf looks for it.
-    fn stream(&self, items: Vec<(String, Value)>, mut p: usize) -> Option<(Value, usize)> {
+    fn stream(&self, items: Vec<(String, Value)>, p: usize) -> Option<(Value, usize)> {
+        let (start, end) = self.stream_span(&items, p)?;
+        if end > self.data.len() {
+            return None;
+        }
+        let e = self.skip_ws(end)?;
+        if !self.starts(e, b"endstream") {
+            return None;
+        }
+        Some((Value::Stream(items, start, end), e + 9))
+    }
+
+    /// Where the data of a stream whose keyword ends before `p` starts (after the end of
+    /// line, as pypdf takes it) and where its direct, non-negative `/Length` (no larger than
+    /// pypdf's limit) ends it; the end may be past the end of the data.
+    fn stream_span(&self, items: &[(String, Value)], mut p: usize) -> Option<(usize, usize)> {
         let mut eol = self.at(p)?;
         p += 1;
         while eol == b' ' {
@@ -271,15 +292,7 @@ impl<'a> Parser<'a> {
         if length > self.limits.max_stream {
             return None;
         }
-        let end = p.checked_add(length)?;
-        if end > self.data.len() {
-            return None;
-        }
-        let e = self.skip_ws(end)?;
-        if !self.starts(e, b"endstream") {
-            return None;
-        }
-        Some((Value::Stream(items, p, end), e + 9))
+        Some((p, p.checked_add(length)?))
     }
 
     /// `ArrayObject.read_from_stream` from the `[` at `p`.
@@ -789,6 +802,61 @@ pub fn parse_object_at(data: &[u8], pos: usize, limits: Limits) -> Option<(Value
     parser.object(p, 0)
 }
 
+/// A stream whose data, as long as its direct `/Length` says, is not followed by `endstream`
+/// (pypdf's `_read_stream_data` then looks one byte back, or reads up to the next object),
+/// from its dictionary's `<<` at `pos`: the dictionary's entries, where the data
+/// starts, where the declared length ends it (at most at the end of the data) and the first
+/// byte that is not whitespace from there (the end of the data if there is none): all that
+/// `_read_stream_data` has read when it finds no `endstream`. `None` for anything else
+/// (a stream read whole by [`parse_object_at`], or anything pypdf must read).
+pub fn parse_stream_head(data: &[u8], pos: usize, limits: Limits) -> Option<StreamHead> {
+    let parser = Parser {
+        data,
+        limits,
+        allow_stream: true,
+    };
+    // read_object dispatches on the byte at `pos`: a dictionary's `<<` (a comment first is
+    // left to pypdf).
+    if !parser.starts(pos, b"<<") {
+        return None;
+    }
+    let (items, p) = parser.dict_items(pos, 0)?;
+    let q = parser.skip_ws(p)?;
+    if !parser.starts(q, b"stream") {
+        return None;
+    }
+    let (start, end) = parser.stream_span(&items, q + 6)?;
+    let end = end.min(data.len());
+    // read_non_whitespace: at the end of the data it answers b"" there.
+    let e = data
+        .get(end..)?
+        .iter()
+        .position(|&b| !is_ws(b))
+        .map_or(data.len(), |i| end + i);
+    if parser.starts(e, b"endstream") {
+        return None;
+    }
+    Some(StreamHead {
+        items,
+        start,
+        end,
+        after_whitespace: e,
+    })
+}
+
+/// What [`parse_stream_head`] answers.
+#[derive(Debug, PartialEq)]
+pub struct StreamHead {
+    /// The stream dictionary's entries.
+    pub items: Vec<(String, Value)>,
+    /// Where its data starts.
+    pub start: usize,
+    /// Where its declared length ends it, at most at the end of the data.
+    pub end: usize,
+    /// The first byte from `end` on that is not whitespace, or the end of the data.
+    pub after_whitespace: usize,
+}
+
 /// `NumberObject.read_from_stream` in the index of an object stream, at `p` (not
 /// whitespace): a non-negative integer ended by a byte that is not a number character within
 /// the first chunk `read_until_regex` reads (16 bytes). Anything else is left to pypdf (a
@@ -1060,6 +1128,37 @@ pub fn read_object_at<'py>(
     Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
 }
 
+/// `read_stream_head(data, pos, reader, factory, limits)`: `(dictionary, start, end, e)` of a
+/// stream whose data is not followed by `endstream` (see [`parse_stream_head`]), the
+/// dictionary a `DictionaryObject` of its entries; `None` otherwise. `factory` and `limits`
+/// are those of [`read_indirect`].
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn read_stream_head<'py>(
+    data: &[u8],
+    pos: usize,
+    reader: Bound<'py, PyAny>,
+    factory: Bound<'py, PyTuple>,
+    limits: (usize, usize, usize),
+) -> PyResult<Option<(Bound<'py, PyAny>, usize, usize, usize)>> {
+    let limits = Limits {
+        max_array: limits.0,
+        max_dict: limits.1,
+        max_stream: limits.2,
+    };
+    let Some(head) = parse_stream_head(data, pos, limits) else {
+        return Ok(None);
+    };
+    let factory = Factory::new(&factory)?;
+    let dictionary = to_py(&factory, data, &reader, &Value::Dict(head.items))?;
+    Ok(Some((
+        dictionary,
+        head.start,
+        head.end,
+        head.after_whitespace,
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1285,6 +1384,57 @@ mod tests {
         for end in 0..s.len() {
             for start in 0..end {
                 let _ = parse_indirect(&s[..end], start, 1, 0, LIMITS);
+            }
+        }
+    }
+
+    #[test]
+    fn stream_heads() {
+        let head = |s: &[u8]| {
+            parse_stream_head(s, 0, LIMITS).map(|h| (h.start, h.end, h.after_whitespace))
+        };
+        // endstream where the length puts it: read whole elsewhere, not here
+        assert_eq!(head(b"<< /Length 2 >>stream\nxy\nendstream"), None);
+        // a length one too long (pypdf then looks one byte back)
+        assert_eq!(
+            head(b"<< /Length 4 >>stream\nxy\nendstream"),
+            Some((22, 26, 26))
+        );
+        // a run of NULs after the data, then something else
+        let mut s = b"<</Length 2>>stream\r\nxy".to_vec();
+        s.extend([0u8; 1000]);
+        s.extend(b" \n1 0 obj");
+        assert_eq!(head(&s), Some((21, 23, 1025)));
+        // whitespace up to the end of the data, or a length past it
+        assert_eq!(head(b"<</Length 2>>stream\nxy\0\0"), Some((20, 22, 24)));
+        assert_eq!(head(b"<</Length 50>>stream\nxy"), Some((21, 23, 23)));
+        // the entries come along
+        let h = parse_stream_head(b"<</Length 1/F/X>>stream\nab", 0, LIMITS).unwrap();
+        assert_eq!(
+            h.items,
+            vec![
+                ("/Length".to_string(), Value::Int(1)),
+                ("/F".to_string(), Value::Name("/X".to_string()))
+            ]
+        );
+        // what pypdf reads otherwise: whitespace or a comment first, no stream, an indirect
+        // or negative length, over the limit, a bad end of line
+        for left in [
+            &b" << /Length 4 >>stream\nxy\nendstream"[..],
+            b"%c\n<< /Length 4 >>stream\nxy\nendstream",
+            b"<< /Length 4 >> 1 0 obj",
+            b"<< /Length 4 0 R >>stream\nxy\nendstream",
+            b"<< /Length -1 >>stream\nxy\nendstream",
+            b"<< /Length 75000001 >>stream\nxy\nendstream",
+            b"<< /Length 4 >>streamxy\nendstream",
+            b"<< /Length 4 /Length 5 >>stream\nxy\nendstream",
+        ] {
+            assert_eq!(head(left), None, "{left:?}");
+        }
+        let s = b"<< /Length 9 /A [1 (x)] >>\nstream \r\nxy\nendstream endobj";
+        for end in 0..=s.len() {
+            for start in 0..=end {
+                let _ = parse_stream_head(&s[..end], start, LIMITS);
             }
         }
     }

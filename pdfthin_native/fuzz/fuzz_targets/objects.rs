@@ -4,13 +4,14 @@
 //! objects than /N, and never a stream. An object header there ends within the data, and
 //! so do the entries of a cross-reference stream, never more than its subsections hold. A
 //! classic cross-reference table ends within the data with at most one entry per 19 bytes,
-//! and an object read at any offset ends within the data.
+//! an object read at any offset ends within the data, and so does the head of a stream whose
+//! `endstream` is missing (its data's start, end and the whitespace after it in order).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use pdfthin_native::objects::{
-    parse_indirect, parse_object_at, parse_object_header, parse_object_stream, parse_xref_entries,
-    parse_xref_table, Limits, Value, MAX_DEPTH,
+    parse_indirect, parse_object_at, parse_object_header, parse_object_stream, parse_stream_head,
+    parse_xref_entries, parse_xref_table, Limits, Value, MAX_DEPTH,
 };
 
 fn depth(v: &Value) -> usize {
@@ -75,5 +76,11 @@ fuzz_target!(|data: &[u8]| {
     if let Some((value, end)) = parse_object_at(data, offset, limits) {
         assert!(end <= data.len());
         assert!(depth(&value) <= MAX_DEPTH + 2);
+    }
+    if let Some(head) = parse_stream_head(data, offset, limits) {
+        assert!(offset < head.start && head.start <= head.end);
+        assert!(head.end <= head.after_whitespace && head.after_whitespace <= data.len());
+        assert!(!data[head.after_whitespace..].starts_with(b"endstream"));
+        assert!(depth(&Value::Dict(head.items)) <= MAX_DEPTH + 2);
     }
 });
