@@ -422,8 +422,8 @@ class NativeReader(pypdf.PdfReader):
         repair of pypdf's (7.0/7.1) made here: a stream whose data, as long as its direct
         ``/Length`` says, is not followed by ``endstream``. pypdf's ``_read_stream_data``
         reads the whitespace after the data a byte at a time before it repairs (damaged
-        files hold megabytes of it: 40 ms a megabyte); ``read_stream_head`` answers where
-        it ends, and the repair below is pypdf's, step by step."""
+        files hold megabytes of it); ``read_stream_head`` answers where it ends, and the
+        repair below is pypdf's, step by step."""
         limits = self._limits()
         if limits is None or stream is not self._native_stream or self.strict:
             return read_object(stream, self)

@@ -38,6 +38,18 @@ pub struct Limits {
     pub max_stream: usize,
 }
 
+impl From<(usize, usize, usize)> for Limits {
+    /// The `limits` tuple the Python side hands in: `(array_maximum_element_count,
+    /// dictionary_maximum_element_count, maximum_declared_stream_length)`.
+    fn from((max_array, max_dict, max_stream): (usize, usize, usize)) -> Self {
+        Limits {
+            max_array,
+            max_dict,
+            max_stream,
+        }
+    }
+}
+
 /// One parsed object.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -1030,11 +1042,7 @@ pub fn read_indirect<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
-    let limits = Limits {
-        max_array: limits.0,
-        max_dict: limits.1,
-        max_stream: limits.2,
-    };
+    let limits = Limits::from(limits);
     let Some((value, end)) = parse_indirect(data, offset, idnum, generation, limits) else {
         return Ok(None);
     };
@@ -1056,11 +1064,7 @@ pub fn read_object_stream<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let limits = Limits {
-        max_array: limits.0,
-        max_dict: limits.1,
-        max_stream: limits.2,
-    };
+    let limits = Limits::from(limits);
     let Some(objects) = parse_object_stream(data, n, first, limits) else {
         return Ok(None);
     };
@@ -1116,11 +1120,7 @@ pub fn read_object_at<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
-    let limits = Limits {
-        max_array: limits.0,
-        max_dict: limits.1,
-        max_stream: limits.2,
-    };
+    let limits = Limits::from(limits);
     let Some((value, end)) = parse_object_at(data, pos, limits) else {
         return Ok(None);
     };
@@ -1141,11 +1141,7 @@ pub fn read_stream_head<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize, usize, usize)>> {
-    let limits = Limits {
-        max_array: limits.0,
-        max_dict: limits.1,
-        max_stream: limits.2,
-    };
+    let limits = Limits::from(limits);
     let Some(head) = parse_stream_head(data, pos, limits) else {
         return Ok(None);
     };
