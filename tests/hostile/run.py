@@ -1,0 +1,133 @@
+"""Run one hostile attack in this process, through every operation, and print one JSON line.
+
+``python -m tests.hostile.run NAME`` (from the repository root), with ``PDFTHIN_NATIVE`` set to
+``off`` or ``require`` to choose the engine path. The parent (``tests/test_hostile.py``) caps
+this process's address space and wall-clock time and reads the line::
+
+    {"name": ..., "engine": ..., "seconds": ..., "peak_rss_mib": ...,
+     "outcomes": {"describe_document": "ok" | "<error code>", ...},
+     "shown": [...], "leaked": [...], "traceback": null | "..."}
+
+``shown`` lists the attack's ``must_show`` strings that reached page text, ``leaked`` its
+``must_not_show`` strings that did (Markdown of every page, or a search hit).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+#: Cursors followed per paginated operation before the child stops asking (a hostile
+#: document may be long; the point is to exercise pagination, not to read it all).
+MAX_CURSORS = 50
+
+
+def _outcome(call: Callable[[], dict[str, Any]]) -> tuple[str, dict[str, Any] | None]:
+    from pdfthin.errors import PdfthinError
+
+    try:
+        return "ok", call()
+    except PdfthinError as exc:
+        return exc.code, None
+
+
+def run(name: str) -> dict[str, Any]:
+    from pdfthin.engine import engine_info
+    from pdfthin.operations import (
+        Context,
+        describe_document,
+        find_in_document,
+        get_image,
+        get_info,
+        get_toc,
+        list_images,
+        peek,
+        read_pages,
+        read_section,
+    )
+
+    from . import get
+
+    spec = get(name)
+    data = spec.build()
+    context = Context()
+    pw = spec.password
+    outcomes: dict[str, str] = {}
+    page_text: list[str] = []
+    found: set[str] = set()
+
+    def follow(op: str, first: Callable[[str | None], dict[str, Any]]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(MAX_CURSORS):
+            code, response = _outcome(lambda c=cursor: first(c))
+            outcomes[op] = code
+            if response is None:
+                break
+            out.append(response)
+            cursor = response.get("next_cursor")
+            if not cursor:
+                break
+        return out
+
+    outcomes["describe_document"], _ = _outcome(
+        lambda: describe_document(data, password=pw, context=context)
+    )
+    outcomes["get_info"], _ = _outcome(lambda: get_info(data, password=pw, context=context))
+    for response in follow(
+        "read_pages", lambda c: read_pages(data, cursor=c, password=pw, context=context)
+    ):
+        page_text.extend(p.get("markdown", "") for p in response.get("pages", []))
+    follow("get_toc", lambda c: get_toc(data, cursor=c, password=pw, context=context))
+    for response in follow(
+        "read_section", lambda c: read_section(data, cursor=c, password=pw, context=context)
+    ):
+        page_text.append(str(response.get("markdown", "")))
+    outcomes["peek"], _ = _outcome(lambda: peek(data, password=pw, context=context))
+    images = follow(
+        "list_images", lambda c: list_images(data, cursor=c, password=pw, context=context)
+    )
+    ids = [i["id"] for r in images for i in r.get("images", [])][:5]
+    for image_id in ids:
+        code, _ = _outcome(lambda i=image_id: get_image(data, i, password=pw, context=context))
+        if code != "ok" or "get_image" not in outcomes:
+            outcomes["get_image"] = code
+    for query in (*spec.must_show, *spec.must_not_show, "the"):
+        code, hits = _outcome(
+            lambda q=query: find_in_document(data, q, password=pw, context=context)
+        )
+        outcomes[f"find:{query[:20]}"] = code
+        if hits and hits.get("matches"):
+            found.add(query)
+    joined = "\n".join(page_text)
+    normal = " ".join(joined.split())
+    return {
+        "name": name,
+        "engine": engine_info()["engine"],
+        "outcomes": outcomes,
+        "shown": [s for s in spec.must_show if s in normal or s in found],
+        "leaked": [s for s in spec.must_not_show if s in normal or s in found],
+    }
+
+
+def main(argv: list[str]) -> int:
+    start = time.monotonic()
+    result: dict[str, Any] = {"name": argv[0], "traceback": None}
+    try:
+        result.update(run(argv[0]))
+    except BaseException:  # the parent reports it; nothing may escape as a crash
+        result["traceback"] = traceback.format_exc()
+    result["seconds"] = round(time.monotonic() - start, 3)
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result["peak_rss_mib"] = round(peak_kib / 1024, 1)
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

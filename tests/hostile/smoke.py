@@ -1,0 +1,11 @@
+"""A plain document: the harness itself must pass it on every path."""
+
+from __future__ import annotations
+
+from tests.hostile import attack
+from tests.pdfbuilder import simple_pdf
+
+
+@attack("smoke", "plain", must_show=("Hello hostile world",))
+def plain() -> bytes:
+    return simple_pdf(b"BT /F1 12 Tf 72 700 Td (Hello hostile world) Tj ET")

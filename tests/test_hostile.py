@@ -1,0 +1,96 @@
+"""Every hostile attack (``tests/hostile/``), on both engine paths, through every operation, in
+a child process with a wall-clock and memory cap: each operation answers with a result or a
+typed error the attack allows — never a hang, a crash, ``internal`` or a traceback — and text
+the attack hides never reaches page text or search.
+
+``PDFTHIN_HOSTILE_REPORT=FILE`` appends each child's JSON line to FILE (``tools/hostile_table.py``
+turns it into the table of ``docs/hostile.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pdfthin.engine import _native
+from tests.hostile import MAX_RSS_MIB, MAX_SECONDS, Attack, all_attacks
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The child's address space: a safety net for the machine, far above MAX_RSS_MIB, so that
+#: an unbounded allocation fails inside the child instead of swapping the host.
+ADDRESS_SPACE = 4 << 30
+
+ATTACKS = all_attacks()
+
+
+def _engines() -> list[object]:
+    return [pytest.param("off", id="pure"), pytest.param("require", id="native")]
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def run_child(attack: Attack, engine: str) -> dict[str, object]:
+    env = {**os.environ, "PDFTHIN_NATIVE": engine, "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "tests.hostile.run", attack.name],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=MAX_SECONDS * 1.5,
+            preexec_fn=_limit,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{attack.name} ({engine}): no answer within {MAX_SECONDS * 1.5:.0f} s")
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines, (
+        f"{attack.name} ({engine}): the child died (exit {proc.returncode}): {proc.stderr[-2000:]}"
+    )
+    result: dict[str, object] = json.loads(lines[-1])
+    report = os.environ.get("PDFTHIN_HOSTILE_REPORT")
+    if report:
+        with open(report, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({**result, "klass": attack.klass, "mode": engine}) + "\n")
+    return result
+
+
+@pytest.mark.parametrize("engine", _engines())
+@pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
+def test_hostile(attack: Attack, engine: str) -> None:
+    if engine == "require":
+        module, reason = _native._load()
+        if module is None:
+            if os.environ.get(_native.ENV, "").strip().lower() == "require":
+                pytest.fail(f"PDFTHIN_NATIVE=require but {reason}")
+            pytest.skip(f"no native module: {reason}")
+    result = run_child(attack, engine)
+    assert result["traceback"] is None, result["traceback"]
+    assert float(result["seconds"]) <= MAX_SECONDS, result  # type: ignore[arg-type]
+    assert float(result["peak_rss_mib"]) <= MAX_RSS_MIB, result  # type: ignore[arg-type]
+    outcomes = result["outcomes"]
+    assert isinstance(outcomes, dict) and outcomes, result
+    wrong = {
+        op: code
+        for op, code in outcomes.items()
+        if code != "ok" and code not in attack.allowed_errors
+    }
+    assert not wrong, f"{attack.name}: unexpected answers {wrong}"
+    assert result["leaked"] == [], f"{attack.name}: hidden text reached the agent: {result}"
+    assert result["shown"] == list(attack.must_show), f"{attack.name}: text lost: {result}"
+
+
+def test_every_class_is_attacked() -> None:
+    """The attack classes of issue 18 each have generated fixtures (a class cannot silently
+    drop out of the set)."""
+    classes = {a.klass for a in ATTACKS}
+    assert classes >= {"smoke"}, classes
