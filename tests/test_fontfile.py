@@ -285,6 +285,7 @@ def _check_cff(font: EmbeddedFont) -> str | None:
     return None
 
 
+_DUP_PUT = re.compile(rb"dup\s+(\d+)\s*/([^\s/\[\]()<>{}%]+)\s+put")
 _CHARSTRING_NAME = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s+\d+\s+(?:RD|-\|)\s")
 
 
@@ -303,7 +304,17 @@ def _check_type1(font: EmbeddedFont) -> str | None:
         encrypted = bytes.fromhex(re.sub(rb"\s", b"", encrypted).decode())
     plain, _ = decrypt(encrypted, 55665)
     glyphs = {m.group(1).decode("latin-1") for m in _CHARSTRING_NAME.finditer(plain)}
-    missing = {code: name for code, name in ours.items() if name not in glyphs}
+    # A program may name a glyph it lacks in its own encoding (camelot/assam.pdf's Corel font
+    # puts /CharA0 at 160 and draws no such glyph): reading that is right, inventing it is not.
+    declared = {
+        (int(m.group(1)), m.group(2).decode("latin-1"))
+        for m in _DUP_PUT.finditer(font.data[:clear])
+    }
+    missing = {
+        code: name
+        for code, name in ours.items()
+        if name not in glyphs and (code, name) not in declared
+    }
     if missing:
         return f"obj {font.obj}: encoded glyphs not in /CharStrings: {missing}"
     if any(not 0 <= code < 256 for code in ours):
