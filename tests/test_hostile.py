@@ -87,10 +87,13 @@ def test_hostile(attack: Attack, engine: str) -> None:
     assert not wrong, f"{attack.name}: unexpected answers {wrong}"
     assert result["leaked"] == [], f"{attack.name}: hidden text reached the agent: {result}"
     assert result["shown"] == list(attack.must_show), f"{attack.name}: text lost: {result}"
+    assert int(result["withheld"]) >= len(attack.must_not_show), (  # type: ignore[call-overload]
+        f"{attack.name}: hidden text withheld without being reported: {result}"
+    )
 
 
 def test_every_class_is_attacked() -> None:
     """The attack classes of issue 18 each have generated fixtures (a class cannot silently
     drop out of the set)."""
     classes = {a.klass for a in ATTACKS}
-    assert classes >= {"smoke"}, classes
+    assert classes >= {"smoke", "hidden_text"}, classes

@@ -9,7 +9,8 @@ this process's address space and wall-clock time and reads the line::
      "shown": [...], "leaked": [...], "traceback": null | "..."}
 
 ``shown`` lists the attack's ``must_show`` strings that reached page text, ``leaked`` its
-``must_not_show`` strings that did (Markdown of every page, or a search hit).
+``must_not_show`` strings that did (Markdown of every page, or a search hit), ``withheld``
+the number of hidden pieces ``read_pages`` reported.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def run(name: str) -> dict[str, Any]:
     pw = spec.password
     outcomes: dict[str, str] = {}
     page_text: list[str] = []
+    withheld = 0
     found: set[str] = set()
 
     def follow(op: str, first: Callable[[str | None], dict[str, Any]]) -> list[dict[str, Any]]:
@@ -82,7 +84,9 @@ def run(name: str) -> dict[str, Any]:
     for response in follow(
         "read_pages", lambda c: read_pages(data, cursor=c, password=pw, context=context)
     ):
-        page_text.extend(p.get("markdown", "") for p in response.get("pages", []))
+        for page in response.get("pages", []):
+            page_text.append(page.get("markdown", ""))
+            withheld += int(page.get("hidden_text", {}).get("runs", 0))
     follow("get_toc", lambda c: get_toc(data, cursor=c, password=pw, context=context))
     for response in follow(
         "read_section", lambda c: read_section(data, cursor=c, password=pw, context=context)
@@ -112,6 +116,8 @@ def run(name: str) -> dict[str, Any]:
         "outcomes": outcomes,
         "shown": [s for s in spec.must_show if s in normal or s in found],
         "leaked": [s for s in spec.must_not_show if s in normal or s in found],
+        # Hidden text is withheld from page text but reported, with its reason.
+        "withheld": withheld,
     }
 
 
