@@ -66,7 +66,9 @@ def run_child(attack: Attack, engine: str) -> dict[str, object]:
 
 @pytest.mark.parametrize("engine", _engines())
 @pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
-def test_hostile(attack: Attack, engine: str) -> None:
+def test_hostile(attack: Attack, engine: str, request: pytest.FixtureRequest) -> None:
+    if attack.known_gap:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=attack.known_gap))
     if engine == "require":
         module, reason = _native._load()
         if module is None:
