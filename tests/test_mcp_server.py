@@ -422,7 +422,7 @@ def test_an_unexpected_exception_is_an_internal_envelope(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(server, "runner", broken)
+    monkeypatch.setattr(server.runner, "cached", broken)
     result = anyio.run(server.call, "describe_document", {"path": "sample.pdf"})
     assert result.is_error
     assert result.structured_content is not None
