@@ -162,14 +162,22 @@ class Sandbox:
             limit=self.max_file_bytes,
         )
 
-    def _read_pdf(self, fd: int, path: str) -> bytes:
+    def _read_pdf(self, fd: int, path: str, size: int) -> bytes:
+        """The file's bytes, from its start, once its header is seen. ``size`` (from
+        ``fstat``) sizes the one buffer the bytes are read into; one more byte is asked for,
+        to see a file that grew since."""
+        os.lseek(fd, 0, os.SEEK_SET)
         head = _read_upto(fd, min(HEADER_WINDOW, self.max_file_bytes + 1))
         if b"%PDF-" not in head:
             raise PdfthinError(
                 "not_a_pdf", f"{path!r} has no %PDF- header in its first 1024 bytes", path=path
             )
-        data = head + _read_upto(fd, self.max_file_bytes + 1 - len(head))
-        if len(data) > self.max_file_bytes:  # it grew since fstat
+        os.lseek(fd, 0, os.SEEK_SET)
+        want = min(size, self.max_file_bytes) + 1
+        data = _read_upto(fd, want, want)
+        if len(data) > size:  # it grew since fstat: the rest, up to the limit
+            data += _read_upto(fd, self.max_file_bytes + 1 - len(data))
+        if len(data) > self.max_file_bytes:
             raise self._too_large(path, len(data))
         return data
 
@@ -338,8 +346,7 @@ class SandboxFile:
     def read(self) -> bytes:
         """The file's bytes, checked as :meth:`Sandbox.read` checks them; the identity is
         dropped if the file changed while it was read."""
-        os.lseek(self._fd, 0, os.SEEK_SET)
-        data = self._sandbox._read_pdf(self._fd, self.path)
+        data = self._sandbox._read_pdf(self._fd, self.path, self.size)
         if _identity(self._parts, os.fstat(self._fd)) != self.identity:
             self.identity = None
         return data
@@ -483,15 +490,18 @@ def _open_error(exc: OSError, path: str) -> PdfthinError:
     return _not_found(f"{path!r} cannot be opened: {exc.strerror}", path)
 
 
-def _read_upto(fd: int, count: int) -> bytes:
+def _read_upto(fd: int, count: int, step: int = 1 << 20) -> bytes:
+    """Up to ``count`` bytes (fewer at the end of the file), read ``step`` at a time (a buffer
+    of ``step`` bytes is made for each read). With ``step`` = ``count`` a regular file gives
+    them in one read, into one buffer, and nothing is joined."""
     chunks: list[bytes] = []
     while count > 0:
-        chunk = os.read(fd, min(count, 1 << 20))
+        chunk = os.read(fd, min(count, step))
         if not chunk:
             break
         chunks.append(chunk)
         count -= len(chunk)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 # --- listing cursors ---------------------------------------------------------------------------

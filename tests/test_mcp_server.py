@@ -509,6 +509,8 @@ def test_serve_without_the_extra_is_one_line_and_exit_2(tree: Tree) -> None:
         (["{root}", "--cache-size", "17"], "--cache-size"),
         (["{root}", "--max-chars", "10"], "--max-chars"),
         (["{root}", "--max-concurrent-extractions", "0"], "--max-concurrent-extractions"),
+        (["{root}", "--timeout", "0"], "--timeout"),
+        (["{root}", "--max-bytes-in-flight", "0"], "--max-bytes-in-flight"),
         (["{root}", "--ocr", "no_such_module_here"], "no_such_module_here"),
     ],
 )

@@ -145,6 +145,10 @@ class EngineDocument:
             return
         self.closed = True
         self.reader.close()
+        # The file's bytes too (pypdf closes only a stream it opened itself): the reader sits
+        # in cycles only the collector frees, and the caller decides how long the bytes live.
+        self.reader.stream.close()
+        self.data = b""
         self._pages = []
         self._page_refs = []
         self._fonts.clear()
