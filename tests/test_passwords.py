@@ -29,6 +29,7 @@ from pdfbuilder import Outline, PdfBuilder, encrypt
 from pdfthin.aws.config import Config
 from pdfthin.aws.handler import LambdaApp
 from pdfthin.errors import PdfthinError
+from pdfthin.model import DocumentCache
 from pdfthin.model import keyring as keyring_module
 from pdfthin.model.keyring import MAX_VERIFIERS, Keyring, derive, pbkdf2_sha256
 from pdfthin.ocr import OcrBinding, Signal
@@ -351,3 +352,42 @@ def test_a_warm_lambda_container() -> None:
         {"operation": "read_pages", "document": document, "cursor": cursor["next_cursor"]}, None
     )
     assert answer["error"]["code"] == "encrypted"
+
+
+# --- a source whose bytes change behind its identity --------------------------------------------
+
+
+class Swapped:
+    """An opened source whose identity stays while its bytes are replaced (a file rewritten
+    in place between the ``fstat`` that names it and the read)."""
+
+    cached_only = False
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.identity = ("the", "same", "file")
+        self.size = len(data)
+
+    def read(self) -> bytes:
+        return self.data
+
+
+def test_bytes_swapped_behind_an_identity_never_unlock_the_cached_document() -> None:
+    mine = locked(user="mine", tag="mine")
+    theirs = locked(user="theirs", tag="theirs")
+    context = Context()
+    assert "mine" in peek(Swapped(mine), password="mine", context=context)["text"]
+    # Another file now lies behind the same identity, opened with its own password: the
+    # answer is that file's, never the cached document the identity named.
+    text = peek(Swapped(theirs), password="theirs", context=context)["text"]
+    assert "theirs" in text and "mine" not in text
+    assert outcome(lambda: peek(mine, password="theirs", context=context)) == ("encrypted", True)
+
+
+def test_bytes_swapped_behind_an_identity_are_never_cached_as_the_other_document() -> None:
+    first, second = secret_pdf("first"), secret_pdf("second")
+    context = Context(cache=DocumentCache(1))
+    assert "first" in peek(Swapped(first), context=context)["text"]
+    peek(secret_pdf("evicts"), context=context)  # the first document leaves the cache
+    assert "second" in peek(Swapped(second), context=context)["text"]
+    assert "first" in peek(first, context=context)["text"]

@@ -88,25 +88,44 @@ class Context:
         deadline = current()
         deadline.check()
         with self._held(source, deadline) as held:
-            key = held.fingerprint()
-            entry = self.cache.get(key)
-            if entry is None:
-                if held.cached_only:
-                    raise CachedOnly
-                entry, built = self.cache.get_or_build(
-                    key, partial(self._build, held, password), deadline
-                )
-                if built:  # this call opened the file with its own password
-                    return entry.document
-            self._unlock(entry, held, password)
-            return entry.document
+            try:
+                return self._document(held, held.fingerprint(), password, deadline)
+            except _Changed as changed:
+                # The file changed since its identity was taken: this call reads what it
+                # holds now (its bytes are read, so this happens once at most).
+                return self._document(held, changed.fingerprint, password, deadline)
 
     @contextmanager
-    def data(self, source: Source) -> Iterator[bytes]:
+    def data(self, source: Source, fingerprint: str) -> Iterator[bytes]:
         """The bytes of ``source`` (for work on the file itself: images, OCR), held in flight
-        for the block."""
+        for the block; ``busy`` if they are no longer those of the document ``fingerprint``
+        (the file changed since the call found its document)."""
         with self._held(source, current()) as held:
-            yield held.bytes().data
+            got = held.bytes()
+            if got.fingerprint != fingerprint:
+                raise PdfthinError(
+                    "busy",
+                    "the document changed while it was being read; retry",
+                    retry_after_seconds=BUSY_RETRY_SECONDS,
+                )
+            yield got.data
+
+    # --- inside -------------------------------------------------------------------------
+
+    def _document(
+        self, held: _Held, key: str, password: str | None, deadline: Deadline
+    ) -> Document:
+        entry = self.cache.get(key)
+        if entry is None:
+            if held.cached_only:
+                raise CachedOnly
+            entry, built = self.cache.get_or_build(
+                key, partial(self._build, held, key, password), deadline
+            )
+            if built:  # this call opened the file with its own password
+                return entry.document
+        self._unlock(entry, held, key, password)
+        return entry.document
 
     # --- inside -------------------------------------------------------------------------
 
@@ -117,8 +136,8 @@ class Context:
         with ExitStack() as stack:
             yield _Held(self, source, deadline, stack)
 
-    def _build(self, held: _Held, password: str | None, stop: Stop) -> Cached:
-        data = held.bytes().data
+    def _build(self, held: _Held, key: str, password: str | None, stop: Stop) -> Cached:
+        data = held.bytes_of(key)
         with self._slot(), collection_paused():  # see pdfthin/engine/gcpause.py
             engine = open_pdf(data, password=password, limits=self.limits)
             try:
@@ -131,14 +150,15 @@ class Context:
             keyring.remember(password)
         return Cached(doc, keyring)
 
-    def _unlock(self, entry: Cached, held: _Held, password: str | None) -> None:
-        """Nothing when ``password`` may read ``entry``; the error a first call would get
-        (``encrypted``) when it may not."""
+    def _unlock(self, entry: Cached, held: _Held, key: str, password: str | None) -> None:
+        """Nothing when ``password`` may read ``entry`` (the document ``key``); the error a
+        first call would get (``encrypted``) when it may not."""
         keyring = entry.keyring
         if keyring is None or keyring.proves(password):
             return
-        # Not a password seen to open this file: ask the file, as a first call would.
-        data = held.bytes().data
+        # Not a password seen to open this file: ask the file, as a first call would (the
+        # file itself, not whatever lies at its path now).
+        data = held.bytes_of(key)
         with self._slot():
             open_pdf(data, password=password, limits=self.limits).close()
         keyring.remember(password)
@@ -177,6 +197,14 @@ class Context:
                 self._identities.popitem(last=False)
 
 
+class _Changed(Exception):
+    """The source's bytes are another document's than its identity said."""
+
+    def __init__(self, fingerprint: str) -> None:
+        super().__init__(fingerprint)
+        self.fingerprint = fingerprint
+
+
 class _Held:
     """One call's view of its source: the fingerprint, from the identity when it is known,
     and the bytes, read (or shared) on first need and held until the call lets go."""
@@ -195,11 +223,21 @@ class _Held:
         return isinstance(self.source, Opened) and self.source.cached_only
 
     def fingerprint(self) -> str:
+        if self._bytes is not None:
+            return self._bytes.fingerprint
         if isinstance(self.source, Opened):
             known = self.context._known(self.source.identity)
             if known is not None:
                 return known
         return self.bytes().fingerprint
+
+    def bytes_of(self, key: str) -> bytes:
+        """The bytes, which must be those of the document ``key`` (:class:`_Changed` when
+        the source holds others now)."""
+        got = self.bytes()
+        if got.fingerprint != key:
+            raise _Changed(got.fingerprint)
+        return got.data
 
     def bytes(self) -> Bytes:
         if self._bytes is not None:

@@ -245,7 +245,7 @@ def _catalogue(
 
         def open_engine() -> EngineDocument:
             # The file is read only when an image needs its stored facts.
-            data = stack.enter_context(context.data(document))
+            data = stack.enter_context(context.data(document, doc.fingerprint))
             engine = open_pdf(data, password=password, limits=context.limits)
             stack.callback(engine.close)
             return engine
@@ -381,7 +381,7 @@ def image_file(
             f"no image {image_id} in this document (list_images gives the ids)",
             id=image_id,
         )
-    with context.data(document) as data:
+    with context.data(document, doc.fingerprint) as data:
         engine = open_pdf(data, password=password, limits=context.limits)
         try:
             content, info = _render(engine, placement, page)

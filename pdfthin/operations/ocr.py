@@ -75,7 +75,7 @@ def transcribe(context: Context, doc: Document, source: Source, pages: list[int]
     if not todo:
         return
     binding = require_binding(context)
-    with context.data(source) as data:
+    with context.data(source, doc.fingerprint) as data:
         binding.transcribe(data, doc.fingerprint, todo)
 
 
