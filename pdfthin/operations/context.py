@@ -100,6 +100,9 @@ class Context:
         """The bytes of ``source`` (for work on the file itself: images, OCR), held in flight
         for the block; ``busy`` if they are no longer those of the document ``fingerprint``
         (the file changed since the call found its document)."""
+        if type(source) is bytes:  # immutable: the bytes the call's document was found by
+            yield source
+            return
         with self._held(source, current()) as held:
             got = held.bytes()
             if got.fingerprint != fingerprint:
@@ -109,8 +112,6 @@ class Context:
                     retry_after_seconds=BUSY_RETRY_SECONDS,
                 )
             yield got.data
-
-    # --- inside -------------------------------------------------------------------------
 
     def _document(
         self, held: _Held, key: str, password: str | None, deadline: Deadline
