@@ -144,6 +144,20 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--max-file-bytes", type=int, metavar="N", help="largest file read (default 512 MiB)"
     )
+    serve.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time limit of one document call; past it the call answers `timeout` and its "
+        "work stops (default 120)",
+    )
+    serve.add_argument(
+        "--max-bytes-in-flight",
+        type=int,
+        metavar="N",
+        help="file bytes held in memory by all calls at once; past it a call waits, then is "
+        "`busy` (default 1 GiB)",
+    )
     serve.add_argument("--http", metavar="HOST:PORT", help="Streamable HTTP on a loopback address")
     _native_option(parser, sub)
     return parser
@@ -662,6 +676,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         (args.max_concurrent_listings, "--max-concurrent-listings", 1, 1024),
         (args.max_chars, "--max-chars", 1_000, 5_000_000),
         (args.max_file_bytes, "--max-file-bytes", 1, 1 << 40),
+        (args.timeout, "--timeout", 0.1, 86_400),
+        (args.max_bytes_in_flight, "--max-bytes-in-flight", 1, 1 << 44),
     ):
         if value is not None and not low <= value <= high:
             return usage(f"{name} must be from {low} to {high}")
@@ -669,6 +685,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         http = parse_http(args.http) if args.http else None
     except ValueError as exc:
         return usage(str(exc))
+    limits: dict[str, Any] = {}
+    if args.timeout is not None:
+        limits["timeout_seconds"] = args.timeout
+    if args.max_bytes_in_flight is not None:
+        limits["max_bytes_in_flight"] = args.max_bytes_in_flight
     config = ServeConfig(
         root=args.root,
         ocr=args.ocr,
@@ -678,6 +699,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_chars=args.max_chars,
         max_file_bytes=args.max_file_bytes,
         http=http,
+        **limits,
     )
     from .mcp.server import PdfthinServer, serve
 

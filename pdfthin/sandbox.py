@@ -127,6 +127,13 @@ class Sandbox:
 
     def read(self, path: Any) -> bytes:
         """The bytes of the PDF at ``path`` (relative to the root)."""
+        with self.open(path) as file:
+            return file.read()
+
+    def open(self, path: Any, *, cached_only: bool = False) -> SandboxFile:
+        """The regular file at ``path`` (relative to the root), opened but not read: its
+        identity (path, device, inode, size, change times) comes from ``fstat``, so a server
+        can find its document in the cache without reading it. Close it (``with``)."""
         parts = self.resolve(path)
         if not parts:
             raise PdfthinError("not_a_pdf", "the root is a directory, not a PDF", path=path)
@@ -141,9 +148,10 @@ class Sandbox:
                 raise _not_found(f"{path!r} is a file, not a directory", path)
             if info.st_size > self.max_file_bytes:
                 raise self._too_large(path, info.st_size)
-            return self._read_pdf(fd, path)
-        finally:
+        except BaseException:
             os.close(fd)
+            raise
+        return SandboxFile(self, fd, path, tuple(parts), info, cached_only)
 
     def _too_large(self, path: str, size: int) -> PdfthinError:
         return PdfthinError(
@@ -154,14 +162,22 @@ class Sandbox:
             limit=self.max_file_bytes,
         )
 
-    def _read_pdf(self, fd: int, path: str) -> bytes:
+    def _read_pdf(self, fd: int, path: str, size: int) -> bytes:
+        """The file's bytes, from its start, once its header is seen. ``size`` (from
+        ``fstat``) sizes the one buffer the bytes are read into; one more byte is asked for,
+        to see a file that grew since."""
+        os.lseek(fd, 0, os.SEEK_SET)
         head = _read_upto(fd, min(HEADER_WINDOW, self.max_file_bytes + 1))
         if b"%PDF-" not in head:
             raise PdfthinError(
                 "not_a_pdf", f"{path!r} has no %PDF- header in its first 1024 bytes", path=path
             )
-        data = head + _read_upto(fd, self.max_file_bytes + 1 - len(head))
-        if len(data) > self.max_file_bytes:  # it grew since fstat
+        os.lseek(fd, 0, os.SEEK_SET)
+        want = min(size, self.max_file_bytes) + 1
+        data = _read_upto(fd, want, want)
+        if len(data) > size:  # it grew since fstat: the rest, up to the limit
+            data += _read_upto(fd, self.max_file_bytes + 1 - len(data))
+        if len(data) > self.max_file_bytes:
             raise self._too_large(path, len(data))
         return data
 
@@ -305,6 +321,52 @@ class Sandbox:
         return fd
 
 
+class SandboxFile:
+    """A file of the sandbox, open and checked, read on demand (an opened source of
+    ``pdfthin/operations/source.py``). Its identity holds while the file is unchanged: a write
+    changes its size or change time, a replacement its inode."""
+
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        fd: int,
+        path: str,
+        parts: tuple[str, ...],
+        info: os.stat_result,
+        cached_only: bool = False,
+    ) -> None:
+        self._sandbox = sandbox
+        self._fd = fd
+        self._parts = parts
+        self.path = path
+        self.size = info.st_size
+        self.cached_only = cached_only
+        self.identity: tuple[Any, ...] | None = _identity(parts, info)
+
+    def read(self) -> bytes:
+        """The file's bytes, checked as :meth:`Sandbox.read` checks them; the identity is
+        dropped if the file changed while it was read."""
+        data = self._sandbox._read_pdf(self._fd, self.path, self.size)
+        if _identity(self._parts, os.fstat(self._fd)) != self.identity:
+            self.identity = None
+        return data
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> SandboxFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _identity(parts: tuple[str, ...], info: os.stat_result) -> tuple[Any, ...]:
+    return (parts, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
 @dataclass
 class _Walk:
     """A depth-first walk in name order, resumable after a position (a component tuple)."""
@@ -428,15 +490,18 @@ def _open_error(exc: OSError, path: str) -> PdfthinError:
     return _not_found(f"{path!r} cannot be opened: {exc.strerror}", path)
 
 
-def _read_upto(fd: int, count: int) -> bytes:
+def _read_upto(fd: int, count: int, step: int = 1 << 20) -> bytes:
+    """Up to ``count`` bytes (fewer at the end of the file), read ``step`` at a time (a buffer
+    of ``step`` bytes is made for each read). With ``step`` = ``count`` a regular file gives
+    them in one read, into one buffer, and nothing is joined."""
     chunks: list[bytes] = []
     while count > 0:
-        chunk = os.read(fd, min(count, 1 << 20))
+        chunk = os.read(fd, min(count, step))
         if not chunk:
             break
         chunks.append(chunk)
         count -= len(chunk)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 # --- listing cursors ---------------------------------------------------------------------------

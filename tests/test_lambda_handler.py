@@ -8,6 +8,7 @@ import json
 import random
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -61,9 +62,11 @@ SLOW_PAGES = 150
 
 
 @pytest.fixture
-def slow_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
+def slow_extraction(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A document of SLOW_PAGES pages or more takes a second longer to extract, whichever
-    engine reads it (the native one reads 150 pages within a short deadline)."""
+    engine reads it (the native one reads 150 pages within a short deadline): a second that
+    nothing interrupts, as a step of the engine that checks no deadline."""
+    from pdfthin.engine import gcpause
     from pdfthin.operations import context as context_module
 
     original = context_module.build_document
@@ -74,6 +77,13 @@ def slow_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
         return original(engine, **kwargs)
 
     monkeypatch.setattr(context_module, "build_document", slowed)
+    yield
+    # An extraction the test left at its deadline stops once the second is over, and the
+    # collector it paused is back on (before the next test, which may count on it).
+    end = time.monotonic() + 5
+    while gcpause._depth and time.monotonic() < end:
+        time.sleep(0.01)
+    assert gcpause._depth == 0
 
 
 @pytest.fixture
@@ -320,7 +330,8 @@ def test_every_error_code_over_http(monkeypatch: pytest.MonkeyPatch, slow_extrac
     assert error["details"] == {"size": 1_000_004, "limit": 1_000_000}
     expect("ocr_unavailable", {"operation": "read_pages", "document": doc, "ocr": True})
 
-    # busy and timeout: a slow extraction past the deadline goes on, and holds the one slot.
+    # busy and timeout: a step of the extraction that checks no deadline holds the one slot
+    # until it ends, after the answer.
     slow = report_pdf("slow", pages=SLOW_PAGES)
     request = {"operation": "describe_document", "document": b64(slow)}
     error = expect("timeout", request, lambda_context=nearly_out())
@@ -368,35 +379,49 @@ def test_unknown_argument_names_what_the_operation_takes(app: LambdaApp) -> None
 # --- deadline, busy, cache ----------------------------------------------------------------------
 
 
-def test_a_timed_out_extraction_fills_the_cache_for_the_retry(
-    monkeypatch: pytest.MonkeyPatch, slow_extraction: None
-) -> None:
-    from pdfthin.operations import context as context_module
+def test_a_timed_out_extraction_stops_and_lets_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the deadline the extraction stops at its next page: it frees the extraction slot,
+    turns the garbage collector back on and caches nothing (a frozen container must not carry
+    it into the next invocation); the retry starts over."""
+    import gc
 
-    builds: list[int] = []
-    original = context_module.build_document
+    from pdfthin.engine import gcpause
+    from pdfthin.model import document as document_module
 
-    def counting(engine: Any, **kwargs: Any) -> Any:
-        builds.append(1)
-        return original(engine, **kwargs)
+    laid_out: list[int] = []
+    original = document_module._layout
 
-    monkeypatch.setattr(context_module, "build_document", counting)
+    def slow_layout(content: Any) -> Any:
+        laid_out.append(content.number)
+        time.sleep(0.02)  # 150 pages: 3 s
+        return original(content)
+
+    monkeypatch.setattr(document_module, "_layout", slow_layout)
+    assert gc.isenabled()
     slow = b64(report_pdf("late", pages=SLOW_PAGES))
     app = LambdaApp(Config())
     request = {"operation": "describe_document", "document": slow}
-    # Lambda says 1.1 s remain: the handler keeps a second for its answer.
-    error = app(request, FakeLambdaContext(1.1))["error"]
+    # Lambda says 1.3 s remain: the handler keeps a second for its answer.
+    error = app(request, FakeLambdaContext(1.3))["error"]
     assert error == {
         "code": "timeout",
-        "message": "the request did not finish in time; the document goes on being extracted "
-        "in this container, so a retry may be answered from its cache",
+        "message": "the request did not finish in time; the work it started was stopped",
         "details": {"retry_after_seconds": 5},
     }
-    # The extraction went on; the retry waits for it instead of starting again.
+    stopped_at = time.monotonic() + 1.0
+    while gcpause._depth and time.monotonic() < stopped_at:
+        time.sleep(0.01)
+    assert gcpause._depth == 0 and gc.isenabled()
+    pages = len(laid_out)
+    time.sleep(0.2)
+    assert len(laid_out) == pages < SLOW_PAGES  # stopped, not going on unseen
+    assert len(app.context.cache) == 0
+    # The one slot is free: another document is extracted at once.
+    assert app({"operation": "get_info", "document": b64(OTHER)}, None)["document"]
+    laid_out.clear()
     answer = app(request, FakeLambdaContext(120))
     assert answer["document"]["page_count"] == SLOW_PAGES
-    assert builds == [1]
-    assert len(app.context.cache) == 1
+    assert laid_out == list(range(1, SLOW_PAGES + 1))  # all over again
 
 
 def test_busy_for_another_document_while_one_is_extracted(slow_extraction: None) -> None:

@@ -249,3 +249,48 @@ def test_an_object_replaced_between_head_and_get_is_read_again(app: LambdaApp, s
     response = app({"operation": "peek", "document": s3doc("docs", "racing.pdf")}, None)
     assert response["text"].startswith("Chapter 1 of beta")
     assert made == ["HeadObject", "GetObject", "HeadObject", "GetObject"]
+
+
+def test_a_cached_s3_document_is_neither_downloaded_nor_hashed_again(
+    app: LambdaApp, s3: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The document is looked up by the object's identity (version, or the ETag of a HEAD):
+    even when the container no longer keeps the object's bytes, a cached document needs no
+    GET, and its bytes are not hashed again."""
+    from pdfthin.operations import context as context_module
+
+    version = s3.put_object(Bucket="versioned", Key="same.pdf", Body=ALPHA)["VersionId"]
+    hashed: list[int] = []
+    for module in (context_module, sys.modules.get("pdfthin.operations.reads")):
+        real = getattr(module, "fingerprint", None)
+        if real is not None:
+            monkeypatch.setattr(
+                module, "fingerprint", lambda d, real=real: hashed.append(1) or real(d)
+            )
+    made = calls(app)
+    for doc in (s3doc("versioned", "same.pdf"), s3doc("versioned", "same.pdf", version)):
+        assert app({"operation": "get_info", "document": doc}, None)["document"]
+        app.documents._bytes.clear()  # the object's bytes are no longer kept
+        made.clear()
+        hashed.clear()
+        assert app({"operation": "peek", "document": doc}, None)["text"]
+        assert "GetObject" not in made and hashed == []
+
+
+def test_an_encrypted_s3_object_needs_its_password_in_a_warm_container(
+    app: LambdaApp, s3: Any
+) -> None:
+    from pdfbuilder import encrypt
+
+    s3.put_object(Bucket="docs", Key="locked.pdf", Body=encrypt(ALPHA, "pw", "owner"))
+    doc = s3doc("docs", "locked.pdf")
+    opened = app({"operation": "read_pages", "document": doc, "password": "pw"}, None)
+    assert opened["pages"][0]["markdown"].startswith("Chapter 1 of alpha")
+    for extra, given in (({}, False), ({"password": "wrong"}, True)):
+        status, _, body = check_http_response(
+            app(function_url_event({"operation": "read_pages", "document": doc, **extra}), None)
+        )
+        assert (status, body["error"]["code"]) == (403, "encrypted")
+        assert body["error"]["details"]["password_given"] is given
+    owner = app({"operation": "peek", "document": doc, "password": "owner"}, None)
+    assert owner["text"].startswith("Chapter 1 of alpha")

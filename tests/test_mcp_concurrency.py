@@ -210,12 +210,12 @@ from pdfthin.engine import document
 _page = document.EngineDocument.page
 
 
-def _slower_page(self, number):
+def _slower_page(self, number, *args, **kwargs):
     if self.page_count >= 1000:
         end = time.perf_counter() + 0.002
         while time.perf_counter() < end:
             pass
-    return _page(self, number)
+    return _page(self, number, *args, **kwargs)
 
 
 document.EngineDocument.page = _slower_page

@@ -422,7 +422,7 @@ def test_an_unexpected_exception_is_an_internal_envelope(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(server, "runner", broken)
+    monkeypatch.setattr(server.runner, "cached", broken)
     result = anyio.run(server.call, "describe_document", {"path": "sample.pdf"})
     assert result.is_error
     assert result.structured_content is not None
@@ -509,6 +509,8 @@ def test_serve_without_the_extra_is_one_line_and_exit_2(tree: Tree) -> None:
         (["{root}", "--cache-size", "17"], "--cache-size"),
         (["{root}", "--max-chars", "10"], "--max-chars"),
         (["{root}", "--max-concurrent-extractions", "0"], "--max-concurrent-extractions"),
+        (["{root}", "--timeout", "0"], "--timeout"),
+        (["{root}", "--max-bytes-in-flight", "0"], "--max-bytes-in-flight"),
         (["{root}", "--ocr", "no_such_module_here"], "no_such_module_here"),
     ],
 )

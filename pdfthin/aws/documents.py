@@ -7,9 +7,11 @@ itself asks for at most limit + 1 bytes and stops there. boto3 (part of the Lamb
 dependency of pdfthin) is imported on the first S3 request only, so base64 requests and cold
 starts never pay for it.
 
-A warm container keeps the bytes of the last few objects: a versioned request
-(``version_id``) is then answered without calling S3 at all, an unversioned one with a HEAD
-whose ETag shows the object is unchanged.
+An S3 document is an opened source (``pdfthin/operations/source.py``) whose identity is its
+bucket, key and version (or ETag): the operations look the document up by it and download the
+object only when they need its bytes. A warm container keeps the bytes of the last few objects
+too: a versioned request (``version_id``) is then answered without calling S3 at all, an
+unversioned one with a HEAD whose ETag shows the object is unchanged.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ..deadline import current
 from ..errors import PdfthinError
 from .config import Config
 
@@ -40,7 +43,7 @@ class Documents:
         self._lock = threading.Lock()
         self._bytes: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
 
-    def load(self, spec: Any) -> bytes:
+    def load(self, spec: Any) -> bytes | S3Object:
         if not isinstance(spec, dict) or len(spec) != 1 or not {"s3", "base64"} & set(spec):
             raise PdfthinError(
                 "invalid_argument",
@@ -68,7 +71,7 @@ class Documents:
 
     # --- S3 -------------------------------------------------------------------------------------
 
-    def _s3(self, spec: Any) -> bytes:
+    def _s3(self, spec: Any) -> S3Object:
         bucket, key, version = _s3_location(spec)
         if not any(allowed.allows(bucket, key) for allowed in self.config.buckets):
             raise PdfthinError(
@@ -77,28 +80,43 @@ class Documents:
                 bucket=bucket,
                 key=key,
             )
+        found = S3Object(self, bucket, key, version)
         if version is not None:
-            cached = self._cached((bucket, key, "v:" + version))
+            cached = self._cached(found.cache_key)
+            if cached is not None:
+                found.size = len(cached)
+                return found
+        self._head(found)
+        return found
+
+    def _head(self, found: S3Object) -> None:
+        """The object's size and ETag, from a HEAD; ``too_large`` before any download."""
+        head = self._call(self._s3_client().head_object, found.bucket, found.key, found.version)
+        found.size = int(head.get("ContentLength", 0))
+        found.etag = str(head.get("ETag", ""))
+        if found.size > self.config.max_file_bytes:
+            raise _too_large(
+                found.size, self.config.max_file_bytes, bucket=found.bucket, key=found.key
+            )
+
+    def _fetch(self, found: S3Object) -> bytes:
+        """The object's bytes: kept from an earlier request, or downloaded (and, when the
+        object changed since its HEAD, HEAD and download once more)."""
+        for attempt in range(2):
+            if attempt:
+                self._head(found)
+            cached = self._cached(found.cache_key)
             if cached is not None:
                 return cached
-        client = self._s3_client()
-        for _attempt in range(2):
-            head = self._call(client.head_object, bucket, key, version)
-            size = int(head.get("ContentLength", 0))
-            etag = str(head.get("ETag", ""))
-            if size > self.config.max_file_bytes:
-                raise _too_large(size, self.config.max_file_bytes, bucket=bucket, key=key)
-            cache_key = (bucket, key, "v:" + version if version is not None else "e:" + etag)
-            cached = self._cached(cache_key)
-            if cached is not None:
-                return cached
-            data = self._download(client, bucket, key, version, etag, size)
+            data = self._download(
+                self._s3_client(), found.bucket, found.key, found.version, found.etag, found.size
+            )
             if data is not None:
-                self._remember(cache_key, data)
+                self._remember(found.cache_key, data)
                 return data
         raise PdfthinError(
             "busy",
-            f"s3://{bucket}/{key} changed while it was being read; retry",
+            f"s3://{found.bucket}/{found.key} changed while it was being read; retry",
             retry_after_seconds=S3_RETRY_SECONDS,
         )
 
@@ -121,6 +139,7 @@ class Documents:
                 body = self._call(client.get_object, bucket, key, version, **extra)["Body"]
                 try:
                     while chunk := body.read(_CHUNK):
+                        current().check()  # a request out of time stops downloading
                         total += len(chunk)
                         if total > limit:
                             # The object grew past the limit after its HEAD: stop reading.
@@ -174,6 +193,35 @@ class Documents:
             self._bytes[key] = data
             while len(self._bytes) > self.config.cache_size:
                 self._bytes.popitem(last=False)
+
+
+class S3Object:
+    """An S3 document before its download (an opened source): its identity is the version,
+    or the ETag of its last HEAD."""
+
+    cached_only = False
+
+    def __init__(self, documents: Documents, bucket: str, key: str, version: str | None) -> None:
+        self._documents = documents
+        self.bucket = bucket
+        self.key = key
+        self.version = version
+        self.etag = ""
+        self.size = 0
+
+    @property
+    def cache_key(self) -> tuple[str, str, str]:
+        marker = "v:" + self.version if self.version is not None else "e:" + self.etag
+        return (self.bucket, self.key, marker)
+
+    @property
+    def identity(self) -> tuple[str, str, str] | None:
+        if self.version is None and not self.etag:
+            return None  # nothing names these bytes
+        return self.cache_key
+
+    def read(self) -> bytes:
+        return self._documents._fetch(self)
 
 
 class _Changed(Exception):

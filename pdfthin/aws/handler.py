@@ -7,15 +7,18 @@ with ``document`` instead of ``path``), the same cursors, the same error envelop
 envelope's code also sets the status (:data:`STATUS`).
 
 The container is created once (:data:`APP`, at init) and keeps a small document cache keyed by
-fingerprint for warm invocations; nothing a request depends on lives there, because a cursor
-carries everything needed to resume, so a cold container answers it exactly as the warm one that
-issued it.
+fingerprint for warm invocations (an encrypted document in it is served only to a request
+whose password opens it: ``pdfthin/operations/context.py``); nothing a request depends on lives
+there, because a cursor carries everything needed to resume, so a cold container answers it
+exactly as the warm one that issued it. An S3 object is looked up by its identity (bucket, key,
+version or ETag) before it is downloaded, so a cached document costs a HEAD at most.
 
 Every response fits Lambda's payload limit: a paginated operation whose answer would not fit
 (its budget counts characters; the payload counts bytes after JSON escaping) is answered again
 with a smaller budget, the rest reachable through its cursor; any other is ``too_large``. An
-invocation that would run past Lambda's deadline answers ``timeout`` shortly before it, while the
-extraction goes on in the container so that a retry may find the document in its cache.
+invocation that would run past Lambda's deadline answers ``timeout`` shortly before it, and the
+work it started stops (:mod:`pdfthin.deadline`): a frozen container must not carry it into the
+next invocation, holding the extraction slot and the paused garbage collector.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from __future__ import annotations
 import inspect
 import logging
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from ..deadline import Deadline, applied
 from ..engine import Limits, _native
 from ..errors import PdfthinError
 from ..model import DocumentCache
@@ -93,7 +96,7 @@ STATUS: dict[str, int] = {
     "timeout": 504,
 }
 
-#: Suggested wait after ``timeout``: the extraction goes on in this container meanwhile.
+#: Suggested wait after ``timeout`` (the stopped work lets go of the container meanwhile).
 TIMEOUT_RETRY_SECONDS = 5
 
 
@@ -156,12 +159,12 @@ class LambdaApp:
 
     # --- one request ----------------------------------------------------------------------------
 
-    def _answer(self, kind: str, request: dict[str, Any], deadline: float | None) -> Any:
+    def _answer(self, kind: str, request: dict[str, Any], deadline: Deadline | None) -> Any:
         """The response to send: the operation's answer, inside the payload limit."""
         name, arguments = _parse(request)
         operation = OPERATIONS[name]
         document = request.get("document")
-        loaded: list[bytes] = []
+        loaded: list[Any] = []
 
         def run(max_chars: int | None) -> dict[str, Any]:
             if not loaded:  # once, even when the answer is made again with a smaller budget
@@ -195,15 +198,15 @@ class LambdaApp:
             limit=limit,
         )
 
-    def _deadline(self, lambda_context: Any) -> float | None:
-        """When (``time.monotonic()``) this invocation answers ``timeout``: a second before
-        Lambda's deadline, or sooner with ``PDFTHIN_TIMEOUT_SECONDS``; ``None``: no deadline."""
+    def _deadline(self, lambda_context: Any) -> Deadline | None:
+        """When this invocation answers ``timeout``: a second before Lambda's deadline, or
+        sooner with ``PDFTHIN_TIMEOUT_SECONDS``; ``None``: no deadline."""
         seconds = self.config.timeout_seconds
         remaining = getattr(lambda_context, "get_remaining_time_in_millis", None)
         if callable(remaining):
             left = max(remaining() / 1000 - DEADLINE_MARGIN_SECONDS, 0.1)
             seconds = left if seconds is None else min(seconds, left)
-        return None if seconds is None else time.monotonic() + seconds
+        return None if seconds is None else Deadline(seconds)
 
 
 def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -244,30 +247,39 @@ def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return name, arguments
 
 
-def _within(deadline: float | None, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """``work()``'s result, or ``timeout`` at ``deadline``. The work runs on its own thread and
-    is not interrupted: a document it was extracting lands in the cache for the next request
-    (meanwhile the context's extraction bound answers ``busy`` to other documents)."""
+def _within(deadline: Deadline | None, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``work()``'s result, or ``timeout`` at ``deadline``. The work runs on its own thread
+    under ``deadline`` and stops at its next check once the deadline is over (or cancelled
+    here, when the answer could not wait for that check)."""
     if deadline is None:
         return work()
     future: Future[dict[str, Any]] = Future()
 
     def run() -> None:
         try:
-            future.set_result(work())
+            with applied(deadline):
+                future.set_result(work())
         except BaseException as exc:
             future.set_exception(exc)
 
     threading.Thread(target=run, name="pdfthin-request", daemon=True).start()
     try:
-        return future.result(timeout=max(deadline - time.monotonic(), 0.0))
+        return future.result(timeout=deadline.remaining())
     except FutureTimeout:
-        raise PdfthinError(
-            "timeout",
-            "the request did not finish in time; the document goes on being extracted in "
-            "this container, so a retry may be answered from its cache",
-            retry_after_seconds=TIMEOUT_RETRY_SECONDS,
-        ) from None
+        deadline.cancel()
+        raise _timeout() from None
+    except PdfthinError as exc:
+        if exc.code == "timeout" and deadline.expired():  # the work noticed it first
+            raise _timeout() from None
+        raise
+
+
+def _timeout() -> PdfthinError:
+    return PdfthinError(
+        "timeout",
+        "the request did not finish in time; the work it started was stopped",
+        retry_after_seconds=TIMEOUT_RETRY_SECONDS,
+    )
 
 
 # PDFTHIN_NATIVE=require where the accelerator cannot load stops the container at init with

@@ -145,6 +145,10 @@ class EngineDocument:
             return
         self.closed = True
         self.reader.close()
+        # The file's bytes too (pypdf closes only a stream it opened itself): the reader sits
+        # in cycles only the collector frees, and the caller decides how long the bytes live.
+        self.reader.stream.close()
+        self.data = b""
         self._pages = []
         self._page_refs = []
         self._fonts.clear()
@@ -483,15 +487,20 @@ class EngineDocument:
 
     # --- pages ---------------------------------------------------------------------------
 
-    def page(self, number: int) -> PageContent:
-        """Read page ``number`` (1-based). Never raises for damage inside the page."""
+    def page(self, number: int, deadline: float | None = None) -> PageContent:
+        """Read page ``number`` (1-based). Never raises for damage inside the page. The page's
+        interpreter stops at ``limits.page_seconds`` from now, or at ``deadline``
+        (``time.monotonic()``) if that comes first."""
         self._check_open()
         if not 1 <= number <= self.page_count:
             raise IndexError(number)
+        stop_at = time.monotonic() + self.limits.page_seconds
+        if deadline is not None:
+            stop_at = min(stop_at, deadline)
         with _pypdf_quiet(self.limits):
-            return self._read_page(number)
+            return self._read_page(number, stop_at)
 
-    def _read_page(self, number: int) -> PageContent:
+    def _read_page(self, number: int, stop_at: float) -> PageContent:
         page_obj = self._pages[number - 1]
         box, rotation = _page_geometry(page_obj)
         width = box[2] - box[0]
@@ -508,13 +517,9 @@ class EngineDocument:
             content.incomplete = True
         resources = _inherited(page_obj, "/Resources")
         if _native.NATIVE is not None:
-            return self._read_page_native(content, data, resources, box, rotation)
+            return self._read_page_native(content, data, resources, box, rotation, stop_at)
         interpreter = Interpreter(
-            content,
-            display_matrix(box, rotation),
-            self._fonts,
-            time.monotonic() + self.limits.page_seconds,
-            self._keepalive,
+            content, display_matrix(box, rotation), self._fonts, stop_at, self._keepalive
         )
         try:
             interpreter.run(data, resources)
@@ -539,6 +544,7 @@ class EngineDocument:
         resources: Any,
         box: tuple[float, float, float, float],
         rotation: int,
+        stop_at: float,
     ) -> PageContent:
         """The same page read by the native interpreter (``native_page``), stopping the way
         :meth:`_read_page` stops."""
@@ -548,7 +554,7 @@ class EngineDocument:
             data,
             resources,
             display_matrix(box, rotation),
-            time.monotonic() + self.limits.page_seconds,
+            stop_at,
             self._fonts,
             self._keepalive,
             self._native_fonts,

@@ -226,7 +226,9 @@ def read_page(
         content.width,
         content.height,
         base,
-        deadline - time.monotonic(),
+        # Never negative: a deadline already past stops at the first check, as in Python (and
+        # a negative duration would panic in Rust).
+        max(deadline - time.monotonic(), 0.0),
         content.problems,
         limits(),
     )

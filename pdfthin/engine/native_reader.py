@@ -266,6 +266,13 @@ class NativeReader(pypdf.PdfReader):
         super().__init__(self._native_stream, strict=False)
         self._native_ready = True
 
+    def close(self) -> None:
+        """pypdf's ``close``, and the file's bytes let go of now: the reader sits in reference
+        cycles (its objects point back at it) that only the cyclic collector frees."""
+        super().close()
+        self._native_data = b""
+        self._native_factory = factory(b"")
+
     def _limits(self) -> tuple[int, int, int] | None:
         """pypdf's limits as the native side takes them, ``None`` if they do not fit (kept for
         the configuration they were read from: pypdf's ``Configuration`` is frozen)."""

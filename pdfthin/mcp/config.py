@@ -7,8 +7,15 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
+from ..operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT
+
 DEFAULT_MAX_EXTRACTIONS = 2  # pure-Python extraction is CPU-bound: more threads do not help
 DEFAULT_MAX_LISTINGS = 4
+#: Seconds a document call may take before it answers ``timeout`` and the work it started
+#: stops (an extraction goes on only while another call waiting for it has time left). Two
+#: minutes: the pure engine reads a few hundred pages in that time; MCP clients themselves
+#: often give up on a call after one to a few minutes.
+DEFAULT_TIMEOUT_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
@@ -20,6 +27,9 @@ class ServeConfig:
     max_listings: int = DEFAULT_MAX_LISTINGS
     max_chars: int | None = None
     max_file_bytes: int | None = None
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+    #: File bytes held in memory at once by all calls (pdfthin/operations/reads.py).
+    max_bytes_in_flight: int = DEFAULT_MAX_BYTES_IN_FLIGHT
     #: ``(host, port)`` for Streamable HTTP on a loopback address; ``None`` for stdio.
     http: tuple[str, int] | None = None
 

@@ -8,8 +8,15 @@ content, never as a protocol error or a crashed server.
 Concurrency: operations are synchronous and CPU-bound, so each call runs in a worker thread
 and the event loop stays free. Listings run on their own thread limiter, so they never queue
 behind extractions; at most ``max_listings`` run at once, one more is ``busy``. Extractions are
-bounded by the shared :class:`~pdfthin.operations.Context` (``busy`` past the bound), and a
-document already in its cache is served whatever is being extracted meanwhile.
+bounded by the shared :class:`~pdfthin.operations.Context` (``busy`` past the bound).
+
+A document call is first tried from the cache alone, on threads of its own
+(:data:`CACHED_THREADS`): the file is opened and its identity looked up, but nothing is read
+and nothing waits for an extraction, so a cached document is answered even when every document
+thread is taken. Only a call that needs more (a read, an extraction, a password not seen yet)
+goes on to the document threads. Every document call has a time limit
+(``ServeConfig.timeout_seconds``): past it the call answers ``timeout`` and the work it started
+stops (:mod:`pdfthin.deadline`), letting go of its thread and its extraction slot.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from mcp.types import (
 from pydantic import ConfigDict
 
 from .._version import __version__
+from ..deadline import Deadline, timeout_error
 from ..engine import Limits
 from ..errors import PdfthinError
 from ..model import DocumentCache
@@ -50,9 +58,15 @@ from ..sandbox import Sandbox
 from .config import ServeConfig, load_ocr
 from .tools import BY_NAME, TOOLS, Runner, ToolSpec
 
-#: Worker threads for document calls. Generous: a call waiting for another call's extraction
-#: of the same file holds a thread, and cached reads must still find one free.
+#: Worker threads for document calls that need more than the cache: a call waiting for
+#: another call's extraction of the same file holds one (within its time limit).
 DOCUMENT_THREADS = 64
+#: Worker threads for document calls answered from the cache alone (they never wait on a read
+#: or an extraction, so a few suffice).
+CACHED_THREADS = 8
+#: How long past a call's time limit the server waits for its thread to notice it before
+#: answering ``timeout`` itself (the thread stops at its next check: a page, a layout stage).
+TIMEOUT_GRACE_SECONDS = 1.0
 #: Image types MCP clients display; others travel as an embedded resource blob.
 _DISPLAYABLE = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 
@@ -102,6 +116,7 @@ def build_context(config: ServeConfig) -> Context:
         cache=DocumentCache(config.cache_size),
         limits=limits,
         max_extractions=config.max_extractions,
+        max_bytes_in_flight=config.max_bytes_in_flight,
         ocr=load_ocr(config.ocr) if config.ocr else None,
     )
     if config.max_chars is not None:
@@ -115,19 +130,22 @@ class PdfthinServer:
     def __init__(self, config: ServeConfig) -> None:
         if config.max_listings < 1:
             raise PdfthinError("invalid_argument", "max_listings must be at least 1")
+        if not config.timeout_seconds > 0:
+            raise PdfthinError("invalid_argument", "timeout_seconds must be positive")
         self.config = config
         self.context = build_context(config)
         self.sandbox = Sandbox(config.root, self.context.limits.max_file_bytes)
         self.runner = Runner(self.sandbox, self.context)
         self._listings = 0  # touched only on the event loop thread
-        self._limiters: tuple[anyio.CapacityLimiter, anyio.CapacityLimiter] | None = None
+        self._limiters: _Limiters | None = None
 
-    def _threads(self) -> tuple[anyio.CapacityLimiter, anyio.CapacityLimiter]:
+    def _threads(self) -> _Limiters:
         # Created on first use: anyio primitives belong to the running event loop.
         if self._limiters is None:
-            self._limiters = (
+            self._limiters = _Limiters(
                 anyio.CapacityLimiter(DOCUMENT_THREADS),
                 anyio.CapacityLimiter(self.config.max_listings),
+                anyio.CapacityLimiter(CACHED_THREADS),
             )
         return self._limiters
 
@@ -145,10 +163,7 @@ class PdfthinServer:
             if tool.operation is None:
                 result = await self._listing(tool, validated)
             else:
-                documents, _ = self._threads()
-                result = await anyio.to_thread.run_sync(
-                    functools.partial(self.runner, tool, validated), limiter=documents
-                )
+                result = await self._document(tool, validated)
             return _success(tool, result)
         except Exception as exc:
             envelope = error_envelope(exc)
@@ -160,8 +175,31 @@ class PdfthinServer:
                 is_error=True,
             )
 
+    async def _document(self, tool: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A document call: from the cache alone if it can be, else on a document thread,
+        within the call's time limit."""
+        deadline = Deadline(self.config.timeout_seconds)
+        limiters = self._threads()
+        cached = await anyio.to_thread.run_sync(
+            functools.partial(self.runner.cached, tool, arguments, deadline),
+            limiter=limiters.cached,
+        )
+        if cached is not None:
+            return cached
+        # Waiting for a document thread counts against the call's time too; once the thread
+        # runs, it stops by itself at the deadline (the grace covers its last page or stage).
+        with anyio.move_on_after((deadline.remaining() or 0.0) + TIMEOUT_GRACE_SECONDS) as scope:
+            result = await anyio.to_thread.run_sync(
+                functools.partial(self.runner, tool, arguments, deadline),
+                limiter=limiters.documents,
+            )
+        if scope.cancelled_caught:
+            deadline.cancel()
+            raise timeout_error()
+        return result
+
     async def _listing(self, tool: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
-        _, listings = self._threads()
+        listings = self._threads().listings
         if self._listings >= self.config.max_listings:
             raise PdfthinError(
                 "busy",
@@ -210,6 +248,13 @@ class PdfthinServer:
                 open_world_hint=False,
             ),
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Limiters:
+    documents: anyio.CapacityLimiter
+    listings: anyio.CapacityLimiter
+    cached: anyio.CapacityLimiter
 
 
 def _success(tool: ToolSpec, result: dict[str, Any]) -> CallToolResult:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..deadline import Deadline, applied
 from ..errors import PdfthinError
 from ..operations import (
     Context,
@@ -27,6 +28,7 @@ from ..operations import (
     read_pages,
     read_section,
 )
+from ..operations.source import CachedOnly
 from ..sandbox import Sandbox
 
 _SCHEMA_TYPES = {
@@ -543,16 +545,35 @@ BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
 
 
 class Runner:
-    """Runs one validated tool call synchronously: the sandbox reads the bytes, the operation
-    answers. Shared by every call, so the document cache in ``context`` is shared too."""
+    """Runs one validated tool call synchronously: the sandbox opens the file, the operation
+    answers (reading it only if the cache cannot). Shared by every call, so the document cache
+    in ``context`` is shared too."""
 
     def __init__(self, sandbox: Sandbox, context: Context) -> None:
         self.sandbox = sandbox
         self.context = context
 
-    def __call__(self, tool: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
-        if tool.operation is None:
-            return self.sandbox.list_documents(**arguments)
-        kwargs = dict(arguments)
-        data = self.sandbox.read(kwargs.pop("path"))
-        return tool.operation(data, **kwargs, context=self.context)
+    def __call__(
+        self, tool: ToolSpec, arguments: dict[str, Any], deadline: Deadline | None = None
+    ) -> dict[str, Any]:
+        with applied(deadline or Deadline()):
+            if tool.operation is None:
+                return self.sandbox.list_documents(**arguments)
+            kwargs = dict(arguments)
+            with self.sandbox.open(kwargs.pop("path")) as file:
+                return tool.operation(file, **kwargs, context=self.context)
+
+    def cached(
+        self, tool: ToolSpec, arguments: dict[str, Any], deadline: Deadline | None = None
+    ) -> dict[str, Any] | None:
+        """The answer if the cache alone gives it (no read of the file, no extraction, no
+        wait for either), else ``None``. Errors found on the way (a path outside the root, a
+        wrong password) are answers too."""
+        assert tool.operation is not None
+        with applied(deadline or Deadline()):
+            kwargs = dict(arguments)
+            with self.sandbox.open(kwargs.pop("path"), cached_only=True) as file:
+                try:
+                    return tool.operation(file, **kwargs, context=self.context)
+                except CachedOnly:
+                    return None

@@ -13,6 +13,7 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..deadline import Stop
 from ..engine import (
     DocumentFacts,
     EngineDocument,
@@ -88,36 +89,48 @@ class Document:
         return "\n\n".join(p.markdown for p in chosen if p.markdown)
 
 
-def build_document(engine: EngineDocument, progress: ProgressCallback | None = None) -> Document:
+def build_document(
+    engine: EngineDocument, progress: ProgressCallback | None = None, stop: Stop | None = None
+) -> Document:
+    """Every page of ``engine`` read, laid out and rendered. ``stop`` (the calls waiting for
+    this build, :mod:`pdfthin.deadline`) is asked between pages and between stages, and
+    bounds each page's interpreter too: once it has expired the build raises ``timeout``, so
+    a document cut short by a caller's deadline is never returned (nor cached)."""
     # The collector would walk the pages' objects over and over while they pile up (see
     # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
     # pypdf's bounds are set once for all the engine calls.
     with collection_paused(), engine.held():
-        return _build(engine, progress)
+        return _build(engine, progress, stop or _NO_STOP)
 
 
-def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Document:
+def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop) -> Document:
     started = time.perf_counter()
+    stop.check()
     metadata = engine.metadata()
     outline, outline_problems = engine.outline()
     contents: list[PageContent] = []
     layouts: list[PageLayout] = []
     for number in range(1, engine.page_count + 1):
-        content = engine.page(number)
+        stop.check()
+        content = _read_page(engine, number, stop)
         contents.append(content)
+        stop.check()
         layouts.append(_layout(content))
         collect_if_due()
         if progress is not None:
             progress(number, engine.page_count)
+    stop.check()
     try:
         finish_document(layouts)
     except Exception as exc:  # a layout bug must not cost the pages already read
         for content in contents:
             _problem(content, f"document structure not found (layout error: {_name(exc)})")
+    stop.check()
     known_words = _vocabulary(layouts)
     labels = metadata.page_labels
     pages: list[Page] = []
     for content, layout in zip(contents, layouts, strict=True):
+        stop.check()
         markdown, anchors, text = render_page(layout.blocks, known_words)
         status, reason_code, reason = page_status(content, layout, markdown)
         pages.append(
@@ -141,6 +154,8 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Documen
                 anchors=anchors,
             )
         )
+    stop.check()
+    facts = engine.facts()
     return Document(
         fingerprint=engine.fingerprint,
         page_count=engine.page_count,
@@ -150,8 +165,39 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Documen
         pages=pages,
         recovered=engine.recovered,
         extraction_seconds=time.perf_counter() - started,
-        facts=engine.facts(),
+        facts=facts,
     )
+
+
+class _NoStop:
+    """The deadline of a build nobody limits."""
+
+    at = None
+
+    def expired(self) -> bool:
+        return False
+
+    def check(self) -> None:
+        return None
+
+
+_NO_STOP = _NoStop()
+
+
+def _read_page(engine: EngineDocument, number: int, stop: Stop) -> PageContent:
+    """Page ``number``, its interpreter stopped by the earlier of its own time limit and
+    ``stop``. A page that may have been cut short by ``stop`` rather than by its own limit is
+    never kept: past ``stop`` the build ends (``timeout``); if a caller still waiting has
+    extended it meanwhile, the page is read again."""
+    while True:
+        at = stop.at
+        own = time.monotonic() + engine.limits.page_seconds
+        if at is None or at >= own:
+            return engine.page(number)  # the page's own limit comes first
+        content = engine.page(number, deadline=at)
+        if time.monotonic() < at:
+            return content  # finished before the caller's deadline: not cut by it
+        stop.check()
 
 
 def _layout(content: PageContent) -> PageLayout:

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from ..deadline import current, timeout_error
 from ..errors import PdfthinError
 
 __all__ = [
@@ -163,7 +164,12 @@ class OcrBinding:
         return out
 
     def _run(self, pdf: bytes, fingerprint: str, pages: list[int]) -> list[Transcription]:
-        if not self._slots.acquire(timeout=self.timeout):
+        # The binding's own timeout, or less when the call has less time left.
+        deadline = current()
+        left = deadline.remaining()
+        wait = self.timeout if left is None else min(self.timeout, left)
+        if not self._slots.acquire(timeout=wait):
+            deadline.check()
             raise PdfthinError(
                 "busy",
                 "the OCR provider is busy with other pages; retry shortly",
@@ -189,8 +195,11 @@ class OcrBinding:
                 self._slots.release()
 
         threading.Thread(target=work, name="pdfthin-ocr", daemon=True).start()
-        if not done.wait(self.timeout):
+        left = deadline.remaining()
+        if not done.wait(self.timeout if left is None else min(self.timeout, left)):
             signal.cancel()
+            if deadline.expired():
+                raise timeout_error()
             raise PdfthinError(
                 "timeout",
                 f"the OCR provider {self.name!r} did not answer within {self.timeout:g} s",

@@ -2,20 +2,41 @@
 
 Handlers are stateless functions of ``(context, request)``; the context holds only caches and
 configuration, so any process given the same request (cursor included) gives the same answer.
+
+Getting a call's document (:meth:`Context.document`), in order:
+
+1. an opened source (:mod:`.source`) is looked up by its identity, without reading a byte; any
+   other source, or an identity not seen yet, is read — once for all the calls that want it at
+   that moment, within the bytes allowed in flight (:mod:`.reads`) — and hashed;
+2. the cache is asked by fingerprint; on a miss the document is built (one build for every call
+   that wants it, under an extraction slot, stopped when no caller has time left:
+   :mod:`pdfthin.deadline`);
+3. the caller's password is checked against the entry's keyring (DESIGN.md invariant 12,
+   ``pdfthin/model/keyring.py``): a password the keyring does not know is tried on the file
+   itself, exactly as a first call would open it, and remembered only if it opens it. So what
+   a call gets never depends on what earlier calls gave.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from ..deadline import Deadline, Stop, current
 from ..engine import Limits, fingerprint, open_pdf, read_source
 from ..engine.gcpause import collection_paused
 from ..errors import PdfthinError
 from ..model import Document, DocumentCache, build_document
+from ..model.cache import Cached
+from ..model.keyring import Keyring
+from .reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
+from .source import CachedOnly, Opened, PathFile
 
 #: Default response budget in characters: about 10k tokens, well under the 25k-token limit
 #: many agent hosts put on one tool result.
@@ -24,8 +45,10 @@ MIN_MAX_CHARS = 1_000
 MAX_MAX_CHARS = 5_000_000
 DEFAULT_CACHE_SIZE = 2
 BUSY_RETRY_SECONDS = 2
+#: Source identities remembered with their fingerprints (a few hundred bytes each).
+MAX_IDENTITIES = 1024
 
-Source = str | os.PathLike[str] | bytes
+Source = str | os.PathLike[str] | bytes | Opened
 
 
 @dataclass
@@ -40,43 +63,202 @@ class Context:
     #: At most this many extractions at once (servers); one more is refused with ``busy``.
     #: Cached documents are served whatever the extractions in flight.
     max_extractions: int | None = None
+    #: File bytes held at once by this context's calls (see :mod:`.reads`).
+    max_bytes_in_flight: int = DEFAULT_MAX_BYTES_IN_FLIGHT
     _slots: threading.BoundedSemaphore | None = field(default=None, repr=False)
+    _reads: Reads = field(init=False, repr=False)
+    _identities: OrderedDict[Hashable, str] = field(default_factory=OrderedDict, repr=False)
+    _identities_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         if self.max_extractions is not None:
             if self.max_extractions < 1:
                 raise PdfthinError("invalid_argument", "max_extractions must be at least 1")
             self._slots = threading.BoundedSemaphore(self.max_extractions)
+        self._reads = Reads(self.max_bytes_in_flight)
+
+    @property
+    def reads(self) -> Reads:
+        return self._reads
 
     def document(self, source: Source, password: str | None = None) -> Document:
-        """The built document for ``source``: from the cache when its bytes were seen before,
-        otherwise extracted once, in full."""
-        data = read_source(source, self.limits)
-        key = fingerprint(data)
+        """The built document for ``source``, if ``password`` opens it: from the cache when
+        its bytes were seen before, otherwise extracted once, in full (see the module
+        docstring)."""
+        deadline = current()
+        deadline.check()
+        with self._held(source, deadline) as held:
+            try:
+                return self._document(held, held.fingerprint(), password, deadline)
+            except _Changed as changed:
+                # The file changed since its identity was taken: this call reads what it
+                # holds now (its bytes are read, so this happens once at most).
+                return self._document(held, changed.fingerprint, password, deadline)
 
-        def build() -> Document:
-            slots = self._slots
-            if slots is not None and not slots.acquire(blocking=False):
+    @contextmanager
+    def data(self, source: Source, fingerprint: str) -> Iterator[bytes]:
+        """The bytes of ``source`` (for work on the file itself: images, OCR), held in flight
+        for the block; ``busy`` if they are no longer those of the document ``fingerprint``
+        (the file changed since the call found its document)."""
+        if type(source) is bytes:  # immutable: the bytes the call's document was found by
+            yield source
+            return
+        with self._held(source, current()) as held:
+            got = held.bytes()
+            if got.fingerprint != fingerprint:
                 raise PdfthinError(
                     "busy",
-                    f"{self.max_extractions} documents are being extracted already; retry shortly",
+                    "the document changed while it was being read; retry",
                     retry_after_seconds=BUSY_RETRY_SECONDS,
                 )
-            try:
-                with collection_paused():  # see pdfthin/engine/gcpause.py
-                    engine = open_pdf(data, password=password, limits=self.limits)
-                    try:
-                        return build_document(engine, progress=self.progress)
-                    finally:
-                        engine.close()
-            finally:
-                if slots is not None:
-                    slots.release()
+            yield got.data
 
-        doc = self.cache.get(key)
-        if doc is not None:
-            return doc
-        return self.cache.get_or_build(key, build)
+    def _document(
+        self, held: _Held, key: str, password: str | None, deadline: Deadline
+    ) -> Document:
+        entry = self.cache.get(key)
+        if entry is None:
+            if held.cached_only:
+                raise CachedOnly
+            entry, built = self.cache.get_or_build(
+                key, partial(self._build, held, key, password), deadline
+            )
+            if built:  # this call opened the file with its own password
+                return entry.document
+        self._unlock(entry, held, key, password)
+        return entry.document
+
+    # --- inside -------------------------------------------------------------------------
+
+    @contextmanager
+    def _held(self, source: Source, deadline: Deadline) -> Iterator[_Held]:
+        if isinstance(source, (str, os.PathLike)):
+            source = PathFile(source, self.limits)
+        with ExitStack() as stack:
+            yield _Held(self, source, deadline, stack)
+
+    def _build(self, held: _Held, key: str, password: str | None, stop: Stop) -> Cached:
+        data = held.bytes_of(key)
+        with self._slot(), collection_paused():  # see pdfthin/engine/gcpause.py
+            engine = open_pdf(data, password=password, limits=self.limits)
+            try:
+                doc = build_document(engine, progress=self.progress, stop=stop)
+            finally:
+                engine.close()
+        keyring = None
+        if doc.metadata.encrypted:
+            keyring = Keyring()
+            keyring.remember(password)
+        return Cached(doc, keyring)
+
+    def _unlock(self, entry: Cached, held: _Held, key: str, password: str | None) -> None:
+        """Nothing when ``password`` may read ``entry`` (the document ``key``); the error a
+        first call would get (``encrypted``) when it may not."""
+        keyring = entry.keyring
+        if keyring is None or keyring.proves(password):
+            return
+        # Not a password seen to open this file: ask the file, as a first call would (the
+        # file itself, not whatever lies at its path now).
+        data = held.bytes_of(key)
+        with self._slot():
+            open_pdf(data, password=password, limits=self.limits).close()
+        keyring.remember(password)
+
+    @contextmanager
+    def _slot(self) -> Iterator[None]:
+        slots = self._slots
+        if slots is not None and not slots.acquire(blocking=False):
+            raise PdfthinError(
+                "busy",
+                f"{self.max_extractions} documents are being extracted already; retry shortly",
+                retry_after_seconds=BUSY_RETRY_SECONDS,
+            )
+        try:
+            yield
+        finally:
+            if slots is not None:
+                slots.release()
+
+    def _known(self, identity: Hashable | None) -> str | None:
+        if identity is None:
+            return None
+        with self._identities_lock:
+            key = self._identities.get(identity)
+            if key is not None:
+                self._identities.move_to_end(identity)
+            return key
+
+    def _remember(self, identity: Hashable | None, key: str) -> None:
+        if identity is None:
+            return
+        with self._identities_lock:
+            self._identities[identity] = key
+            self._identities.move_to_end(identity)
+            while len(self._identities) > MAX_IDENTITIES:
+                self._identities.popitem(last=False)
+
+
+class _Changed(Exception):
+    """The source's bytes are another document's than its identity said."""
+
+    def __init__(self, fingerprint: str) -> None:
+        super().__init__(fingerprint)
+        self.fingerprint = fingerprint
+
+
+class _Held:
+    """One call's view of its source: the fingerprint, from the identity when it is known,
+    and the bytes, read (or shared) on first need and held until the call lets go."""
+
+    def __init__(
+        self, context: Context, source: bytes | Opened, deadline: Deadline, stack: ExitStack
+    ) -> None:
+        self.context = context
+        self.source = source
+        self.deadline = deadline
+        self.stack = stack
+        self._bytes: Bytes | None = None
+
+    @property
+    def cached_only(self) -> bool:
+        return isinstance(self.source, Opened) and self.source.cached_only
+
+    def fingerprint(self) -> str:
+        if self._bytes is not None:
+            return self._bytes.fingerprint
+        if isinstance(self.source, Opened):
+            known = self.context._known(self.source.identity)
+            if known is not None:
+                return known
+        return self.bytes().fingerprint
+
+    def bytes_of(self, key: str) -> bytes:
+        """The bytes, which must be those of the document ``key`` (:class:`_Changed` when
+        the source holds others now)."""
+        got = self.bytes()
+        if got.fingerprint != key:
+            raise _Changed(got.fingerprint)
+        return got.data
+
+    def bytes(self) -> Bytes:
+        if self._bytes is not None:
+            return self._bytes
+        source = self.source
+        if not isinstance(source, Opened):
+            data = read_source(source, self.context.limits)
+            self._bytes = Bytes(data, fingerprint(data))
+            return self._bytes
+        if source.cached_only:
+            raise CachedOnly
+        identity = source.identity
+        expected = min(source.size, self.context.limits.max_file_bytes + 1)
+        self._bytes = self.stack.enter_context(
+            self.context.reads.read(identity, expected, source.read, self.deadline)
+        )
+        # Remembered only if the source is still what it was when read.
+        if source.identity == identity:
+            self.context._remember(identity, self._bytes.fingerprint)
+        return self._bytes
 
 
 _default: Context | None = None

@@ -33,6 +33,8 @@ import base64
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,7 +45,6 @@ from ..engine import (
     image_facts,
     load_image,
     open_pdf,
-    read_source,
 )
 from ..errors import PdfthinError
 from ..images import jbig2, pillow
@@ -107,14 +108,13 @@ def list_images(
     limit = budget(max_chars, context)
     if section is not None and pages is not None:
         raise PdfthinError("invalid_argument", "give section or pages, not both")
-    data = read_source(document, context.limits)
-    doc = context.document(data, password)
+    doc = context.document(document, password)
     if section is not None:
         first, last = section_span(doc, section)
         selection = list(range(first, last + 1))
     else:
         selection = parse_pages(pages, doc.page_count)
-    catalogue = _catalogue(doc, data, password, context)
+    catalogue = _catalogue(doc, document, password, context)
     args = cur.args_digest(op="images", pages=format_pages(selection), section=section)
 
     remaining, offset = selection, 0
@@ -233,12 +233,29 @@ def _decorative(entry: _Entry, catalogue: _Catalogue, doc: Document) -> tuple[bo
     return False, ""
 
 
-def _catalogue(doc: Document, data: bytes, password: str | None, context: Context) -> _Catalogue:
+def _catalogue(
+    doc: Document, document: Source, password: str | None, context: Context
+) -> _Catalogue:
     """Ids, facts and repetition for every image of the document; built once and kept with
     the cached document."""
     cached = doc.derived.get(_DERIVED_KEY)
     if isinstance(cached, _Catalogue):
         return cached
+    with ExitStack() as stack:
+
+        def open_engine() -> EngineDocument:
+            # The file is read only when an image needs its stored facts.
+            data = stack.enter_context(context.data(document, doc.fingerprint))
+            engine = open_pdf(data, password=password, limits=context.limits)
+            stack.callback(engine.close)
+            return engine
+
+        catalogue = _make_catalogue(doc, open_engine)
+    doc.derived[_DERIVED_KEY] = catalogue
+    return catalogue
+
+
+def _make_catalogue(doc: Document, open_engine: Callable[[], EngineDocument]) -> _Catalogue:
     engine: EngineDocument | None = None
     pictures: list[dict[str, Any]] = []
     by_key: dict[Any, int] = {}
@@ -252,7 +269,7 @@ def _catalogue(doc: Document, data: bytes, password: str | None, context: Contex
             index = by_key.get(key) if key is not None else None
             if index is None:
                 if engine is None:
-                    engine = open_pdf(data, password=password, limits=context.limits)
+                    engine = open_engine()
                 facts = image_facts(engine, placement, page.number)
                 index = by_key.get(facts.content_key)
                 if index is None:
@@ -272,9 +289,7 @@ def _catalogue(doc: Document, data: bytes, password: str | None, context: Contex
             pictures[index]["pages"].add(page.number)
             entries.append(_Entry(image_id, page.number, placement, index))
         pages.append(entries)
-    catalogue = _Catalogue(pages=pages, pictures=pictures)
-    doc.derived[_DERIVED_KEY] = catalogue
-    return catalogue
+    return _Catalogue(pages=pages, pictures=pictures)
 
 
 def placement_ids(page: int, placements: list[ImagePlacement]) -> list[str]:
@@ -351,8 +366,7 @@ def image_file(
             "list_images gives them)",
         )
     image_id = image_id.strip()
-    data = read_source(document, context.limits)
-    doc = context.document(data, password)
+    doc = context.document(document, password)
     page = int(match.group(1))
     placement = None
     if 1 <= page <= doc.page_count:
@@ -367,8 +381,12 @@ def image_file(
             f"no image {image_id} in this document (list_images gives the ids)",
             id=image_id,
         )
-    engine = open_pdf(data, password=password, limits=context.limits)
-    content, info = _render(engine, placement, page)
+    with context.data(document, doc.fingerprint) as data:
+        engine = open_pdf(data, password=password, limits=context.limits)
+        try:
+            content, info = _render(engine, placement, page)
+        finally:
+            engine.close()
     if len(content) > limit:
         raise PdfthinError(
             "too_large",

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..engine import read_source
 from ..errors import PdfthinError
 from ..model import Document
 from .context import Context, Source
@@ -76,8 +75,8 @@ def transcribe(context: Context, doc: Document, source: Source, pages: list[int]
     if not todo:
         return
     binding = require_binding(context)
-    data = source if isinstance(source, bytes) else read_source(source, context.limits)
-    binding.transcribe(data, doc.fingerprint, todo)
+    with context.data(source, doc.fingerprint) as data:
+        binding.transcribe(data, doc.fingerprint, todo)
 
 
 def next_batch(context: Context, doc: Document, pages: list[int]) -> list[int]:
