@@ -34,6 +34,7 @@ from .interpreter import (
     decode_text_string,
     display_matrix,
 )
+from .layers import NO_LAYERS, Layers
 from .types import DocumentFacts, Metadata, OutlineEntry, PageContent
 
 #: Defaults for the resource bounds (overridable per :func:`open_pdf` call).
@@ -128,6 +129,7 @@ class EngineDocument:
         self.closed = False
         with _pypdf_quiet(self.limits):
             self.reader, self._pages = self._open(data, password)
+            self.layers = self._layers()
         self.page_count = len(self._pages)
         self._page_numbers = {
             (ref.idnum, ref.generation): i + 1
@@ -150,6 +152,14 @@ class EngineDocument:
         self._fonts.clear()
         self._native_fonts.clear()
         self._keepalive.clear()
+
+    def _layers(self) -> Layers:
+        """The default view of the document's optional content (nothing hidden when it
+        cannot be read)."""
+        try:
+            return Layers(resolve(self.reader.trailer.get("/Root")))
+        except Exception:
+            return NO_LAYERS
 
     def _check_open(self) -> None:
         if self.closed:
@@ -515,6 +525,7 @@ class EngineDocument:
             self._fonts,
             time.monotonic() + self.limits.page_seconds,
             self._keepalive,
+            self.layers,
         )
         try:
             interpreter.run(data, resources)

@@ -24,7 +24,7 @@ from .interpreter import (
     actual_text_of,
     colour_components,
     decode_text_string,
-    ext_alpha,
+    ext_gstate,
     font_for,
     form_bbox,
     form_key,
@@ -178,7 +178,8 @@ class Resolver:
         return ("form", key, data, error, form_matrix(xobj), form_bbox(xobj), scope_id)
 
     def alpha(self, scope: int, name: str) -> tuple[bool | None, bool | None]:
-        return ext_alpha(self.scopes[scope], name)
+        fill, stroke, _, _ = ext_gstate(self.scopes[scope], name)  # TODO native port
+        return (None if fill is None else fill <= 0.05, None if stroke is None else stroke <= 0.05)
 
     def colour_components(self, scope: int, name: str) -> int:
         return colour_components(self.scopes[scope], name)
@@ -198,10 +199,10 @@ def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:
         interpreter.MAX_FORM_INVOCATIONS,
         interpreter.MAX_RULES,
         interpreter.MAX_PROBLEMS,
-        interpreter.MIN_VISIBLE_SIZE,
+        1.0,
         interpreter.SPACE_GAP_EM,
         interpreter.SPLIT_GAP_EM,
-        interpreter.WHITE,
+        0.95,
         interpreter.MAX_PAINTED,
     )
 
