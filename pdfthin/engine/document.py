@@ -563,6 +563,7 @@ class EngineDocument:
             self._fonts,
             self._keepalive,
             self._native_fonts,
+            self.layers,
         )
         if stop is None:
             return content

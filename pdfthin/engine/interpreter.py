@@ -472,6 +472,12 @@ def inline_placement(
     )
 
 
+def property_list(resources: Any, name: str) -> Any:
+    """The property list (or reference to it) named ``name`` in ``resources``."""
+    properties = get(resources, "/Properties")
+    return dict.get(properties, name) if isinstance(properties, dict) else None
+
+
 def actual_text_of(props: Any) -> str | None:
     """A marked-content property list's ``/ActualText``, decoded (``None`` without one)."""
     if not isinstance(props, dict):
@@ -529,7 +535,7 @@ class Interpreter:
         self.painted_full = False
         # Inside this many optional content groups that the default view hides.
         self.layer_off = 0
-        self._gstates: dict[tuple[int, Any], GStateParams] = {}
+        self._gstates: dict[tuple[int, str], GStateParams] = {}
         self.seq = 0
         self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
             b"BT": self._bt,
@@ -976,7 +982,7 @@ class Interpreter:
         if len(segments) != 1 or self.path_rects or not self._square():
             return False
         x0, y0, x1, y1 = segments[0]
-        return x0 == x1 or y0 == y1  # False for a curve's marker (NaN)
+        return not math.isnan(x0) and (x0 == x1 or y0 == y1)  # NaN: a curve's marker
 
     def _filled_areas(self) -> list[tuple[float, float, float, float]] | None:
         """The areas a fill of the current path paints exactly, or ``None`` when its box only
@@ -1063,6 +1069,8 @@ class Interpreter:
 
     def _ext_gstate(self, operands: list[Any]) -> None:
         name = operands[-1] if operands else None
+        if not isinstance(name, str):
+            return
         key = (id(self.resources), name)
         params = self._gstates.get(key)
         if params is None:
@@ -1154,8 +1162,7 @@ class Interpreter:
         props = operands[1] if len(operands) > 1 else None
         raw = props
         if isinstance(props, str):  # a name in the /Properties resource
-            properties = get(self.resources, "/Properties")
-            raw = dict.get(properties, props) if isinstance(properties, dict) else None
+            raw = property_list(self.resources, props)
             props = resolve(raw)
         off = tag == "/OC" and self.layers.hidden(raw)
         self._push_marked(tag == "/Artifact", actual_text_of(props), off)

@@ -55,7 +55,10 @@ class Layers:
         dictionary, or a reference to either)? Anything else hides nothing."""
         if not self.active:
             return False
-        return not self._visible(ref, 0)
+        try:
+            return not self._visible(ref, 0)
+        except Exception:  # a damaged group or membership dictionary: shown
+            return False
 
     def _group_on(self, ref: Any) -> bool:
         key = _key(ref)
