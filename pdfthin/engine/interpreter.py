@@ -984,6 +984,11 @@ class Interpreter:
         x0, y0, x1, y1 = segments[0]
         return not math.isnan(x0) and (x0 == x1 or y0 == y1)  # NaN: a curve's marker
 
+    def _path_is_its_box(self) -> None:
+        box = self.path_box
+        if box is not None:
+            self.path_rects, self.path_other = [(box[0], box[1], box[2], box[3])], False
+
     def _filled_areas(self) -> list[tuple[float, float, float, float]] | None:
         """The areas a fill of the current path paints exactly, or ``None`` when its box only
         bounds them (curves, slanted or overlapping shapes: overlaps may be holes)."""
@@ -1262,9 +1267,7 @@ class Interpreter:
             self.path_box = None
             for px, py in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
                 self._extend(*self._point(px, py))
-            box = self.path_box
-            if box is not None:  # the form's box clips it: a rectangle, as if drawn by re
-                self.path_rects, self.path_other = [(box[0], box[1], box[2], box[3])], False
+            self._path_is_its_box()  # the form's box clips it: a rectangle, as if drawn by re
             self.pending_clip = True
             self._paint(stroke=False, fill=False)
         resources = get(xobj, "/Resources")

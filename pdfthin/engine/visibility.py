@@ -47,11 +47,12 @@ WHITE = 0.95
 #: channel (0-1) does not stand out: 0.1 is about 25 levels of 255.
 MIN_CONTRAST = 0.1
 #: Glyphs that advance less than this share of the font size each (on average over a run of
-#: at least :data:`SQUEEZE_GLYPHS`) sit on top of one another. Condensed type advances about
-#: 0.3 em a glyph, narrow letters 0.2.
-SQUEEZE_EM = 0.05
+#: at least :data:`SQUEEZE_GLYPHS`) sit on top of one another. Type advances about 0.5 em a
+#: glyph, condensed type 0.3, the narrowest letters 0.22 (0.11 squeezed to half their width).
+SQUEEZE_EM = 0.1
 SQUEEZE_GLYPHS = 3
-#: Share of a run's sample points that later opaque paint must cover for the run to be hidden.
+#: Share of points spread over a run where it must be covered by later opaque paint, or not
+#: stand out from what is beneath it, for the run to be hidden.
 COVERED_SHARE = 0.9
 #: Images covering this share of the page make it a scan: text under them is its OCR layer.
 SCAN_SHARE = 0.5
@@ -153,8 +154,18 @@ class _Grid:
         row = int(y / self.height * GRID) if y > 0 else 0
         return min(col, GRID - 1), min(row, GRID - 1)
 
+    def empty_around(self, box: Box) -> bool:
+        """Is nothing painted in any cell that ``box`` touches?"""
+        c0, r0 = self._cell(box[0], box[1])
+        c1, r1 = self._cell(box[2], box[3])
+        cells = self.cells
+        return not any(
+            cells[row * GRID + col] for row in range(r0, r1 + 1) for col in range(c0, c1 + 1)
+        )
+
     def at(self, x: float, y: float) -> list[Paint]:
-        col, row = self._cell(x, y)
+        col = min(int(x / self.width * GRID), GRID - 1) if x > 0 else 0
+        row = min(int(y / self.height * GRID), GRID - 1) if y > 0 else 0
         return self.cells[row * GRID + col]
 
 
@@ -167,68 +178,95 @@ def _inside(box: Box, x: float, y: float) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
-def _background(grid: _Grid | None, x: float, y: float, seq: int) -> Rgb | None:
-    """The colour painted at (x, y) before text run ``seq``: the page's white where nothing
-    is, ``None`` where it cannot be told."""
-    if grid is None:
-        return None
+def _at(grid: _Grid, x: float, y: float, seq: int) -> tuple[bool, Rgb | None]:
+    """At (x, y): is it covered by opaque paint drawn after text run ``seq``, and the colour
+    painted there before it (the page's white where nothing is; ``None``: cannot be told)."""
     beneath: list[Paint] = []
+    known = True
     for paint in reversed(grid.at(x, y)):
-        if paint.after >= seq or not _inside(paint.box, x, y):
+        box = paint.box
+        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
             continue
-        if not paint.exact:
-            return None  # a curve's or a slanted shape's box: painted there or not, unknown
-        beneath.append(paint)
-        if _opaque(paint):
-            break
+        if paint.after >= seq:
+            if paint.exact and _opaque(paint):
+                return True, None
+            continue
+        if not known or (beneath and _opaque(beneath[-1])):
+            continue  # what lies under the topmost opaque paint does not show
+        if not paint.exact or paint.colour is None:
+            known = False  # a curve's box (painted there or not?), a picture, a shading
+        else:
+            beneath.append(paint)
+    if not known:
+        return False, None
     colour = _PAGE_WHITE
     for paint in reversed(beneath):
-        if paint.colour is None:
-            return None
+        assert paint.colour is not None
         a = paint.alpha
         colour = (
             a * paint.colour[0] + (1 - a) * colour[0],
             a * paint.colour[1] + (1 - a) * colour[1],
             a * paint.colour[2] + (1 - a) * colour[2],
         )
-    return colour
+    return False, colour
 
 
 def _stands_out(colour: Rgb | None, alpha: float, beneath: Rgb) -> bool:
     if colour is None:
         return True
-    return any(abs(alpha * (c - b)) > MIN_CONTRAST for c, b in zip(colour, beneath, strict=True))
+    return (
+        abs(alpha * (colour[0] - beneath[0])) > MIN_CONTRAST
+        or abs(alpha * (colour[1] - beneath[1])) > MIN_CONTRAST
+        or abs(alpha * (colour[2] - beneath[2])) > MIN_CONTRAST
+    )
 
 
-def _covered(grid: _Grid | None, run: TextRun, look: Look) -> list[Paint] | None:
-    """The later opaque paints that cover ``run`` (``None`` when they do not)."""
+def _painted_over(grid: _Grid | None, run: TextRun, look: Look) -> str | None:
+    """``covered``, ``white`` or ``low_contrast`` when at :data:`COVERED_SHARE` of points
+    spread over ``run`` the text is covered by later opaque paint or does not stand out from
+    what is beneath it (a line crossing a letter hides nothing); ``None`` otherwise."""
     if grid is None:
         return None
+    mode = look.mode
+    fills = mode in (0, 2, 4, 6)
+    strokes = mode in (1, 2, 5, 6)
+    if grid.empty_around((run.x0, run.y0, run.x1, run.y1)):
+        # Nothing painted near: the page's white is beneath every point (the common case).
+        beneath = _PAGE_WHITE
+        if (fills and _stands_out(look.fill, look.fill_alpha, beneath)) or (
+            strokes and _stands_out(look.stroke, look.stroke_alpha, beneath)
+        ):
+            return None
+        return "white" if is_white(look.fill if fills else look.stroke) else "low_contrast"
     columns = min(max(look.glyphs, 2), MAX_SAMPLES)
+    total = 2 * columns
+    allowed = total - COVERED_SHARE * total  # points where the text shows, at most
     width = run.x1 - run.x0
     height = run.y1 - run.y0
-    hit = 0
-    total = 0
-    covering: list[Paint] = []
+    shown = covered = 0
+    white = True
     for row in (0.35, 0.65):
         y = run.y0 + row * height
         for i in range(columns):
             x = run.x0 + (i + 0.5) / columns * width
-            total += 1
-            for paint in grid.at(x, y):
-                if (
-                    paint.after >= run.seq
-                    and paint.exact
-                    and _opaque(paint)
-                    and _inside(paint.box, x, y)
-                ):
-                    hit += 1
-                    if paint not in covering:
-                        covering.append(paint)
-                    break
-    if hit < COVERED_SHARE * total:
-        return None
-    return covering
+            over, beneath = _at(grid, x, y, run.seq)
+            if over:
+                covered += 1
+            elif (
+                beneath is None
+                or (fills and _stands_out(look.fill, look.fill_alpha, beneath))
+                or (strokes and _stands_out(look.stroke, look.stroke_alpha, beneath))
+            ):
+                shown += 1
+                if shown > allowed:
+                    return None
+            else:
+                white = white and is_white(beneath)
+    if covered >= COVERED_SHARE * total:
+        return "covered"
+    if white and is_white(look.fill if fills else look.stroke):
+        return "white"
+    return "low_contrast"
 
 
 def _image_share(page: PageContent) -> float:
@@ -272,20 +310,7 @@ def _reason(run: TextRun, look: Look, page: PageContent, grid: _Grid | None) -> 
         and look.advance < SQUEEZE_EM * run.size * look.glyphs
     ):
         return "squeezed"
-    if _covered(grid, run, look) is not None:
-        return "covered"
-    beneath = _background(grid, cx, cy, run.seq)
-    if beneath is None:
-        return None
-    seen = (fills and _stands_out(look.fill, look.fill_alpha, beneath)) or (
-        strokes and _stands_out(look.stroke, look.stroke_alpha, beneath)
-    )
-    if seen:
-        return None
-    colour = look.fill if fills else look.stroke
-    if is_white(colour) and is_white(beneath):
-        return "white"
-    return "low_contrast"
+    return _painted_over(grid, run, look)
 
 
 def sort_runs(
