@@ -89,7 +89,7 @@ def test_hostile(attack: Attack, engine: str, request: pytest.FixtureRequest) ->
     assert not wrong, f"{attack.name}: unexpected answers {wrong}"
     assert result["leaked"] == [], f"{attack.name}: hidden text reached the agent: {result}"
     assert result["shown"] == list(attack.must_show), f"{attack.name}: text lost: {result}"
-    assert int(result["withheld"]) >= len(attack.must_not_show), (  # type: ignore[call-overload]
+    assert int(result["withheld"]) >= attack.reported_hidden, (  # type: ignore[call-overload]
         f"{attack.name}: hidden text withheld without being reported: {result}"
     )
 

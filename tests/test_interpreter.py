@@ -655,7 +655,7 @@ def test_nested_clips_intersect() -> None:
 
 
 def test_tiny_text_is_hidden() -> None:
-    page = page_of(b"BT /F1 0.5 Tf 72 700 Td (fine print) Tj /F1 1 Tf (ok) Tj ET")
+    page = page_of(b"BT /F1 1.9 Tf 72 700 Td (fine print) Tj /F1 2 Tf (ok) Tj ET")
     assert [r.text for r in page.runs] == ["ok"]
     assert [(h.text, h.reason) for h in page.hidden] == [("fine print", "tiny")]
 

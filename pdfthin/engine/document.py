@@ -34,6 +34,7 @@ from .interpreter import (
     decode_text_string,
     display_matrix,
 )
+from .layers import NO_LAYERS, Layers
 from .types import DocumentFacts, Metadata, OutlineEntry, PageContent
 
 #: Defaults for the resource bounds (overridable per :func:`open_pdf` call).
@@ -128,6 +129,7 @@ class EngineDocument:
         self.closed = False
         with _pypdf_quiet(self.limits):
             self.reader, self._pages = self._open(data, password)
+            self.layers = self._layers()
         self.page_count = len(self._pages)
         self._page_numbers = {
             (ref.idnum, ref.generation): i + 1
@@ -154,6 +156,14 @@ class EngineDocument:
         self._fonts.clear()
         self._native_fonts.clear()
         self._keepalive.clear()
+
+    def _layers(self) -> Layers:
+        """The default view of the document's optional content (nothing hidden when it
+        cannot be read)."""
+        try:
+            return Layers(resolve(self.reader.trailer.get("/Root")))
+        except Exception:
+            return NO_LAYERS
 
     def _check_open(self) -> None:
         if self.closed:
@@ -519,7 +529,12 @@ class EngineDocument:
         if _native.NATIVE is not None:
             return self._read_page_native(content, data, resources, box, rotation, stop_at)
         interpreter = Interpreter(
-            content, display_matrix(box, rotation), self._fonts, stop_at, self._keepalive
+            content,
+            display_matrix(box, rotation),
+            self._fonts,
+            stop_at,
+            self._keepalive,
+            self.layers,
         )
         try:
             interpreter.run(data, resources)
@@ -558,6 +573,7 @@ class EngineDocument:
             self._fonts,
             self._keepalive,
             self._native_fonts,
+            self.layers,
         )
         if stop is None:
             return content

@@ -1,9 +1,11 @@
 """The content-stream interpreter: operators in, positioned text runs and image placements out.
 
 It keeps just the state text extraction needs: the graphics state stack (CTM, clip box, text
-state), the text and line matrices, the marked-content stack (for ``/Artifact`` and
-``/ActualText``) and the current path (for clip boxes and ruling lines). Colours, shading
-and glyph outlines are ignored.
+state, colours and opacity as far as seeing text depends on them), the text and line matrices,
+the marked-content stack (for ``/Artifact``, ``/ActualText`` and optional content) and the
+current path (for clip boxes, ruling lines and painted areas). Glyph outlines are ignored. It
+reports every run it draws with how it is drawn, and every area it paints, and leaves what a
+reader would see to :mod:`~pdfthin.engine.visibility`.
 
 Every limit that protects against hostile input lives here: Form XObject depth and cycles, the
 number of operators and Form invocations per page, and a wall-clock deadline. When one is hit
@@ -22,9 +24,11 @@ from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 
 from .bidi import visual_cluster
 from .fonts import UNMAPPED, Font, get, load_font, num, resolve, truthy
+from .layers import NO_LAYERS, Layers
 from .lexer import INLINE_NAMES, iter_operations
 from .streams import read_once
-from .types import HiddenText, ImagePlacement, PageContent, TextRun
+from .types import ImagePlacement, PageContent, TextRun
+from .visibility import Look, Paint, Rgb, rgb, sort_runs
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -38,20 +42,19 @@ MAX_PROBLEMS = 20
 #: Inline images are small by definition (the specification advises under 4 KB); keep at most
 #: this much of one for ``get_image``.
 MAX_INLINE_IMAGE = 1 << 20
-#: Minimum font size (points) of text a reader can see.
-MIN_VISIBLE_SIZE = 1.0
 #: A gap inside a TJ array wider than this many ems is a space; wider than the second, a
 #: separate run (table columns set with one TJ).
 SPACE_GAP_EM = 0.15
-#: Colour components at least this light (grey, RGB; CMYK at most 1 minus it) are white.
-WHITE = 0.95
-#: Painted areas remembered as a background for white text; past this many (a map, a chart)
-#: every place on the page counts as painted, so white text is read, and checking each white
-#: run against the areas stays cheap.
-MAX_PAINTED = 2_000
-#: Paint at most this opaque (an ExtGState's /ca, /CA) shows nothing.
-CLEAR = 0.05
+#: Painted areas remembered (what lies beneath and over text); past this many (a map, a
+#: chart) what is painted where is not told, and text is read wherever it stands.
+MAX_PAINTED = 10_000
 SPLIT_GAP_EM = 2.5
+#: A soft mask's group is looked at (to tell a mask that hides everything) up to this many
+#: bytes of content and operators; a larger one is taken to let everything through.
+MAX_MASK_BYTES = 64 * 1024
+MAX_MASK_OPERATIONS = 10_000
+#: Rectangles of one path kept as painted areas of their own; a path of more is one area.
+MAX_PATH_RECTS = 64
 
 
 class PageTimeout(Exception):
@@ -99,47 +102,103 @@ def display_matrix(box: tuple[float, float, float, float], rotation: int) -> Mat
     return (1.0, 0.0, 0.0, -1.0, -llx, ury)
 
 
-def _paints(gs: _GState, fill: bool, stroke: bool) -> bool:
-    """Does text in ``gs``'s render mode paint only with what ``fill`` and ``stroke`` say of
-    the fill and stroke colours (both, when it fills and strokes)?"""
-    tr = gs.tr
-    if tr in (0, 4):
-        return fill
-    if tr in (1, 5):
-        return stroke
-    return tr in (2, 6) and fill and stroke
+#: What a graphics state parameter dictionary sets, as far as seeing depends on it: fill
+#: and stroke opacity, the soft mask's estimated opacity (1.0 for ``/None``), and whether
+#: it blends normally; ``None`` where it does not set that entry.
+GStateParams = tuple[float | None, float | None, float | None, bool | None]
+
+_NO_PARAMS: GStateParams = (None, None, None, None)
+_NORMAL_BLENDS = ("/Normal", "/Compatible")
 
 
-def ext_alpha(resources: Any, name: Any) -> tuple[bool | None, bool | None]:
-    """Whether the graphics state parameter dictionary ``name`` makes fill and stroke paint
-    transparent (``None``: it does not set that alpha)."""
+def _unit(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return min(max(float(value), 0.0), 1.0)
+    return None
+
+
+def ext_gstate(resources: Any, name: Any) -> GStateParams:
+    """What the graphics state parameter dictionary ``name`` of ``resources`` sets."""
     if not isinstance(name, str):
-        return None, None
+        return _NO_PARAMS
     params = get(get(resources, "/ExtGState"), name)
-    out: list[bool | None] = []
-    for key in ("/ca", "/CA"):
-        alpha = get(params, key)
-        if isinstance(alpha, (int, float)) and not isinstance(alpha, bool):
-            out.append(float(alpha) <= CLEAR)
-        else:
-            out.append(None)
-    return out[0], out[1]
+    if not isinstance(params, dict):
+        return _NO_PARAMS
+    mask: float | None = None
+    smask = get(params, "/SMask")
+    if smask == "/None":
+        mask = 1.0
+    elif isinstance(smask, dict):
+        mask = soft_mask_opacity(smask)
+    blend = get(params, "/BM")
+    if isinstance(blend, list) and blend:
+        blend = resolve(blend[0])
+    normal = None if blend is None else blend in _NORMAL_BLENDS
+    return _unit(get(params, "/ca")), _unit(get(params, "/CA")), mask, normal
 
 
-def is_white(values: list[Any], components: int) -> bool:
-    """Are ``values`` white in a colour space of ``components`` (1 grey, 3 RGB, 4 CMYK)?
-    Anything else (a pattern, a separation, too few numbers) is not."""
-    if components not in (1, 3, 4) or len(values) != components:
-        return False
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return False
-        if components == 4:
-            if not value <= 1.0 - WHITE:
-                return False
-        elif not value >= WHITE:
-            return False
-    return True
+_LUMINANCE = (0.2126, 0.7152, 0.0722)
+_FILLS = frozenset({b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"})
+_STROKES = frozenset({b"S", b"s", b"B", b"B*", b"b", b"b*"})
+_MASK_HARMLESS = frozenset({b"q", b"Q", b"cm", b"m", b"l", b"c", b"v", b"y", b"re", b"h", b"n"})
+_MASK_HARMLESS |= frozenset({b"W", b"W*", b"w", b"J", b"j", b"M", b"d", b"ri", b"i"})
+
+
+def _luminance(colour: Rgb) -> float:
+    return sum(w * c for w, c in zip(_LUMINANCE, colour, strict=True))
+
+
+def soft_mask_opacity(smask: dict[str, Any]) -> float:
+    """The most a soft mask lets through, as far as it can be told cheaply: 0 when its group
+    paints nothing but black (a luminosity mask) or nothing at all, else the lightest colour
+    it paints; 1.0 (everything shows) whenever the group does anything else."""
+    kind = get(smask, "/S")
+    group = get(smask, "/G")
+    if get(smask, "/TR") not in (None, "/Identity") or not isinstance(group, StreamObject):
+        return 1.0
+    try:
+        data = read_once(group)
+    except Exception:
+        return 1.0
+    if len(data) > MAX_MASK_BYTES:
+        return 1.0
+    lightest = 0.0
+    if kind == "/Luminosity":
+        backdrop = get(smask, "/BC")
+        if isinstance(backdrop, list) and backdrop:
+            colour = rgb([resolve(v) for v in backdrop], len(backdrop))
+            if colour is None:
+                return 1.0
+            lightest = _luminance(colour)
+    elif kind != "/Alpha":
+        return 1.0
+    fill: Rgb = (0.0, 0.0, 0.0)
+    stroke: Rgb = (0.0, 0.0, 0.0)
+    try:
+        for count, (op, operands) in enumerate(iter_operations(data)):
+            if count >= MAX_MASK_OPERATIONS:
+                return 1.0
+            if op in (b"g", b"rg", b"k", b"G", b"RG", b"K"):
+                colour = rgb(operands, {b"g": 1, b"rg": 3, b"k": 4}[op.lower()])
+                if colour is None:
+                    return 1.0
+                if op.islower():
+                    fill = colour
+                else:
+                    stroke = colour
+                continue
+            painted = [c for c, ops in ((fill, _FILLS), (stroke, _STROKES)) if op in ops]
+            if painted:
+                if kind == "/Alpha":
+                    return 1.0  # a group's alpha where it paints is its own opacity: unknown
+                for colour in painted:
+                    lightest = max(lightest, _luminance(colour))
+                continue
+            if op not in _MASK_HARMLESS:
+                return 1.0  # text, images, shadings, other colour spaces: cannot tell
+    except Exception:
+        return 1.0
+    return lightest
 
 
 _DEVICE_COMPONENTS = {"/DeviceGray": 1, "/DeviceRGB": 3, "/DeviceCMYK": 4}
@@ -184,19 +243,25 @@ def decode_text_string(raw: Any) -> str:
     return "".join(PDF_DOC[b] or "" for b in raw)
 
 
+_BLACK: Rgb = (0.0, 0.0, 0.0)
+
+
 class _GState:
     __slots__ = (
         "clip",
+        "clip_exact",
         "ctm",
-        "fill_clear",
+        "fill",
+        "fill_alpha",
         "fill_n",
-        "fill_white",
         "font",
         "fs",
         "lw",
-        "stroke_clear",
+        "mask",
+        "normal",
+        "stroke",
+        "stroke_alpha",
         "stroke_n",
-        "stroke_white",
         "tc",
         "th",
         "tl",
@@ -208,16 +273,22 @@ class _GState:
     def __init__(self, ctm: Matrix, clip: tuple[float, float, float, float] | None) -> None:
         self.ctm = ctm
         self.clip = clip
-        # Colour, as far as hidden text needs it: is the fill (stroke) colour white, and how
-        # many components its colour space takes (1, 3, 4: grey, RGB, CMYK; 0: any other).
-        self.fill_white = False
-        self.stroke_white = False
+        # The clipping region is its box (clipped by rectangles square to the page only).
+        self.clip_exact = True
+        # Colour, as far as seeing text depends on it: an sRGB estimate (``None``: a colour
+        # that cannot be told), and how many components the colour space takes (1, 3, 4:
+        # grey, RGB, CMYK; 0: any other).
+        self.fill: Rgb | None = _BLACK
+        self.stroke: Rgb | None = _BLACK
         self.fill_n = 1
         self.stroke_n = 1
         self.lw = 1.0
-        # Transparent paint (an ExtGState's /ca or /CA near zero): nothing shows.
-        self.fill_clear = False
-        self.stroke_clear = False
+        # Opacity (an ExtGState's /ca, /CA), a soft mask's estimated opacity, and whether
+        # paint blends normally (a multiplied highlight does not hide what is beneath).
+        self.fill_alpha = 1.0
+        self.stroke_alpha = 1.0
+        self.mask = 1.0
+        self.normal = True
         self.font: Font | None = None
         self.fs = 0.0
         self.tc = 0.0
@@ -237,22 +308,26 @@ class _GState:
         g.tl = self.tl
         g.ts = self.ts
         g.tr = self.tr
-        g.fill_white = self.fill_white
-        g.stroke_white = self.stroke_white
+        g.clip_exact = self.clip_exact
+        g.fill = self.fill
+        g.stroke = self.stroke
         g.fill_n = self.fill_n
         g.stroke_n = self.stroke_n
         g.lw = self.lw
-        g.fill_clear = self.fill_clear
-        g.stroke_clear = self.stroke_clear
+        g.fill_alpha = self.fill_alpha
+        g.stroke_alpha = self.stroke_alpha
+        g.mask = self.mask
+        g.normal = self.normal
         return g
 
 
 class _Marked:
-    __slots__ = ("actual", "artifact", "emitted")
+    __slots__ = ("actual", "artifact", "emitted", "layer_off")
 
-    def __init__(self, artifact: bool, actual: str | None) -> None:
+    def __init__(self, artifact: bool, actual: str | None, layer_off: bool = False) -> None:
         self.artifact = artifact
         self.actual = actual
+        self.layer_off = layer_off
         self.emitted = False
 
 
@@ -358,6 +433,15 @@ def image_info(xobj: Any, ref: Any, name: str) -> dict[str, Any]:
     }
 
 
+def image_opaque(xobj: Any) -> bool:
+    """Does the image hide what is beneath its box (no mask of any kind)?"""
+    return not (
+        truthy(get(xobj, "/ImageMask"))
+        or dict.get(xobj, "/SMask") is not None
+        or dict.get(xobj, "/Mask") is not None
+    )
+
+
 def inline_placement(
     params: dict[str, Any], image: bytes, bbox: tuple[float, float, float, float]
 ) -> ImagePlacement:
@@ -388,6 +472,12 @@ def inline_placement(
     )
 
 
+def property_list(resources: Any, name: str) -> Any:
+    """The property list (or reference to it) named ``name`` in ``resources``."""
+    properties = get(resources, "/Properties")
+    return dict.get(properties, name) if isinstance(properties, dict) else None
+
+
 def actual_text_of(props: Any) -> str | None:
     """A marked-content property list's ``/ActualText``, decoded (``None`` without one)."""
     if not isinstance(props, dict):
@@ -410,8 +500,10 @@ class Interpreter:
         fonts: FontCache,
         deadline: float,
         keepalive: list[Any],
+        layers: Layers = NO_LAYERS,
     ) -> None:
         self.page = page
+        self.layers = layers
         self.fonts = fonts
         self.deadline = deadline
         self._keepalive = keepalive  # objects whose id() keys the font cache
@@ -432,13 +524,18 @@ class Interpreter:
         self.path_start: tuple[float, float] = (0.0, 0.0)
         self.path_point: tuple[float, float] = (0.0, 0.0)
         self.pending_clip = False
-        # Text no reader would see unless a scan lies over it (then it is the scanner's OCR
-        # layer): invisible (render mode 3 or 7) or white where nothing is painted beneath.
-        self.invisible: list[tuple[TextRun, str]] = []
-        # Areas painted in a colour other than white (fills, shadings): where white text
-        # can be read. Images count too (page.images).
-        self.painted: list[tuple[float, float, float, float]] = []
+        # The current path's rectangles (device boxes), while it has nothing but rectangles:
+        # what a fill of it paints, when they are square to the page and do not overlap.
+        self.path_rects: list[tuple[float, float, float, float]] = []
+        self.path_other = False
+        # Every text run drawn, with how it is drawn, and every area painted, in order: what
+        # a reader sees is decided from them at the end (visibility.sort_runs).
+        self.drawn: list[tuple[TextRun, Look]] = []
+        self.paints: list[Paint] = []
         self.painted_full = False
+        # Inside this many optional content groups that the default view hides.
+        self.layer_off = 0
+        self._gstates: dict[tuple[int, str], GStateParams] = {}
         self.seq = 0
         self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
             b"BT": self._bt,
@@ -534,18 +631,10 @@ class Interpreter:
             problems.append(message)
 
     def _finish(self) -> None:
-        """Invisible text over a scanned image is the scanner's OCR layer: keep it."""
-        page = self.page
-        boxes = [img.bbox for img in page.images]
-        for run, reason in self.invisible:
-            cx = (run.x0 + run.x1) / 2
-            cy = (run.y0 + run.y1) / 2
-            if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
-                run.ocr_layer = True
-                page.runs.append(run)
-            else:
-                page.hidden.append(HiddenText(run.text, reason, (run.x0, run.y0, run.x1, run.y1)))
-        self.invisible = []
+        """What a reader would see of the runs drawn (visibility.sort_runs)."""
+        sort_runs(self.page, self.drawn, self.paints, not self.painted_full)
+        self.drawn = []
+        self.paints = []
 
     # --- text state ----------------------------------------------------------------------
 
@@ -638,6 +727,7 @@ class Interpreter:
         start_tm = self.tm
         advance = 0.0  # along the writing direction, text space, since start_tm
         run_start = 0.0
+        run_glyphs = 0
         glyphs = 0
         unmapped = 0
         split_gap = SPLIT_GAP_EM * fs
@@ -648,6 +738,7 @@ class Interpreter:
                     continue
                 text, width, spaces, count = font.decode(item)
                 glyphs += count
+                run_glyphs += count
                 if UNMAPPED in text:
                     bad = text.count(UNMAPPED)
                     unmapped += bad
@@ -667,8 +758,9 @@ class Interpreter:
                     run_start = advance
                     continue
                 if shift > split_gap:
-                    self._emit("".join(parts), start_tm, run_start, advance, font)
+                    self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs)
                     parts = []
+                    run_glyphs = 0
                     advance += shift
                     run_start = advance
                     continue
@@ -676,7 +768,7 @@ class Interpreter:
                     parts.append(" ")
                 advance += shift
         if parts:
-            self._emit("".join(parts), start_tm, run_start, advance, font)
+            self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs)
         self.page.glyphs += glyphs
         self.page.unmapped_glyphs += unmapped
         a, b, c, d, e, f = start_tm
@@ -688,7 +780,9 @@ class Interpreter:
     def _missing_font(self) -> Font:
         return missing_font(self.fonts)
 
-    def _emit(self, text: str, tm: Matrix, start: float, end: float, font: Font) -> None:
+    def _emit(
+        self, text: str, tm: Matrix, start: float, end: float, font: Font, glyphs: int
+    ) -> None:
         if self.actual_depth:
             text = self._actual_text(text)
         if not text or text.isspace():
@@ -744,52 +838,20 @@ class Interpreter:
             self.artifact_depth > 0,
             seq=self.seq,
         )
-        page = self.page
-        if gs.tr in (3, 7):
-            self.invisible.append((run, "invisible"))
-            return
-        if (gs.fill_clear or gs.stroke_clear) and _paints(gs, gs.fill_clear, gs.stroke_clear):
-            self.invisible.append((run, "transparent"))
-            return
-        cx = (run.x0 + run.x1) / 2
-        cy = (run.y0 + run.y1) / 2
-        reason = None
-        if size < MIN_VISIBLE_SIZE:
-            reason = "tiny"
-        elif not (0 <= cx <= page.width and 0 <= cy <= page.height):
-            reason = "off_page"
-        else:
-            clip = gs.clip
-            if clip is not None and not (clip[0] <= cx <= clip[2] and clip[1] <= cy <= clip[3]):
-                reason = "clipped"
-            elif (
-                (gs.fill_white or gs.stroke_white)
-                and self._white_text(gs)
-                and not self._painted_at(cx, cy)
-            ):
-                self.invisible.append((run, "white"))
-                return
-        if reason is not None:
-            page.hidden.append(HiddenText(text, reason, (run.x0, run.y0, run.x1, run.y1)))
-            return
-        page.runs.append(run)
-
-    @staticmethod
-    def _white_text(gs: _GState) -> bool:
-        return _paints(gs, gs.fill_white, gs.stroke_white)
-
-    def _painted_at(self, x: float, y: float) -> bool:
-        """Is anything but white painted under (x, y) so far: a fill, a shading, an image?"""
-        if self.painted_full or len(self.page.images) > MAX_PAINTED:
-            return True
-        for box in self.painted:
-            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
-                return True
-        for image in self.page.images:
-            box = image.bbox
-            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
-                return True
-        return False
+        # How far the glyphs advance on the page, along the baseline (negative: backwards).
+        scale = math.hypot(c, d) if font.vertical else math.hypot(a, b)
+        look = Look(
+            gs.tr,
+            gs.fill,
+            gs.stroke,
+            gs.fill_alpha * gs.mask,
+            gs.stroke_alpha * gs.mask,
+            gs.clip,
+            self.layer_off > 0,
+            (end - start) * scale,
+            glyphs,
+        )
+        self.drawn.append((run, look))
 
     def _actual_text(self, text: str) -> str:
         # Inside /ActualText the glyphs are replaced by that text, once.
@@ -840,11 +902,13 @@ class Interpreter:
                 box[3] = py
 
     def _moveto(self, operands: list[Any]) -> None:
+        self.path_other = True
         p = self._point(float(operands[-2]), float(operands[-1]))
         self.path_start = self.path_point = p
         self._extend(*p)
 
     def _lineto(self, operands: list[Any]) -> None:
+        self.path_other = True
         p = self._point(float(operands[-2]), float(operands[-1]))
         x0, y0 = self.path_point
         if len(self.path_segments) < 1000:
@@ -853,6 +917,7 @@ class Interpreter:
         self._extend(*p)
 
     def _curveto(self, operands: list[Any]) -> None:
+        self.path_other = True
         for i in range(0, len(operands) - 1, 2):
             self._extend(*self._point(float(operands[i]), float(operands[i + 1])))
         if len(operands) >= 2:
@@ -867,6 +932,12 @@ class Interpreter:
         p3 = self._point(x, y + h)
         for p in (p0, p1, p2, p3):
             self._extend(*p)
+        if len(self.path_rects) < MAX_PATH_RECTS:
+            xs = (p0[0], p1[0], p2[0], p3[0])
+            ys = (p0[1], p1[1], p2[1], p3[1])
+            self.path_rects.append((min(xs), min(ys), max(xs), max(ys)))
+        else:
+            self.path_other = True
         if len(self.path_segments) < 1000:
             self.path_segments.extend(
                 (
@@ -900,22 +971,62 @@ class Interpreter:
     def _fill_stroke(self, _: list[Any]) -> None:
         self._paint(stroke=True, fill=False, filled=True)
 
+    def _square(self) -> bool:
+        """Does the current transformation keep rectangles square to the page?"""
+        a, b, c, d, _, _ = self.gs.ctm
+        return (b == 0 and c == 0) or (a == 0 and d == 0)
+
+    def _straight_bar(self) -> bool:
+        """Is the current path one straight segment square to the page (a stroked bar)?"""
+        segments = self.path_segments
+        if len(segments) != 1 or self.path_rects or not self._square():
+            return False
+        x0, y0, x1, y1 = segments[0]
+        return not math.isnan(x0) and (x0 == x1 or y0 == y1)  # NaN: a curve's marker
+
+    def _path_is_its_box(self) -> None:
+        box = self.path_box
+        if box is not None:
+            self.path_rects, self.path_other = [(box[0], box[1], box[2], box[3])], False
+
+    def _filled_areas(self) -> list[tuple[float, float, float, float]] | None:
+        """The areas a fill of the current path paints exactly, or ``None`` when its box only
+        bounds them (curves, slanted or overlapping shapes: overlaps may be holes)."""
+        rects = self.path_rects
+        if self.path_other or not rects or not self._square():
+            return None
+        for i, a in enumerate(rects):
+            for b in rects[i + 1 :]:
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    return None
+        return rects
+
     def _paint(self, *, stroke: bool, fill: bool, filled: bool = False) -> None:
         box = self.path_box
         gs = self.gs
-        if box is not None:
-            if (fill or filled) and not gs.fill_white:
-                self._paint_area(box[0], box[1], box[2], box[3])
-            if stroke and not gs.stroke_white:
-                # A stroke covers half its line width either side of the path (a thick
-                # line is a common caption or heading background).
+        areas = self._filled_areas()
+        exact = areas is not None and len(areas) == 1
+        if box is not None and not self.layer_off:
+            if fill or filled:
+                if areas is None:
+                    self._paint_area((box[0], box[1], box[2], box[3]), gs.fill, "fill", False)
+                else:
+                    for area in areas:
+                        self._paint_area(area, gs.fill, "fill", True)
+            if stroke:
+                # A stroke covers half its line width either side of the path. Only a line
+                # as wide as its box paints the box (a thick line is a common caption or
+                # heading background, or a redaction bar); an outline paints its edges.
                 a, b, c, d, _, _ = gs.ctm
                 half = abs(gs.lw) / 2 * math.sqrt(abs(a * d - b * c))
-                self._paint_area(box[0] - half, box[1] - half, box[2] + half, box[3] + half)
+                if min(box[2] - box[0], box[3] - box[1]) <= 2 * half:
+                    area = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
+                    self._paint_area(area, gs.stroke, "stroke", self._straight_bar())
         if self.pending_clip and box is not None:
             clip = self.gs.clip
             if clip is None:
                 self.gs.clip = (box[0], box[1], box[2], box[3])
+                self.gs.clip_exact = exact
             else:
                 self.gs.clip = (
                     max(clip[0], box[0]),
@@ -923,25 +1034,62 @@ class Interpreter:
                     min(clip[2], box[2]),
                     min(clip[3], box[3]),
                 )
-        if (stroke or fill) and box is not None:
+                self.gs.clip_exact = self.gs.clip_exact and exact
+        if (stroke or fill) and box is not None and not self.layer_off:
             self.page.paths += 1
             self._rules(box, stroke)
         self.pending_clip = False
         self.path_box = None
         self.path_segments = []
+        self.path_rects = []
+        self.path_other = False
 
-    def _paint_area(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        if len(self.painted) < MAX_PAINTED:
-            self.painted.append((x0, y0, x1, y1))
-        else:
+    def _paint_area(
+        self,
+        box: tuple[float, float, float, float],
+        colour: Rgb | None,
+        kind: str,
+        exact: bool,
+        solid: bool = True,
+    ) -> None:
+        """Remember an area painted in ``colour`` (``None``: a picture, a shading...), as far
+        as the clipping region lets it be painted."""
+        if len(self.paints) >= MAX_PAINTED:
             self.painted_full = True
+            return
+        gs = self.gs
+        clip = gs.clip
+        if clip is not None:
+            box = (
+                max(box[0], clip[0]),
+                max(box[1], clip[1]),
+                min(box[2], clip[2]),
+                min(box[3], clip[3]),
+            )
+            if box[0] > box[2] or box[1] > box[3]:
+                return
+            exact = exact and gs.clip_exact
+        alpha = (gs.stroke_alpha if kind == "stroke" else gs.fill_alpha) * gs.mask
+        self.paints.append(Paint(self.seq, box, colour, alpha, gs.normal, solid, exact, kind))
 
     def _ext_gstate(self, operands: list[Any]) -> None:
-        fill, stroke = ext_alpha(self.resources, operands[-1] if operands else None)
+        name = operands[-1] if operands else None
+        if not isinstance(name, str):
+            return
+        key = (id(self.resources), name)
+        params = self._gstates.get(key)
+        if params is None:
+            params = ext_gstate(self.resources, name)
+            self._gstates[key] = params
+        fill, stroke, mask, normal = params
         if fill is not None:
-            self.gs.fill_clear = fill
+            self.gs.fill_alpha = fill
         if stroke is not None:
-            self.gs.stroke_clear = stroke
+            self.gs.stroke_alpha = stroke
+        if mask is not None:
+            self.gs.mask = mask
+        if normal is not None:
+            self.gs.normal = normal
 
     def _line_width(self, operands: list[Any]) -> None:
         value = operands[-1] if operands else None
@@ -950,36 +1098,40 @@ class Interpreter:
 
     def _shading(self, _: list[Any]) -> None:
         # A shading fills the clipping region (the page when nothing is clipped).
+        if self.layer_off:
+            return
         clip = self.gs.clip
         if clip is None:
-            self._paint_area(0.0, 0.0, self.page.width, self.page.height)
+            self._paint_area((0.0, 0.0, self.page.width, self.page.height), None, "shading", True)
         else:
-            self._paint_area(*clip)
+            self._paint_area(clip, None, "shading", self.gs.clip_exact)
 
-    # --- colour (only: is it white?) -------------------------------------------------
+    # --- colour (as far as seeing text depends on it) ------------------------------------
 
     def _device_colour(self, components: int, fill: bool, operands: list[Any]) -> None:
         """``g rg k`` (fill) and ``G RG K`` (stroke): a grey, RGB or CMYK colour."""
-        white = is_white(operands[-components:], components)
+        colour = rgb(operands[-components:], components)
         if fill:
-            self.gs.fill_white, self.gs.fill_n = white, components
+            self.gs.fill, self.gs.fill_n = colour, components
         else:
-            self.gs.stroke_white, self.gs.stroke_n = white, components
+            self.gs.stroke, self.gs.stroke_n = colour, components
 
     def _colour_space(self, operands: list[Any]) -> None:
         # A new colour space starts at its initial colour: black, or full ink.
-        self.gs.fill_n = colour_components(self.resources, operands[-1] if operands else None)
-        self.gs.fill_white = False
+        n = colour_components(self.resources, operands[-1] if operands else None)
+        self.gs.fill_n = n
+        self.gs.fill = _BLACK if n else None
 
     def _colour_space_stroke(self, operands: list[Any]) -> None:
-        self.gs.stroke_n = colour_components(self.resources, operands[-1] if operands else None)
-        self.gs.stroke_white = False
+        n = colour_components(self.resources, operands[-1] if operands else None)
+        self.gs.stroke_n = n
+        self.gs.stroke = _BLACK if n else None
 
     def _colour(self, operands: list[Any]) -> None:
-        self.gs.fill_white = is_white(operands, self.gs.fill_n)
+        self.gs.fill = rgb(operands, self.gs.fill_n)
 
     def _colour_stroke(self, operands: list[Any]) -> None:
-        self.gs.stroke_white = is_white(operands, self.gs.stroke_n)
+        self.gs.stroke = rgb(operands, self.gs.stroke_n)
 
     def _rules(self, box: list[float], stroke: bool) -> None:
         page = self.page
@@ -1013,18 +1165,23 @@ class Interpreter:
     def _bdc(self, operands: list[Any]) -> None:
         tag = operands[0] if operands else None
         props = operands[1] if len(operands) > 1 else None
+        raw = props
         if isinstance(props, str):  # a name in the /Properties resource
-            props = get(get(self.resources, "/Properties"), props)
-        self._push_marked(tag == "/Artifact", actual_text_of(props))
+            raw = property_list(self.resources, props)
+            props = resolve(raw)
+        off = tag == "/OC" and self.layers.hidden(raw)
+        self._push_marked(tag == "/Artifact", actual_text_of(props), off)
 
-    def _push_marked(self, artifact: bool, actual: str | None) -> None:
+    def _push_marked(self, artifact: bool, actual: str | None, layer_off: bool = False) -> None:
         if len(self.marked) >= 256:
             return
-        self.marked.append(_Marked(artifact, actual))
+        self.marked.append(_Marked(artifact, actual, layer_off))
         if artifact:
             self.artifact_depth += 1
         if actual is not None:
             self.actual_depth += 1
+        if layer_off:
+            self.layer_off += 1
 
     def _emc(self, _: list[Any]) -> None:
         if not self.marked:
@@ -1034,6 +1191,8 @@ class Interpreter:
             self.artifact_depth -= 1
         if marked.actual is not None:
             self.actual_depth -= 1
+        if marked.layer_off:
+            self.layer_off -= 1
 
     # --- XObjects and images -------------------------------------------------------------
 
@@ -1044,10 +1203,16 @@ class Interpreter:
             return
         xobj, ref = found
         subtype = get(xobj, "/Subtype")
+        off = self.layers.hidden(dict.get(xobj, "/OC"))
         if subtype == "/Image":
-            self._image(xobj, ref, name)
+            if not off and not self.layer_off:
+                self._image(xobj, ref, name)
         elif subtype == "/Form":
-            self._form(xobj, ref)
+            self.layer_off += off
+            try:
+                self._form(xobj, ref)
+            finally:
+                self.layer_off -= off
 
     def _unit_square(self) -> tuple[float, float, float, float]:
         a, b, c, d, e, f = self.gs.ctm
@@ -1056,16 +1221,18 @@ class Interpreter:
         return (min(xs), min(ys), max(xs), max(ys))
 
     def _image(self, xobj: DictionaryObject, ref: Any, name: str) -> None:
-        self.page.images.append(
-            ImagePlacement(bbox=self._unit_square(), **image_info(xobj, ref, name))
-        )
+        box = self._unit_square()
+        self.page.images.append(ImagePlacement(bbox=box, **image_info(xobj, ref, name)))
+        self._paint_area(box, None, "image", self._square(), image_opaque(xobj))
 
     def _inline_image(self, operands: list[Any]) -> None:
         params = operands[0] if operands else {}
         image = operands[1] if len(operands) > 1 and isinstance(operands[1], bytes) else b""
-        if not isinstance(params, dict):
+        if not isinstance(params, dict) or self.layer_off:
             return
-        self.page.images.append(inline_placement(params, image, self._unit_square()))
+        placement = inline_placement(params, image, self._unit_square())
+        self.page.images.append(placement)
+        self._paint_area(placement.bbox, None, "image", self._square(), not placement.image_mask)
 
     def _form(self, xobj: StreamObject, ref: Any) -> None:
         key = form_key(xobj, ref)
@@ -1100,6 +1267,7 @@ class Interpreter:
             self.path_box = None
             for px, py in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
                 self._extend(*self._point(px, py))
+            self._path_is_its_box()  # the form's box clips it: a rectangle, as if drawn by re
             self.pending_clip = True
             self._paint(stroke=False, fill=False)
         resources = get(xobj, "/Resources")

@@ -17,24 +17,31 @@ from typing import Any
 
 from . import interpreter
 from .bidi import visual_cluster
-from .fonts import Font, _TextMap, _WidthMap, get
+from .fonts import Font, _TextMap, _WidthMap, get, resolve
 from .interpreter import (
+    MAX_PAINTED,
+    MAX_PATH_RECTS,
     FontCache,
+    GStateParams,
     Matrix,
     actual_text_of,
     colour_components,
     decode_text_string,
-    ext_alpha,
+    ext_gstate,
     font_for,
     form_bbox,
     form_key,
     form_matrix,
     image_info,
+    image_opaque,
     inline_placement,
     lookup_xobject,
     missing_font,
+    property_list,
 )
-from .types import HiddenText, ImagePlacement, PageContent, TextRun
+from .layers import Layers
+from .types import ImagePlacement, PageContent, TextRun
+from .visibility import Look, Paint, sort_runs
 
 #: A CID font's ToUnicode map with more entries than this (CJK fonts carry tens of thousands)
 #: is looked up where it is rather than copied into the native font: a copy would make the
@@ -122,8 +129,10 @@ class Resolver:
         fonts: FontCache,
         keepalive: list[Any],
         native_fonts: NativeFonts,
+        layers: Layers,
     ) -> None:
         self._native = native
+        self._layers = layers
         self.scopes: list[Any] = [resources]
         self._scope_ids: dict[int, int] = {id(resources): 0}
         self._fonts = fonts
@@ -161,9 +170,10 @@ class Resolver:
             return None
         xobj, ref = found
         subtype = get(xobj, "/Subtype")
+        off = self._layers.hidden(dict.get(xobj, "/OC"))
         if subtype == "/Image":
             self.images.append(image_info(xobj, ref, name))
-            return ("image", len(self.images) - 1)
+            return ("image", len(self.images) - 1, image_opaque(xobj), off)
         if subtype != "/Form":
             return None
         key = self._form_keys.setdefault(form_key(xobj, ref), len(self._form_keys))
@@ -175,22 +185,28 @@ class Resolver:
             error = str(exc)[:120]
         resources = get(xobj, "/Resources")
         scope_id = self._scope(resources) if isinstance(resources, dict) else None
-        return ("form", key, data, error, form_matrix(xobj), form_bbox(xobj), scope_id)
+        return ("form", key, data, error, form_matrix(xobj), form_bbox(xobj), scope_id, off)
 
-    def alpha(self, scope: int, name: str) -> tuple[bool | None, bool | None]:
-        return ext_alpha(self.scopes[scope], name)
+    def gstate(self, scope: int, name: str) -> GStateParams:
+        return ext_gstate(self.scopes[scope], name)
 
     def colour_components(self, scope: int, name: str) -> int:
         return colour_components(self.scopes[scope], name)
 
-    def properties(self, scope: int, name: str) -> str | None:
-        return actual_text_of(get(get(self.scopes[scope], "/Properties"), name))
+    def properties(self, scope: int, name: str) -> tuple[str | None, bool]:
+        """The property list's ``/ActualText``, and whether the default view hides it as
+        optional content (the interpreter applies that to ``/OC`` marked content only)."""
+        raw = property_list(self.scopes[scope], name)
+        return actual_text_of(resolve(raw)), self._layers.hidden(raw)
+
+    def layer_off(self, value: Any) -> bool:
+        return self._layers.hidden(value)
 
     def text_string(self, raw: bytes) -> str:
         return visual_cluster(decode_text_string(raw))
 
 
-def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:
+def limits() -> tuple[int, int, int, int, int, float, float, int, int]:
     """The Python interpreter's limits and thresholds, as the native one takes them."""
     return (
         interpreter.MAX_OPERATIONS,
@@ -198,11 +214,10 @@ def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:
         interpreter.MAX_FORM_INVOCATIONS,
         interpreter.MAX_RULES,
         interpreter.MAX_PROBLEMS,
-        interpreter.MIN_VISIBLE_SIZE,
         interpreter.SPACE_GAP_EM,
         interpreter.SPLIT_GAP_EM,
-        interpreter.WHITE,
-        interpreter.MAX_PAINTED,
+        MAX_PAINTED,
+        MAX_PATH_RECTS,
     )
 
 
@@ -216,10 +231,11 @@ def read_page(
     fonts: FontCache,
     keepalive: list[Any],
     native_fonts: NativeFonts,
+    layers: Layers,
 ) -> BaseException | str | None:
     """Interpret ``data`` into ``content`` natively. Returns what stopped the page early, as
     the Python interpreter raises it: a ``PageTimeout`` message or an exception."""
-    resolver = Resolver(native, resources, fonts, keepalive, native_fonts)
+    resolver = Resolver(native, resources, fonts, keepalive, native_fonts, layers)
     result = native.interpret(
         data,
         resolver,
@@ -232,9 +248,8 @@ def read_page(
         content.problems,
         limits(),
     )
-    runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop = result
-    content.runs.extend(runs)
-    content.hidden.extend(HiddenText(text, reason, bbox) for text, reason, bbox in hidden)
+    (runs, looks, paints, painted_full, images, rules) = result[:6]
+    paths, glyphs, unmapped, problems, incomplete, stop = result[6:]
     placements: list[ImagePlacement] = []
     for kind, payload, bbox in images:
         if kind == "x":
@@ -243,6 +258,8 @@ def read_page(
             params, image = payload
             placements.append(inline_placement(params, image, bbox))
     content.images.extend(placements)
+    drawn = [(run, Look._make(look)) for run, look in zip(runs, looks, strict=True)]
+    sort_runs(content, drawn, [Paint._make(p) for p in paints], not painted_full)
     content.rules.extend(rules)
     content.paths += paths
     content.glyphs += glyphs

@@ -22,10 +22,13 @@ use crate::font::{Font, Piece};
 use crate::lexer::{dict_get, LexError, Lexer, Val};
 
 type Matrix = [f64; 6];
-/// Whether a graphics state parameter dictionary makes fill and stroke transparent (`None`:
-/// it leaves that alpha alone).
-type Alphas = (Option<bool>, Option<bool>);
+/// An sRGB estimate of a colour (`interpreter.Rgb`).
+type Rgb = [f64; 3];
+/// What a graphics state parameter dictionary sets (`interpreter.ext_gstate`): fill and
+/// stroke opacity, a soft mask's estimated opacity, normal blending (`None`: left alone).
+type GParams = (Option<f64>, Option<f64>, Option<f64>, Option<bool>);
 const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+const BLACK: Rgb = [0.0, 0.0, 0.0];
 
 const MISSING: usize = 0;
 
@@ -38,11 +41,10 @@ pub struct Limits {
     pub max_form_invocations: u64,
     pub max_rules: usize,
     pub max_problems: usize,
-    pub min_visible_size: f64,
     pub space_gap_em: f64,
     pub split_gap_em: f64,
-    pub white: f64,
     pub max_painted: usize,
+    pub max_path_rects: usize,
 }
 
 /// `mult`: `m` then `n`, with Python's operation order.
@@ -161,20 +163,50 @@ struct GState {
     tl: f64,
     ts: f64,
     tr: i64,
-    /// Colour, as far as hidden text needs it (see `_GState` in Python).
-    fill_white: bool,
-    stroke_white: bool,
+    /// The clipping region is its box.
+    clip_exact: bool,
+    /// Colour and opacity, as far as seeing text depends on them (see `_GState` in Python).
+    fill: Option<Rgb>,
+    stroke: Option<Rgb>,
     fill_n: i64,
     stroke_n: i64,
     lw: f64,
-    fill_clear: bool,
-    stroke_clear: bool,
+    fill_alpha: f64,
+    stroke_alpha: f64,
+    mask: f64,
+    normal: bool,
 }
 
 struct Marked {
     artifact: bool,
     actual: Option<String>,
+    layer_off: bool,
     emitted: bool,
+}
+
+/// How a run is drawn (`visibility.Look`).
+struct Look {
+    mode: i64,
+    fill: Option<Rgb>,
+    stroke: Option<Rgb>,
+    fill_alpha: f64,
+    stroke_alpha: f64,
+    clip: Option<[f64; 4]>,
+    layer_off: bool,
+    advance: f64,
+    glyphs: u64,
+}
+
+/// An area painted (`visibility.Paint`).
+struct Paint {
+    after: u64,
+    bbox: [f64; 4],
+    colour: Option<Rgb>,
+    alpha: f64,
+    normal: bool,
+    solid: bool,
+    exact: bool,
+    kind: &'static str,
 }
 
 struct Run {
@@ -186,7 +218,6 @@ struct Run {
     italic: bool,
     direction: u8,
     artifact: bool,
-    ocr_layer: bool,
     seq: u64,
 }
 
@@ -195,17 +226,11 @@ enum Image {
     Inline(Vec<(Vec<u8>, Val)>, Vec<u8>, [f64; 4]),
 }
 
-impl Image {
-    fn bbox(&self) -> &[f64; 4] {
-        match self {
-            Image::XObject(_, b) | Image::Inline(_, _, b) => b,
-        }
-    }
-}
-
 enum XObject {
     None,
-    Image(i64),
+    /// An image: its index in the resolver, whether it paints all of its box, and whether
+    /// it is in a hidden layer.
+    Image(i64, bool, bool),
     Form {
         key: i64,
         data: Option<Py<PyBytes>>,
@@ -213,6 +238,7 @@ enum XObject {
         matrix: Option<Matrix>,
         bbox: Option<[f64; 4]>,
         scope: Option<i64>,
+        off: bool,
     },
 }
 
@@ -267,19 +293,22 @@ pub struct Interp<'py> {
     path_point: (f64, f64),
     point_is_start: bool,
     pending_clip: bool,
-    invisible: Vec<(Run, &'static str)>,
-    painted: Vec<[f64; 4]>,
+    /// The current path's rectangles while it has nothing else (`path_rects` in Python).
+    path_rects: Vec<[f64; 4]>,
+    path_other: bool,
+    paints: Vec<Paint>,
     painted_full: bool,
+    /// Inside this many optional content groups the default view hides.
+    layer_off: i64,
     colour_cache: HashMap<(i64, Vec<u8>), i64>,
-    alpha_cache: HashMap<(i64, Vec<u8>), Alphas>,
+    gstate_cache: HashMap<(i64, Vec<u8>), GParams>,
     seq: u64,
     fonts: Vec<Py<Font>>,
     font_cache: HashMap<(i64, Vec<u8>), Option<usize>>,
     xobject_cache: HashMap<(i64, Vec<u8>), Rc<XObject>>,
-    property_cache: HashMap<(i64, Vec<u8>), Option<String>>,
+    property_cache: HashMap<(i64, Vec<u8>), (Option<String>, bool)>,
     // the page
-    runs: Vec<Run>,
-    hidden: Vec<(String, &'static str, [f64; 4])>,
+    drawn: Vec<(Run, Look)>,
     images: Vec<Image>,
     rules: Vec<[f64; 4]>,
     paths: u64,
@@ -345,13 +374,16 @@ impl<'py> Interp<'py> {
                 tl: 0.0,
                 ts: 0.0,
                 tr: 0,
-                fill_white: false,
-                stroke_white: false,
+                clip_exact: true,
+                fill: Some(BLACK),
+                stroke: Some(BLACK),
                 fill_n: 1,
                 stroke_n: 1,
                 lw: 1.0,
-                fill_clear: false,
-                stroke_clear: false,
+                fill_alpha: 1.0,
+                stroke_alpha: 1.0,
+                mask: 1.0,
+                normal: true,
             })),
             stack: Vec::new(),
             tm: IDENTITY,
@@ -371,18 +403,19 @@ impl<'py> Interp<'py> {
             path_point: (0.0, 0.0),
             point_is_start: true,
             pending_clip: false,
-            invisible: Vec::new(),
-            painted: Vec::new(),
+            path_rects: Vec::new(),
+            path_other: false,
+            paints: Vec::new(),
             painted_full: false,
+            layer_off: 0,
             colour_cache: HashMap::new(),
-            alpha_cache: HashMap::new(),
+            gstate_cache: HashMap::new(),
             seq: 0,
             fonts: vec![missing],
             font_cache: HashMap::new(),
             xobject_cache: HashMap::new(),
             property_cache: HashMap::new(),
-            runs: Vec::new(),
-            hidden: Vec::new(),
+            drawn: Vec::new(),
             images: Vec::new(),
             rules: Vec::new(),
             paths: 0,
@@ -646,7 +679,7 @@ impl<'py> Interp<'py> {
             }
             b"BMC" => {
                 let artifact = matches!(ops.last(), Some(Val::Name(n)) if n == b"Artifact");
-                self.push_marked(artifact, None);
+                self.push_marked(artifact, None, false);
                 Ok(())
             }
             b"BDC" => self.bdc(ops),
@@ -655,6 +688,7 @@ impl<'py> Interp<'py> {
                 Ok(())
             }
             b"m" => {
+                self.path_other = true;
                 let (x, y) = self.pair(ops)?;
                 let p = self.point(x, y);
                 self.path_start = p;
@@ -664,6 +698,7 @@ impl<'py> Interp<'py> {
                 Ok(())
             }
             b"l" => {
+                self.path_other = true;
                 let (x, y) = self.pair(ops)?;
                 let p = self.point(x, y);
                 let (x0, y0) = self.path_point;
@@ -677,6 +712,7 @@ impl<'py> Interp<'py> {
                 Ok(())
             }
             b"c" | b"v" | b"y" => {
+                self.path_other = true;
                 let n = ops.len();
                 let mut i = 0;
                 while i + 1 < n {
@@ -705,6 +741,14 @@ impl<'py> Interp<'py> {
                 let p3 = self.point(x, y + h);
                 for p in [p0, p1, p2, p3] {
                     self.extend(p.0, p.1);
+                }
+                if self.path_rects.len() < self.limits.max_path_rects {
+                    let xs = [p0.0, p1.0, p2.0, p3.0];
+                    let ys = [p0.1, p1.1, p2.1, p3.1];
+                    self.path_rects
+                        .push([py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)]);
+                } else {
+                    self.path_other = true;
                 }
                 if self.segment_count < 1000 {
                     self.segments.push([p0.0, p0.1, p1.0, p1.1]);
@@ -755,13 +799,19 @@ impl<'py> Interp<'py> {
                 Ok(())
             }
             b"gs" => {
-                let (fill, stroke) = self.alpha(ops.last())?;
+                let (fill, stroke, mask, normal) = self.ext_gstate(ops.last())?;
                 self.set_gs(|g| {
                     if let Some(f) = fill {
-                        g.fill_clear = f;
+                        g.fill_alpha = f;
                     }
                     if let Some(s) = stroke {
-                        g.stroke_clear = s;
+                        g.stroke_alpha = s;
+                    }
+                    if let Some(m) = mask {
+                        g.mask = m;
+                    }
+                    if let Some(n) = normal {
+                        g.normal = n;
                     }
                 });
                 Ok(())
@@ -780,15 +830,15 @@ impl<'py> Interp<'py> {
                     _ => 4,
                 };
                 let start = ops.len().saturating_sub(n);
-                let white = self.is_white(&ops[start..], n as i64);
+                let colour = rgb(&ops[start..], n as i64);
                 if op[0].is_ascii_lowercase() {
                     self.set_gs(|g| {
-                        g.fill_white = white;
+                        g.fill = colour;
                         g.fill_n = n as i64;
                     });
                 } else {
                     self.set_gs(|g| {
-                        g.stroke_white = white;
+                        g.stroke = colour;
                         g.stroke_n = n as i64;
                     });
                 }
@@ -796,27 +846,29 @@ impl<'py> Interp<'py> {
             }
             b"cs" | b"CS" => {
                 let n = self.colour_components(ops.last())?;
+                // A new colour space starts at its initial colour: black, or full ink.
+                let colour = if n != 0 { Some(BLACK) } else { None };
                 if op[0] == b'c' {
                     self.set_gs(|g| {
                         g.fill_n = n;
-                        g.fill_white = false;
+                        g.fill = colour;
                     });
                 } else {
                     self.set_gs(|g| {
                         g.stroke_n = n;
-                        g.stroke_white = false;
+                        g.stroke = colour;
                     });
                 }
                 Ok(())
             }
             b"sc" | b"scn" => {
-                let white = self.is_white(ops, self.gs.get().fill_n);
-                self.set_gs(|g| g.fill_white = white);
+                let colour = rgb(ops, self.gs.get().fill_n);
+                self.set_gs(|g| g.fill = colour);
                 Ok(())
             }
             b"SC" | b"SCN" => {
-                let white = self.is_white(ops, self.gs.get().stroke_n);
-                self.set_gs(|g| g.stroke_white = white);
+                let colour = rgb(ops, self.gs.get().stroke_n);
+                self.set_gs(|g| g.stroke = colour);
                 Ok(())
             }
             _ => Ok(()),
@@ -915,6 +967,7 @@ impl<'py> Interp<'py> {
         let start_tm = self.tm;
         let mut advance = 0.0f64;
         let mut run_start = 0.0f64;
+        let mut run_glyphs = 0u64;
         let mut glyphs = 0u64;
         let mut unmapped = 0u64;
         let split_gap = self.limits.split_gap_em * fs;
@@ -930,6 +983,7 @@ impl<'py> Interp<'py> {
                         .decode_into(py, bytes, self.neumaier, &mut text)
                         .map_err(|e| self.py_error(e))?;
                     glyphs += d.glyphs;
+                    run_glyphs += d.glyphs;
                     unmapped += d.unmapped;
                     let count = d.glyphs as f64;
                     let spaces = d.spaces as f64;
@@ -955,8 +1009,9 @@ impl<'py> Interp<'py> {
                     }
                     if shift > split_gap {
                         let shown = std::mem::take(&mut text);
-                        self.emit(shown, start_tm, run_start, advance, font_index)?;
+                        self.emit(shown, start_tm, run_start, advance, font_index, run_glyphs)?;
                         parts = 0;
+                        run_glyphs = 0;
                         advance += shift;
                         run_start = advance;
                         continue;
@@ -973,7 +1028,7 @@ impl<'py> Interp<'py> {
             }
         }
         if parts > 0 {
-            self.emit(text, start_tm, run_start, advance, font_index)?;
+            self.emit(text, start_tm, run_start, advance, font_index, run_glyphs)?;
         }
         self.glyphs += glyphs;
         self.unmapped += unmapped;
@@ -1006,6 +1061,7 @@ impl<'py> Interp<'py> {
         start: f64,
         end: f64,
         font_index: usize,
+        glyphs: u64,
     ) -> HResult<()> {
         let text = if self.actual_depth != 0 {
             self.actual_text(text)
@@ -1056,76 +1112,37 @@ impl<'py> Interp<'py> {
             direction = quarter_turn(run_x, run_y, c * fs, d * fs);
         }
         self.seq += 1;
+        let g = self.gs.get();
         let run = Run {
             text,
             bbox: [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)],
             size,
             font: font_index,
-            bold: font.bold || self.gs.get().tr == 2,
+            bold: font.bold || g.tr == 2,
             italic: font.italic,
             direction,
             artifact: self.artifact_depth > 0,
-            ocr_layer: false,
             seq: self.seq,
         };
-        if self.gs.get().tr == 3 || self.gs.get().tr == 7 {
-            self.invisible.push((run, "invisible"));
-            return Ok(());
-        }
-        {
-            let g = self.gs.get();
-            if paints(g.tr, g.fill_clear, g.stroke_clear) {
-                self.invisible.push((run, "transparent"));
-                return Ok(());
-            }
-        }
-        let [x0, y0, x1, y1] = run.bbox;
-        let cx = (x0 + x1) / 2.0;
-        let cy = (y0 + y1) / 2.0;
-        let reason = if size < self.limits.min_visible_size {
-            Some("tiny")
-        } else if !(0.0 <= cx && cx <= self.width && 0.0 <= cy && cy <= self.height) {
-            Some("off_page")
+        // How far the glyphs advance on the page, along the baseline (negative: backwards).
+        let scale = if font.vertical {
+            scale_y
         } else {
-            match self.gs.get().clip {
-                Some(clip)
-                    if !(clip[0] <= cx && cx <= clip[2] && clip[1] <= cy && cy <= clip[3]) =>
-                {
-                    Some("clipped")
-                }
-                _ => {
-                    if self.white_text() && !self.painted_at(cx, cy) {
-                        self.invisible.push((run, "white"));
-                        return Ok(());
-                    }
-                    None
-                }
-            }
+            self.hypot(a, b)?
         };
-        match reason {
-            Some(reason) => self.hidden.push((run.text, reason, run.bbox)),
-            None => self.runs.push(run),
-        }
+        let look = Look {
+            mode: g.tr,
+            fill: g.fill,
+            stroke: g.stroke,
+            fill_alpha: g.fill_alpha * g.mask,
+            stroke_alpha: g.stroke_alpha * g.mask,
+            clip: g.clip,
+            layer_off: self.layer_off > 0,
+            advance: (end - start) * scale,
+            glyphs,
+        };
+        self.drawn.push((run, look));
         Ok(())
-    }
-
-    /// `_finish`: invisible text over an image is the scanner's OCR layer.
-    pub fn finish(&mut self) {
-        let boxes: Vec<[f64; 4]> = self.images.iter().map(|i| *i.bbox()).collect();
-        for (mut run, reason) in std::mem::take(&mut self.invisible) {
-            let [x0, y0, x1, y1] = run.bbox;
-            let cx = (x0 + x1) / 2.0;
-            let cy = (y0 + y1) / 2.0;
-            if boxes
-                .iter()
-                .any(|b| b[0] <= cx && cx <= b[2] && b[1] <= cy && cy <= b[3])
-            {
-                run.ocr_layer = true;
-                self.runs.push(run);
-            } else {
-                self.hidden.push((run.text, reason, run.bbox));
-            }
-        }
     }
 
     // --- paths ---------------------------------------------------------------------------
@@ -1153,35 +1170,89 @@ impl<'py> Interp<'py> {
         }
     }
 
+    /// `_square`: does the current transformation keep rectangles square to the page?
+    fn square(&self) -> bool {
+        let [a, b, c, d, _, _] = self.gs.get().ctm;
+        (b == 0.0 && c == 0.0) || (a == 0.0 && d == 0.0)
+    }
+
+    /// `_straight_bar`: is the current path one straight segment square to the page?
+    fn straight_bar(&self) -> bool {
+        if self.segments.len() != 1 || self.curved || !self.path_rects.is_empty() || !self.square()
+        {
+            return false;
+        }
+        let [x0, y0, x1, y1] = self.segments[0];
+        x0 == x1 || y0 == y1
+    }
+
+    /// `_filled_areas`: what a fill of the current path paints exactly, or `None`.
+    fn filled_areas(&self) -> Option<Vec<[f64; 4]>> {
+        let rects = &self.path_rects;
+        if self.path_other || rects.is_empty() || !self.square() {
+            return None;
+        }
+        for (i, a) in rects.iter().enumerate() {
+            for b in &rects[i + 1..] {
+                if a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] {
+                    return None;
+                }
+            }
+        }
+        Some(rects.clone())
+    }
+
     fn paint(&mut self, stroke: bool, fill: bool, filled: bool) {
         let path_box = self.path_box;
-        if let Some(b) = path_box {
-            let g = self.gs.get();
-            if (fill || filled) && !g.fill_white {
-                self.paint_area([b[0], b[1], b[2], b[3]]);
+        let g = self.gs.get();
+        let areas = self.filled_areas();
+        let exact = matches!(&areas, Some(list) if list.len() == 1);
+        if let (Some(b), 0) = (path_box, self.layer_off) {
+            if fill || filled {
+                match &areas {
+                    None => self.paint_area([b[0], b[1], b[2], b[3]], g.fill, "fill", false, true),
+                    Some(list) => {
+                        for area in list {
+                            self.paint_area(*area, g.fill, "fill", true, true);
+                        }
+                    }
+                }
             }
-            if stroke && !g.stroke_white {
+            if stroke {
+                // A stroke covers half its line width either side of the path; only a line
+                // as wide as its box paints the box.
                 let [a, bb, c, d, _, _] = g.ctm;
                 let half = g.lw.abs() / 2.0 * (a * d - bb * c).abs().sqrt();
-                self.paint_area([b[0] - half, b[1] - half, b[2] + half, b[3] + half]);
+                if py_min(&[b[2] - b[0], b[3] - b[1]]) <= 2.0 * half {
+                    let area = [b[0] - half, b[1] - half, b[2] + half, b[3] + half];
+                    let bar = self.straight_bar();
+                    self.paint_area(area, g.stroke, "stroke", bar, true);
+                }
             }
         }
         if self.pending_clip {
             if let Some(b) = path_box {
-                let clip = Some(match self.gs.get().clip {
-                    None => b,
-                    Some(c) => [
-                        py_max(&[c[0], b[0]]),
-                        py_max(&[c[1], b[1]]),
-                        py_min(&[c[2], b[2]]),
-                        py_min(&[c[3], b[3]]),
-                    ],
+                let current = self.gs.get();
+                let (clip, clip_exact) = match current.clip {
+                    None => (b, exact),
+                    Some(c) => (
+                        [
+                            py_max(&[c[0], b[0]]),
+                            py_max(&[c[1], b[1]]),
+                            py_min(&[c[2], b[2]]),
+                            py_min(&[c[3], b[3]]),
+                        ],
+                        current.clip_exact && exact,
+                    ),
+                };
+                self.set_gs(|g| {
+                    g.clip = Some(clip);
+                    g.clip_exact = clip_exact;
                 });
-                self.set_gs(|g| g.clip = clip);
             }
         }
         if stroke || fill {
-            if let Some(b) = path_box {
+            if let (Some(b), 0) = (path_box, self.layer_off) {
                 self.paths += 1;
                 self.add_rules(b, stroke);
             }
@@ -1191,39 +1262,70 @@ impl<'py> Interp<'py> {
         self.segments.clear();
         self.segment_count = 0;
         self.curved = false;
+        self.path_rects.clear();
+        self.path_other = false;
     }
 
-    fn paint_area(&mut self, area: [f64; 4]) {
-        if self.painted.len() < self.limits.max_painted {
-            self.painted.push(area);
-        } else {
+    /// `_paint_area`: remember an area painted in `colour`, as far as the clip lets it.
+    fn paint_area(
+        &mut self,
+        area: [f64; 4],
+        colour: Option<Rgb>,
+        kind: &'static str,
+        exact: bool,
+        solid: bool,
+    ) {
+        if self.paints.len() >= self.limits.max_painted {
             self.painted_full = true;
+            return;
         }
+        let g = self.gs.get();
+        let mut bbox = area;
+        let mut exact = exact;
+        if let Some(c) = g.clip {
+            bbox = [
+                py_max(&[area[0], c[0]]),
+                py_max(&[area[1], c[1]]),
+                py_min(&[area[2], c[2]]),
+                py_min(&[area[3], c[3]]),
+            ];
+            if bbox[0] > bbox[2] || bbox[1] > bbox[3] {
+                return;
+            }
+            exact = exact && g.clip_exact;
+        }
+        let alpha = if kind == "stroke" {
+            g.stroke_alpha
+        } else {
+            g.fill_alpha
+        } * g.mask;
+        self.paints.push(Paint {
+            after: self.seq,
+            bbox,
+            colour,
+            alpha,
+            normal: g.normal,
+            solid,
+            exact,
+            kind,
+        });
     }
 
     fn shading(&mut self) {
-        match self.gs.get().clip {
-            None => self.paint_area([0.0, 0.0, self.width, self.height]),
-            Some(c) => self.paint_area(c),
+        if self.layer_off != 0 {
+            return;
         }
-    }
-
-    /// `is_white`: are these operands white in a space of `components` (1, 3 or 4)?
-    fn is_white(&self, values: &[Val], components: i64) -> bool {
-        if !matches!(components, 1 | 3 | 4) || values.len() as i64 != components {
-            return false;
+        let g = self.gs.get();
+        match g.clip {
+            None => self.paint_area(
+                [0.0, 0.0, self.width, self.height],
+                None,
+                "shading",
+                true,
+                true,
+            ),
+            Some(c) => self.paint_area(c, None, "shading", g.clip_exact, true),
         }
-        let white = self.limits.white;
-        values.iter().all(|v| match v {
-            Val::Num(x) => {
-                if components == 4 {
-                    *x <= 1.0 - white
-                } else {
-                    *x >= white
-                }
-            }
-            _ => false,
-        })
     }
 
     /// `colour_components`, asked of Python once per resource dictionary and name.
@@ -1244,36 +1346,22 @@ impl<'py> Interp<'py> {
         Ok(n)
     }
 
-    fn white_text(&self) -> bool {
-        let g = self.gs.get();
-        paints(g.tr, g.fill_white, g.stroke_white)
-    }
-
-    /// `ext_alpha`, asked of Python once per resource dictionary and name.
-    fn alpha(&mut self, name: Option<&Val>) -> HResult<Alphas> {
+    /// `ext_gstate`, asked of Python once per resource dictionary and name.
+    fn ext_gstate(&mut self, name: Option<&Val>) -> HResult<GParams> {
         let Some(Val::Name(name)) = name else {
-            return Ok((None, None));
+            return Ok((None, None, None, None));
         };
         let key = (self.scope, name.clone());
-        if let Some(hit) = self.alpha_cache.get(&key) {
+        if let Some(hit) = self.gstate_cache.get(&key) {
             return Ok(*hit);
         }
         let found = self
             .resolver
-            .call_method1("alpha", (self.scope, name_str(name)))
+            .call_method1("gstate", (self.scope, name_str(name)))
             .map_err(|e| self.py_error(e))?;
-        let pair: Alphas = found.extract().map_err(|e| self.py_error(e))?;
-        self.alpha_cache.insert(key, pair);
-        Ok(pair)
-    }
-
-    /// Is anything but white painted under (x, y) so far: a fill, a shading, an image?
-    fn painted_at(&self, x: f64, y: f64) -> bool {
-        if self.painted_full || self.images.len() > self.limits.max_painted {
-            return true;
-        }
-        let inside = |b: &[f64; 4]| b[0] <= x && x <= b[2] && b[1] <= y && y <= b[3];
-        self.painted.iter().any(inside) || self.images.iter().any(|i| inside(i.bbox()))
+        let params: GParams = found.extract().map_err(|e| self.py_error(e))?;
+        self.gstate_cache.insert(key, params);
+        Ok(params)
     }
 
     fn add_rules(&mut self, b: [f64; 4], stroke: bool) {
@@ -1310,28 +1398,43 @@ impl<'py> Interp<'py> {
 
     fn bdc(&mut self, ops: &[Val]) -> HResult<()> {
         let artifact = matches!(ops.first(), Some(Val::Name(n)) if n == b"Artifact");
-        let actual = match ops.get(1) {
+        let optional = matches!(ops.first(), Some(Val::Name(n)) if n == b"OC");
+        let (actual, off) = match ops.get(1) {
             Some(Val::Name(n)) => self.properties(n)?,
-            Some(Val::Dict(items)) => match dict_get(items, b"ActualText") {
-                None | Some(Val::Null) => None,
-                Some(Val::Name(n)) => Some(name_str(n)),
-                Some(Val::Str(raw)) => {
-                    let text = self
-                        .resolver
-                        .call_method1("text_string", (PyBytes::new(self.py, raw),))
-                        .and_then(|t| t.extract::<String>())
-                        .map_err(|e| self.py_error(e))?;
-                    Some(text)
-                }
-                Some(_) => Some(String::new()),
-            },
-            _ => None,
+            Some(Val::Dict(items)) => {
+                let actual = match dict_get(items, b"ActualText") {
+                    None | Some(Val::Null) => None,
+                    Some(Val::Name(n)) => Some(name_str(n)),
+                    Some(Val::Str(raw)) => {
+                        let text = self
+                            .resolver
+                            .call_method1("text_string", (PyBytes::new(self.py, raw),))
+                            .and_then(|t| t.extract::<String>())
+                            .map_err(|e| self.py_error(e))?;
+                        Some(text)
+                    }
+                    Some(_) => Some(String::new()),
+                };
+                let off = if optional {
+                    let value = to_py(self.py, &ops[1]).map_err(|e| self.py_error(e))?;
+                    self.resolver
+                        .call_method1("layer_off", (value,))
+                        .and_then(|t| t.extract::<bool>())
+                        .map_err(|e| self.py_error(e))?
+                } else {
+                    false
+                };
+                (actual, off)
+            }
+            _ => (None, false),
         };
-        self.push_marked(artifact, actual);
+        self.push_marked(artifact, actual, optional && off);
         Ok(())
     }
 
-    fn properties(&mut self, name: &[u8]) -> HResult<Option<String>> {
+    /// A property list's `/ActualText` and whether, as optional content, the default view
+    /// hides it; asked of Python once per resource dictionary and name.
+    fn properties(&mut self, name: &[u8]) -> HResult<(Option<String>, bool)> {
         let key = (self.scope, name.to_vec());
         if let Some(hit) = self.property_cache.get(&key) {
             return Ok(hit.clone());
@@ -1339,13 +1442,13 @@ impl<'py> Interp<'py> {
         let found = self
             .resolver
             .call_method1("properties", (self.scope, name_str(name)))
-            .and_then(|t| t.extract::<Option<String>>())
+            .and_then(|t| t.extract::<(Option<String>, bool)>())
             .map_err(|e| self.py_error(e))?;
         self.property_cache.insert(key, found.clone());
         Ok(found)
     }
 
-    fn push_marked(&mut self, artifact: bool, actual: Option<String>) {
+    fn push_marked(&mut self, artifact: bool, actual: Option<String>, layer_off: bool) {
         if self.marked.len() >= 256 {
             return;
         }
@@ -1355,9 +1458,13 @@ impl<'py> Interp<'py> {
         if actual.is_some() {
             self.actual_depth += 1;
         }
+        if layer_off {
+            self.layer_off += 1;
+        }
         self.marked.push(Marked {
             artifact,
             actual,
+            layer_off,
             emitted: false,
         });
     }
@@ -1369,6 +1476,9 @@ impl<'py> Interp<'py> {
             }
             if marked.actual.is_some() {
                 self.actual_depth -= 1;
+            }
+            if marked.layer_off {
+                self.layer_off -= 1;
             }
         }
     }
@@ -1388,12 +1498,18 @@ impl<'py> Interp<'py> {
             Some(Val::Dict(items)) => items.clone(),
             Some(_) => return,
         };
+        if self.layer_off != 0 {
+            return;
+        }
         let data = match ops.get(1) {
             Some(Val::Str(bytes)) => bytes.clone(),
             _ => Vec::new(),
         };
         let bbox = self.unit_square();
+        let solid = !matches!(dict_get(&params, b"ImageMask"), Some(Val::Bool(true)));
         self.images.push(Image::Inline(params, data, bbox));
+        let square = self.square();
+        self.paint_area(bbox, None, "image", square, solid);
     }
 
     fn xobject(&mut self, name: &[u8]) -> HResult<Rc<XObject>> {
@@ -1417,7 +1533,11 @@ impl<'py> Interp<'py> {
         let tuple = found.downcast::<PyTuple>()?;
         let kind: String = tuple.get_item(0)?.extract()?;
         if kind == "image" {
-            return Ok(XObject::Image(tuple.get_item(1)?.extract()?));
+            return Ok(XObject::Image(
+                tuple.get_item(1)?.extract()?,
+                tuple.get_item(2)?.extract()?,
+                tuple.get_item(3)?.extract()?,
+            ));
         }
         let matrix: Option<Vec<f64>> = tuple.get_item(4)?.extract()?;
         let bbox: Option<Vec<f64>> = tuple.get_item(5)?.extract()?;
@@ -1432,6 +1552,7 @@ impl<'py> Interp<'py> {
                 .filter(|b| b.len() == 4)
                 .map(|b| [b[0], b[1], b[2], b[3]]),
             scope: tuple.get_item(6)?.extract()?,
+            off: tuple.get_item(7)?.extract()?,
         })
     }
 
@@ -1443,9 +1564,14 @@ impl<'py> Interp<'py> {
         let found = self.xobject(name)?;
         match &*found {
             XObject::None => Ok(()),
-            XObject::Image(info) => {
+            XObject::Image(info, solid, off) => {
+                if *off || self.layer_off != 0 {
+                    return Ok(());
+                }
                 let bbox = self.unit_square();
                 self.images.push(Image::XObject(*info, bbox));
+                let square = self.square();
+                self.paint_area(bbox, None, "image", square, *solid);
                 Ok(())
             }
             XObject::Form {
@@ -1455,9 +1581,14 @@ impl<'py> Interp<'py> {
                 matrix,
                 bbox,
                 scope,
+                off,
             } => {
                 let data = data.as_ref().map(|d| d.bind(self.py).clone());
-                self.form(*key, data, error.clone(), *matrix, *bbox, *scope)
+                let off = i64::from(*off);
+                self.layer_off += off;
+                let result = self.form(*key, data, error.clone(), *matrix, *bbox, *scope);
+                self.layer_off -= off;
+                result
             }
         }
     }
@@ -1515,6 +1646,11 @@ impl<'py> Interp<'py> {
                 let p = self.point(px, py);
                 self.extend(p.0, p.1);
             }
+            if let Some(b) = self.path_box {
+                // The form's box clips it: a rectangle, as if drawn by `re`.
+                self.path_rects = vec![b];
+                self.path_other = false;
+            }
             self.pending_clip = true;
             self.paint(false, false, false);
         }
@@ -1537,13 +1673,16 @@ impl<'py> Interp<'py> {
 
     // --- the answer ----------------------------------------------------------------------
 
-    /// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`.
+    /// `(runs, looks, paints, painted_full, images, rules, paths, glyphs, unmapped,
+    /// problems, incomplete, stop)`: every run drawn and how (`visibility.Look` fields),
+    /// every area painted (`visibility.Paint` fields), for `visibility.sort_runs`.
     pub fn into_py(self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
         let py = self.py;
         // The page's `TextRun`s, made here as `native_page` would make them from tuples.
         let text_run = self.resolver.getattr(pyo3::intern!(py, "text_run"))?;
         let runs = PyList::empty(py);
-        for run in &self.runs {
+        let looks = PyList::empty(py);
+        for (run, look) in &self.drawn {
             let font = self.fonts[run.font].get();
             let args = PyTuple::new(
                 py,
@@ -1559,15 +1698,35 @@ impl<'py> Interp<'py> {
                     PyBool::new(py, run.italic).to_owned().into_any(),
                     run.direction.into_pyobject(py)?.into_any(),
                     PyBool::new(py, run.artifact).to_owned().into_any(),
-                    PyBool::new(py, run.ocr_layer).to_owned().into_any(),
+                    PyBool::new(py, false).to_owned().into_any(),
                     run.seq.into_pyobject(py)?.into_any(),
                 ],
             )?;
             runs.append(text_run.call1(args)?)?;
+            looks.append((
+                look.mode,
+                look.fill.map(|c| (c[0], c[1], c[2])),
+                look.stroke.map(|c| (c[0], c[1], c[2])),
+                look.fill_alpha,
+                look.stroke_alpha,
+                look.clip.map(|c| (c[0], c[1], c[2], c[3])),
+                look.layer_off,
+                look.advance,
+                look.glyphs,
+            ))?;
         }
-        let hidden = PyList::empty(py);
-        for (text, reason, b) in &self.hidden {
-            hidden.append((text.as_str(), *reason, (b[0], b[1], b[2], b[3])))?;
+        let paints = PyList::empty(py);
+        for p in &self.paints {
+            paints.append((
+                p.after,
+                (p.bbox[0], p.bbox[1], p.bbox[2], p.bbox[3]),
+                p.colour.map(|c| (c[0], c[1], c[2])),
+                p.alpha,
+                p.normal,
+                p.solid,
+                p.exact,
+                p.kind,
+            ))?;
         }
         let images = PyList::empty(py);
         for image in &self.images {
@@ -1612,7 +1771,9 @@ impl<'py> Interp<'py> {
         };
         let out = (
             runs,
-            hidden,
+            looks,
+            paints,
+            self.painted_full,
             images,
             rules,
             self.paths,
@@ -1654,13 +1815,29 @@ fn quarter_turn(run_x: f64, run_y: f64, up_x: f64, up_y: f64) -> u8 {
     }
 }
 
-/// `_paints`: does text in render mode `tr` paint only as `fill` and `stroke` say (both,
-/// when it fills and strokes)?
-fn paints(tr: i64, fill: bool, stroke: bool) -> bool {
-    match tr {
-        0 | 4 => fill,
-        1 | 5 => stroke,
-        2 | 6 => fill && stroke,
-        _ => false,
+/// `visibility.rgb`: the sRGB estimate of `values` in a space of `components` (1 grey,
+/// 3 RGB, 4 CMYK), each clamped to 0-1 as Python's `min(max(v, 0.0), 1.0)` clamps it.
+fn rgb(values: &[Val], components: i64) -> Option<Rgb> {
+    if !matches!(components, 1 | 3 | 4) || values.len() as i64 != components {
+        return None;
     }
+    let mut out = [0.0f64; 4];
+    for (slot, v) in out.iter_mut().zip(values) {
+        let Val::Num(x) = v else {
+            return None;
+        };
+        *slot = py_min(&[py_max(&[*x, 0.0]), 1.0]);
+    }
+    Some(match components {
+        1 => [out[0], out[0], out[0]],
+        3 => [out[0], out[1], out[2]],
+        _ => {
+            let [c, m, y, k] = out;
+            [
+                (1.0 - c) * (1.0 - k),
+                (1.0 - m) * (1.0 - k),
+                (1.0 - y) * (1.0 - k),
+            ]
+        }
+    })
 }

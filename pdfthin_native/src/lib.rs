@@ -61,12 +61,14 @@ fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, 
 /// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits)`.
 ///
 /// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
-/// `colour_components(scope, name)`, `alpha(scope, name)` and `text_string(raw)`, and holds
-/// the `missing` font and the `text_run` class; see `pdfthin/engine/native_page.py`. Returns
-/// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`, the
-/// runs made with `text_run`. `limits` is `(max_operations, max_form_depth,
-/// max_form_invocations, max_rules, max_problems, min_visible_size, space_gap_em,
-/// split_gap_em, white, max_painted)`, the values of the Python interpreter's module.
+/// `layer_off(value)`, `colour_components(scope, name)`, `gstate(scope, name)` and
+/// `text_string(raw)`, and holds the `missing` font and the `text_run` class; see
+/// `pdfthin/engine/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
+/// rules, paths, glyphs, unmapped, problems, incomplete, stop)`, the runs made with
+/// `text_run`: every run drawn, what a reader sees of them is Python's to decide
+/// (`pdfthin/engine/visibility.py`). `limits` is `(max_operations, max_form_depth,
+/// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
+/// max_path_rects)`, the values of the Python interpreter's module.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn interpret(
@@ -78,7 +80,7 @@ fn interpret(
     base: (f64, f64, f64, f64, f64, f64),
     seconds: f64,
     problems: Vec<String>,
-    limits: (u64, usize, u64, usize, usize, f64, f64, f64, f64, usize),
+    limits: (u64, usize, u64, usize, usize, f64, f64, usize, usize),
 ) -> PyResult<Py<PyAny>> {
     let base = [base.0, base.1, base.2, base.3, base.4, base.5];
     let limits = Limits {
@@ -87,15 +89,13 @@ fn interpret(
         max_form_invocations: limits.2,
         max_rules: limits.3,
         max_problems: limits.4,
-        min_visible_size: limits.5,
-        space_gap_em: limits.6,
-        split_gap_em: limits.7,
-        white: limits.8,
-        max_painted: limits.9,
+        space_gap_em: limits.5,
+        split_gap_em: limits.6,
+        max_painted: limits.7,
+        max_path_rects: limits.8,
     };
     let mut interp = Interp::new(py, resolver, width, height, base, seconds, problems, limits)?;
     let stop = interp.execute(data).err();
-    interp.finish();
     interp.into_py(stop)
 }
 

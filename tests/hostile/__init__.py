@@ -39,6 +39,8 @@ class Attack:
     must_not_show: tuple[str, ...] = ()
     #: Text that must reach the agent (a visible sentence beside the attack).
     must_show: tuple[str, ...] = ()
+    #: Hidden pieces ``read_pages`` must report (withheld from page text, with a reason).
+    reported_hidden: int = 0
     #: Why this attack still gets through, while the fix is under way: the test then expects
     #: it to fail (strictly: it fails when the attack stops getting through).
     known_gap: str | None = None
@@ -55,6 +57,7 @@ def attack(
     allowed_errors: frozenset[str] | set[str] = frozenset(),
     must_not_show: tuple[str, ...] = (),
     must_show: tuple[str, ...] = (),
+    reported_hidden: int = 0,
     known_gap: str | None = None,
 ) -> Callable[[Callable[[], bytes]], Callable[[], bytes]]:
     """Register the decorated builder as the attack ``klass/variant``."""
@@ -71,6 +74,7 @@ def attack(
             frozenset(allowed_errors),
             must_not_show,
             must_show,
+            reported_hidden,
             known_gap,
         )
         return build

@@ -37,37 +37,10 @@ def _page(
     return b.build()
 
 
-#: Techniques that still reach page text (issue 18 item 6 is under way).
-GAPS = frozenset(
-    {
-        "alpha_faint",
-        "alpha_just_past",
-        "blue_on_blue",
-        "covered_by_black_box",
-        "covered_by_form",
-        "covered_by_image",
-        "covered_by_shading_fill",
-        "covered_by_white_box",
-        "grey_on_grey_near",
-        "layer_off_form",
-        "layer_off_marked",
-        "layer_off_membership",
-        "near_white_on_white",
-        "size_just_past",
-        "size_one_and_half",
-        "soft_mask_zero",
-        "squeezed_matrix",
-        "squeezed_tz",
-        "stacked_char_spacing",
-        "stacked_kerning",
-        "white_on_white_box_over_dark_band",
-    }
-)
-
-
 def hidden(variant: str, phrase: str) -> Callable[[Callable[[], bytes]], Callable[[], bytes]]:
-    gap = "reaches page text today" if variant in GAPS else None
-    return attack("hidden_text", variant, must_not_show=(phrase,), must_show=SHOWN, known_gap=gap)
+    return attack(
+        "hidden_text", variant, must_not_show=(phrase,), must_show=SHOWN, reported_hidden=1
+    )
 
 
 def _text(phrase: str, x: float = 72, y: float = 600, size: float = 12) -> bytes:

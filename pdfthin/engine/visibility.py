@@ -1,0 +1,346 @@
+"""Which text a reader of the rendered page would see: the one place that decides it.
+
+Both interpreters (Python and native) report every text run they draw with a :class:`Look`
+(how it is painted) and every area they paint, in drawing order, as a :class:`Paint`. This
+module decides, by what a viewer would show, which runs are page text and which are hidden,
+and why (invariant 15: hidden text is withheld with its reason):
+
+``layer_off``     in an optional content group (a layer) that the document's default view hides
+``invisible``     render mode 3 or 7: no ink at all
+``transparent``   painted with an opacity of :data:`CLEAR` or less (soft masks included)
+``tiny``          smaller than :data:`MIN_VISIBLE_SIZE` points
+``off_page``      its middle is outside the page (the crop box)
+``clipped``       its middle is outside the clipping path
+``squeezed``      its glyphs advance less than :data:`SQUEEZE_EM` of an em each, or backwards:
+                  squeezed to a line, or stacked on one spot
+``covered``       an opaque rectangle, picture or shading painted later covers it
+``white``         white on white (a white box over a dark band is white)
+``low_contrast``  after its opacity, its colour differs from what is painted beneath it by at
+                  most :data:`MIN_CONTRAST` in every channel (blue on the same blue)
+
+A scanner's OCR layer is text no one is meant to see, lying over or under the scan: invisible,
+transparent, white or low-contrast text whose middle lies on an image is kept as page text
+(``ocr_layer``), and so is text covered by an image when images cover :data:`SCAN_SHARE` of the
+page. Where the colour under the text cannot be told (a picture, a shading, a pattern, a
+separation colour), the text is read.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .types import HiddenText, PageContent, TextRun
+
+#: An sRGB estimate of a colour, each channel from 0 to 1.
+Rgb = tuple[float, float, float]
+Box = tuple[float, float, float, float]
+
+#: Glyphs smaller than this (points, as displayed) cannot be read without a magnifier.
+MIN_VISIBLE_SIZE = 2.0
+#: Opacity at or below which paint does not show.
+CLEAR = 0.05
+#: Opacity at or above which paint hides what is beneath it.
+OPAQUE = 0.95
+#: Colour components at least this light (grey, RGB; CMYK at most 1 minus it) are white.
+WHITE = 0.95
+#: Text whose colour, after its opacity, is within this of what is beneath it in every sRGB
+#: channel (0-1) does not stand out: 0.1 is about 25 levels of 255.
+MIN_CONTRAST = 0.1
+#: Glyphs that advance less than this share of the font size each (on average over a run of
+#: at least :data:`SQUEEZE_GLYPHS`) sit on top of one another. Type advances about 0.5 em a
+#: glyph, condensed type 0.3, the narrowest letters 0.22 (0.11 squeezed to half their width).
+SQUEEZE_EM = 0.1
+SQUEEZE_GLYPHS = 3
+#: Share of points spread over a run where it must be covered by later opaque paint, or not
+#: stand out from what is beneath it, for the run to be hidden.
+COVERED_SHARE = 0.9
+#: Images covering this share of the page make it a scan: text under them is its OCR layer.
+SCAN_SHARE = 0.5
+#: Cells per side of the grid that indexes painted areas by where they lie on the page.
+GRID = 16
+#: Sample points across a run (at most), for the covered test.
+MAX_SAMPLES = 16
+
+#: Reasons under which text over an image is a scanner's OCR layer rather than hidden.
+_OCR_LAYER_REASONS = frozenset({"invisible", "transparent", "white", "low_contrast"})
+
+
+class Look(NamedTuple):
+    """How a text run is drawn, as far as seeing it depends on it."""
+
+    #: Text render mode (0-7).
+    mode: int
+    #: Fill and stroke colours; ``None`` where the colour cannot be told (a pattern...).
+    fill: Rgb | None
+    stroke: Rgb | None
+    #: Opacity of fill and stroke, soft mask included.
+    fill_alpha: float
+    stroke_alpha: float
+    #: The clipping region's box when the run was drawn (``None``: not clipped).
+    clip: Box | None
+    #: Drawn inside an optional content group the default view hides.
+    layer_off: bool
+    #: Signed distance (points, as displayed) from the first glyph's origin to the end of
+    #: the last along the baseline, and the glyphs drawn in between.
+    advance: float
+    glyphs: int
+
+
+class Paint(NamedTuple):
+    """An area painted on the page."""
+
+    #: Painted after the text runs numbered up to this (:attr:`TextRun.seq`), before the next.
+    after: int
+    box: Box
+    #: The paint's colour; ``None`` for a picture, a shading, or a colour that cannot be told.
+    colour: Rgb | None
+    #: Opacity, soft mask included; whether it blends normally (a multiplied highlight
+    #: does not hide what is beneath it); whether it paints all of its area (a picture
+    #: without a mask of its own, any fill or stroke).
+    alpha: float
+    normal: bool
+    solid: bool
+    #: The painted area is its box (a rectangle, a picture, a shading clipped to a rectangle,
+    #: all square to the page); a curve's or a slanted shape's box only bounds it.
+    exact: bool
+    #: ``"fill"``, ``"stroke"``, ``"image"`` or ``"shading"``.
+    kind: str
+
+
+def rgb(values: list[object], components: int) -> Rgb | None:
+    """The sRGB estimate of ``values`` in a colour space of ``components`` (1 grey, 3 RGB,
+    4 CMYK); ``None`` for anything else (a pattern, a separation, too few numbers)."""
+    if components not in (1, 3, 4) or len(values) != components:
+        return None
+    out: list[float] = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        out.append(min(max(float(value), 0.0), 1.0))
+    if components == 1:
+        return (out[0], out[0], out[0])
+    if components == 3:
+        return (out[0], out[1], out[2])
+    c, m, y, k = out
+    return ((1.0 - c) * (1.0 - k), (1.0 - m) * (1.0 - k), (1.0 - y) * (1.0 - k))
+
+
+def is_white(colour: Rgb | None) -> bool:
+    return colour is not None and min(colour) >= WHITE
+
+
+_PAGE_WHITE: Rgb = (1.0, 1.0, 1.0)
+
+
+class _Grid:
+    """Paints bucketed by the grid cells their boxes touch, each cell in drawing order."""
+
+    def __init__(self, width: float, height: float, paints: list[Paint]) -> None:
+        self.width = max(width, 1.0)
+        self.height = max(height, 1.0)
+        self.cells: list[list[Paint]] = [[] for _ in range(GRID * GRID)]
+        for paint in paints:
+            x0, y0, x1, y1 = paint.box
+            if x1 < 0 or y1 < 0 or x0 > self.width or y0 > self.height:
+                continue
+            c0, r0 = self._cell(x0, y0)
+            c1, r1 = self._cell(x1, y1)
+            for row in range(r0, r1 + 1):
+                for col in range(c0, c1 + 1):
+                    self.cells[row * GRID + col].append(paint)
+
+    def _cell(self, x: float, y: float) -> tuple[int, int]:
+        col = int(x / self.width * GRID) if x > 0 else 0
+        row = int(y / self.height * GRID) if y > 0 else 0
+        return min(col, GRID - 1), min(row, GRID - 1)
+
+    def empty_around(self, box: Box) -> bool:
+        """Is nothing painted in any cell that ``box`` touches?"""
+        c0, r0 = self._cell(box[0], box[1])
+        c1, r1 = self._cell(box[2], box[3])
+        cells = self.cells
+        return not any(
+            cells[row * GRID + col] for row in range(r0, r1 + 1) for col in range(c0, c1 + 1)
+        )
+
+    def at(self, x: float, y: float) -> list[Paint]:
+        col = min(int(x / self.width * GRID), GRID - 1) if x > 0 else 0
+        row = min(int(y / self.height * GRID), GRID - 1) if y > 0 else 0
+        return self.cells[row * GRID + col]
+
+
+def _opaque(paint: Paint) -> bool:
+    """Does ``paint`` hide what is beneath it?"""
+    return paint.solid and paint.normal and paint.alpha >= OPAQUE
+
+
+def _inside(box: Box, x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _at(grid: _Grid, x: float, y: float, seq: int) -> tuple[bool, Rgb | None]:
+    """At (x, y): is it covered by opaque paint drawn after text run ``seq``, and the colour
+    painted there before it (the page's white where nothing is; ``None``: cannot be told)."""
+    beneath: list[Paint] = []
+    known = True
+    for paint in reversed(grid.at(x, y)):
+        box = paint.box
+        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+            continue
+        if paint.after >= seq:
+            if paint.exact and _opaque(paint):
+                return True, None
+            continue
+        if not known or (beneath and _opaque(beneath[-1])):
+            continue  # what lies under the topmost opaque paint does not show
+        if not paint.exact or paint.colour is None:
+            known = False  # a curve's box (painted there or not?), a picture, a shading
+        else:
+            beneath.append(paint)
+    if not known:
+        return False, None
+    colour = _PAGE_WHITE
+    for paint in reversed(beneath):
+        assert paint.colour is not None
+        a = paint.alpha
+        colour = (
+            a * paint.colour[0] + (1 - a) * colour[0],
+            a * paint.colour[1] + (1 - a) * colour[1],
+            a * paint.colour[2] + (1 - a) * colour[2],
+        )
+    return False, colour
+
+
+def _stands_out(colour: Rgb | None, alpha: float, beneath: Rgb) -> bool:
+    if colour is None:
+        return True
+    return (
+        abs(alpha * (colour[0] - beneath[0])) > MIN_CONTRAST
+        or abs(alpha * (colour[1] - beneath[1])) > MIN_CONTRAST
+        or abs(alpha * (colour[2] - beneath[2])) > MIN_CONTRAST
+    )
+
+
+def _painted_over(grid: _Grid | None, run: TextRun, look: Look) -> str | None:
+    """``covered``, ``white`` or ``low_contrast`` when at :data:`COVERED_SHARE` of points
+    spread over ``run`` the text is covered by later opaque paint or does not stand out from
+    what is beneath it (a line crossing a letter hides nothing); ``None`` otherwise."""
+    if grid is None:
+        return None
+    mode = look.mode
+    fills = mode in (0, 2, 4, 6)
+    strokes = mode in (1, 2, 5, 6)
+    if grid.empty_around((run.x0, run.y0, run.x1, run.y1)):
+        # Nothing painted near: the page's white is beneath every point (the common case).
+        if (fills and _stands_out(look.fill, look.fill_alpha, _PAGE_WHITE)) or (
+            strokes and _stands_out(look.stroke, look.stroke_alpha, _PAGE_WHITE)
+        ):
+            return None
+        return "white" if is_white(look.fill if fills else look.stroke) else "low_contrast"
+    columns = min(max(look.glyphs, 2), MAX_SAMPLES)
+    total = 2 * columns
+    allowed = total - COVERED_SHARE * total  # points where the text shows, at most
+    width = run.x1 - run.x0
+    height = run.y1 - run.y0
+    shown = covered = 0
+    white = True
+    for row in (0.35, 0.65):
+        y = run.y0 + row * height
+        for i in range(columns):
+            x = run.x0 + (i + 0.5) / columns * width
+            over, beneath = _at(grid, x, y, run.seq)
+            if over:
+                covered += 1
+            elif (
+                beneath is None
+                or (fills and _stands_out(look.fill, look.fill_alpha, beneath))
+                or (strokes and _stands_out(look.stroke, look.stroke_alpha, beneath))
+            ):
+                shown += 1
+                if shown > allowed:
+                    return None
+            else:
+                white = white and is_white(beneath)
+    if covered >= COVERED_SHARE * total:
+        return "covered"
+    if white and is_white(look.fill if fills else look.stroke):
+        return "white"
+    return "low_contrast"
+
+
+def _image_share(page: PageContent) -> float:
+    area = page.width * page.height
+    if area <= 0:
+        return 0.0
+    covered = 0.0
+    for image in page.images:
+        x0, y0, x1, y1 = image.bbox
+        w = min(x1, page.width) - max(x0, 0.0)
+        h = min(y1, page.height) - max(y0, 0.0)
+        if w > 0 and h > 0:
+            covered += w * h
+    return covered / area
+
+
+def _reason(run: TextRun, look: Look, page: PageContent, grid: _Grid | None) -> str | None:
+    """Why ``run`` is hidden, or ``None`` when a reader would see it."""
+    if look.layer_off:
+        return "layer_off"
+    mode = look.mode
+    if mode in (3, 7):
+        return "invisible"
+    fills = mode in (0, 2, 4, 6)
+    strokes = mode in (1, 2, 5, 6)
+    alpha = max(look.fill_alpha if fills else 0.0, look.stroke_alpha if strokes else 0.0)
+    if alpha <= CLEAR:
+        return "transparent"
+    if run.size < MIN_VISIBLE_SIZE:
+        return "tiny"
+    cx = (run.x0 + run.x1) / 2
+    cy = (run.y0 + run.y1) / 2
+    if not (0 <= cx <= page.width and 0 <= cy <= page.height):
+        return "off_page"
+    clip = look.clip
+    if clip is not None and not _inside(clip, cx, cy):
+        return "clipped"
+    if (
+        run.direction != 1
+        and look.glyphs >= SQUEEZE_GLYPHS
+        and look.advance < SQUEEZE_EM * run.size * look.glyphs
+    ):
+        return "squeezed"
+    return _painted_over(grid, run, look)
+
+
+def sort_runs(
+    page: PageContent, drawn: list[tuple[TextRun, Look]], paints: list[Paint], complete: bool
+) -> None:
+    """Put each drawn run in ``page.runs`` or ``page.hidden``. ``complete``: ``paints`` holds
+    every area painted; when it does not (past the interpreter's limit), what lies beneath
+    or over text cannot be told, and such text is read."""
+    grid = _Grid(page.width, page.height, paints) if complete else None
+    boxes = [image.bbox for image in page.images]
+    scan: bool | None = None
+    ocr_layer: list[TextRun] = []
+    for run, look in drawn:
+        reason = _reason(run, look, page, grid)
+        if reason is None:
+            page.runs.append(run)
+            continue
+        cx = (run.x0 + run.x1) / 2
+        cy = (run.y0 + run.y1) / 2
+        over_image = any(_inside(box, cx, cy) for box in boxes)
+        if reason in _OCR_LAYER_REASONS and over_image:
+            run.ocr_layer = True
+            ocr_layer.append(run)
+            continue
+        if reason == "covered" and over_image:
+            if scan is None:
+                scan = _image_share(page) >= SCAN_SHARE
+            if scan:
+                run.ocr_layer = True
+                ocr_layer.append(run)
+                continue
+        page.hidden.append(HiddenText(run.text, reason, (run.x0, run.y0, run.x1, run.y1)))
+    # The OCR layer after the page's own text, as it was read before this module decided.
+    page.runs.extend(ocr_layer)
