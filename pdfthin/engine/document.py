@@ -24,6 +24,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject, StreamObject
 
 from ..errors import PdfthinError
+from ..pages import check_page
 from . import _native, native_page, native_reader, recovery
 from .fonts import get, num, resolve, truthy
 from .gcpause import collection_paused
@@ -486,8 +487,7 @@ class EngineDocument:
     def page(self, number: int) -> PageContent:
         """Read page ``number`` (1-based). Never raises for damage inside the page."""
         self._check_open()
-        if not 1 <= number <= self.page_count:
-            raise IndexError(number)
+        number = check_page(number, self.page_count)
         with _pypdf_quiet(self.limits):
             return self._read_page(number)
 

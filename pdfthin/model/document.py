@@ -24,6 +24,7 @@ from ..engine import (
 )
 from ..engine.gcpause import collect_if_due, collection_paused
 from ..layout import Block, Line, PageLayout, finish_document, layout_page
+from ..pages import check_page
 from .markdown import Anchor, render_page
 from .status import page_status
 
@@ -81,7 +82,9 @@ class Document:
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def page(self, number: int) -> Page:
-        return self.pages[number - 1]
+        """Page ``number``, 1-based; anything else (0, a negative number counting from the end,
+        a number past the last page) is ``invalid_pages`` naming the page count."""
+        return self.pages[check_page(number, self.page_count) - 1]
 
     def markdown(self, pages: list[int] | None = None) -> str:
         chosen = self.pages if pages is None else [self.page(n) for n in pages]
