@@ -205,8 +205,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _context(args: argparse.Namespace) -> Any:
     from .operations import Context
+    from .operations.cursor import key_from_env
 
-    context = Context()
+    try:
+        key = key_from_env()
+    except ValueError as exc:  # a configuration error: usage, one line
+        print(f"pdfthin: {exc}", file=sys.stderr)
+        raise _Failed(EXIT_USAGE) from None
+    context = Context(cursor_key=key)
     if sys.stderr.isatty():
         context.progress = _Progress(sys.stderr)
     spec = getattr(args, "ocr", None)
@@ -665,8 +671,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     ):
         if value is not None and not low <= value <= high:
             return usage(f"{name} must be from {low} to {high}")
+    from .operations.cursor import key_from_env
+
     try:
         http = parse_http(args.http) if args.http else None
+        cursor_key = key_from_env()
     except ValueError as exc:
         return usage(str(exc))
     config = ServeConfig(
@@ -678,6 +687,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_chars=args.max_chars,
         max_file_bytes=args.max_file_bytes,
         http=http,
+        cursor_key=cursor_key,
     )
     from .mcp.server import PdfthinServer, serve
 

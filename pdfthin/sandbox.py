@@ -39,6 +39,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .errors import PdfthinError
+from .operations import cursor as cursors
 
 #: A client path longer than this (characters) is refused before it reaches the OS.
 MAX_PATH_CHARS = 4096
@@ -52,9 +53,17 @@ DEFAULT_PATTERN = "*.pdf"
 #: Directory entries examined per listing call; a larger tree continues through the cursor.
 MAX_SCAN = 20_000
 MAX_DEPTH = 64
-_CURSOR_VERSION = 1
-_CHECK_BYTES = 6
-_MAX_CURSOR_CHARS = 8192
+_CURSOR_VERSION = 2
+#: The longest position a listing cursor carries (bytes of UTF-8: a path of MAX_DEPTH + 1
+#: names), base64-encoded in the payload.
+_MAX_POSITION_BYTES = (MAX_DEPTH + 1) * (MAX_NAME_BYTES + 1)
+_MAX_PACKED_POSITION = 4 * -(-_MAX_POSITION_BYTES // 3)
+#: The longest listing cursor accepted: what the deepest, longest position seals to at worst
+#: (the payload around it, zlib's worst-case growth, a 16-byte tag, base64), so every cursor a
+#: listing issues is one it accepts.
+MAX_LISTING_CURSOR_CHARS = 4 * -(
+    -(_MAX_PACKED_POSITION + 100 + _MAX_PACKED_POSITION // 1000 + 64 + 16) // 3
+)
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -79,7 +88,12 @@ def _not_found(message: str, path: str) -> PdfthinError:
 class Sandbox:
     """Reads and lists files under ``root`` and nowhere else."""
 
-    def __init__(self, root: str | os.PathLike[str], max_file_bytes: int) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        max_file_bytes: int,
+        cursor_key: bytes | None = None,
+    ) -> None:
         resolved = os.path.realpath(os.fspath(root))
         if not os.path.isdir(resolved):
             raise PdfthinError("not_found", f"the root {os.fspath(root)!r} is not a directory")
@@ -87,6 +101,8 @@ class Sandbox:
             raise PdfthinError("invalid_argument", "max_file_bytes must be at least 1")
         self.root = resolved
         self.max_file_bytes = max_file_bytes
+        #: Keys listing cursors as the context's key keys document cursors.
+        self.cursor_key = cursor_key
         self._prefix = resolved if resolved.endswith(os.sep) else resolved + os.sep
 
     # --- resolving ----------------------------------------------------------------------------
@@ -252,7 +268,8 @@ class Sandbox:
             else self.resolve(subdirectory, what="subdirectory")
         )
         sub = "/".join(start)
-        after = _decode_cursor(cursor, sub, pattern) if cursor is not None else None
+        key = self.cursor_key
+        after = _decode_cursor(cursor, sub, pattern, key) if cursor is not None else None
 
         walk = _Walk(self, pattern.casefold(), after)
         handle = self._open_directory(start, subdirectory)
@@ -277,7 +294,9 @@ class Sandbox:
             "subdirectory": sub,
             "pattern": pattern,
             "documents": documents,
-            "next_cursor": None if position is None else _encode_cursor(sub, pattern, position),
+            "next_cursor": (
+                None if position is None else _encode_cursor(sub, pattern, position, key)
+            ),
         }
         if walk.skipped:
             response["skipped"] = dict(walk.skipped)
@@ -441,47 +460,45 @@ def _read_upto(fd: int, count: int) -> bytes:
 
 # --- listing cursors ---------------------------------------------------------------------------
 # A listing cursor is a position in the walk (the last entry examined), bound to the
-# subdirectory and pattern it was issued for. It cannot widen access: the walk always starts
-# inside the subdirectory, and a forged position only moves where it resumes.
+# subdirectory and pattern it was issued for by their digest (the caller passes them again). It
+# cannot widen access: the walk always starts inside the subdirectory, and a forged position
+# only moves where it resumes. It is sealed as the document cursors are (a checksum, or an
+# HMAC with the deployment's key: pdfthin/operations/cursor.py).
 
 
-def _encode_cursor(sub: str, pattern: str, position: tuple[str, ...]) -> str:
-    payload = {"v": _CURSOR_VERSION, "s": sub, "g": pattern, "p": list(position)}
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    check = hashlib.blake2b(body, digest_size=_CHECK_BYTES).digest()
-    return base64.urlsafe_b64encode(body + check).decode("ascii").rstrip("=")
+def _encode_cursor(
+    sub: str, pattern: str, position: tuple[str, ...], key: bytes | None = None
+) -> str:
+    path = "/".join(position).encode("utf-8")
+    payload = {
+        "v": _CURSOR_VERSION,
+        "a": _listing_digest(sub, pattern),
+        "p": base64.urlsafe_b64encode(path).decode("ascii"),
+    }
+    return cursors.seal(payload, key)
 
 
-def _decode_cursor(token: Any, sub: str, pattern: str) -> tuple[str, ...]:
+def _listing_digest(sub: str, pattern: str) -> str:
+    raw = json.dumps([sub, pattern], ensure_ascii=True).encode("ascii")
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def _decode_cursor(token: Any, sub: str, pattern: str, key: bytes | None = None) -> tuple[str, ...]:
     def bad(message: str) -> PdfthinError:
         return PdfthinError("invalid_cursor", message)
 
-    if not isinstance(token, str) or not token or len(token) > _MAX_CURSOR_CHARS:
-        raise bad("the cursor is not a cursor string")
-    try:
-        blob = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    except (ValueError, TypeError):
-        raise bad("the cursor is not valid base64") from None
-    body, check = blob[:-_CHECK_BYTES], blob[-_CHECK_BYTES:]
-    if (
-        len(blob) <= _CHECK_BYTES
-        or hashlib.blake2b(body, digest_size=_CHECK_BYTES).digest() != check
-    ):
-        raise bad("the cursor is damaged (checksum mismatch)")
-    try:
-        payload = json.loads(body.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        raise bad("the cursor payload cannot be read") from None
-    if not isinstance(payload, dict) or payload.get("v") != _CURSOR_VERSION:
+    payload = cursors.unseal(token, key, MAX_LISTING_CURSOR_CHARS)
+    if payload.get("v") != _CURSOR_VERSION:
         raise bad("the cursor is not a listing cursor of this version")
-    position = payload.get("p")
-    if (
-        not isinstance(position, list)
-        or not position
-        or len(position) > MAX_DEPTH + 1
-        or not all(isinstance(p, str) and p and "/" not in p for p in position)
-    ):
-        raise bad("the cursor's position is malformed")
-    if payload.get("s") != sub or payload.get("g") != pattern:
+    if payload.get("a") != _listing_digest(sub, pattern):
         raise bad("the cursor was issued for another subdirectory or pattern")
-    return tuple(position)
+    packed = payload.get("p")
+    try:
+        if not isinstance(packed, str) or len(packed) > _MAX_PACKED_POSITION:
+            raise ValueError("not a position")
+        position = tuple(base64.urlsafe_b64decode(packed).decode("utf-8").split("/"))
+    except (ValueError, UnicodeDecodeError):
+        raise bad("the cursor's position is malformed") from None
+    if len(position) > MAX_DEPTH + 1 or not all(position):
+        raise bad("the cursor's position is malformed")
+    return position

@@ -132,6 +132,7 @@ class LambdaApp:
             default_max_chars=config.default_max_chars,
             max_extractions=config.max_extractions,
             ocr=ocr,
+            cursor_key=config.cursor_key,
         )
         self.documents = Documents(config)
 

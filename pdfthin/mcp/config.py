@@ -4,7 +4,7 @@ import here."""
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_MAX_EXTRACTIONS = 2  # pure-Python extraction is CPU-bound: more threads do not help
@@ -22,6 +22,8 @@ class ServeConfig:
     max_file_bytes: int | None = None
     #: ``(host, port)`` for Streamable HTTP on a loopback address; ``None`` for stdio.
     http: tuple[str, int] | None = None
+    #: ``PDFTHIN_CURSOR_KEY``: the secret that keys cursors; ``None``: an unkeyed checksum.
+    cursor_key: bytes | None = field(default=None, repr=False)
 
 
 def parse_http(value: str) -> tuple[str, int]:

@@ -103,6 +103,7 @@ def build_context(config: ServeConfig) -> Context:
         limits=limits,
         max_extractions=config.max_extractions,
         ocr=load_ocr(config.ocr) if config.ocr else None,
+        cursor_key=config.cursor_key,
     )
     if config.max_chars is not None:
         context.default_max_chars = config.max_chars
@@ -117,7 +118,9 @@ class PdfthinServer:
             raise PdfthinError("invalid_argument", "max_listings must be at least 1")
         self.config = config
         self.context = build_context(config)
-        self.sandbox = Sandbox(config.root, self.context.limits.max_file_bytes)
+        self.sandbox = Sandbox(
+            config.root, self.context.limits.max_file_bytes, self.context.cursor_key
+        )
         self.runner = Runner(self.sandbox, self.context)
         self._listings = 0  # touched only on the event loop thread
         self._limiters: tuple[anyio.CapacityLimiter, anyio.CapacityLimiter] | None = None

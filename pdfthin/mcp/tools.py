@@ -27,7 +27,8 @@ from ..operations import (
     read_pages,
     read_section,
 )
-from ..sandbox import Sandbox
+from ..operations.cursor import MAX_CURSOR_CHARS
+from ..sandbox import MAX_LISTING_CURSOR_CHARS, Sandbox
 
 _SCHEMA_TYPES = {
     "string": "string",
@@ -189,7 +190,7 @@ CURSOR = Param(
     "string",
     "next_cursor of the previous response, to continue it. Pass the same path and the same "
     "other arguments; max_chars may change between calls.",
-    max_length=8192,
+    max_length=MAX_CURSOR_CHARS,
 )
 PAGES = Param(
     "pages",
@@ -278,7 +279,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "cursor",
                 "string",
                 "next_cursor of the previous list_documents call (same subdirectory and pattern).",
-                max_length=8192,
+                max_length=MAX_LISTING_CURSOR_CHARS,
             ),
         ),
         {

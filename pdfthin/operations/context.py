@@ -16,6 +16,7 @@ from ..engine import Limits, fingerprint, open_pdf, read_source
 from ..engine.gcpause import collection_paused
 from ..errors import PdfthinError
 from ..model import Document, DocumentCache, build_document
+from .cursor import key_from_env
 
 #: Default response budget in characters: about 10k tokens, well under the 25k-token limit
 #: many agent hosts put on one tool result.
@@ -40,6 +41,10 @@ class Context:
     #: At most this many extractions at once (servers); one more is refused with ``busy``.
     #: Cached documents are served whatever the extractions in flight.
     max_extractions: int | None = None
+    #: The deployment secret that keys cursors (HMAC-SHA256), or ``None`` for a checksum that
+    #: only catches corruption; by default ``PDFTHIN_CURSOR_KEY`` (see operations/cursor.py).
+    #: Processes that continue each other's cursors need the same key.
+    cursor_key: bytes | None = field(default_factory=key_from_env, repr=False)
     _slots: threading.BoundedSemaphore | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:

@@ -119,19 +119,9 @@ def list_images(
 
     remaining, offset = selection, 0
     if cursor is not None:
-        c = cur.decode(cursor)
-        cur.check(
-            c,
-            op="images",
-            fingerprint=doc.fingerprint,
-            ocr=False,
-            args=args,
-            page_count=doc.page_count,
-        )
-        allowed = set(selection)
-        if any(n not in allowed for n in c.remaining):
-            raise PdfthinError("invalid_cursor", "the cursor names pages outside the selection")
-        remaining, offset = list(c.remaining), c.offset
+        c = cur.decode(cursor, context.cursor_key)
+        cur.check(c, op="images", fingerprint=doc.fingerprint, ocr=False, args=args)
+        remaining, offset = selection[cur.resume_at(c, len(selection)) :], c.offset
         if offset > len(catalogue.pages[remaining[0] - 1]):
             raise PdfthinError("invalid_cursor", "the cursor points past the page's images")
 
@@ -173,9 +163,10 @@ def list_images(
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=False,
                 args=args,
-                remaining=tuple(rest),
+                index=len(selection) - len(rest),
                 offset=index,
-            )
+            ),
+            context.cursor_key,
         )
         response["omitted"] = {
             "reason": "budget",

@@ -70,15 +70,8 @@ def read_section(
     args = cur.args_digest(op="section", section=section)
     offset = 0
     if cursor is not None:
-        c = cur.decode(cursor)
-        cur.check(
-            c,
-            op="section",
-            fingerprint=doc.fingerprint,
-            ocr=False,
-            args=args,
-            page_count=doc.page_count,
-        )
+        c = cur.decode(cursor, context.cursor_key)
+        cur.check(c, op="section", fingerprint=doc.fingerprint, ocr=False, args=args)
         if c.page_hash != cur.text_hash(text) or c.offset > len(text):
             raise PdfthinError(
                 "stale_cursor",
@@ -114,10 +107,10 @@ def read_section(
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=False,
                 args=args,
-                remaining=(first,),
                 offset=end,
                 page_hash=cur.text_hash(text),
-            )
+            ),
+            context.cursor_key,
         )
         response["omitted"] = {
             "reason": "budget",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import PdfthinError
 from ..model.sections import image_count, preview, section_tree
 from . import cursor as cur
 from .context import Context, Source, budget, default_context
@@ -30,18 +29,9 @@ def get_toc(
     args = cur.args_digest(op="toc")
     start = 0
     if cursor is not None:
-        c = cur.decode(cursor)
-        cur.check(
-            c,
-            op="toc",
-            fingerprint=doc.fingerprint,
-            ocr=False,
-            args=args,
-            page_count=doc.page_count,
-        )
-        start = c.offset
-        if start > len(sections):
-            raise PdfthinError("invalid_cursor", "the cursor points past the end of the outline")
+        c = cur.decode(cursor, context.cursor_key)
+        cur.check(c, op="toc", fingerprint=doc.fingerprint, ocr=False, args=args)
+        start = cur.resume_at(c, len(sections))
     response: dict[str, Any] = {
         "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
         "source": tree.source,
@@ -81,8 +71,8 @@ def get_toc(
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=False,
                 args=args,
-                remaining=(1,),
-                offset=index,
-            )
+                index=index,
+            ),
+            context.cursor_key,
         )
     return response
