@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PdfthinError
@@ -119,6 +119,7 @@ class ToolSpec:
     params: tuple[Param, ...]
     output: Mapping[str, Any]  # the properties every successful answer has
     operation: Callable[..., dict[str, Any]] | None  # None: list_documents (the sandbox)
+    optional: Mapping[str, Any] = field(default_factory=dict)  # properties some answers have
 
     def input_schema(self) -> dict[str, Any]:
         return {
@@ -133,7 +134,7 @@ class ToolSpec:
         validate the structured content of an error result against this schema too."""
         return {
             "type": "object",
-            "properties": {**self.output, "error": ERROR_OUTPUT},
+            "properties": {**self.output, **self.optional, "error": ERROR_OUTPUT},
             "anyOf": [{"required": list(self.output)}, {"required": ["error"]}],
         }
 
@@ -224,6 +225,25 @@ CURSOR_OUTPUT: dict[str, Any] = {
     "next_cursor": {"type": ["string", "null"], "description": "null when nothing is left"}
 }
 
+UNREADABLE_OUTPUT: dict[str, Any] = {
+    "unreadable": {
+        "type": "object",
+        "description": "present when pages in this answer's scope could not be read (they "
+        "need OCR, or were read only in part): count, pages, reasons {reason_code: pages}, "
+        "message. Their text is missing from the answer, not absent from the document.",
+        "properties": {
+            "count": {"type": "integer"},
+            "pages": {"type": "string"},
+            "reasons": {"type": "object"},
+            "message": {"type": "string"},
+        },
+    }
+}
+_UNREADABLE = (
+    " 'unreadable' lists the pages in scope that could not be read (need OCR, or read only in "
+    "part) with their reason codes: their text is missing here, not absent."
+)
+
 ERROR_OUTPUT: dict[str, Any] = {
     "type": "object",
     "description": "present only on a tool error (isError): the error envelope",
@@ -308,7 +328,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "(title, author, dates); whether it has an outline; estimated tokens (total and per "
         "page) to plan how to read it; whether OCR is available; hidden text withheld. Cheap "
         "after the first call on a file (the document is extracted once and cached). Call this "
-        "first, then get_toc or read_pages.",
+        "first, then get_toc or read_pages." + _UNREADABLE,
         (PATH, PASSWORD),
         {
             **DOCUMENT_OUTPUT,
@@ -317,6 +337,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             "estimated_tokens": {"type": "object"},
         },
         describe_document,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "read_pages",
@@ -414,7 +435,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "headings found in the text ('source' says which). Each section: id (pass it to "
         "read_section, peek or list_images), title, level, page, end_page, a short preview and "
         "its image count; a bookmark that points nowhere keeps its entry with page null and a "
-        "'problem'. Ids depend only on the file, so they stay valid across calls." + _PAGINATION,
+        "'problem'; a section whose pages could not all be read names them in 'unreadable'. "
+        "Ids depend only on the file, so they stay valid across calls." + _UNREADABLE + _PAGINATION,
         (PATH, MAX_CHARS, CURSOR, PASSWORD),
         {
             **DOCUMENT_OUTPUT,
@@ -423,17 +445,20 @@ TOOLS: tuple[ToolSpec, ...] = (
             **CURSOR_OUTPUT,
         },
         get_toc,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "read_section",
         "Read one section",
         "One section's Markdown (ids from get_toc), from its heading to the next heading at the "
-        "same or a higher level, across pages, with <!-- page N --> markers; with its "
+        "same or a higher level, across pages, with <!-- page N --> markers (<!-- page N: "
+        "needs_ocr (image_only) --> for a page that could not be read); with its "
         "breadcrumb, page span and length. Without a section, the whole document as read_pages "
-        "gives it." + _PAGINATION,
+        "gives it." + _UNREADABLE + _PAGINATION,
         (PATH, SECTION, MAX_CHARS, CURSOR, PASSWORD),
         {**DOCUMENT_OUTPUT, **CURSOR_OUTPUT},
         read_section,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "peek",
@@ -441,7 +466,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "A short taste (limit characters, default 500) of a section or of the whole document, "
         "from its beginning, middle, ending or a random place (reproducible with seed), cut at "
         "word boundaries; says where it was taken (start, end, page) and how long the scope is "
-        "in characters. Use it to decide whether a section is worth reading in full.",
+        "in characters. Use it to decide whether a section is worth reading in full." + _UNREADABLE,
         (
             PATH,
             SECTION,
@@ -475,16 +500,19 @@ TOOLS: tuple[ToolSpec, ...] = (
             "end": {"type": "integer"},
         },
         peek,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "get_info",
         "File facts",
         "The facts of a PDF file: metadata, page sizes and rotation (grouped), outline entry "
         "count, image count, form fields (and XFA), attachments, link and annotation counts, "
-        "page labels. Use describe_document for reading plans; this is for the file itself.",
+        "page labels. Use describe_document for reading plans; this is for the file itself."
+        + _UNREADABLE,
         (PATH, PASSWORD),
         {**DOCUMENT_OUTPUT, "metadata": {"type": "object"}},
         get_info,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "list_images",
@@ -493,7 +521,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "all), in page and drawing order: id (pass it to get_image), page, bbox on the page "
         "(points), pixel size, format, and 'decorative' for logos, backgrounds and rules that "
         "repeat on many pages or are tiny. total_images and decorative_images count the "
-        "whole selection." + _PAGINATION,
+        "whole selection." + _UNREADABLE + _PAGINATION,
         (PATH, SECTION, PAGES, MAX_CHARS, CURSOR, PASSWORD),
         {
             **DOCUMENT_OUTPUT,
@@ -502,6 +530,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             **CURSOR_OUTPUT,
         },
         list_images,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "get_image",

@@ -62,6 +62,12 @@ class Page:
     def chars(self) -> int:
         return len(self.markdown)
 
+    @property
+    def unreadable(self) -> bool:
+        """Whether the page holds text no answer can show: it needs OCR, or its text layer was
+        read only in part (invariant 3: such a page is reported, never shown as empty)."""
+        return self.status == "needs_ocr" or self.reason_code == "partial"
+
     def full_text(self) -> str:
         """Everything readable on the page: running header, body, running footer."""
         return "\n".join(part for part in (*self.header, self.text, *self.footer) if part)

@@ -15,10 +15,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .document import Document
+from .document import Document, Page
 
 PREVIEW_CHARS = 160
-PAGE_BREAK = "\n\n<!-- page {page} -->\n\n"
+#: Where a section's text crosses onto a page: ``<!-- page 7 -->``, or, for a page that was not
+#: read whole, with its status and reason code: ``<!-- page 7: needs_ocr (image_only) -->``
+#: (also before the section's first page when that one was not read whole).
+PAGE_MARKER = re.compile(r"<!-- page (\d+)(?:: ([a-z_]+) \(([a-z_]+)\))? -->")
+
+
+def escape_markers(markdown: str) -> str:
+    """Page Markdown to place beside page markers: an HTML comment opener in the page's own
+    text becomes ``&lt;!--`` (the same text once rendered), so text on a page can never pass
+    for a marker (a forged page break, or a forged "could not be read")."""
+    return markdown.replace("<!--", "&lt;!--")
+
+
+def page_marker(page: Page) -> str:
+    if page.unreadable:
+        return f"<!-- page {page.number}: {page.status} ({page.reason_code}) -->"
+    return f"<!-- page {page.number} -->"
 
 
 @dataclass(frozen=True)
@@ -189,17 +205,18 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
 
 
 def section_text(doc: Document, section: Section) -> str:
-    """The section's Markdown, pages joined with a page marker."""
+    """The section's Markdown, pages joined with a page marker (:data:`PAGE_MARKER`)."""
     if section.page is None or section.end_page is None:
         return ""
     parts: list[str] = []
     for number in range(section.page, section.end_page + 1):
-        md = doc.page(number).markdown
+        page = doc.page(number)
+        md = page.markdown
         start = section.offset if number == section.page else 0
         end = section.end_offset if number == section.end_page else len(md)
-        piece = md[start:end].strip("\n")
-        if number != section.page:
-            parts.append(PAGE_BREAK.format(page=number))
+        piece = escape_markers(md[start:end].strip("\n"))
+        if number != section.page or page.unreadable:
+            parts.append(f"\n\n{page_marker(page)}\n\n")
         parts.append(piece)
     return "".join(parts).strip()
 
@@ -210,7 +227,7 @@ def preview(doc: Document, section: Section) -> str:
     first, _, rest = text.partition("\n")
     # The first line is the heading itself when the section was found at a heading.
     body = rest if first.startswith("#") or section.y is not None else text
-    words = " ".join(re.sub(r"<!-- page \d+ -->", " ", body).split())
+    words = " ".join(PAGE_MARKER.sub(" ", body).split())
     if len(words) <= PREVIEW_CHARS:
         return words
     cut = words.rfind(" ", 0, PREVIEW_CHARS)

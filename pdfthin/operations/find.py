@@ -165,7 +165,8 @@ def find_in_document(
     if not matches and not coverage["complete"]:
         response["note"] = (
             "no match in the pages that could be searched; coverage is incomplete, so the "
-            "text may still be on the pages listed in coverage.pages_needing_ocr"
+            "text may still be on the pages listed in coverage.pages_needing_ocr "
+            "(or coverage.pages_read_in_part)"
         )
     return response
 
@@ -189,14 +190,19 @@ def _coverage(
         searched |= read
         unreadable = (unreadable | failed) - searched
     not_reached = [n for n in selection if horizon is not None and n >= horizon]
+    # Searched, but only the part of the page that could be read: a match in the rest cannot
+    # be ruled out either.
+    partial = [n for n in reached if views[n]["reason_code"] == "partial"]
     coverage: dict[str, Any] = {
-        "complete": not unreadable and not not_reached,
+        "complete": not unreadable and not not_reached and not partial,
         "pages_in_scope": format_pages(selection),
         "pages_searched": format_pages(sorted(searched)),
         "pages_needing_ocr": format_pages(sorted(unreadable)),
     }
     if not_reached:
         coverage["pages_not_yet_searched"] = format_pages(not_reached)
+    if partial:
+        coverage["pages_read_in_part"] = format_pages(partial)
     if unreadable:
         coverage["message"] = (
             f"{len(unreadable)} page(s) in scope have no readable text and were not searched; "
@@ -208,6 +214,14 @@ def _coverage(
         )
     elif not_reached:
         coverage["message"] = "the search continues with next_cursor through pages needing OCR"
+    if partial:
+        coverage["message"] = " ".join(
+            [
+                coverage.get("message", ""),
+                f"{len(partial)} page(s) were read only in part, and searched in what could be "
+                "read; a match in the rest cannot be ruled out",
+            ]
+        ).strip()
     return coverage, unreadable
 
 

@@ -56,6 +56,7 @@ from . import cursor as cur
 from .context import Context, Source, budget, default_context
 from .response import document_summary, size
 from .sections import section_span
+from .unreadable import attach
 
 #: ``get_image`` default and ceiling for ``max_bytes`` (base64 characters sent).
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
@@ -64,7 +65,8 @@ MAX_MAX_BYTES = 256 * 1024 * 1024
 REPEATED_PAGES = 3
 #: Smaller than this on the page (points, either side): decorative.
 TINY_POINTS = 2.0
-_RESERVE = 600
+#: Room for ``omitted`` beside the cursor (whose longest form is measured).
+_RESERVE = 240
 _ID = re.compile(
     r"^p(\d{1,7})-(?:x(\d{1,10})(?:\.(\d{1,5}))?|i(\d{1,6})|d(\d{1,6}))(?:-(\d{1,6}))?$"
 )
@@ -136,7 +138,19 @@ def list_images(
         "images": [],
         "next_cursor": None,
     }
-    used = size(response) + _RESERVE
+    attach(response, doc, selection)
+    longest = cur.encode(
+        cur.Cursor(
+            op="images",
+            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+            ocr=False,
+            args=args,
+            index=len(selection),
+            offset=10**9 - 1,
+        ),
+        context.cursor_key,
+    )
+    used = size(response) + len(longest) + _RESERVE
     out: list[dict[str, Any]] = response["images"]
     page_index, index = 0, offset
     stopped = False

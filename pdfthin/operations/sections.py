@@ -7,13 +7,26 @@ from typing import Any
 
 from ..errors import PdfthinError
 from ..model import Document
-from ..model.sections import Section, section_text, section_tree
+from ..model.sections import (
+    PAGE_MARKER,
+    Section,
+    escape_markers,
+    page_marker,
+    section_text,
+    section_tree,
+)
+from ..pages import format_pages
 from . import cursor as cur
 from .context import Context, Source, budget, default_context, positive_int
 from .read import read_pages
 from .response import cut_point, size
+from .unreadable import attach
 
-_RESERVE = 600
+# escape_markers: adapters render page Markdown beside their own markers with it.
+__all__ = ["escape_markers", "peek", "read_section", "section_span"]
+
+#: Room for ``part`` and ``omitted`` beside the cursor (whose longest form is measured).
+_RESERVE = 300
 POSITIONS = ("beginning", "middle", "ending", "random")
 DEFAULT_PEEK = 500
 MAX_PEEK = 20_000
@@ -93,7 +106,19 @@ def read_section(
         "part": None,
         "next_cursor": None,
     }
-    room = limit - size(response) - _RESERVE
+    attach(response, doc, range(first, last + 1))
+    longest = cur.encode(
+        cur.Cursor(
+            op="section",
+            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+            ocr=False,
+            args=args,
+            offset=10**9 - 1,
+            page_hash="f" * 12,
+        ),
+        context.cursor_key,
+    )
+    room = limit - size(response) - len(longest) - _RESERVE
     end = _fit(text, offset, room)
     response["markdown"] = text[offset:end]
     if offset or end < len(text):
@@ -163,9 +188,10 @@ def peek(
     if section is None:
         text, pages = _document_text(doc)
         scope: dict[str, Any] = {"section": None, "title": doc.metadata.title}
+        first, last = 1, doc.page_count
     else:
         found = _section(doc, section)
-        _first, _last = section_span(doc, section)
+        first, last = section_span(doc, section)
         text = section_text(doc, found)
         pages = _page_starts_in_section(doc, found, text)
         scope = {"section": found.id, "title": found.title}
@@ -181,7 +207,8 @@ def peek(
     start, end = _word_bounds(text, start, min(total, start + size_limit))
     page = _page_at(pages, start)
     scope["chars"] = total
-    return {
+    scope["pages"] = format_pages(list(range(first, last + 1)))
+    response = {
         "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
         "scope": scope,
         "position": position,
@@ -191,6 +218,7 @@ def peek(
         "page": page,
         "text": text[start:end],
     }
+    return attach(response, doc, range(first, last + 1))
 
 
 def _document_text(doc: Document) -> tuple[str, list[tuple[int, int]]]:
@@ -198,27 +226,24 @@ def _document_text(doc: Document) -> tuple[str, list[tuple[int, int]]]:
     starts: list[tuple[int, int]] = []
     length = 0
     for page in doc.pages:
-        if not page.markdown:
+        # A page not read whole says so where its text would be (as in a section's text).
+        text = escape_markers(page.markdown)
+        if page.unreadable:
+            text = f"{page_marker(page)}\n\n{text}" if text else page_marker(page)
+        if not text:
             continue
         if parts:
             parts.append("\n\n")
             length += 2
         starts.append((length, page.number))
-        parts.append(page.markdown)
-        length += len(page.markdown)
+        parts.append(text)
+        length += len(text)
     return "".join(parts), starts
 
 
 def _page_starts_in_section(doc: Document, section: Section, text: str) -> list[tuple[int, int]]:
     starts = [(0, section.page or 1)]
-    marker = "<!-- page "
-    at = text.find(marker)
-    while at >= 0:
-        close = text.find(" -->", at)
-        number = text[at + len(marker) : close]
-        if number.isdecimal():
-            starts.append((at, int(number)))
-        at = text.find(marker, at + 1)
+    starts.extend((m.start(), int(m.group(1))) for m in PAGE_MARKER.finditer(text))
     return starts
 
 
