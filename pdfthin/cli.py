@@ -251,6 +251,8 @@ def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int
         print(json.dumps(envelope, ensure_ascii=False))
     error = envelope["error"]
     print(f"pdfthin: {error['code']}: {error['message']}", file=sys.stderr)
+    if error["code"] == "internal":  # the local user sees what the envelope leaves out
+        print(f"pdfthin: {type(exc).__name__}: {exc}", file=sys.stderr)
     return code
 
 

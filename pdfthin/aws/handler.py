@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any
 
 from ..engine import Limits, _native
-from ..errors import PdfthinError
+from ..errors import PdfthinError, shown
 from ..model import DocumentCache
 from ..operations import (
     Context,
@@ -215,7 +215,7 @@ def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         raise PdfthinError(
             "invalid_argument",
             f"operation must be one of {', '.join(OPERATIONS)}"
-            + (f"; got {name!r}" if name is not None else ""),
+            + (f"; got {shown(name)}" if name is not None else ""),
             operations=list(OPERATIONS),
         )
     if "document" not in request:

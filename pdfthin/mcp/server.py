@@ -48,6 +48,7 @@ from ..operations.context import BUSY_RETRY_SECONDS
 from ..operations.response import dumps
 from ..sandbox import Sandbox
 from .config import ServeConfig, load_ocr
+from .stdio import run_stdio
 from .tools import BY_NAME, TOOLS, Runner, ToolSpec
 
 #: Worker threads for document calls. Generous: a call waiting for another call's extraction
@@ -248,7 +249,7 @@ def serve(server: PdfthinServer) -> None:
     app = server.mcp()
     run: Callable[[], Awaitable[None]]
     if config.http is None:
-        run = app.run_stdio_async
+        run = functools.partial(run_stdio, app)
     else:
         host, port = config.http
         netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

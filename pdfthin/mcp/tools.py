@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import PdfthinError
+from ..errors import PdfthinError, shown
 from ..operations import (
     Context,
     describe_document,
@@ -71,10 +71,9 @@ class Param:
         """``value`` if it satisfies the schema (an integral float becomes an int)."""
 
         def bad(expected: str) -> PdfthinError:
-            shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
             return PdfthinError(
                 "invalid_argument",
-                f"{self.name} must be {expected}; got {shown}",
+                f"{self.name} must be {expected}; got {shown(value)}",
                 argument=self.name,
             )
 

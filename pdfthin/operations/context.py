@@ -7,6 +7,7 @@ configuration, so any process given the same request (cursor included) gives the
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ DEFAULT_CACHE_SIZE = 2
 BUSY_RETRY_SECONDS = 2
 
 Source = str | os.PathLike[str] | bytes
+#: Characters no text argument holds: NUL and the other controls but tab and line breaks.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass
@@ -117,6 +120,25 @@ def positive_int(value: Any, name: str, default: int, maximum: int) -> int:
         raise PdfthinError(
             "invalid_argument", f"{name} must be an integer from 1 to {maximum}", **{name: value}
         )
+    return value
+
+
+def text(value: Any, name: str, maximum: int) -> str:
+    """A non-empty string argument of at most ``maximum`` characters that is Unicode text: no
+    lone surrogate (no transport can encode it, and it would come back in the answer) and no
+    NUL or other control character but white space."""
+    if not isinstance(value, str) or not value.strip():
+        raise PdfthinError("invalid_argument", f"{name} must be a non-empty string")
+    if len(value) > maximum:
+        raise PdfthinError("invalid_argument", f"{name} is longer than {maximum} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PdfthinError(
+            "invalid_argument", f"{name} is not Unicode text (it holds a lone surrogate)"
+        ) from None
+    if _CONTROL.search(value):
+        raise PdfthinError("invalid_argument", f"{name} holds a control character (NUL, ...)")
     return value
 
 

@@ -21,7 +21,7 @@ from ..errors import PdfthinError
 from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
-from .context import Context, Source, budget, default_context, flag, positive_int
+from .context import Context, Source, budget, default_context, flag, positive_int, text
 from .ocr import next_batch, page_view, pending, require_binding, transcribe
 from .response import document_summary, size
 from .search_index import SearchIndex, build_index, normalize_query
@@ -48,10 +48,7 @@ def find_in_document(
     context: Context | None = None,
 ) -> dict[str, Any]:
     context = context or default_context()
-    if not isinstance(query, str) or not query.strip():
-        raise PdfthinError("invalid_argument", "query must be a non-empty string")
-    if len(query) > MAX_QUERY:
-        raise PdfthinError("invalid_argument", f"query is longer than {MAX_QUERY} characters")
+    query = text(query, "query", MAX_QUERY)
     if match_mode not in MODES:
         raise PdfthinError(
             "invalid_argument",

@@ -45,7 +45,7 @@ from ..engine import (
     open_pdf,
     read_source,
 )
-from ..errors import PdfthinError
+from ..errors import PdfthinError, shown
 from ..images import jbig2, pillow
 from ..images.convert import to_png
 from ..images.tiff import ccitt_tiff
@@ -352,7 +352,7 @@ def image_file(
     if not isinstance(image_id, str) or not (match := _ID.match(image_id.strip())):
         raise PdfthinError(
             "invalid_argument",
-            f"{image_id!r} is not an image id (ids look like 'p3-x12' or 'p1-i1'; "
+            f"{shown(image_id)} is not an image id (ids look like 'p3-x12' or 'p1-i1'; "
             "list_images gives them)",
         )
     image_id = image_id.strip()

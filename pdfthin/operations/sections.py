@@ -30,6 +30,8 @@ _RESERVE = 300
 POSITIONS = ("beginning", "middle", "ending", "random")
 DEFAULT_PEEK = 500
 MAX_PEEK = 20_000
+#: The largest seed (JSON numbers are exact up to 2**53); it comes back in the answer.
+MAX_SEED = 2**53
 
 
 def _section(doc: Document, section_id: Any) -> Section:
@@ -182,8 +184,10 @@ def peek(
             "invalid_argument", f"position must be one of {', '.join(POSITIONS)}", position=position
         )
     size_limit = positive_int(limit, "limit", DEFAULT_PEEK, MAX_PEEK)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise PdfthinError("invalid_argument", "seed must be an integer")
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
+    ):
+        raise PdfthinError("invalid_argument", f"seed must be an integer from 0 to {MAX_SEED}")
     doc = context.document(document, password)
     if section is None:
         text, pages = _document_text(doc)
