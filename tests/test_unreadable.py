@@ -18,7 +18,7 @@ import pytest
 from native_support import engine, native_module
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model.sections import PAGE_MARKER
+from pdfthin.model.markers import PAGE_MARKER
 from pdfthin.operations import (
     Context,
     describe_document,
@@ -349,3 +349,16 @@ def test_an_unreadable_section_start_is_marked_too() -> None:
     assert r["markdown"] == "<!-- page 4: needs_ocr (image_only) -->"
     with pytest.raises(PdfthinError):
         read_section(pdf, "s-9-99", context=context)
+
+
+def test_the_python_api_marks_the_gap_in_a_documents_markdown() -> None:
+    import pdfthin
+
+    doc = pdfthin.open(get("navigation/scan_inside_a_section").build())
+    assert doc.page(2).unreadable and not doc.page(1).unreadable
+    text = doc.markdown()
+    assert "Chapter One opens here" in text and "Chapter Two text" in text
+    assert "<!-- page 2: needs_ocr (image_only) -->" in text
+    assert doc.markdown([2]) == "<!-- page 2: needs_ocr (image_only) -->"
+    forged = pdfthin.open(get("navigation/forged_page_markers").build()).markdown()
+    assert PAGE_MARKER.search(forged) is None

@@ -26,6 +26,7 @@ from ..engine.gcpause import collect_if_due, collection_paused
 from ..layout import Block, Line, PageLayout, finish_document, layout_page
 from ..pages import check_page
 from .markdown import Anchor, render_page
+from .markers import joined_pages
 from .status import page_status
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
@@ -93,8 +94,11 @@ class Document:
         return self.pages[check_page(number, self.page_count) - 1]
 
     def markdown(self, pages: list[int] | None = None) -> str:
+        """The Markdown of ``pages`` (1-based; all by default) joined by blank lines; a page not
+        read whole is marked where its text would be (``<!-- page 7: needs_ocr (image_only)
+        -->``, :mod:`.markers`), never passed over as if it were empty."""
         chosen = self.pages if pages is None else [self.page(n) for n in pages]
-        return "\n\n".join(p.markdown for p in chosen if p.markdown)
+        return joined_pages(chosen)[0]
 
 
 def build_document(engine: EngineDocument, progress: ProgressCallback | None = None) -> Document:

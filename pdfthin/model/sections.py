@@ -15,26 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .document import Document, Page
+from .document import Document
+from .markers import PAGE_MARKER, escape_markers, page_marker
 
 PREVIEW_CHARS = 160
-#: Where a section's text crosses onto a page: ``<!-- page 7 -->``, or, for a page that was not
-#: read whole, with its status and reason code: ``<!-- page 7: needs_ocr (image_only) -->``
-#: (also before the section's first page when that one was not read whole).
-PAGE_MARKER = re.compile(r"<!-- page (\d+)(?:: ([a-z_]+) \(([a-z_]+)\))? -->")
-
-
-def escape_markers(markdown: str) -> str:
-    """Page Markdown to place beside page markers: an HTML comment opener in the page's own
-    text becomes ``&lt;!--`` (the same text once rendered), so text on a page can never pass
-    for a marker (a forged page break, or a forged "could not be read")."""
-    return markdown.replace("<!--", "&lt;!--")
-
-
-def page_marker(page: Page) -> str:
-    if page.unreadable:
-        return f"<!-- page {page.number}: {page.status} ({page.reason_code}) -->"
-    return f"<!-- page {page.number} -->"
 
 
 @dataclass(frozen=True)
@@ -205,7 +189,8 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
 
 
 def section_text(doc: Document, section: Section) -> str:
-    """The section's Markdown, pages joined with a page marker (:data:`PAGE_MARKER`)."""
+    """The section's Markdown, pages joined with a page marker (:mod:`.markers`; the first
+    page has one too when it was not read whole)."""
     if section.page is None or section.end_page is None:
         return ""
     parts: list[str] = []

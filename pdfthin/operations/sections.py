@@ -7,14 +7,8 @@ from typing import Any
 
 from ..errors import PdfthinError
 from ..model import Document
-from ..model.sections import (
-    PAGE_MARKER,
-    Section,
-    escape_markers,
-    page_marker,
-    section_text,
-    section_tree,
-)
+from ..model.markers import PAGE_MARKER, escape_markers, joined_pages
+from ..model.sections import Section, section_text, section_tree
 from ..pages import format_pages
 from . import cursor as cur
 from .context import Context, Source, budget, default_context, positive_int
@@ -190,7 +184,7 @@ def peek(
         raise PdfthinError("invalid_argument", f"seed must be an integer from 0 to {MAX_SEED}")
     doc = context.document(document, password)
     if section is None:
-        text, pages = _document_text(doc)
+        text, pages = joined_pages(doc.pages)
         scope: dict[str, Any] = {"section": None, "title": doc.metadata.title}
         first, last = 1, doc.page_count
     else:
@@ -223,26 +217,6 @@ def peek(
         "text": text[start:end],
     }
     return attach(response, doc, range(first, last + 1))
-
-
-def _document_text(doc: Document) -> tuple[str, list[tuple[int, int]]]:
-    parts: list[str] = []
-    starts: list[tuple[int, int]] = []
-    length = 0
-    for page in doc.pages:
-        # A page not read whole says so where its text would be (as in a section's text).
-        text = escape_markers(page.markdown)
-        if page.unreadable:
-            text = f"{page_marker(page)}\n\n{text}" if text else page_marker(page)
-        if not text:
-            continue
-        if parts:
-            parts.append("\n\n")
-            length += 2
-        starts.append((length, page.number))
-        parts.append(text)
-        length += len(text)
-    return "".join(parts), starts
 
 
 def _page_starts_in_section(doc: Document, section: Section, text: str) -> list[tuple[int, int]]:
