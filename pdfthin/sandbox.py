@@ -40,7 +40,7 @@ from typing import Any
 
 from .errors import PdfthinError
 from .operations import cursor as cursors
-from .operations.context import text
+from .operations.context import text_argument
 
 #: A client path longer than this (characters) is refused before it reaches the OS.
 MAX_PATH_CHARS = 4096
@@ -342,7 +342,8 @@ class Sandbox:
             pattern = DEFAULT_PATTERN
         if not isinstance(pattern, str) or not pattern:
             raise PdfthinError("invalid_argument", "pattern must be a non-empty glob pattern")
-        pattern = text(pattern, "pattern", MAX_PATTERN_CHARS)  # it comes back in the answer
+        # The pattern comes back in the answer: Unicode text only.
+        pattern = text_argument(pattern, "pattern", MAX_PATTERN_CHARS)
         if max_results is None:
             max_results = DEFAULT_MAX_RESULTS
         if (

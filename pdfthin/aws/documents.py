@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import PdfthinError
-from ..operations.context import text
+from ..operations.context import text_argument
 from .config import Config
 
 #: Retry hint when S3 is throttling or unreachable.
@@ -242,10 +242,10 @@ def _s3_location(spec: Any) -> tuple[str, str, str | None]:
     if version is not None and (not isinstance(version, str) or not 1 <= len(version) <= 1024):
         raise PdfthinError("invalid_argument", "document.s3.version_id must be a string")
     # Unicode text without controls: S3 could not be asked for anything else.
-    text(bucket, "document.s3.bucket", 63)
-    text(key, "document.s3.key", 1024)
+    text_argument(bucket, "document.s3.bucket", 63)
+    text_argument(key, "document.s3.key", 1024)
     if version is not None:
-        text(version, "document.s3.version_id", 1024)
+        text_argument(version, "document.s3.version_id", 1024)
     return bucket, key, version
 
 

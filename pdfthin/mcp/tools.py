@@ -373,9 +373,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "**bold**), start/end offsets in the page's plain text (end_page when a match crosses "
         "a page break), and coverage on every response: which pages were searched and which "
         "could not be (they need OCR, or were read only in part). An empty result with "
-        "coverage.complete false does NOT mean the text is absent. Matching is across line, column and page breaks, "
-        "case-insensitive and accent-insensitive by default; match_mode 'phrase' (default) "
-        "finds the query as a substring, 'all_words' gives one match per page holding every "
+        "coverage.complete false does NOT mean the text is absent. Matching is across line, "
+        "column and page breaks, case-insensitive and accent-insensitive by default; "
+        "match_mode 'phrase' (default) finds the query as a substring, 'all_words' gives one "
+        "match per page holding every "
         "word, 'any_words' every occurrence of any word." + _PAGINATION,
         (
             PATH,

@@ -123,7 +123,7 @@ def positive_int(value: Any, name: str, default: int, maximum: int) -> int:
     return value
 
 
-def text(value: Any, name: str, maximum: int) -> str:
+def text_argument(value: Any, name: str, maximum: int) -> str:
     """A non-empty string argument of at most ``maximum`` characters that is Unicode text: no
     lone surrogate (no transport can encode it, and it would come back in the answer) and no
     NUL or other control character but white space."""

@@ -21,7 +21,15 @@ from ..errors import PdfthinError
 from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
-from .context import Context, Source, budget, default_context, flag, positive_int, text
+from .context import (
+    Context,
+    Source,
+    budget,
+    default_context,
+    flag,
+    positive_int,
+    text_argument,
+)
 from .ocr import next_batch, page_view, pending, require_binding, transcribe
 from .response import document_summary, size
 from .search_index import SearchIndex, build_index, normalize_query
@@ -48,7 +56,7 @@ def find_in_document(
     context: Context | None = None,
 ) -> dict[str, Any]:
     context = context or default_context()
-    query = text(query, "query", MAX_QUERY)
+    query = text_argument(query, "query", MAX_QUERY)
     if match_mode not in MODES:
         raise PdfthinError(
             "invalid_argument",
