@@ -219,8 +219,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _context(args: argparse.Namespace) -> Any:
     from .operations import Context
+    from .operations.cursor import key_from_env
 
-    context = Context()
+    try:
+        key = key_from_env()
+    except ValueError as exc:  # a configuration error: usage, one line
+        print(f"pdfthin: {exc}", file=sys.stderr)
+        raise _Failed(EXIT_USAGE) from None
+    context = Context(cursor_key=key)
     if sys.stderr.isatty():
         context.progress = _Progress(sys.stderr)
     spec = getattr(args, "ocr", None)
@@ -259,6 +265,8 @@ def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int
         print(json.dumps(envelope, ensure_ascii=False))
     error = envelope["error"]
     print(f"pdfthin: {error['code']}: {error['message']}", file=sys.stderr)
+    if error["code"] == "internal":  # the local user sees what the envelope leaves out
+        print(f"pdfthin: {type(exc).__name__}: {exc}", file=sys.stderr)
     return code
 
 
@@ -343,13 +351,16 @@ def _merge_parts(pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _print_markdown(response: dict[str, Any]) -> None:
+    from .operations.sections import escape_markers
+
     chunks = []
     for page in response["pages"]:
         head = f"<!-- page {page['page']}: {page['status']}"
         if page.get("reason"):
             head += f" ({page['reason']})"
         head += " -->"
-        chunks.append(head + "\n\n" + page["markdown"] if page["markdown"] else head)
+        body = escape_markers(page["markdown"])  # the page's text never passes for a header
+        chunks.append(head + "\n\n" + body if body else head)
     sys.stdout.write("\n\n".join(chunks) + "\n")
     if response.get("next_cursor"):
         message = (response.get("omitted") or {}).get("message", "more follows")
@@ -470,7 +481,8 @@ def _cmd_section(args: argparse.Namespace) -> int:
     else:
         info = response["section"]
         crumbs = " > ".join([*info["breadcrumb"], info["title"]])
-        print(f"<!-- {info['id']}: {crumbs} (pages {info['pages']}) -->\n")
+        gaps = _unreadable_note(response, "; ")
+        print(f"<!-- {info['id']}: {crumbs} (pages {info['pages']}{gaps}) -->\n")
         print(response["markdown"])
         if response.get("next_cursor"):
             print(f"pdfthin: more follows; --cursor {response['next_cursor']}", file=sys.stderr)
@@ -482,7 +494,7 @@ def _cmd_peek(args: argparse.Namespace) -> int:
 
     def as_text(r: dict[str, Any]) -> str:
         where = f"page {r['page']}, characters {r['start']}-{r['end']} of {r['scope']['chars']}"
-        return f"<!-- {r['position']}: {where} -->\n{r['text']}"
+        return f"<!-- {r['position']}: {where}{_unreadable_note(r, '; ')} -->\n{r['text']}"
 
     return _simple(
         args,
@@ -518,6 +530,15 @@ def _simple(
     return EXIT_OK
 
 
+def _unreadable_note(r: dict[str, Any], lead: str = "") -> str:
+    """What ``r['unreadable']`` says, in one line: the pages not read, and why."""
+    report = r.get("unreadable")
+    if not report:
+        return ""
+    reasons = "; ".join(f"{code}: {pages}" for code, pages in report["reasons"].items())
+    return f"{lead}not read: {report['pages']} ({reasons})"
+
+
 def _describe_text(r: dict[str, Any]) -> str:
     lines = [
         f"pages: {r['document']['page_count']}  type: {r['type']}",
@@ -529,6 +550,8 @@ def _describe_text(r: dict[str, Any]) -> str:
     lines.append(f"estimated tokens: {r['estimated_tokens']['total']}")
     if "hidden_text" in r:
         lines.append(f"hidden text withheld: {r['hidden_text']['runs']} runs")
+    if r.get("unreadable"):
+        lines.append(_unreadable_note(r))
     return "\n".join(lines)
 
 
@@ -549,6 +572,8 @@ def _info_text(r: dict[str, Any]) -> str:
     )
     if r.get("page_labels"):
         lines.append(f"page labels: {', '.join(map(str, r['page_labels'][:20]))}")
+    if r.get("unreadable"):
+        lines.append(_unreadable_note(r))
     return "\n".join(lines)
 
 
@@ -557,12 +582,18 @@ def _toc_text(r: dict[str, Any]) -> str:
     for entry in r["sections"]:
         page = entry["page"] if entry["page"] is not None else "?"
         indent = "  " * (entry["level"] - 1)
-        lines.append(f"{entry['id']:>8}  {indent}{entry['title']}  .... {page}")
+        gaps = f"  [not read: {entry['unreadable']}]" if entry.get("unreadable") else ""
+        lines.append(f"{entry['id']:>8}  {indent}{entry['title']}  .... {page}{gaps}")
     for problem in r.get("problems", []):
         lines.append(f"! {problem}")
     if r.get("next_cursor"):
         lines.append(f"(more sections: --cursor {r['next_cursor']})")
-    return "\n".join(lines) if lines else "(no outline and no headings found)"
+    if not lines:
+        lines.append("(no outline and no headings found)")
+    if r.get("unreadable"):
+        # Headings on these pages could not be looked for.
+        lines.append(f"! {_unreadable_note(r)}")
+    return "\n".join(lines)
 
 
 def _cmd_images(args: argparse.Namespace) -> int:
@@ -601,6 +632,8 @@ def _cmd_images(args: argparse.Namespace) -> int:
         print(_image_line(item))
     if not response["images"]:
         print("(no images)")
+    if response.get("unreadable"):
+        print(f"pdfthin: {response['unreadable']['message']}", file=sys.stderr)
     if response.get("next_cursor"):
         message = (response.get("omitted") or {}).get("message", "more follows")
         print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
@@ -681,8 +714,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     ):
         if value is not None and not low <= value <= high:
             return usage(f"{name} must be from {low} to {high}")
+    from .operations.cursor import key_from_env
+
     try:
         http = parse_http(args.http) if args.http else None
+        cursor_key = key_from_env()
     except ValueError as exc:
         return usage(str(exc))
     limits: dict[str, Any] = {}
@@ -700,6 +736,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_file_bytes=args.max_file_bytes,
         http=http,
         **limits,
+        cursor_key=cursor_key,
     )
     from .mcp.server import PdfthinServer, serve
 

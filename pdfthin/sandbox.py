@@ -39,6 +39,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .errors import PdfthinError
+from .operations import cursor as cursors
+from .operations.context import text_argument
 
 #: A client path longer than this (characters) is refused before it reaches the OS.
 MAX_PATH_CHARS = 4096
@@ -49,12 +51,23 @@ HEADER_WINDOW = 1024
 DEFAULT_MAX_RESULTS = 100
 MAX_MAX_RESULTS = 1000
 DEFAULT_PATTERN = "*.pdf"
+MAX_PATTERN_CHARS = 1000
 #: Directory entries examined per listing call; a larger tree continues through the cursor.
 MAX_SCAN = 20_000
 MAX_DEPTH = 64
-_CURSOR_VERSION = 1
-_CHECK_BYTES = 6
-_MAX_CURSOR_CHARS = 8192
+#: Symbolic links followed while resolving one path (as the kernel's own bound, ELOOP).
+MAX_LINKS = 40
+_CURSOR_VERSION = 2
+#: The longest position a listing cursor carries (bytes of UTF-8: a path of MAX_DEPTH + 1
+#: names), base64-encoded in the payload.
+_MAX_POSITION_BYTES = (MAX_DEPTH + 1) * (MAX_NAME_BYTES + 1)
+_MAX_PACKED_POSITION = 4 * -(-_MAX_POSITION_BYTES // 3)
+#: The longest listing cursor accepted: what the deepest, longest position seals to at worst
+#: (the payload around it, zlib's worst-case growth, a 16-byte tag, base64), so every cursor a
+#: listing issues is one it accepts.
+MAX_LISTING_CURSOR_CHARS = 4 * -(
+    -(_MAX_PACKED_POSITION + 100 + _MAX_PACKED_POSITION // 1000 + 64 + 16) // 3
+)
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -68,6 +81,7 @@ _FD_WALK = (
     os.open in os.supports_dir_fd
     and os.stat in os.supports_dir_fd
     and os.scandir in os.supports_fd
+    and os.readlink in os.supports_dir_fd
     and bool(_O_NOFOLLOW and _O_DIRECTORY)
 )
 
@@ -76,10 +90,23 @@ def _not_found(message: str, path: str) -> PdfthinError:
     return PdfthinError("not_found", message, path=path)
 
 
+def _outside(path: str) -> PdfthinError:
+    return PdfthinError("outside_root", f"{path!r} leads outside the server's root", path=path)
+
+
+def _changed(path: str) -> PdfthinError:
+    return _not_found(f"{path!r} changed while it was being opened; try again", path)
+
+
 class Sandbox:
     """Reads and lists files under ``root`` and nowhere else."""
 
-    def __init__(self, root: str | os.PathLike[str], max_file_bytes: int) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        max_file_bytes: int,
+        cursor_key: bytes | None = None,
+    ) -> None:
         resolved = os.path.realpath(os.fspath(root))
         if not os.path.isdir(resolved):
             raise PdfthinError("not_found", f"the root {os.fspath(root)!r} is not a directory")
@@ -87,13 +114,17 @@ class Sandbox:
             raise PdfthinError("invalid_argument", "max_file_bytes must be at least 1")
         self.root = resolved
         self.max_file_bytes = max_file_bytes
+        #: Keys listing cursors as the context's key keys document cursors.
+        self.cursor_key = cursor_key
         self._prefix = resolved if resolved.endswith(os.sep) else resolved + os.sep
 
     # --- resolving ----------------------------------------------------------------------------
 
     def resolve(self, path: Any, *, what: str = "path") -> list[str]:
         """The components, relative to the root, of the real path ``path`` names; the empty
-        list for the root itself. ``outside_root`` when it leaves the root."""
+        list for the root itself. ``outside_root`` when it leaves the root at any step, even
+        to come back (``../root/x.pdf``): a path is never normalised through the root's
+        parent, so no answer depends on the root's name or on anything outside it."""
         if not isinstance(path, str):
             raise PdfthinError("invalid_argument", f"{what} must be a string")
         if len(path) > MAX_PATH_CHARS:
@@ -101,11 +132,15 @@ class Sandbox:
                 "invalid_argument", f"{what} is longer than {MAX_PATH_CHARS} characters"
             )
         if "\x00" in path:
-            raise _not_found(f"no file name contains a NUL character: {path!r}", path)
+            raise PdfthinError(
+                "invalid_argument", f"{what} contains a NUL character, which no name holds"
+            )
         try:
             encoded = path.encode("utf-8")
         except UnicodeEncodeError:  # lone surrogates: not a name a client can mean
-            raise _not_found(f"{what} is not valid Unicode text", path) from None
+            raise PdfthinError(
+                "invalid_argument", f"{what} is not valid Unicode text (a lone surrogate)"
+            ) from None
         if any(len(part) > MAX_NAME_BYTES for part in encoded.split(b"/")):
             raise _not_found(f"a name in {path!r} is longer than {MAX_NAME_BYTES} bytes", path)
         if os.path.isabs(path) or os.path.splitdrive(path)[0]:
@@ -114,14 +149,87 @@ class Sandbox:
                 f"{path!r} is absolute; paths are relative to the server's root",
                 path=path,
             )
-        resolved = os.path.realpath(os.path.join(self.root, path))
-        if resolved == self.root:
-            return []
-        if not resolved.startswith(self._prefix):
-            raise PdfthinError(
-                "outside_root", f"{path!r} leads outside the server's root", path=path
+        return self._walk(path.split("/"), path)
+
+    def _walk(self, names: list[str], path: str) -> list[str]:
+        """Resolve ``names`` from the root one component at a time, following links as the
+        OS would, and refuse the walk as soon as it would stand outside the root. Each
+        directory is opened from its parent's descriptor without following links, so a
+        component swapped meanwhile fails instead of leading elsewhere, and a path longer than
+        the OS's own limit resolves as the reading does.
+
+        Every failure names only ``path``, the caller's own text: never the root, a link's
+        target or an OS error's file name (an ``OSError`` of a component swapped meanwhile
+        is a ``not_found`` like any other)."""
+        resolved: list[str] = []
+        pending = names[::-1]  # a stack: a link's target is pushed in place of its name
+        links = 0
+        directory = self._open_directory([], path)
+        try:
+            while pending:
+                name = pending.pop()
+                if name in ("", "."):
+                    continue
+                if name == "..":
+                    if not resolved:
+                        raise _outside(path)
+                    resolved.pop()
+                    directory = self._reopen(directory, resolved, path)
+                    continue
+                if len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
+                    raise _not_found(f"{path!r} does not name a file under the root", path)
+                info = _lstat(directory, name, path)
+                if stat.S_ISLNK(info.st_mode):
+                    links += 1
+                    if links > MAX_LINKS:
+                        raise _not_found(f"{path!r} goes through too many symbolic links", path)
+                    target = _readlink(directory, name, path)
+                    if os.path.isabs(target):
+                        resolved = self._inside(target, path)
+                        if pending:  # the link was a directory on the way
+                            directory = self._reopen(directory, resolved, path)
+                    else:
+                        pending.extend(target.split(os.sep)[::-1])
+                    continue
+                if pending:
+                    if not stat.S_ISDIR(info.st_mode):
+                        raise _not_found(f"{path!r} does not name a file under the root", path)
+                    directory = self._descend(directory, name, path)
+                resolved.append(name)
+        finally:
+            if isinstance(directory, int):
+                os.close(directory)
+        return resolved
+
+    def _reopen(self, directory: int | str, parts: list[str], path: str) -> int | str:
+        if isinstance(directory, int):
+            os.close(directory)
+        return self._open_directory(parts, path)
+
+    def _descend(self, directory: int | str, name: str, path: str) -> int | str:
+        if isinstance(directory, str):  # pragma: no cover - non-POSIX
+            return os.path.join(directory, name)
+        try:
+            child = os.open(
+                name, os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC, dir_fd=directory
             )
-        return resolved[len(self._prefix) :].split(os.sep)
+        except OSError as exc:
+            raise _open_error(exc, path) from None
+        os.close(directory)
+        return child
+
+    def _inside(self, target: str, path: str) -> list[str]:
+        """The components under the root of an absolute link target (a link made by whoever
+        keeps the root's files, not by the client), or ``outside_root``."""
+        try:
+            real = os.path.realpath(target)
+        except OSError:  # a loop of links, or one swapped meanwhile
+            raise _not_found(f"{path!r} does not name a file under the root", path) from None
+        if real == self.root:
+            return []
+        if not real.startswith(self._prefix):
+            raise _outside(path)
+        return real[len(self._prefix) :].split(os.sep)
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -183,7 +291,7 @@ class Sandbox:
 
     def _open(self, parts: list[str], path: str) -> int:
         """Open the checked path component by component, never following a link."""
-        directory = os.open(self.root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        directory = self._open_root()
         try:
             for name in parts[:-1]:
                 try:
@@ -248,8 +356,10 @@ class Sandbox:
         most ``max_results``; ``next_cursor`` continues. Never opens a file."""
         if pattern is None:
             pattern = DEFAULT_PATTERN
-        if not isinstance(pattern, str) or not pattern or len(pattern) > 1000:
+        if not isinstance(pattern, str) or not pattern:
             raise PdfthinError("invalid_argument", "pattern must be a non-empty glob pattern")
+        # The pattern comes back in the answer: Unicode text only.
+        pattern = text_argument(pattern, "pattern", MAX_PATTERN_CHARS)
         if max_results is None:
             max_results = DEFAULT_MAX_RESULTS
         if (
@@ -268,7 +378,8 @@ class Sandbox:
             else self.resolve(subdirectory, what="subdirectory")
         )
         sub = "/".join(start)
-        after = _decode_cursor(cursor, sub, pattern) if cursor is not None else None
+        key = self.cursor_key
+        after = _decode_cursor(cursor, sub, pattern, key) if cursor is not None else None
 
         walk = _Walk(self, pattern.casefold(), after)
         handle = self._open_directory(start, subdirectory)
@@ -293,11 +404,21 @@ class Sandbox:
             "subdirectory": sub,
             "pattern": pattern,
             "documents": documents,
-            "next_cursor": None if position is None else _encode_cursor(sub, pattern, position),
+            "next_cursor": (
+                None if position is None else _encode_cursor(sub, pattern, position, key)
+            ),
         }
         if walk.skipped:
             response["skipped"] = dict(walk.skipped)
         return response
+
+    def _open_root(self) -> int:
+        try:
+            return os.open(self.root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        except OSError:  # the root itself went away: say so without naming it
+            raise PdfthinError(
+                "not_found", "the server's root directory cannot be opened"
+            ) from None
 
     def _open_directory(self, parts: list[str], path: Any) -> int | str:
         if not _FD_WALK:  # pragma: no cover - non-POSIX
@@ -305,7 +426,7 @@ class Sandbox:
             if not os.path.isdir(full):
                 raise _not_found(f"no directory {path!r} under the root", str(path))
             return full
-        fd = os.open(self.root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        fd = self._open_root()
         for name in parts:
             try:
                 child = os.open(
@@ -442,12 +563,13 @@ class _Walk:
             return None
         try:
             if entry.is_symlink():
-                target = os.path.realpath(os.path.join(self.sandbox.root, *parts))
-                if not target.startswith(self.sandbox._prefix):
-                    self._skip("link_outside_root")
-                    return None
+                # Resolved as a read resolves it: a link listed is a link that can be read.
                 try:
-                    info = os.stat(target)
+                    target = self.sandbox._walk(list(parts), relative)
+                    info = os.stat(os.path.join(self.sandbox.root, *target))
+                except PdfthinError as exc:
+                    self._skip("link_outside_root" if exc.code == "outside_root" else "broken_link")
+                    return None
                 except OSError:
                     self._skip("broken_link")
                     return None
@@ -466,6 +588,24 @@ class _Walk:
             "size": info.st_size,
             "modified": modified.strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
+
+
+def _lstat(directory: int | str, name: str, path: str) -> os.stat_result:
+    try:
+        if isinstance(directory, str):  # pragma: no cover - non-POSIX
+            return os.lstat(os.path.join(directory, name))
+        return os.stat(name, dir_fd=directory, follow_symlinks=False)
+    except OSError as exc:
+        raise _open_error(exc, path) from None
+
+
+def _readlink(directory: int | str, name: str, path: str) -> str:
+    try:
+        if isinstance(directory, str):  # pragma: no cover - non-POSIX
+            return os.readlink(os.path.join(directory, name))
+        return os.readlink(name, dir_fd=directory)
+    except OSError:  # swapped for something else since the lstat
+        raise _changed(path) from None
 
 
 def _check_kind(info: os.stat_result, path: str) -> None:
@@ -506,47 +646,45 @@ def _read_upto(fd: int, count: int, step: int = 1 << 20) -> bytes:
 
 # --- listing cursors ---------------------------------------------------------------------------
 # A listing cursor is a position in the walk (the last entry examined), bound to the
-# subdirectory and pattern it was issued for. It cannot widen access: the walk always starts
-# inside the subdirectory, and a forged position only moves where it resumes.
+# subdirectory and pattern it was issued for by their digest (the caller passes them again). It
+# cannot widen access: the walk always starts inside the subdirectory, and a forged position
+# only moves where it resumes. It is sealed as the document cursors are (a checksum, or an
+# HMAC with the deployment's key: pdfthin/operations/cursor.py).
 
 
-def _encode_cursor(sub: str, pattern: str, position: tuple[str, ...]) -> str:
-    payload = {"v": _CURSOR_VERSION, "s": sub, "g": pattern, "p": list(position)}
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    check = hashlib.blake2b(body, digest_size=_CHECK_BYTES).digest()
-    return base64.urlsafe_b64encode(body + check).decode("ascii").rstrip("=")
+def _encode_cursor(
+    sub: str, pattern: str, position: tuple[str, ...], key: bytes | None = None
+) -> str:
+    path = "/".join(position).encode("utf-8")
+    payload = {
+        "v": _CURSOR_VERSION,
+        "a": _listing_digest(sub, pattern),
+        "p": base64.urlsafe_b64encode(path).decode("ascii"),
+    }
+    return cursors.seal(payload, key)
 
 
-def _decode_cursor(token: Any, sub: str, pattern: str) -> tuple[str, ...]:
+def _listing_digest(sub: str, pattern: str) -> str:
+    raw = json.dumps([sub, pattern], ensure_ascii=True).encode("ascii")
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def _decode_cursor(token: Any, sub: str, pattern: str, key: bytes | None = None) -> tuple[str, ...]:
     def bad(message: str) -> PdfthinError:
         return PdfthinError("invalid_cursor", message)
 
-    if not isinstance(token, str) or not token or len(token) > _MAX_CURSOR_CHARS:
-        raise bad("the cursor is not a cursor string")
-    try:
-        blob = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    except (ValueError, TypeError):
-        raise bad("the cursor is not valid base64") from None
-    body, check = blob[:-_CHECK_BYTES], blob[-_CHECK_BYTES:]
-    if (
-        len(blob) <= _CHECK_BYTES
-        or hashlib.blake2b(body, digest_size=_CHECK_BYTES).digest() != check
-    ):
-        raise bad("the cursor is damaged (checksum mismatch)")
-    try:
-        payload = json.loads(body.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        raise bad("the cursor payload cannot be read") from None
-    if not isinstance(payload, dict) or payload.get("v") != _CURSOR_VERSION:
+    payload = cursors.unseal(token, key, MAX_LISTING_CURSOR_CHARS)
+    if payload.get("v") != _CURSOR_VERSION:
         raise bad("the cursor is not a listing cursor of this version")
-    position = payload.get("p")
-    if (
-        not isinstance(position, list)
-        or not position
-        or len(position) > MAX_DEPTH + 1
-        or not all(isinstance(p, str) and p and "/" not in p for p in position)
-    ):
-        raise bad("the cursor's position is malformed")
-    if payload.get("s") != sub or payload.get("g") != pattern:
+    if payload.get("a") != _listing_digest(sub, pattern):
         raise bad("the cursor was issued for another subdirectory or pattern")
-    return tuple(position)
+    packed = payload.get("p")
+    try:
+        if not isinstance(packed, str) or len(packed) > _MAX_PACKED_POSITION:
+            raise ValueError("not a position")
+        position = tuple(base64.urlsafe_b64decode(packed).decode("utf-8").split("/"))
+    except (ValueError, UnicodeDecodeError):
+        raise bad("the cursor's position is malformed") from None
+    if len(position) > MAX_DEPTH + 1 or not all(position):
+        raise bad("the cursor's position is malformed")
+    return position

@@ -102,5 +102,6 @@ def test_every_class_is_attacked() -> None:
         "smoke",
         "hidden_text",
         "password",
+        "navigation",
     }
     assert classes >= expected, classes

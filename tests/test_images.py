@@ -604,9 +604,7 @@ def test_cursor_resumes_in_another_context_and_checks_its_arguments() -> None:
     with pytest.raises(PdfthinError) as err:
         list_images(pdf, max_chars=1000, pages="1-6", cursor=token)
     assert err.value.code == "invalid_cursor"
-    read_token = cur.encode(
-        cur.Cursor("read", cur.fingerprint_prefix("0" * 64), False, "0" * 12, (1,))
-    )
+    read_token = cur.encode(cur.Cursor("read", cur.fingerprint_prefix("0" * 64), False, "0" * 12))
     with pytest.raises(PdfthinError) as err:
         list_images(pdf, cursor=read_token)
     assert err.value.code == "invalid_cursor"

@@ -17,6 +17,7 @@ from pdfbuilder import Hex, PdfBuilder, Ref, inline_image, serialize, simple_pdf
 from pdfthin.engine import PageContent, TextRun, open_pdf
 from pdfthin.engine import interpreter as interp
 from pdfthin.engine.document import Limits
+from pdfthin.errors import PdfthinError
 
 ASC = 0.718
 DESC = 0.22
@@ -1025,9 +1026,11 @@ def test_page_numbers_are_1_based_and_checked() -> None:
     doc = open_pdf(b.build())
     assert [doc.page(n).number for n in (1, 2, 3)] == [1, 2, 3]
     assert [one_run(doc.page(n)).text for n in (1, 2, 3)] == ["p1", "p2", "p3"]
-    for bad in (0, 4, -1):
-        with pytest.raises(IndexError):
+    for bad in (0, 4, -1, 10**5000, True, 1.0, "1"):
+        with pytest.raises(PdfthinError) as info:
             doc.page(bad)
+        assert info.value.code == "invalid_pages"
+        assert info.value.details["page_count"] == 3 and "3 pages" in info.value.message
 
 
 def test_font_is_loaded_once_per_document() -> None:

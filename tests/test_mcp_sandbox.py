@@ -68,8 +68,8 @@ def escapes(tree: Tree) -> list[tuple[str, str]]:
         ("ｓａｍｐｌｅ.pdf", "not_found"),  # fullwidth letters (NFKC: sample.pdf)
         # bytes no file name has, and names no file system allows (a lone surrogate cannot
         # even be sent as JSON by the SDK's client: test_sandbox.py checks it in-process)
-        ("sample.pdf\x00", "not_found"),
-        ("\x00../outside/secret.pdf", "not_found"),
+        ("sample.pdf\x00", "invalid_argument"),  # no name holds a NUL
+        ("\x00../outside/secret.pdf", "invalid_argument"),
         ("x" * 300 + ".pdf", "not_found"),
         # not regular files
         ("fifo.pdf", "not_a_pdf"),

@@ -267,7 +267,6 @@ def test_every_error_code_is_a_tool_error_with_the_envelope(tree: Tree) -> None:
             fingerprint=cur.fingerprint_prefix(fingerprint),
             ocr=False,
             args=cur.args_digest(op="read", pages="1-6"),
-            remaining=(1, 2, 3, 4, 5, 6),
             offset=5,
             page_hash="0" * 12,
         )

@@ -181,7 +181,7 @@ def test_forged_cursor_fields_are_validated(long_pdf: bytes, ctx: Context) -> No
         fingerprint=cur.fingerprint_prefix(doc.fingerprint),
         ocr=False,
         args=args,
-        remaining=(7, 8, 9),
+        index=8,  # past the end of the 8-page selection
     )
     with pytest.raises(PdfthinError) as info:
         read_pages(long_pdf, cursor=cur.encode(forged), context=ctx)

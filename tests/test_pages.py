@@ -224,3 +224,73 @@ def test_well_formed_selections_match_a_model(case: tuple[int, str, list[int] | 
         invalid(spec, page_count)
     else:
         assert parse_pages(spec, page_count) == expected
+
+
+# --- page numbers at every public entry point (issue 18, item 10) -----------------------------
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "1" * 5000,  # more digits than Python converts (4,300): never converted at all
+        "1-" + "9" * 5000,
+        "0" * 4000 + "13",
+        10**5000,  # an integer too long to print
+        -(10**5000),
+        2**63,
+    ],
+    ids=["5000-digits", "range-to-5000-digits", "leading-zeros", "int-5000-digits", "neg", "2**63"],
+)
+def test_page_numbers_of_any_length_are_invalid_pages(spec: Any) -> None:
+    err = invalid(spec, 12)
+    assert len(err.message) < 200, err.message
+
+
+def test_leading_zeros_do_not_count_as_digits() -> None:
+    assert parse_pages("0" * 4000 + "7", 12) == [7]
+
+
+def test_non_ascii_digits_are_not_page_numbers() -> None:
+    invalid("\u0663", 12)  # ARABIC-INDIC DIGIT THREE
+    invalid("\uff13", 12)  # FULLWIDTH DIGIT THREE
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [0, -1, -3, 4, 99, 10**5000, True, 1.0, "1", None],
+    ids=["0", "-1", "-3", "4", "99", "huge", "True", "1.0", "str", "None"],
+)
+def test_a_page_is_1_based_on_every_public_entry_point(bad: Any) -> None:
+    """``Document.page``, ``EngineDocument.page``, ``image_facts`` and ``load_image`` take a
+    1-based page: 0 and negative numbers never count from the end, a number past the last
+    page is no IndexError; each is ``invalid_pages`` naming the page count."""
+    import pdfthin
+    from pdfthin.engine import ImagePlacement, image_facts, load_image, open_pdf
+    from tests.pdfbuilder import PdfBuilder
+
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(2, 2)
+    for n in (1, 2, 3):
+        b.add_page(
+            b"BT /F1 10 Tf 72 700 Td (page %d) Tj ET q 9 0 0 9 9 9 cm /Im Do Q" % n,
+            {"Font": {"F1": font}, "XObject": {"Im": image}},
+        )
+    pdf = b.build()
+    doc = pdfthin.open(pdf)
+    assert [doc.page(n).number for n in (1, 2, 3)] == [1, 2, 3]
+    engine = open_pdf(pdf)
+    placement: ImagePlacement = engine.page(2).images[0]
+    calls = {
+        "Document.page": lambda: doc.page(bad),
+        "Document.markdown": lambda: doc.markdown([bad]),
+        "EngineDocument.page": lambda: engine.page(bad),
+        "image_facts": lambda: image_facts(engine, placement, bad),
+        "load_image": lambda: load_image(engine, placement, bad),
+    }
+    for name, call in calls.items():
+        with pytest.raises(PdfthinError) as info:
+            call()
+        assert info.value.code == "invalid_pages", name
+        assert info.value.details["page_count"] == 3, name
+        assert "3 pages" in info.value.message, (name, info.value.message)

@@ -73,7 +73,7 @@ def test_reads_a_pdf_and_a_link_inside(tree: tuple[Sandbox, Path, Path]) -> None
         ("/etc/passwd", "outside_root"),
         ("..", "outside_root"),
         ("missing.pdf", "not_found"),
-        ("a.pdf\x00.txt", "not_found"),
+        ("a.pdf\x00.txt", "invalid_argument"),
         ("docs\\..\\..\\outside\\secret.pdf", "not_found"),  # a backslash is a name character
         ("..%2foutside%2fsecret.pdf", "not_found"),  # nothing is URL-decoded
         ("%2e%2e/outside/secret.pdf", "not_found"),
@@ -85,7 +85,7 @@ def test_reads_a_pdf_and_a_link_inside(tree: tuple[Sandbox, Path, Path]) -> None
         ("a.pdf/", "not_found"),
         ("a.pdf/x.pdf", "not_found"),
         ("loop.pdf", "not_found"),
-        ("\ud800.pdf", "not_found"),  # a lone surrogate
+        ("\ud800.pdf", "invalid_argument"),  # a lone surrogate
         ("n" * 256 + ".pdf", "not_found"),
         ("text.pdf", "not_a_pdf"),
         ("folder.pdf", "not_a_pdf"),

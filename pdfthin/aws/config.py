@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model.cache import MAX_SIZE as MAX_CACHE_SIZE
 from ..operations.context import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS
+from ..operations.cursor import key_from_env
 
 #: Lambda's limit on a synchronous response is 6 MB (6,291,456 bytes); the runtime frames the
 #: payload, so keep some room.
@@ -48,6 +49,9 @@ class Config:
     payload_limit: int = DEFAULT_PAYLOAD_LIMIT
     #: An OCR binding module or ``.py`` file (as ``pdfthin read --ocr``); ``None``: no OCR.
     ocr: str | None = None
+    #: ``PDFTHIN_CURSOR_KEY``: the secret that keys cursors (every container of a function
+    #: needs the same one to continue each other's cursors); ``None``: an unkeyed checksum.
+    cursor_key: bytes | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -64,6 +68,7 @@ class Config:
             timeout_seconds=_seconds(timeout) if timeout else None,
             payload_limit=_int(env, "PDFTHIN_PAYLOAD_LIMIT", DEFAULT_PAYLOAD_LIMIT, 10_000, 2**31),
             ocr=env.get("PDFTHIN_OCR", "").strip() or None,
+            cursor_key=key_from_env(env),
         )
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..deadline import current
 from ..errors import PdfthinError
+from ..operations.context import text_argument
 from .config import Config
 
 #: Retry hint when S3 is throttling or unreachable.
@@ -261,14 +262,13 @@ def _s3_errors(bucket: str, key: str, version: str | None) -> Iterator[None]:
     except (BotoConnectionError, HTTPClientError) as exc:
         raise PdfthinError(
             "busy",
-            f"S3 is unreachable for {where}: {exc}; retry shortly",
+            f"S3 is unreachable for {where} ({type(exc).__name__}); retry shortly",
             retry_after_seconds=S3_RETRY_SECONDS,
         ) from None
     except BotoCoreError as exc:
-        # No credentials, no region, a bad endpoint: the deployment, not the request.
-        raise PdfthinError(
-            "internal", f"S3 is not usable here: {type(exc).__name__}: {exc}"
-        ) from None
+        # No credentials, no region, a bad endpoint: the deployment, not the request. Only
+        # the type: botocore's text may name the deployment's files and endpoints.
+        raise PdfthinError("internal", f"S3 is not usable here: {type(exc).__name__}") from None
 
 
 def _s3_location(spec: Any) -> tuple[str, str, str | None]:
@@ -289,6 +289,11 @@ def _s3_location(spec: Any) -> tuple[str, str, str | None]:
         raise PdfthinError("invalid_argument", "document.s3.key must be 1 to 1024 characters")
     if version is not None and (not isinstance(version, str) or not 1 <= len(version) <= 1024):
         raise PdfthinError("invalid_argument", "document.s3.version_id must be a string")
+    # Unicode text without controls: S3 could not be asked for anything else.
+    text_argument(bucket, "document.s3.bucket", 63)
+    text_argument(key, "document.s3.key", 1024)
+    if version is not None:
+        text_argument(version, "document.s3.version_id", 1024)
     return bucket, key, version
 
 

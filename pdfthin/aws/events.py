@@ -77,6 +77,8 @@ def request_of(kind: str, event: Any) -> dict[str, Any]:
         request = json.loads(body)
     except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
         raise PdfthinError("invalid_argument", f"the request body is not JSON: {exc}") from None
+    except RecursionError:  # nested deeper than Python's JSON reader goes
+        raise PdfthinError("invalid_argument", "the request body nests too deeply") from None
     if not isinstance(request, dict):
         raise PdfthinError("invalid_argument", "the request body must be a JSON object")
     return request

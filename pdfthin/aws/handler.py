@@ -35,7 +35,7 @@ from typing import Any
 
 from ..deadline import Deadline, applied
 from ..engine import Limits, _native
-from ..errors import PdfthinError
+from ..errors import PdfthinError, shown
 from ..model import DocumentCache
 from ..operations import (
     Context,
@@ -135,6 +135,7 @@ class LambdaApp:
             default_max_chars=config.default_max_chars,
             max_extractions=config.max_extractions,
             ocr=ocr,
+            cursor_key=config.cursor_key,
         )
         self.documents = Documents(config)
 
@@ -217,7 +218,7 @@ def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         raise PdfthinError(
             "invalid_argument",
             f"operation must be one of {', '.join(OPERATIONS)}"
-            + (f"; got {name!r}" if name is not None else ""),
+            + (f"; got {shown(name)}" if name is not None else ""),
             operations=list(OPERATIONS),
         )
     if "document" not in request:

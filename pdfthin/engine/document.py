@@ -24,6 +24,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject, StreamObject
 
 from ..errors import PdfthinError
+from ..pages import check_page
 from . import _native, native_page, native_reader, recovery
 from .fonts import get, num, resolve, truthy
 from .gcpause import collection_paused
@@ -502,8 +503,7 @@ class EngineDocument:
         interpreter stops at ``limits.page_seconds`` from now, or at ``deadline``
         (``time.monotonic()``) if that comes first."""
         self._check_open()
-        if not 1 <= number <= self.page_count:
-            raise IndexError(number)
+        number = check_page(number, self.page_count)
         stop_at = time.monotonic() + self.limits.page_seconds
         if deadline is not None:
             stop_at = min(stop_at, deadline)

@@ -37,6 +37,7 @@ from pypdf.generic import (
 from ..errors import PdfthinError
 from ..images.tiff import CcittParams
 from ..images.types import ColorSpace, MaskSamples
+from ..pages import check_page
 from .document import EngineDocument, _inherited, _pypdf_quiet, _short
 from .fonts import get, num, resolve, truthy
 from .lexer import INLINE_NAMES
@@ -119,7 +120,9 @@ class StoredImage:
 
 
 def image_facts(doc: EngineDocument, placement: ImagePlacement, page: int) -> ImageFacts:
-    """Format, stored size, colour space and content digest of one placed image."""
+    """Format, stored size, colour space and content digest of one placed image on page
+    ``page`` (1-based: anything else is ``invalid_pages``)."""
+    page = check_page(page, doc.page_count)
     with _pypdf_quiet(doc.limits):
         try:
             return _facts(doc, placement, page)
@@ -139,7 +142,8 @@ def load_image(
 ) -> StoredImage:
     """The image's data; with ``with_samples`` the general filters are run (bounded by the
     document's ``max_stream_bytes``). Raises ``malformed``, ``unsupported`` or
-    ``too_large``."""
+    ``too_large`` (``invalid_pages`` when ``page`` is not a page of the document)."""
+    page = check_page(page, doc.page_count)
     with _pypdf_quiet(doc.limits):
         try:
             if placement.inline:

@@ -4,7 +4,7 @@ import here."""
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT
@@ -32,6 +32,8 @@ class ServeConfig:
     max_bytes_in_flight: int = DEFAULT_MAX_BYTES_IN_FLIGHT
     #: ``(host, port)`` for Streamable HTTP on a loopback address; ``None`` for stdio.
     http: tuple[str, int] | None = None
+    #: ``PDFTHIN_CURSOR_KEY``: the secret that keys cursors; ``None``: an unkeyed checksum.
+    cursor_key: bytes | None = field(default=None, repr=False)
 
 
 def parse_http(value: str) -> tuple[str, int]:

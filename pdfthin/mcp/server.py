@@ -56,6 +56,7 @@ from ..operations.context import BUSY_RETRY_SECONDS
 from ..operations.response import dumps
 from ..sandbox import Sandbox
 from .config import ServeConfig, load_ocr
+from .stdio import run_stdio
 from .tools import BY_NAME, TOOLS, Runner, ToolSpec
 
 #: Worker threads for document calls that need more than the cache: a call waiting for
@@ -118,6 +119,7 @@ def build_context(config: ServeConfig) -> Context:
         max_extractions=config.max_extractions,
         max_bytes_in_flight=config.max_bytes_in_flight,
         ocr=load_ocr(config.ocr) if config.ocr else None,
+        cursor_key=config.cursor_key,
     )
     if config.max_chars is not None:
         context.default_max_chars = config.max_chars
@@ -134,7 +136,9 @@ class PdfthinServer:
             raise PdfthinError("invalid_argument", "timeout_seconds must be positive")
         self.config = config
         self.context = build_context(config)
-        self.sandbox = Sandbox(config.root, self.context.limits.max_file_bytes)
+        self.sandbox = Sandbox(
+            config.root, self.context.limits.max_file_bytes, self.context.cursor_key
+        )
         self.runner = Runner(self.sandbox, self.context)
         self._listings = 0  # touched only on the event loop thread
         self._limiters: _Limiters | None = None
@@ -290,7 +294,7 @@ def serve(server: PdfthinServer) -> None:
     app = server.mcp()
     run: Callable[[], Awaitable[None]]
     if config.http is None:
-        run = app.run_stdio_async
+        run = functools.partial(run_stdio, app)
     else:
         host, port = config.http
         netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

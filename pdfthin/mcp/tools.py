@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..deadline import Deadline, applied
-from ..errors import PdfthinError
+from ..errors import PdfthinError, shown
 from ..operations import (
     Context,
     describe_document,
@@ -28,8 +28,9 @@ from ..operations import (
     read_pages,
     read_section,
 )
+from ..operations.cursor import MAX_CURSOR_CHARS
 from ..operations.source import CachedOnly
-from ..sandbox import Sandbox
+from ..sandbox import MAX_LISTING_CURSOR_CHARS, Sandbox
 
 _SCHEMA_TYPES = {
     "string": "string",
@@ -72,10 +73,9 @@ class Param:
         """``value`` if it satisfies the schema (an integral float becomes an int)."""
 
         def bad(expected: str) -> PdfthinError:
-            shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
             return PdfthinError(
                 "invalid_argument",
-                f"{self.name} must be {expected}; got {shown}",
+                f"{self.name} must be {expected}; got {shown(value)}",
                 argument=self.name,
             )
 
@@ -120,6 +120,7 @@ class ToolSpec:
     params: tuple[Param, ...]
     output: Mapping[str, Any]  # the properties every successful answer has
     operation: Callable[..., dict[str, Any]] | None  # None: list_documents (the sandbox)
+    optional: Mapping[str, Any] = field(default_factory=dict)  # properties some answers have
 
     def input_schema(self) -> dict[str, Any]:
         return {
@@ -134,7 +135,7 @@ class ToolSpec:
         validate the structured content of an error result against this schema too."""
         return {
             "type": "object",
-            "properties": {**self.output, "error": ERROR_OUTPUT},
+            "properties": {**self.output, **self.optional, "error": ERROR_OUTPUT},
             "anyOf": [{"required": list(self.output)}, {"required": ["error"]}],
         }
 
@@ -191,7 +192,7 @@ CURSOR = Param(
     "string",
     "next_cursor of the previous response, to continue it. Pass the same path and the same "
     "other arguments; max_chars may change between calls.",
-    max_length=8192,
+    max_length=MAX_CURSOR_CHARS,
 )
 PAGES = Param(
     "pages",
@@ -224,6 +225,25 @@ DOCUMENT_OUTPUT: dict[str, Any] = {
 CURSOR_OUTPUT: dict[str, Any] = {
     "next_cursor": {"type": ["string", "null"], "description": "null when nothing is left"}
 }
+
+UNREADABLE_OUTPUT: dict[str, Any] = {
+    "unreadable": {
+        "type": "object",
+        "description": "present when pages in this answer's scope could not be read (they "
+        "need OCR, or were read only in part): count, pages, reasons {reason_code: pages}, "
+        "message. Their text is missing from the answer, not absent from the document.",
+        "properties": {
+            "count": {"type": "integer"},
+            "pages": {"type": "string"},
+            "reasons": {"type": "object"},
+            "message": {"type": "string"},
+        },
+    }
+}
+_UNREADABLE = (
+    " 'unreadable' lists the pages in scope that could not be read (need OCR, or read only in "
+    "part) with their reason codes: their text is missing here, not absent."
+)
 
 ERROR_OUTPUT: dict[str, Any] = {
     "type": "object",
@@ -280,7 +300,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "cursor",
                 "string",
                 "next_cursor of the previous list_documents call (same subdirectory and pattern).",
-                max_length=8192,
+                max_length=MAX_LISTING_CURSOR_CHARS,
             ),
         ),
         {
@@ -309,7 +329,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "(title, author, dates); whether it has an outline; estimated tokens (total and per "
         "page) to plan how to read it; whether OCR is available; hidden text withheld. Cheap "
         "after the first call on a file (the document is extracted once and cached). Call this "
-        "first, then get_toc or read_pages.",
+        "first, then get_toc or read_pages." + _UNREADABLE,
         (PATH, PASSWORD),
         {
             **DOCUMENT_OUTPUT,
@@ -318,6 +338,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             "estimated_tokens": {"type": "object"},
         },
         describe_document,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "read_pages",
@@ -353,10 +374,11 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Search a PDF's text; returns matches with page numbers, a snippet (the match in "
         "**bold**), start/end offsets in the page's plain text (end_page when a match crosses "
         "a page break), and coverage on every response: which pages were searched and which "
-        "could not be (they need OCR). An empty result with coverage.complete false does NOT "
-        "mean the text is absent. Matching is across line, column and page breaks, "
-        "case-insensitive and accent-insensitive by default; match_mode 'phrase' (default) "
-        "finds the query as a substring, 'all_words' gives one match per page holding every "
+        "could not be (they need OCR, or were read only in part). An empty result with "
+        "coverage.complete false does NOT mean the text is absent. Matching is across line, "
+        "column and page breaks, case-insensitive and accent-insensitive by default; "
+        "match_mode 'phrase' (default) finds the query as a substring, 'all_words' gives one "
+        "match per page holding every "
         "word, 'any_words' every occurrence of any word." + _PAGINATION,
         (
             PATH,
@@ -415,7 +437,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "headings found in the text ('source' says which). Each section: id (pass it to "
         "read_section, peek or list_images), title, level, page, end_page, a short preview and "
         "its image count; a bookmark that points nowhere keeps its entry with page null and a "
-        "'problem'. Ids depend only on the file, so they stay valid across calls." + _PAGINATION,
+        "'problem'; a section whose pages could not all be read names them in 'unreadable'. "
+        "Ids depend only on the file, so they stay valid across calls." + _UNREADABLE + _PAGINATION,
         (PATH, MAX_CHARS, CURSOR, PASSWORD),
         {
             **DOCUMENT_OUTPUT,
@@ -424,17 +447,20 @@ TOOLS: tuple[ToolSpec, ...] = (
             **CURSOR_OUTPUT,
         },
         get_toc,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "read_section",
         "Read one section",
         "One section's Markdown (ids from get_toc), from its heading to the next heading at the "
-        "same or a higher level, across pages, with <!-- page N --> markers; with its "
+        "same or a higher level, across pages, with <!-- page N --> markers (<!-- page N: "
+        "needs_ocr (image_only) --> for a page that could not be read); with its "
         "breadcrumb, page span and length. Without a section, the whole document as read_pages "
-        "gives it." + _PAGINATION,
+        "gives it." + _UNREADABLE + _PAGINATION,
         (PATH, SECTION, MAX_CHARS, CURSOR, PASSWORD),
         {**DOCUMENT_OUTPUT, **CURSOR_OUTPUT},
         read_section,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "peek",
@@ -442,7 +468,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "A short taste (limit characters, default 500) of a section or of the whole document, "
         "from its beginning, middle, ending or a random place (reproducible with seed), cut at "
         "word boundaries; says where it was taken (start, end, page) and how long the scope is "
-        "in characters. Use it to decide whether a section is worth reading in full.",
+        "in characters. Use it to decide whether a section is worth reading in full." + _UNREADABLE,
         (
             PATH,
             SECTION,
@@ -476,16 +502,19 @@ TOOLS: tuple[ToolSpec, ...] = (
             "end": {"type": "integer"},
         },
         peek,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "get_info",
         "File facts",
         "The facts of a PDF file: metadata, page sizes and rotation (grouped), outline entry "
         "count, image count, form fields (and XFA), attachments, link and annotation counts, "
-        "page labels. Use describe_document for reading plans; this is for the file itself.",
+        "page labels. Use describe_document for reading plans; this is for the file itself."
+        + _UNREADABLE,
         (PATH, PASSWORD),
         {**DOCUMENT_OUTPUT, "metadata": {"type": "object"}},
         get_info,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "list_images",
@@ -494,7 +523,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "all), in page and drawing order: id (pass it to get_image), page, bbox on the page "
         "(points), pixel size, format, and 'decorative' for logos, backgrounds and rules that "
         "repeat on many pages or are tiny. total_images and decorative_images count the "
-        "whole selection." + _PAGINATION,
+        "whole selection." + _UNREADABLE + _PAGINATION,
         (PATH, SECTION, PAGES, MAX_CHARS, CURSOR, PASSWORD),
         {
             **DOCUMENT_OUTPUT,
@@ -503,6 +532,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             **CURSOR_OUTPUT,
         },
         list_images,
+        optional=UNREADABLE_OUTPUT,
     ),
     ToolSpec(
         "get_image",

@@ -25,7 +25,9 @@ from ..engine import (
 )
 from ..engine.gcpause import collect_if_due, collection_paused
 from ..layout import Block, Line, PageLayout, finish_document, layout_page
+from ..pages import check_page
 from .markdown import Anchor, render_page
+from .markers import joined_pages
 from .status import page_status
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
@@ -62,6 +64,12 @@ class Page:
     def chars(self) -> int:
         return len(self.markdown)
 
+    @property
+    def unreadable(self) -> bool:
+        """Whether the page holds text no answer can show: it needs OCR, or its text layer was
+        read only in part (invariant 3: such a page is reported, never shown as empty)."""
+        return self.status == "needs_ocr" or self.reason_code == "partial"
+
     def full_text(self) -> str:
         """Everything readable on the page: running header, body, running footer."""
         return "\n".join(part for part in (*self.header, self.text, *self.footer) if part)
@@ -82,11 +90,16 @@ class Document:
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def page(self, number: int) -> Page:
-        return self.pages[number - 1]
+        """Page ``number``, 1-based; anything else (0, a negative number counting from the end,
+        a number past the last page) is ``invalid_pages`` naming the page count."""
+        return self.pages[check_page(number, self.page_count) - 1]
 
     def markdown(self, pages: list[int] | None = None) -> str:
+        """The Markdown of ``pages`` (1-based; all by default) joined by blank lines; a page not
+        read whole is marked where its text would be (``<!-- page 7: needs_ocr (image_only)
+        -->``, :mod:`.markers`), never passed over as if it were empty."""
         chosen = self.pages if pages is None else [self.page(n) for n in pages]
-        return "\n\n".join(p.markdown for p in chosen if p.markdown)
+        return joined_pages(chosen)[0]
 
 
 def build_document(

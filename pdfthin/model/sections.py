@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 
 from .document import Document
+from .markers import PAGE_MARKER, escape_markers, page_marker
 
 PREVIEW_CHARS = 160
-PAGE_BREAK = "\n\n<!-- page {page} -->\n\n"
 
 
 @dataclass(frozen=True)
@@ -189,17 +189,19 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
 
 
 def section_text(doc: Document, section: Section) -> str:
-    """The section's Markdown, pages joined with a page marker."""
+    """The section's Markdown, pages joined with a page marker (:mod:`.markers`; the first
+    page has one too when it was not read whole)."""
     if section.page is None or section.end_page is None:
         return ""
     parts: list[str] = []
     for number in range(section.page, section.end_page + 1):
-        md = doc.page(number).markdown
+        page = doc.page(number)
+        md = page.markdown
         start = section.offset if number == section.page else 0
         end = section.end_offset if number == section.end_page else len(md)
-        piece = md[start:end].strip("\n")
-        if number != section.page:
-            parts.append(PAGE_BREAK.format(page=number))
+        piece = escape_markers(md[start:end].strip("\n"))
+        if number != section.page or page.unreadable:
+            parts.append(f"\n\n{page_marker(page)}\n\n")
         parts.append(piece)
     return "".join(parts).strip()
 
@@ -210,7 +212,7 @@ def preview(doc: Document, section: Section) -> str:
     first, _, rest = text.partition("\n")
     # The first line is the heading itself when the section was found at a heading.
     body = rest if first.startswith("#") or section.y is not None else text
-    words = " ".join(re.sub(r"<!-- page \d+ -->", " ", body).split())
+    words = " ".join(PAGE_MARKER.sub(" ", body).split())
     if len(words) <= PREVIEW_CHARS:
         return words
     cut = words.rfind(" ", 0, PREVIEW_CHARS)

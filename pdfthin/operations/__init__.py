@@ -44,6 +44,9 @@ def error_envelope(exc: BaseException) -> dict[str, Any]:
         return PdfthinError("too_large", "the document needs more memory than allowed").envelope()
     if isinstance(exc, RecursionError):
         return PdfthinError("malformed", "the document nests too deeply to read").envelope()
+    # Only the exception's type: its text may name files (an OSError's absolute path, the
+    # server's root) that the caller never gave. Adapters log the exception itself.
+    name = type(exc).__name__
     return PdfthinError(
-        "internal", f"unexpected {type(exc).__name__}: {exc}", type=type(exc).__name__
+        "internal", f"unexpected {name}: a bug in pdfthin, please report it", type=name
     ).envelope()

@@ -20,6 +20,7 @@ Getting a call's document (:meth:`Context.document`), in order:
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -35,6 +36,7 @@ from ..errors import PdfthinError
 from ..model import Document, DocumentCache, build_document
 from ..model.cache import Cached
 from ..model.keyring import Keyring
+from .cursor import key_from_env
 from .reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
 from .source import CachedOnly, Opened, PathFile
 
@@ -49,6 +51,8 @@ BUSY_RETRY_SECONDS = 2
 MAX_IDENTITIES = 1024
 
 Source = str | os.PathLike[str] | bytes | Opened
+#: Characters no text argument holds: NUL and the other controls but tab and line breaks.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass
@@ -65,6 +69,10 @@ class Context:
     max_extractions: int | None = None
     #: File bytes held at once by this context's calls (see :mod:`.reads`).
     max_bytes_in_flight: int = DEFAULT_MAX_BYTES_IN_FLIGHT
+    #: The deployment secret that keys cursors (HMAC-SHA256), or ``None`` for a checksum that
+    #: only catches corruption; by default ``PDFTHIN_CURSOR_KEY`` (see operations/cursor.py).
+    #: Processes that continue each other's cursors need the same key.
+    cursor_key: bytes | None = field(default_factory=key_from_env, repr=False)
     _slots: threading.BoundedSemaphore | None = field(default=None, repr=False)
     _reads: Reads = field(init=False, repr=False)
     _identities: OrderedDict[Hashable, str] = field(default_factory=OrderedDict, repr=False)
@@ -294,6 +302,25 @@ def positive_int(value: Any, name: str, default: int, maximum: int) -> int:
         raise PdfthinError(
             "invalid_argument", f"{name} must be an integer from 1 to {maximum}", **{name: value}
         )
+    return value
+
+
+def text_argument(value: Any, name: str, maximum: int) -> str:
+    """A non-empty string argument of at most ``maximum`` characters that is Unicode text: no
+    lone surrogate (no transport can encode it, and it would come back in the answer) and no
+    NUL or other control character but white space."""
+    if not isinstance(value, str) or not value.strip():
+        raise PdfthinError("invalid_argument", f"{name} must be a non-empty string")
+    if len(value) > maximum:
+        raise PdfthinError("invalid_argument", f"{name} is longer than {maximum} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PdfthinError(
+            "invalid_argument", f"{name} is not Unicode text (it holds a lone surrogate)"
+        ) from None
+    if _CONTROL.search(value):
+        raise PdfthinError("invalid_argument", f"{name} holds a control character (NUL, ...)")
     return value
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .context import Context, Source, default_context
 from .response import compact, engine_versions
+from .unreadable import attach
 
 #: Rough characters per token for English-like text: an estimate, labelled as such.
 CHARS_PER_TOKEN = 4
@@ -61,7 +62,7 @@ def describe_document(
         response["recovered"] = doc.recovered
     if needing:
         response["pages"]["needs_ocr_reasons"] = _reasons(doc, statuses["needs_ocr"])
-    return response
+    return attach(response, doc, range(1, doc.page_count + 1))
 
 
 def _ocr_capability(context: Context) -> dict[str, Any]:

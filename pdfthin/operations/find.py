@@ -11,7 +11,9 @@ breaks), ``all_words`` (pages holding every word; one match per page, at the fir
 
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +21,15 @@ from ..errors import PdfthinError
 from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
-from .context import Context, Source, budget, default_context, flag, positive_int
+from .context import (
+    Context,
+    Source,
+    budget,
+    default_context,
+    flag,
+    positive_int,
+    text_argument,
+)
 from .ocr import next_batch, page_view, pending, require_binding, transcribe
 from .response import document_summary, size
 from .search_index import SearchIndex, build_index, normalize_query
@@ -46,10 +56,7 @@ def find_in_document(
     context: Context | None = None,
 ) -> dict[str, Any]:
     context = context or default_context()
-    if not isinstance(query, str) or not query.strip():
-        raise PdfthinError("invalid_argument", "query must be a non-empty string")
-    if len(query) > MAX_QUERY:
-        raise PdfthinError("invalid_argument", f"query is longer than {MAX_QUERY} characters")
+    query = text_argument(query, "query", MAX_QUERY)
     if match_mode not in MODES:
         raise PdfthinError(
             "invalid_argument",
@@ -76,20 +83,13 @@ def find_in_document(
     )
     start_page, start_offset = selection[0], 0
     token = None
+    key = context.cursor_key
     if cursor is not None:
-        token = cur.decode(cursor)
-        cur.check(
-            token,
-            op="find",
-            fingerprint=doc.fingerprint,
-            ocr=use_ocr,
-            args=args,
-            page_count=doc.page_count,
-        )
-        allowed = set(selection)
-        if any(n not in allowed for n in token.remaining):
-            raise PdfthinError("invalid_cursor", "the cursor names pages outside the selection")
-        start_page, start_offset = token.page, token.offset
+        token = cur.decode(cursor, key)
+        cur.check(token, op="find", fingerprint=doc.fingerprint, ocr=use_ocr, args=args)
+        if token.index not in set(selection):
+            raise PdfthinError("invalid_cursor", "the cursor names a page outside the selection")
+        start_page, start_offset = token.index, token.offset
     in_scope = [n for n in selection if n >= start_page] if token else selection
     horizon: int | None = None  # with OCR: the first page this call does not reach
     if use_ocr:
@@ -113,7 +113,8 @@ def find_in_document(
         )
 
     index = _index(doc, views, use_ocr, context, sensitive, accents)
-    coverage = _coverage(selection, views, token, horizon, use_ocr)
+    carried = _carried(doc, selection, token) if use_ocr and token is not None else None
+    coverage, unreadable = _coverage(selection, views, carried, horizon, use_ocr)
 
     response: dict[str, Any] = {
         "document": document_summary(doc),
@@ -153,23 +154,24 @@ def find_in_document(
         response["more"] = "more matches follow; call again with next_cursor"
     if next_at is not None:
         page, offset = next_at
-        rest = tuple(n for n in selection if n >= page)
         response["next_cursor"] = cur.encode(
             cur.Cursor(
                 op="find",
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=use_ocr,
                 args=args,
-                remaining=rest,
+                index=page,
                 offset=offset,
                 page_hash=cur.text_hash(views[page]["text"]) if offset else None,
-                extra=_carry(coverage) if use_ocr else None,
-            )
+                extra=_carry(doc, selection, page, unreadable) if use_ocr else None,
+            ),
+            key,
         )
     if not matches and not coverage["complete"]:
         response["note"] = (
             "no match in the pages that could be searched; coverage is incomplete, so the "
-            "text may still be on the pages listed in coverage.pages_needing_ocr"
+            "text may still be on the pages listed in coverage.pages_needing_ocr "
+            "(or coverage.pages_read_in_part)"
         )
     return response
 
@@ -177,28 +179,35 @@ def find_in_document(
 def _coverage(
     selection: list[int],
     views: dict[int, dict[str, Any]],
-    token: cur.Cursor | None,
+    carried: tuple[set[int], set[int]] | None,
     horizon: int | None,
     use_ocr: bool,
-) -> dict[str, Any]:
-    """Which pages of the scope were searched and which could not be. With OCR the walk goes
-    a batch at a time, so what earlier calls covered comes in the cursor and is carried on."""
+) -> tuple[dict[str, Any], set[int]]:
+    """Which pages of the scope were searched and which could not be (also returned as a
+    set). With OCR the walk goes a batch at a time, so what earlier calls covered comes in
+    the cursor (``carried``: the pages before it that OCR read, and those it could not)."""
     reached = [n for n in selection if horizon is None or n < horizon]
     searched = {n for n in reached if views[n]["status"] in ("text", "ocr")}
     unreadable = {n for n in reached if views[n]["status"] == "needs_ocr"}
-    if use_ocr and token is not None and token.extra:
-        searched |= _expand(token.extra.get("s"))
-        unreadable |= _expand(token.extra.get("u"))
-        unreadable -= searched
+    if carried is not None:
+        # What this process read itself stands; the cursor tells what it cannot know.
+        read, failed = carried
+        searched |= read
+        unreadable = (unreadable | failed) - searched
     not_reached = [n for n in selection if horizon is not None and n >= horizon]
+    # Searched, but only the part of the page that could be read: a match in the rest cannot
+    # be ruled out either.
+    partial = [n for n in reached if views[n]["reason_code"] == "partial"]
     coverage: dict[str, Any] = {
-        "complete": not unreadable and not not_reached,
+        "complete": not unreadable and not not_reached and not partial,
         "pages_in_scope": format_pages(selection),
         "pages_searched": format_pages(sorted(searched)),
         "pages_needing_ocr": format_pages(sorted(unreadable)),
     }
     if not_reached:
         coverage["pages_not_yet_searched"] = format_pages(not_reached)
+    if partial:
+        coverage["pages_read_in_part"] = format_pages(partial)
     if unreadable:
         coverage["message"] = (
             f"{len(unreadable)} page(s) in scope have no readable text and were not searched; "
@@ -210,20 +219,61 @@ def _coverage(
         )
     elif not_reached:
         coverage["message"] = "the search continues with next_cursor through pages needing OCR"
-    return coverage
+    if partial:
+        coverage["message"] = " ".join(
+            [
+                coverage.get("message", ""),
+                f"{len(partial)} page(s) were read only in part, and searched in what could be "
+                "read; a match in the rest cannot be ruled out",
+            ]
+        ).strip()
+    return coverage, unreadable
 
 
-def _carry(coverage: dict[str, Any]) -> dict[str, str]:
-    return {"s": coverage["pages_searched"], "u": coverage["pages_needing_ocr"]}
+# With OCR, what earlier calls learnt about the pages before the cursor travels in the cursor:
+# of the pages of the selection before it that need OCR (a list any process derives from the
+# document alone), the ones OCR could not read, as a bitmap. The others were read by OCR.
+# A bitmap too long for a cursor (tens of thousands of such pages) is replaced by "all of
+# them": coverage then under-claims (pages OCR read reported as not searched), never over-claims.
+_ALL = "*"
 
 
-def _expand(spec: Any) -> set[int]:
-    if not isinstance(spec, str) or not spec:
-        return set()
+def _ocr_pages_before(doc: Document, selection: list[int], page: int) -> list[int]:
+    return [n for n in selection if n < page and doc.page(n).status == "needs_ocr"]
+
+
+def _carry(
+    doc: Document, selection: list[int], page: int, failed: set[int]
+) -> dict[str, str] | None:
+    before = _ocr_pages_before(doc, selection, page)
+    bits = bytearray((len(before) + 7) // 8)
+    for i, n in enumerate(before):
+        if n in failed:
+            bits[i // 8] |= 1 << (i % 8)
+    if not any(bits):
+        return None
+    packed = base64.urlsafe_b64encode(zlib.compress(bytes(bits), 9)).decode("ascii")
+    return {"u": packed if len(packed) <= cur.MAX_EXTRA_CHARS else _ALL}
+
+
+def _carried(doc: Document, selection: list[int], token: cur.Cursor) -> tuple[set[int], set[int]]:
+    """The pages before the cursor that OCR read, and those it could not read."""
+    before = _ocr_pages_before(doc, selection, token.index)
+    packed = (token.extra or {}).get("u")
+    if packed is None:
+        return set(before), set()
+    if packed == _ALL:
+        return set(), set(before)
+    size = (len(before) + 7) // 8
     try:
-        return set(cur.expand_pages(spec))
-    except ValueError:
+        inflate = zlib.decompressobj()
+        bits = inflate.decompress(base64.urlsafe_b64decode(packed), size + 1)
+    except (ValueError, zlib.error):
         raise PdfthinError("invalid_cursor", "the cursor's coverage is malformed") from None
+    if len(bits) != size or not inflate.eof:
+        raise PdfthinError("invalid_cursor", "the cursor's coverage is malformed")
+    failed = {n for i, n in enumerate(before) if bits[i // 8] >> (i % 8) & 1}
+    return set(before) - failed, failed
 
 
 def _index(

@@ -46,7 +46,7 @@ from ..engine import (
     load_image,
     open_pdf,
 )
-from ..errors import PdfthinError
+from ..errors import PdfthinError, shown
 from ..images import jbig2, pillow
 from ..images.convert import to_png
 from ..images.tiff import ccitt_tiff
@@ -57,6 +57,7 @@ from . import cursor as cur
 from .context import Context, Source, budget, default_context
 from .response import document_summary, size
 from .sections import section_span
+from .unreadable import attach
 
 #: ``get_image`` default and ceiling for ``max_bytes`` (base64 characters sent).
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
@@ -65,7 +66,8 @@ MAX_MAX_BYTES = 256 * 1024 * 1024
 REPEATED_PAGES = 3
 #: Smaller than this on the page (points, either side): decorative.
 TINY_POINTS = 2.0
-_RESERVE = 600
+#: Room for ``omitted`` beside the cursor (whose longest form is measured).
+_RESERVE = 240
 _ID = re.compile(
     r"^p(\d{1,7})-(?:x(\d{1,10})(?:\.(\d{1,5}))?|i(\d{1,6})|d(\d{1,6}))(?:-(\d{1,6}))?$"
 )
@@ -119,19 +121,9 @@ def list_images(
 
     remaining, offset = selection, 0
     if cursor is not None:
-        c = cur.decode(cursor)
-        cur.check(
-            c,
-            op="images",
-            fingerprint=doc.fingerprint,
-            ocr=False,
-            args=args,
-            page_count=doc.page_count,
-        )
-        allowed = set(selection)
-        if any(n not in allowed for n in c.remaining):
-            raise PdfthinError("invalid_cursor", "the cursor names pages outside the selection")
-        remaining, offset = list(c.remaining), c.offset
+        c = cur.decode(cursor, context.cursor_key)
+        cur.check(c, op="images", fingerprint=doc.fingerprint, ocr=False, args=args)
+        remaining, offset = selection[cur.resume_at(c, len(selection)) :], c.offset
         if offset > len(catalogue.pages[remaining[0] - 1]):
             raise PdfthinError("invalid_cursor", "the cursor points past the page's images")
 
@@ -146,7 +138,19 @@ def list_images(
         "images": [],
         "next_cursor": None,
     }
-    used = size(response) + _RESERVE
+    attach(response, doc, selection)
+    longest = cur.encode(
+        cur.Cursor(
+            op="images",
+            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+            ocr=False,
+            args=args,
+            index=len(selection),
+            offset=10**9 - 1,
+        ),
+        context.cursor_key,
+    )
+    used = size(response) + len(longest) + _RESERVE
     out: list[dict[str, Any]] = response["images"]
     page_index, index = 0, offset
     stopped = False
@@ -173,9 +177,10 @@ def list_images(
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=False,
                 args=args,
-                remaining=tuple(rest),
+                index=len(selection) - len(rest),
                 offset=index,
-            )
+            ),
+            context.cursor_key,
         )
         response["omitted"] = {
             "reason": "budget",
@@ -362,7 +367,7 @@ def image_file(
     if not isinstance(image_id, str) or not (match := _ID.match(image_id.strip())):
         raise PdfthinError(
             "invalid_argument",
-            f"{image_id!r} is not an image id (ids look like 'p3-x12' or 'p1-i1'; "
+            f"{shown(image_id)} is not an image id (ids look like 'p3-x12' or 'p1-i1'; "
             "list_images gives them)",
         )
     image_id = image_id.strip()

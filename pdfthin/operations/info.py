@@ -8,6 +8,7 @@ from typing import Any
 
 from .context import Context, Source, default_context
 from .response import compact
+from .unreadable import attach
 
 
 def get_info(
@@ -39,4 +40,4 @@ def get_info(
         response["page_labels"] = labels if len(labels) <= 200 else [*labels[:200], "…"]
     if doc.recovered:
         response["recovered"] = doc.recovered
-    return response
+    return attach(response, doc, range(1, doc.page_count + 1))

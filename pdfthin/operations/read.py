@@ -8,7 +8,6 @@ silently skipped content.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..errors import PdfthinError
@@ -47,12 +46,20 @@ def read_pages(
     def view(number: int) -> dict[str, Any]:
         return page_view(doc, number, use_ocr, context)
 
-    if use_ocr and cursor is not None:
-        # A cursor resuming inside a page is checked against that page's transcription.
-        token = cur.decode(cursor)
-        if token.offset and token.page <= doc.page_count:
-            transcribe(context, doc, document, [token.page])
-    remaining, offset = _resume(cursor, doc, selection, use_ocr, args, view)
+    key = context.cursor_key
+    remaining, offset, page_hash = _resume(cursor, key, doc, selection, use_ocr, args)
+    if offset:
+        if use_ocr:
+            # A cursor resuming inside a page is checked against that page's transcription.
+            transcribe(context, doc, document, [remaining[0]])
+        text = view(remaining[0])["markdown"]
+        if page_hash != cur.text_hash(text) or offset > len(text):
+            raise PdfthinError(
+                "stale_cursor",
+                f"the text of page {remaining[0]} changed since the cursor was issued; "
+                "read the page again without the cursor",
+                page=remaining[0],
+            )
 
     response: dict[str, Any] = {
         "document": document_summary(doc),
@@ -68,10 +75,11 @@ def read_pages(
             fingerprint=cur.fingerprint_prefix(doc.fingerprint),
             ocr=use_ocr,
             args=args,
-            remaining=tuple(remaining),
+            index=len(selection),
             offset=10**9 - 1,
             page_hash="f" * 12,
-        )
+        ),
+        key,
     )
     used = size(response) + len(longest) + _OMITTED_RESERVE
     entries: list[dict[str, Any]] = response["pages"]
@@ -116,10 +124,11 @@ def read_pages(
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=use_ocr,
                 args=args,
-                remaining=tuple(rest),
+                index=len(selection) - len(rest),
                 offset=offset,
                 page_hash=cur.text_hash(first_text) if offset else None,
-            )
+            ),
+            key,
         )
         chars_left = sum(len(view(n)["markdown"]) for n in rest) - offset
         response["omitted"] = {
@@ -138,31 +147,19 @@ def read_pages(
 
 def _resume(
     token: str | None,
+    key: bytes | None,
     doc: Document,
     selection: list[int],
     use_ocr: bool,
     args: str,
-    view: Callable[[int], dict[str, Any]],
-) -> tuple[list[int], int]:
+) -> tuple[list[int], int, str | None]:
+    """The pages left to read, the offset inside the first and that page's text fingerprint
+    when the cursor resumes inside it."""
     if token is None:
-        return selection, 0
-    c = cur.decode(token)
-    cur.check(
-        c, op="read", fingerprint=doc.fingerprint, ocr=use_ocr, args=args, page_count=doc.page_count
-    )
-    allowed = set(selection)
-    if any(n not in allowed for n in c.remaining):
-        raise PdfthinError("invalid_cursor", "the cursor names pages outside the selection")
-    if c.offset:
-        text = view(c.page)["markdown"]
-        if c.page_hash != cur.text_hash(text) or c.offset > len(text):
-            raise PdfthinError(
-                "stale_cursor",
-                f"the text of page {c.page} changed since the cursor was issued; "
-                "read the page again without the cursor",
-                page=c.page,
-            )
-    return list(c.remaining), c.offset
+        return selection, 0, None
+    c = cur.decode(token, key)
+    cur.check(c, op="read", fingerprint=doc.fingerprint, ocr=use_ocr, args=args)
+    return selection[cur.resume_at(c, len(selection)) :], c.offset, c.page_hash
 
 
 def _entry(page: dict[str, Any], text: str, offset: int, total: int) -> dict[str, Any]:

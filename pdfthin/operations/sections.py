@@ -7,16 +7,25 @@ from typing import Any
 
 from ..errors import PdfthinError
 from ..model import Document
+from ..model.markers import PAGE_MARKER, escape_markers, joined_pages
 from ..model.sections import Section, section_text, section_tree
+from ..pages import format_pages
 from . import cursor as cur
 from .context import Context, Source, budget, default_context, positive_int
 from .read import read_pages
 from .response import cut_point, size
+from .unreadable import attach
 
-_RESERVE = 600
+# escape_markers: adapters render page Markdown beside their own markers with it.
+__all__ = ["escape_markers", "peek", "read_section", "section_span"]
+
+#: Room for ``part`` and ``omitted`` beside the cursor (whose longest form is measured).
+_RESERVE = 300
 POSITIONS = ("beginning", "middle", "ending", "random")
 DEFAULT_PEEK = 500
 MAX_PEEK = 20_000
+#: The largest seed (JSON numbers are exact up to 2**53); it comes back in the answer.
+MAX_SEED = 2**53
 
 
 def _section(doc: Document, section_id: Any) -> Section:
@@ -70,15 +79,8 @@ def read_section(
     args = cur.args_digest(op="section", section=section)
     offset = 0
     if cursor is not None:
-        c = cur.decode(cursor)
-        cur.check(
-            c,
-            op="section",
-            fingerprint=doc.fingerprint,
-            ocr=False,
-            args=args,
-            page_count=doc.page_count,
-        )
+        c = cur.decode(cursor, context.cursor_key)
+        cur.check(c, op="section", fingerprint=doc.fingerprint, ocr=False, args=args)
         if c.page_hash != cur.text_hash(text) or c.offset > len(text):
             raise PdfthinError(
                 "stale_cursor",
@@ -100,7 +102,19 @@ def read_section(
         "part": None,
         "next_cursor": None,
     }
-    room = limit - size(response) - _RESERVE
+    attach(response, doc, range(first, last + 1))
+    longest = cur.encode(
+        cur.Cursor(
+            op="section",
+            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+            ocr=False,
+            args=args,
+            offset=10**9 - 1,
+            page_hash="f" * 12,
+        ),
+        context.cursor_key,
+    )
+    room = limit - size(response) - len(longest) - _RESERVE
     end = _fit(text, offset, room)
     response["markdown"] = text[offset:end]
     if offset or end < len(text):
@@ -114,10 +128,10 @@ def read_section(
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=False,
                 args=args,
-                remaining=(first,),
                 offset=end,
                 page_hash=cur.text_hash(text),
-            )
+            ),
+            context.cursor_key,
         )
         response["omitted"] = {
             "reason": "budget",
@@ -164,15 +178,18 @@ def peek(
             "invalid_argument", f"position must be one of {', '.join(POSITIONS)}", position=position
         )
     size_limit = positive_int(limit, "limit", DEFAULT_PEEK, MAX_PEEK)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise PdfthinError("invalid_argument", "seed must be an integer")
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
+    ):
+        raise PdfthinError("invalid_argument", f"seed must be an integer from 0 to {MAX_SEED}")
     doc = context.document(document, password)
     if section is None:
-        text, pages = _document_text(doc)
+        text, pages = joined_pages(doc.pages)
         scope: dict[str, Any] = {"section": None, "title": doc.metadata.title}
+        first, last = 1, doc.page_count
     else:
         found = _section(doc, section)
-        _first, _last = section_span(doc, section)
+        first, last = section_span(doc, section)
         text = section_text(doc, found)
         pages = _page_starts_in_section(doc, found, text)
         scope = {"section": found.id, "title": found.title}
@@ -188,7 +205,8 @@ def peek(
     start, end = _word_bounds(text, start, min(total, start + size_limit))
     page = _page_at(pages, start)
     scope["chars"] = total
-    return {
+    scope["pages"] = format_pages(list(range(first, last + 1)))
+    response = {
         "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
         "scope": scope,
         "position": position,
@@ -198,34 +216,12 @@ def peek(
         "page": page,
         "text": text[start:end],
     }
-
-
-def _document_text(doc: Document) -> tuple[str, list[tuple[int, int]]]:
-    parts: list[str] = []
-    starts: list[tuple[int, int]] = []
-    length = 0
-    for page in doc.pages:
-        if not page.markdown:
-            continue
-        if parts:
-            parts.append("\n\n")
-            length += 2
-        starts.append((length, page.number))
-        parts.append(page.markdown)
-        length += len(page.markdown)
-    return "".join(parts), starts
+    return attach(response, doc, range(first, last + 1))
 
 
 def _page_starts_in_section(doc: Document, section: Section, text: str) -> list[tuple[int, int]]:
     starts = [(0, section.page or 1)]
-    marker = "<!-- page "
-    at = text.find(marker)
-    while at >= 0:
-        close = text.find(" -->", at)
-        number = text[at + len(marker) : close]
-        if number.isdecimal():
-            starts.append((at, int(number)))
-        at = text.find(marker, at + 1)
+    starts.extend((m.start(), int(m.group(1))) for m in PAGE_MARKER.finditer(text))
     return starts
 
 

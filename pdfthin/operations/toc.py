@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import PdfthinError
 from ..model.sections import image_count, preview, section_tree
 from . import cursor as cur
 from .context import Context, Source, budget, default_context
 from .response import size
+from .unreadable import attach, page_list, unreadable_in
 
-_RESERVE = 400
+#: Room for the quotes around the cursor (whose longest form is measured).
+_RESERVE = 8
 
 
 def get_toc(
@@ -30,18 +31,9 @@ def get_toc(
     args = cur.args_digest(op="toc")
     start = 0
     if cursor is not None:
-        c = cur.decode(cursor)
-        cur.check(
-            c,
-            op="toc",
-            fingerprint=doc.fingerprint,
-            ocr=False,
-            args=args,
-            page_count=doc.page_count,
-        )
-        start = c.offset
-        if start > len(sections):
-            raise PdfthinError("invalid_cursor", "the cursor points past the end of the outline")
+        c = cur.decode(cursor, context.cursor_key)
+        cur.check(c, op="toc", fingerprint=doc.fingerprint, ocr=False, args=args)
+        start = cur.resume_at(c, len(sections))
     response: dict[str, Any] = {
         "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
         "source": tree.source,
@@ -51,7 +43,19 @@ def get_toc(
     }
     if doc.outline_problems and start == 0 and tree.source == "outline":
         response["problems"] = doc.outline_problems[:20]
-    used = size(response) + _RESERVE
+    # The whole document: headings are sought on every page, and previews come from them.
+    attach(response, doc, range(1, doc.page_count + 1))
+    longest = cur.encode(
+        cur.Cursor(
+            op="toc",
+            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+            ocr=False,
+            args=args,
+            index=len(sections),
+        ),
+        context.cursor_key,
+    )
+    used = size(response) + len(longest) + _RESERVE
     index = start
     entries: list[dict[str, Any]] = response["sections"]
     while index < len(sections):
@@ -62,10 +66,13 @@ def get_toc(
             "level": section.level,
             "page": section.page,
         }
-        if section.located:
+        if section.page is not None and section.end_page is not None:
             entry["end_page"] = section.end_page
             entry["preview"] = preview(doc, section)
             entry["images"] = image_count(doc, section)
+            missing = unreadable_in(doc, section.page, section.end_page)
+            if missing:
+                entry["unreadable"] = page_list(missing)
         if section.problem:
             entry["problem"] = section.problem
         cost = size(entry) + 1
@@ -81,8 +88,8 @@ def get_toc(
                 fingerprint=cur.fingerprint_prefix(doc.fingerprint),
                 ocr=False,
                 args=args,
-                remaining=(1,),
-                offset=index,
-            )
+                index=index,
+            ),
+            context.cursor_key,
         )
     return response

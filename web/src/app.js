@@ -202,6 +202,7 @@ function renderSummary(d) {
     el("dl", { class: "facts" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
     d.hidden_text ? el("p", { class: "warning" }, `Hidden text withheld on pages ${d.hidden_text.pages} (${d.hidden_text.runs} runs): ${d.hidden_text.message}.`) : null,
     d.recovered ? el("p", { class: "warning" }, `Recovered: ${d.recovered}`) : null,
+    d.unreadable ? el("p", { class: "warning unreadable" }, d.unreadable.message) : null,
   ]);
 }
 
@@ -254,6 +255,8 @@ const reader = (() => {
     if (response.pages) {
       for (const page of response.pages) container.append(pageArticle(page));
     } else if (response.section) {
+      const first = !response.part || response.part.start === 0;
+      if (first && response.unreadable) container.append(el("p", { class: "warning unreadable" }, response.unreadable.message));
       const part = el("article", { class: "page section-part" });
       renderMarkdown(part, response.markdown ?? "");
       container.append(part);
@@ -309,6 +312,7 @@ const toc = (() => {
       response.total_sections === 0
         ? "No sections: the PDF has no outline and no headings were found."
         : `${response.total_sections} sections, from the ${response.source === "outline" ? "PDF's outline" : "headings on the pages"}. Choose one to read it.`;
+    if (response.unreadable) $("toc-source").textContent += ` Pages ${response.unreadable.pages} could not be read, so headings there are unknown.`;
     for (const section of response.sections) {
       const pages = section.page == null ? "" : section.end_page && section.end_page !== section.page ? `pp. ${section.page}–${section.end_page}` : `p. ${section.page}`;
       const item = el(
@@ -318,6 +322,7 @@ const toc = (() => {
         " ",
         el("span", { class: "muted" }, pages, section.images ? ` · ${section.images} image(s)` : ""),
         section.problem ? el("span", { class: "warning" }, ` ${section.problem}`) : null,
+        section.unreadable ? el("span", { class: "warning" }, ` pages not read: ${section.unreadable}`) : null,
         section.preview ? el("div", { class: "preview muted" }, section.preview) : null,
       );
       container.append(item);

@@ -27,21 +27,25 @@ md.core.ruler.push("no_inline_styles", (state) => {
   }
 });
 
-const PAGE_MARKER = /^<!-- page (\d+) -->$/gm;
+// `<!-- page N -->`, or `<!-- page N: needs_ocr (image_only) -->` for a page not read whole.
+const PAGE_MARKER = /^<!-- page (\d+)(?:: ([a-z_]+) \(([a-z_]+)\))? -->$/gm;
 
-/** Render pdfthin Markdown into `container` (its children are replaced). `<!-- page N -->`
- *  markers (read_section puts them between pages) become page dividers. */
+/** Render pdfthin Markdown into `container` (its children are replaced). Page markers
+ *  (read_section puts them between pages) become page dividers, saying when a page could not
+ *  be read. */
 export function renderMarkdown(container, text) {
   container.replaceChildren();
   const pieces = text.split(PAGE_MARKER);
-  // split with a capture group: [text, page, text, page, text, ...]
+  // split with three capture groups: [text, page, status, reason, text, ...]
   for (let i = 0; i < pieces.length; i += 1) {
-    if (i % 2 === 1) {
+    if (i % 4 === 1) {
       const divider = document.createElement("div");
       divider.className = "page-divider";
-      divider.textContent = `page ${pieces[i]}`;
+      const [status, reason] = [pieces[i + 1], pieces[i + 2]];
+      divider.textContent = status ? `page ${pieces[i]}: not read (${status}: ${reason.replaceAll("_", " ")})` : `page ${pieces[i]}`;
+      if (status) divider.classList.add("unreadable");
       container.append(divider);
-    } else if (pieces[i].trim()) {
+    } else if (i % 4 === 0 && pieces[i].trim()) {
       const block = document.createElement("div");
       block.className = "markdown";
       block.innerHTML = md.render(pieces[i]); // safe: html off, see above

@@ -77,7 +77,10 @@ def call(operation: str, handle: str, arguments: str = "{}") -> str:
         data = _documents.get(handle)
         if data is None:
             raise PdfthinError("invalid_argument", f"no open document {handle!r}")
-        kwargs = json.loads(arguments)
+        try:
+            kwargs = json.loads(arguments)
+        except (ValueError, RecursionError):
+            raise PdfthinError("invalid_argument", "arguments must be a JSON object") from None
         if not isinstance(kwargs, dict) or "context" in kwargs:
             raise PdfthinError("invalid_argument", "arguments must be a JSON object")
         try:

@@ -1,0 +1,90 @@
+"""The report of the pages a response covers but could not read (invariant 3: an unreadable
+page is never presented as empty).
+
+``read_pages`` gives each page's status and reason, ``find_in_document`` its coverage; every
+other response that covers pages (``describe_document``, ``get_info``, ``get_toc`` and each of
+its sections, ``read_section``, ``peek``, ``list_images``) carries ``unreadable`` when any page
+of its scope was not read whole: a page that needs OCR (no usable text layer) or a page whose
+text layer was read only in part. Absent when every page in scope was read::
+
+    "unreadable": {"count": 3, "pages": "2,5-6",
+                   "reasons": {"image_only": "2", "partial": "5-6"}, "message": "..."}
+
+The reason codes are the pages' ``reason_code`` (README, "Page statuses"): ``partial`` is a
+``text`` page read in part, every other code a ``needs_ocr`` page. Page lists are compact
+ranges, cut at :data:`MAX_LIST_CHARS` (ending in ``…``) so a report fits any budget; ``count``
+is always the whole number, and ``read_pages`` gives each page's status.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from typing import Any
+
+from ..model import Document
+from ..pages import format_pages
+
+#: The longest page list a report carries (characters); a longer one is cut at a range.
+MAX_LIST_CHARS = 80
+_DERIVED_KEY = "unreadable.pages"
+
+
+def all_unreadable(doc: Document) -> list[int]:
+    """Every page of the document not read whole, in order (kept with the document)."""
+    found = doc.derived.get(_DERIVED_KEY)
+    if not isinstance(found, list):
+        found = [p.number for p in doc.pages if p.unreadable]
+        doc.derived[_DERIVED_KEY] = found
+    return found
+
+
+def unreadable_in(doc: Document, first: int, last: int) -> list[int]:
+    """The pages from ``first`` to ``last`` not read whole (cheap for many spans)."""
+    pages = all_unreadable(doc)
+    return pages[bisect_left(pages, first) : bisect_right(pages, last)]
+
+
+def page_list(pages: list[int]) -> str:
+    """``pages`` (sorted) as compact ranges, cut to at most :data:`MAX_LIST_CHARS`
+    characters at a range boundary, ending in ``…`` when cut."""
+    text = format_pages(pages)
+    if len(text) <= MAX_LIST_CHARS:
+        return text
+    return text[: text.rfind(",", 0, MAX_LIST_CHARS - 1)] + ",…"
+
+
+def report(doc: Document, pages: Iterable[int]) -> dict[str, Any] | None:
+    """The ``unreadable`` report of a response whose scope is ``pages``; ``None`` when every
+    page was read."""
+    unreadable = set(all_unreadable(doc))
+    if not unreadable:
+        return None
+    missing = sorted(unreadable.intersection(pages))
+    if not missing:
+        return None
+    by_reason: dict[str, list[int]] = {}
+    for n in missing:
+        by_reason.setdefault(doc.page(n).reason_code, []).append(n)
+    needing_ocr = sum(1 for n in missing if doc.page(n).status == "needs_ocr")
+    partial = len(missing) - needing_ocr
+    said = [f"{needing_ocr} need OCR"] if needing_ocr else []
+    if partial:
+        said.append(f"{partial} read in part")
+    return {
+        "count": len(missing),
+        "pages": page_list(missing),
+        "reasons": {code: page_list(nums) for code, nums in by_reason.items()},
+        "message": (
+            f"{len(missing)} page(s) in scope could not be read ({', '.join(said)}): "
+            "their text is missing here, not absent from the document"
+        ),
+    }
+
+
+def attach(response: dict[str, Any], doc: Document, pages: Iterable[int]) -> dict[str, Any]:
+    """``response`` with its ``unreadable`` report, when there is one."""
+    found = report(doc, pages)
+    if found is not None:
+        response["unreadable"] = found
+    return response
