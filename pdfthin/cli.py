@@ -480,9 +480,12 @@ def _cmd_section(args: argparse.Namespace) -> int:
         _print_json(response)
     else:
         info = response["section"]
-        crumbs = " > ".join([*info["breadcrumb"], info["title"]])
+        # Titles from the outline are the file's bookmarks, not page text: said so, and kept
+        # from closing the comment they are printed in.
+        crumbs = " > ".join([*info["breadcrumb"], info["title"]]).replace("--", "- -")
+        source = info["title_source"]
         gaps = _unreadable_note(response, "; ")
-        print(f"<!-- {info['id']}: {crumbs} (pages {info['pages']}{gaps}) -->\n")
+        print(f"<!-- {info['id']} ({source}): {crumbs} (pages {info['pages']}{gaps}) -->\n")
         print(response["markdown"])
         if response.get("next_cursor"):
             print(f"pdfthin: more follows; --cursor {response['next_cursor']}", file=sys.stderr)
@@ -545,7 +548,7 @@ def _describe_text(r: dict[str, Any]) -> str:
         "status: " + "  ".join(f"{k}={v}" for k, v in r["pages"].items() if isinstance(v, str)),
     ]
     for key, value in r["metadata"].items():
-        lines.append(f"{key}: {value}")
+        lines.append(f"metadata {key}: {value}")  # the file's metadata, not page text
     lines.append(f"outline: {'yes' if r['has_outline'] else 'no'}")
     lines.append(f"estimated tokens: {r['estimated_tokens']['total']}")
     if "hidden_text" in r:
@@ -558,7 +561,7 @@ def _describe_text(r: dict[str, Any]) -> str:
 def _info_text(r: dict[str, Any]) -> str:
     lines = [f"pages: {r['document']['page_count']}", f"sha256: {r['document']['fingerprint']}"]
     for key, value in r["metadata"].items():
-        lines.append(f"{key}: {value}")
+        lines.append(f"metadata {key}: {value}")  # the file's metadata, not page text
     for size in r["page_sizes"]:
         lines.append(
             f"pages {size['pages']}: {size['width']} x {size['height']} pt, "

@@ -399,7 +399,7 @@ def _entry(match: dict[str, Any], views: dict[int, dict[str, Any]], around: int)
         entry["end_page"] = end_page
     label = views[page].get("label")
     if label:
-        entry["label"] = label
+        entry["page_label"] = label  # the file's page label, not page text
     if "words" in match:
         entry["words"] = match["words"]
     if "word" in match:

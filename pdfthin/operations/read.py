@@ -170,7 +170,7 @@ def _entry(page: dict[str, Any], text: str, offset: int, total: int) -> dict[str
         entry["reason"] = page["reason"]
         entry["reason_code"] = page["reason_code"]
     if page.get("label"):
-        entry["label"] = page["label"]
+        entry["page_label"] = page["label"]  # the file's page label, not page text
     entry["markdown"] = text
     if offset or offset + len(text) < total:
         entry["part"] = {"start": offset, "end": offset + len(text), "total": total}

@@ -26,11 +26,22 @@ def size(obj: Any) -> int:
 TITLE_CHARS = 160
 
 
+#: Where a section's title comes from: the PDF's bookmarks (written by whoever made the file,
+#: not page text) or a heading found in the page text.
+TITLE_SOURCES = {"outline": "outline", "headings": "heading"}
+
+
 def document_summary(doc: Document) -> dict[str, Any]:
+    """The document's fingerprint, page count and metadata title. The title is the file's own
+    metadata, not page text, and is labelled so (invariant 15): it sits under ``metadata``."""
     title = doc.metadata.title
     if title and len(title) > TITLE_CHARS:
         title = title[: TITLE_CHARS - 1] + "…"
-    return {"fingerprint": doc.fingerprint, "page_count": doc.page_count, "title": title}
+    return {
+        "fingerprint": doc.fingerprint,
+        "page_count": doc.page_count,
+        "metadata": {"title": title},
+    }
 
 
 def pages_with_status(doc: Document, status: str, pages: list[int] | None = None) -> list[int]:

@@ -13,7 +13,7 @@ from ..pages import format_pages
 from . import cursor as cur
 from .context import Context, Source, budget, default_context, positive_int
 from .read import read_pages
-from .response import cut_point, size
+from .response import TITLE_SOURCES, cut_point, size
 from .unreadable import attach
 
 # escape_markers: adapters render page Markdown beside their own markers with it.
@@ -93,6 +93,7 @@ def read_section(
         "section": {
             "id": found.id,
             "title": found.title,
+            "title_source": TITLE_SOURCES[tree.source],
             "level": found.level,
             "pages": f"{first}-{last}" if last != first else str(first),
             "breadcrumb": tree.breadcrumb(found),
@@ -185,14 +186,15 @@ def peek(
     doc = context.document(document, password)
     if section is None:
         text, pages = joined_pages(doc.pages)
-        scope: dict[str, Any] = {"section": None, "title": doc.metadata.title}
+        scope: dict[str, Any] = {"section": None, "metadata": {"title": doc.metadata.title}}
         first, last = 1, doc.page_count
     else:
         found = _section(doc, section)
         first, last = section_span(doc, section)
         text = section_text(doc, found)
         pages = _page_starts_in_section(doc, found, text)
-        scope = {"section": found.id, "title": found.title}
+        source = TITLE_SOURCES[section_tree(doc).source]
+        scope = {"section": found.id, "title": found.title, "title_source": source}
     total = len(text)
     if position == "beginning":
         start = 0

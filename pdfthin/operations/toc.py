@@ -8,7 +8,7 @@ from typing import Any
 from ..model.sections import image_count, preview, section_tree
 from . import cursor as cur
 from .context import Context, Source, budget, default_context
-from .response import size
+from .response import TITLE_SOURCES, size
 from .unreadable import attach, page_list, unreadable_in
 
 #: Room for the quotes around the cursor (whose longest form is measured).
@@ -58,11 +58,13 @@ def get_toc(
     used = size(response) + len(longest) + _RESERVE
     index = start
     entries: list[dict[str, Any]] = response["sections"]
+    title_source = TITLE_SOURCES[tree.source]
     while index < len(sections):
         section = sections[index]
         entry: dict[str, Any] = {
             "id": section.id,
             "title": section.title,
+            "title_source": title_source,
             "level": section.level,
             "page": section.page,
         }

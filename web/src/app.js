@@ -277,7 +277,7 @@ function pageArticle(page) {
   const heading = el(
     "header",
     {},
-    el("strong", {}, `Page ${page.page}`, page.label ? ` (${page.label})` : "", continued ? " — continued" : ""),
+    el("strong", {}, `Page ${page.page}`, page.page_label ? ` (${page.page_label})` : "", continued ? " — continued" : ""),
     " ",
     el("span", { class: `chip status-${page.status}` }, STATUS_LABELS[page.status] ?? page.status),
     page.reason ? el("span", { class: "muted" }, ` ${page.reason}`) : null,
@@ -373,7 +373,7 @@ const search = (() => {
         el(
           "li",
           { class: "result", "data-page": match.page },
-          el("button", { type: "button", class: "page-link", onclick: () => openPage(match.page) }, where, match.label ? ` (${match.label})` : ""),
+          el("button", { type: "button", class: "page-link", onclick: () => openPage(match.page) }, where, match.page_label ? ` (${match.page_label})` : ""),
           " ",
           snippetNode(match.snippet),
         ),
