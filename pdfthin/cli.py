@@ -181,7 +181,7 @@ def _native_option(parser: argparse.ArgumentParser, sub: Any) -> None:
 
 def _select_engine(args: argparse.Namespace) -> int | None:
     """Startup: choose the engine; a required accelerator that cannot load is one line on
-    stderr and exit 3 (DESIGN.md invariant 10)."""
+    stderr and exit 3 (docs/design.md, invariant 10)."""
     from .engine import _native
 
     if args.native is not None:

@@ -1,6 +1,6 @@
 """Page selections: the one place where ``"1-3,7,10-"`` is parsed and checked.
 
-Invariant 2 of DESIGN.md: a selection is validated against the page count before the engine
+Invariant 2 of docs/design.md: a selection is validated against the page count before the engine
 sees it. Nothing is clamped; an impossible selection is an ``invalid_pages`` error that names
 the page count.
 """

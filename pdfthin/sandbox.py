@@ -1,6 +1,6 @@
 """The sandbox of the servers: a root directory, and the only files a client may read.
 
-Invariant 11 of DESIGN.md. A client names a file by a path relative to the root. Before
+Invariant 11 of docs/design.md. A client names a file by a path relative to the root. Before
 anything is opened the path is resolved (symbolic links included) and the result must lie
 inside the resolved root; then the resolved path is opened one component at a time from a
 descriptor of the root, refusing to follow any symbolic link (``O_NOFOLLOW``), so a component

@@ -1,4 +1,4 @@
-"""The import bans of DESIGN.md, enforced where they are promised (issue 18, item 11).
+"""The import bans of docs/design.md, enforced where they are promised (issue 18, item 11).
 
 - Invariant 8: no module of ``pdfthin/`` imports a network module (sockets, HTTP, URLs, mail,
   ...), anywhere, the engine included.

@@ -1,4 +1,4 @@
-"""A password unlocks one call, over MCP (DESIGN.md invariant 12): after one call opens
+"""A password unlocks one call, over MCP (docs/design.md, invariant 12): after one call opens
 ``locked.pdf`` (password ``secret``) and caches it, every tool asked without the password or
 with a wrong one answers ``encrypted`` — in the same session, and from another HTTP client of
 the same server — and a cursor issued to the call with the password does not let a call without

@@ -1,4 +1,4 @@
-"""The native blocks and reading order against the layout's own (DESIGN.md invariant 10).
+"""The native blocks and reading order against the layout's own (docs/design.md, invariant 10).
 
 ``pdfthin_native.build_blocks`` mirrors ``pdfthin.layout.blocks.build_blocks`` and
 ``pdfthin_native.reading_order`` mirrors ``pdfthin.layout.order.reading_order``, step by step.

@@ -1,4 +1,4 @@
-"""The native accelerator changes speed, never answers (DESIGN.md invariant 10).
+"""The native accelerator changes speed, never answers (docs/design.md, invariant 10).
 
 Every file of the corpus is read by both engines: every page's complete ``PageContent``
 (``repr``: every run, box, float, hidden text, image, rule, count and problem) and the complete

@@ -1,4 +1,4 @@
-"""Fonts load the same with the native module as without it (DESIGN.md invariant 10).
+"""Fonts load the same with the native module as without it (docs/design.md, invariant 10).
 
 ``parse_cmap``, ``_parse_w``, a simple font's ``trans`` table, the CIDToGIDMap walk and the
 Adobe CID -> Unicode tables have native mirrors (``pdfthin_native.parse_cmap``, ``parse_w``,

@@ -1,4 +1,4 @@
-"""The native heading statistics against the layout's own (DESIGN.md invariant 10).
+"""The native heading statistics against the layout's own (docs/design.md, invariant 10).
 
 ``pdfthin_native.heading_context`` computes what ``pdfthin.layout.headings.mark_headings``
 learns of the whole document before it changes anything (``body_size``, ``_context``,

@@ -1,4 +1,4 @@
-"""The native text clean-up and word lists against the model's own (DESIGN.md invariant 10).
+"""The native text clean-up and word lists against the model's own (docs/design.md, invariant 10).
 
 ``pdfthin_native.clean_text`` mirrors ``pdfthin.model.text.clean`` (ligatures, characters that
 are never text, runs of spaces) and hands back ``None`` for what Python must normalise itself

@@ -1,4 +1,4 @@
-"""The native running furniture and list items against the layout's own (DESIGN.md
+"""The native running furniture and list items against the layout's own (docs/design.md
 invariant 10).
 
 ``pdfthin_native.mark_structure`` does what ``pdfthin.layout.structure.mark_furniture`` and

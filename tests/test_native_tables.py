@@ -1,4 +1,4 @@
-"""The native table finding against the layout's own (DESIGN.md invariant 10).
+"""The native table finding against the layout's own (docs/design.md, invariant 10).
 
 ``pdfthin_native.find_tables`` mirrors ``pdfthin.layout.tables.find_tables`` (with
 ``table_cells`` and ``table_columns``) step by step. Here both find tables in the same lines

@@ -321,7 +321,7 @@ def test_describe_reports_types_and_statuses(search_pdf: bytes, ctx: Context) ->
     assert r["pages"]["needs_ocr"] == "4"
     assert r["pages"]["needs_ocr_reasons"] == {"image_only": "4"}
     assert r["capabilities"]["ocr"] == {"bound": False}
-    # Which engine answered: native where the accelerator is loaded (DESIGN.md invariant 10).
+    # Which engine answered: native where the accelerator is loaded (docs/design.md, invariant 10).
     from pdfthin.engine import _native
 
     expected = "pure" if _native.NATIVE is None else "native"

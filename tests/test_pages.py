@@ -1,4 +1,4 @@
-"""Page selections (DESIGN.md invariant 2): ``"1-3,7,10-"`` parsed and validated, never
+"""Page selections (docs/design.md, invariant 2): ``"1-3,7,10-"`` parsed and validated, never
 clamped; anything impossible is ``invalid_pages`` naming the page count."""
 
 from __future__ import annotations

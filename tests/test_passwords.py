@@ -1,4 +1,4 @@
-"""A password unlocks one call (DESIGN.md invariant 12).
+"""A password unlocks one call (docs/design.md, invariant 12).
 
 An encrypted document is read only by a call that gives a password that opens it; a cache
 never lets a later call skip that proof: not the document cache (whatever the source: bytes,

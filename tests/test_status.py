@@ -1,4 +1,4 @@
-"""Page statuses and their reason codes (DESIGN.md invariant 3): a page is ``empty`` only
+"""Page statuses and their reason codes (docs/design.md, invariant 3): a page is ``empty`` only
 when nothing that could carry text is drawn on it; every status names why."""
 
 from __future__ import annotations

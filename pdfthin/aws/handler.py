@@ -284,7 +284,7 @@ def _timeout() -> PdfthinError:
 
 
 # PDFTHIN_NATIVE=require where the accelerator cannot load stops the container at init with
-# one line naming the host and the reason (DESIGN.md invariant 10), as a bad setting does.
+# one line naming the host and the reason (docs/design.md, invariant 10), as a bad setting does.
 _native.require()
 
 #: The container's application, created at init so that warm invocations share its caches.

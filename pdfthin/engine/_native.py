@@ -1,4 +1,4 @@
-"""The one place that imports ``pdfthin_native`` (DESIGN.md, invariant 10).
+"""The one place that imports ``pdfthin_native`` (docs/design.md, invariant 10).
 
 The native accelerator changes speed, never answers. Which engine reads pages is chosen once,
 at startup, by ``PDFTHIN_NATIVE`` (or the command line's ``--native``, which sets the same

@@ -1,6 +1,6 @@
 """A small LRU cache of built documents, keyed by fingerprint.
 
-Invariant 5 of DESIGN.md: a document is extracted once, in full, and served from here after.
+Invariant 5 of docs/design.md: a document is extracted once, in full, and served from here after.
 The cache is process-wide and thread-safe; building happens outside the lock so a slow
 extraction never blocks cached reads of other documents.
 

@@ -1,6 +1,6 @@
 """Which passwords unlock a cached encrypted document, kept as salted verifiers.
 
-DESIGN.md invariant 12: a password unlocks one call. A decrypted document in the cache is
+docs/design.md, invariant 12: a password unlocks one call. A decrypted document in the cache is
 served only to a call whose password is proven to unlock it, so each cache entry of an
 encrypted file carries a :class:`Keyring`: a random salt and, for each password seen to open
 the file, a key derived from it (PBKDF2-HMAC-SHA256). A call's password is derived the same

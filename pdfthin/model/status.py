@@ -1,6 +1,6 @@
 """Page status: ``text``, ``empty`` or ``needs_ocr``, each with a reason a person can read.
 
-Invariant 3 of DESIGN.md: a page that may hold text we could not read is never ``empty``. A
+Invariant 3 of docs/design.md: a page that may hold text we could not read is never ``empty``. A
 page is ``empty`` only when the engine read it completely and found nothing drawn that could
 carry text: no text, no image, no more than a few vector strokes.
 """

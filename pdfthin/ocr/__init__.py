@@ -6,7 +6,7 @@ Markdown. Neither is a dependency of the package: the user binds implementations
 operations :class:`~pdfthin.operations.Context`, or with ``--ocr MODULE`` on the command line
 and the MCP server.
 
-Invariant 9 of DESIGN.md, enforced here and in the operations:
+Invariant 9 of docs/design.md, enforced here and in the operations:
 
 - OCR runs only when a call asks for it, and only on ``needs_ocr`` pages;
 - results are matched to the requested page numbers: a port's reordered, skipped, duplicated

@@ -11,7 +11,7 @@ Getting a call's document (:meth:`Context.document`), in order:
 2. the cache is asked by fingerprint; on a miss the document is built (one build for every call
    that wants it, under an extraction slot, stopped when no caller has time left:
    :mod:`pdfthin.deadline`);
-3. the caller's password is checked against the entry's keyring (DESIGN.md invariant 12,
+3. the caller's password is checked against the entry's keyring (docs/design.md, invariant 12,
    ``pdfthin/model/keyring.py``): a password the keyring does not know is tried on the file
    itself, exactly as a first call would open it, and remembered only if it opens it. So what
    a call gets never depends on what earlier calls gave.

@@ -1,6 +1,6 @@
 """``find_in_document``: search with page numbers, snippets and honest coverage.
 
-Invariant 4 of DESIGN.md: every response says which pages were searched and which could not
+Invariant 4 of docs/design.md: every response says which pages were searched and which could not
 be (pages that need OCR); an empty match list with incomplete coverage says so instead of
 implying the text is absent.
 

@@ -1,5 +1,5 @@
 """Encrypted files opened with the right password, a wrong one, none, the owner's, and edge
-cases of the PDF's own check (DESIGN.md invariant 12), on both engine paths. The child gives
+cases of the PDF's own check (docs/design.md, invariant 12), on both engine paths. The child gives
 the attack's password to every call on one shared context, so the right-password attacks also
 read the decrypted document from the cache call after call; calls with different passwords on
 one cache are in ``tests/test_passwords.py``."""
