@@ -440,7 +440,7 @@ def per_file(run: Run) -> dict[str, Any]:
 
 
 def native_identity(run: Run) -> dict[str, Any] | None:
-    """DESIGN.md invariant 10: the native accelerator changes speed, never answers."""
+    """docs/design.md, invariant 10: the native accelerator changes speed, never answers."""
     names = {e.name for e in run.engines}
     if not {"pdfthin", "pdfthin-native"} <= names:
         return None

@@ -1,4 +1,4 @@
-"""The native line building and grid finding against the layout's own (docs/design.md, invariant 10).
+"""The native line building and grid finding against the layout's own (invariant 10).
 
 ``pdfthin_native.build_lines`` mirrors ``pdfthin.layout.lines`` (``_group``, ``_make_line``)
 step by step. Here both build lines from the same runs, and the lines must be the same to the

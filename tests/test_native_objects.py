@@ -1,4 +1,4 @@
-"""The native parser of indirect objects gives pypdf's answer or none (docs/design.md, invariant 10).
+"""The native parser of indirect objects gives pypdf's answer or none (invariant 10).
 
 ``pdfthin_native.read_indirect`` reads one ``N G obj`` at an offset of a file the way pypdf's
 ``get_object`` does (``read_object_header``, then ``read_object``). For any input it must
