@@ -1,0 +1,148 @@
+"""Pages that cost more work than any page should (issue 18, item 3; DESIGN.md invariant 13).
+
+Each file is small (its streams compress to almost nothing) and each page, read as it asks,
+would show billions of glyphs, run millions of operators, keep gigabytes of image bytes or
+hand layout a million runs. Every page must stop at its work budget — marked incomplete, with
+a problem saying which budget ran out, never ``empty`` — and the document as a whole must stop
+at its own budget, on both engine paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tests.hostile import attack
+from tests.pdfbuilder import PdfBuilder, Ref, inline_image
+
+#: A sentence each attack draws first, so the harness sees the text before the work survive.
+VISIBLE = "Visible body text"
+_FIRST = b"BT /F1 12 Tf 72 740 Td (" + VISIBLE.encode() + b") Tj ET\n"
+
+
+def work(variant: str) -> Callable[[Callable[[], bytes]], Callable[[], bytes]]:
+    """Register a ``page_work`` attack; the text drawn before the work must be read."""
+    return attack("page_work", variant, must_show=(VISIBLE,))
+
+
+def _builder() -> tuple[PdfBuilder, Ref]:
+    b = PdfBuilder(compress=True)
+    return b, b.font_standard("Helvetica")
+
+
+def _tj(glyphs: int) -> bytes:
+    """One TJ array showing ``glyphs`` glyphs, with a number between every ten."""
+    return b"[" + b"(abcdefghij) -10 " * (glyphs // 10) + b"] TJ"
+
+
+@work("form_long_tj_drawn_many_times")
+def form_tj() -> bytes:
+    """One form showing 100,000 glyphs, drawn 9,999 times: 10**9 glyphs."""
+    b, font = _builder()
+    form = b.form_xobject(
+        b"BT /F1 1 Tf 10 10 Td " + _tj(100_000) + b" ET", resources={"Font": {"F1": font}}
+    )
+    b.add_page(_FIRST + b"/Fm Do " * 9_999, {"Font": {"F1": font}, "XObject": {"Fm": form}})
+    return b.build()
+
+
+@work("nested_forms_each_drawing_the_next")
+def nested_forms() -> bytes:
+    """Five levels of forms, each drawing the next ten times, the last showing text."""
+    b, font = _builder()
+    form = b.form_xobject(
+        b"BT /F1 1 Tf 10 10 Td " + _tj(20_000) + b" ET", resources={"Font": {"F1": font}}
+    )
+    for _ in range(5):
+        form = b.form_xobject(
+            b"/Fm Do " * 10, resources={"Font": {"F1": font}, "XObject": {"Fm": form}}
+        )
+    b.add_page(_FIRST + b"/Fm Do " * 10, {"Font": {"F1": font}, "XObject": {"Fm": form}})
+    return b.build()
+
+
+@work("millions_of_tiny_operators")
+def tiny_operators() -> bytes:
+    """Twelve million operators, in a form drawn again and again."""
+    b, font = _builder()
+    form = b.form_xobject(b"0 0 m " * 600_000)
+    b.add_page(_FIRST + b"/Fm Do " * 20, {"Font": {"F1": font}, "XObject": {"Fm": form}})
+    return b.build()
+
+
+@work("huge_number_of_runs_for_layout")
+def many_runs() -> bytes:
+    """A million separate runs scattered over the page: what layout is handed."""
+    b, font = _builder()
+    cells = b"".join(
+        b"1 0 0 1 %d %d Tm (w%d) Tj " % (20 + (i * 37) % 560, 20 + (i * 53) % 700, i % 97)
+        for i in range(50_000)
+    )
+    form = b.form_xobject(b"BT /F1 4 Tf " + cells + b" ET", resources={"Font": {"F1": font}})
+    b.add_page(_FIRST + b"/Fm Do " * 20, {"Font": {"F1": font}, "XObject": {"Fm": form}})
+    return b.build()
+
+
+@work("many_pages_each_heavy")
+def heavy_pages() -> bytes:
+    """Hundreds of pages sharing one content stream that costs just under a page's budget."""
+    b, font = _builder()
+    form = b.form_xobject(
+        b"BT /F1 1 Tf 10 10 Td " + _tj(50_000) + b" ET", resources={"Font": {"F1": font}}
+    )
+    heavy = b.stream(b"/Fm Do " * 30)
+    resources = {"Font": {"F1": font}, "XObject": {"Fm": form}}
+    b.add_page(_FIRST, resources)
+    for _ in range(300):
+        page = b.add_page(None, resources)
+        b.get(page)["Contents"] = heavy
+    return b.build()
+
+
+@work("inline_image_in_a_form_drawn_many_times")
+def inline_images() -> bytes:
+    """A form holding a 1 MB inline image, drawn thousands of times: gigabytes kept."""
+    b, font = _builder()
+    image = inline_image(1024, 1024, b"\x80" * (1024 * 1024))
+    form = b.form_xobject(b"q 10 0 0 10 0 0 cm " + image + b" Q")
+    b.add_page(_FIRST + b"/Fm Do " * 5_000, {"Font": {"F1": font}, "XObject": {"Fm": form}})
+    return b.build()
+
+
+@work("content_array_repeating_one_stream")
+def repeated_contents() -> bytes:
+    """/Contents listing one 8 MB stream thousands of times."""
+    b, font = _builder()
+    big = b.stream(b"0 0 m " * ((8 << 20) // 6))
+    page = b.add_page(_FIRST, {"Font": {"F1": font}})
+    first = b.get(page)["Contents"]
+    b.get(page)["Contents"] = [first, *[big] * 5_000]
+    return b.build()
+
+
+@work("white_text_against_many_painted_areas")
+def white_text() -> bytes:
+    """Thousands of painted areas, then a million white runs, each checked against them."""
+    b, font = _builder()
+    areas = b"".join(b"%d 5 1 1 re f " % (i % 600) for i in range(1_999))
+    runs = b"1 0 0 1 300 400 Tm (w) Tj " * 100_000
+    form = b.form_xobject(b"BT /F1 12 Tf 1 g " + runs + b" ET", resources={"Font": {"F1": font}})
+    b.add_page(
+        _FIRST + b"0 g " + areas + b"/Fm Do " * 10, {"Font": {"F1": font}, "XObject": {"Fm": form}}
+    )
+    return b.build()
+
+
+@work("invisible_text_against_many_images")
+def invisible_text() -> bytes:
+    """Many small images away from the text, and many invisible runs checked against each
+    (an OCR layer is invisible text over an image)."""
+    b, font = _builder()
+    image = b.image_xobject(1, 1)
+    images = b"".join(b"q 1 0 0 1 %d 5 cm /Im Do Q " % (i % 600) for i in range(2_000))
+    runs = b"1 0 0 1 300 400 Tm (w) Tj " * 50_000
+    form = b.form_xobject(b"BT /F1 12 Tf 3 Tr " + runs + b" ET", resources={"Font": {"F1": font}})
+    b.add_page(
+        _FIRST + images + b"/Fm Do " * 10,
+        {"Font": {"F1": font}, "XObject": {"Fm": form, "Im": image}},
+    )
+    return b.build()
