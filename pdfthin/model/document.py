@@ -77,6 +77,9 @@ class Document:
     recovered: str | None = None
     extraction_seconds: float = 0.0
     facts: DocumentFacts = field(default_factory=DocumentFacts)
+    #: Problems of the document as a whole: a walk over its objects or its work budget cut
+    #: short (what was read is kept; these say what was not).
+    problems: list[str] = field(default_factory=list)
     #: Data derived on demand and kept with the document (search index, OCR results).
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -151,6 +154,7 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Documen
         recovered=engine.recovered,
         extraction_seconds=time.perf_counter() - started,
         facts=engine.facts(),
+        problems=list(engine.problems),
     )
 
 
