@@ -41,6 +41,17 @@ from .walk import Walk, depth_first
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 PAGE_SECONDS = 10.0
+#: The work one document may cost (DESIGN.md, invariant 13), in work units summed over its
+#: pages: one per operator and per glyph (counted as the interpreter's page budget counts
+#: them), RUN_WORK per text run (each is laid out and kept, as text or as withheld text, for
+#: the document's life), and PAGE_OVERHEAD_WORK per page (what reading even an empty page
+#: costs, in operators). Pages past it are not read, and say so.
+DOCUMENT_WORK = 10_000_000
+RUN_WORK = 16
+PAGE_OVERHEAD_WORK = 250
+#: Seconds reading a whole document may take (its pages and their layout, when the model
+#: reads it: ``document_deadline``); pages not started by then are not read, and say so.
+DOCUMENT_SECONDS = 30.0
 MAX_OUTLINE_ENTRIES = 20_000
 MAX_OUTLINE_DEPTH = 64
 MAX_FIELDS = 100_000
@@ -61,6 +72,8 @@ class Limits:
     max_file_bytes: int = MAX_FILE_BYTES
     max_stream_bytes: int = MAX_STREAM_BYTES
     page_seconds: float = PAGE_SECONDS
+    document_work: int = DOCUMENT_WORK
+    document_seconds: float = DOCUMENT_SECONDS
 
 
 #: The stream cap of the ``_pypdf_quiet`` block this thread is in, if any.
@@ -136,6 +149,14 @@ class EngineDocument:
         self._dest_problem: str | None = None
         #: Problems of the document as a whole (a walk cut short), for the layers above.
         self.problems: list[str] = []
+        #: Work its pages have cost so far (see DOCUMENT_WORK), the pages counted in it, and
+        #: the first page it left unread.
+        self.work_spent = 0
+        self._charged: set[int] = set()
+        self._first_unread: int | None = None
+        #: When reading the whole document must end (``time.monotonic()``), set by whoever
+        #: reads it all (the model, from ``limits.document_seconds``); ``None``: no end.
+        self.document_deadline: float | None = None
         self.closed = False
         with _pypdf_quiet(self.limits):
             self.reader, self._pages = self._open(data, password)
@@ -557,17 +578,57 @@ class EngineDocument:
         self._check_open()
         if not 1 <= number <= self.page_count:
             raise IndexError(number)
+        # Each page counts once towards the document's work budget: a page read before is
+        # read again whatever is left of it.
+        first = number not in self._charged
         with _pypdf_quiet(self.limits):
-            return self._read_page(number)
+            limit = self.limits.document_work
+            if first and self.work_spent >= limit:
+                return self._unread_page(
+                    number, f"the document's work budget ({limit} work units) was spent"
+                )
+            ends = self.document_deadline
+            if first and ends is not None and time.monotonic() >= ends:
+                return self._unread_page(
+                    number,
+                    f"the document's time limit ({self.limits.document_seconds:g} s) ran out",
+                )
+            content = self._read_page(number)
+        if first:
+            self._charged.add(number)
+            runs = len(content.runs) + len(content.hidden)
+            work = content.operators + content.glyphs + RUN_WORK * runs + PAGE_OVERHEAD_WORK
+            self.work_spent += work
+        return content
 
-    def _read_page(self, number: int) -> PageContent:
-        page_obj = self._pages[number - 1]
-        box, rotation = _page_geometry(page_obj)
+    def _blank(self, number: int) -> tuple[PageContent, tuple[float, float, float, float], int]:
+        """Page ``number`` with its size and nothing read yet; its box and rotation."""
+        box, rotation = _page_geometry(self._pages[number - 1])
         width = box[2] - box[0]
         height = box[3] - box[1]
         if rotation in (90, 270):
             width, height = height, width
         content = PageContent(number=number, width=width, height=height, rotation=rotation)
+        return content, box, rotation
+
+    def _unread_page(self, number: int, why: str) -> PageContent:
+        """A page past one of the document's bounds: not read, and saying so."""
+        if self._first_unread is None:
+            self._first_unread = number
+            self._problem(f"{why} before page {number}; it and the pages after it were not read")
+        content, _, _ = self._blank(number)
+        content.problems.append(f"not read: {why} on the pages before it")
+        content.incomplete = True
+        return content
+
+    def _deadline(self) -> float:
+        """The time reading a page must end by: its own limit, or the document's."""
+        ends = time.monotonic() + self.limits.page_seconds
+        return ends if self.document_deadline is None else min(ends, self.document_deadline)
+
+    def _read_page(self, number: int) -> PageContent:
+        page_obj = self._pages[number - 1]
+        content, box, rotation = self._blank(number)
         try:
             data, problems = content_bytes(page_obj)
         except Exception as exc:
@@ -582,7 +643,7 @@ class EngineDocument:
             content,
             display_matrix(box, rotation),
             self._fonts,
-            time.monotonic() + self.limits.page_seconds,
+            self._deadline(),
             self._keepalive,
         )
         try:
@@ -599,6 +660,7 @@ class EngineDocument:
             interpreter._finish()
             content.problems.append(f"reading stopped: {_short(exc)}")
             content.incomplete = True
+        content.operators = interpreter.ops
         return content
 
     def _read_page_native(
@@ -617,7 +679,7 @@ class EngineDocument:
             data,
             resources,
             display_matrix(box, rotation),
-            time.monotonic() + self.limits.page_seconds,
+            self._deadline(),
             self._fonts,
             self._keepalive,
             self._native_fonts,

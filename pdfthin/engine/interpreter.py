@@ -6,8 +6,10 @@ state), the text and line matrices, the marked-content stack (for ``/Artifact`` 
 and glyph outlines are ignored.
 
 Every limit that protects against hostile input lives here: Form XObject depth and cycles, the
-number of operators and Form invocations per page, and a wall-clock deadline. When one is hit
-the page keeps what was read and is marked incomplete with a reason.
+page's work budget (operators, content bytes, glyphs, text runs, images, inline image bytes,
+Form invocations and area tests, each counted as the work is done) and a wall-clock deadline.
+When one is hit the page keeps what was read and is marked incomplete, with a problem naming
+the limit.
 """
 
 from __future__ import annotations
@@ -27,12 +29,29 @@ from .streams import read_once
 from .types import HiddenText, ImagePlacement, PageContent, TextRun
 
 Matrix = tuple[float, float, float, float, float, float]
+Box = tuple[float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
-#: Limits per page.
+#: The page's work budget (DESIGN.md, invariant 13). Each is counted as the work is done, a
+#: Form XObject's content each time the form is drawn, and stops the page where it is reached
+#: (the native interpreter counts the same things at the same points). Operators interpreted:
 MAX_OPERATIONS = 4_000_000
-MAX_FORM_DEPTH = 16
+#: Bytes of content streams interpreted (the page's, and each form's each time it is drawn).
+MAX_CONTENT_BYTES = 64 << 20
+#: Glyphs shown (each code of a shown string).
+MAX_GLYPHS = 1_000_000
+#: Text runs made: read, hidden or invisible (what layout and the hidden-text report get).
+MAX_RUNS = 100_000
+#: Images placed (XObjects and inline images).
+MAX_IMAGES = 10_000
+#: Bytes of inline images kept (each image's first MAX_INLINE_IMAGE bytes).
+MAX_INLINE_BYTES = 16 << 20
+#: Form XObjects drawn.
 MAX_FORM_INVOCATIONS = 10_000
+#: Tests of a point against a painted area or an image, made to decide whether hidden text
+#: (white, invisible) has something beneath it.
+MAX_AREA_TESTS = 10_000_000
+MAX_FORM_DEPTH = 16
 MAX_RULES = 20_000
 MAX_PROBLEMS = 20
 #: Inline images are small by definition (the specification advises under 4 KB); keep at most
@@ -424,6 +443,10 @@ class Interpreter:
         self.actual_depth = 0
         self.ops = 0
         self.forms = 0
+        # the rest of the page's work budget, as counted so far
+        self.content_bytes = 0
+        self.inline_bytes = 0
+        self.area_tests = 0
         self.form_stack: list[Any] = []
         self.resources: Any = None
         # current path: device-space bounding box and candidate ruling segments
@@ -508,8 +531,17 @@ class Interpreter:
 
     def run(self, data: bytes, resources: Any) -> None:
         self.resources = resources
+        self._content(data)
         self._execute(data)
         self._finish()
+
+    def _content(self, data: bytes) -> None:
+        self.content_bytes += len(data)
+        if self.content_bytes > MAX_CONTENT_BYTES:
+            raise PageTimeout(
+                f"more than {MAX_CONTENT_BYTES} bytes of content on the page (Form XObjects "
+                "counted each time they are drawn)"
+            )
 
     def _execute(self, data: bytes) -> None:
         table = self.ops_table
@@ -534,18 +566,37 @@ class Interpreter:
             problems.append(message)
 
     def _finish(self) -> None:
-        """Invisible text over a scanned image is the scanner's OCR layer: keep it."""
+        """Invisible text over a scanned image is the scanner's OCR layer: keep it. Once the
+        area tests are spent, the rest of the invisible text is withheld unchecked."""
         page = self.page
         boxes = [img.bbox for img in page.images]
         for run, reason in self.invisible:
             cx = (run.x0 + run.x1) / 2
             cy = (run.y0 + run.y1) / 2
-            if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
+            over = self.area_tests <= MAX_AREA_TESTS and self._inside_any(boxes, cx, cy)
+            if over:
                 run.ocr_layer = True
                 page.runs.append(run)
             else:
                 page.hidden.append(HiddenText(run.text, reason, (run.x0, run.y0, run.x1, run.y1)))
+        if self.invisible and self.area_tests > MAX_AREA_TESTS:
+            self._problem(
+                f"more than {MAX_AREA_TESTS} area tests for hidden text on the page; "
+                "invisible text past them was withheld unchecked"
+            )
+            page.incomplete = True
         self.invisible = []
+
+    def _inside_any(
+        self, boxes: list[tuple[float, float, float, float]], x: float, y: float
+    ) -> bool:
+        """Is (x, y) inside one of ``boxes``? Each box looked at is an area test."""
+        for i, b in enumerate(boxes):
+            if b[0] <= x <= b[2] and b[1] <= y <= b[3]:
+                self.area_tests += i + 1
+                return True
+        self.area_tests += len(boxes)
+        return False
 
     # --- text state ----------------------------------------------------------------------
 
@@ -684,6 +735,8 @@ class Interpreter:
             self.tm = (a, b, c, d, e - advance * c, f - advance * d)
         else:
             self.tm = (a, b, c, d, e + advance * a, f + advance * b)
+        if self.page.glyphs > MAX_GLYPHS:
+            raise PageTimeout(f"more than {MAX_GLYPHS} glyphs on the page")
 
     def _missing_font(self) -> Font:
         return missing_font(self.fonts)
@@ -730,6 +783,8 @@ class Interpreter:
                 run_x, run_y = a * fs * gs.th, b * fs * gs.th
             direction = quarter_turn(run_x, run_y, c * fs, d * fs)
         self.seq += 1
+        if self.seq > MAX_RUNS:
+            raise PageTimeout(f"more than {MAX_RUNS} text runs on the page")
         run = TextRun(
             text,
             min(xs),
@@ -782,14 +837,12 @@ class Interpreter:
         """Is anything but white painted under (x, y) so far: a fill, a shading, an image?"""
         if self.painted_full or len(self.page.images) > MAX_PAINTED:
             return True
-        for box in self.painted:
-            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
-                return True
-        for image in self.page.images:
-            box = image.bbox
-            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
-                return True
-        return False
+        found = self._inside_any(self.painted, x, y) or self._inside_any(
+            [image.bbox for image in self.page.images], x, y
+        )
+        if self.area_tests > MAX_AREA_TESTS:
+            raise PageTimeout(f"more than {MAX_AREA_TESTS} area tests for hidden text on the page")
+        return found
 
     def _actual_text(self, text: str) -> str:
         # Inside /ActualText the glyphs are replaced by that text, once.
@@ -1056,6 +1109,7 @@ class Interpreter:
         return (min(xs), min(ys), max(xs), max(ys))
 
     def _image(self, xobj: DictionaryObject, ref: Any, name: str) -> None:
+        self._count_image()
         self.page.images.append(
             ImagePlacement(bbox=self._unit_square(), **image_info(xobj, ref, name))
         )
@@ -1065,7 +1119,15 @@ class Interpreter:
         image = operands[1] if len(operands) > 1 and isinstance(operands[1], bytes) else b""
         if not isinstance(params, dict):
             return
+        self._count_image()
+        self.inline_bytes += min(len(image), MAX_INLINE_IMAGE)
+        if self.inline_bytes > MAX_INLINE_BYTES:
+            raise PageTimeout(f"more than {MAX_INLINE_BYTES} bytes of inline images on the page")
         self.page.images.append(inline_placement(params, image, self._unit_square()))
+
+    def _count_image(self) -> None:
+        if len(self.page.images) >= MAX_IMAGES:
+            raise PageTimeout(f"more than {MAX_IMAGES} images on the page")
 
     def _form(self, xobj: StreamObject, ref: Any) -> None:
         key = form_key(xobj, ref)
@@ -1086,6 +1148,7 @@ class Interpreter:
             return
         if not data:
             return
+        self._content(data)
         matrix = form_matrix(xobj)
         saved_gs = self.gs
         saved_resources = self.resources
@@ -1131,6 +1194,7 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
     items = contents[:10_000] if isinstance(contents, list) else [contents]
     parts: list[bytes] = []
     problems: list[str] = []
+    total = 0
     for item in items:
         obj = resolve(item)
         if not isinstance(obj, StreamObject):
@@ -1144,5 +1208,12 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
         if not data and get(obj, "/Filter") is not None:
             problems.append("a content stream declares a filter but holds no data")
         if data:
+            total += len(data) + (1 if parts else 0)
+            if total > MAX_CONTENT_BYTES:
+                problems.append(
+                    f"the page's content streams hold more than {MAX_CONTENT_BYTES} bytes; "
+                    "the rest was not read"
+                )
+                break
             parts.append(data)
     return b"\n".join(parts), problems

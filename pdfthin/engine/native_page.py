@@ -206,6 +206,19 @@ def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:
     )
 
 
+def budget() -> tuple[int, int, int, int, int, int, int]:
+    """The rest of the Python interpreter's work budget, as the native one takes it."""
+    return (
+        interpreter.MAX_CONTENT_BYTES,
+        interpreter.MAX_GLYPHS,
+        interpreter.MAX_RUNS,
+        interpreter.MAX_IMAGES,
+        interpreter.MAX_INLINE_BYTES,
+        interpreter.MAX_INLINE_IMAGE,
+        interpreter.MAX_AREA_TESTS,
+    )
+
+
 def read_page(
     native: Any,
     content: PageContent,
@@ -229,8 +242,10 @@ def read_page(
         deadline - time.monotonic(),
         content.problems,
         limits(),
+        budget(),
     )
-    runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop = result
+    runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop, ops = result
+    content.operators += ops
     content.runs.extend(runs)
     content.hidden.extend(HiddenText(text, reason, bbox) for text, reason, bbox in hidden)
     placements: list[ImagePlacement] = []

@@ -23,7 +23,7 @@ from ..engine import (
     _native,
 )
 from ..engine.gcpause import collect_if_due, collection_paused
-from ..layout import Block, Line, PageLayout, finish_document, layout_page
+from ..layout import MAX_LAYOUT_RUNS, Block, Line, PageLayout, finish_document, layout_page
 from .markdown import Anchor, render_page
 from .status import page_status
 
@@ -96,7 +96,13 @@ def build_document(engine: EngineDocument, progress: ProgressCallback | None = N
     # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
     # pypdf's bounds are set once for all the engine calls.
     with collection_paused(), engine.held():
-        return _build(engine, progress)
+        # Reading every page and laying it out is bounded as a whole: pages not started
+        # within the document's time limit are not read (the engine labels them).
+        engine.document_deadline = time.monotonic() + engine.limits.document_seconds
+        try:
+            return _build(engine, progress)
+        finally:
+            engine.document_deadline = None
 
 
 def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Document:
@@ -160,7 +166,16 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Documen
 
 def _layout(content: PageContent) -> PageLayout:
     """The page's layout; should laying it out fail (a bug, never the input's fault), its
-    runs in drawing order, one line each, and the page marked as read in part."""
+    runs in drawing order, one line each, and the page marked as read in part. A page with
+    more runs than layout takes is laid out with the first it drew, and says so."""
+    if len(content.runs) > MAX_LAYOUT_RUNS:
+        content.runs = sorted(content.runs, key=lambda r: r.seq)[:MAX_LAYOUT_RUNS]
+        _problem(
+            content,
+            f"more than {MAX_LAYOUT_RUNS} text runs to lay out; the runs drawn after them "
+            "were left out",
+        )
+        content.incomplete = True
     try:
         return layout_page(content)
     except Exception as exc:

@@ -43,6 +43,23 @@ pub struct Limits {
     pub split_gap_em: f64,
     pub white: f64,
     pub max_painted: usize,
+    /// The rest of the page's work budget (`interpreter.MAX_CONTENT_BYTES`, ...).
+    pub budget: Budget,
+}
+
+/// The page's work budget beyond operators and Form invocations: the Python interpreter's
+/// `MAX_CONTENT_BYTES`, `MAX_GLYPHS`, `MAX_RUNS`, `MAX_IMAGES`, `MAX_INLINE_BYTES` (with
+/// `MAX_INLINE_IMAGE`, what is kept of one image) and `MAX_AREA_TESTS`, counted at the same
+/// points.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub max_content_bytes: u64,
+    pub max_glyphs: u64,
+    pub max_runs: u64,
+    pub max_images: usize,
+    pub max_inline_bytes: u64,
+    pub max_inline_image: u64,
+    pub max_area_tests: u64,
 }
 
 /// `mult`: `m` then `n`, with Python's operation order.
@@ -287,6 +304,10 @@ pub struct Interp<'py> {
     unmapped: u64,
     problems: Vec<String>,
     incomplete: bool,
+    // the page's work budget, as counted so far
+    content_bytes: u64,
+    inline_bytes: u64,
+    area_tests: u64,
 }
 
 /// `math.hypot`, `float` and `int`, looked up once (a page used to import them afresh).
@@ -390,6 +411,9 @@ impl<'py> Interp<'py> {
             unmapped: 0,
             problems,
             incomplete: false,
+            content_bytes: 0,
+            inline_bytes: 0,
+            area_tests: 0,
         })
     }
 
@@ -496,6 +520,36 @@ impl<'py> Interp<'py> {
         if self.problems.len() < self.limits.max_problems && !self.problems.contains(&message) {
             self.problems.push(message);
         }
+    }
+
+    /// `Interpreter.run` up to `_finish`: the page's content, counted, then interpreted.
+    pub fn run(&mut self, data: &[u8]) -> Result<(), Stop> {
+        self.content(data.len())?;
+        self.execute(data)
+    }
+
+    /// `_content`: `len` more bytes of content interpreted.
+    fn content(&mut self, len: usize) -> Result<(), Stop> {
+        self.content_bytes += len as u64;
+        let max = self.limits.budget.max_content_bytes;
+        if self.content_bytes > max {
+            return Err(Stop::Timeout(format!(
+                "more than {max} bytes of content on the page (Form XObjects counted each time \
+                 they are drawn)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// `_count_image`: room for one more image?
+    fn count_image(&self) -> HResult<()> {
+        let max = self.limits.budget.max_images;
+        if self.images.len() >= max {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {max} images on the page"
+            ))));
+        }
+        Ok(())
     }
 
     pub fn execute(&mut self, data: &[u8]) -> Result<(), Stop> {
@@ -640,10 +694,7 @@ impl<'py> Interp<'py> {
                 Ok(())
             }
             b"Do" => self.do_xobject(ops),
-            b"BI" => {
-                self.inline_image(ops);
-                Ok(())
-            }
+            b"BI" => self.inline_image(ops),
             b"BMC" => {
                 let artifact = matches!(ops.last(), Some(Val::Name(n)) if n == b"Artifact");
                 self.push_marked(artifact, None);
@@ -983,6 +1034,12 @@ impl<'py> Interp<'py> {
         } else {
             [a, b, c, d, e + advance * a, f + advance * b]
         };
+        let max = self.limits.budget.max_glyphs;
+        if self.glyphs > max {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {max} glyphs on the page"
+            ))));
+        }
         Ok(())
     }
 
@@ -1056,6 +1113,12 @@ impl<'py> Interp<'py> {
             direction = quarter_turn(run_x, run_y, c * fs, d * fs);
         }
         self.seq += 1;
+        let max = self.limits.budget.max_runs;
+        if self.seq > max {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {max} text runs on the page"
+            ))));
+        }
         let run = Run {
             text,
             bbox: [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)],
@@ -1094,7 +1157,7 @@ impl<'py> Interp<'py> {
                     Some("clipped")
                 }
                 _ => {
-                    if self.white_text() && !self.painted_at(cx, cy) {
+                    if self.white_text() && !self.painted_at(cx, cy)? {
                         self.invisible.push((run, "white"));
                         return Ok(());
                     }
@@ -1109,22 +1172,35 @@ impl<'py> Interp<'py> {
         Ok(())
     }
 
-    /// `_finish`: invisible text over an image is the scanner's OCR layer.
+    /// `_finish`: invisible text over an image is the scanner's OCR layer. Once the area
+    /// tests are spent, the rest of the invisible text is withheld unchecked.
     pub fn finish(&mut self) {
         let boxes: Vec<[f64; 4]> = self.images.iter().map(|i| *i.bbox()).collect();
-        for (mut run, reason) in std::mem::take(&mut self.invisible) {
+        let invisible = std::mem::take(&mut self.invisible);
+        let any = !invisible.is_empty();
+        let max = self.limits.budget.max_area_tests;
+        for (mut run, reason) in invisible {
             let [x0, y0, x1, y1] = run.bbox;
             let cx = (x0 + x1) / 2.0;
             let cy = (y0 + y1) / 2.0;
-            if boxes
-                .iter()
-                .any(|b| b[0] <= cx && cx <= b[2] && b[1] <= cy && cy <= b[3])
-            {
+            let over = self.area_tests <= max && {
+                let (hit, tests) = inside_any(boxes.iter(), cx, cy);
+                self.area_tests += tests;
+                hit
+            };
+            if over {
                 run.ocr_layer = true;
                 self.runs.push(run);
             } else {
                 self.hidden.push((run.text, reason, run.bbox));
             }
+        }
+        if any && self.area_tests > max {
+            self.problem(format!(
+                "more than {max} area tests for hidden text on the page; invisible text past \
+                 them was withheld unchecked"
+            ));
+            self.incomplete = true;
         }
     }
 
@@ -1268,12 +1344,24 @@ impl<'py> Interp<'py> {
     }
 
     /// Is anything but white painted under (x, y) so far: a fill, a shading, an image?
-    fn painted_at(&self, x: f64, y: f64) -> bool {
+    fn painted_at(&mut self, x: f64, y: f64) -> HResult<bool> {
         if self.painted_full || self.images.len() > self.limits.max_painted {
-            return true;
+            return Ok(true);
         }
-        let inside = |b: &[f64; 4]| b[0] <= x && x <= b[2] && b[1] <= y && y <= b[3];
-        self.painted.iter().any(inside) || self.images.iter().any(|i| inside(i.bbox()))
+        let (mut found, tests) = inside_any(self.painted.iter(), x, y);
+        self.area_tests += tests;
+        if !found {
+            let (hit, tests) = inside_any(self.images.iter().map(Image::bbox), x, y);
+            self.area_tests += tests;
+            found = hit;
+        }
+        let max = self.limits.budget.max_area_tests;
+        if self.area_tests > max {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {max} area tests for hidden text on the page"
+            ))));
+        }
+        Ok(found)
     }
 
     fn add_rules(&mut self, b: [f64; 4], stroke: bool) {
@@ -1382,18 +1470,28 @@ impl<'py> Interp<'py> {
         [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)]
     }
 
-    fn inline_image(&mut self, ops: &[Val]) {
+    fn inline_image(&mut self, ops: &[Val]) -> HResult<()> {
         let params = match ops.first() {
             None => Vec::new(),
             Some(Val::Dict(items)) => items.clone(),
-            Some(_) => return,
+            Some(_) => return Ok(()),
         };
         let data = match ops.get(1) {
             Some(Val::Str(bytes)) => bytes.clone(),
             _ => Vec::new(),
         };
+        self.count_image()?;
+        let budget = self.limits.budget;
+        self.inline_bytes += (data.len() as u64).min(budget.max_inline_image);
+        if self.inline_bytes > budget.max_inline_bytes {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {} bytes of inline images on the page",
+                budget.max_inline_bytes
+            ))));
+        }
         let bbox = self.unit_square();
         self.images.push(Image::Inline(params, data, bbox));
+        Ok(())
     }
 
     fn xobject(&mut self, name: &[u8]) -> HResult<Rc<XObject>> {
@@ -1444,6 +1542,7 @@ impl<'py> Interp<'py> {
         match &*found {
             XObject::None => Ok(()),
             XObject::Image(info) => {
+                self.count_image()?;
                 let bbox = self.unit_square();
                 self.images.push(Image::XObject(*info, bbox));
                 Ok(())
@@ -1500,6 +1599,7 @@ impl<'py> Interp<'py> {
         if bytes.is_empty() {
             return Ok(());
         }
+        self.content(bytes.len())?;
         let saved_gs = Rc::clone(&self.gs);
         let saved_scope = self.scope;
         let (saved_tm, saved_tlm) = (self.tm, self.tlm);
@@ -1537,7 +1637,8 @@ impl<'py> Interp<'py> {
 
     // --- the answer ----------------------------------------------------------------------
 
-    /// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`.
+    /// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop,
+    /// ops)`.
     pub fn into_py(self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
         let py = self.py;
         // The page's `TextRun`s, made here as `native_page` would make them from tuples.
@@ -1621,6 +1722,7 @@ impl<'py> Interp<'py> {
             self.problems,
             self.incomplete,
             stop,
+            self.ops,
         );
         Ok(out.into_pyobject(py)?.into_any().unbind())
     }
@@ -1630,6 +1732,19 @@ impl<'py> Interp<'py> {
 #[allow(dead_code)]
 fn _piece(text: &str) -> Piece {
     Piece::new(text)
+}
+
+/// `_inside_any`: is (x, y) inside one of `boxes`, and how many boxes were looked at (each
+/// is an area test)?
+fn inside_any<'a>(boxes: impl Iterator<Item = &'a [f64; 4]>, x: f64, y: f64) -> (bool, u64) {
+    let mut tests = 0u64;
+    for b in boxes {
+        tests += 1;
+        if b[0] <= x && x <= b[2] && b[1] <= y && y <= b[3] {
+            return (true, tests);
+        }
+    }
+    (false, tests)
 }
 
 /// `interpreter.quarter_turn`: 0 upright, 3/4/5 turned a quarter/half/three quarters

@@ -27,7 +27,7 @@ mod tables;
 mod text;
 mod truetype;
 
-use interp::{to_py, Interp, Limits};
+use interp::{to_py, Budget, Interp, Limits};
 // The parser of indirect objects (pypdf's read_object), declared apart from the others.
 pub mod objects;
 
@@ -58,15 +58,18 @@ fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, 
     Ok((out, None))
 }
 
-/// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits)`.
+/// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits,
+/// budget)`.
 ///
 /// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
 /// `colour_components(scope, name)`, `alpha(scope, name)` and `text_string(raw)`, and holds
 /// the `missing` font and the `text_run` class; see `pdfthin/engine/native_page.py`. Returns
-/// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`, the
-/// runs made with `text_run`. `limits` is `(max_operations, max_form_depth,
+/// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop, ops)`,
+/// the runs made with `text_run`. `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, min_visible_size, space_gap_em,
-/// split_gap_em, white, max_painted)`, the values of the Python interpreter's module.
+/// split_gap_em, white, max_painted)` and `budget` `(max_content_bytes, max_glyphs,
+/// max_runs, max_images, max_inline_bytes, max_inline_image, max_area_tests)`, the values of
+/// the Python interpreter's module.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn interpret(
@@ -79,6 +82,7 @@ fn interpret(
     seconds: f64,
     problems: Vec<String>,
     limits: (u64, usize, u64, usize, usize, f64, f64, f64, f64, usize),
+    budget: (u64, u64, u64, usize, u64, u64, u64),
 ) -> PyResult<Py<PyAny>> {
     let base = [base.0, base.1, base.2, base.3, base.4, base.5];
     let limits = Limits {
@@ -92,9 +96,18 @@ fn interpret(
         split_gap_em: limits.7,
         white: limits.8,
         max_painted: limits.9,
+        budget: Budget {
+            max_content_bytes: budget.0,
+            max_glyphs: budget.1,
+            max_runs: budget.2,
+            max_images: budget.3,
+            max_inline_bytes: budget.4,
+            max_inline_image: budget.5,
+            max_area_tests: budget.6,
+        },
     };
     let mut interp = Interp::new(py, resolver, width, height, base, seconds, problems, limits)?;
-    let stop = interp.execute(data).err();
+    let stop = interp.run(data).err();
     interp.finish();
     interp.into_py(stop)
 }

@@ -31,7 +31,7 @@ def _builder() -> tuple[PdfBuilder, Ref]:
 
 def _tj(glyphs: int) -> bytes:
     """One TJ array showing ``glyphs`` glyphs, with a number between every ten."""
-    return b"[" + b"(abcdefghij) -10 " * (glyphs // 10) + b"] TJ"
+    return b"[" + b"(abcdefghij) -10 " * (glyphs // 10) + b"] TJ "
 
 
 @work("form_long_tj_drawn_many_times")
@@ -84,17 +84,36 @@ def many_runs() -> bytes:
 
 @work("many_pages_each_heavy")
 def heavy_pages() -> bytes:
-    """Hundreds of pages sharing one content stream that costs just under a page's budget."""
+    """Hundreds of pages sharing one content stream that costs just under a page's budget:
+    45 times a form of 100 lines of 200 glyphs."""
     b, font = _builder()
-    form = b.form_xobject(
-        b"BT /F1 1 Tf 10 10 Td " + _tj(50_000) + b" ET", resources={"Font": {"F1": font}}
-    )
-    heavy = b.stream(b"/Fm Do " * 30)
+    lines = b"".join(b"1 0 0 1 20 %d Tm " % (20 + 7 * i) + _tj(200) for i in range(100))
+    form = b.form_xobject(b"BT /F1 2 Tf " + lines + b" ET", resources={"Font": {"F1": font}})
+    heavy = b.stream(b"/Fm Do " * 45)
     resources = {"Font": {"F1": font}, "XObject": {"Fm": form}}
     b.add_page(_FIRST, resources)
     for _ in range(300):
         page = b.add_page(None, resources)
         b.get(page)["Contents"] = heavy
+    return b.build()
+
+
+@work("many_pages_crowded_for_layout")
+def crowded_pages() -> bytes:
+    """Pages whose every run stands apart in a dense grid: layout compares each run with the
+    lines open near it, the square of their number on each page."""
+    b, font = _builder()
+    cells = b"".join(
+        b"1 0 0 1 %d %d Tm (w) Tj " % (4 + 4 * (i % 150), 4 + 5.5 * (i // 150))
+        for i in range(20_000)
+    )
+    form = b.form_xobject(b"BT /F1 3 Tf " + cells + b" ET", resources={"Font": {"F1": font}})
+    crowded = b.stream(b"/Fm Do")
+    resources = {"Font": {"F1": font}, "XObject": {"Fm": form}}
+    b.add_page(_FIRST, resources)
+    for _ in range(100):
+        page = b.add_page(None, resources)
+        b.get(page)["Contents"] = crowded
     return b.build()
 
 
