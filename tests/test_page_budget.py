@@ -212,7 +212,7 @@ def _pages(count: int) -> bytes:
 
 def _page_work() -> int:
     """What each page of ``_pages`` costs: 5 operators, 22 glyphs, one run, the page."""
-    return 5 + 22 + document.RUN_WORK + document.PAGE_OVERHEAD_WORK
+    return 5 + 22 + document.KEPT_WORK + document.PAGE_OVERHEAD_WORK
 
 
 def test_pages_past_the_documents_work_budget_are_not_read() -> None:

@@ -43,11 +43,11 @@ MAX_STREAM_BYTES = 64 * 1024 * 1024
 PAGE_SECONDS = 10.0
 #: The work one document may cost (DESIGN.md, invariant 13), in work units summed over its
 #: pages: one per operator and per glyph (counted as the interpreter's page budget counts
-#: them), RUN_WORK per text run (each is laid out and kept, as text or as withheld text, for
-#: the document's life), and PAGE_OVERHEAD_WORK per page (what reading even an empty page
-#: costs, in operators). Pages past it are not read, and say so.
+#: them), KEPT_WORK per text run and image placement (each is laid out or listed, and kept
+#: for the document's life: a few hundred bytes), and PAGE_OVERHEAD_WORK per page (what
+#: reading even an empty page costs, in operators). Pages past it are not read, and say so.
 DOCUMENT_WORK = 10_000_000
-RUN_WORK = 16
+KEPT_WORK = 16
 PAGE_OVERHEAD_WORK = 250
 #: Seconds reading a whole document may take (its pages and their layout, when the model
 #: reads it: ``document_deadline``); pages not started by then are not read, and say so.
@@ -596,8 +596,8 @@ class EngineDocument:
             content = self._read_page(number)
         if first:
             self._charged.add(number)
-            runs = len(content.runs) + len(content.hidden)
-            work = content.operators + content.glyphs + RUN_WORK * runs + PAGE_OVERHEAD_WORK
+            kept = len(content.runs) + len(content.hidden) + len(content.images)
+            work = content.operators + content.glyphs + KEPT_WORK * kept + PAGE_OVERHEAD_WORK
             self.work_spent += work
         return content
 

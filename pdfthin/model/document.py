@@ -115,6 +115,8 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None) -> Documen
         content = engine.page(number)
         contents.append(content)
         layouts.append(_layout(content))
+        # Ruling lines are read by layout alone: a long document's build need not hold them.
+        content.rules = []
         collect_if_due()
         if progress is not None:
             progress(number, engine.page_count)

@@ -117,6 +117,48 @@ def crowded_pages() -> bytes:
     return b.build()
 
 
+@work("many_pages_of_images")
+def image_pages() -> bytes:
+    """Pages each placing one small image just under the page's limit of images."""
+    b, font = _builder()
+    image = b.image_xobject(1, 1)
+    placed = b"".join(
+        b"q 3 0 0 3 %d %d cm /Im Do Q " % (i % 200 * 3, i // 200 * 3) for i in range(9_999)
+    )
+    form = b.form_xobject(placed, resources={"XObject": {"Im": image}})
+    shared = b.stream(b"/Fm Do")
+    resources = {"Font": {"F1": font}, "XObject": {"Fm": form}}
+    b.add_page(_FIRST, resources)
+    for _ in range(300):
+        page = b.add_page(None, resources)
+        b.get(page)["Contents"] = shared
+    return b.build()
+
+
+@work("many_pages_of_ruling_lines")
+def ruled_pages() -> bytes:
+    """Pages ruled into a grid of thousands of cells, with a word in many of them: table
+    detection is handed the page's every ruling line."""
+    b, font = _builder()
+    grid = b"".join(
+        b"%d %d 5 4 re S " % (20 + 5 * (i % 110), 20 + 4 * (i // 110)) for i in range(5_000)
+    )
+    words = b"".join(
+        b"1 0 0 1 %d %d Tm (%d) Tj " % (21 + 5 * (i % 110), 21 + 4 * (i // 110), i % 10)
+        for i in range(0, 5_000, 3)
+    )
+    form = b.form_xobject(
+        b"0.1 w " + grid + b"BT /F1 3 Tf " + words + b"ET", resources={"Font": {"F1": font}}
+    )
+    shared = b.stream(b"/Fm Do")
+    resources = {"Font": {"F1": font}, "XObject": {"Fm": form}}
+    b.add_page(_FIRST, resources)
+    for _ in range(100):
+        page = b.add_page(None, resources)
+        b.get(page)["Contents"] = shared
+    return b.build()
+
+
 @work("inline_image_in_a_form_drawn_many_times")
 def inline_images() -> bytes:
     """A form holding a 1 MB inline image, drawn thousands of times: gigabytes kept."""
