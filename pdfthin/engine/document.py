@@ -51,7 +51,7 @@ KEPT_WORK = 16
 PAGE_OVERHEAD_WORK = 250
 #: Seconds reading a whole document may take (its pages and their layout, when the model
 #: reads it: ``document_deadline``); pages not started by then are not read, and say so.
-DOCUMENT_SECONDS = 30.0
+DOCUMENT_SECONDS = 20.0
 MAX_OUTLINE_ENTRIES = 20_000
 MAX_OUTLINE_DEPTH = 64
 MAX_FIELDS = 100_000
