@@ -537,6 +537,8 @@ class EngineDocument:
             walk = Walk("form fields")
             facts.form_fields = _count_fields(acroform, walk)
             self._problem(walk.cut)
+            if facts.form_fields >= MAX_FIELDS:
+                self._problem(f"form fields: counted up to {MAX_FIELDS}; any more were not")
         files = get(get(root, "/Names"), "/EmbeddedFiles")
         if isinstance(files, dict):
             walk = Walk("attachments")
