@@ -515,6 +515,7 @@ def _describe_text(r: dict[str, Any]) -> str:
     lines.append(f"estimated tokens: {r['estimated_tokens']['total']}")
     if "hidden_text" in r:
         lines.append(f"hidden text withheld: {r['hidden_text']['runs']} runs")
+    lines.extend(f"! {problem}" for problem in r.get("problems", []))
     return "\n".join(lines)
 
 
@@ -535,6 +536,7 @@ def _info_text(r: dict[str, Any]) -> str:
     )
     if r.get("page_labels"):
         lines.append(f"page labels: {', '.join(map(str, r['page_labels'][:20]))}")
+    lines.extend(f"! {problem}" for problem in r.get("problems", []))
     return "\n".join(lines)
 
 
