@@ -555,6 +555,7 @@ def _describe_text(r: dict[str, Any]) -> str:
         lines.append(f"hidden text withheld: {r['hidden_text']['runs']} runs")
     if r.get("unreadable"):
         lines.append(_unreadable_note(r))
+    lines.extend(f"! {problem}" for problem in r.get("problems", []))
     return "\n".join(lines)
 
 
@@ -577,6 +578,7 @@ def _info_text(r: dict[str, Any]) -> str:
         lines.append(f"page labels: {', '.join(map(str, r['page_labels'][:20]))}")
     if r.get("unreadable"):
         lines.append(_unreadable_note(r))
+    lines.extend(f"! {problem}" for problem in r.get("problems", []))
     return "\n".join(lines)
 
 

@@ -103,5 +103,7 @@ def test_every_class_is_attacked() -> None:
         "hidden_text",
         "password",
         "navigation",
+        "unbounded_walk",
+        "page_work",
     }
     assert classes >= expected, classes

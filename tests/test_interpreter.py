@@ -1247,7 +1247,10 @@ def test_past_the_painted_area_limit_white_text_is_read() -> None:
     assert _visible_and_white(page_of(fills + b"0 0 1 rg 1 1 1 1 re f " + text)) == (["label"], [])
 
 
-def test_past_the_painted_area_limit_in_images_white_text_is_read() -> None:
+def test_past_the_painted_area_limit_in_images_white_text_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(interp, "MAX_PAINTED", 50)  # below the page's image budget
     text = b"BT /F1 10 Tf 1 g 72 700 Td (label) Tj ET"
     for count, seen in ((10, False), (interp.MAX_PAINTED + 1, True)):
         b = PdfBuilder()

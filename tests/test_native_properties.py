@@ -228,6 +228,59 @@ def test_limits_stop_both_engines_alike(
     check_stream(doc, module, b"/X1 Tf /X2 Tf /X3 Tf 1 Tf Tm" + b" 0 0 m 100 0 l S" * 9)
 
 
+def _small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdfthin.engine import interpreter, visibility
+
+    monkeypatch.setattr(interpreter, "MAX_CONTENT_BYTES", 1_000)
+    monkeypatch.setattr(interpreter, "MAX_GLYPHS", 40)
+    monkeypatch.setattr(interpreter, "MAX_RUNS", 6)
+    monkeypatch.setattr(interpreter, "MAX_IMAGES", 4)
+    monkeypatch.setattr(interpreter, "MAX_INLINE_BYTES", 9)
+    monkeypatch.setattr(interpreter, "MAX_INLINE_IMAGE", 3)
+    monkeypatch.setattr(visibility, "MAX_AREA_TESTS", 12)
+
+
+def test_the_page_budget_stops_both_engines_alike(
+    doc: EngineDocument, module: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each limit of the page's work budget (issue 18), reached in each engine at the same
+    point: the same runs, images, problems and counts."""
+    from pdfthin.engine import interpreter
+
+    _small_budget(monkeypatch)
+    text = b"BT /F1 9 Tf 72 700 Td (first) Tj ET "
+    inline = b"BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\x01\x02\x03 EI "
+    areas = b"0 0 5 5 re f 20 0 5 5 re f 40 0 5 5 re f "
+    for limit, data in (
+        ("glyphs", text + b"BT /F1 9 Tf (abcdefghij) Tj [(ab) -50 (cdefghij)] TJ ET" * 3),
+        ("text runs", text + b"BT /F1 9 Tf (a) Tj 3 Tr (b) Tj 0 Tr 1 g (c) Tj (d) ' ET" * 2),
+        ("images", text + b"/Im1 Do /Fm1 Do " + b"/Im1 Do " * 5),
+        ("inline images", text + inline * 4),
+        ("bytes of content", text + b"/Fm3 Do " * 30),
+        ("area tests", text + areas + b"BT 1 g /F1 9 Tf 1 1 Td " + b"(w) Tj " * 5 + b"ET"),
+        ("area tests", text + b"/Im1 Do " * 3 + b"BT 3 Tr /F1 9 Tf " + b"(w) Tj " * 5 + b"ET"),
+        ("text runs", text + b"/Fm2 Do " * 10),
+    ):
+        with pytest.MonkeyPatch.context() as wider:
+            if limit == "bytes of content":  # the forms' text would stop the page first
+                wider.setattr(interpreter, "MAX_RUNS", 100)
+                wider.setattr(interpreter, "MAX_GLYPHS", 1000)
+            with content_stream(data):
+                page = doc.page(1)
+            assert any(f" {limit} " in p for p in page.problems), (limit, page.problems)
+            check_stream(doc, module, data)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32), st.integers(1, 200))
+def test_token_soup_within_a_small_budget(
+    doc: EngineDocument, module: Any, seed: int, size: int
+) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _small_budget(monkeypatch)
+        check_stream(doc, module, soup(random.Random(seed), size))
+
+
 # --- corrupted real streams ------------------------------------------------------------------
 
 

@@ -37,16 +37,34 @@ from .interpreter import (
 )
 from .layers import NO_LAYERS, Layers
 from .types import DocumentFacts, Metadata, OutlineEntry, PageContent
+from .walk import Walk, depth_first
 
 #: Defaults for the resource bounds (overridable per :func:`open_pdf` call).
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 PAGE_SECONDS = 10.0
+#: The work one document may cost (DESIGN.md, invariant 13), in work units summed over its
+#: pages: one per operator and per glyph (counted as the interpreter's page budget counts
+#: them), KEPT_WORK per text run and image placement (each is laid out or listed, and kept
+#: for the document's life: a few hundred bytes), and PAGE_OVERHEAD_WORK per page (what
+#: reading even an empty page costs, in operators). Pages past it are not read, and say so.
+DOCUMENT_WORK = 10_000_000
+KEPT_WORK = 16
+PAGE_OVERHEAD_WORK = 250
+#: Seconds reading a whole document may take (its pages and their layout, when the model
+#: reads it: ``document_deadline``); pages not started by then are not read, and say so.
+DOCUMENT_SECONDS = 20.0
 MAX_OUTLINE_ENTRIES = 20_000
+MAX_OUTLINE_DEPTH = 64
 MAX_FIELDS = 100_000
 MAX_NAMES = 1_000
 MAX_ANNOTATED_PAGES = 100_000
 MAX_ANNOTATIONS = 10_000
+#: Levels of /Parent a page's inherited attributes are looked for in (page trees are a few
+#: levels deep; pypdf itself gives up at 100).
+MAX_INHERITANCE = 32
+#: Characters of a page label (a prefix longer than this is not a label a reader can use).
+MAX_LABEL_CHARS = 128
 
 _HEADER = re.compile(rb"%PDF-(\d\.\d)")
 
@@ -56,6 +74,8 @@ class Limits:
     max_file_bytes: int = MAX_FILE_BYTES
     max_stream_bytes: int = MAX_STREAM_BYTES
     page_seconds: float = PAGE_SECONDS
+    document_work: int = DOCUMENT_WORK
+    document_seconds: float = DOCUMENT_SECONDS
 
 
 #: The stream cap of the ``_pypdf_quiet`` block this thread is in, if any.
@@ -127,6 +147,18 @@ class EngineDocument:
         self._native_fonts: native_page.NativeFonts = {}
         self._keepalive: list[Any] = []
         self._page_refs: list[Any] = []
+        self._dest_names: dict[str, Any] | None = None
+        self._dest_problem: str | None = None
+        #: Problems of the document as a whole (a walk cut short), for the layers above.
+        self.problems: list[str] = []
+        #: Work its pages have cost so far (see DOCUMENT_WORK), the pages counted in it, and
+        #: the first page it left unread.
+        self.work_spent = 0
+        self._charged: set[int] = set()
+        self._first_unread: int | None = None
+        #: When reading the whole document must end (``time.monotonic()``), set by whoever
+        #: reads it all (the model, from ``limits.document_seconds``); ``None``: no end.
+        self.document_deadline: float | None = None
         self.closed = False
         with _pypdf_quiet(self.limits):
             self.reader, self._pages = self._open(data, password)
@@ -336,15 +368,40 @@ class EngineDocument:
 
     def _labels(self) -> list[str] | None:
         root = resolve(self.reader.trailer.get("/Root"))
-        if get(root, "/PageLabels") is None:
+        tree = get(root, "/PageLabels")
+        if tree is None or not self._labels_bounded(tree):
             return None
         try:
+            # pypdf reads a number tree once for all pages (7.0 and later), so with its size
+            # bounded above its work is bounded by that size and the page count.
             labels = list(self.reader.page_labels)
         except Exception:
             return None
         if len(labels) != self.page_count:
             return None
-        return [str(label) for label in labels]
+        return [_label(str(label)) for label in labels]
+
+    def _labels_bounded(self, tree: Any) -> bool:
+        """Is the page-label number tree small enough to hand to pypdf? Its nodes and
+        ``/Nums`` entries are counted by a bounded walk first; a tree past the walk's budget,
+        or one whose label prefixes are longer than a label, is not read (and said so)."""
+        walk = Walk("page labels")
+        for _, node in depth_first(walk, [tree], lambda n: walk.items(n, "/Kids")):
+            nums = walk.items(node, "/Nums")
+            if not walk.step(len(nums)):
+                break
+            for value in nums[1::2]:
+                prefix = get(resolve(value), "/P")
+                if isinstance(prefix, (str, bytes)) and len(prefix) > MAX_LABEL_CHARS:
+                    self._problem(
+                        f"page labels: a prefix is longer than {MAX_LABEL_CHARS} characters; "
+                        "labels were not read"
+                    )
+                    return False
+        if walk.cut is not None:
+            self._problem(walk.cut)
+            return False
+        return True
 
     def outline(self) -> tuple[list[OutlineEntry], list[str]]:
         """The bookmarks in document order with 1-based pages, and problems met while
@@ -358,36 +415,40 @@ class EngineDocument:
         outlines = get(root, "/Outlines")
         if not isinstance(outlines, dict):
             return [], []
-        seen: set[Any] = set()
-        entries, problems = self._outline_subtree(dict.get(outlines, "/First"), 1, seen)
+        walk = Walk("the outline", MAX_OUTLINE_ENTRIES)
+        problems: list[str] = []
+        entries = self._outline_subtree(dict.get(outlines, "/First"), 1, walk, problems)
+        if walk.cut is not None:
+            problems.append(walk.cut)
+        if self._dest_problem is not None:
+            problems.append(self._dest_problem)
         for entry in entries:
             if entry.problem and entry.problem not in problems:
                 problems.append(f"{entry.title!r}: {entry.problem}")
         return entries, problems
 
     def _outline_subtree(
-        self, first: Any, level: int, seen: set[Any]
-    ) -> tuple[list[OutlineEntry], list[str]]:
+        self, first: Any, level: int, walk: Walk, problems: list[str]
+    ) -> list[OutlineEntry]:
+        """The items from ``first`` along its ``/Next`` chain, each followed by its children:
+        every item once (a loop, or an item listed twice, is cut and said so)."""
         entries: list[OutlineEntry] = []
-        problems: list[str] = []
         ref = first
-        while ref is not None and len(seen) < MAX_OUTLINE_ENTRIES:
-            key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(ref)
-            if key in seen:
-                problems.append("the outline contains a cycle; it was cut")
+        while ref is not None:
+            if walk.seen(ref):
+                problem = "the outline contains a cycle; it was cut"
+                if problem not in problems:
+                    problems.append(problem)
                 break
-            seen.add(key)
-            node = resolve(ref)
+            node = walk.visit(ref)
             if not isinstance(node, dict):
                 break
             entries.append(self._outline_entry(node, level))
             child = dict.get(node, "/First")
-            if child is not None and level < 64:
-                sub, sub_problems = self._outline_subtree(child, level + 1, seen)
-                entries.extend(sub)
-                problems.extend(sub_problems)
+            if child is not None and level < MAX_OUTLINE_DEPTH:
+                entries.extend(self._outline_subtree(child, level + 1, walk, problems))
             ref = dict.get(node, "/Next")
-        return entries, problems
+        return entries
 
     def _outline_entry(self, node: Any, level: int) -> OutlineEntry:
         title_raw = get(node, "/Title")
@@ -457,10 +518,21 @@ class EngineDocument:
                 hit = get(dests, candidate)
                 if hit is not None:
                     return hit
-        names = get(get(root, "/Names"), "/Dests")
-        if isinstance(names, dict):
-            return _name_tree_lookup(names, bare)
-        return None
+        return resolve(self._destination_names().get(bare))
+
+    def _destination_names(self) -> dict[str, Any]:
+        """The ``/Dests`` name tree as one mapping (the first value of each name, in tree
+        order), read once by a bounded walk: a lookup per bookmark would walk the tree once
+        per bookmark."""
+        if self._dest_names is None:
+            root = resolve(self.reader.trailer.get("/Root"))
+            walk = Walk("named destinations")
+            names: dict[str, Any] = {}
+            for name, value in _name_tree(get(get(root, "/Names"), "/Dests"), walk):
+                names.setdefault(name, value)
+            self._dest_names = names
+            self._dest_problem = walk.cut
+        return self._dest_names
 
     def facts(self) -> DocumentFacts:
         """Form fields, XFA, attachments, link and annotation counts (bounded walks)."""
@@ -477,24 +549,44 @@ class EngineDocument:
         acroform = get(root, "/AcroForm")
         if isinstance(acroform, dict):
             facts.xfa = get(acroform, "/XFA") is not None
-            facts.form_fields = _count_fields(get(acroform, "/Fields"))
+            walk = Walk("form fields")
+            facts.form_fields = _count_fields(acroform, walk)
+            self._problem(walk.cut)
+            if facts.form_fields >= MAX_FIELDS:
+                self._problem(f"form fields: counted up to {MAX_FIELDS}; any more were not")
         files = get(get(root, "/Names"), "/EmbeddedFiles")
         if isinstance(files, dict):
-            facts.attachments = _name_tree_keys(files)
+            walk = Walk("attachments")
+            for name, _ in _name_tree(files, walk):
+                facts.attachments.append(name)
+                if len(facts.attachments) >= MAX_NAMES:
+                    break
+            self._problem(walk.cut)
+        # Each annotation once, however many pages list it (or the array holding it).
+        walk = Walk("annotations")
         for page_obj in self._pages[:MAX_ANNOTATED_PAGES]:
-            annots = get(page_obj, "/Annots")
-            if not isinstance(annots, list):
-                continue
-            for annot in annots[:MAX_ANNOTATIONS]:
-                subtype = get(resolve(annot), "/Subtype")
+            for annot in walk.items(page_obj, "/Annots")[:MAX_ANNOTATIONS]:
+                node = walk.visit(annot)
+                if walk.cut is not None:
+                    break
+                if not isinstance(node, dict):
+                    continue
+                subtype = get(node, "/Subtype")
                 facts.annotations += 1
                 if subtype == "/Link":
                     facts.links += 1
                 elif subtype == "/FileAttachment":
-                    name = get(get(resolve(annot), "/FS"), "/F")
+                    name = get(get(node, "/FS"), "/F")
                     if isinstance(name, str) and len(facts.attachments) < MAX_NAMES:
                         facts.attachments.append(name)
+            if walk.cut is not None:
+                break
+        self._problem(walk.cut)
         return facts
+
+    def _problem(self, problem: str | None) -> None:
+        if problem is not None and problem not in self.problems:
+            self.problems.append(problem)
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -504,20 +596,61 @@ class EngineDocument:
         (``time.monotonic()``) if that comes first."""
         self._check_open()
         number = check_page(number, self.page_count)
-        stop_at = time.monotonic() + self.limits.page_seconds
-        if deadline is not None:
-            stop_at = min(stop_at, deadline)
+        # Each page counts once towards the document's work budget: a page read before is
+        # read again whatever is left of it.
+        first = number not in self._charged
         with _pypdf_quiet(self.limits):
-            return self._read_page(number, stop_at)
+            limit = self.limits.document_work
+            if first and self.work_spent >= limit:
+                return self._unread_page(
+                    number, f"the document's work budget ({limit} work units) was spent"
+                )
+            ends = self.document_deadline
+            if first and ends is not None and time.monotonic() >= ends:
+                return self._unread_page(
+                    number,
+                    f"the document's time limit ({self.limits.document_seconds:g} s) ran out",
+                )
+            content = self._read_page(number, self._deadline(deadline))
+        if first:
+            self._charged.add(number)
+            kept = len(content.runs) + len(content.hidden) + len(content.images)
+            work = content.operators + content.glyphs + KEPT_WORK * kept + PAGE_OVERHEAD_WORK
+            self.work_spent += work
+        return content
 
-    def _read_page(self, number: int, stop_at: float) -> PageContent:
-        page_obj = self._pages[number - 1]
-        box, rotation = _page_geometry(page_obj)
+    def _blank(self, number: int) -> tuple[PageContent, tuple[float, float, float, float], int]:
+        """Page ``number`` with its size and nothing read yet; its box and rotation."""
+        box, rotation = _page_geometry(self._pages[number - 1])
         width = box[2] - box[0]
         height = box[3] - box[1]
         if rotation in (90, 270):
             width, height = height, width
         content = PageContent(number=number, width=width, height=height, rotation=rotation)
+        return content, box, rotation
+
+    def _unread_page(self, number: int, why: str) -> PageContent:
+        """A page past one of the document's bounds: not read, and saying so."""
+        if self._first_unread is None:
+            self._first_unread = number
+            self._problem(f"{why} before page {number}; it and the pages after it were not read")
+        content, _, _ = self._blank(number)
+        content.problems.append(f"not read: {why} on the pages before it")
+        content.incomplete = True
+        return content
+
+    def _deadline(self, call: float | None = None) -> float:
+        """The time reading a page must end by: its own limit, the document's, or the
+        call's (``time.monotonic()``), whichever comes first."""
+        ends = time.monotonic() + self.limits.page_seconds
+        for other in (self.document_deadline, call):
+            if other is not None:
+                ends = min(ends, other)
+        return ends
+
+    def _read_page(self, number: int, stop_at: float) -> PageContent:
+        page_obj = self._pages[number - 1]
+        content, box, rotation = self._blank(number)
         try:
             data, problems = content_bytes(page_obj)
         except Exception as exc:
@@ -550,6 +683,7 @@ class EngineDocument:
             interpreter._finish()
             content.problems.append(f"reading stopped: {_short(exc)}")
             content.incomplete = True
+        content.operators = interpreter.ops
         return content
 
     def _read_page_native(
@@ -608,77 +742,52 @@ math_nan = float("nan")
 
 
 def _inherited(page_obj: Any, key: str) -> Any:
+    """``key`` of the page, else of the nearest ancestor that has it (along /Parent, each
+    node once, at most ``MAX_INHERITANCE`` levels up)."""
+    walk = Walk("inherited attributes", MAX_INHERITANCE)
     node = page_obj
-    for _ in range(32):
+    while isinstance(node, dict):
         value = get(node, key)
         if value is not None:
             return value
-        node = get(node, "/Parent")
-        if node is None:
-            return None
+        node = walk.entry(node, "/Parent")
     return None
 
 
-def _count_fields(fields: Any, depth: int = 0) -> int:
-    """Terminal form fields (those without /Kids that are fields themselves)."""
-    if not isinstance(fields, list) or depth > 32:
-        return 0
+def _count_fields(acroform: Any, walk: Walk) -> int:
+    """Terminal form fields (those without /Kids that are fields themselves), each once."""
     count = 0
-    for ref in fields[:MAX_FIELDS]:
-        field_obj = resolve(ref)
-        kids = get(field_obj, "/Kids")
-        if isinstance(kids, list) and any(get(resolve(k), "/T") is not None for k in kids):
-            count += _count_fields(kids, depth + 1)
-        else:
-            count += 1
+
+    def kids(field_obj: Any) -> list[Any]:
+        nonlocal count
+        items = walk.items(field_obj, "/Kids")
+        # Kids without a /T of their own are its widgets: the field is terminal.
+        fields = items and walk.step(len(items))
+        if fields and any(get(resolve(k), "/T") is not None for k in items):
+            return items
+        count += 1
+        return []
+
+    for _ in depth_first(walk, walk.items(acroform, "/Fields"), kids):
         if count >= MAX_FIELDS:
             break
-    return count
+    return min(count, MAX_FIELDS)
 
 
-def _name_tree_keys(node: Any, depth: int = 0) -> list[str]:
-    if depth > 32 or not isinstance(node, dict):
-        return []
-    out: list[str] = []
-    names = get(node, "/Names")
-    if isinstance(names, list):
-        for i in range(0, min(len(names), 2 * MAX_NAMES), 2):
-            key = resolve(names[i])
-            out.append(key.decode("latin-1") if isinstance(key, bytes) else str(key))
-    kids = get(node, "/Kids")
-    if isinstance(kids, list):
-        for kid in kids[:MAX_NAMES]:
-            out.extend(_name_tree_keys(resolve(kid), depth + 1))
-            if len(out) >= MAX_NAMES:
-                break
-    return out[:MAX_NAMES]
-
-
-def _name_tree_lookup(node: Any, key: str, depth: int = 0) -> Any:
-    if depth > 32 or not isinstance(node, dict):
-        return None
-    names = get(node, "/Names")
-    if isinstance(names, list):
+def _name_tree(root: Any, walk: Walk) -> Iterator[tuple[str, Any]]:
+    """A name tree's ``(key, value)`` pairs in tree order (values unresolved), each node
+    once."""
+    for _, node in depth_first(walk, [root], lambda n: walk.items(n, "/Kids")):
+        names = walk.items(node, "/Names")
+        if not walk.step(len(names) // 2):
+            return
         for i in range(0, len(names) - 1, 2):
-            name = resolve(names[i])
-            text = name.decode("latin-1") if isinstance(name, bytes) else str(name)
-            if text == key:
-                return resolve(names[i + 1])
-    kids = get(node, "/Kids")
-    if isinstance(kids, list):
-        for kid in kids[:4096]:
-            kid_obj = resolve(kid)
-            limits = get(kid_obj, "/Limits")
-            if isinstance(limits, list) and len(limits) == 2:
-                lo, hi = (resolve(v) for v in limits)
-                lo_s = lo.decode("latin-1") if isinstance(lo, bytes) else str(lo)
-                hi_s = hi.decode("latin-1") if isinstance(hi, bytes) else str(hi)
-                if not lo_s <= key <= hi_s:
-                    continue
-            hit = _name_tree_lookup(kid_obj, key, depth + 1)
-            if hit is not None:
-                return hit
-    return None
+            key = resolve(names[i])
+            yield (key.decode("latin-1") if isinstance(key, bytes) else str(key)), names[i + 1]
+
+
+def _label(label: str) -> str:
+    return label if len(label) <= MAX_LABEL_CHARS else label[: MAX_LABEL_CHARS - 1] + "…"
 
 
 _DATE = re.compile(

@@ -53,18 +53,26 @@ class _WidthMap(dict[int, float]):
         return self.default
 
 
+#: References followed from one to the next before giving up: an object may be nothing but
+#: a reference to another (rare, legal), and a loop of them must not spin forever.
+MAX_REFERENCE_CHAIN = 32
+
+
 def resolve(obj: Any) -> Any:
-    """Resolve an indirect object; a broken reference becomes ``None``. A missing optional
-    library (AES decryption without ``cryptography``) is not a broken reference: it is raised,
-    so the page that needed the object is reported unread instead of empty."""
+    """Resolve an indirect object; a broken reference (or a chain of references longer than
+    ``MAX_REFERENCE_CHAIN``, a loop) becomes ``None``. A missing optional library (AES
+    decryption without ``cryptography``) is not a broken reference: it is raised, so the page
+    that needed the object is reported unread instead of empty."""
     try:
-        while isinstance(obj, IndirectObject):
+        for _ in range(MAX_REFERENCE_CHAIN):
+            if not isinstance(obj, IndirectObject):
+                return obj
             obj = obj.get_object()
     except DependencyError:
         raise
     except Exception:
         return None
-    return obj
+    return None if isinstance(obj, IndirectObject) else obj
 
 
 def get(d: Any, key: str, default: Any = None) -> Any:

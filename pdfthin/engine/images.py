@@ -42,6 +42,7 @@ from .document import EngineDocument, _inherited, _pypdf_quiet, _short
 from .fonts import get, num, resolve, truthy
 from .lexer import INLINE_NAMES
 from .types import ImagePlacement
+from .walk import Walk
 
 #: Filters that only change how bytes are stored; their output is more bytes.
 _GENERIC = {
@@ -71,6 +72,9 @@ _BY_COMPONENTS = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
 _ICC_NAMES = {1: "Gray", 3: "RGB", 4: "CMYK"}
 _MAX_CS_DEPTH = 8
 _MAX_FILTERS = 8
+#: Values one image parameter (a /DecodeParms dictionary, an inline image's parameters) may
+#: hold once copied as plain data: real ones hold a handful.
+MAX_PLAIN_VALUES = 10_000
 
 
 @dataclass(slots=True)
@@ -235,18 +239,21 @@ def _load_xobject(
     height = int(num(get(obj, "/Height"), 0))
     bpc = 1 if image_mask else int(num(get(obj, "/BitsPerComponent"), 0))
     cs = None if image_mask else _color_space(get(obj, "/ColorSpace"), {})
+    walk = Walk("the image's decode parameters", MAX_PLAIN_VALUES)
     image = StoredImage(
         width=width,
         height=height,
         bits_per_component=bpc,
         color_space=cs,
         filters=filters,
-        decode_parms=tuple(_plain(p) for p in parms),
+        decode_parms=tuple(_plain(p, walk) for p in parms),
         stored=stored,
         stored_format=stored_format(filters),
         decode=_numbers(get(obj, "/Decode")),
         image_mask=image_mask,
     )
+    if walk.cut is not None:
+        image.problems.append(walk.cut)
     _check_size(doc, image)
     if image.stored_format == "jbig2":
         globals_stream = get(_codec_parms(filters, parms), "/JBIG2Globals")
@@ -616,8 +623,13 @@ def _display_name(name: str) -> str:
 # --- plain values ------------------------------------------------------------------------
 
 
-def _plain(value: Any, depth: int = 0) -> Any:
-    """pypdf objects (or lexer values) as plain Python: names lose their slash in keys."""
+def _plain(value: Any, walk: Walk | None = None, depth: int = 0) -> Any:
+    """pypdf objects (or lexer values) as plain Python: names lose their slash in keys. The
+    result is a tree, so shared parts are copied: ``walk`` (one per value converted) bounds
+    how many values the copy may hold; past it the rest is ``None``."""
+    walk = walk or Walk("image parameters", MAX_PLAIN_VALUES)
+    if not walk.step():
+        return None
     value = resolve(value)
     if depth > 8:
         return None
@@ -628,9 +640,9 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, StreamObject):
         return None  # streams (JBIG2Globals) are read separately
     if isinstance(value, dict):
-        return {str(k).lstrip("/"): _plain(v, depth + 1) for k, v in value.items()}
+        return {str(k).lstrip("/"): _plain(v, walk, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, ArrayObject)):
-        return [_plain(v, depth + 1) for v in value[:1024]]
+        return [_plain(v, walk, depth + 1) for v in value[:1024]]
     if isinstance(value, (int, float)):
         return int(value) if float(value).is_integer() else float(value)
     if isinstance(value, TextStringObject):

@@ -8,8 +8,9 @@ reports every run it draws with how it is drawn, and every area it paints, and l
 reader would see to :mod:`~pdfthin.engine.visibility`.
 
 Every limit that protects against hostile input lives here: Form XObject depth and cycles, the
-number of operators and Form invocations per page, and a wall-clock deadline. When one is hit
-the page keeps what was read and is marked incomplete with a reason.
+page's work budget (operators, content bytes, glyphs, text runs, images, inline image bytes and
+Form invocations, each counted as the work is done) and a wall-clock deadline. When one is hit
+the page keeps what was read and is marked incomplete, with a problem naming the limit.
 """
 
 from __future__ import annotations
@@ -31,12 +32,26 @@ from .types import ImagePlacement, PageContent, TextRun
 from .visibility import Look, Paint, Rgb, rgb, sort_runs
 
 Matrix = tuple[float, float, float, float, float, float]
+Box = tuple[float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
-#: Limits per page.
+#: The page's work budget (docs/design.md, invariant 13). Each is counted as the work is done,
+#: a Form XObject's content each time the form is drawn, and stops the page where it is reached
+#: (the native interpreter counts the same things at the same points). Operators interpreted:
 MAX_OPERATIONS = 4_000_000
-MAX_FORM_DEPTH = 16
+#: Bytes of content streams interpreted (the page's, and each form's each time it is drawn).
+MAX_CONTENT_BYTES = 64 << 20
+#: Glyphs shown (each code of a shown string).
+MAX_GLYPHS = 1_000_000
+#: Text runs made, seen or hidden (what layout and the hidden-text report get).
+MAX_RUNS = 100_000
+#: Images placed (XObjects and inline images).
+MAX_IMAGES = 10_000
+#: Bytes of inline images kept (each image's first MAX_INLINE_IMAGE bytes).
+MAX_INLINE_BYTES = 16 << 20
+#: Form XObjects drawn.
 MAX_FORM_INVOCATIONS = 10_000
+MAX_FORM_DEPTH = 16
 MAX_RULES = 20_000
 MAX_PROBLEMS = 20
 #: Inline images are small by definition (the specification advises under 4 KB); keep at most
@@ -142,6 +157,12 @@ _FILLS = frozenset({b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"})
 _STROKES = frozenset({b"S", b"s", b"B", b"B*", b"b", b"b*"})
 _MASK_HARMLESS = frozenset({b"q", b"Q", b"cm", b"m", b"l", b"c", b"v", b"y", b"re", b"h", b"n"})
 _MASK_HARMLESS |= frozenset({b"W", b"W*", b"w", b"J", b"j", b"M", b"d", b"ri", b"i"})
+
+
+def add_problem(problems: list[str], message: str) -> None:
+    """One more problem of a page, unless it is known or the page has MAX_PROBLEMS."""
+    if len(problems) < MAX_PROBLEMS and message not in problems:
+        problems.append(message)
 
 
 def _luminance(colour: Rgb) -> float:
@@ -516,6 +537,9 @@ class Interpreter:
         self.actual_depth = 0
         self.ops = 0
         self.forms = 0
+        # the rest of the page's work budget, as counted so far
+        self.content_bytes = 0
+        self.inline_bytes = 0
         self.form_stack: list[Any] = []
         self.resources: Any = None
         # current path: device-space bounding box and candidate ruling segments
@@ -605,8 +629,17 @@ class Interpreter:
 
     def run(self, data: bytes, resources: Any) -> None:
         self.resources = resources
+        self._content(data)
         self._execute(data)
         self._finish()
+
+    def _content(self, data: bytes) -> None:
+        self.content_bytes += len(data)
+        if self.content_bytes > MAX_CONTENT_BYTES:
+            raise PageTimeout(
+                f"more than {MAX_CONTENT_BYTES} bytes of content on the page (Form XObjects "
+                "counted each time they are drawn)"
+            )
 
     def _execute(self, data: bytes) -> None:
         table = self.ops_table
@@ -626,13 +659,13 @@ class Interpreter:
                 self._problem(f"bad operands for {op.decode('latin-1')}: {exc}")
 
     def _problem(self, message: str) -> None:
-        problems = self.page.problems
-        if len(problems) < MAX_PROBLEMS and message not in problems:
-            problems.append(message)
+        add_problem(self.page.problems, message)
 
     def _finish(self) -> None:
         """What a reader would see of the runs drawn (visibility.sort_runs)."""
-        sort_runs(self.page, self.drawn, self.paints, not self.painted_full)
+        problem = sort_runs(self.page, self.drawn, self.paints, not self.painted_full)
+        if problem is not None:
+            self._problem(problem)
         self.drawn = []
         self.paints = []
 
@@ -776,6 +809,8 @@ class Interpreter:
             self.tm = (a, b, c, d, e - advance * c, f - advance * d)
         else:
             self.tm = (a, b, c, d, e + advance * a, f + advance * b)
+        if self.page.glyphs > MAX_GLYPHS:
+            raise PageTimeout(f"more than {MAX_GLYPHS} glyphs on the page")
 
     def _missing_font(self) -> Font:
         return missing_font(self.fonts)
@@ -824,6 +859,8 @@ class Interpreter:
                 run_x, run_y = a * fs * gs.th, b * fs * gs.th
             direction = quarter_turn(run_x, run_y, c * fs, d * fs)
         self.seq += 1
+        if self.seq > MAX_RUNS:
+            raise PageTimeout(f"more than {MAX_RUNS} text runs on the page")
         run = TextRun(
             text,
             min(xs),
@@ -1221,6 +1258,7 @@ class Interpreter:
         return (min(xs), min(ys), max(xs), max(ys))
 
     def _image(self, xobj: DictionaryObject, ref: Any, name: str) -> None:
+        self._count_image()
         box = self._unit_square()
         self.page.images.append(ImagePlacement(bbox=box, **image_info(xobj, ref, name)))
         self._paint_area(box, None, "image", self._square(), image_opaque(xobj))
@@ -1230,9 +1268,17 @@ class Interpreter:
         image = operands[1] if len(operands) > 1 and isinstance(operands[1], bytes) else b""
         if not isinstance(params, dict) or self.layer_off:
             return
+        self._count_image()
+        self.inline_bytes += min(len(image), MAX_INLINE_IMAGE)
+        if self.inline_bytes > MAX_INLINE_BYTES:
+            raise PageTimeout(f"more than {MAX_INLINE_BYTES} bytes of inline images on the page")
         placement = inline_placement(params, image, self._unit_square())
         self.page.images.append(placement)
         self._paint_area(placement.bbox, None, "image", self._square(), not placement.image_mask)
+
+    def _count_image(self) -> None:
+        if len(self.page.images) >= MAX_IMAGES:
+            raise PageTimeout(f"more than {MAX_IMAGES} images on the page")
 
     def _form(self, xobj: StreamObject, ref: Any) -> None:
         key = form_key(xobj, ref)
@@ -1253,6 +1299,7 @@ class Interpreter:
             return
         if not data:
             return
+        self._content(data)
         matrix = form_matrix(xobj)
         saved_gs = self.gs
         saved_resources = self.resources
@@ -1299,6 +1346,7 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
     items = contents[:10_000] if isinstance(contents, list) else [contents]
     parts: list[bytes] = []
     problems: list[str] = []
+    total = 0
     for item in items:
         obj = resolve(item)
         if not isinstance(obj, StreamObject):
@@ -1312,5 +1360,12 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
         if not data and get(obj, "/Filter") is not None:
             problems.append("a content stream declares a filter but holds no data")
         if data:
+            total += len(data) + (1 if parts else 0)
+            if total > MAX_CONTENT_BYTES:
+                problems.append(
+                    f"the page's content streams hold more than {MAX_CONTENT_BYTES} bytes; "
+                    "the rest was not read"
+                )
+                break
             parts.append(data)
     return b"\n".join(parts), problems

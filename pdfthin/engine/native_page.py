@@ -19,8 +19,6 @@ from . import interpreter
 from .bidi import visual_cluster
 from .fonts import Font, _TextMap, _WidthMap, get, resolve
 from .interpreter import (
-    MAX_PAINTED,
-    MAX_PATH_RECTS,
     FontCache,
     GStateParams,
     Matrix,
@@ -216,8 +214,20 @@ def limits() -> tuple[int, int, int, int, int, float, float, int, int]:
         interpreter.MAX_PROBLEMS,
         interpreter.SPACE_GAP_EM,
         interpreter.SPLIT_GAP_EM,
-        MAX_PAINTED,
-        MAX_PATH_RECTS,
+        interpreter.MAX_PAINTED,
+        interpreter.MAX_PATH_RECTS,
+    )
+
+
+def budget() -> tuple[int, int, int, int, int, int]:
+    """The rest of the Python interpreter's work budget, as the native one takes it."""
+    return (
+        interpreter.MAX_CONTENT_BYTES,
+        interpreter.MAX_GLYPHS,
+        interpreter.MAX_RUNS,
+        interpreter.MAX_IMAGES,
+        interpreter.MAX_INLINE_BYTES,
+        interpreter.MAX_INLINE_IMAGE,
     )
 
 
@@ -247,9 +257,11 @@ def read_page(
         max(deadline - time.monotonic(), 0.0),
         content.problems,
         limits(),
+        budget(),
     )
-    (runs, looks, paints, painted_full, images, rules) = result[:6]
-    paths, glyphs, unmapped, problems, incomplete, stop = result[6:]
+    runs, looks, paints, painted_full, images, rules, counts, problems, incomplete, stop = result
+    paths, glyphs, unmapped, ops = counts
+    content.operators += ops
     placements: list[ImagePlacement] = []
     for kind, payload, bbox in images:
         if kind == "x":
@@ -259,12 +271,14 @@ def read_page(
             placements.append(inline_placement(params, image, bbox))
     content.images.extend(placements)
     drawn = [(run, Look._make(look)) for run, look in zip(runs, looks, strict=True)]
-    sort_runs(content, drawn, [Paint._make(p) for p in paints], not painted_full)
+    problem = sort_runs(content, drawn, [Paint._make(p) for p in paints], not painted_full)
     content.rules.extend(rules)
     content.paths += paths
     content.glyphs += glyphs
     content.unmapped_glyphs += unmapped
     content.problems[:] = problems
+    if problem is not None:
+        interpreter.add_problem(content.problems, problem)
     if incomplete:
         content.incomplete = True
     if stop is None:

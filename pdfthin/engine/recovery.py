@@ -15,6 +15,7 @@ from typing import Any
 from pypdf.generic import IndirectObject
 
 from .fonts import get, resolve
+from .walk import Walk, depth_first
 
 _OBJ = re.compile(rb"(?<![0-9])(\d{1,10})[\x00\t\n\x0c\r ]+(\d{1,5})[\x00\t\n\x0c\r ]+obj\b")
 _OBJ_KEYWORD = re.compile(rb"obj\b")
@@ -24,6 +25,8 @@ _CATALOG = re.compile(rb"/Type\s*/Catalog\b")
 _INFO_KEYS = re.compile(rb"/(?:Producer|Creator|CreationDate|Title)\b")
 MAX_OBJECTS = 1_000_000
 MAX_PAGES = 100_000
+#: Objects the last-resort scan for pages reads (each costs a parse by pypdf).
+MAX_SCANNED_OBJECTS = 200_000
 
 
 def rebuild_xref(data: bytes) -> bytes | None:
@@ -90,7 +93,7 @@ def _object_headers(data: bytes) -> list[re.Match[bytes]]:
 
 
 def walk_page_tree(reader: Any) -> tuple[list[Any], list[IndirectObject | None]]:
-    """Leaves of the page tree in order, visiting each node once."""
+    """Leaves of the page tree in order, visiting each node once (a bounded walk)."""
     try:
         root = resolve(reader.trailer.get("/Root"))
     except Exception:
@@ -98,45 +101,51 @@ def walk_page_tree(reader: Any) -> tuple[list[Any], list[IndirectObject | None]]
     top_ref = dict.get(root, "/Pages") if isinstance(root, dict) else None
     pages: list[Any] = []
     refs: list[IndirectObject | None] = []
-    seen: set[Any] = set()
-    stack: list[Any] = [top_ref]
-    while stack and len(pages) < MAX_PAGES:
-        ref = stack.pop()
-        key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(ref)
-        if key in seen:
-            continue
-        seen.add(key)
-        node = resolve(ref)
-        if not isinstance(node, dict):
-            continue
-        kids = get(node, "/Kids")
-        node_type = get(node, "/Type")
-        if node_type == "/Page" or (kids is None and get(node, "/Contents") is not None):
+    walk = Walk("the page tree")
+
+    def kids(node: Any) -> list[Any]:
+        raw = dict.get(node, "/Kids")
+        if get(node, "/Type") == "/Page" or (raw is None and get(node, "/Contents") is not None):
+            return []
+        if isinstance(resolve(raw), dict):
+            return [raw]  # a single kid where an array belongs
+        return walk.items(node, "/Kids")
+
+    for ref, node in depth_first(walk, [top_ref], kids):
+        raw = dict.get(node, "/Kids")
+        if get(node, "/Type") == "/Page" or (raw is None and get(node, "/Contents") is not None):
             pages.append(node)
             refs.append(ref if isinstance(ref, IndirectObject) else None)
-            continue
-        if isinstance(kids, list):
-            stack.extend(reversed(kids[:MAX_PAGES]))
-        elif isinstance(kids, dict):
-            stack.append(dict.get(node, "/Kids"))
+            if len(pages) >= MAX_PAGES:
+                break
     return pages, refs
 
 
 def scan_pages(reader: Any) -> tuple[list[Any], list[IndirectObject | None]]:
     """Every object that says ``/Type /Page``, in object-number order: the last resort when
     the page tree is missing altogether."""
-    numbers: set[tuple[int, int]] = set()
+    # Where each object is stored: in the file, or in an object stream. Entries that point
+    # at the same place hold the same object (however many numbers the table gives it), so
+    # each place is read once: many entries for one large object cost one read.
+    places: dict[tuple[int, int], Any] = {}
     try:
         for generation, table in reader.xref.items():
-            for idnum in table:
-                numbers.add((int(idnum), int(generation)))
-        for idnum in reader.xref_objStm:
-            numbers.add((int(idnum), 0))
+            for idnum, offset in table.items():
+                places.setdefault((int(idnum), int(generation)), ("file", offset))
+        for idnum, where in reader.xref_objStm.items():
+            places.setdefault((int(idnum), 0), ("stream", where))
     except Exception:
         return [], []
+    read: set[Any] = set()
     pages: list[Any] = []
     refs: list[IndirectObject | None] = []
-    for idnum, generation in sorted(numbers)[:MAX_OBJECTS]:
+    walk = Walk("the object scan", MAX_SCANNED_OBJECTS)
+    for (idnum, generation), where in sorted(places.items()):
+        if where in read:
+            continue
+        read.add(where)
+        if not walk.step():
+            break
         try:
             ref = IndirectObject(idnum, generation, reader)
             obj: Any = ref.get_object()

@@ -83,6 +83,9 @@ class PageContent:
     #: Glyphs shown in total, and glyphs whose font gives no Unicode mapping.
     glyphs: int = 0
     unmapped_glyphs: int = 0
+    #: Operators interpreted (a Form XObject's each time it is drawn): with ``glyphs``, what
+    #: the page cost of its document's work budget.
+    operators: int = 0
     #: Problems met while reading this page; the page still carries what could be read.
     problems: list[str] = field(default_factory=list)
     #: True when reading stopped early (a limit or an unrecoverable error).

@@ -60,6 +60,10 @@ SCAN_SHARE = 0.5
 GRID = 16
 #: Sample points across a run (at most), for the covered test.
 MAX_SAMPLES = 16
+#: Painted areas and image boxes looked at, per page, to judge what lies beneath or over its
+#: text (part of the page's work budget). Past them the rest of the page's text is read without
+#: that judgement, and invisible text is withheld without asking whether it is an OCR layer.
+MAX_AREA_TESTS = 10_000_000
 
 #: Reasons under which text over an image is a scanner's OCR layer rather than hidden.
 _OCR_LAYER_REASONS = frozenset({"invisible", "transparent", "white", "low_contrast"})
@@ -132,6 +136,21 @@ def is_white(colour: Rgb | None) -> bool:
 _PAGE_WHITE: Rgb = (1.0, 1.0, 1.0)
 
 
+class _Tests:
+    """Area tests left of the page's budget (:data:`MAX_AREA_TESTS`)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self) -> None:
+        self.left = MAX_AREA_TESTS
+
+    def spend(self, count: int) -> bool:
+        """Spend ``count`` tests; whether any were left to spend."""
+        ok = self.left > 0
+        self.left -= count
+        return ok
+
+
 class _Grid:
     """Paints bucketed by the grid cells their boxes touch, each cell in drawing order."""
 
@@ -154,10 +173,11 @@ class _Grid:
         row = int(y / self.height * GRID) if y > 0 else 0
         return min(col, GRID - 1), min(row, GRID - 1)
 
-    def empty_around(self, box: Box) -> bool:
-        """Is nothing painted in any cell that ``box`` touches?"""
+    def empty_around(self, box: Box, tests: _Tests) -> bool:
+        """Is nothing painted in any cell that ``box`` touches? Each cell is a test."""
         c0, r0 = self._cell(box[0], box[1])
         c1, r1 = self._cell(box[2], box[3])
+        tests.spend((r1 - r0 + 1) * (c1 - c0 + 1))
         cells = self.cells
         return not any(
             cells[row * GRID + col] for row in range(r0, r1 + 1) for col in range(c0, c1 + 1)
@@ -178,12 +198,14 @@ def _inside(box: Box, x: float, y: float) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
-def _at(grid: _Grid, x: float, y: float, seq: int) -> tuple[bool, Rgb | None]:
+def _at(grid: _Grid, x: float, y: float, seq: int, tests: _Tests) -> tuple[bool, Rgb | None]:
     """At (x, y): is it covered by opaque paint drawn after text run ``seq``, and the colour
     painted there before it (the page's white where nothing is; ``None``: cannot be told)."""
     beneath: list[Paint] = []
     known = True
-    for paint in reversed(grid.at(x, y)):
+    cell = grid.at(x, y)
+    tests.spend(len(cell))
+    for paint in reversed(cell):
         box = paint.box
         if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
             continue
@@ -221,7 +243,7 @@ def _stands_out(colour: Rgb | None, alpha: float, beneath: Rgb) -> bool:
     )
 
 
-def _painted_over(grid: _Grid | None, run: TextRun, look: Look) -> str | None:
+def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -> str | None:
     """``covered``, ``white`` or ``low_contrast`` when at :data:`COVERED_SHARE` of points
     spread over ``run`` the text is covered by later opaque paint or does not stand out from
     what is beneath it (a line crossing a letter hides nothing); ``None`` otherwise."""
@@ -230,7 +252,7 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look) -> str | None:
     mode = look.mode
     fills = mode in (0, 2, 4, 6)
     strokes = mode in (1, 2, 5, 6)
-    if grid.empty_around((run.x0, run.y0, run.x1, run.y1)):
+    if grid.empty_around((run.x0, run.y0, run.x1, run.y1), tests):
         # Nothing painted near: the page's white is beneath every point (the common case).
         if (fills and _stands_out(look.fill, look.fill_alpha, _PAGE_WHITE)) or (
             strokes and _stands_out(look.stroke, look.stroke_alpha, _PAGE_WHITE)
@@ -248,7 +270,7 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look) -> str | None:
         y = run.y0 + row * height
         for i in range(columns):
             x = run.x0 + (i + 0.5) / columns * width
-            over, beneath = _at(grid, x, y, run.seq)
+            over, beneath = _at(grid, x, y, run.seq, tests)
             if over:
                 covered += 1
             elif (
@@ -282,7 +304,9 @@ def _image_share(page: PageContent) -> float:
     return covered / area
 
 
-def _reason(run: TextRun, look: Look, page: PageContent, grid: _Grid | None) -> str | None:
+def _reason(
+    run: TextRun, look: Look, page: PageContent, grid: _Grid | None, tests: _Tests
+) -> str | None:
     """Why ``run`` is hidden, or ``None`` when a reader would see it."""
     if look.layer_off:
         return "layer_off"
@@ -309,27 +333,31 @@ def _reason(run: TextRun, look: Look, page: PageContent, grid: _Grid | None) -> 
         and look.advance < SQUEEZE_EM * run.size * look.glyphs
     ):
         return "squeezed"
-    return _painted_over(grid, run, look)
+    if tests.left <= 0:
+        return None  # past the page's area tests: read without judging what is around it
+    return _painted_over(grid, run, look, tests)
 
 
 def sort_runs(
     page: PageContent, drawn: list[tuple[TextRun, Look]], paints: list[Paint], complete: bool
-) -> None:
+) -> str | None:
     """Put each drawn run in ``page.runs`` or ``page.hidden``. ``complete``: ``paints`` holds
     every area painted; when it does not (past the interpreter's limit), what lies beneath
-    or over text cannot be told, and such text is read."""
+    or over text cannot be told, and such text is read. Returns the page's problem when its
+    area tests ran out."""
     grid = _Grid(page.width, page.height, paints) if complete else None
     boxes = [image.bbox for image in page.images]
     scan: bool | None = None
     ocr_layer: list[TextRun] = []
+    tests = _Tests()
     for run, look in drawn:
-        reason = _reason(run, look, page, grid)
+        reason = _reason(run, look, page, grid, tests)
         if reason is None:
             page.runs.append(run)
             continue
         cx = (run.x0 + run.x1) / 2
         cy = (run.y0 + run.y1) / 2
-        over_image = any(_inside(box, cx, cy) for box in boxes)
+        over_image = tests.spend(len(boxes)) and any(_inside(box, cx, cy) for box in boxes)
         if reason in _OCR_LAYER_REASONS and over_image:
             run.ocr_layer = True
             ocr_layer.append(run)
@@ -344,3 +372,10 @@ def sort_runs(
         page.hidden.append(HiddenText(run.text, reason, (run.x0, run.y0, run.x1, run.y1)))
     # The OCR layer after the page's own text, as it was read before this module decided.
     page.runs.extend(ocr_layer)
+    if tests.left >= 0:
+        return None
+    return (
+        f"more than {MAX_AREA_TESTS} area tests for hidden text on the page; text past them "
+        "was read without judging what lies beneath or over it, and invisible text was "
+        "withheld without asking whether it is a scan's OCR layer"
+    )

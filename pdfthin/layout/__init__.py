@@ -17,6 +17,7 @@ from .tables import find_tables
 from .types import Block, Line, PageLayout
 
 __all__ = [
+    "MAX_LAYOUT_RUNS",
     "Block",
     "Line",
     "PageLayout",
@@ -24,6 +25,12 @@ __all__ = [
     "layout_page",
     "list_marker",
 ]
+
+#: The most text runs one page is laid out with (DESIGN.md, invariant 13): grouping runs into
+#: lines compares each run with the lines open near its height, so a page crowding thousands
+#: of runs into a few bands costs the square of their number. Several times the most any page
+#: of the test corpus has (about 5,000).
+MAX_LAYOUT_RUNS = 12_000
 
 
 def layout_page(page: PageContent) -> PageLayout:

@@ -93,10 +93,35 @@ def _stream_agrees(geometric: list[Block]) -> bool:
         return True
     seqs = [b.seq for b in big]
     pairs = len(seqs) * (len(seqs) - 1) // 2
-    inversions = sum(
-        1 for i in range(len(seqs)) for j in range(i + 1, len(seqs)) if seqs[i] > seqs[j]
-    )
-    return inversions <= STREAM_TOLERANCE * pairs
+    return _inversions(seqs) <= STREAM_TOLERANCE * pairs
+
+
+def _inversions(values: list[int]) -> int:
+    """Pairs ``i < j`` with ``values[i] > values[j]``, counted while merge-sorting (the square
+    of the number of blocks, counted pair by pair, is too slow for a crowded page)."""
+    count = 0
+    width = 1
+    items = list(values)
+    n = len(items)
+    while width < n:
+        merged: list[int] = []
+        for lo in range(0, n, 2 * width):
+            left = items[lo : lo + width]
+            right = items[lo + width : lo + 2 * width]
+            i = j = 0
+            while i < len(left) and j < len(right):
+                if left[i] > right[j]:
+                    merged.append(right[j])
+                    count += len(left) - i
+                    j += 1
+                else:
+                    merged.append(left[i])
+                    i += 1
+            merged.extend(left[i:])
+            merged.extend(right[j:])
+        items = merged
+        width *= 2
+    return count
 
 
 def _order(blocks: list[Block], out: list[Block], depth: int) -> None:

@@ -24,7 +24,7 @@ from ..engine import (
     _native,
 )
 from ..engine.gcpause import collect_if_due, collection_paused
-from ..layout import Block, Line, PageLayout, finish_document, layout_page
+from ..layout import MAX_LAYOUT_RUNS, Block, Line, PageLayout, finish_document, layout_page
 from ..pages import check_page
 from .markdown import Anchor, render_page
 from .markers import joined_pages
@@ -86,6 +86,9 @@ class Document:
     recovered: str | None = None
     extraction_seconds: float = 0.0
     facts: DocumentFacts = field(default_factory=DocumentFacts)
+    #: Problems of the document as a whole: a walk over its objects or its work budget cut
+    #: short (what was read is kept; these say what was not).
+    problems: list[str] = field(default_factory=list)
     #: Data derived on demand and kept with the document (search index, OCR results).
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -113,7 +116,13 @@ def build_document(
     # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
     # pypdf's bounds are set once for all the engine calls.
     with collection_paused(), engine.held():
-        return _build(engine, progress, stop or _NO_STOP)
+        # Reading every page and laying it out is bounded as a whole: pages not started
+        # within the document's time limit are not read (the engine labels them).
+        engine.document_deadline = time.monotonic() + engine.limits.document_seconds
+        try:
+            return _build(engine, progress, stop or _NO_STOP)
+        finally:
+            engine.document_deadline = None
 
 
 def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop) -> Document:
@@ -129,6 +138,8 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop
         contents.append(content)
         stop.check()
         layouts.append(_layout(content))
+        # Ruling lines are read by layout alone: a long document's build need not hold them.
+        content.rules = []
         collect_if_due()
         if progress is not None:
             progress(number, engine.page_count)
@@ -179,6 +190,7 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop
         recovered=engine.recovered,
         extraction_seconds=time.perf_counter() - started,
         facts=facts,
+        problems=list(engine.problems),
     )
 
 
@@ -215,7 +227,16 @@ def _read_page(engine: EngineDocument, number: int, stop: Stop) -> PageContent:
 
 def _layout(content: PageContent) -> PageLayout:
     """The page's layout; should laying it out fail (a bug, never the input's fault), its
-    runs in drawing order, one line each, and the page marked as read in part."""
+    runs in drawing order, one line each, and the page marked as read in part. A page with
+    more runs than layout takes is laid out with the first it drew, and says so."""
+    if len(content.runs) > MAX_LAYOUT_RUNS:
+        content.runs = sorted(content.runs, key=lambda r: r.seq)[:MAX_LAYOUT_RUNS]
+        _problem(
+            content,
+            f"more than {MAX_LAYOUT_RUNS} text runs to lay out; the runs drawn after them "
+            "were left out",
+        )
+        content.incomplete = True
     try:
         return layout_page(content)
     except Exception as exc:

@@ -60,6 +60,8 @@ def describe_document(
         }
     if doc.recovered:
         response["recovered"] = doc.recovered
+    if doc.problems:
+        response["problems"] = doc.problems[:20]
     if needing:
         response["pages"]["needs_ocr_reasons"] = _reasons(doc, statuses["needs_ocr"])
     return attach(response, doc, range(1, doc.page_count + 1))

@@ -35,7 +35,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import (
@@ -88,6 +88,10 @@ class _Catalogue:
     pages: list[list[_Entry]]  # entries per page (index 0 = page 1)
     #: Per distinct picture: facts, and the pages it is drawn on.
     pictures: list[dict[str, Any]]
+    #: Decorative placements per page, counted the first time a listing needs them (every
+    #: listing reports the count of its whole selection; counting it anew each time would
+    #: cost a walk of every placement per call).
+    decorative: dict[int, int] = field(default_factory=dict)
 
 
 # --- list_images ----------------------------------------------------------------------------
@@ -127,13 +131,12 @@ def list_images(
         if offset > len(catalogue.pages[remaining[0] - 1]):
             raise PdfthinError("invalid_cursor", "the cursor points past the page's images")
 
-    in_scope = [e for n in selection for e in catalogue.pages[n - 1]]
-    decorative = sum(1 for e in in_scope if _decorative(e, catalogue, doc)[0])
+    decorative = sum(_decorative_count(catalogue, doc, n) for n in selection)
     response: dict[str, Any] = {
         "document": document_summary(doc),
         "pages": format_pages(selection),
         **({"section": section} if section is not None else {}),
-        "total_images": len(in_scope),
+        "total_images": sum(len(catalogue.pages[n - 1]) for n in selection),
         "decorative_images": decorative,
         "images": [],
         "next_cursor": None,
@@ -221,6 +224,14 @@ def _listing(entry: _Entry, catalogue: _Catalogue, doc: Document) -> dict[str, A
         item["decorative"] = True
         item["decorative_reason"] = reason
     return item
+
+
+def _decorative_count(catalogue: _Catalogue, doc: Document, page: int) -> int:
+    count = catalogue.decorative.get(page)
+    if count is None:
+        count = sum(1 for e in catalogue.pages[page - 1] if _decorative(e, catalogue, doc)[0])
+        catalogue.decorative[page] = count
+    return count
 
 
 def _decorative(entry: _Entry, catalogue: _Catalogue, doc: Document) -> tuple[bool, str]:

@@ -40,4 +40,6 @@ def get_info(
         response["page_labels"] = labels if len(labels) <= 200 else [*labels[:200], "…"]
     if doc.recovered:
         response["recovered"] = doc.recovered
+    if doc.problems:
+        response["problems"] = doc.problems[:20]
     return attach(response, doc, range(1, doc.page_count + 1))

@@ -45,6 +45,21 @@ pub struct Limits {
     pub split_gap_em: f64,
     pub max_painted: usize,
     pub max_path_rects: usize,
+    /// The rest of the page's work budget (`interpreter.MAX_CONTENT_BYTES`, ...).
+    pub budget: Budget,
+}
+
+/// The page's work budget beyond operators and Form invocations: the Python interpreter's
+/// `MAX_CONTENT_BYTES`, `MAX_GLYPHS`, `MAX_RUNS`, `MAX_IMAGES` and `MAX_INLINE_BYTES` (with
+/// `MAX_INLINE_IMAGE`, what is kept of one image), counted at the same points.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub max_content_bytes: u64,
+    pub max_glyphs: u64,
+    pub max_runs: u64,
+    pub max_images: usize,
+    pub max_inline_bytes: u64,
+    pub max_inline_image: u64,
 }
 
 /// `mult`: `m` then `n`, with Python's operation order.
@@ -316,6 +331,9 @@ pub struct Interp<'py> {
     unmapped: u64,
     problems: Vec<String>,
     incomplete: bool,
+    // the page's work budget, as counted so far
+    content_bytes: u64,
+    inline_bytes: u64,
 }
 
 /// `math.hypot`, `float` and `int`, looked up once (a page used to import them afresh).
@@ -423,6 +441,8 @@ impl<'py> Interp<'py> {
             unmapped: 0,
             problems,
             incomplete: false,
+            content_bytes: 0,
+            inline_bytes: 0,
         })
     }
 
@@ -529,6 +549,36 @@ impl<'py> Interp<'py> {
         if self.problems.len() < self.limits.max_problems && !self.problems.contains(&message) {
             self.problems.push(message);
         }
+    }
+
+    /// `Interpreter.run` up to `_finish`: the page's content, counted, then interpreted.
+    pub fn run(&mut self, data: &[u8]) -> Result<(), Stop> {
+        self.content(data.len())?;
+        self.execute(data)
+    }
+
+    /// `_content`: `len` more bytes of content interpreted.
+    fn content(&mut self, len: usize) -> Result<(), Stop> {
+        self.content_bytes += len as u64;
+        let max = self.limits.budget.max_content_bytes;
+        if self.content_bytes > max {
+            return Err(Stop::Timeout(format!(
+                "more than {max} bytes of content on the page (Form XObjects counted each time \
+                 they are drawn)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// `_count_image`: room for one more image?
+    fn count_image(&self) -> HResult<()> {
+        let max = self.limits.budget.max_images;
+        if self.images.len() >= max {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {max} images on the page"
+            ))));
+        }
+        Ok(())
     }
 
     pub fn execute(&mut self, data: &[u8]) -> Result<(), Stop> {
@@ -673,10 +723,7 @@ impl<'py> Interp<'py> {
                 Ok(())
             }
             b"Do" => self.do_xobject(ops),
-            b"BI" => {
-                self.inline_image(ops);
-                Ok(())
-            }
+            b"BI" => self.inline_image(ops),
             b"BMC" => {
                 let artifact = matches!(ops.last(), Some(Val::Name(n)) if n == b"Artifact");
                 self.push_marked(artifact, None, false);
@@ -1038,6 +1085,12 @@ impl<'py> Interp<'py> {
         } else {
             [a, b, c, d, e + advance * a, f + advance * b]
         };
+        let max = self.limits.budget.max_glyphs;
+        if self.glyphs > max {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {max} glyphs on the page"
+            ))));
+        }
         Ok(())
     }
 
@@ -1112,6 +1165,12 @@ impl<'py> Interp<'py> {
             direction = quarter_turn(run_x, run_y, c * fs, d * fs);
         }
         self.seq += 1;
+        let max = self.limits.budget.max_runs;
+        if self.seq > max {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {max} text runs on the page"
+            ))));
+        }
         let g = self.gs.get();
         let run = Run {
             text,
@@ -1492,24 +1551,34 @@ impl<'py> Interp<'py> {
         [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)]
     }
 
-    fn inline_image(&mut self, ops: &[Val]) {
+    fn inline_image(&mut self, ops: &[Val]) -> HResult<()> {
         let params = match ops.first() {
             None => Vec::new(),
             Some(Val::Dict(items)) => items.clone(),
-            Some(_) => return,
+            Some(_) => return Ok(()),
         };
         if self.layer_off != 0 {
-            return;
+            return Ok(());
         }
         let data = match ops.get(1) {
             Some(Val::Str(bytes)) => bytes.clone(),
             _ => Vec::new(),
         };
+        self.count_image()?;
+        let budget = self.limits.budget;
+        self.inline_bytes += (data.len() as u64).min(budget.max_inline_image);
+        if self.inline_bytes > budget.max_inline_bytes {
+            return Err(HErr::Stop(Stop::Timeout(format!(
+                "more than {} bytes of inline images on the page",
+                budget.max_inline_bytes
+            ))));
+        }
         let bbox = self.unit_square();
         let solid = !matches!(dict_get(&params, b"ImageMask"), Some(Val::Bool(true)));
         self.images.push(Image::Inline(params, data, bbox));
         let square = self.square();
         self.paint_area(bbox, None, "image", square, solid);
+        Ok(())
     }
 
     fn xobject(&mut self, name: &[u8]) -> HResult<Rc<XObject>> {
@@ -1568,6 +1637,7 @@ impl<'py> Interp<'py> {
                 if *off || self.layer_off != 0 {
                     return Ok(());
                 }
+                self.count_image()?;
                 let bbox = self.unit_square();
                 self.images.push(Image::XObject(*info, bbox));
                 let square = self.square();
@@ -1631,6 +1701,7 @@ impl<'py> Interp<'py> {
         if bytes.is_empty() {
             return Ok(());
         }
+        self.content(bytes.len())?;
         let saved_gs = Rc::clone(&self.gs);
         let saved_scope = self.scope;
         let (saved_tm, saved_tlm) = (self.tm, self.tlm);
@@ -1673,7 +1744,7 @@ impl<'py> Interp<'py> {
 
     // --- the answer ----------------------------------------------------------------------
 
-    /// `(runs, looks, paints, painted_full, images, rules, paths, glyphs, unmapped,
+    /// `(runs, looks, paints, painted_full, images, rules, (paths, glyphs, unmapped, ops),
     /// problems, incomplete, stop)`: every run drawn and how (`visibility.Look` fields),
     /// every area painted (`visibility.Paint` fields), for `visibility.sort_runs`.
     pub fn into_py(self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
@@ -1776,9 +1847,7 @@ impl<'py> Interp<'py> {
             self.painted_full,
             images,
             rules,
-            self.paths,
-            self.glyphs,
-            self.unmapped,
+            (self.paths, self.glyphs, self.unmapped, self.ops),
             self.problems,
             self.incomplete,
             stop,

@@ -27,7 +27,7 @@ mod tables;
 mod text;
 mod truetype;
 
-use interp::{to_py, Interp, Limits};
+use interp::{to_py, Budget, Interp, Limits};
 // The parser of indirect objects (pypdf's read_object), declared apart from the others.
 pub mod objects;
 
@@ -58,17 +58,19 @@ fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, 
     Ok((out, None))
 }
 
-/// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits)`.
+/// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits,
+/// budget)`.
 ///
 /// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
 /// `layer_off(value)`, `colour_components(scope, name)`, `gstate(scope, name)` and
 /// `text_string(raw)`, and holds the `missing` font and the `text_run` class; see
 /// `pdfthin/engine/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
-/// rules, paths, glyphs, unmapped, problems, incomplete, stop)`, the runs made with
+/// rules, (paths, glyphs, unmapped, ops), problems, incomplete, stop)`, the runs made with
 /// `text_run`: every run drawn, what a reader sees of them is Python's to decide
 /// (`pdfthin/engine/visibility.py`). `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
-/// max_path_rects)`, the values of the Python interpreter's module.
+/// max_path_rects)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
+/// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn interpret(
@@ -81,6 +83,7 @@ fn interpret(
     seconds: f64,
     problems: Vec<String>,
     limits: (u64, usize, u64, usize, usize, f64, f64, usize, usize),
+    budget: (u64, u64, u64, usize, u64, u64),
 ) -> PyResult<Py<PyAny>> {
     let base = [base.0, base.1, base.2, base.3, base.4, base.5];
     let limits = Limits {
@@ -93,9 +96,17 @@ fn interpret(
         split_gap_em: limits.6,
         max_painted: limits.7,
         max_path_rects: limits.8,
+        budget: Budget {
+            max_content_bytes: budget.0,
+            max_glyphs: budget.1,
+            max_runs: budget.2,
+            max_images: budget.3,
+            max_inline_bytes: budget.4,
+            max_inline_image: budget.5,
+        },
     };
     let mut interp = Interp::new(py, resolver, width, height, base, seconds, problems, limits)?;
-    let stop = interp.execute(data).err();
+    let stop = interp.run(data).err();
     interp.into_py(stop)
 }
 
