@@ -507,13 +507,19 @@ class EngineDocument:
             content.problems.extend(problems)
             content.incomplete = True
         resources = _inherited(page_obj, "/Resources")
+        deadline = time.monotonic() + self.limits.page_seconds
         if _native.NATIVE is not None:
-            return self._read_page_native(content, data, resources, box, rotation)
+            try:
+                return self._read_page_native(content, data, resources, box, rotation, deadline)
+            except _native.Fault:
+                # A failure of the native code (never the input's fault): the Python
+                # interpreter reads the page, from the same start (``content`` is untouched).
+                pass
         interpreter = Interpreter(
             content,
             display_matrix(box, rotation),
             self._fonts,
-            time.monotonic() + self.limits.page_seconds,
+            deadline,
             self._keepalive,
         )
         try:
@@ -539,16 +545,18 @@ class EngineDocument:
         resources: Any,
         box: tuple[float, float, float, float],
         rotation: int,
+        deadline: float,
     ) -> PageContent:
         """The same page read by the native interpreter (``native_page``), stopping the way
-        :meth:`_read_page` stops."""
+        :meth:`_read_page` stops. Raises the native module's fault (see ``_native.Fault``)
+        before ``content`` is changed."""
         stop = native_page.read_page(
             _native.NATIVE,
             content,
             data,
             resources,
             display_matrix(box, rotation),
-            time.monotonic() + self.limits.page_seconds,
+            deadline,
             self._fonts,
             self._keepalive,
             self._native_fonts,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import interpreter
+from . import _native, interpreter
 from .bidi import visual_cluster
 from .fonts import Font, _TextMap, _WidthMap, get
 from .interpreter import (
@@ -190,7 +190,7 @@ class Resolver:
         return visual_cluster(decode_text_string(raw))
 
 
-def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:
+def limits() -> tuple[int, int, int, int, int, float, float, float, float, int, int]:
     """The Python interpreter's limits and thresholds, as the native one takes them."""
     return (
         interpreter.MAX_OPERATIONS,
@@ -203,6 +203,7 @@ def limits() -> tuple[int, int, int, int, int, float, float, float, float, int]:
         interpreter.SPLIT_GAP_EM,
         interpreter.WHITE,
         interpreter.MAX_PAINTED,
+        interpreter.MAX_INLINE_IMAGE,
     )
 
 
@@ -218,7 +219,9 @@ def read_page(
     native_fonts: NativeFonts,
 ) -> BaseException | str | None:
     """Interpret ``data`` into ``content`` natively. Returns what stopped the page early, as
-    the Python interpreter raises it: a ``PageTimeout`` message or an exception."""
+    the Python interpreter raises it: a ``PageTimeout`` message or an exception. A failure of
+    the native code itself, there or in a native call the resolver made (``_native.Fault``),
+    is raised before ``content`` is changed."""
     resolver = Resolver(native, resources, fonts, keepalive, native_fonts)
     result = native.interpret(
         data,
@@ -231,6 +234,8 @@ def read_page(
         limits(),
     )
     runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop = result
+    if stop is not None and isinstance(stop[1], _native.Fault):
+        raise stop[1]
     content.runs.extend(runs)
     content.hidden.extend(HiddenText(text, reason, bbox) for text, reason, bbox in hidden)
     placements: list[ImagePlacement] = []

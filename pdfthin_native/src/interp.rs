@@ -43,6 +43,8 @@ pub struct Limits {
     pub split_gap_em: f64,
     pub white: f64,
     pub max_painted: usize,
+    /// `MAX_INLINE_IMAGE`: the bytes of an inline image kept (a placement keeps no more).
+    pub max_inline_image: usize,
 }
 
 /// `mult`: `m` then `n`, with Python's operation order.
@@ -1388,8 +1390,12 @@ impl<'py> Interp<'py> {
             Some(Val::Dict(items)) => items.clone(),
             Some(_) => return,
         };
+        // `inline_placement` keeps `image[:MAX_INLINE_IMAGE]`: no more is copied (a Form
+        // XObject drawn many times would otherwise hold its image's whole data each time).
         let data = match ops.get(1) {
-            Some(Val::Str(bytes)) => bytes.clone(),
+            Some(Val::Str(bytes)) => {
+                bytes[..bytes.len().min(self.limits.max_inline_image)].to_vec()
+            }
             _ => Vec::new(),
         };
         let bbox = self.unit_square();
@@ -1538,12 +1544,14 @@ impl<'py> Interp<'py> {
     // --- the answer ----------------------------------------------------------------------
 
     /// `(runs, hidden, images, rules, paths, glyphs, unmapped, problems, incomplete, stop)`.
-    pub fn into_py(self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
+    /// Each run, text and image is let go of once it is made a Python object, so the page is
+    /// not held twice (a page of large inline images, or of much text, would be).
+    pub fn into_py(mut self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
         let py = self.py;
         // The page's `TextRun`s, made here as `native_page` would make them from tuples.
         let text_run = self.resolver.getattr(pyo3::intern!(py, "text_run"))?;
         let runs = PyList::empty(py);
-        for run in &self.runs {
+        for run in std::mem::take(&mut self.runs) {
             let font = self.fonts[run.font].get();
             let args = PyTuple::new(
                 py,
@@ -1566,20 +1574,20 @@ impl<'py> Interp<'py> {
             runs.append(text_run.call1(args)?)?;
         }
         let hidden = PyList::empty(py);
-        for (text, reason, b) in &self.hidden {
-            hidden.append((text.as_str(), *reason, (b[0], b[1], b[2], b[3])))?;
+        for (text, reason, b) in std::mem::take(&mut self.hidden) {
+            hidden.append((text.as_str(), reason, (b[0], b[1], b[2], b[3])))?;
         }
         let images = PyList::empty(py);
-        for image in &self.images {
+        for image in std::mem::take(&mut self.images) {
             match image {
                 Image::XObject(info, b) => {
-                    images.append(("x", *info, (b[0], b[1], b[2], b[3])))?;
+                    images.append(("x", info, (b[0], b[1], b[2], b[3])))?;
                 }
                 Image::Inline(params, data, b) => {
-                    let params = to_py(py, &Val::Dict(params.clone()))?;
+                    let params = to_py(py, &Val::Dict(params))?;
                     images.append((
                         "i",
-                        (params, PyBytes::new(py, data)),
+                        (params, PyBytes::new(py, &data)),
                         (b[0], b[1], b[2], b[3]),
                     ))?;
                 }

@@ -1042,12 +1042,14 @@ pub fn read_indirect<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
-    let limits = Limits::from(limits);
-    let Some((value, end)) = parse_indirect(data, offset, idnum, generation, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    crate::boundary::guard("read_indirect", || {
+        let limits = Limits::from(limits);
+        let Some((value, end)) = parse_indirect(data, offset, idnum, generation, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    })
 }
 
 /// `read_object_stream(data, n, first, reader, factory, limits)`: the objects of the object
@@ -1064,29 +1066,33 @@ pub fn read_object_stream<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let limits = Limits::from(limits);
-    let Some(objects) = parse_object_stream(data, n, first, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    let py = reader.py();
-    let out = PyList::empty(py);
-    for (objnum, value) in &objects {
-        let obj = to_py(&factory, data, &reader, value)?;
-        out.append(PyTuple::new(
-            py,
-            [objnum.into_pyobject(py)?.into_any(), obj],
-        )?)?;
-    }
-    Ok(Some(out))
+    crate::boundary::guard("read_object_stream", || {
+        let limits = Limits::from(limits);
+        let Some(objects) = parse_object_stream(data, n, first, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        let py = reader.py();
+        let out = PyList::empty(py);
+        for (objnum, value) in &objects {
+            let obj = to_py(&factory, data, &reader, value)?;
+            out.append(PyTuple::new(
+                py,
+                [objnum.into_pyobject(py)?.into_any(), obj],
+            )?)?;
+        }
+        Ok(Some(out))
+    })
 }
 
 /// `read_object_header(data, offset)`: `(idnum, generation, end)`, what pypdf's
 /// `read_object_header` answers at `offset` of `data` and the position it leaves its stream
 /// at, or `None` where pypdf must read it (see [`parse_object_header`]).
 #[pyfunction]
-pub fn read_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usize)> {
-    parse_object_header(data, offset)
+pub fn read_object_header(data: &[u8], offset: usize) -> PyResult<Option<(u64, u64, usize)>> {
+    crate::boundary::guard("read_object_header", || {
+        Ok(parse_object_header(data, offset))
+    })
 }
 
 /// `read_xref_entries(data, pos, widths, pairs)`: `(entries, end)` as
@@ -1098,15 +1104,22 @@ pub fn read_xref_entries(
     pos: usize,
     widths: (i64, i64, i64),
     pairs: Vec<i64>,
-) -> Option<(Vec<XrefEntry>, usize)> {
-    parse_xref_entries(data, pos, [widths.0, widths.1, widths.2], &pairs)
+) -> PyResult<Option<(Vec<XrefEntry>, usize)>> {
+    crate::boundary::guard("read_xref_entries", || {
+        Ok(parse_xref_entries(
+            data,
+            pos,
+            [widths.0, widths.1, widths.2],
+            &pairs,
+        ))
+    })
 }
 
 /// `read_xref_table(data, pos)`: `(subsections, end)` as [`parse_xref_table`] reads them,
 /// or `None` where pypdf must.
 #[pyfunction]
-pub fn read_xref_table(data: &[u8], pos: usize) -> Option<(Vec<XrefSubsection>, usize)> {
-    parse_xref_table(data, pos)
+pub fn read_xref_table(data: &[u8], pos: usize) -> PyResult<Option<(Vec<XrefSubsection>, usize)>> {
+    crate::boundary::guard("read_xref_table", || Ok(parse_xref_table(data, pos)))
 }
 
 /// `read_object_at(data, pos, reader, factory, limits)`: the object `read_object` reads at
@@ -1120,12 +1133,14 @@ pub fn read_object_at<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
-    let limits = Limits::from(limits);
-    let Some((value, end)) = parse_object_at(data, pos, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    crate::boundary::guard("read_object_at", || {
+        let limits = Limits::from(limits);
+        let Some((value, end)) = parse_object_at(data, pos, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    })
 }
 
 /// `read_stream_head(data, pos, reader, factory, limits)`: `(dictionary, start, end, e)` of a
@@ -1141,18 +1156,20 @@ pub fn read_stream_head<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize, usize, usize)>> {
-    let limits = Limits::from(limits);
-    let Some(head) = parse_stream_head(data, pos, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    let dictionary = to_py(&factory, data, &reader, &Value::Dict(head.items))?;
-    Ok(Some((
-        dictionary,
-        head.start,
-        head.end,
-        head.after_whitespace,
-    )))
+    crate::boundary::guard("read_stream_head", || {
+        let limits = Limits::from(limits);
+        let Some(head) = parse_stream_head(data, pos, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        let dictionary = to_py(&factory, data, &reader, &Value::Dict(head.items))?;
+        Ok(Some((
+            dictionary,
+            head.start,
+            head.end,
+            head.after_whitespace,
+        )))
+    })
 }
 
 #[cfg(test)]
