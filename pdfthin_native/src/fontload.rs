@@ -456,7 +456,7 @@ pub fn cid_table(data: &[u8]) -> PyResult<Option<CidTable>> {
 }
 
 /// [`cid_table`]'s work.
-fn read_cid_table(data: &[u8]) -> Option<CidTable> {
+pub fn read_cid_table(data: &[u8]) -> Option<CidTable> {
     let mut numbers: Vec<u64> = Vec::with_capacity(data.len());
     let (mut value, mut shift) = (0u64, 0u32);
     for &byte in data {

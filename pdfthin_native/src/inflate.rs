@@ -21,31 +21,40 @@ pub fn inflate<'py>(
     budget: usize,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     crate::boundary::guard("inflate", || {
-        let most = if limit == 0 {
-            budget
-        } else {
-            budget.min(limit - 1)
-        };
-        let mut size = data.len().saturating_mul(4).saturating_add(4096).min(most);
-        loop {
-            // Each try inflates into fresh, unwritten capacity (pages the output never
-            // reaches are never touched); one that cannot be had is pypdf's to decode.
-            let mut out: Vec<u8> = Vec::new();
-            if out.try_reserve_exact(size).is_err() {
-                return Ok(None);
-            }
-            let room = &mut out.spare_capacity_mut()[..size];
-            let (got, code) = uncompress(room, data, InflateConfig::default());
-            match code {
-                ReturnCode::Ok => return Ok(Some(PyBytes::new(py, got))),
-                // the output did not fit: a larger buffer, up to what the limits allow
-                ReturnCode::BufError if size < most => {
-                    size = size.saturating_mul(2).min(most);
-                }
-                _ => return Ok(None),
-            }
-        }
+        Ok(inflated(data, limit, budget, |out| PyBytes::new(py, out)))
     })
+}
+
+/// What [`inflate`] answers, made by `make` from the inflated bytes (never more than the
+/// limits allow: at most `budget`, and fewer than `limit` unless it is `0`).
+pub fn inflated<T>(
+    data: &[u8],
+    limit: usize,
+    budget: usize,
+    make: impl FnOnce(&[u8]) -> T,
+) -> Option<T> {
+    let most = if limit == 0 {
+        budget
+    } else {
+        budget.min(limit - 1)
+    };
+    let mut size = data.len().saturating_mul(4).saturating_add(4096).min(most);
+    loop {
+        // Each try inflates into fresh, unwritten capacity (pages the output never reaches
+        // are never touched); one that cannot be had is pypdf's to decode.
+        let mut out: Vec<u8> = Vec::new();
+        out.try_reserve_exact(size).ok()?;
+        let room = &mut out.spare_capacity_mut()[..size];
+        let (got, code) = uncompress(room, data, InflateConfig::default());
+        match code {
+            ReturnCode::Ok => return Some(make(got)),
+            // the output did not fit: a larger buffer, up to what the limits allow
+            ReturnCode::BufError if size < most => {
+                size = size.saturating_mul(2).min(most);
+            }
+            _ => return None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,10 +13,10 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 mod blocks;
 mod boundary;
 mod font;
-mod fontload;
+pub mod fontload;
 mod grids;
 mod headings;
-mod inflate;
+pub mod inflate;
 mod interp;
 pub mod lexer;
 mod lines;
@@ -27,7 +27,7 @@ mod status;
 mod structure;
 mod tables;
 mod text;
-mod truetype;
+pub mod truetype;
 
 use interp::{to_py, Interp, Limits};
 // The parser of indirect objects (pypdf's read_object), declared apart from the others.

@@ -16,7 +16,7 @@ use pyo3::types::PyDict;
 
 /// `_MAX_CMAP_CODES`: codes of format 4 segments and format 12 groups read at most, over all
 /// the subtables.
-const MAX_CODES: u64 = 1 << 20;
+pub const MAX_CODES: u64 = 1 << 20;
 /// `_MAX_UNICODE`: no code past it is a character.
 const MAX_UNICODE: u64 = 0x10FFFF;
 /// `_MAX_GLYPHS`: the widest range a segment or group may cover.
@@ -211,7 +211,7 @@ pub fn truetype_unicodes<'py>(
 
 /// `_truetype_cmaps` reduced to the mapping `truetype_unicodes` picks: `None` for `{}` (no
 /// cmap, no wanted subtable, or a `struct.error` anywhere).
-fn read_cmaps(data: &[u8]) -> Option<Vec<(u64, u64)>> {
+pub fn read_cmaps(data: &[u8]) -> Option<Vec<(u64, u64)>> {
     // _tables
     let num = u16_at(data, 4)?;
     let mut cmap: Option<usize> = None;
