@@ -93,4 +93,4 @@ def test_every_class_is_attacked() -> None:
     """The attack classes of issue 18 each have generated fixtures (a class cannot silently
     drop out of the set)."""
     classes = {a.klass for a in ATTACKS}
-    assert classes >= {"smoke"}, classes
+    assert classes >= {"smoke", "native"}, classes

@@ -16,8 +16,6 @@ be left out.
 
 from __future__ import annotations
 
-import struct
-import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -26,7 +24,7 @@ from typing import Any
 import pytest
 from fontprograms import truetype_program
 from native_support import engine, first_difference, native_module
-from pdfbuilder import PdfBuilder, Stream, cid_cmap
+from pdfbuilder import PdfBuilder, Ref, Stream, cid_cmap, object_stream_pdf
 
 import pdfthin
 from pdfthin.engine import _native
@@ -139,44 +137,17 @@ def _rich_pdf() -> bytes:
 def _object_stream_pdf() -> bytes:
     """A page whose catalog, page tree and page are in an object stream, found through a
     cross-reference stream."""
-    content = b"BT /F1 12 Tf 72 700 Td (Inside an object stream) Tj ET"
-    inside = [
-        (1, b"<< /Type /Catalog /Pages 2 0 R >>"),
-        (2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
-        (
-            3,
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-            b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 "
-            b"/BaseFont /Helvetica >> >> >> >>",
-        ),
-    ]
-    offsets, objects = [], b""
-    for _, text in inside:
-        offsets.append(len(objects))
-        objects += text + b"\n"
-    index = b" ".join(b"%d %d" % (n, o) for (n, _), o in zip(inside, offsets, strict=True)) + b" "
-    packed = zlib.compress(index + objects)
-    out = bytearray(b"%PDF-1.5\n")
-    at: dict[int, int] = {}
-    at[4] = len(out)
-    out += b"4 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (len(content), content)
-    at[5] = len(out)
-    out += (
-        b"5 0 obj\n<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>\n"
-        b"stream\n%s\nendstream\nendobj\n" % (len(inside), len(index), len(packed), packed)
+    font = {"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/Helvetica"}
+    page = {"Type": "/Page", "Parent": Ref(2), "MediaBox": [0, 0, 612, 792]}
+    page.update({"Contents": Ref(4), "Resources": {"Font": {"F1": font}}})
+    return object_stream_pdf(
+        [
+            (1, {"Type": "/Catalog", "Pages": Ref(2)}),
+            (2, {"Type": "/Pages", "Kids": [Ref(3)], "Count": 1}),
+            (3, page),
+        ],
+        {4: Stream(b"BT /F1 12 Tf 72 700 Td (Inside an object stream) Tj ET")},
     )
-    at[6] = len(out)
-    rows = struct.pack(">BIH", 0, 0, 65535)
-    for num in range(1, 7):
-        if num in at:
-            rows += struct.pack(">BIH", 1, at[num], 0)
-        else:
-            rows += struct.pack(">BIH", 2, 5, num - 1)
-    out += b"6 0 obj\n<< /Type /XRef /Size 7 /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n" % len(
-        rows
-    )
-    out += rows + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % at[6]
-    return bytes(out)
 
 
 WORKLOAD = (_rich_pdf(), _object_stream_pdf())
@@ -254,6 +225,7 @@ def test_the_direct_calls_answer_when_nothing_is_armed(module: ModuleType) -> No
 def test_a_fault_is_an_exception_not_a_panic(module: ModuleType) -> None:
     assert module.NativeFault is _native.Fault
     assert issubclass(module.NativeFault, Exception)
+    panics = module._panics()
     with _armed(module, "round2") as fired:
         try:
             module.round2(1.0)
@@ -265,6 +237,7 @@ def test_a_fault_is_an_exception_not_a_panic(module: ModuleType) -> None:
     assert "round2: a deliberate panic" in str(caught)
     assert fired == ["round2"]
     assert module.round2(1.005) == round(1.005, 2)  # disarmed: answers again
+    assert module._panics() == panics  # a deliberate panic is not counted as a real one
 
 
 def test_every_entry_point_turns_a_panic_into_the_pure_answer(module: ModuleType) -> None:

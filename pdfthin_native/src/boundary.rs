@@ -11,9 +11,11 @@
 //!
 //! [`_fail_at`] is for the tests: it arms a deliberate panic at the entry of guarded
 //! functions, so that a test can prove that a panic anywhere becomes `NativeFault` there.
+//! [`_panics`] counts the others: since the Python side answers in their place, the answer
+//! stays right, and the differential tests ask this count to see that none happened.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use pyo3::prelude::*;
@@ -32,6 +34,12 @@ static ARMED: AtomicBool = AtomicBool::new(false);
 /// answered.
 static PROBE: Mutex<(Vec<String>, Vec<String>)> = Mutex::new((Vec::new(), Vec::new()));
 
+/// Panics caught that were not deliberate.
+static PANICS: AtomicU64 = AtomicU64::new(0);
+
+/// The payload of a deliberate panic.
+struct Deliberate;
+
 /// Panics, on purpose, when [`_fail_at`] armed `entry`.
 fn probe(entry: &str) {
     if !ARMED.load(Ordering::Relaxed) {
@@ -46,13 +54,15 @@ fn probe(entry: &str) {
         fire
     };
     if fire {
-        panic!("a deliberate panic at {entry} (pdfthin_native._fail_at)");
+        std::panic::panic_any(Deliberate);
     }
 }
 
 /// What a panic said.
 fn message(payload: &(dyn std::any::Any + Send)) -> &str {
-    if let Some(text) = payload.downcast_ref::<&str>() {
+    if payload.is::<Deliberate>() {
+        "a deliberate panic (pdfthin_native._fail_at)"
+    } else if let Some(text) = payload.downcast_ref::<&str>() {
         text
     } else if let Some(text) = payload.downcast_ref::<String>() {
         text
@@ -68,10 +78,15 @@ pub fn guard<T>(entry: &'static str, body: impl FnOnce() -> PyResult<T>) -> PyRe
         body()
     })) {
         Ok(answer) => answer,
-        Err(payload) => Err(NativeFault::new_err(format!(
-            "{entry}: {}",
-            message(payload.as_ref())
-        ))),
+        Err(payload) => {
+            if !payload.is::<Deliberate>() {
+                PANICS.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(NativeFault::new_err(format!(
+                "{entry}: {}",
+                message(payload.as_ref())
+            )))
+        }
     }
 }
 
@@ -102,6 +117,13 @@ pub fn _fail_at(entries: Vec<String>) -> Vec<String> {
     std::mem::take(&mut state.1)
 }
 
+/// `_panics()`: how many panics that were not deliberate were answered as `NativeFault`
+/// since the module was loaded. For the tests only.
+#[pyfunction]
+pub fn _panics() -> u64 {
+    PANICS.load(Ordering::Relaxed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,7 +140,9 @@ mod tests {
                 }
                 deep(n - 1) + 1
             }
+            let before = _panics();
             let err = guard("deep", || Ok(deep(10))).unwrap_err();
+            assert!(_panics() > before);
             assert!(err.is_instance_of::<NativeFault>(py));
             let text = err.value(py).to_string();
             assert!(text.starts_with("deep: index out of bounds"), "{text}");
@@ -139,6 +163,10 @@ mod tests {
             assert_eq!(guard("other", || Ok(1)).unwrap(), 1);
             let err = guard("armed", || Ok(1)).unwrap_err();
             assert!(err.is_instance_of::<NativeFault>(py));
+            assert_eq!(
+                err.value(py).to_string(),
+                "armed: a deliberate panic (pdfthin_native._fail_at)"
+            );
             assert!(guard("also", || Ok(1)).is_err());
             assert_eq!(
                 _fail_at(Vec::new()),

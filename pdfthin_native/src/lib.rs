@@ -182,6 +182,7 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NativeFault", m.py().get_type::<boundary::NativeFault>())?;
     m.add_function(wrap_pyfunction!(boundary::_fail_at, m)?)?;
+    m.add_function(wrap_pyfunction!(boundary::_panics, m)?)?;
     m.add_class::<Tokens>()?;
     m.add_class::<font::Font>()?;
     m.add_class::<text::Vocabulary>()?;
