@@ -16,15 +16,20 @@ be left out.
 
 from __future__ import annotations
 
+import os
+import resource
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from fontprograms import truetype_program
 from native_support import engine, first_difference, native_module
-from pdfbuilder import PdfBuilder, Ref, Stream, cid_cmap, object_stream_pdf
+from pdfbuilder import PdfBuilder, Ref, Stream, cid_cmap, object_stream_pdf, to_unicode_cmap
 
 import pdfthin
 from pdfthin.engine import _native
@@ -280,3 +285,51 @@ def test_every_entry_point_turns_a_panic_into_the_pure_answer(module: ModuleType
         "reading_order", "heading_context", "mark_structure", "clean_text", "vocabulary",
         "render_page", "page_status", "alnum_split",
     }, sorted(reached)  # fmt: skip
+
+
+# --- an allocation the native code cannot make -----------------------------------------------
+
+#: The address space of the child below, and what one glyph of its page maps to: 1,200 of them
+#: need more text than the child can hold.
+CHILD_ADDRESS_SPACE = 1 << 30
+GLYPH_TEXT = 1 << 20
+GLYPHS = 1_200
+
+CHILD = "import sys, pdfthin; print(repr(pdfthin.open(open(sys.argv[1], 'rb').read()).pages))"
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE))
+
+
+def test_an_allocation_that_fails_is_a_fault_not_an_abort(
+    module: ModuleType, tmp_path: Path
+) -> None:
+    """A glyph whose ToUnicode text is a megabyte, shown 1,200 times in a 5 KB file: the page's
+    text cannot be held. Python raises MemoryError and reads the page in part; the native
+    interpreter grew its text with an allocation that aborted the process (exit 134, ending a
+    server with it). Now its growth is fallible, a failure is a NativeFault, and the page is
+    read by the pure interpreter: the same answer, in a process that goes on."""
+    text = {0x41: "x" * GLYPH_TEXT}
+    b = PdfBuilder(compress=True)
+    cmap = to_unicode_cmap(text, codespace=((0, 0xFF, 1),))
+    font = b.font_standard("Helvetica", to_unicode=cmap)
+    content = b"BT /F1 12 Tf 72 700 Td (" + b"A" * GLYPHS + b") Tj ET"
+    b.add_page(content, resources={"Font": {"F1": font}})
+    path = tmp_path / "long_text.pdf"
+    path.write_bytes(b.build())
+    answers = {}
+    for mode in ("off", "require"):
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(path)],
+            env={**os.environ, _native.ENV: mode},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            preexec_fn=_limit,
+            check=False,
+        )
+        assert done.returncode == 0, f"{mode}: exit {done.returncode}: {done.stderr[-2000:]}"
+        answers[mode] = done.stdout
+    assert "reading stopped: MemoryError" in answers["off"]
+    assert answers["require"] == answers["off"]
