@@ -90,6 +90,27 @@ pub fn guard<T>(entry: &'static str, body: impl FnOnce() -> PyResult<T>) -> PyRe
     }
 }
 
+/// `vec.push(item)`, its growth made a panic (which [`guard`] answers) where it cannot be had,
+/// rather than the abort an infallible allocation would be: for what a page accumulates as
+/// long as its operations go on (its runs, images, hidden text).
+pub fn push<T>(vec: &mut Vec<T>, item: T) {
+    if let Err(err) = vec.try_reserve(1) {
+        panic!("cannot allocate room for {} more items: {err}", vec.len());
+    }
+    vec.push(item);
+}
+
+/// `bytes.to_vec()`, made a panic (which [`guard`] answers) where the room cannot be had: for
+/// a copy as large as a stream (an inline image's data).
+pub fn copy(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    if let Err(err) = out.try_reserve_exact(bytes.len()) {
+        panic!("cannot allocate {} bytes: {err}", bytes.len());
+    }
+    out.extend_from_slice(bytes);
+    out
+}
+
 /// `text.push_str(more)`, growing `text` with [`reserve_text`]: for text whose size the input
 /// multiplies (one glyph may map to a long text).
 pub fn push_text(text: &mut String, more: &str) {

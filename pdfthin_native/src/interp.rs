@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 
+use crate::boundary::push;
 use crate::font::{Font, Piece};
 use crate::lexer::{dict_get, LexError, Lexer, Val};
 
@@ -1071,13 +1072,13 @@ impl<'py> Interp<'py> {
             seq: self.seq,
         };
         if self.gs.get().tr == 3 || self.gs.get().tr == 7 {
-            self.invisible.push((run, "invisible"));
+            push(&mut self.invisible, (run, "invisible"));
             return Ok(());
         }
         {
             let g = self.gs.get();
             if paints(g.tr, g.fill_clear, g.stroke_clear) {
-                self.invisible.push((run, "transparent"));
+                push(&mut self.invisible, (run, "transparent"));
                 return Ok(());
             }
         }
@@ -1097,7 +1098,7 @@ impl<'py> Interp<'py> {
                 }
                 _ => {
                     if self.white_text() && !self.painted_at(cx, cy) {
-                        self.invisible.push((run, "white"));
+                        push(&mut self.invisible, (run, "white"));
                         return Ok(());
                     }
                     None
@@ -1105,8 +1106,8 @@ impl<'py> Interp<'py> {
             }
         };
         match reason {
-            Some(reason) => self.hidden.push((run.text, reason, run.bbox)),
-            None => self.runs.push(run),
+            Some(reason) => push(&mut self.hidden, (run.text, reason, run.bbox)),
+            None => push(&mut self.runs, run),
         }
         Ok(())
     }
@@ -1123,9 +1124,9 @@ impl<'py> Interp<'py> {
                 .any(|b| b[0] <= cx && cx <= b[2] && b[1] <= cy && cy <= b[3])
             {
                 run.ocr_layer = true;
-                self.runs.push(run);
+                push(&mut self.runs, run);
             } else {
-                self.hidden.push((run.text, reason, run.bbox));
+                push(&mut self.hidden, (run.text, reason, run.bbox));
             }
         }
     }
@@ -1399,7 +1400,7 @@ impl<'py> Interp<'py> {
             _ => Vec::new(),
         };
         let bbox = self.unit_square();
-        self.images.push(Image::Inline(params, data, bbox));
+        push(&mut self.images, Image::Inline(params, data, bbox));
     }
 
     fn xobject(&mut self, name: &[u8]) -> HResult<Rc<XObject>> {
@@ -1451,7 +1452,7 @@ impl<'py> Interp<'py> {
             XObject::None => Ok(()),
             XObject::Image(info) => {
                 let bbox = self.unit_square();
-                self.images.push(Image::XObject(*info, bbox));
+                push(&mut self.images, Image::XObject(*info, bbox));
                 Ok(())
             }
             XObject::Form {

@@ -686,7 +686,7 @@ fn read_inline_image(data: &[u8], mut pos: usize) -> Result<(InlineImage, usize)
     let stop = if end < n { end - 1 } else { n };
     let stop = stop.max(start);
     let bytes = if start <= n {
-        data[start..stop.min(n)].to_vec()
+        crate::boundary::copy(&data[start..stop.min(n)])
     } else {
         Vec::new()
     };
