@@ -6,8 +6,10 @@
 //! calls, and lets its own code give the answer.
 //!
 //! An allocation Rust cannot make aborts the process instead of panicking; allocations whose
-//! size comes from the input are bounded by the input or by the Python side's limits, and the
-//! large ones are made with `try_reserve` and [`reserve`], which turns a failure into a panic.
+//! size comes from the input are bounded by the input or by the Python side's limits, and
+//! those the input can multiply (a page's text, runs and images) or that are as large as a
+//! stream are made with `try_reserve` ([`push`], [`push_text`], [`copy`]), which turns a
+//! failure into a panic.
 //!
 //! [`_fail_at`] is for the tests: it arms a deliberate panic at the entry of guarded
 //! functions, so that a test can prove that a panic anywhere becomes `NativeFault` there.
