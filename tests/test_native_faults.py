@@ -287,6 +287,17 @@ def test_every_entry_point_turns_a_panic_into_the_pure_answer(module: ModuleType
     }, sorted(reached)  # fmt: skip
 
 
+def test_a_native_vocabulary_that_fails_inside_python(module: ModuleType) -> None:
+    """Python's Markdown writer (where the native one failed) asks the native vocabulary about
+    words broken at a line end; when that fails too, Python's own vocabulary answers."""
+    with engine(None):
+        pure = _read_all()
+    with engine(module), _armed(module, "render_page", "Vocabulary.__contains__") as fired:
+        answers = _read_all()
+    assert "Vocabulary.__contains__" in fired
+    assert answers == pure
+
+
 # --- an allocation the native code cannot make -----------------------------------------------
 
 #: The address space of the child below, and what one glyph of its page maps to: 1,200 of them
