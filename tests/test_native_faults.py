@@ -11,7 +11,8 @@ read, and then all of them at once (which reaches the native calls that only Pyt
 steps make, once the native step around them has failed); every answer must stay the pure
 engine's. The test-only entry points pdfthin never calls are called directly and must raise
 ``NativeFault``. An entry point neither reached nor called fails the test, so a new one cannot
-be left out.
+be left out. An allocation the native code cannot make, where the input multiplies what it
+holds, is such a fault too, not the end of the process.
 """
 
 from __future__ import annotations
