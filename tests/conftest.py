@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +57,22 @@ def _load_manifest() -> list[CorpusFile]:
 
 
 CORPUS_FILES = _load_manifest()
+
+
+@pytest.fixture(autouse=True)
+def _no_native_panic() -> Iterator[None]:
+    """A panic in the native code is answered by Python in its place (pdfthin/engine/_native.py),
+    so the answer stays the pure engine's and a differential test would not see it: a test
+    during which one happened fails."""
+    from pdfthin.engine import _native
+
+    module, _ = _native._load()
+    if module is None:
+        yield
+        return
+    before = module._panics()
+    yield
+    assert module._panics() == before, "the native code panicked (Python answered instead)"
 
 
 def require_corpus() -> None:

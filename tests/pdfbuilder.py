@@ -24,6 +24,7 @@ to exercise recovery).
 from __future__ import annotations
 
 import io
+import struct
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -857,6 +858,64 @@ def simple_pdf(content: bytes, resources: Mapping[str, Any] | None = None, **pag
             res[key] = value
     b.add_page(content, res, **page)
     return b.build()
+
+
+def object_stream_pdf(
+    packed: Sequence[tuple[int, Any]],
+    loose: Mapping[int, Any] | None = None,
+    *,
+    compress: bool = True,
+) -> bytes:
+    """A PDF 1.5 file whose objects ``packed`` (object number, value) are in one object stream
+    and ``loose`` (values, or :class:`Stream` objects) outside it, found through a
+    cross-reference stream (both streams compressed unless ``compress=False``); object 1 is
+    the catalog. A number may come more than once in ``packed``: the cross-reference stream
+    points at its first place (the others are there to be read, never asked for)."""
+    loose = dict(loose or {})
+    numbers = [num for num, _ in packed] + list(loose)
+    stm_num = max(numbers) + 1
+    xref_num = stm_num + 1
+    offsets, parts, size = [], [], 0
+    for _, value in packed:
+        offsets.append(size)
+        parts.append(serialize(value) + b"\n")
+        size += len(parts[-1])
+    index = b" ".join(b"%d %d" % (n, o) for (n, _), o in zip(packed, offsets, strict=True)) + b" "
+    data = index + b"".join(parts)
+    stm = Stream(data, {"Type": "/ObjStm", "N": len(packed), "First": len(index)}, compress)
+
+    def stream_bytes(obj: Stream) -> bytes:
+        raw = zlib.compress(obj.data) if obj.flate else obj.data
+        entries = {**obj.dict, **({"Filter": "/FlateDecode"} if obj.flate else {})}
+        return serialize({**entries, "Length": len(raw)}) + b"\nstream\n" + raw + b"\nendstream"
+
+    out = io.BytesIO()
+    out.write(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
+    at: dict[int, int] = {}
+    for num, value in [*sorted(loose.items()), (stm_num, stm)]:
+        at[num] = out.tell()
+        text = stream_bytes(value) if isinstance(value, Stream) else serialize(value)
+        out.write(b"%d 0 obj\n%s\nendobj\n" % (num, text))
+    at[xref_num] = out.tell()
+    place = {}
+    for i, (num, _) in enumerate(packed):
+        place.setdefault(num, i)
+    rows = b""
+    for num in range(xref_num + 1):
+        if num in at:
+            rows += struct.pack(">BIH", 1, at[num], 0)
+        elif num in place:
+            rows += struct.pack(">BIH", 2, stm_num, place[num])
+        else:
+            rows += struct.pack(">BIH", 0, 0, 65535)
+    xref = Stream(
+        rows,
+        {"Type": "/XRef", "Size": xref_num + 1, "W": [1, 4, 2], "Root": Ref(1)},
+        compress,
+    )
+    out.write(b"%d 0 obj\n%s\nendobj\n" % (xref_num, stream_bytes(xref)))
+    out.write(b"startxref\n%d\n%%%%EOF\n" % at[xref_num])
+    return out.getvalue()
 
 
 def encrypt(

@@ -105,5 +105,6 @@ def test_every_class_is_attacked() -> None:
         "navigation",
         "unbounded_walk",
         "page_work",
+        "native",
     }
     assert classes >= expected, classes

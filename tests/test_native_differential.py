@@ -10,6 +10,7 @@ stream's tokens. Any difference fails.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -107,9 +108,20 @@ def _streams(f: CorpusFile) -> list[bytes]:
 
 
 def pure_tokens(data: bytes) -> tuple[list[tuple[bytes, list[Any]]], str | None]:
+    return all_tokens(iter_operations(data))
+
+
+def native_tokens(module: Any, data: bytes) -> tuple[list[tuple[bytes, list[Any]]], str | None]:
+    return all_tokens(module.tokenize(data))
+
+
+def all_tokens(
+    operations: Iterator[tuple[bytes, list[Any]]],
+) -> tuple[list[tuple[bytes, list[Any]]], str | None]:
+    """Every operation, and the message of the ``OverflowError`` that ends them (if any)."""
     out: list[tuple[bytes, list[Any]]] = []
     try:
-        for op, operands in iter_operations(data):
+        for op, operands in operations:
             out.append((op, operands))
     except OverflowError as exc:
         return out, str(exc)
@@ -123,7 +135,7 @@ def test_same_tokens(f: CorpusFile | None) -> None:
     module = native_module()
     for data in _streams(f):
         pure_ops, pure_error = pure_tokens(data)
-        native_ops, native_error = module.tokenize(data)
+        native_ops, native_error = native_tokens(module, data)
         assert native_error == pure_error
         pure, native = repr(pure_ops), repr(native_ops)
         assert pure == native, first_difference(pure, native)

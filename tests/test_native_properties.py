@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from native_support import both, content_stream, engine, first_difference, native_module
 from pdfbuilder import PdfBuilder, cid_cmap
-from test_native_differential import pure_tokens
+from test_native_differential import native_tokens, pure_tokens
 
 from pdfthin.engine import open_pdf
 from pdfthin.engine.document import EngineDocument
@@ -184,7 +184,7 @@ def check_stream(doc: EngineDocument, module: Any, data: bytes) -> None:
         pure, native = both(doc, 1, module)
     assert pure == native, f"{data!r}\n" + first_difference(pure, native)
     pure_ops, pure_error = pure_tokens(data)
-    native_ops, native_error = module.tokenize(data)
+    native_ops, native_error = native_tokens(module, data)
     assert (repr(native_ops), native_error) == (repr(pure_ops), pure_error), data
 
 

@@ -46,6 +46,11 @@ def _shadow(tmp_path: Path, body: str) -> dict[str, str]:
 
 UNLOADABLE = 'raise ImportError("undefined symbol: PyUnicode_Foo (built for another ABI)")'
 WRONG_RELEASE = "__version__ = '9.0.0'\ndef interpret(*a): pass\ndef tokenize(*a): pass\nFont = 1\n"
+# A Rust panic while the module initialises reaches Python as PyO3's PanicException, which is
+# a BaseException.
+PANICKING = (
+    "class PanicException(BaseException): pass\nraise PanicException('index out of bounds')\n"
+)
 
 
 def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -61,7 +66,11 @@ def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
 
 @pytest.mark.parametrize(
     ("body", "reason"),
-    [(UNLOADABLE, "built for another ABI"), (WRONG_RELEASE, "does not match this pdfthin")],
+    [
+        (UNLOADABLE, "built for another ABI"),
+        (WRONG_RELEASE, "does not match this pdfthin"),
+        (PANICKING, "failed to initialise: index out of bounds"),
+    ],
 )
 @pytest.mark.parametrize(
     "how",

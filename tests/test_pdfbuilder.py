@@ -21,6 +21,7 @@ from pdfbuilder import (
     inline_image,
     literal,
     name,
+    object_stream_pdf,
     serialize,
     simple_pdf,
     to_unicode_cmap,
@@ -227,6 +228,33 @@ def test_without_xref() -> None:
     assert b"trailer" in data
     assert b"xref" not in b.build(xref=False, trailer=False)
     assert b"trailer" not in b.build(xref=False, trailer=False)
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_object_stream_file(compress: bool) -> None:
+    page = {
+        "Type": "/Page",
+        "Parent": Ref(2),
+        "MediaBox": [0, 0, 612, 792],
+        "Contents": Ref(4),
+        "Resources": {
+            "Font": {"F1": {"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/Courier"}}
+        },
+    }
+    data = object_stream_pdf(
+        [
+            (1, {"Type": "/Catalog", "Pages": Ref(2)}),
+            (2, {"Type": "/Pages", "Kids": [Ref(3)], "Count": 1}),
+            (3, page),
+            (3, [1, 2, 3]),  # a second object 3, never asked for
+        ],
+        {4: Stream(b"BT /F1 9 Tf 9 9 Td (packed) Tj ET")},
+        compress=compress,
+    )
+    reader = strict_reader(data)
+    assert reader.xref_objStm == {1: (5, 0), 2: (5, 1), 3: (5, 2)}
+    assert "packed" in reader.pages[0].extract_text()
+    assert (b"/FlateDecode" in data) == compress
 
 
 def test_cyclic_page_tree_really_is_cyclic() -> None:

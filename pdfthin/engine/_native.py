@@ -10,6 +10,13 @@ thing through :func:`select`):
 - ``off``: pure Python, even where the native module is installed.
 
 ``NATIVE`` is the loaded module or ``None``; ``reason`` says why it is ``None``.
+
+A failure of the native code itself (a Rust panic: a bug, never the input's fault) reaches
+Python as the module's ``NativeFault`` (:data:`Fault`), an ordinary ``Exception``: every
+function and method of the module turns a panic into it at its own boundary, so PyO3's
+``PanicException`` (a ``BaseException``, which ``except Exception`` lets through and which
+would end a server) never gets out. Each caller catches :data:`Fault` where it calls and lets
+the pure-Python code answer, so a fault costs speed, never a different answer.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ MODES = ("auto", "require", "off")
 COMPATIBLE = ("0.7.",)
 #: What the engine calls; a module without them is from another release.
 _API = (
+    "NativeFault",
     "interpret",
     "tokenize",
     "Font",
@@ -61,6 +69,15 @@ mode: str = "auto"
 reason: str | None = None
 
 
+class _NoFault(Exception):
+    """What :data:`Fault` is until the native module loads: never raised."""
+
+
+#: The native module's ``NativeFault``, set when the module loads (whatever the switch says,
+#: so that a caller handed the module another way catches it too).
+Fault: type[Exception] = _NoFault
+
+
 class NativeUnavailable(RuntimeError):
     """``require`` was asked for on a host where the native module cannot load."""
 
@@ -75,13 +92,17 @@ def host() -> str:
 
 
 def _load() -> tuple[ModuleType | None, str | None]:
+    global Fault
     try:
         import pdfthin_native as module
     except ImportError as exc:
         if isinstance(exc, ModuleNotFoundError) and exc.name == "pdfthin_native":
             return None, "pdfthin-native is not installed (pip install 'pdfthin[native]')"
         return None, f"pdfthin_native cannot be loaded: {' '.join(str(exc).split())}"
-    except Exception as exc:  # a broken build: anything its initialisation raises
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a broken build: anything its initialisation raises,
+        # a panic too (PyO3's PanicException is a BaseException)
         return None, f"pdfthin_native failed to initialise: {' '.join(str(exc).split())}"
     if getattr(module, "__file__", None) is None:
         # A namespace package: a directory named pdfthin_native on the import path (the
@@ -98,6 +119,7 @@ def _load() -> tuple[ModuleType | None, str | None]:
             f"pdfthin_native {version} does not match this pdfthin (needs "
             f"{' or '.join(v + 'x' for v in COMPATIBLE)})"
         )
+    Fault = vars(module)["NativeFault"]  # there: checked above (_API)
     return module, None
 
 

@@ -8,6 +8,7 @@ allocate without limit.
 from __future__ import annotations
 
 import codecs
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,20 +67,22 @@ def _int(raw: object) -> int | None:
 
 def _operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
     """The stream's operations: tokenized natively when the accelerator is loaded (the same
-    tokens: tests/test_native_differential.py), else by :func:`iter_operations`."""
+    tokens, one at a time, and the same ``OverflowError`` where the Python lexer raises:
+    tests/test_native_differential.py), else by :func:`iter_operations`."""
     native = _native.NATIVE
     if native is None:
         return iter_operations(data)
-    return _tokenized(native.tokenize(data))
+    return _tokenized(native, data)
 
 
-def _tokenized(
-    result: tuple[list[tuple[bytes, list[Any]]], str | None],
-) -> Iterator[tuple[bytes, list[Any]]]:
-    ops, error = result
-    yield from ops
-    if error is not None:  # where the Python lexer raises
-        raise OverflowError(error)
+def _tokenized(native: Any, data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
+    done = 0
+    try:
+        for operation in native.tokenize(data):
+            yield operation
+            done += 1
+    except _native.Fault:  # a failure of the native lexer: Python's goes on from there
+        yield from itertools.islice(iter_operations(data), done, None)
 
 
 def parse_cmap(data: bytes) -> CMap:
@@ -89,7 +92,10 @@ def parse_cmap(data: bytes) -> CMap:
         from .encodings import glyph_to_unicode
 
         # The same CMap, or None where Python must parse it (tests/test_native_fonts.py).
-        parsed = native.parse_cmap(data, glyph_to_unicode, MAX_RANGE, MAX_ENTRIES)
+        try:
+            parsed = native.parse_cmap(data, glyph_to_unicode, MAX_RANGE, MAX_ENTRIES)
+        except _native.Fault:  # a failure of the native code: Python parses
+            parsed = None
         if parsed is not None:
             return CMap(*parsed)
     cmap = CMap()

@@ -660,7 +660,12 @@ class EngineDocument:
             content.incomplete = True
         resources = _inherited(page_obj, "/Resources")
         if _native.NATIVE is not None:
-            return self._read_page_native(content, data, resources, box, rotation, stop_at)
+            try:
+                return self._read_page_native(content, data, resources, box, rotation, stop_at)
+            except _native.Fault:
+                # A failure of the native code (never the input's fault): the Python
+                # interpreter reads the page, from the same start (``content`` is untouched).
+                pass
         interpreter = Interpreter(
             content,
             display_matrix(box, rotation),
@@ -696,7 +701,8 @@ class EngineDocument:
         stop_at: float,
     ) -> PageContent:
         """The same page read by the native interpreter (``native_page``), stopping the way
-        :meth:`_read_page` stops."""
+        :meth:`_read_page` stops. Raises the native module's fault (see ``_native.Fault``)
+        before ``content`` is changed."""
         stop = native_page.read_page(
             _native.NATIVE,
             content,

@@ -326,7 +326,10 @@ def truetype_unicodes(program: bytes) -> dict[int, str]:
     """``glyph id -> Unicode`` from the font's Unicode ``cmap`` (the inverse of it)."""
     native = _native.NATIVE
     if native is not None and type(program) is bytes:
-        found: dict[int, str] | None = native.truetype_unicodes(program)  # None: Python's
+        try:
+            found: dict[int, str] | None = native.truetype_unicodes(program)  # None: Python's
+        except _native.Fault:  # a failure of the native code: Python reads the table
+            found = None
         if found is not None:
             return found
     cmaps = truetype_cmaps(program)

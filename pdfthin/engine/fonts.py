@@ -20,7 +20,7 @@ from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, Strea
 from . import _native
 from . import encodings as enc
 from .bidi import visual_cluster
-from .cidmaps import CidTable, cid_to_unicode
+from .cidmaps import CidTable, cid_to_unicode, python_table
 from .cmap import (
     JIS_X0208,
     CMap,
@@ -524,9 +524,12 @@ def _trans(
     missing or stale, else the encoding's."""
     native = _native.NATIVE
     if native is not None:
-        built: dict[int, str] | None = native.simple_trans(
-            code_to_text, unicode, renamed, visual_cluster, UNMAPPED
-        )
+        try:
+            built: dict[int, str] | None = native.simple_trans(
+                code_to_text, unicode, renamed, visual_cluster, UNMAPPED
+            )
+        except _native.Fault:  # a failure of the native code: Python builds the table
+            built = None
         if built is not None:  # the same table (None: Python builds it)
             return built
     trans: dict[int, str] = {}
@@ -557,8 +560,12 @@ def _parse_w(w_array: Any, width_map: _WidthMap) -> None:
     if not isinstance(w_array, list):
         return
     native = _native.NATIVE
-    if native is not None and native.parse_w(w_array, width_map, _MAX_WIDTH_ENTRIES):
-        return  # filled natively (False: nothing done, Python must)
+    if native is not None:
+        try:
+            if native.parse_w(w_array, width_map, _MAX_WIDTH_ENTRIES):
+                return  # filled natively (False: nothing done, Python must)
+        except _native.Fault:  # a failure of the native code (before it fills anything)
+            pass
     i = 0
     n = len(w_array)
     count = 0
@@ -672,9 +679,10 @@ def _font_text_map(
     if codec is not None:
         return _CodecMap(codec, code_len)
     info = get(cid_font, "/CIDSystemInfo")
-    collection = cid_to_unicode(str(get(info, "/Ordering", "")))
+    ordering = str(get(info, "/Ordering", ""))
+    collection = cid_to_unicode(ordering)
     if collection is not None and str(get(info, "/Registry", "")) == "Adobe":
-        return _CollectionMap(collection, enc_cmap)
+        return _CollectionMap(collection, enc_cmap, ordering)
     text_map = _TextMap()
     kind, program, _clear = _font_program(descriptor)
     if program is None or kind not in ("truetype", "opentype"):
@@ -694,8 +702,13 @@ def _texts_by_cid(raw: bytes, gid_text: dict[int, str], text_map: _TextMap) -> N
     """``text_map[cid]`` for each CID of a CIDToGIDMap (``raw``) whose glyph has a text."""
     native = _native.NATIVE
     if native is not None:
-        native.cid_gid_text(raw, 131_072, gid_text, text_map)
-        return
+        try:
+            native.cid_gid_text(raw, 131_072, gid_text, text_map)
+            return
+        except _native.Fault:
+            # A failure of the native code: Python makes every assignment again, in the
+            # same order (those made natively already are the same, in the same places).
+            pass
     gid_of = array("H")
     gid_of.frombytes(raw[: min(len(raw), 131_072) // 2 * 2])
     if not _BIG_ENDIAN:
@@ -709,16 +722,25 @@ def _texts_by_cid(raw: bytes, gid_text: dict[int, str], text_map: _TextMap) -> N
 class _CollectionMap(_TextMap):
     """code -> CID (identity, or the font's own CMap) -> Unicode by an Adobe collection."""
 
-    def __init__(self, table: CidTable, cmap: CMap | None) -> None:
+    def __init__(self, table: CidTable, cmap: CMap | None, ordering: str) -> None:
         super().__init__()
         self.table = table
+        self.ordering = ordering
         self.cmap = cmap if cmap is not None and (cmap.cids or cmap.cid_ranges) else None
 
     def __missing__(self, key: int) -> str:
         cid = self.cmap.cid(key) if self.cmap is not None else key
-        text = self.table.get(cid, UNMAPPED) if cid is not None else UNMAPPED
+        text = self._get(cid) if cid is not None else UNMAPPED
         if len(self) < 65_536:
             self[key] = text
+        return text
+
+    def _get(self, cid: int) -> str:
+        try:
+            text: str = self.table.get(cid, UNMAPPED)
+        except _native.Fault:  # a failure of the native table: Python's own from here on
+            self.table = python_table(self.ordering)
+            text = self.table.get(cid, UNMAPPED)
         return text
 
 

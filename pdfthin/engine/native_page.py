@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import interpreter
+from . import _native, interpreter
 from .bidi import visual_cluster
 from .fonts import Font, _TextMap, _WidthMap, get, resolve
 from .interpreter import (
@@ -244,7 +244,9 @@ def read_page(
     layers: Layers,
 ) -> BaseException | str | None:
     """Interpret ``data`` into ``content`` natively. Returns what stopped the page early, as
-    the Python interpreter raises it: a ``PageTimeout`` message or an exception."""
+    the Python interpreter raises it: a ``PageTimeout`` message or an exception. A failure of
+    the native code itself, there or in a native call the resolver made (``_native.Fault``),
+    is raised before ``content`` is changed."""
     resolver = Resolver(native, resources, fonts, keepalive, native_fonts, layers)
     result = native.interpret(
         data,
@@ -260,6 +262,8 @@ def read_page(
         budget(),
     )
     runs, looks, paints, painted_full, images, rules, counts, problems, incomplete, stop = result
+    if stop is not None and isinstance(stop[1], _native.Fault):
+        raise stop[1]
     paths, glyphs, unmapped, ops = counts
     content.operators += ops
     placements: list[ImagePlacement] = []

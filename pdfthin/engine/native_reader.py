@@ -188,7 +188,10 @@ def _inflated(stream: StreamObject, data: object) -> bytes | None:
         or not len(data) <= work < _BIG
     ):
         return None
-    inflated: bytes | None = native.inflate(data, limit, work - len(data))
+    try:
+        inflated: bytes | None = native.inflate(data, limit, work - len(data))
+    except _native.Fault:  # a failure of the native code: pypdf decodes it
+        return None
     return inflated
 
 
@@ -231,6 +234,21 @@ def factory(source: bytes) -> tuple[Any, ...]:
     )
 
 
+def _declining(read: Callable[..., Any]) -> Callable[..., Any]:
+    """``read``, whose ``None`` means "pypdf reads it", answering ``None`` for a failure of
+    the native code itself (``_native.Fault``) too: pypdf then reads it, so the answer is
+    pypdf's (such a failure is never let into pypdf's own code, whose ``except Exception``
+    around some reads would turn it into a different answer)."""
+
+    def declining(*args: Any) -> Any:
+        try:
+            return read(*args)
+        except _native.Fault:
+            return None
+
+    return declining
+
+
 def enabled() -> bool:
     """Whether :func:`open_reader` takes the native fast path."""
     return _native.NATIVE is not None and pypdf.__version__.startswith(VERIFIED_PYPDF)
@@ -247,14 +265,15 @@ class NativeReader(pypdf.PdfReader):
     """A non-strict ``PdfReader`` of ``data`` whose ``get_object`` reads plain objects natively."""
 
     def __init__(self, data: bytes) -> None:
-        assert _native.NATIVE is not None
-        self._native_read = _native.NATIVE.read_indirect
-        self._native_read_objstm = _native.NATIVE.read_object_stream
-        self._native_header = _native.NATIVE.read_object_header
-        self._native_xref_entries = _native.NATIVE.read_xref_entries
-        self._native_xref_table = _native.NATIVE.read_xref_table
-        self._native_object_at = _native.NATIVE.read_object_at
-        self._native_stream_head = _native.NATIVE.read_stream_head
+        native = _native.NATIVE
+        assert native is not None
+        self._native_read = _declining(native.read_indirect)
+        self._native_read_objstm = _declining(native.read_object_stream)
+        self._native_header = _declining(native.read_object_header)
+        self._native_xref_entries = _declining(native.read_xref_entries)
+        self._native_xref_table = _declining(native.read_xref_table)
+        self._native_object_at = _declining(native.read_object_at)
+        self._native_stream_head = _declining(native.read_stream_head)
         self._native_data = data
         self._native_factory = factory(data)
         self._native_config: Any = None

@@ -20,7 +20,10 @@ def build_blocks(lines: list[Line]) -> list[Block]:
     if native is not None:
         # The same steps in Rust; None where they would not be exact (coordinates that are
         # not finite floats, unusual types), and then Python groups.
-        made: list[Block] | None = native.build_blocks(lines, Block, _SETTINGS)
+        try:
+            made: list[Block] | None = native.build_blocks(lines, Block, _SETTINGS)
+        except _native.Fault:  # a failure of the native code: Python groups
+            made = None
         if made is not None:
             return made
     blocks: list[Block] = []

@@ -158,7 +158,10 @@ class _Context:
 def mark_headings(pages: list[PageLayout]) -> None:
     """Mark heading blocks (``kind = "heading"``) and give each a level from 1 to 6."""
     native = _native.NATIVE
-    known = native.heading_context(pages, _HOOKS) if native is not None else None
+    try:
+        known = native.heading_context(pages, _HOOKS) if native is not None else None
+    except _native.Fault:  # a failure of the native code: Python measures
+        known = None
     if known is not None:
         if known[0] <= 0:
             return

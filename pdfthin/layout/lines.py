@@ -51,7 +51,10 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
     if native is not None:
         # The same steps in Rust; None where they would not be exact (coordinates beyond
         # what it mirrors), and then Python lays the lines out.
-        made: list[Line] | None = native.build_lines(usable, _HOOKS, _SETTINGS)
+        try:
+            made: list[Line] | None = native.build_lines(usable, _HOOKS, _SETTINGS)
+        except _native.Fault:  # a failure of the native code: Python lays the lines out
+            made = None
         if made is not None:
             return made
     lines = [_make_line(group) for group in _group(usable)]

@@ -34,7 +34,10 @@ def reading_order(blocks: list[Block]) -> list[Block]:
     if native is not None:
         # The same steps in Rust; None where they would not be exact (coordinates that are
         # not finite floats, unusual types), and then Python orders.
-        ordered: list[Block] | None = native.reading_order(blocks, Block, _SETTINGS)
+        try:
+            ordered: list[Block] | None = native.reading_order(blocks, Block, _SETTINGS)
+        except _native.Fault:  # a failure of the native code: Python orders
+            ordered = None
         if ordered is not None:
             return ordered
     out: list[Block] = []

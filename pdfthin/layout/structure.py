@@ -46,7 +46,10 @@ def _mark_native(pages: list[PageLayout], furniture: bool, lists: bool) -> bool:
     native = _native.NATIVE
     if native is None:
         return False
-    done = native.mark_structure(pages, Block, _HOOKS, furniture, lists)
+    try:
+        done = native.mark_structure(pages, Block, _HOOKS, furniture, lists)
+    except _native.Fault:  # a failure of the native code (before it changes anything)
+        return False
     return done is not None
 
 

@@ -64,7 +64,10 @@ def find_grids(rules: list[Rule]) -> list[Grid]:
     if native is not None:
         # The same steps in Rust; None where they would not be exact (a coordinate that is
         # not finite), and then they run here.
-        found: list[Grid] | None = native.find_grids(rules, Grid, _SETTINGS)
+        try:
+            found: list[Grid] | None = native.find_grids(rules, Grid, _SETTINGS)
+        except _native.Fault:  # a failure of the native code: Python finds the grids
+            found = None
         if found is not None:
             return found
     if not rules:

@@ -77,9 +77,12 @@ def find_tables(
     if native is not None:
         # The same steps in Rust; None where they would not be exact (coordinates beyond
         # what it mirrors, lines not of the usual shape), and then they run here.
-        made: tuple[list[Block], list[Line]] | None = native.find_tables(
-            lines, rules, _HOOKS, _SETTINGS
-        )
+        try:
+            made: tuple[list[Block], list[Line]] | None = native.find_tables(
+                lines, rules, _HOOKS, _SETTINGS
+            )
+        except _native.Fault:  # a failure of the native code: Python finds the tables
+            made = None
         if made is not None:
             return made
     tables: list[Block] = []

@@ -155,7 +155,13 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop
     pages: list[Page] = []
     for content, layout in zip(contents, layouts, strict=True):
         stop.check()
-        markdown, anchors, text = render_page(layout.blocks, known_words)
+        try:
+            markdown, anchors, text = render_page(layout.blocks, known_words)
+        except _native.Fault:
+            # A failure of the native vocabulary, asked by Python's Markdown writer (a native
+            # writer's own failure is caught inside): Python's own vocabulary from here on.
+            known_words = _python_vocabulary(layouts)
+            markdown, anchors, text = render_page(layout.blocks, known_words)
         status, reason_code, reason = page_status(content, layout, markdown)
         pages.append(
             Page(
@@ -271,9 +277,17 @@ def _vocabulary(layouts: list[PageLayout]) -> Container[str]:
         # surrogates; the words come back as a native set (pdfthin_native.Vocabulary, a
         # container of str the native Markdown writer reads directly); None if a line's text
         # is not a str.
-        found: Container[str] | None = native.vocabulary(layouts, _line_words, _char_class)
+        try:
+            found: Container[str] | None = native.vocabulary(layouts, _line_words, _char_class)
+        except _native.Fault:  # a failure of the native code: Python makes the vocabulary
+            found = None
         if found is not None:
             return found
+    return _python_vocabulary(layouts)
+
+
+def _python_vocabulary(layouts: list[PageLayout]) -> set[str]:
+    """:func:`_vocabulary` made by Python alone."""
     words: set[str] = set()
     for layout in layouts:
         for block in layout.blocks:

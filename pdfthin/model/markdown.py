@@ -132,9 +132,12 @@ def render_page(
     if native is not None:
         # The same in Rust, with Python's text tests as hooks where they are not ASCII;
         # None where it would not be exact (unusual types), and then Python renders.
-        done: tuple[str, list[Anchor], str] | None = native.render_page(
-            blocks, known_words, Block, _HOOKS
-        )
+        try:
+            done: tuple[str, list[Anchor], str] | None = native.render_page(
+                blocks, known_words, Block, _HOOKS
+            )
+        except _native.Fault:  # a failure of the native code: Python renders
+            done = None
         if done is not None:
             return done
     out: list[str] = []

@@ -48,7 +48,10 @@ _SETTINGS = (
 def alnum_count(text: str) -> int:
     """How many letters and digits ``text`` holds."""
     native = _native.NATIVE
-    split = None if native is None else native.alnum_split(text)
+    try:
+        split = None if native is None else native.alnum_split(text)
+    except _native.Fault:  # a failure of the native code: Python counts
+        split = None
     if split is None:
         return len(_ALNUM.findall(text))
     # ASCII counted natively; the other characters by Python's own Unicode classes.
@@ -92,7 +95,12 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
     if native is not None:
         # The same in Rust for a page with text; None for the others (their reasons look
         # further) and where a value is not of the usual type: then Python answers.
-        found: tuple[str, str, str] | None = native.page_status(page, markdown, _HOOKS, _SETTINGS)
+        try:
+            found: tuple[str, str, str] | None = native.page_status(
+                page, markdown, _HOOKS, _SETTINGS
+            )
+        except _native.Fault:  # a failure of the native code: Python decides
+            found = None
         if found is not None:
             return found
     chars = alnum_count(markdown)

@@ -53,7 +53,10 @@ def clean(text: str) -> str:
     native = _native.NATIVE
     if native is not None:
         # The same in Rust; None for presentation forms, which Python's NFKC tables normalise.
-        cleaned: str | None = native.clean_text(text)
+        try:
+            cleaned: str | None = native.clean_text(text)
+        except _native.Fault:  # a failure of the native code: Python cleans the text
+            cleaned = None
         if cleaned is not None:
             return cleaned
     text = text.translate(_LIGATURE_TABLE)

@@ -149,75 +149,77 @@ pub fn build_blocks<'py>(
     block: Bound<'py, PyAny>,
     settings: (f64, f64),
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let Ok(lines) = lines.downcast_exact::<PyList>() else {
-        return Ok(None);
-    };
-    let objs: Vec<Bound<'py, PyAny>> = lines.iter().collect();
-    let mut geos: Vec<Geo> = Vec::with_capacity(objs.len());
-    for obj in &objs {
-        match read_geo(py, obj) {
-            Some(g) => geos.push(g),
-            None => return Ok(None),
-        }
-    }
-    let rules = Joining {
-        line_gap_em: settings.0,
-        size_tolerance: settings.1,
-    };
-    let mut blocks: Vec<Growing> = Vec::new();
-    let mut open: Vec<usize> = Vec::new();
-    for (i, line) in geos.iter().enumerate() {
-        let mut best: Option<usize> = None;
-        let mut best_gap = f64::INFINITY;
-        let mut still_open: Vec<usize> = Vec::with_capacity(open.len());
-        for &b in &open {
-            let Some(last) = blocks[b].lines.last().and_then(|&k| geos.get(k)) else {
-                return Ok(None);
-            };
-            let em = pmax(last.size, line.size);
-            let gap = line.y0 - last.y1;
-            if gap > rules.line_gap_em * em + 2.0 {
-                continue; // too far above: this block is finished
-            }
-            still_open.push(b);
-            if rules.joins(&blocks[b], last, line, gap) && gap < best_gap {
-                best = Some(b);
-                best_gap = gap;
+    crate::boundary::guard("build_blocks", || {
+        let Ok(lines) = lines.downcast_exact::<PyList>() else {
+            return Ok(None);
+        };
+        let objs: Vec<Bound<'py, PyAny>> = lines.iter().collect();
+        let mut geos: Vec<Geo> = Vec::with_capacity(objs.len());
+        for obj in &objs {
+            match read_geo(py, obj) {
+                Some(g) => geos.push(g),
+                None => return Ok(None),
             }
         }
-        open = still_open;
-        match best {
-            None => {
-                open.push(blocks.len());
-                blocks.push(Growing {
-                    lines: vec![i],
-                    x0: line.x0,
-                    y0: line.y0,
-                    x1: line.x1,
-                    y1: line.y1,
-                });
+        let rules = Joining {
+            line_gap_em: settings.0,
+            size_tolerance: settings.1,
+        };
+        let mut blocks: Vec<Growing> = Vec::new();
+        let mut open: Vec<usize> = Vec::new();
+        for (i, line) in geos.iter().enumerate() {
+            let mut best: Option<usize> = None;
+            let mut best_gap = f64::INFINITY;
+            let mut still_open: Vec<usize> = Vec::with_capacity(open.len());
+            for &b in &open {
+                let Some(last) = blocks[b].lines.last().and_then(|&k| geos.get(k)) else {
+                    return Ok(None);
+                };
+                let em = pmax(last.size, line.size);
+                let gap = line.y0 - last.y1;
+                if gap > rules.line_gap_em * em + 2.0 {
+                    continue; // too far above: this block is finished
+                }
+                still_open.push(b);
+                if rules.joins(&blocks[b], last, line, gap) && gap < best_gap {
+                    best = Some(b);
+                    best_gap = gap;
+                }
             }
-            Some(b) => {
-                let best = &mut blocks[b];
-                best.lines.push(i);
-                best.x0 = pmin(best.x0, line.x0);
-                best.x1 = pmax(best.x1, line.x1);
-                best.y1 = pmax(best.y1, line.y1);
+            open = still_open;
+            match best {
+                None => {
+                    open.push(blocks.len());
+                    blocks.push(Growing {
+                        lines: vec![i],
+                        x0: line.x0,
+                        y0: line.y0,
+                        x1: line.x1,
+                        y1: line.y1,
+                    });
+                }
+                Some(b) => {
+                    let best = &mut blocks[b];
+                    best.lines.push(i);
+                    best.x0 = pmin(best.x0, line.x0);
+                    best.x1 = pmax(best.x1, line.x1);
+                    best.y1 = pmax(best.y1, line.y1);
+                }
             }
         }
-    }
-    let out = PyList::empty(py);
-    for b in &blocks {
-        let members = PyList::new(py, b.lines.iter().map(|&k| &objs[k]))?;
-        let summary = summarise(b.lines.iter().map(|&k| &geos[k]));
-        out.append(make_block(
-            &block,
-            members,
-            (b.x0, b.y0, b.x1, b.y1),
-            summary,
-        )?)?;
-    }
-    Ok(Some(out))
+        let out = PyList::empty(py);
+        for b in &blocks {
+            let members = PyList::new(py, b.lines.iter().map(|&k| &objs[k]))?;
+            let summary = summarise(b.lines.iter().map(|&k| &geos[k]));
+            out.append(make_block(
+                &block,
+                members,
+                (b.x0, b.y0, b.x1, b.y1),
+                summary,
+            )?)?;
+        }
+        Ok(Some(out))
+    })
 }
 
 /// A line of a block, as `reading_order` reads it.
@@ -547,96 +549,98 @@ pub fn reading_order<'py>(
     block: Bound<'py, PyAny>,
     settings: (f64, usize, f64),
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let Ok(given) = blocks.downcast_exact::<PyList>() else {
-        return Ok(None);
-    };
-    let mut o = Orderer {
-        py,
-        blocks: Vec::with_capacity(given.len()),
-        lines: Vec::new(),
-        min_gutter: settings.0,
-        max_depth: settings.1,
-        stream_tolerance: settings.2,
-    };
-    for obj in given.iter() {
-        if !obj.get_type().is(&block) {
-            return Ok(None);
-        }
-        let f = |name: &Bound<'py, PyString>| attr(&obj, name).as_ref().and_then(finite);
-        let (Some(x0), Some(y0), Some(x1), Some(y1)) = (
-            f(pyo3::intern!(py, "x0")),
-            f(pyo3::intern!(py, "y0")),
-            f(pyo3::intern!(py, "x1")),
-            f(pyo3::intern!(py, "y1")),
-        ) else {
+    crate::boundary::guard("reading_order", || {
+        let Ok(given) = blocks.downcast_exact::<PyList>() else {
             return Ok(None);
         };
-        let Some(kind) = attr(&obj, pyo3::intern!(py, "kind")) else {
-            return Ok(None);
-        };
-        let Ok(kind) = kind.downcast_exact::<PyString>() else {
-            return Ok(None);
-        };
-        let table = kind.as_any().eq(pyo3::intern!(py, "table"))?;
-        let Some(members) = attr(&obj, pyo3::intern!(py, "lines")) else {
-            return Ok(None);
-        };
-        let Ok(members) = members.downcast_exact::<PyList>() else {
-            return Ok(None);
-        };
-        let mut lines = Vec::with_capacity(members.len());
-        for line in members.iter() {
-            let Some(seq) = attr(&line, pyo3::intern!(py, "seq")) else {
-                return Ok(None);
-            };
-            let Some(seq) = seq
-                .downcast_exact::<PyInt>()
-                .ok()
-                .and_then(|s| s.extract::<i64>().ok())
-            else {
-                return Ok(None);
-            };
-            lines.push(o.lines.len());
-            o.lines.push(OLine { obj: line, seq });
-        }
-        o.blocks.push(OBlock {
-            obj,
-            x0,
-            y0,
-            x1,
-            y1,
-            lines,
-            table,
-        });
-    }
-    let mut out = Vec::with_capacity(o.blocks.len());
-    o.order((0..o.blocks.len()).collect(), &mut out, 0);
-    let Some(agrees) = o.stream_agrees(&out) else {
-        return Ok(None);
-    };
-    if !agrees {
-        return Ok(Some(PyList::new(
+        let mut o = Orderer {
             py,
-            out.iter().map(|&b| &o.blocks[b].obj),
-        )?));
-    }
-    let mut placed = o.split_interleaved(&out);
-    // `sorted(..., key=lambda b: b.seq)`: stable.
-    placed.sort_by_key(|p| match p {
-        Placed::Given(b) => o.seq_of(&o.blocks[*b].lines),
-        Placed::Piece(lines) => o.seq_of(lines),
-    });
-    let result = PyList::empty(py);
-    for p in &placed {
-        match p {
-            Placed::Given(b) => result.append(&o.blocks[*b].obj)?,
-            Placed::Piece(lines) => match o.block_of(&block, lines)? {
-                Some(made) => result.append(made)?,
-                None => return Ok(None),
-            },
+            blocks: Vec::with_capacity(given.len()),
+            lines: Vec::new(),
+            min_gutter: settings.0,
+            max_depth: settings.1,
+            stream_tolerance: settings.2,
+        };
+        for obj in given.iter() {
+            if !obj.get_type().is(&block) {
+                return Ok(None);
+            }
+            let f = |name: &Bound<'py, PyString>| attr(&obj, name).as_ref().and_then(finite);
+            let (Some(x0), Some(y0), Some(x1), Some(y1)) = (
+                f(pyo3::intern!(py, "x0")),
+                f(pyo3::intern!(py, "y0")),
+                f(pyo3::intern!(py, "x1")),
+                f(pyo3::intern!(py, "y1")),
+            ) else {
+                return Ok(None);
+            };
+            let Some(kind) = attr(&obj, pyo3::intern!(py, "kind")) else {
+                return Ok(None);
+            };
+            let Ok(kind) = kind.downcast_exact::<PyString>() else {
+                return Ok(None);
+            };
+            let table = kind.as_any().eq(pyo3::intern!(py, "table"))?;
+            let Some(members) = attr(&obj, pyo3::intern!(py, "lines")) else {
+                return Ok(None);
+            };
+            let Ok(members) = members.downcast_exact::<PyList>() else {
+                return Ok(None);
+            };
+            let mut lines = Vec::with_capacity(members.len());
+            for line in members.iter() {
+                let Some(seq) = attr(&line, pyo3::intern!(py, "seq")) else {
+                    return Ok(None);
+                };
+                let Some(seq) = seq
+                    .downcast_exact::<PyInt>()
+                    .ok()
+                    .and_then(|s| s.extract::<i64>().ok())
+                else {
+                    return Ok(None);
+                };
+                lines.push(o.lines.len());
+                o.lines.push(OLine { obj: line, seq });
+            }
+            o.blocks.push(OBlock {
+                obj,
+                x0,
+                y0,
+                x1,
+                y1,
+                lines,
+                table,
+            });
         }
-    }
-    Ok(Some(result))
+        let mut out = Vec::with_capacity(o.blocks.len());
+        o.order((0..o.blocks.len()).collect(), &mut out, 0);
+        let Some(agrees) = o.stream_agrees(&out) else {
+            return Ok(None);
+        };
+        if !agrees {
+            return Ok(Some(PyList::new(
+                py,
+                out.iter().map(|&b| &o.blocks[b].obj),
+            )?));
+        }
+        let mut placed = o.split_interleaved(&out);
+        // `sorted(..., key=lambda b: b.seq)`: stable.
+        placed.sort_by_key(|p| match p {
+            Placed::Given(b) => o.seq_of(&o.blocks[*b].lines),
+            Placed::Piece(lines) => o.seq_of(lines),
+        });
+        let result = PyList::empty(py);
+        for p in &placed {
+            match p {
+                Placed::Given(b) => result.append(&o.blocks[*b].obj)?,
+                Placed::Piece(lines) => match o.block_of(&block, lines)? {
+                    Some(made) => result.append(made)?,
+                    None => return Ok(None),
+                },
+            }
+        }
+        Ok(Some(result))
+    })
 }
 
 #[cfg(test)]

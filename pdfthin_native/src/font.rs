@@ -136,64 +136,68 @@ impl Font {
         space_single: bool,
         width_obj: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
-        let trans = translation(&trans)?;
-        if trans.len() != 256 || widths.len() != 256 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "trans and widths need 256 entries",
-            ));
-        }
-        let mut text = HashMap::new();
-        if let Some(map) = text_map {
-            for (k, v) in map.iter() {
-                let (Ok(code), Ok(value)) = (k.extract::<i64>(), v.extract::<String>()) else {
+        crate::boundary::guard("Font.__new__", || {
+            let trans = translation(&trans)?;
+            if trans.len() != 256 || widths.len() != 256 {
+                return Err(pyo3::exceptions::PyValueError::new_err(
+                    "trans and widths need 256 entries",
+                ));
+            }
+            let mut text = HashMap::new();
+            if let Some(map) = text_map {
+                for (k, v) in map.iter() {
+                    let (Ok(code), Ok(value)) = (k.extract::<i64>(), v.extract::<String>()) else {
+                        continue;
+                    };
+                    if let Ok(code) = u32::try_from(code) {
+                        text.insert(code, Piece::new(&value));
+                    }
+                }
+            }
+            let mut widths_by_code = HashMap::new();
+            for (k, v) in width_map.iter() {
+                let (Ok(code), Ok(value)) = (k.extract::<i64>(), v.extract::<f64>()) else {
                     continue;
                 };
                 if let Ok(code) = u32::try_from(code) {
-                    text.insert(code, Piece::new(&value));
+                    widths_by_code.insert(code, value);
                 }
             }
-        }
-        let mut widths_by_code = HashMap::new();
-        for (k, v) in width_map.iter() {
-            let (Ok(code), Ok(value)) = (k.extract::<i64>(), v.extract::<f64>()) else {
-                continue;
+            let lead = match lead_lengths {
+                Some(v) if v.len() == 256 => v.into_iter().map(|x| x.max(1)).collect(),
+                _ => vec![1u8; 256],
             };
-            if let Ok(code) = u32::try_from(code) {
-                widths_by_code.insert(code, value);
-            }
-        }
-        let lead = match lead_lengths {
-            Some(v) if v.len() == 256 => v.into_iter().map(|x| x.max(1)).collect(),
-            _ => vec![1u8; 256],
-        };
-        Ok(Font {
-            name: name.unbind(),
-            bold,
-            italic,
-            vertical,
-            ascent,
-            size_scale,
-            simple,
-            trans: trans.iter().map(|t| Piece::new(t)).collect(),
-            widths,
-            code_len,
-            lead_lengths: lead,
-            text_map: text,
-            codec_map,
-            width_map: widths_by_code,
-            width_default,
-            width_obj,
-            space_single,
+            Ok(Font {
+                name: name.unbind(),
+                bold,
+                italic,
+                vertical,
+                ascent,
+                size_scale,
+                simple,
+                trans: trans.iter().map(|t| Piece::new(t)).collect(),
+                widths,
+                code_len,
+                lead_lengths: lead,
+                text_map: text,
+                codec_map,
+                width_map: widths_by_code,
+                width_default,
+                width_obj,
+                space_single,
+            })
         })
     }
 
     /// `Font.decode` for testing: `(text, advance, spaces, glyphs)` with U+FFFD kept out of
     /// the text and counted in a fifth item.
     fn decode(&self, py: Python<'_>, data: &[u8]) -> PyResult<(String, f64, u64, u64, u64)> {
-        let neumaier = py.version_info() >= (3, 12);
-        let mut text = String::new();
-        let d = self.decode_into(py, data, neumaier, &mut text)?;
-        Ok((text, d.width, d.spaces, d.glyphs, d.unmapped))
+        crate::boundary::guard("Font.decode", || {
+            let neumaier = py.version_info() >= (3, 12);
+            let mut text = String::new();
+            let d = self.decode_into(py, data, neumaier, &mut text)?;
+            Ok((text, d.width, d.spaces, d.glyphs, d.unmapped))
+        })
     }
 }
 
@@ -235,7 +239,7 @@ impl Font {
             let mut unmapped = 0u64;
             for &b in data {
                 let piece = &self.trans[usize::from(b)];
-                text.push_str(&piece.text);
+                crate::boundary::push_text(text, &piece.text);
                 unmapped += u64::from(piece.unmapped);
             }
             let width = py_sum(data.iter().map(|&b| self.widths[usize::from(b)]), neumaier);
@@ -254,7 +258,7 @@ impl Font {
                 for &code in &codes {
                     let value: String = map.get_item(code)?.extract()?;
                     let piece = Piece::new(&value);
-                    text.push_str(&piece.text);
+                    crate::boundary::push_text(text, &piece.text);
                     unmapped += u64::from(piece.unmapped);
                 }
             }
@@ -262,7 +266,7 @@ impl Font {
                 for code in &codes {
                     match self.text_map.get(code) {
                         Some(piece) => {
-                            text.push_str(&piece.text);
+                            crate::boundary::push_text(text, &piece.text);
                             unmapped += u64::from(piece.unmapped);
                         }
                         None => unmapped += 1,

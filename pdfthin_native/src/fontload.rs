@@ -78,176 +78,179 @@ pub fn parse_cmap<'py>(
     max_range: i64,
     max_entries: i64,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-    let codespaces = PyList::empty(py);
-    let unicode = PyDict::new(py);
-    let cids = PyDict::new(py);
-    let cid_ranges = PyList::empty(py);
-    let mut parent: Option<String> = None;
-    let mut vertical = false;
-    let mut budget = max_entries;
-    let mut lexer = Lexer::new(data);
-    while let Some(item) = lexer.next() {
-        let Ok(operation) = item else {
-            return Ok(None); // the Python lexer raises here
-        };
-        let op = lexer.op_bytes(&operation.op);
-        let operands = &operation.operands;
-        let n = operands.len();
-        match op {
-            b"endbfchar" => {
-                let mut i = 0;
-                while i + 1 < n {
-                    let code = as_int(&operands[i]);
-                    let dst = &operands[i + 1];
-                    i += 2;
-                    let Some(code) = code else { continue };
-                    match dst {
-                        Val::Str(raw) => unicode.set_item(code, utf16(raw))?,
-                        Val::Name(name) => {
-                            let text = glyph.call1((name_str(name),))?;
-                            if text.is_truthy()? {
-                                unicode.set_item(code, text)?;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                budget -= (n / 2) as i64;
-            }
-            b"endbfrange" => {
-                let mut i = 0;
-                while i + 2 < n {
-                    let (lo, hi, dst) = (
-                        as_int(&operands[i]),
-                        as_int(&operands[i + 1]),
-                        &operands[i + 2],
-                    );
-                    i += 3;
-                    let (Some(lo), Some(hi)) = (lo, hi) else {
-                        continue;
-                    };
-                    if hi < lo {
-                        continue;
-                    }
-                    let hi = hi
-                        .min(lo.saturating_add(max_range).saturating_sub(1))
-                        .min(lo.saturating_add(budget.max(0)).saturating_sub(1));
-                    if hi < lo {
-                        continue;
-                    }
-                    budget -= hi - lo + 1;
-                    match dst {
-                        Val::Str(raw) if !raw.is_empty() => {
-                            if raw.len() > 8 {
-                                unicode.set_item(lo, utf16(raw))?;
-                                continue;
-                            }
-                            let base = raw.iter().fold(0u128, |acc, &x| (acc << 8) | u128::from(x));
-                            let width = raw.len();
-                            for k in 0..=(hi - lo) {
-                                let value = base + k as u128;
-                                if bit_length(value) as usize > width * 8 {
-                                    break;
-                                }
-                                let bytes = value.to_be_bytes();
-                                unicode.set_item(lo + k, utf16(&bytes[16 - width..]))?;
-                            }
-                        }
-                        Val::Arr(items) => {
-                            let take = usize::try_from(hi - lo + 1).unwrap_or(0);
-                            for (k, item) in items.iter().take(take).enumerate() {
-                                if let Val::Str(raw) = item {
-                                    unicode.set_item(lo + k as i64, utf16(raw))?;
+    crate::boundary::guard("parse_cmap", || {
+        let codespaces = PyList::empty(py);
+        let unicode = PyDict::new(py);
+        let cids = PyDict::new(py);
+        let cid_ranges = PyList::empty(py);
+        let mut parent: Option<String> = None;
+        let mut vertical = false;
+        let mut budget = max_entries;
+        let mut lexer = Lexer::new(data);
+        while let Some(item) = lexer.next() {
+            let Ok(operation) = item else {
+                return Ok(None); // the Python lexer raises here
+            };
+            let op = lexer.op_bytes(&operation.op);
+            let operands = &operation.operands;
+            let n = operands.len();
+            match op {
+                b"endbfchar" => {
+                    let mut i = 0;
+                    while i + 1 < n {
+                        let code = as_int(&operands[i]);
+                        let dst = &operands[i + 1];
+                        i += 2;
+                        let Some(code) = code else { continue };
+                        match dst {
+                            Val::Str(raw) => unicode.set_item(code, utf16(raw))?,
+                            Val::Name(name) => {
+                                let text = glyph.call1((name_str(name),))?;
+                                if text.is_truthy()? {
+                                    unicode.set_item(code, text)?;
                                 }
                             }
+                            _ => {}
                         }
-                        _ => {}
                     }
+                    budget -= (n / 2) as i64;
                 }
-            }
-            b"endcidrange" => {
-                let mut i = 0;
-                while i + 2 < n {
-                    let (lo, hi, first) = (
-                        as_int(&operands[i]),
-                        as_int(&operands[i + 1]),
-                        &operands[i + 2],
-                    );
-                    i += 3;
-                    let (Some(lo), Some(hi), Val::Num(first)) = (lo, hi, first) else {
-                        continue;
-                    };
-                    if hi < lo {
-                        continue;
-                    }
-                    let Some(first) = py_int(*first) else {
-                        return Ok(None);
-                    };
-                    if hi - lo < 4096 && budget > hi - lo {
+                b"endbfrange" => {
+                    let mut i = 0;
+                    while i + 2 < n {
+                        let (lo, hi, dst) = (
+                            as_int(&operands[i]),
+                            as_int(&operands[i + 1]),
+                            &operands[i + 2],
+                        );
+                        i += 3;
+                        let (Some(lo), Some(hi)) = (lo, hi) else {
+                            continue;
+                        };
+                        if hi < lo {
+                            continue;
+                        }
+                        let hi = hi
+                            .min(lo.saturating_add(max_range).saturating_sub(1))
+                            .min(lo.saturating_add(budget.max(0)).saturating_sub(1));
+                        if hi < lo {
+                            continue;
+                        }
                         budget -= hi - lo + 1;
-                        for k in 0..=(hi - lo) {
-                            cids.set_item(lo + k, first + k)?;
+                        match dst {
+                            Val::Str(raw) if !raw.is_empty() => {
+                                if raw.len() > 8 {
+                                    unicode.set_item(lo, utf16(raw))?;
+                                    continue;
+                                }
+                                let base =
+                                    raw.iter().fold(0u128, |acc, &x| (acc << 8) | u128::from(x));
+                                let width = raw.len();
+                                for k in 0..=(hi - lo) {
+                                    let value = base + k as u128;
+                                    if bit_length(value) as usize > width * 8 {
+                                        break;
+                                    }
+                                    let bytes = value.to_be_bytes();
+                                    unicode.set_item(lo + k, utf16(&bytes[16 - width..]))?;
+                                }
+                            }
+                            Val::Arr(items) => {
+                                let take = usize::try_from(hi - lo + 1).unwrap_or(0);
+                                for (k, item) in items.iter().take(take).enumerate() {
+                                    if let Val::Str(raw) = item {
+                                        unicode.set_item(lo + k as i64, utf16(raw))?;
+                                    }
+                                }
+                            }
+                            _ => {}
                         }
-                    } else {
-                        cid_ranges.append((lo, hi, first))?;
                     }
                 }
-            }
-            b"endcidchar" => {
-                let mut i = 0;
-                while i + 1 < n {
-                    let (code, cid) = (as_int(&operands[i]), &operands[i + 1]);
-                    i += 2;
-                    if let (Some(code), Val::Num(cid)) = (code, cid) {
-                        let Some(cid) = py_int(*cid) else {
+                b"endcidrange" => {
+                    let mut i = 0;
+                    while i + 2 < n {
+                        let (lo, hi, first) = (
+                            as_int(&operands[i]),
+                            as_int(&operands[i + 1]),
+                            &operands[i + 2],
+                        );
+                        i += 3;
+                        let (Some(lo), Some(hi), Val::Num(first)) = (lo, hi, first) else {
+                            continue;
+                        };
+                        if hi < lo {
+                            continue;
+                        }
+                        let Some(first) = py_int(*first) else {
                             return Ok(None);
                         };
-                        cids.set_item(code, cid)?;
+                        if hi - lo < 4096 && budget > hi - lo {
+                            budget -= hi - lo + 1;
+                            for k in 0..=(hi - lo) {
+                                cids.set_item(lo + k, first + k)?;
+                            }
+                        } else {
+                            cid_ranges.append((lo, hi, first))?;
+                        }
                     }
                 }
-                budget -= (n / 2) as i64;
-            }
-            b"endcodespacerange" => {
-                let mut i = 0;
-                while i + 1 < n {
-                    let (lo, hi) = (&operands[i], &operands[i + 1]);
-                    if let (Val::Str(raw), Val::Str(_), Some(low)) = (lo, hi, as_int(lo)) {
-                        codespaces.append((raw.len(), low, as_int(hi).unwrap_or(0)))?;
+                b"endcidchar" => {
+                    let mut i = 0;
+                    while i + 1 < n {
+                        let (code, cid) = (as_int(&operands[i]), &operands[i + 1]);
+                        i += 2;
+                        if let (Some(code), Val::Num(cid)) = (code, cid) {
+                            let Some(cid) = py_int(*cid) else {
+                                return Ok(None);
+                            };
+                            cids.set_item(code, cid)?;
+                        }
                     }
-                    i += 2;
+                    budget -= (n / 2) as i64;
                 }
-            }
-            b"usecmap" => {
-                if let Some(Val::Name(name)) = operands.last() {
-                    parent = Some(name_str(name));
+                b"endcodespacerange" => {
+                    let mut i = 0;
+                    while i + 1 < n {
+                        let (lo, hi) = (&operands[i], &operands[i + 1]);
+                        if let (Val::Str(raw), Val::Str(_), Some(low)) = (lo, hi, as_int(lo)) {
+                            codespaces.append((raw.len(), low, as_int(hi).unwrap_or(0)))?;
+                        }
+                        i += 2;
+                    }
                 }
+                b"usecmap" => {
+                    if let Some(Val::Name(name)) = operands.last() {
+                        parent = Some(name_str(name));
+                    }
+                }
+                b"def"
+                    if n >= 2
+                        && matches!(&operands[n - 2], Val::Name(k) if k.as_slice() == b"WMode") =>
+                {
+                    // `operands[-1] == 1.0`: the number one, or `True`.
+                    vertical = matches!(operands[n - 1], Val::Num(x) if x == 1.0)
+                        || matches!(operands[n - 1], Val::Bool(true));
+                }
+                _ => {}
             }
-            b"def"
-                if n >= 2
-                    && matches!(&operands[n - 2], Val::Name(k) if k.as_slice() == b"WMode") =>
-            {
-                // `operands[-1] == 1.0`: the number one, or `True`.
-                vertical = matches!(operands[n - 1], Val::Num(x) if x == 1.0)
-                    || matches!(operands[n - 1], Val::Bool(true));
+            if budget <= 0 {
+                break;
             }
-            _ => {}
         }
-        if budget <= 0 {
-            break;
-        }
-    }
-    let out = PyTuple::new(
-        py,
-        [
-            codespaces.into_any(),
-            unicode.into_any(),
-            cids.into_any(),
-            cid_ranges.into_any(),
-            parent.into_pyobject(py)?.into_any(),
-            pyo3::types::PyBool::new(py, vertical).to_owned().into_any(),
-        ],
-    )?;
-    Ok(Some(out))
+        let out = PyTuple::new(
+            py,
+            [
+                codespaces.into_any(),
+                unicode.into_any(),
+                cids.into_any(),
+                cid_ranges.into_any(),
+                parent.into_pyobject(py)?.into_any(),
+                pyo3::types::PyBool::new(py, vertical).to_owned().into_any(),
+            ],
+        )?;
+        Ok(Some(out))
+    })
 }
 
 /// What `num(resolve(x))` can be sure of without Python: a number (`Some(Some(x))`, after
@@ -284,49 +287,51 @@ pub fn parse_w(
     width_map: &Bound<'_, PyDict>,
     max_entries: i64,
 ) -> PyResult<bool> {
-    let items: Vec<Bound<'_, PyAny>> = w_array.iter().collect();
-    let n = items.len();
-    let mut entries: Vec<(i64, f64)> = Vec::new();
-    let mut i = 0;
-    let mut count: i64 = 0;
-    while i < n && count < max_entries {
-        let Some(first) = num(&items[i]) else {
-            return Ok(false);
-        };
-        let nxt = items.get(i + 1);
-        if let Some(list) = nxt.and_then(|x| x.downcast::<PyList>().ok()) {
-            let base = first.trunc() as i64;
-            let cap = usize::try_from(max_entries).unwrap_or(0);
-            for (k, w) in list.iter().take(cap).enumerate() {
-                let Some(w) = num(&w) else {
+    crate::boundary::guard("parse_w", || {
+        let items: Vec<Bound<'_, PyAny>> = w_array.iter().collect();
+        let n = items.len();
+        let mut entries: Vec<(i64, f64)> = Vec::new();
+        let mut i = 0;
+        let mut count: i64 = 0;
+        while i < n && count < max_entries {
+            let Some(first) = num(&items[i]) else {
+                return Ok(false);
+            };
+            let nxt = items.get(i + 1);
+            if let Some(list) = nxt.and_then(|x| x.downcast::<PyList>().ok()) {
+                let base = first.trunc() as i64;
+                let cap = usize::try_from(max_entries).unwrap_or(0);
+                for (k, w) in list.iter().take(cap).enumerate() {
+                    let Some(w) = num(&w) else {
+                        return Ok(false);
+                    };
+                    entries.push((base + k as i64, w / 1000.0));
+                }
+                count += list.len() as i64;
+                i += 2;
+            } else if i + 2 < n {
+                let Some(nxt) = nxt.and_then(num) else {
                     return Ok(false);
                 };
-                entries.push((base + k as i64, w / 1000.0));
+                let Some(w) = num(&items[i + 2]) else {
+                    return Ok(false);
+                };
+                let (lo, hi) = (first.trunc() as i64, nxt.trunc() as i64);
+                let w = w / 1000.0;
+                if 0 <= hi - lo && hi - lo < max_entries {
+                    entries.extend((lo..=hi).map(|cid| (cid, w)));
+                    count += hi - lo + 1;
+                }
+                i += 3;
+            } else {
+                break;
             }
-            count += list.len() as i64;
-            i += 2;
-        } else if i + 2 < n {
-            let Some(nxt) = nxt.and_then(num) else {
-                return Ok(false);
-            };
-            let Some(w) = num(&items[i + 2]) else {
-                return Ok(false);
-            };
-            let (lo, hi) = (first.trunc() as i64, nxt.trunc() as i64);
-            let w = w / 1000.0;
-            if 0 <= hi - lo && hi - lo < max_entries {
-                entries.extend((lo..=hi).map(|cid| (cid, w)));
-                count += hi - lo + 1;
-            }
-            i += 3;
-        } else {
-            break;
         }
-    }
-    for (key, value) in entries {
-        width_map.set_item(key, value)?;
-    }
-    Ok(true)
+        for (key, value) in entries {
+            width_map.set_item(key, value)?;
+        }
+        Ok(true)
+    })
 }
 
 /// The simple font's `trans` loop of `_load_simple`: for each code, the ToUnicode text
@@ -342,50 +347,52 @@ pub fn simple_trans<'py>(
     visual_cluster: &Bound<'py, PyAny>,
     unmapped: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    if code_to_text.len() != 256 {
-        return Ok(None);
-    }
-    let trans = PyDict::new(py);
-    for code in 0..256usize {
-        let mut text = match &unicode {
-            Some(map) => map.get_item(code)?,
-            None => None,
-        };
-        if let Some(mapped) = &text {
-            let Ok(mapped) = mapped.downcast::<PyString>() else {
-                return Ok(None);
+    crate::boundary::guard("simple_trans", || {
+        if code_to_text.len() != 256 {
+            return Ok(None);
+        }
+        let trans = PyDict::new(py);
+        for code in 0..256usize {
+            let mut text = match &unicode {
+                Some(map) => map.get_item(code)?,
+                None => None,
             };
-            if stale(py, code, mapped, renamed.get_item(code)?)? {
-                text = None;
-            }
-        }
-        let text = match text {
-            Some(t) => Some(t),
-            None => {
-                let t = code_to_text.get_item(code)?;
-                if t.is_none() {
-                    None
-                } else {
-                    Some(t)
-                }
-            }
-        };
-        match text {
-            None => trans.set_item(code, unmapped)?,
-            Some(t) => {
-                if !t.is_instance_of::<PyString>() {
+            if let Some(mapped) = &text {
+                let Ok(mapped) = mapped.downcast::<PyString>() else {
                     return Ok(None);
+                };
+                if stale(py, code, mapped, renamed.get_item(code)?)? {
+                    text = None;
                 }
-                // visual_cluster leaves a text of fewer than two characters as it is.
-                if t.len()? < 2 {
-                    trans.set_item(code, t)?;
-                } else {
-                    trans.set_item(code, visual_cluster.call1((t,))?)?;
+            }
+            let text = match text {
+                Some(t) => Some(t),
+                None => {
+                    let t = code_to_text.get_item(code)?;
+                    if t.is_none() {
+                        None
+                    } else {
+                        Some(t)
+                    }
+                }
+            };
+            match text {
+                None => trans.set_item(code, unmapped)?,
+                Some(t) => {
+                    if !t.is_instance_of::<PyString>() {
+                        return Ok(None);
+                    }
+                    // visual_cluster leaves a text of fewer than two characters as it is.
+                    if t.len()? < 2 {
+                        trans.set_item(code, t)?;
+                    } else {
+                        trans.set_item(code, visual_cluster.call1((t,))?)?;
+                    }
                 }
             }
         }
-    }
-    Ok(Some(trans))
+        Ok(Some(trans))
+    })
 }
 
 /// `_stale_mapping(code, mapped, named)`.
@@ -420,19 +427,21 @@ pub fn cid_gid_text(
     gid_text: &Bound<'_, PyDict>,
     text_map: &Bound<'_, PyDict>,
 ) -> PyResult<()> {
-    let end = raw.len().min(limit) / 2 * 2;
-    for (cid, pair) in raw[..end].chunks_exact(2).enumerate() {
-        let gid = u16::from_be_bytes([pair[0], pair[1]]);
-        if gid == 0 {
-            continue;
-        }
-        if let Some(text) = gid_text.get_item(gid)? {
-            if !text.is_none() {
-                text_map.set_item(cid, text)?;
+    crate::boundary::guard("cid_gid_text", || {
+        let end = raw.len().min(limit) / 2 * 2;
+        for (cid, pair) in raw[..end].chunks_exact(2).enumerate() {
+            let gid = u16::from_be_bytes([pair[0], pair[1]]);
+            if gid == 0 {
+                continue;
+            }
+            if let Some(text) = gid_text.get_item(gid)? {
+                if !text.is_none() {
+                    text_map.set_item(cid, text)?;
+                }
             }
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// `cid_to_unicode`'s table from the decompressed data: zig-zag varint deltas of CID and code
@@ -442,7 +451,12 @@ pub fn cid_gid_text(
 /// Python builds a `dict` of some 20,000 strings (a few MB, most of it never asked for); this
 /// is the same mapping kept compact, a [`CidTable`], whose strings are made when looked up.
 #[pyfunction]
-pub fn cid_table(data: &[u8]) -> Option<CidTable> {
+pub fn cid_table(data: &[u8]) -> PyResult<Option<CidTable>> {
+    crate::boundary::guard("cid_table", || Ok(read_cid_table(data)))
+}
+
+/// [`cid_table`]'s work.
+pub fn read_cid_table(data: &[u8]) -> Option<CidTable> {
     let mut numbers: Vec<u64> = Vec::with_capacity(data.len());
     let (mut value, mut shift) = (0u64, 0u32);
     for &byte in data {
@@ -527,11 +541,13 @@ impl CidTable {
         py: Python<'py>,
         cid: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
-    ) -> Bound<'py, PyAny> {
-        match self.text_of(cid) {
-            Some(text) => PyString::new(py, text).into_any(),
-            None => default.unwrap_or_else(|| py.None().into_bound(py)),
-        }
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::boundary::guard("CidTable.get", || {
+            Ok(match self.text_of(cid) {
+                Some(text) => PyString::new(py, text).into_any(),
+                None => default.unwrap_or_else(|| py.None().into_bound(py)),
+            })
+        })
     }
 
     fn __getitem__<'py>(
@@ -539,23 +555,25 @@ impl CidTable {
         py: Python<'py>,
         cid: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyString>> {
-        match self.text_of(cid) {
+        crate::boundary::guard("CidTable.__getitem__", || match self.text_of(cid) {
             Some(text) => Ok(PyString::new(py, text)),
             None => Err(pyo3::exceptions::PyKeyError::new_err(cid.clone().unbind())),
-        }
+        })
     }
 
-    fn __contains__(&self, cid: &Bound<'_, PyAny>) -> bool {
-        self.text_of(cid).is_some()
+    fn __contains__(&self, cid: &Bound<'_, PyAny>) -> PyResult<bool> {
+        crate::boundary::guard("CidTable.__contains__", || Ok(self.text_of(cid).is_some()))
     }
 
-    fn __len__(&self) -> usize {
-        self.entries.len()
+    fn __len__(&self) -> PyResult<usize> {
+        crate::boundary::guard("CidTable.__len__", || Ok(self.entries.len()))
     }
 
     /// The CIDs, in increasing order.
-    fn keys(&self) -> Vec<i64> {
-        self.entries.iter().map(|e| e.0).collect()
+    fn keys(&self) -> PyResult<Vec<i64>> {
+        crate::boundary::guard("CidTable.keys", || {
+            Ok(self.entries.iter().map(|e| e.0).collect())
+        })
     }
 }
 

@@ -318,16 +318,18 @@ pub fn find_grids<'py>(
     grid_class: Bound<'py, PyAny>,
     settings: (f64, f64, f64, f64, usize),
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let mut numbers: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rules.len());
-    for rule in &rules {
-        match rule.extract::<(f64, f64, f64, f64)>() {
-            Ok(r) if [r.0, r.1, r.2, r.3].iter().all(|v| v.is_finite()) => numbers.push(r),
-            _ => return Ok(None),
+    crate::boundary::guard("find_grids", || {
+        let mut numbers: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rules.len());
+        for rule in &rules {
+            match rule.extract::<(f64, f64, f64, f64)>() {
+                Ok(r) if [r.0, r.1, r.2, r.3].iter().all(|v| v.is_finite()) => numbers.push(r),
+                _ => return Ok(None),
+            }
         }
-    }
-    let out = PyList::empty(py);
-    for (xs, ys, vrule, hrule) in grids_of(&numbers, settings, py.version_info() >= (3, 12)) {
-        out.append(grid_class.call1((xs, ys, vrule, hrule))?)?;
-    }
-    Ok(Some(out))
+        let out = PyList::empty(py);
+        for (xs, ys, vrule, hrule) in grids_of(&numbers, settings, py.version_info() >= (3, 12)) {
+            out.append(grid_class.call1((xs, ys, vrule, hrule))?)?;
+        }
+        Ok(Some(out))
+    })
 }

@@ -1107,167 +1107,169 @@ pub fn heading_context<'py>(
     pages: &Bound<'py, PyAny>,
     hooks: &Bound<'py, PyTuple>,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-    let mut reader = Reader {
-        py,
-        hooks: Hooks {
-            font_family: hooks.get_item(0)?,
-            bold_font: hooks.get_item(1)?,
-            is_caps: hooks.get_item(2)?,
-            margin_key: hooks.get_item(3)?,
-            toc_end: hooks.get_item(4)?,
-            toc_entry: hooks.get_item(5)?,
-            wordy: hooks.get_item(6)?,
-        },
-        font_index: HashMap::new(),
-        fonts: Vec::new(),
-        last_font: None,
-    };
-    let Some(pages) = reader.pages(pages)? else {
-        return Ok(None);
-    };
-    let body = body_size(&pages);
-    let size_chars = PyDict::new(py);
-    let mut sizes: Vec<(f64, usize)> = Vec::new();
-    let mut total_chars = 0usize;
-    let mut line_looks: Vec<(LineLook, usize)> = Vec::new();
-    let mut margin_texts: HashMap<String, usize> = HashMap::new();
-    let mut margin_order: Vec<String> = Vec::new();
-    let toc_pages = PyList::empty(py);
-    for (p, page) in pages.iter().enumerate() {
-        for block in &page.blocks {
-            if block.kind == Kind::Table {
-                continue;
+    crate::boundary::guard("heading_context", || {
+        let mut reader = Reader {
+            py,
+            hooks: Hooks {
+                font_family: hooks.get_item(0)?,
+                bold_font: hooks.get_item(1)?,
+                is_caps: hooks.get_item(2)?,
+                margin_key: hooks.get_item(3)?,
+                toc_end: hooks.get_item(4)?,
+                toc_entry: hooks.get_item(5)?,
+                wordy: hooks.get_item(6)?,
+            },
+            font_index: HashMap::new(),
+            fonts: Vec::new(),
+            last_font: None,
+        };
+        let Some(pages) = reader.pages(pages)? else {
+            return Ok(None);
+        };
+        let body = body_size(&pages);
+        let size_chars = PyDict::new(py);
+        let mut sizes: Vec<(f64, usize)> = Vec::new();
+        let mut total_chars = 0usize;
+        let mut line_looks: Vec<(LineLook, usize)> = Vec::new();
+        let mut margin_texts: HashMap<String, usize> = HashMap::new();
+        let mut margin_order: Vec<String> = Vec::new();
+        let toc_pages = PyList::empty(py);
+        for (p, page) in pages.iter().enumerate() {
+            for block in &page.blocks {
+                if block.kind == Kind::Table {
+                    continue;
+                }
+                let chars = block.chars();
+                if block.lines.len() >= 2 {
+                    for line in block.lines.iter().take(4) {
+                        let family = line.font;
+                        let key = (size_bucket(line.size), line.bold, line.italic, family);
+                        let same = |k: &LineLook| {
+                            k.0 == key.0
+                                && k.1 == key.1
+                                && k.2 == key.2
+                                && reader.fonts[k.3].family == reader.fonts[key.3].family
+                        };
+                        match line_looks.iter_mut().find(|(k, _)| same(k)) {
+                            Some(entry) => entry.1 += line.chars,
+                            None => line_looks.push((key, line.chars)),
+                        }
+                    }
+                }
+                let bucket = size_bucket(block.size);
+                match sizes.iter_mut().find(|kv| kv.0 == bucket) {
+                    Some(kv) => kv.1 += chars,
+                    None => sizes.push((bucket, chars)),
+                }
+                total_chars += chars;
             }
-            let chars = block.chars();
-            if block.lines.len() >= 2 {
-                for line in block.lines.iter().take(4) {
-                    let family = line.font;
-                    let key = (size_bucket(line.size), line.bold, line.italic, family);
-                    let same = |k: &LineLook| {
-                        k.0 == key.0
-                            && k.1 == key.1
-                            && k.2 == key.2
-                            && reader.fonts[k.3].family == reader.fonts[key.3].family
+            let mut keys: Vec<String> = Vec::new();
+            for block in &page.blocks {
+                if in_margin(page, block) {
+                    let Some(key) = reader.margin_key(block)? else {
+                        return Ok(None);
                     };
-                    match line_looks.iter_mut().find(|(k, _)| same(k)) {
-                        Some(entry) => entry.1 += line.chars,
-                        None => line_looks.push((key, line.chars)),
+                    if !keys.contains(&key) {
+                        keys.push(key);
                     }
                 }
             }
-            let bucket = size_bucket(block.size);
-            match sizes.iter_mut().find(|kv| kv.0 == bucket) {
-                Some(kv) => kv.1 += chars,
-                None => sizes.push((bucket, chars)),
+            for key in keys {
+                match margin_texts.get_mut(&key) {
+                    Some(n) => *n += 1,
+                    None => {
+                        margin_order.push(key.clone());
+                        margin_texts.insert(key, 1);
+                    }
+                }
             }
-            total_chars += chars;
+            if reader.toc_page(page)? {
+                toc_pages.append(p)?;
+            }
         }
-        let mut keys: Vec<String> = Vec::new();
-        for block in &page.blocks {
-            if in_margin(page, block) {
+        for (size, n) in sizes {
+            size_chars.set_item(size, n)?;
+        }
+        let mut best: Option<&(LineLook, usize)> = None;
+        for entry in &line_looks {
+            if best.map_or(true, |b| entry.1 > b.1) {
+                best = Some(entry);
+            }
+        }
+        let body_look = match best {
+            Some(&((size, bold, italic, font), _)) => Some(
+                Look {
+                    size,
+                    bold,
+                    italic,
+                    caps: false,
+                    family: reader.fonts[font].family.clone(),
+                }
+                .to_py(py)?,
+            ),
+            None => None,
+        };
+        let running = PyList::empty(py);
+        let mut running_looks: Vec<Look> = Vec::new();
+        for (p, page) in pages.iter().enumerate() {
+            for (i, block) in page.blocks.iter().enumerate() {
+                if !in_margin(page, block) || block.size > body + 0.5 {
+                    continue;
+                }
                 let Some(key) = reader.margin_key(block)? else {
                     return Ok(None);
                 };
-                if !keys.contains(&key) {
-                    keys.push(key);
+                if margin_texts.get(&key).copied().unwrap_or(0) >= 2 {
+                    let look = reader.look(block)?;
+                    running.append((p, i, look.to_py(py)?))?;
+                    running_looks.push(look);
                 }
             }
         }
-        for key in keys {
-            match margin_texts.get_mut(&key) {
-                Some(n) => *n += 1,
-                None => {
-                    margin_order.push(key.clone());
-                    margin_texts.insert(key, 1);
+        let doc = Doc {
+            body,
+            margin_texts: &margin_texts,
+            running: &running_looks,
+        };
+        // A block object met twice (its shape may differ by page) is left to Python.
+        let mut seen: HashMap<usize, usize> = HashMap::new();
+        for page in &pages {
+            for block in &page.blocks {
+                *seen.entry(block.obj.as_ptr() as usize).or_insert(0) += 1;
+            }
+        }
+        let shapes = PyList::empty(py);
+        for (p, page) in pages.iter().enumerate() {
+            for (i, block) in page.blocks.iter().enumerate() {
+                let known = if seen.get(&(block.obj.as_ptr() as usize)) == Some(&1) {
+                    reader.plain_shape(page, block, &doc)?
+                } else {
+                    None
+                };
+                if known != Some(false) {
+                    shapes.append((p, i, known))?;
                 }
             }
         }
-        if reader.toc_page(page)? {
-            toc_pages.append(p)?;
+        let margins = PyDict::new(py);
+        for key in margin_order {
+            let n = margin_texts.get(&key).copied().unwrap_or(0);
+            margins.set_item(key, n)?;
         }
-    }
-    for (size, n) in sizes {
-        size_chars.set_item(size, n)?;
-    }
-    let mut best: Option<&(LineLook, usize)> = None;
-    for entry in &line_looks {
-        if best.map_or(true, |b| entry.1 > b.1) {
-            best = Some(entry);
-        }
-    }
-    let body_look = match best {
-        Some(&((size, bold, italic, font), _)) => Some(
-            Look {
-                size,
-                bold,
-                italic,
-                caps: false,
-                family: reader.fonts[font].family.clone(),
-            }
-            .to_py(py)?,
-        ),
-        None => None,
-    };
-    let running = PyList::empty(py);
-    let mut running_looks: Vec<Look> = Vec::new();
-    for (p, page) in pages.iter().enumerate() {
-        for (i, block) in page.blocks.iter().enumerate() {
-            if !in_margin(page, block) || block.size > body + 0.5 {
-                continue;
-            }
-            let Some(key) = reader.margin_key(block)? else {
-                return Ok(None);
-            };
-            if margin_texts.get(&key).copied().unwrap_or(0) >= 2 {
-                let look = reader.look(block)?;
-                running.append((p, i, look.to_py(py)?))?;
-                running_looks.push(look);
-            }
-        }
-    }
-    let doc = Doc {
-        body,
-        margin_texts: &margin_texts,
-        running: &running_looks,
-    };
-    // A block object met twice (its shape may differ by page) is left to Python.
-    let mut seen: HashMap<usize, usize> = HashMap::new();
-    for page in &pages {
-        for block in &page.blocks {
-            *seen.entry(block.obj.as_ptr() as usize).or_insert(0) += 1;
-        }
-    }
-    let shapes = PyList::empty(py);
-    for (p, page) in pages.iter().enumerate() {
-        for (i, block) in page.blocks.iter().enumerate() {
-            let known = if seen.get(&(block.obj.as_ptr() as usize)) == Some(&1) {
-                reader.plain_shape(page, block, &doc)?
-            } else {
-                None
-            };
-            if known != Some(false) {
-                shapes.append((p, i, known))?;
-            }
-        }
-    }
-    let margins = PyDict::new(py);
-    for key in margin_order {
-        let n = margin_texts.get(&key).copied().unwrap_or(0);
-        margins.set_item(key, n)?;
-    }
-    let out = (
-        body,
-        slide_deck(&pages, body),
-        body_look,
-        total_chars.max(1),
-        size_chars,
-        margins,
-        toc_pages,
-        running,
-        shapes,
-    )
-        .into_pyobject(py)?;
-    Ok(Some(out))
+        let out = (
+            body,
+            slide_deck(&pages, body),
+            body_look,
+            total_chars.max(1),
+            size_chars,
+            margins,
+            toc_pages,
+            running,
+            shapes,
+        )
+            .into_pyobject(py)?;
+        Ok(Some(out))
+    })
 }
 
 /// `heading_text_tests(text)`: the native answers for a simple text (for the tests, against
@@ -1278,28 +1280,30 @@ pub fn heading_context<'py>(
 pub fn heading_text_tests(
     text: &Bound<'_, PyString>,
 ) -> PyResult<Option<(String, bool, bool, String, bool, bool, bool, usize, bool)>> {
-    let Some(s) = utf8(text)?.filter(|s| simple(s)) else {
-        return Ok(None);
-    };
-    let word = !s.chars().any(is_space);
-    Ok(Some((
-        font_family(&s),
-        bold_font(&s),
-        is_caps(&s),
-        margin_key(&s),
-        toc_end(&s),
-        toc_entry(&s),
-        word && folio(&s),
-        letters(&s),
-        toc_leader(&s),
-    )))
+    crate::boundary::guard("heading_text_tests", || {
+        let Some(s) = utf8(text)?.filter(|s| simple(s)) else {
+            return Ok(None);
+        };
+        let word = !s.chars().any(is_space);
+        Ok(Some((
+            font_family(&s),
+            bold_font(&s),
+            is_caps(&s),
+            margin_key(&s),
+            toc_end(&s),
+            toc_entry(&s),
+            word && folio(&s),
+            letters(&s),
+            toc_leader(&s),
+        )))
+    })
 }
 
 /// `heading_patterns()`: the patterns the native side matches, `(name, pattern, ignorecase)`
 /// (for the tests, against the module's own).
 #[pyfunction]
-pub fn heading_patterns() -> Vec<(&'static str, &'static str, bool)> {
-    PATTERNS.to_vec()
+pub fn heading_patterns() -> PyResult<Vec<(&'static str, &'static str, bool)>> {
+    crate::boundary::guard("heading_patterns", || Ok(PATTERNS.to_vec()))
 }
 
 /// `heading_regex(index, text, search)`: the spans of the groups (0 the whole match, `None`
@@ -1312,19 +1316,21 @@ pub fn heading_regex(
     text: &Bound<'_, PyString>,
     search: bool,
 ) -> PyResult<Option<Vec<Option<(usize, usize)>>>> {
-    let Some(s) = utf8(text)?.filter(|s| simple(s) && s.len() <= 1000) else {
-        return Ok(None);
-    };
-    if index >= PATTERNS.len() {
-        return Ok(None);
-    }
-    let re = pattern(index);
-    let found = if search {
-        re.search(s.as_bytes())
-    } else {
-        re.matches(s.as_bytes())
-    };
-    Ok(Some(found.unwrap_or_default()))
+    crate::boundary::guard("heading_regex", || {
+        let Some(s) = utf8(text)?.filter(|s| simple(s) && s.len() <= 1000) else {
+            return Ok(None);
+        };
+        if index >= PATTERNS.len() {
+            return Ok(None);
+        }
+        let re = pattern(index);
+        let found = if search {
+            re.search(s.as_bytes())
+        } else {
+            re.matches(s.as_bytes())
+        };
+        Ok(Some(found.unwrap_or_default()))
+    })
 }
 
 /// `heading_numbering(text)`: `(numbering, _url, _MATH_FONT matches, shaped_text)` of a simple
@@ -1343,13 +1349,15 @@ pub fn heading_numbering(
         Option<bool>,
     )>,
 > {
-    let Some(s) = utf8(text)?.filter(|s| simple(s) && s.len() <= 1000) else {
-        return Ok(None);
-    };
-    let found = numbering(&s).map(|n| (n.kind, n.depth, n.title.to_owned()));
-    let stripped = strip(&s);
-    let shaped = (!stripped.is_empty()).then(|| shaped_text(stripped, false));
-    Ok(Some((found, url(&s), math_font(&s), shaped)))
+    crate::boundary::guard("heading_numbering", || {
+        let Some(s) = utf8(text)?.filter(|s| simple(s) && s.len() <= 1000) else {
+            return Ok(None);
+        };
+        let found = numbering(&s).map(|n| (n.kind, n.depth, n.title.to_owned()));
+        let stripped = strip(&s);
+        let shaped = (!stripped.is_empty()).then(|| shaped_text(stripped, false));
+        Ok(Some((found, url(&s), math_font(&s), shaped)))
+    })
 }
 
 #[cfg(test)]

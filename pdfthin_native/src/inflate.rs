@@ -7,7 +7,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use zlib_rs::inflate::{uncompress_slice, InflateConfig};
+use zlib_rs::inflate::{uncompress, InflateConfig};
 use zlib_rs::ReturnCode;
 
 /// `inflate(data, limit, budget)`: the inflated `data` if it is a whole zlib stream (what
@@ -20,6 +20,19 @@ pub fn inflate<'py>(
     limit: usize,
     budget: usize,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    crate::boundary::guard("inflate", || {
+        Ok(inflated(data, limit, budget, |out| PyBytes::new(py, out)))
+    })
+}
+
+/// What [`inflate`] answers, made by `make` from the inflated bytes (never more than the
+/// limits allow: at most `budget`, and fewer than `limit` unless it is `0`).
+pub fn inflated<T>(
+    data: &[u8],
+    limit: usize,
+    budget: usize,
+    make: impl FnOnce(&[u8]) -> T,
+) -> Option<T> {
     let most = if limit == 0 {
         budget
     } else {
@@ -27,18 +40,19 @@ pub fn inflate<'py>(
     };
     let mut size = data.len().saturating_mul(4).saturating_add(4096).min(most);
     loop {
-        let mut out = vec![0u8; size];
-        let (got, code) = uncompress_slice(&mut out, data, InflateConfig::default());
+        // Each try inflates into fresh, unwritten capacity (pages the output never reaches
+        // are never touched); one that cannot be had is pypdf's to decode.
+        let mut out: Vec<u8> = Vec::new();
+        out.try_reserve_exact(size).ok()?;
+        let room = &mut out.spare_capacity_mut()[..size];
+        let (got, code) = uncompress(room, data, InflateConfig::default());
         match code {
-            ReturnCode::Ok => {
-                let n = got.len();
-                return Ok(Some(PyBytes::new(py, &out[..n])));
-            }
+            ReturnCode::Ok => return Some(make(got)),
             // the output did not fit: a larger buffer, up to what the limits allow
             ReturnCode::BufError if size < most => {
                 size = size.saturating_mul(2).min(most);
             }
-            _ => return Ok(None),
+            _ => return None,
         }
     }
 }

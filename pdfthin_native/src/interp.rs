@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 
+use crate::boundary::{copy, push};
 use crate::font::{Font, Piece};
 use crate::lexer::{dict_get, LexError, Lexer, Val};
 
@@ -1200,7 +1201,7 @@ impl<'py> Interp<'py> {
             advance: (end - start) * scale,
             glyphs,
         };
-        self.drawn.push((run, look));
+        push(&mut self.drawn, (run, look));
         Ok(())
     }
 
@@ -1358,16 +1359,19 @@ impl<'py> Interp<'py> {
         } else {
             g.fill_alpha
         } * g.mask;
-        self.paints.push(Paint {
-            after: self.seq,
-            bbox,
-            colour,
-            alpha,
-            normal: g.normal,
-            solid,
-            exact,
-            kind,
-        });
+        push(
+            &mut self.paints,
+            Paint {
+                after: self.seq,
+                bbox,
+                colour,
+                alpha,
+                normal: g.normal,
+                solid,
+                exact,
+                kind,
+            },
+        );
     }
 
     fn shading(&mut self) {
@@ -1560,8 +1564,11 @@ impl<'py> Interp<'py> {
         if self.layer_off != 0 {
             return Ok(());
         }
+        // `inline_placement` keeps `image[:MAX_INLINE_IMAGE]`: no more is copied (a Form
+        // XObject drawn many times would otherwise hold its image's whole data each time).
+        let keep = usize::try_from(self.limits.budget.max_inline_image).unwrap_or(usize::MAX);
         let data = match ops.get(1) {
-            Some(Val::Str(bytes)) => bytes.clone(),
+            Some(Val::Str(bytes)) => copy(&bytes[..bytes.len().min(keep)]),
             _ => Vec::new(),
         };
         self.count_image()?;
@@ -1575,7 +1582,7 @@ impl<'py> Interp<'py> {
         }
         let bbox = self.unit_square();
         let solid = !matches!(dict_get(&params, b"ImageMask"), Some(Val::Bool(true)));
-        self.images.push(Image::Inline(params, data, bbox));
+        push(&mut self.images, Image::Inline(params, data, bbox));
         let square = self.square();
         self.paint_area(bbox, None, "image", square, solid);
         Ok(())
@@ -1639,7 +1646,7 @@ impl<'py> Interp<'py> {
                 }
                 self.count_image()?;
                 let bbox = self.unit_square();
-                self.images.push(Image::XObject(*info, bbox));
+                push(&mut self.images, Image::XObject(*info, bbox));
                 let square = self.square();
                 self.paint_area(bbox, None, "image", square, *solid);
                 Ok(())
@@ -1747,13 +1754,16 @@ impl<'py> Interp<'py> {
     /// `(runs, looks, paints, painted_full, images, rules, (paths, glyphs, unmapped, ops),
     /// problems, incomplete, stop)`: every run drawn and how (`visibility.Look` fields),
     /// every area painted (`visibility.Paint` fields), for `visibility.sort_runs`.
-    pub fn into_py(self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
+    ///
+    /// Each run, text and image is let go of once it is made a Python object, so the page is
+    /// not held twice (a page of large inline images, or of much text, would be).
+    pub fn into_py(mut self, stop: Option<Stop>) -> PyResult<Py<PyAny>> {
         let py = self.py;
         // The page's `TextRun`s, made here as `native_page` would make them from tuples.
         let text_run = self.resolver.getattr(pyo3::intern!(py, "text_run"))?;
         let runs = PyList::empty(py);
         let looks = PyList::empty(py);
-        for (run, look) in &self.drawn {
+        for (run, look) in std::mem::take(&mut self.drawn) {
             let font = self.fonts[run.font].get();
             let args = PyTuple::new(
                 py,
@@ -1800,16 +1810,16 @@ impl<'py> Interp<'py> {
             ))?;
         }
         let images = PyList::empty(py);
-        for image in &self.images {
+        for image in std::mem::take(&mut self.images) {
             match image {
                 Image::XObject(info, b) => {
-                    images.append(("x", *info, (b[0], b[1], b[2], b[3])))?;
+                    images.append(("x", info, (b[0], b[1], b[2], b[3])))?;
                 }
                 Image::Inline(params, data, b) => {
-                    let params = to_py(py, &Val::Dict(params.clone()))?;
+                    let params = to_py(py, &Val::Dict(params))?;
                     images.append((
                         "i",
-                        (params, PyBytes::new(py, data)),
+                        (params, PyBytes::new(py, &data)),
                         (b[0], b[1], b[2], b[3]),
                     ))?;
                 }

@@ -686,7 +686,7 @@ fn read_inline_image(data: &[u8], mut pos: usize) -> Result<(InlineImage, usize)
     let stop = if end < n { end - 1 } else { n };
     let stop = stop.max(start);
     let bytes = if start <= n {
-        data[start..stop.min(n)].to_vec()
+        crate::boundary::copy(&data[start..stop.min(n)])
     } else {
         Vec::new()
     };
@@ -723,13 +723,24 @@ pub struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     pub fn new(data: &'a [u8]) -> Self {
+        Self::resume(data, 0)
+    }
+
+    /// A lexer at `pos`, which must be where an earlier one stood after an operation (or 0):
+    /// between operations a lexer holds nothing but its position.
+    pub fn resume(data: &'a [u8], pos: usize) -> Self {
         Lexer {
             data,
-            pos: 0,
+            pos,
             operands: Vec::new(),
             stack: Vec::new(),
             failed: false,
         }
+    }
+
+    /// Where the next operation starts (after the one handed out last).
+    pub fn position(&self) -> usize {
+        self.pos
     }
 
     pub fn op_bytes(&self, op: &OpName) -> &'a [u8] {

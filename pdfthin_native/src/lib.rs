@@ -6,15 +6,17 @@
 
 #![deny(unsafe_code)]
 
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
 mod blocks;
+mod boundary;
 mod font;
-mod fontload;
+pub mod fontload;
 mod grids;
 mod headings;
-mod inflate;
+pub mod inflate;
 mod interp;
 pub mod lexer;
 mod lines;
@@ -25,37 +27,80 @@ mod status;
 mod structure;
 mod tables;
 mod text;
-mod truetype;
+pub mod truetype;
 
 use interp::{to_py, Budget, Interp, Limits};
 // The parser of indirect objects (pypdf's read_object), declared apart from the others.
 pub mod objects;
 
-/// `iter_operations(data)` as a list of `(operator, operands)`, and the message of the
-/// exception the Python lexer raises at the end of that list (`None` if it does not).
+/// `iter_operations(data)`, one operation at a time: an iterator of `(operator, operands)`
+/// that raises the `OverflowError` the Python lexer raises where it raises it. Operations are
+/// made as they are asked for, never all at once (a small compressed CMap can hold millions).
 #[pyfunction]
-fn tokenize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyList>, Option<String>)> {
-    let out = PyList::empty(py);
-    let mut lex = lexer::Lexer::new(data);
-    while let Some(item) = lex.next() {
-        match item {
-            Ok(op) => {
-                let operands = PyList::empty(py);
-                for v in &op.operands {
-                    operands.append(to_py(py, v)?)?;
-                }
-                let name = PyBytes::new(py, lex.op_bytes(&op.op));
-                out.append(PyTuple::new(py, [name.into_any(), operands.into_any()])?)?;
-            }
-            Err(lexer::LexError::Overflow) => {
-                return Ok((
-                    out,
-                    Some("cannot convert float infinity to integer".to_owned()),
-                ));
-            }
-        }
+fn tokenize(data: Bound<'_, PyBytes>) -> PyResult<Tokens> {
+    boundary::guard("tokenize", || {
+        Ok(Tokens {
+            data: data.unbind(),
+            pos: 0,
+            done: false,
+        })
+    })
+}
+
+/// What [`tokenize`] answers: the lexer's state between two operations is only its position
+/// (operands and open arrays are handed out with each operation), so each step is a lexer
+/// resumed there.
+#[pyclass(module = "pdfthin_native")]
+struct Tokens {
+    data: Py<PyBytes>,
+    pos: usize,
+    done: bool,
+}
+
+#[pymethods]
+impl Tokens {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyResult<PyRef<'_, Self>> {
+        boundary::guard("Tokens.__iter__", || Ok(()))?;
+        Ok(slf)
     }
-    Ok((out, None))
+
+    fn __next__<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        boundary::guard("Tokens.__next__", || {
+            if slf.done {
+                return Ok(None);
+            }
+            let data = slf.data.clone_ref(py).into_bound(py);
+            let mut lex = lexer::Lexer::resume(data.as_bytes(), slf.pos);
+            let item = lex.next();
+            slf.pos = lex.position();
+            match item {
+                None => {
+                    slf.done = true;
+                    Ok(None)
+                }
+                Some(Ok(op)) => {
+                    let operands = PyList::empty(py);
+                    for v in &op.operands {
+                        operands.append(to_py(py, v)?)?;
+                    }
+                    let name = PyBytes::new(py, lex.op_bytes(&op.op));
+                    Ok(Some(PyTuple::new(
+                        py,
+                        [name.into_any(), operands.into_any()],
+                    )?))
+                }
+                Some(Err(lexer::LexError::Overflow)) => {
+                    slf.done = true;
+                    Err(PyOverflowError::new_err(
+                        "cannot convert float infinity to integer",
+                    ))
+                }
+            }
+        })
+    }
 }
 
 /// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits,
@@ -85,46 +130,57 @@ fn interpret(
     limits: (u64, usize, u64, usize, usize, f64, f64, usize, usize),
     budget: (u64, u64, u64, usize, u64, u64),
 ) -> PyResult<Py<PyAny>> {
-    let base = [base.0, base.1, base.2, base.3, base.4, base.5];
-    let limits = Limits {
-        max_operations: limits.0,
-        max_form_depth: limits.1,
-        max_form_invocations: limits.2,
-        max_rules: limits.3,
-        max_problems: limits.4,
-        space_gap_em: limits.5,
-        split_gap_em: limits.6,
-        max_painted: limits.7,
-        max_path_rects: limits.8,
-        budget: Budget {
-            max_content_bytes: budget.0,
-            max_glyphs: budget.1,
-            max_runs: budget.2,
-            max_images: budget.3,
-            max_inline_bytes: budget.4,
-            max_inline_image: budget.5,
-        },
-    };
-    let mut interp = Interp::new(py, resolver, width, height, base, seconds, problems, limits)?;
-    let stop = interp.run(data).err();
-    interp.into_py(stop)
+    boundary::guard("interpret", || {
+        let base = [base.0, base.1, base.2, base.3, base.4, base.5];
+        let limits = Limits {
+            max_operations: limits.0,
+            max_form_depth: limits.1,
+            max_form_invocations: limits.2,
+            max_rules: limits.3,
+            max_problems: limits.4,
+            space_gap_em: limits.5,
+            split_gap_em: limits.6,
+            max_painted: limits.7,
+            max_path_rects: limits.8,
+            budget: Budget {
+                max_content_bytes: budget.0,
+                max_glyphs: budget.1,
+                max_runs: budget.2,
+                max_images: budget.3,
+                max_inline_bytes: budget.4,
+                max_inline_image: budget.5,
+            },
+        };
+        let mut interp = Interp::new(py, resolver, width, height, base, seconds, problems, limits)?;
+        let stop = interp.run(data).err();
+        interp.into_py(stop)
+    })
 }
 
 /// Python's `round(x, 2)` as the interpreter computes a run's size (for the tests).
 #[pyfunction]
-fn round2(x: f64) -> f64 {
-    interp::round2(x)
+fn round2(x: f64) -> PyResult<f64> {
+    boundary::guard("round2", || Ok(interp::round2(x)))
 }
 
 /// CPython's `sum()` of floats as this interpreter computes it (for the tests).
 #[pyfunction]
-fn float_sum(py: Python<'_>, values: Vec<f64>) -> f64 {
-    font::py_sum(values.into_iter(), py.version_info() >= (3, 12))
+fn float_sum(py: Python<'_>, values: Vec<f64>) -> PyResult<f64> {
+    boundary::guard("float_sum", || {
+        Ok(font::py_sum(
+            values.into_iter(),
+            py.version_info() >= (3, 12),
+        ))
+    })
 }
 
 #[pymodule]
 fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("NativeFault", m.py().get_type::<boundary::NativeFault>())?;
+    m.add_function(wrap_pyfunction!(boundary::_fail_at, m)?)?;
+    m.add_function(wrap_pyfunction!(boundary::_panics, m)?)?;
+    m.add_class::<Tokens>()?;
     m.add_class::<font::Font>()?;
     m.add_class::<text::Vocabulary>()?;
     m.add_class::<fontload::CidTable>()?;

@@ -888,94 +888,96 @@ pub fn build_lines<'py>(
     hooks: Bound<'py, PyTuple>,
     settings: [f64; 13],
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let names = [
-        pyo3::intern!(py, "x0"),
-        pyo3::intern!(py, "y0"),
-        pyo3::intern!(py, "x1"),
-        pyo3::intern!(py, "y1"),
-        pyo3::intern!(py, "size"),
-    ];
-    let mut table: Vec<Run<'py>> = Vec::with_capacity(runs.len());
-    for obj in runs {
-        let raw = [
-            obj.getattr(names[0])?,
-            obj.getattr(names[1])?,
-            obj.getattr(names[2])?,
-            obj.getattr(names[3])?,
-            obj.getattr(names[4])?,
+    crate::boundary::guard("build_lines", || {
+        let names = [
+            pyo3::intern!(py, "x0"),
+            pyo3::intern!(py, "y0"),
+            pyo3::intern!(py, "x1"),
+            pyo3::intern!(py, "y1"),
+            pyo3::intern!(py, "size"),
         ];
-        let mut v = [0.0f64; 5];
-        for (slot, value) in v.iter_mut().zip(raw.iter()) {
-            *slot = value.extract()?;
-            if !slot.is_finite() || slot.abs() > MAX_COORD {
-                return Ok(None);
+        let mut table: Vec<Run<'py>> = Vec::with_capacity(runs.len());
+        for obj in runs {
+            let raw = [
+                obj.getattr(names[0])?,
+                obj.getattr(names[1])?,
+                obj.getattr(names[2])?,
+                obj.getattr(names[3])?,
+                obj.getattr(names[4])?,
+            ];
+            let mut v = [0.0f64; 5];
+            for (slot, value) in v.iter_mut().zip(raw.iter()) {
+                *slot = value.extract()?;
+                if !slot.is_finite() || slot.abs() > MAX_COORD {
+                    return Ok(None);
+                }
             }
+            table.push(Run {
+                obj,
+                raw,
+                x0: v[0],
+                y0: v[1],
+                x1: v[2],
+                y1: v[3],
+                size: v[4],
+            });
         }
-        table.push(Run {
-            obj,
-            raw,
-            x0: v[0],
-            y0: v[1],
-            x1: v[2],
-            y1: v[3],
-            size: v[4],
+        let hooks_tuple = hooks;
+        let hooks = Hooks {
+            is_monospace: hooks_tuple.get_item(0)?,
+            sublabel: hooks_tuple.get_item(1)?,
+            hanging_label: hooks_tuple.get_item(2)?,
+            leader_to_number: hooks_tuple.get_item(3)?,
+            prose_row: hooks_tuple.get_item(4)?,
+            label_pair: hooks_tuple.get_item(5)?,
+        };
+        let make = Maker {
+            line: hooks_tuple.get_item(6)?,
+            logical_order: hooks_tuple.get_item(7)?,
+            make_line: hooks_tuple.get_item(8)?,
+            word_gap_em: settings[11],
+            punct_gap_em: settings[12],
+        };
+        let s = Settings {
+            same_line_overlap: settings[0],
+            gutter_gap_em: settings[1],
+            split_gap_em: settings[2],
+            label_gap_em: settings[3],
+            code_gap_em: settings[4],
+            gutter_min_rows: settings[5] as usize,
+            stretched_gap_em: settings[6],
+            label_max_em: settings[7],
+            label_align: settings[8],
+            column_line_em: settings[9],
+            bucket: settings[10],
+        };
+        let g = Grouper {
+            py,
+            monospace: RefCell::new(HashMap::new()),
+            runs: table,
+            hooks,
+            make,
+            s,
+            neumaier: py.version_info() >= (3, 12),
+        };
+        let usable: Vec<usize> = (0..g.runs.len()).collect();
+        let gutters = g.gutters(&g.rows(&usable));
+        let mut opened = g.grow(&usable, &gutters)?;
+        g.join_stretched_rows(&mut opened, &gutters)?;
+        g.join_label_rows(&mut opened, &gutters)?;
+        let mut made: Vec<(f64, f64, Bound<'py, PyAny>)> = Vec::with_capacity(opened.len());
+        for line in opened.iter().filter(|o| !o.runs.is_empty()) {
+            let obj = g.make_line(&line.runs)?;
+            let y0: f64 = obj.getattr(pyo3::intern!(py, "y0"))?.extract()?;
+            let x0: f64 = obj.getattr(pyo3::intern!(py, "x0"))?.extract()?;
+            made.push((y0, x0, obj));
+        }
+        // `lines.sort(key=lambda ln: (ln.y0, ln.x0))`: stable, keys finite.
+        made.sort_by(|a, b| {
+            (a.0, a.1)
+                .partial_cmp(&(b.0, b.1))
+                .unwrap_or(std::cmp::Ordering::Equal)
         });
-    }
-    let hooks_tuple = hooks;
-    let hooks = Hooks {
-        is_monospace: hooks_tuple.get_item(0)?,
-        sublabel: hooks_tuple.get_item(1)?,
-        hanging_label: hooks_tuple.get_item(2)?,
-        leader_to_number: hooks_tuple.get_item(3)?,
-        prose_row: hooks_tuple.get_item(4)?,
-        label_pair: hooks_tuple.get_item(5)?,
-    };
-    let make = Maker {
-        line: hooks_tuple.get_item(6)?,
-        logical_order: hooks_tuple.get_item(7)?,
-        make_line: hooks_tuple.get_item(8)?,
-        word_gap_em: settings[11],
-        punct_gap_em: settings[12],
-    };
-    let s = Settings {
-        same_line_overlap: settings[0],
-        gutter_gap_em: settings[1],
-        split_gap_em: settings[2],
-        label_gap_em: settings[3],
-        code_gap_em: settings[4],
-        gutter_min_rows: settings[5] as usize,
-        stretched_gap_em: settings[6],
-        label_max_em: settings[7],
-        label_align: settings[8],
-        column_line_em: settings[9],
-        bucket: settings[10],
-    };
-    let g = Grouper {
-        py,
-        monospace: RefCell::new(HashMap::new()),
-        runs: table,
-        hooks,
-        make,
-        s,
-        neumaier: py.version_info() >= (3, 12),
-    };
-    let usable: Vec<usize> = (0..g.runs.len()).collect();
-    let gutters = g.gutters(&g.rows(&usable));
-    let mut opened = g.grow(&usable, &gutters)?;
-    g.join_stretched_rows(&mut opened, &gutters)?;
-    g.join_label_rows(&mut opened, &gutters)?;
-    let mut made: Vec<(f64, f64, Bound<'py, PyAny>)> = Vec::with_capacity(opened.len());
-    for line in opened.iter().filter(|o| !o.runs.is_empty()) {
-        let obj = g.make_line(&line.runs)?;
-        let y0: f64 = obj.getattr(pyo3::intern!(py, "y0"))?.extract()?;
-        let x0: f64 = obj.getattr(pyo3::intern!(py, "x0"))?.extract()?;
-        made.push((y0, x0, obj));
-    }
-    // `lines.sort(key=lambda ln: (ln.y0, ln.x0))`: stable, keys finite.
-    made.sort_by(|a, b| {
-        (a.0, a.1)
-            .partial_cmp(&(b.0, b.1))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    Ok(Some(PyList::new(py, made.into_iter().map(|m| m.2))?))
+        Ok(Some(PyList::new(py, made.into_iter().map(|m| m.2))?))
+    })
 }

@@ -470,74 +470,76 @@ pub fn render_page<'py>(
     block_cls: &Bound<'py, PyAny>,
     hooks: &Bound<'py, PyTuple>,
 ) -> PyResult<Option<(String, Bound<'py, PyList>, String)>> {
-    let Ok(blocks) = blocks.downcast_exact::<PyList>() else {
-        return Ok(None);
-    };
-    let mut read = Vec::with_capacity(blocks.len());
-    for block in blocks.iter() {
-        match read_block(py, &block, block_cls)? {
-            Some(b) => read.push(b),
-            None => return Ok(None),
-        }
-    }
-    let hooks = Hooks {
-        clean: hooks.get_item(0)?,
-        is_monospace: hooks.get_item(1)?,
-        join_pair: hooks.get_item(2)?,
-        list_item: hooks.get_item(3)?,
-        anchor: hooks.get_item(4)?,
-        compound_tails: hooks.get_item(5)?,
-        compound_heads: hooks.get_item(6)?,
-    };
-    let known = Known((!known_words.is_none()).then_some(known_words));
-    let mut monospace = Vec::new();
-    let mut out = String::new();
-    let mut anchors = Vec::new();
-    let mut length = 0usize;
-    let mut previous: &str = "";
-    let mut plain_out = String::new();
-    let mut any_plain = false;
-    let mut glue = "";
-    for block in &read {
-        let (text, plain) = render(block, &known, &hooks, &mut monospace)?;
-        if !plain.is_empty() {
-            if any_plain {
-                plain_out.push_str(glue);
-            }
-            plain_out.push_str(&plain);
-            any_plain = true;
-            glue = if block.run_in { " " } else { "\n" };
-        }
-        if text.is_empty() {
-            continue;
-        }
-        if !anchors.is_empty() {
-            let sep = if block.kind == "list_item" && previous == "list_item" {
-                "\n"
-            } else {
-                "\n\n"
-            };
-            out.push_str(sep);
-            length += sep.len();
-        }
-        let level = if block.kind == "heading" {
-            block.level
-        } else {
-            0
+    crate::boundary::guard("render_page", || {
+        let Ok(blocks) = blocks.downcast_exact::<PyList>() else {
+            return Ok(None);
         };
-        anchors.push((length, round1(block.y0), level));
-        out.push_str(&text);
-        length += text.chars().count();
-        previous = &block.kind;
-    }
-    // `Anchor(offset, y, level)` is the NamedTuple's `tuple.__new__(Anchor, (offset, y,
-    // level))`, called here directly.
-    let tuple_new = py.get_type::<PyTuple>().getattr(intern!(py, "__new__"))?;
-    let made = PyList::empty(py);
-    for (offset, y, level) in anchors {
-        made.append(tuple_new.call1((&hooks.anchor, (offset, y, level)))?)?;
-    }
-    Ok(Some((out, made, plain_out)))
+        let mut read = Vec::with_capacity(blocks.len());
+        for block in blocks.iter() {
+            match read_block(py, &block, block_cls)? {
+                Some(b) => read.push(b),
+                None => return Ok(None),
+            }
+        }
+        let hooks = Hooks {
+            clean: hooks.get_item(0)?,
+            is_monospace: hooks.get_item(1)?,
+            join_pair: hooks.get_item(2)?,
+            list_item: hooks.get_item(3)?,
+            anchor: hooks.get_item(4)?,
+            compound_tails: hooks.get_item(5)?,
+            compound_heads: hooks.get_item(6)?,
+        };
+        let known = Known((!known_words.is_none()).then_some(known_words));
+        let mut monospace = Vec::new();
+        let mut out = String::new();
+        let mut anchors = Vec::new();
+        let mut length = 0usize;
+        let mut previous: &str = "";
+        let mut plain_out = String::new();
+        let mut any_plain = false;
+        let mut glue = "";
+        for block in &read {
+            let (text, plain) = render(block, &known, &hooks, &mut monospace)?;
+            if !plain.is_empty() {
+                if any_plain {
+                    plain_out.push_str(glue);
+                }
+                plain_out.push_str(&plain);
+                any_plain = true;
+                glue = if block.run_in { " " } else { "\n" };
+            }
+            if text.is_empty() {
+                continue;
+            }
+            if !anchors.is_empty() {
+                let sep = if block.kind == "list_item" && previous == "list_item" {
+                    "\n"
+                } else {
+                    "\n\n"
+                };
+                out.push_str(sep);
+                length += sep.len();
+            }
+            let level = if block.kind == "heading" {
+                block.level
+            } else {
+                0
+            };
+            anchors.push((length, round1(block.y0), level));
+            out.push_str(&text);
+            length += text.chars().count();
+            previous = &block.kind;
+        }
+        // `Anchor(offset, y, level)` is the NamedTuple's `tuple.__new__(Anchor, (offset, y,
+        // level))`, called here directly.
+        let tuple_new = py.get_type::<PyTuple>().getattr(intern!(py, "__new__"))?;
+        let made = PyList::empty(py);
+        for (offset, y, level) in anchors {
+            made.append(tuple_new.call1((&hooks.anchor, (offset, y, level)))?)?;
+        }
+        Ok(Some((out, made, plain_out)))
+    })
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! Python objects. Nothing here indexes the input unchecked, and nesting is bounded by
 //! [`MAX_DEPTH`], so no input panics or overflows the stack.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
 use pyo3::prelude::*;
@@ -26,6 +27,12 @@ const MAX_NAME: usize = 1024;
 const MAX_COMMENTS: usize = 100;
 /// pypdf peeks this many bytes to read a number or an indirect reference.
 const PEEK: usize = 20;
+/// Values (objects, and the items of their arrays and dictionaries, at any depth) read at most
+/// from one object stream: pypdf reads the one object it is asked for, this reads them all at
+/// once, so without a bound a small compressed stream of many large objects would make
+/// gigabytes of objects pypdf never makes. Past it the stream is left to pypdf. Real streams
+/// hold a few hundred objects of a few values each.
+pub const MAX_OBJECT_STREAM_VALUES: usize = 1 << 16;
 
 /// pypdf's limits (its `get_configuration()`), read by the caller at each call.
 #[derive(Clone, Copy, Debug)]
@@ -103,6 +110,8 @@ struct Parser<'a> {
     /// Whether a dictionary at the top may be a stream (not in an object stream: there the
     /// stream keyword is left to pypdf).
     allow_stream: bool,
+    /// Values still to be read before the parser leaves the rest to pypdf.
+    values: Cell<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -141,6 +150,7 @@ impl<'a> Parser<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
+        self.values.set(self.values.get().checked_sub(1)?);
         let mut tok = self.at(p)?;
         if tok == b'%' {
             // skip_over_comments: each comment, then the whitespace after it.
@@ -573,6 +583,7 @@ pub fn parse_indirect(
         data,
         limits,
         allow_stream: true,
+        values: Cell::new(usize::MAX),
     };
     // The header: [ws] digits ws [ws] digits ws [ws] "obj" [ws]. pypdf skips a comment
     // first and reads any three bytes for "obj"; those cases are left to it.
@@ -615,6 +626,7 @@ pub fn parse_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usiz
             max_stream: 0,
         },
         allow_stream: false,
+        values: Cell::new(usize::MAX),
     };
     // skip_over_comment: nothing unless a '%' (left to pypdf), then skip_over_whitespace
     // and a step back
@@ -735,6 +747,7 @@ pub fn parse_xref_table(data: &[u8], pos: usize) -> Option<(Vec<XrefSubsection>,
             max_stream: 0,
         },
         allow_stream: false,
+        values: Cell::new(usize::MAX),
     };
     if !parser.starts(pos, b"ref") {
         return None;
@@ -809,6 +822,7 @@ pub fn parse_object_at(data: &[u8], pos: usize, limits: Limits) -> Option<(Value
         data,
         limits,
         allow_stream: true,
+        values: Cell::new(usize::MAX),
     };
     let p = parser.skip_ws(pos)?;
     parser.object(p, 0)
@@ -826,6 +840,7 @@ pub fn parse_stream_head(data: &[u8], pos: usize, limits: Limits) -> Option<Stre
         data,
         limits,
         allow_stream: true,
+        values: Cell::new(usize::MAX),
     };
     // read_object dispatches on the byte at `pos`: a dictionary's `<<` (a comment first is
     // left to pypdf).
@@ -885,7 +900,8 @@ fn index_number(parser: &Parser<'_>, p: usize) -> Option<(u64, usize)> {
 /// `/N n` and `/First first`: phase 1 (the index of `(object number, offset)` pairs) and
 /// phase 2 (`read_object` at `first + offset`, after whitespace) for every entry, in the
 /// index's order. `None` wherever pypdf would warn, raise, hit a limit or read anything this
-/// parser is not sure about (a stream keyword among them).
+/// parser is not sure about (a stream keyword among them), and for a stream of more than
+/// [`MAX_OBJECT_STREAM_VALUES`] values in all.
 pub fn parse_object_stream(
     data: &[u8],
     n: usize,
@@ -893,14 +909,16 @@ pub fn parse_object_stream(
     limits: Limits,
 ) -> Option<Vec<(u64, Value)>> {
     let len = data.len();
-    // pypdf warns about a /First outside the stream and about /N above len // 3.
-    if first > len || n > len / 3 {
+    // pypdf warns about a /First outside the stream and about /N above len // 3; every
+    // object is one value at least.
+    if first > len || n > len / 3 || n > MAX_OBJECT_STREAM_VALUES {
         return None;
     }
     let parser = Parser {
         data,
         limits,
         allow_stream: false,
+        values: Cell::new(MAX_OBJECT_STREAM_VALUES),
     };
     let mut index = Vec::with_capacity(n);
     let mut p = 0;
@@ -1042,12 +1060,14 @@ pub fn read_indirect<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
-    let limits = Limits::from(limits);
-    let Some((value, end)) = parse_indirect(data, offset, idnum, generation, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    crate::boundary::guard("read_indirect", || {
+        let limits = Limits::from(limits);
+        let Some((value, end)) = parse_indirect(data, offset, idnum, generation, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    })
 }
 
 /// `read_object_stream(data, n, first, reader, factory, limits)`: the objects of the object
@@ -1064,29 +1084,33 @@ pub fn read_object_stream<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let limits = Limits::from(limits);
-    let Some(objects) = parse_object_stream(data, n, first, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    let py = reader.py();
-    let out = PyList::empty(py);
-    for (objnum, value) in &objects {
-        let obj = to_py(&factory, data, &reader, value)?;
-        out.append(PyTuple::new(
-            py,
-            [objnum.into_pyobject(py)?.into_any(), obj],
-        )?)?;
-    }
-    Ok(Some(out))
+    crate::boundary::guard("read_object_stream", || {
+        let limits = Limits::from(limits);
+        let Some(objects) = parse_object_stream(data, n, first, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        let py = reader.py();
+        let out = PyList::empty(py);
+        for (objnum, value) in &objects {
+            let obj = to_py(&factory, data, &reader, value)?;
+            out.append(PyTuple::new(
+                py,
+                [objnum.into_pyobject(py)?.into_any(), obj],
+            )?)?;
+        }
+        Ok(Some(out))
+    })
 }
 
 /// `read_object_header(data, offset)`: `(idnum, generation, end)`, what pypdf's
 /// `read_object_header` answers at `offset` of `data` and the position it leaves its stream
 /// at, or `None` where pypdf must read it (see [`parse_object_header`]).
 #[pyfunction]
-pub fn read_object_header(data: &[u8], offset: usize) -> Option<(u64, u64, usize)> {
-    parse_object_header(data, offset)
+pub fn read_object_header(data: &[u8], offset: usize) -> PyResult<Option<(u64, u64, usize)>> {
+    crate::boundary::guard("read_object_header", || {
+        Ok(parse_object_header(data, offset))
+    })
 }
 
 /// `read_xref_entries(data, pos, widths, pairs)`: `(entries, end)` as
@@ -1098,15 +1122,22 @@ pub fn read_xref_entries(
     pos: usize,
     widths: (i64, i64, i64),
     pairs: Vec<i64>,
-) -> Option<(Vec<XrefEntry>, usize)> {
-    parse_xref_entries(data, pos, [widths.0, widths.1, widths.2], &pairs)
+) -> PyResult<Option<(Vec<XrefEntry>, usize)>> {
+    crate::boundary::guard("read_xref_entries", || {
+        Ok(parse_xref_entries(
+            data,
+            pos,
+            [widths.0, widths.1, widths.2],
+            &pairs,
+        ))
+    })
 }
 
 /// `read_xref_table(data, pos)`: `(subsections, end)` as [`parse_xref_table`] reads them,
 /// or `None` where pypdf must.
 #[pyfunction]
-pub fn read_xref_table(data: &[u8], pos: usize) -> Option<(Vec<XrefSubsection>, usize)> {
-    parse_xref_table(data, pos)
+pub fn read_xref_table(data: &[u8], pos: usize) -> PyResult<Option<(Vec<XrefSubsection>, usize)>> {
+    crate::boundary::guard("read_xref_table", || Ok(parse_xref_table(data, pos)))
 }
 
 /// `read_object_at(data, pos, reader, factory, limits)`: the object `read_object` reads at
@@ -1120,12 +1151,14 @@ pub fn read_object_at<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
-    let limits = Limits::from(limits);
-    let Some((value, end)) = parse_object_at(data, pos, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    crate::boundary::guard("read_object_at", || {
+        let limits = Limits::from(limits);
+        let Some((value, end)) = parse_object_at(data, pos, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        Ok(Some((to_py(&factory, data, &reader, &value)?, end)))
+    })
 }
 
 /// `read_stream_head(data, pos, reader, factory, limits)`: `(dictionary, start, end, e)` of a
@@ -1141,18 +1174,20 @@ pub fn read_stream_head<'py>(
     factory: Bound<'py, PyTuple>,
     limits: (usize, usize, usize),
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize, usize, usize)>> {
-    let limits = Limits::from(limits);
-    let Some(head) = parse_stream_head(data, pos, limits) else {
-        return Ok(None);
-    };
-    let factory = Factory::new(&factory)?;
-    let dictionary = to_py(&factory, data, &reader, &Value::Dict(head.items))?;
-    Ok(Some((
-        dictionary,
-        head.start,
-        head.end,
-        head.after_whitespace,
-    )))
+    crate::boundary::guard("read_stream_head", || {
+        let limits = Limits::from(limits);
+        let Some(head) = parse_stream_head(data, pos, limits) else {
+            return Ok(None);
+        };
+        let factory = Factory::new(&factory)?;
+        let dictionary = to_py(&factory, data, &reader, &Value::Dict(head.items))?;
+        Ok(Some((
+            dictionary,
+            head.start,
+            head.end,
+            head.after_whitespace,
+        )))
+    })
 }
 
 #[cfg(test)]
@@ -1248,6 +1283,33 @@ mod tests {
         assert_eq!(objstm(b"1 0 <</Length 1>>stream\nx\nendstream", 1, 4), None);
         assert_eq!(objstm(b"1 0 (\\q)", 1, 4), None); // pypdf warns
         assert_eq!(objstm(b"1 4    ", 1, 4), None); // only whitespace there
+    }
+
+    #[test]
+    fn object_streams_of_too_many_values_are_left_to_pypdf() {
+        // one object, an array of `items` zeros: the array and its items are values
+        let stream = |items: usize| {
+            let mut s = b"1 0 [".to_vec();
+            s.extend(b"0 ".repeat(items));
+            s.push(b']');
+            s
+        };
+        let most = MAX_OBJECT_STREAM_VALUES - 1;
+        let fits = objstm(&stream(most), 1, 4).expect("within the bound");
+        assert!(matches!(&fits[0].1, Value::Array(items) if items.len() == most));
+        assert_eq!(objstm(&stream(most + 1), 1, 4), None);
+        // as many objects as values allowed, and one more
+        let many = |n: usize| {
+            let index: Vec<u8> = (0..n)
+                .flat_map(|k| format!("1 {} ", 2 * k).into_bytes())
+                .collect();
+            let first = index.len();
+            ([index, b"0 ".repeat(n)].concat(), first)
+        };
+        let (s, first) = many(MAX_OBJECT_STREAM_VALUES);
+        assert!(objstm(&s, MAX_OBJECT_STREAM_VALUES, first).is_some());
+        let (s, first) = many(MAX_OBJECT_STREAM_VALUES + 1);
+        assert_eq!(objstm(&s, MAX_OBJECT_STREAM_VALUES + 1, first), None);
     }
 
     #[test]

@@ -117,136 +117,138 @@ pub fn page_status(
     hooks: &Bound<'_, PyTuple>,
     settings: (i64, f64, i64, f64, i64),
 ) -> PyResult<Option<(String, String, String)>> {
-    let (min_text, scan_coverage, scan_chars, sparse_coverage, sparse_chars) = settings;
-    if !markdown.is_exact_instance_of::<PyString>() {
-        return Ok(None);
-    }
-    let Some(markdown) = utf8(markdown)? else {
-        return Ok(None);
-    };
-    let mut chars: i64 = 0;
-    let mut rest = String::new();
-    for c in markdown.chars() {
-        if c.is_ascii() {
-            chars += i64::from(c.is_ascii_alphanumeric());
-        } else {
-            rest.push(c);
-        }
-    }
-    if !rest.is_empty() {
-        let Some(n) = int(&hooks.get_item(0)?.call1((rest,))?) else {
-            return Ok(None);
-        };
-        chars += n;
-    }
-    if chars < min_text {
-        return Ok(None); // the reasons of a page without text look further: Python's
-    }
-    let (Some(width), Some(height)) = (
-        finite(&page.getattr(intern!(py, "width"))?),
-        finite(&page.getattr(intern!(py, "height"))?),
-    ) else {
-        return Ok(None);
-    };
-    let images = page.getattr(intern!(py, "images"))?;
-    let runs = page.getattr(intern!(py, "runs"))?;
-    let (Ok(images), Ok(runs)) = (
-        images.downcast_exact::<PyList>(),
-        runs.downcast_exact::<PyList>(),
-    ) else {
-        return Ok(None);
-    };
-    let Some(boxes) = boxes(py, images)? else {
-        return Ok(None);
-    };
-    let coverage = image_coverage(width, height, &boxes);
-    let mut controls: i64 = 0;
-    let mut ocr_layer = false;
-    for run in runs.iter() {
-        let text = run.getattr(intern!(py, "text"))?;
-        if !text.is_exact_instance_of::<PyString>() {
+    crate::boundary::guard("page_status", || {
+        let (min_text, scan_coverage, scan_chars, sparse_coverage, sparse_chars) = settings;
+        if !markdown.is_exact_instance_of::<PyString>() {
             return Ok(None);
         }
-        let Some(text) = utf8(&text)? else {
+        let Some(markdown) = utf8(markdown)? else {
             return Ok(None);
         };
-        controls += text.chars().filter(|&c| control(c)).count() as i64;
-        let Some(ocr) = flag(&run.getattr(intern!(py, "ocr_layer"))?) else {
+        let mut chars: i64 = 0;
+        let mut rest = String::new();
+        for c in markdown.chars() {
+            if c.is_ascii() {
+                chars += i64::from(c.is_ascii_alphanumeric());
+            } else {
+                rest.push(c);
+            }
+        }
+        if !rest.is_empty() {
+            let Some(n) = int(&hooks.get_item(0)?.call1((rest,))?) else {
+                return Ok(None);
+            };
+            chars += n;
+        }
+        if chars < min_text {
+            return Ok(None); // the reasons of a page without text look further: Python's
+        }
+        let (Some(width), Some(height)) = (
+            finite(&page.getattr(intern!(py, "width"))?),
+            finite(&page.getattr(intern!(py, "height"))?),
+        ) else {
             return Ok(None);
         };
-        ocr_layer |= ocr;
-    }
-    let Some(unmapped) = int(&page.getattr(intern!(py, "unmapped_glyphs"))?) else {
-        return Ok(None);
-    };
-    let Some(unmapped) = unmapped.checked_add(controls) else {
-        return Ok(None);
-    };
-    let unreadable = if controls > 0 {
-        "have no Unicode mapping or map to control characters"
-    } else {
-        "have no Unicode mapping"
-    };
-    let answer = |status: &str, code: &str, reason: String| {
-        Some((status.to_owned(), code.to_owned(), reason))
-    };
-    if unmapped != 0 && i128::from(unmapped) > 2 * i128::from(chars) {
-        let Some(glyphs) = int(&page.getattr(intern!(py, "glyphs"))?) else {
+        let images = page.getattr(intern!(py, "images"))?;
+        let runs = page.getattr(intern!(py, "runs"))?;
+        let (Ok(images), Ok(runs)) = (
+            images.downcast_exact::<PyList>(),
+            runs.downcast_exact::<PyList>(),
+        ) else {
             return Ok(None);
         };
-        return Ok(answer(
-            "needs_ocr",
-            "unmapped_glyphs",
-            format!(
-                "most glyphs ({unmapped} of {glyphs}) {unreadable}; only {chars} characters read"
-            ),
-        ));
-    }
-    if (coverage >= scan_coverage && chars < scan_chars)
-        || (coverage >= sparse_coverage && chars < sparse_chars)
-    {
-        let percent = round_even(coverage * 100.0) as i64;
-        return Ok(answer(
-            "needs_ocr",
-            "scan_with_sparse_text",
-            format!(
-                "an image covers {percent}% of the page and the text layer has only {chars} \
-                 characters"
-            ),
-        ));
-    }
-    if ocr_layer {
-        return Ok(answer(
-            "text",
-            "ocr_layer",
-            "text from the scanner's invisible OCR layer".to_owned(),
-        ));
-    }
-    let Some(incomplete) = flag(&page.getattr(intern!(py, "incomplete"))?) else {
-        return Ok(None);
-    };
-    if incomplete {
-        let problems = page.getattr(intern!(py, "problems"))?;
-        let Ok(problems) = problems.downcast_exact::<PyList>() else {
+        let Some(boxes) = boxes(py, images)? else {
             return Ok(None);
         };
-        let mut first = Vec::new();
-        for p in problems.iter().take(2) {
-            if !p.is_exact_instance_of::<PyString>() {
+        let coverage = image_coverage(width, height, &boxes);
+        let mut controls: i64 = 0;
+        let mut ocr_layer = false;
+        for run in runs.iter() {
+            let text = run.getattr(intern!(py, "text"))?;
+            if !text.is_exact_instance_of::<PyString>() {
                 return Ok(None);
             }
-            match utf8(&p)? {
-                Some(s) => first.push(s),
-                None => return Ok(None),
-            }
+            let Some(text) = utf8(&text)? else {
+                return Ok(None);
+            };
+            controls += text.chars().filter(|&c| control(c)).count() as i64;
+            let Some(ocr) = flag(&run.getattr(intern!(py, "ocr_layer"))?) else {
+                return Ok(None);
+            };
+            ocr_layer |= ocr;
         }
-        return Ok(answer(
-            "text",
-            "partial",
-            format!("text layer, read in part: {}", first.join("; ")),
-        ));
-    }
-    Ok(answer("text", "text_layer", "text layer".to_owned()))
+        let Some(unmapped) = int(&page.getattr(intern!(py, "unmapped_glyphs"))?) else {
+            return Ok(None);
+        };
+        let Some(unmapped) = unmapped.checked_add(controls) else {
+            return Ok(None);
+        };
+        let unreadable = if controls > 0 {
+            "have no Unicode mapping or map to control characters"
+        } else {
+            "have no Unicode mapping"
+        };
+        let answer = |status: &str, code: &str, reason: String| {
+            Some((status.to_owned(), code.to_owned(), reason))
+        };
+        if unmapped != 0 && i128::from(unmapped) > 2 * i128::from(chars) {
+            let Some(glyphs) = int(&page.getattr(intern!(py, "glyphs"))?) else {
+                return Ok(None);
+            };
+            return Ok(answer(
+                "needs_ocr",
+                "unmapped_glyphs",
+                format!(
+                    "most glyphs ({unmapped} of {glyphs}) {unreadable}; only {chars} characters read"
+                ),
+            ));
+        }
+        if (coverage >= scan_coverage && chars < scan_chars)
+            || (coverage >= sparse_coverage && chars < sparse_chars)
+        {
+            let percent = round_even(coverage * 100.0) as i64;
+            return Ok(answer(
+                "needs_ocr",
+                "scan_with_sparse_text",
+                format!(
+                    "an image covers {percent}% of the page and the text layer has only {chars} \
+                     characters"
+                ),
+            ));
+        }
+        if ocr_layer {
+            return Ok(answer(
+                "text",
+                "ocr_layer",
+                "text from the scanner's invisible OCR layer".to_owned(),
+            ));
+        }
+        let Some(incomplete) = flag(&page.getattr(intern!(py, "incomplete"))?) else {
+            return Ok(None);
+        };
+        if incomplete {
+            let problems = page.getattr(intern!(py, "problems"))?;
+            let Ok(problems) = problems.downcast_exact::<PyList>() else {
+                return Ok(None);
+            };
+            let mut first = Vec::new();
+            for p in problems.iter().take(2) {
+                if !p.is_exact_instance_of::<PyString>() {
+                    return Ok(None);
+                }
+                match utf8(&p)? {
+                    Some(s) => first.push(s),
+                    None => return Ok(None),
+                }
+            }
+            return Ok(answer(
+                "text",
+                "partial",
+                format!("text layer, read in part: {}", first.join("; ")),
+            ));
+        }
+        Ok(answer("text", "text_layer", "text layer".to_owned()))
+    })
 }
 
 #[cfg(test)]

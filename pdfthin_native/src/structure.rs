@@ -857,85 +857,87 @@ pub fn mark_structure<'py>(
     do_furniture: bool,
     do_lists: bool,
 ) -> PyResult<Option<bool>> {
-    let reader = Reader {
-        py,
-        block_cls: block_cls.clone(),
-    };
-    let Some(mut pages) = reader.pages(pages)? else {
-        return Ok(None);
-    };
-    let facts_hook = hooks.get_item(0)?;
-    let is_item = hooks.get_item(1)?;
-    let furniture = if do_furniture {
-        match furniture(py, &mut pages, &facts_hook)? {
-            Some(f) => Some(f),
-            None => return Ok(None),
-        }
-    } else {
-        None
-    };
-    let kept: Vec<Vec<usize>> = pages
-        .iter()
-        .enumerate()
-        .map(|(p, page)| {
-            (0..page.blocks.len())
-                .filter(|b| furniture.as_ref().map_or(true, |f| !f[p].drop.contains(b)))
-                .collect()
-        })
-        .collect();
-    let listed = if do_lists {
-        match lists(py, &mut pages, &kept, &is_item)? {
-            Some(l) => Some(l),
-            None => return Ok(None),
-        }
-    } else {
-        None
-    };
-    // Every page's new list of blocks, made before any page is changed.
-    let mut new_lists: Vec<Option<Bound<'py, PyList>>> = Vec::with_capacity(pages.len());
-    for (p, page) in pages.iter().enumerate() {
-        let new = match &listed {
-            Some(listed) => {
-                let out = PyList::empty(py);
-                for o in &listed[p] {
-                    match o {
-                        Out::Kept(b) => out.append(&page.blocks[*b].obj)?,
-                        Out::New { block, lines, item } => {
-                            let Some(made) =
-                                new_block(py, block_cls, &page.blocks[*block], lines, *item)?
-                            else {
-                                return Ok(None);
-                            };
-                            out.append(made)?;
+    crate::boundary::guard("mark_structure", || {
+        let reader = Reader {
+            py,
+            block_cls: block_cls.clone(),
+        };
+        let Some(mut pages) = reader.pages(pages)? else {
+            return Ok(None);
+        };
+        let facts_hook = hooks.get_item(0)?;
+        let is_item = hooks.get_item(1)?;
+        let furniture = if do_furniture {
+            match furniture(py, &mut pages, &facts_hook)? {
+                Some(f) => Some(f),
+                None => return Ok(None),
+            }
+        } else {
+            None
+        };
+        let kept: Vec<Vec<usize>> = pages
+            .iter()
+            .enumerate()
+            .map(|(p, page)| {
+                (0..page.blocks.len())
+                    .filter(|b| furniture.as_ref().map_or(true, |f| !f[p].drop.contains(b)))
+                    .collect()
+            })
+            .collect();
+        let listed = if do_lists {
+            match lists(py, &mut pages, &kept, &is_item)? {
+                Some(l) => Some(l),
+                None => return Ok(None),
+            }
+        } else {
+            None
+        };
+        // Every page's new list of blocks, made before any page is changed.
+        let mut new_lists: Vec<Option<Bound<'py, PyList>>> = Vec::with_capacity(pages.len());
+        for (p, page) in pages.iter().enumerate() {
+            let new = match &listed {
+                Some(listed) => {
+                    let out = PyList::empty(py);
+                    for o in &listed[p] {
+                        match o {
+                            Out::Kept(b) => out.append(&page.blocks[*b].obj)?,
+                            Out::New { block, lines, item } => {
+                                let Some(made) =
+                                    new_block(py, block_cls, &page.blocks[*block], lines, *item)?
+                                else {
+                                    return Ok(None);
+                                };
+                                out.append(made)?;
+                            }
                         }
                     }
+                    Some(out)
                 }
-                Some(out)
+                None => match &furniture {
+                    Some(f) if !f[p].drop.is_empty() => Some(PyList::new(
+                        py,
+                        kept[p].iter().map(|&b| &page.blocks[b].obj),
+                    )?),
+                    _ => None,
+                },
+            };
+            new_lists.push(new);
+        }
+        for (p, page) in pages.iter().enumerate() {
+            if let Some(f) = &furniture {
+                for text in &f[p].header {
+                    page.header.append(text)?;
+                }
+                for text in &f[p].footer {
+                    page.footer.append(text)?;
+                }
             }
-            None => match &furniture {
-                Some(f) if !f[p].drop.is_empty() => Some(PyList::new(
-                    py,
-                    kept[p].iter().map(|&b| &page.blocks[b].obj),
-                )?),
-                _ => None,
-            },
-        };
-        new_lists.push(new);
-    }
-    for (p, page) in pages.iter().enumerate() {
-        if let Some(f) = &furniture {
-            for text in &f[p].header {
-                page.header.append(text)?;
-            }
-            for text in &f[p].footer {
-                page.footer.append(text)?;
+            if let Some(new) = &new_lists[p] {
+                page.obj.setattr(intern!(py, "blocks"), new)?;
             }
         }
-        if let Some(new) = &new_lists[p] {
-            page.obj.setattr(intern!(py, "blocks"), new)?;
-        }
-    }
-    Ok(Some(true))
+        Ok(Some(true))
+    })
 }
 
 /// The native text tests, for the tests: `(marker, key, has letters, page-number match)` of an
@@ -946,28 +948,30 @@ pub fn mark_structure<'py>(
 pub fn structure_text_tests(
     text: &Bound<'_, PyString>,
 ) -> PyResult<Option<(Option<(String, usize)>, bool, String, bool, bool)>> {
-    let Some(s) = utf8(text)? else {
-        return Ok(None);
-    };
-    let found = marker(&s);
-    let decided = found.is_some();
-    let chars = |end: usize| s[..end].chars().count();
-    let m = match found {
-        Some(Marker::Bullet(end)) => Some(("-".to_owned(), chars(end))),
-        Some(Marker::Enum { marker, end }) => Some((s[..marker].to_owned(), chars(end))),
-        _ => None,
-    };
-    if !s.is_ascii() {
-        return Ok(Some((m, decided, String::new(), false, false)));
-    }
-    let f = ascii_facts(&s);
-    Ok(Some((
-        m,
-        decided,
-        f.key,
-        f.words,
-        page_number(s.as_bytes()),
-    )))
+    crate::boundary::guard("structure_text_tests", || {
+        let Some(s) = utf8(text)? else {
+            return Ok(None);
+        };
+        let found = marker(&s);
+        let decided = found.is_some();
+        let chars = |end: usize| s[..end].chars().count();
+        let m = match found {
+            Some(Marker::Bullet(end)) => Some(("-".to_owned(), chars(end))),
+            Some(Marker::Enum { marker, end }) => Some((s[..marker].to_owned(), chars(end))),
+            _ => None,
+        };
+        if !s.is_ascii() {
+            return Ok(Some((m, decided, String::new(), false, false)));
+        }
+        let f = ascii_facts(&s);
+        Ok(Some((
+            m,
+            decided,
+            f.key,
+            f.words,
+            page_number(s.as_bytes()),
+        )))
+    })
 }
 
 #[cfg(test)]

@@ -1547,42 +1547,44 @@ pub fn find_tables<'py>(
     hooks: HookTuple<'py>,
     settings_tuple: Bound<'py, PyTuple>,
 ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyList>)>> {
-    let s = settings(&settings_tuple)?;
-    let grid_settings: (f64, f64, f64, f64, usize) = settings_tuple.get_item(10)?.extract()?;
-    let mut numbers: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rules.len());
-    for rule in &rules {
-        match rule.extract::<(f64, f64, f64, f64)>() {
-            Ok(r)
-                if [r.0, r.1, r.2, r.3]
-                    .iter()
-                    .all(|v| v.is_finite() && v.abs() <= MAX_COORD) =>
-            {
-                numbers.push(r)
+    crate::boundary::guard("find_tables", || {
+        let s = settings(&settings_tuple)?;
+        let grid_settings: (f64, f64, f64, f64, usize) = settings_tuple.get_item(10)?.extract()?;
+        let mut numbers: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rules.len());
+        for rule in &rules {
+            match rule.extract::<(f64, f64, f64, f64)>() {
+                Ok(r)
+                    if [r.0, r.1, r.2, r.3]
+                        .iter()
+                        .all(|v| v.is_finite() && v.abs() <= MAX_COORD) =>
+                {
+                    numbers.push(r)
+                }
+                _ => return Ok(None),
             }
-            _ => return Ok(None),
         }
-    }
-    let mut t = Tables {
-        py,
-        lines: Vec::with_capacity(lines.len()),
-        hooks: Hooks {
-            replace: hooks.0,
-            block: hooks.1,
-            is_value: hooks.2,
-            tokens: hooks.3,
-            mostly_rtl: hooks.4,
-            continues: hooks.5,
-            text_columns: hooks.6,
-            looks_tabular: hooks.7,
-        },
-        s,
-        long: HashMap::new(),
-    };
-    match run(&mut t, lines, &numbers, grid_settings) {
-        Ok(found) => Ok(Some(found)),
-        Err(Stop::Inexact) => Ok(None),
-        Err(Stop::Py(err)) => Err(err),
-    }
+        let mut t = Tables {
+            py,
+            lines: Vec::with_capacity(lines.len()),
+            hooks: Hooks {
+                replace: hooks.0,
+                block: hooks.1,
+                is_value: hooks.2,
+                tokens: hooks.3,
+                mostly_rtl: hooks.4,
+                continues: hooks.5,
+                text_columns: hooks.6,
+                looks_tabular: hooks.7,
+            },
+            s,
+            long: HashMap::new(),
+        };
+        match run(&mut t, lines, &numbers, grid_settings) {
+            Ok(found) => Ok(Some(found)),
+            Err(Stop::Inexact) => Ok(None),
+            Err(Stop::Py(err)) => Err(err),
+        }
+    })
 }
 
 fn run<'py>(
@@ -1651,8 +1653,10 @@ fn run<'py>(
 /// `table_cells.is_value` of an ASCII text as the native steps decide it, `None` for other
 /// texts (for the tests).
 #[pyfunction]
-pub fn table_is_value(text: &str) -> Option<bool> {
-    text.is_ascii().then(|| ascii_is_value(text))
+pub fn table_is_value(text: &str) -> PyResult<Option<bool>> {
+    crate::boundary::guard("table_is_value", || {
+        Ok(text.is_ascii().then(|| ascii_is_value(text)))
+    })
 }
 
 #[cfg(test)]

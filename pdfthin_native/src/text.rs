@@ -91,10 +91,12 @@ pub fn clean(text: &str) -> Option<String> {
 /// it (presentation forms, or a text with no UTF-8 form).
 #[pyfunction]
 pub fn clean_text<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyString>>> {
-    let Some(s) = utf8(text)? else {
-        return Ok(None);
-    };
-    Ok(clean(&s).map(|cleaned| PyString::new(text.py(), &cleaned)))
+    crate::boundary::guard("clean_text", || {
+        let Some(s) = utf8(text)? else {
+            return Ok(None);
+        };
+        Ok(clean(&s).map(|cleaned| PyString::new(text.py(), &cleaned)))
+    })
 }
 
 /// The words `_WORD.findall` finds in an ASCII text, as they are (not lower-cased). On ASCII,
@@ -134,18 +136,20 @@ fn lower(word: &[u8]) -> String {
 /// text, or `None` for any other (Python's own `\w` then).
 #[pyfunction]
 pub fn ascii_words<'py>(text: &Bound<'py, PyString>) -> PyResult<Option<Vec<String>>> {
-    let Some(s) = utf8(text)? else {
-        return Ok(None);
-    };
-    if !s.is_ascii() {
-        return Ok(None);
-    }
-    Ok(Some(
-        ascii_word_spans(s.as_bytes())
-            .into_iter()
-            .map(lower)
-            .collect(),
-    ))
+    crate::boundary::guard("ascii_words", || {
+        let Some(s) = utf8(text)? else {
+            return Ok(None);
+        };
+        if !s.is_ascii() {
+            return Ok(None);
+        }
+        Ok(Some(
+            ascii_word_spans(s.as_bytes())
+                .into_iter()
+                .map(lower)
+                .collect(),
+        ))
+    })
 }
 
 /// Python's `text.rstrip().endswith("-")` for an ASCII text.
@@ -258,74 +262,79 @@ pub fn vocabulary<'py>(
     line_words_hook: &Bound<'py, PyAny>,
     char_class: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Vocabulary>> {
-    let mut found_words: HashSet<String> = HashSet::new();
-    let mut word = String::new();
-    let mut cache: HashMap<char, CharInfo> = HashMap::new();
-    let others = PySet::empty(py)?;
-    for layout in layouts.try_iter()? {
-        for block in layout?.getattr(intern!(py, "blocks"))?.try_iter()? {
-            let mut broken = false;
-            for line in block?.getattr(intern!(py, "lines"))?.try_iter()? {
-                let text = line?.getattr(intern!(py, "text"))?;
-                if !text.is_instance_of::<PyString>() {
-                    return Ok(None);
-                }
-                let encoded = text.downcast::<PyString>()?.encode_utf8();
-                if let Ok(bytes) = &encoded {
-                    let bytes = bytes.as_bytes();
-                    // (first, end) of the words kept: the halves of a word broken at a line
-                    // end are left out.
-                    let keep = |count: usize, ends: bool, broken: &mut bool| {
-                        let first = usize::from(*broken && count > 0);
-                        *broken = ends;
-                        let end = if ends && count > first {
-                            count - 1
-                        } else {
-                            count
-                        };
-                        (first, end)
-                    };
-                    if bytes.is_ascii() {
-                        let spans = ascii_word_spans(bytes);
-                        let (first, end) = keep(spans.len(), ascii_ends_broken(bytes), &mut broken);
-                        for span in &spans[first..end] {
-                            word.clear();
-                            word.extend(span.iter().map(|&c| char::from(c.to_ascii_lowercase())));
-                            if !found_words.contains(word.as_str()) {
-                                found_words.insert(word.clone());
-                            }
-                        }
-                    } else {
-                        let Ok(s) = std::str::from_utf8(bytes) else {
-                            return Ok(None);
-                        };
-                        let (mut words, ends) = line_words(py, s, &mut cache, char_class)?;
-                        let (first, end) = keep(words.len(), ends, &mut broken);
-                        found_words.extend(words.drain(first..end));
+    crate::boundary::guard("vocabulary", || {
+        let mut found_words: HashSet<String> = HashSet::new();
+        let mut word = String::new();
+        let mut cache: HashMap<char, CharInfo> = HashMap::new();
+        let others = PySet::empty(py)?;
+        for layout in layouts.try_iter()? {
+            for block in layout?.getattr(intern!(py, "blocks"))?.try_iter()? {
+                let mut broken = false;
+                for line in block?.getattr(intern!(py, "lines"))?.try_iter()? {
+                    let text = line?.getattr(intern!(py, "text"))?;
+                    if !text.is_instance_of::<PyString>() {
+                        return Ok(None);
                     }
-                    continue;
-                }
-                let (words, ends): (Bound<'py, PyList>, bool) =
-                    line_words_hook.call1((text,))?.extract()?;
-                let mut first = 0;
-                let mut last = words.len();
-                if broken && last > first {
-                    first += 1;
-                }
-                broken = ends;
-                if broken && last > first {
-                    last -= 1;
-                }
-                for i in first..last {
-                    others.add(words.get_item(i)?)?;
+                    let encoded = text.downcast::<PyString>()?.encode_utf8();
+                    if let Ok(bytes) = &encoded {
+                        let bytes = bytes.as_bytes();
+                        // (first, end) of the words kept: the halves of a word broken at a line
+                        // end are left out.
+                        let keep = |count: usize, ends: bool, broken: &mut bool| {
+                            let first = usize::from(*broken && count > 0);
+                            *broken = ends;
+                            let end = if ends && count > first {
+                                count - 1
+                            } else {
+                                count
+                            };
+                            (first, end)
+                        };
+                        if bytes.is_ascii() {
+                            let spans = ascii_word_spans(bytes);
+                            let (first, end) =
+                                keep(spans.len(), ascii_ends_broken(bytes), &mut broken);
+                            for span in &spans[first..end] {
+                                word.clear();
+                                word.extend(
+                                    span.iter().map(|&c| char::from(c.to_ascii_lowercase())),
+                                );
+                                if !found_words.contains(word.as_str()) {
+                                    found_words.insert(word.clone());
+                                }
+                            }
+                        } else {
+                            let Ok(s) = std::str::from_utf8(bytes) else {
+                                return Ok(None);
+                            };
+                            let (mut words, ends) = line_words(py, s, &mut cache, char_class)?;
+                            let (first, end) = keep(words.len(), ends, &mut broken);
+                            found_words.extend(words.drain(first..end));
+                        }
+                        continue;
+                    }
+                    let (words, ends): (Bound<'py, PyList>, bool) =
+                        line_words_hook.call1((text,))?.extract()?;
+                    let mut first = 0;
+                    let mut last = words.len();
+                    if broken && last > first {
+                        first += 1;
+                    }
+                    broken = ends;
+                    if broken && last > first {
+                        last -= 1;
+                    }
+                    for i in first..last {
+                        others.add(words.get_item(i)?)?;
+                    }
                 }
             }
         }
-    }
-    Ok(Some(Vocabulary {
-        words: found_words,
-        others: others.unbind(),
-    }))
+        Ok(Some(Vocabulary {
+            words: found_words,
+            others: others.unbind(),
+        }))
+    })
 }
 
 /// `alnum_split(text)`: how many ASCII letters and digits `text` holds, and its non-ASCII
@@ -333,19 +342,21 @@ pub fn vocabulary<'py>(
 /// for a text with no UTF-8 form.
 #[pyfunction]
 pub fn alnum_split(text: &Bound<'_, PyString>) -> PyResult<Option<(usize, String)>> {
-    let Some(s) = utf8(text)? else {
-        return Ok(None);
-    };
-    let mut count = 0;
-    let mut rest = String::new();
-    for c in s.chars() {
-        if c.is_ascii() {
-            count += usize::from(c.is_ascii_alphanumeric());
-        } else {
-            rest.push(c);
+    crate::boundary::guard("alnum_split", || {
+        let Some(s) = utf8(text)? else {
+            return Ok(None);
+        };
+        let mut count = 0;
+        let mut rest = String::new();
+        for c in s.chars() {
+            if c.is_ascii() {
+                count += usize::from(c.is_ascii_alphanumeric());
+            } else {
+                rest.push(c);
+            }
         }
-    }
-    Ok(Some((count, rest)))
+        Ok(Some((count, rest)))
+    })
 }
 
 /// The document's vocabulary as `vocabulary` makes it: the words split natively, kept as
@@ -378,23 +389,25 @@ impl Vocabulary {
 #[pymethods]
 impl Vocabulary {
     fn __contains__(&self, py: Python<'_>, word: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Ok(text) = word.downcast::<PyString>() {
-            if let Ok(bytes) = text.encode_utf8() {
-                if let Ok(s) = std::str::from_utf8(bytes.as_bytes()) {
-                    if self.words.contains(s) {
-                        return Ok(true);
+        crate::boundary::guard("Vocabulary.__contains__", || {
+            if let Ok(text) = word.downcast::<PyString>() {
+                if let Ok(bytes) = text.encode_utf8() {
+                    if let Ok(s) = std::str::from_utf8(bytes.as_bytes()) {
+                        if self.words.contains(s) {
+                            return Ok(true);
+                        }
                     }
                 }
             }
-        }
-        self.others.bind(py).contains(word)
+            self.others.bind(py).contains(word)
+        })
     }
 
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.all(py)?.len())
+        crate::boundary::guard("Vocabulary.__len__", || Ok(self.all(py)?.len()))
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        self.all(py)?.try_iter()
+        crate::boundary::guard("Vocabulary.__iter__", || self.all(py)?.try_iter())
     }
 }

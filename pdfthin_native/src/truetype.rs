@@ -16,7 +16,7 @@ use pyo3::types::PyDict;
 
 /// `_MAX_CMAP_CODES`: codes of format 4 segments and format 12 groups read at most, over all
 /// the subtables.
-const MAX_CODES: u64 = 1 << 20;
+pub const MAX_CODES: u64 = 1 << 20;
 /// `_MAX_UNICODE`: no code past it is a character.
 const MAX_UNICODE: u64 = 0x10FFFF;
 /// `_MAX_GLYPHS`: the widest range a segment or group may cover.
@@ -164,52 +164,54 @@ pub fn truetype_unicodes<'py>(
     py: Python<'py>,
     program: &[u8],
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let out = PyDict::new(py);
-    let Some(mut map) = read_cmaps(program) else {
-        return Ok(Some(out)); // no usable subtable, or a struct.error: {}
-    };
-    // A dict's assignments: the last one of each code stands; then the codes in order.
-    map.reverse();
-    map.sort_by_key(|e| e.0); // stable: the last assignment first among equals
-    map.dedup_by_key(|e| e.0);
-    // gid -> its text so far, in the order gids are first given one (the dict's order).
-    let mut order: Vec<(u64, char)> = Vec::new();
-    let mut index: HashMap<u64, usize> = HashMap::new();
-    map.retain(|&(code, _)| code <= MAX_UNICODE); // past it: not a character
-    for &(code, _) in &map {
-        // chr(code) of a surrogate: a Python string, not a Rust char
-        if u32::try_from(code).ok().and_then(char::from_u32).is_none() {
-            return Ok(None);
-        }
-    }
-    let private = |c: u64| (0xE000..=0xF8FF).contains(&c);
-    for (code, gid) in map {
-        let ch = u32::try_from(code)
-            .ok()
-            .and_then(char::from_u32)
-            .unwrap_or('\u{fffd}');
-        match index.get(&gid) {
-            None => {
-                index.insert(gid, order.len());
-                order.push((gid, ch));
+    crate::boundary::guard("truetype_unicodes", || {
+        let out = PyDict::new(py);
+        let Some(mut map) = read_cmaps(program) else {
+            return Ok(Some(out)); // no usable subtable, or a struct.error: {}
+        };
+        // A dict's assignments: the last one of each code stands; then the codes in order.
+        map.reverse();
+        map.sort_by_key(|e| e.0); // stable: the last assignment first among equals
+        map.dedup_by_key(|e| e.0);
+        // gid -> its text so far, in the order gids are first given one (the dict's order).
+        let mut order: Vec<(u64, char)> = Vec::new();
+        let mut index: HashMap<u64, usize> = HashMap::new();
+        map.retain(|&(code, _)| code <= MAX_UNICODE); // past it: not a character
+        for &(code, _) in &map {
+            // chr(code) of a surrogate: a Python string, not a Rust char
+            if u32::try_from(code).ok().and_then(char::from_u32).is_none() {
+                return Ok(None);
             }
-            Some(&i) => {
-                // a private-use code only fills a gap; a real one replaces a private-use text
-                if !private(code) && private(u64::from(order[i].1)) {
-                    order[i].1 = ch;
+        }
+        let private = |c: u64| (0xE000..=0xF8FF).contains(&c);
+        for (code, gid) in map {
+            let ch = u32::try_from(code)
+                .ok()
+                .and_then(char::from_u32)
+                .unwrap_or('\u{fffd}');
+            match index.get(&gid) {
+                None => {
+                    index.insert(gid, order.len());
+                    order.push((gid, ch));
+                }
+                Some(&i) => {
+                    // a private-use code only fills a gap; a real one replaces a private-use text
+                    if !private(code) && private(u64::from(order[i].1)) {
+                        order[i].1 = ch;
+                    }
                 }
             }
         }
-    }
-    for (gid, ch) in order {
-        out.set_item(gid, ch.to_string())?;
-    }
-    Ok(Some(out))
+        for (gid, ch) in order {
+            out.set_item(gid, ch.to_string())?;
+        }
+        Ok(Some(out))
+    })
 }
 
 /// `_truetype_cmaps` reduced to the mapping `truetype_unicodes` picks: `None` for `{}` (no
 /// cmap, no wanted subtable, or a `struct.error` anywhere).
-fn read_cmaps(data: &[u8]) -> Option<Vec<(u64, u64)>> {
+pub fn read_cmaps(data: &[u8]) -> Option<Vec<(u64, u64)>> {
     // _tables
     let num = u16_at(data, 4)?;
     let mut cmap: Option<usize> = None;

@@ -57,6 +57,12 @@ def cid_to_unicode(ordering: str) -> CidTable | None:
     return _read_table(zlib.decompress(raw))
 
 
+def python_table(ordering: str) -> dict[int, str]:
+    """The table for an Adobe ordering (one of :data:`ORDERINGS`) read by Python alone: where
+    a native table fails (``_native.Fault``), its user asks this instead."""
+    return _read_python_table(zlib.decompress(_data_file(f"Adobe-{ordering}.bin")))
+
+
 def _data_file(name: str) -> bytes:
     """A data file of this package, read by its loader (as ``pkgutil.get_data`` does): from a
     directory or a zip alike, without the first-time imports (``zipfile`` and more) that
@@ -71,9 +77,16 @@ def _read_table(data: bytes) -> CidTable:
     then how many more code points the text has, and those."""
     native = _native.NATIVE
     if native is not None:
-        built: CidTable | None = native.cid_table(data)  # None: Python reads it
+        try:
+            built: CidTable | None = native.cid_table(data)  # None: Python reads it
+        except _native.Fault:  # a failure of the native code: Python reads it
+            built = None
         if built is not None:
             return built
+    return _read_python_table(data)
+
+
+def _read_python_table(data: bytes) -> dict[int, str]:
     numbers = _varints(data)
     table: dict[int, str] = {}
     cid = cp = 0
