@@ -306,6 +306,53 @@ def test_a_keyring_proves_what_it_remembers_and_nothing_else() -> None:
     assert derive("x", b"1" * 16) != derive("x", b"2" * 16)
 
 
+def test_a_refused_password_is_refused_again_without_opening_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A password the file refused once (none, or a wrong one) gets the same answer at once:
+    a caller retrying it neither costs a file open nor waits for an extraction slot (which a
+    server under load would answer with busy). One that opens it is still accepted."""
+    from pdfthin.operations import context as context_module
+
+    data = locked()
+    context = Context(max_extractions=1)
+    assert outcome(lambda: peek(data, password=USER, context=context)) == ("ok", None)
+    opened: list[str | None] = []
+    real_open = context_module.open_pdf
+
+    def counting(source: Any, password: str | None = None, **kwargs: Any) -> Any:
+        opened.append(password)
+        return real_open(source, password=password, **kwargs)
+
+    monkeypatch.setattr(context_module, "open_pdf", counting)
+    for _ in range(3):
+        assert outcome(lambda: peek(data, context=context)) == ("encrypted", False)
+        assert outcome(lambda: peek(data, password="wrong", context=context)) == (
+            "encrypted",
+            True,
+        )
+    assert opened == [None, "wrong"]  # asked the file once each
+    # With every extraction slot taken, a refused password is still answered, not busy.
+    assert context._slots is not None and context._slots.acquire(blocking=False)
+    try:
+        assert outcome(lambda: peek(data, password="wrong", context=context)) == (
+            "encrypted",
+            True,
+        )
+    finally:
+        context._slots.release()
+    assert outcome(lambda: peek(data, password=OWNER, context=context)) == ("ok", None)
+    assert opened == [None, "wrong", OWNER]
+
+
+def test_a_keyring_remembers_refused_passwords_apart() -> None:
+    ring = Keyring()
+    ring.remember("good")
+    ring.remember("bad", opens=False)
+    assert (ring.verdict("good"), ring.verdict("bad"), ring.verdict("other")) == (True, False, None)
+    assert not ring.proves("bad")
+
+
 def test_the_keyring_without_openssl_derives_the_same_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     for secret, salt, rounds in ((b"pw", b"s" * 16, 1), (b"p" * 100, b"salt", 1000), (b"", b"", 7)):
         assert pbkdf2_sha256(secret, salt, rounds) == hashlib.pbkdf2_hmac(

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from ..errors import PdfthinError
-from .document import EngineDocument, Limits, fingerprint
+from .document import EngineDocument, Limits, fingerprint, password_refused
 from .images import ImageFacts, StoredImage, image_facts, load_image
 from .types import (
     DocumentFacts,
@@ -39,6 +39,7 @@ __all__ = [
     "image_facts",
     "load_image",
     "open_pdf",
+    "password_refused",
     "read_source",
 ]
 

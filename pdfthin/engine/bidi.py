@@ -34,7 +34,9 @@ def visual_to_logical(text: str) -> str:
     """Glyphs of a right-to-left line come in visual (left-to-right) order: reverse the
     line, but keep runs of left-to-right text (numbers, Latin words) in their own order, and
     each letter with the marks drawn after it (vowel signs follow their letter in both
-    orders). Applied twice it gives back its input (when every mark follows a letter)."""
+    orders). Applied twice it gives back its input when every mark follows a letter and the
+    text holds no left-to-right letters (what :func:`visual_cluster` applies it to); beside
+    Latin letters a separator between digits can move, as the bidirectional rules move it."""
     units: list[str] = []
     for ch in text:
         if units and unicodedata.bidirectional(ch) == "NSM" and is_rtl(units[-1][0]):

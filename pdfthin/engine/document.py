@@ -288,9 +288,7 @@ class EngineDocument:
                 "encrypted", f"the encryption cannot be opened: {_short(exc)}"
             ) from None
         if not ok:
-            if password:
-                raise PdfthinError("encrypted", "the password is wrong", password_given=True)
-            raise PdfthinError("encrypted", "the PDF needs a password", password_given=False)
+            raise password_refused(password)
         self._probe_decryption(reader)
 
     @staticmethod
@@ -818,6 +816,13 @@ def pdf_date(raw: str | None) -> str | None:
         elif tz in ("+", "-") and tzh:
             out += f"{tz}{tzh}:{tzm or '00'}"
     return out
+
+
+def password_refused(password: str | None) -> PdfthinError:
+    """The answer to a password the file refuses (none given, or a wrong one)."""
+    if password:
+        return PdfthinError("encrypted", "the password is wrong", password_given=True)
+    return PdfthinError("encrypted", "the PDF needs a password", password_given=False)
 
 
 def _dependency_error(exc: BaseException) -> PdfthinError:

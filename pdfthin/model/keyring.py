@@ -40,27 +40,43 @@ class Keyring:
     def __init__(self) -> None:
         self._salt = os.urandom(SALT_BYTES)
         self._verifiers: list[bytes] = []
+        # Passwords the file refused, kept the same way: a caller who retries one (or gives
+        # none, again and again) is answered without opening the file each time.
+        self._refused: list[bytes] = []
         self._lock = threading.Lock()
 
-    def proves(self, password: str | None) -> bool:
-        """Whether ``password`` (``None`` is the empty password) is one seen to unlock the
-        document. Every verifier is compared, in constant time each."""
+    def verdict(self, password: str | None) -> bool | None:
+        """Whether ``password`` (``None`` is the empty password) was seen to unlock the
+        document (``True``), seen to be refused by it (``False``), or not seen (``None``).
+        Every verifier is compared, in constant time each."""
         candidate = derive(password, self._salt)
         with self._lock:
             verifiers = list(self._verifiers)
+            refused = list(self._refused)
         found = False
         for verifier in verifiers:
             found |= hmac.compare_digest(candidate, verifier)
-        return found
+        if found:
+            return True
+        wrong = False
+        for verifier in refused:
+            wrong |= hmac.compare_digest(candidate, verifier)
+        return False if wrong else None
 
-    def remember(self, password: str | None) -> None:
-        """Record ``password`` as one that unlocks the document (the caller has proven it)."""
+    def proves(self, password: str | None) -> bool:
+        """Whether ``password`` is one seen to unlock the document."""
+        return self.verdict(password) is True
+
+    def remember(self, password: str | None, opens: bool = True) -> None:
+        """Record ``password`` as one that unlocks the document (the caller has proven it),
+        or, with ``opens=False``, as one the file refused."""
         verifier = derive(password, self._salt)
         with self._lock:
-            if any(hmac.compare_digest(verifier, known) for known in self._verifiers):
+            kept = self._verifiers if opens else self._refused
+            if any(hmac.compare_digest(verifier, known) for known in kept):
                 return
-            self._verifiers.append(verifier)
-            del self._verifiers[:-MAX_VERIFIERS]
+            kept.append(verifier)
+            del kept[:-MAX_VERIFIERS]
 
     def __len__(self) -> int:
         with self._lock:

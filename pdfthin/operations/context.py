@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any
 
 from ..deadline import Deadline, Stop, current
-from ..engine import Limits, fingerprint, open_pdf, read_source
+from ..engine import Limits, fingerprint, open_pdf, password_refused, read_source
 from ..engine.gcpause import collection_paused
 from ..errors import PdfthinError
 from ..model import Document, DocumentCache, build_document
@@ -163,13 +163,23 @@ class Context:
         """Nothing when ``password`` may read ``entry`` (the document ``key``); the error a
         first call would get (``encrypted``) when it may not."""
         keyring = entry.keyring
-        if keyring is None or keyring.proves(password):
+        if keyring is None:
             return
-        # Not a password seen to open this file: ask the file, as a first call would (the
-        # file itself, not whatever lies at its path now).
+        verdict = keyring.verdict(password)
+        if verdict is True:
+            return
+        if verdict is False:  # refused before: the same answer, without asking the file
+            raise password_refused(password)
+        # Not a password seen before: ask the file, as a first call would (the file itself,
+        # not whatever lies at its path now).
         data = held.bytes_of(key)
-        with self._slot():
-            open_pdf(data, password=password, limits=self.limits).close()
+        try:
+            with self._slot():
+                open_pdf(data, password=password, limits=self.limits).close()
+        except PdfthinError as exc:
+            if exc.code == "encrypted" and "password_given" in exc.details:
+                keyring.remember(password, opens=False)
+            raise
         keyring.remember(password)
 
     @contextmanager
