@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 import pytest
+from hostile import get
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_support import PYTHON, WORKDIR, free_port, server_args, start_http_server, stop
@@ -27,7 +28,6 @@ from pdfthin.errors import ERROR_CODES
 from pdfthin.mcp.config import ServeConfig
 from pdfthin.mcp.server import PdfthinServer
 from pdfthin.mcp.tools import BY_NAME
-from tests.hostile import get
 
 PDF = get("navigation/scan_inside_a_section").build()
 #: The codes a bad argument may be answered with (``not_a_pdf``: a path naming a non-PDF).

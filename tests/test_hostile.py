@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile import MAX_RSS_MIB, MAX_SECONDS, Attack, all_attacks
 
 from pdfthin.engine import _native
-from tests.hostile import MAX_RSS_MIB, MAX_SECONDS, Attack, all_attacks
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The child's address space: a safety net for the machine, far above MAX_RSS_MIB, so that
@@ -41,8 +41,10 @@ def run_child(attack: Attack, engine: str) -> dict[str, object]:
     env = {**os.environ, "PDFTHIN_NATIVE": engine, "PYTHONDONTWRITEBYTECODE": "1"}
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "tests.hostile.run", attack.name],
-            cwd=ROOT,
+            # From tests/: the child imports the installed pdfthin (not the checkout's) and the
+            # fixtures as the tests do (``hostile``, ``pdfbuilder``).
+            [sys.executable, "-m", "hostile.run", attack.name],
+            cwd=ROOT / "tests",
             env=env,
             capture_output=True,
             text=True,

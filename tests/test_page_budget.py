@@ -11,8 +11,10 @@ import random
 from typing import Any
 
 import pytest
+from hostile import page_work
 from hypothesis import given
 from hypothesis import strategies as st
+from pdfbuilder import PdfBuilder, inline_image, simple_pdf
 
 import pdfthin
 from pdfthin.engine import Limits, document, open_pdf, visibility
@@ -21,8 +23,6 @@ from pdfthin.engine.types import PageContent
 from pdfthin.layout.order import _inversions
 from pdfthin.model import document as model
 from pdfthin.operations import Context, describe_document
-from tests.hostile import page_work
-from tests.pdfbuilder import PdfBuilder, inline_image, simple_pdf
 
 
 def _texts(page: PageContent) -> list[str]:

@@ -264,9 +264,10 @@ def test_a_page_is_1_based_on_every_public_entry_point(bad: Any) -> None:
     """``Document.page``, ``EngineDocument.page``, ``image_facts`` and ``load_image`` take a
     1-based page: 0 and negative numbers never count from the end, a number past the last
     page is no IndexError; each is ``invalid_pages`` naming the page count."""
+    from pdfbuilder import PdfBuilder
+
     import pdfthin
     from pdfthin.engine import ImagePlacement, image_facts, load_image, open_pdf
-    from tests.pdfbuilder import PdfBuilder
 
     b = PdfBuilder()
     font = b.font_standard("Helvetica")

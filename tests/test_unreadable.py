@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hostile import Attack, all_attacks, get
 from native_support import engine, native_module
 
 from pdfthin.errors import PdfthinError
@@ -32,7 +33,6 @@ from pdfthin.operations import (
 )
 from pdfthin.operations.response import dumps
 from pdfthin.operations.unreadable import MAX_LIST_CHARS
-from tests.hostile import Attack, all_attacks, get
 
 NAVIGATION = [a for a in all_attacks() if a.klass == "navigation"]
 

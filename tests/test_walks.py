@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pdfbuilder import Outline, PdfBuilder, Ref
 from pypdf.generic import IndirectObject
 
 from pdfthin.engine import open_pdf, walk
@@ -20,7 +21,6 @@ from pdfthin.engine.fonts import resolve
 from pdfthin.engine.images import load_image
 from pdfthin.engine.walk import Walk, depth_first
 from pdfthin.operations import Context, get_info
-from tests.pdfbuilder import Outline, PdfBuilder, Ref
 
 #: Levels and fan-out of the shared chains below: FANOUT**LEVELS paths (262,144).
 LEVELS = 6

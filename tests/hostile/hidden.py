@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tests.hostile import attack
-from tests.pdfbuilder import PdfBuilder, Ref
+from pdfbuilder import PdfBuilder, Ref
+
+from hostile import attack
 
 VISIBLE = b"BT /F1 12 Tf 72 720 Td (Quarterly results were strong) Tj ET\n"
 SHOWN = ("Quarterly results were strong",)

@@ -7,8 +7,9 @@ the figures are peak RSS of a child reading the whole document, pure against nat
 
 from __future__ import annotations
 
-from tests.hostile import attack
-from tests.pdfbuilder import PdfBuilder, Raw, Ref, Stream, object_stream_pdf
+from pdfbuilder import PdfBuilder, Raw, Ref, Stream, object_stream_pdf
+
+from hostile import attack
 
 #: Operations in the CMap of :func:`cmap_left_to_python` (4 bytes each): 40 MB inflated from
 #: a 40 KB stream.

@@ -5,8 +5,9 @@ every response covering those pages names them."""
 
 from __future__ import annotations
 
-from tests.hostile import attack
-from tests.pdfbuilder import Outline, PdfBuilder, Stream
+from pdfbuilder import Outline, PdfBuilder, Stream
+
+from hostile import attack
 
 
 def _text(size: float, y: float, text: str) -> bytes:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tests.hostile import attack
-from tests.pdfbuilder import PdfBuilder, Ref, inline_image
+from pdfbuilder import PdfBuilder, Ref, inline_image
+
+from hostile import attack
 
 #: A sentence each attack draws first, so the harness sees the text before the work survive.
 VISIBLE = "Visible body text"

@@ -6,8 +6,9 @@ one cache are in ``tests/test_passwords.py``."""
 
 from __future__ import annotations
 
-from tests.hostile import attack
-from tests.pdfbuilder import PdfBuilder, encrypt
+from pdfbuilder import PdfBuilder, encrypt
+
+from hostile import attack
 
 SENTENCE = "Hidden behind a password"
 REFUSED = frozenset({"encrypted"})

@@ -1,6 +1,6 @@
 """Run one hostile attack in this process, through every operation, and print one JSON line.
 
-``python -m tests.hostile.run NAME`` (from the repository root), with ``PDFTHIN_NATIVE`` set to
+``python -m hostile.run NAME`` (from ``tests/``), with ``PDFTHIN_NATIVE`` set to
 ``off`` or ``require`` to choose the engine path. The parent (``tests/test_hostile.py``) caps
 this process's address space and wall-clock time and reads the line::
 

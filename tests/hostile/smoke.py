@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tests.hostile import attack
-from tests.pdfbuilder import simple_pdf
+from pdfbuilder import simple_pdf
+
+from hostile import attack
 
 
 @attack("smoke", "plain", must_show=("Hello hostile world",))

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.hostile import attack
-from tests.pdfbuilder import Outline, PdfBuilder, Ref
+from pdfbuilder import Outline, PdfBuilder, Ref
+
+from hostile import attack
 
 #: Levels of each fan-out chain, and how many times each level lists the next: FANOUT**LEVELS
 #: nodes when walked as a tree. Deeper than any depth cap a walk may have (a walk that gives
