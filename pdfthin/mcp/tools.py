@@ -356,7 +356,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "and footers are left out; text a reader of the page would not see (invisible, "
         "transparent, white on white or in the colour beneath it, covered by later paint, in "
         "a hidden layer, off the page, clipped, tiny, squeezed) is withheld and counted in "
-        "hidden_text with its reasons. Whole pages while they fit the budget; a page too long "
+        "hidden_text: each piece with its reason, box and length, never its text. Whole pages "
+        "while they fit the budget; a page too long "
         "for one response comes in parts (part: {start, end, total}). 'omitted' says what was "
         "left for the next call." + _PAGINATION + _NOT_PAGE_TEXT,
         (

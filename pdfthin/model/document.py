@@ -177,7 +177,9 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop
                 label=labels[content.number - 1] if labels else None,
                 header=layout.header,
                 footer=layout.footer,
-                hidden=[{"text": h.text, "reason": h.reason} for h in content.hidden],
+                hidden=[
+                    {"text": h.text, "reason": h.reason, "bbox": h.bbox} for h in content.hidden
+                ],
                 images=content.images,
                 problems=content.problems,
                 ocr_layer=any(r.ocr_layer for r in content.runs),

@@ -24,6 +24,29 @@ def require_binding(context: Context) -> Any:
     return context.ocr
 
 
+#: Hidden pieces listed one by one per page (all are counted).
+MAX_HIDDEN_PIECES = 20
+
+
+def hidden_report(hidden: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a page withholds (invariant 15): how many pieces, by reason, and each piece's
+    reason, box (points, top-left origin) and length — never its text, which is what was
+    hidden from a reader and may be an instruction."""
+    reasons = Counter(h["reason"] for h in hidden)
+    pieces = [
+        {
+            "reason": h["reason"],
+            "bbox": [round(v, 1) for v in h["bbox"]],
+            "chars": len(h["text"]),
+        }
+        for h in hidden[:MAX_HIDDEN_PIECES]
+    ]
+    report: dict[str, Any] = {"runs": len(hidden), "reasons": dict(reasons), "pieces": pieces}
+    if len(hidden) > MAX_HIDDEN_PIECES:
+        report["more_pieces"] = len(hidden) - MAX_HIDDEN_PIECES
+    return report
+
+
 def page_view(
     doc: Document, number: int, use_ocr: bool, context: Context | None = None
 ) -> dict[str, Any]:
@@ -38,8 +61,7 @@ def page_view(
         "label": page.label,
     }
     if page.hidden:
-        reasons = Counter(h["reason"] for h in page.hidden)
-        view["hidden"] = {"runs": len(page.hidden), "reasons": dict(reasons)}
+        view["hidden"] = hidden_report(page.hidden)
     if use_ocr and page.status == "needs_ocr" and context is not None and context.ocr is not None:
         done = context.ocr.cached(doc.fingerprint, number)
         if done is not None and not done.empty:
