@@ -4,7 +4,7 @@ typed error the attack allows — never a hang, a crash, ``internal`` or a trace
 the attack hides never reaches page text or search.
 
 ``PDFTHIN_HOSTILE_REPORT=FILE`` appends each child's JSON line to FILE (``tools/hostile_table.py``
-turns it into the table of ``docs/hostile.md``).
+turns it into the table of ``docs/security.md``).
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
         f"pdfthin/engine/cidmaps/Adobe-{o}.bin" for o in ("Japan1", "GB1", "CNS1", "Korea1")
     } <= set(names)
     assert not [n for n in names if n.startswith(("pdfthin/mcp/", "pdfthin/cli."))]
-    # Under 1 MB either way (README, "AWS Lambda").
+    # Under 1 MB either way (docs/lambda.md).
     assert first.stat().st_size < 1_000_000
 
 

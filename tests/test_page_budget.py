@@ -1,4 +1,4 @@
-"""Every page has one work budget, and the document one as a whole (DESIGN.md, invariant 13;
+"""Every page has one work budget, and the document one as a whole (docs/design.md, invariant 13;
 issue 18, item 3): past a limit the page keeps what it read, is marked incomplete with a
 problem naming the limit, and is never ``empty``; past the document's budget the pages left
 are not read and say so. The same limits stop the native interpreter at the same point

@@ -1,5 +1,5 @@
 """Walks over PDF objects are bounded by the objects they visit and a work budget, not by depth
-alone (DESIGN.md, invariant 13; issue 18, item 2).
+alone (docs/design.md, invariant 13; issue 18, item 2).
 
 Each test builds a small file whose objects, walked as a tree, are far more nodes than the file
 holds (a node listing the same child many times, shared arrays, loops), and reads it with a

@@ -43,7 +43,7 @@ from .walk import Walk, depth_first
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 PAGE_SECONDS = 10.0
-#: The work one document may cost (DESIGN.md, invariant 13), in work units summed over its
+#: The work one document may cost (docs/design.md, invariant 13), in work units summed over its
 #: pages: one per operator and per glyph (counted as the interpreter's page budget counts
 #: them), KEPT_WORK per text run and image placement (each is laid out or listed, and kept
 #: for the document's life: a few hundred bytes), and PAGE_OVERHEAD_WORK per page (what

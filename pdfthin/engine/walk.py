@@ -1,4 +1,4 @@
-"""Bounded walks over PDF objects (DESIGN.md, invariant 13).
+"""Bounded walks over PDF objects (docs/design.md, invariant 13).
 
 PDF objects form a graph, not a tree: a node may list the same child many times, share it
 with other nodes, or point back at an ancestor. A walk bounded by depth alone is exponential

@@ -26,7 +26,7 @@ __all__ = [
     "list_marker",
 ]
 
-#: The most text runs one page is laid out with (DESIGN.md, invariant 13): grouping runs into
+#: The most text runs one page is laid out with (docs/design.md, invariant 13): grouping runs into
 #: lines compares each run with the lines open near its height, so a page crowding thousands
 #: of runs into a few bands costs the square of their number. Several times the most any page
 #: of the test corpus has (about 5,000).

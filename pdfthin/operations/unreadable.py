@@ -10,7 +10,7 @@ text layer was read only in part. Absent when every page in scope was read::
     "unreadable": {"count": 3, "pages": "2,5-6",
                    "reasons": {"image_only": "2", "partial": "5-6"}, "message": "..."}
 
-The reason codes are the pages' ``reason_code`` (README, "Page statuses"): ``partial`` is a
+The reason codes are the pages' ``reason_code`` (docs/api.md, "Page statuses"): ``partial`` is a
 ``text`` page read in part, every other code a ``needs_ocr`` page. Page lists are compact
 ranges, cut at :data:`MAX_LIST_CHARS` (ending in ``…``) so a report fits any budget; ``count``
 is always the whole number, and ``read_pages`` gives each page's status.

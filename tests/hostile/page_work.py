@@ -1,4 +1,4 @@
-"""Pages that cost more work than any page should (issue 18, item 3; DESIGN.md invariant 13).
+"""Pages that cost more work than any page should (issue 18, item 3; docs/design.md, invariant 13).
 
 Each file is small (its streams compress to almost nothing) and each page, read as it asks,
 would show billions of glyphs, run millions of operators, keep gigabytes of image bytes or

@@ -1,4 +1,4 @@
-"""Walks over shared or cyclic PDF objects (issue 18, item 2; DESIGN.md invariant 13).
+"""Walks over shared or cyclic PDF objects (issue 18, item 2; docs/design.md, invariant 13).
 
 A node that lists the same child several times makes a walk bounded by depth alone
 exponential: each attack below is a file of a few kilobytes whose objects, walked as a tree,
