@@ -11,9 +11,7 @@ from typing import Any
 
 import pytest
 
-from pdfthin.engine import _native, document, open_pdf
-from pdfthin.engine.types import PageContent
-from pdfthin.errors import PdfthinError
+from pdfthin.engine import _native, document
 
 
 def native_module() -> ModuleType:
@@ -67,29 +65,3 @@ def first_difference(a: str, b: str) -> str:
     at = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
     left, right = a[max(0, at - 120) : at + 120], b[max(0, at - 120) : at + 120]
     return f"at {at}:\n  pure:   …{left}…\n  native: …{right}…"
-
-
-def corpus_documents() -> Iterator[list[PageContent]]:
-    """The pages pdfthin reads of every corpus file it opens (files it refuses and pages it
-    cannot read are left out), one list per file; a missing corpus skips, or fails in CI."""
-    from conftest import CORPUS_FILES, require_corpus
-
-    require_corpus()
-    for f in CORPUS_FILES:
-        try:
-            doc = open_pdf(f.path, password=f.password)
-        except PdfthinError:
-            continue
-        pages = []
-        for number in range(1, doc.page_count + 1):
-            try:
-                pages.append(doc.page(number))
-            except PdfthinError:
-                continue
-        yield pages
-
-
-def corpus_pages() -> Iterator[PageContent]:
-    """Every page of :func:`corpus_documents`."""
-    for pages in corpus_documents():
-        yield from pages

@@ -29,25 +29,13 @@ from types import ModuleType
 ENV = "PDFTHIN_NATIVE"
 MODES = ("auto", "require", "off")
 #: The native module versions this package was written against (same answers, same API).
-COMPATIBLE = ("0.7.",)
+COMPATIBLE = ("0.8.",)
 #: What the engine calls; a module without them is from another release.
 _API = (
     "NativeFault",
     "interpret",
     "tokenize",
     "Font",
-    "build_lines",
-    "find_grids",
-    "find_tables",
-    "build_blocks",
-    "heading_context",
-    "reading_order",
-    "clean_text",
-    "mark_structure",
-    "render_page",
-    "page_status",
-    "vocabulary",
-    "alnum_split",
     "read_indirect",
     "parse_cmap",
     "parse_w",

@@ -3,29 +3,16 @@ horizontally, same size and weight) become one block."""
 
 from __future__ import annotations
 
-from ..engine import _native
 from .types import Block, Line
 
 #: Largest vertical gap between two lines of one block, in ems of the text size.
 LINE_GAP_EM = 0.75
 #: Font sizes within this ratio belong to the same block.
 SIZE_TOLERANCE = 0.12
-#: The constants ``pdfthin_native.build_blocks`` is given.
-_SETTINGS = (LINE_GAP_EM, SIZE_TOLERANCE)
 
 
 def build_blocks(lines: list[Line]) -> list[Block]:
     """Group lines (sorted top to bottom) into blocks."""
-    native = _native.NATIVE
-    if native is not None:
-        # The same steps in Rust; None where they would not be exact (coordinates that are
-        # not finite floats, unusual types), and then Python groups.
-        try:
-            made: list[Block] | None = native.build_blocks(lines, Block, _SETTINGS)
-        except _native.Fault:  # a failure of the native code: Python groups
-            made = None
-        if made is not None:
-            return made
     blocks: list[Block] = []
     open_blocks: list[Block] = []
     for line in lines:

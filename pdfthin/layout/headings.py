@@ -23,9 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 from operator import itemgetter
-from typing import Any
 
-from ..engine import _native
 from .types import Block, Line, PageLayout
 
 #: A block this much larger than the body text (and at least a point larger) may be a heading.
@@ -141,12 +139,6 @@ class _Context:
     #: Blocks replaced by their run-in splits, kept alive while ``looks`` holds their ids
     #: (a new block must not inherit a dead one's look through a reused id).
     replaced: list[Block] = field(default_factory=list)
-    #: ``_plain_shape`` of the blocks the document had at first, from the native module (by
-    #: identity): ``True``, or ``None`` where Python must tell; a block not there is not of
-    #: heading shape. ``None``: not known (pure Python).
-    shapes: dict[int, bool | None] | None = None
-    #: Blocks made by the splits (by identity), which ``shapes`` does not know.
-    fresh: set[int] = field(default_factory=set)
 
     def look(self, block: Block) -> Look:
         found = self.looks.get(id(block))
@@ -157,22 +149,11 @@ class _Context:
 
 def mark_headings(pages: list[PageLayout]) -> None:
     """Mark heading blocks (``kind = "heading"``) and give each a level from 1 to 6."""
-    native = _native.NATIVE
-    try:
-        known = native.heading_context(pages, _HOOKS) if native is not None else None
-    except _native.Fault:  # a failure of the native code: Python measures
-        known = None
-    if known is not None:
-        if known[0] <= 0:
-            return
-        ctx, slides = _native_context(pages, known)
-    else:
-        body = body_size(pages)
-        if body <= 0:
-            return
-        ctx = _context(pages, body)
-        slides = _is_slide_deck(pages, body)
-    if slides:
+    body = body_size(pages)
+    if body <= 0:
+        return
+    ctx = _context(pages, body)
+    if _is_slide_deck(pages, body):
         _mark_slide_titles(ctx)
         return
     _split_run_ins(ctx)
@@ -310,31 +291,6 @@ def _context(pages: list[PageLayout], body: float) -> _Context:
     return ctx
 
 
-def _toc_end(text: str) -> bool:
-    """The first test of ``_toc_page``: a line that may end in a page number."""
-    return text[-1:].isdigit() or text[-1:] in "ivxlc" or ". ." in text
-
-
-def _bold_font(font: str) -> bool:
-    return bool(_BOLD_FONT.search(font))
-
-
-def _native_context(pages: list[PageLayout], known: tuple[Any, ...]) -> tuple[_Context, bool]:
-    """``_context`` and ``_is_slide_deck`` from ``pdfthin_native.heading_context``."""
-    body, slides, body_look, total, size_chars, margins, toc_pages, running, shapes = known
-    ctx = _Context(pages, body, Look(body, False, False, False, ""), total, defaultdict(int))
-    ctx.size_chars.update(size_chars)
-    if body_look is not None:
-        ctx.body_look = Look(*body_look)
-    ctx.margin_texts.update(margins)
-    ctx.toc_pages = {id(pages[p]) for p in toc_pages}
-    for p, i, fields in running:
-        look = ctx.looks[id(pages[p].blocks[i])] = Look(*fields)
-        ctx.running_looks.add(look)
-    ctx.shapes = {id(pages[p].blocks[i]): shape for p, i, shape in shapes}
-    return ctx, slides
-
-
 # --- numbering --------------------------------------------------------------------------------
 
 
@@ -417,7 +373,7 @@ def _title_shape(title: str) -> bool:
 # --- shapes and context ---------------------------------------------------------------------
 
 
-def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
+def _shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
     """What every heading must be: short text with letters, not a caption, a formula, a URL,
     a table-of-contents line, a running head or text set sideways."""
     if block.kind not in ("paragraph", "list_item") or len(block.lines) > 4:
@@ -439,7 +395,7 @@ def _plain_shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
 
 
 def _shaped_text(text: str) -> bool:
-    """The tests of ``_plain_shape`` on its (stripped) text alone: enough letters, not a
+    """The tests of ``_shape`` on its (stripped) text alone: enough letters, not a
     caption, a URL, a table-of-contents line or a theorem's label."""
     found = numbering(text)
     title = found.title if found is not None and found.title else text
@@ -452,16 +408,6 @@ def _shaped_text(text: str) -> bool:
         _THEOREM.match(text)
         or (("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES)))
     )
-
-
-def _shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
-    """``_plain_shape``, from what the native module found where it knows."""
-    shapes = ctx.shapes
-    if shapes is not None and id(block) not in ctx.fresh:
-        known = shapes.get(id(block), False)
-        if known is not None:
-            return known
-    return _plain_shape(ctx, page, block)
 
 
 def _url(text: str) -> bool:
@@ -839,7 +785,6 @@ def _split_run_ins(ctx: _Context) -> None:
             split = _split_run_in(block)
             if split[0] is not block:
                 ctx.replaced.append(block)
-                ctx.fresh.update(id(b) for b in split)
             out.extend(split)
         page.blocks = out
 
@@ -924,7 +869,6 @@ def _split_first_lines(ctx: _Context) -> list[_Split]:
             head, rest = split
             splits.append(_Split(page, block, head, rest))
             ctx.split_heads.add(id(head))
-            ctx.fresh.update((id(head), id(rest)))
             out.extend(split)
         page.blocks = out
     return splits
@@ -1064,8 +1008,3 @@ def _between(look: Look, look_rank: dict[Look, float], top: float) -> float:
         return min(same)
     higher = [r for other, r in look_rank.items() if other.prominence() > key]
     return max(higher) + 0.5 if higher else top - 0.25
-
-
-#: What ``pdfthin_native.heading_context`` asks of this module for texts and font names that
-#: are not plain ASCII.
-_HOOKS = (font_family, _bold_font, is_caps, _margin_key, _toc_end, _toc_entry, _wordy)

@@ -9,7 +9,6 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from ..engine import _native
 from ..engine.bidi import logical_order
 from ..engine.types import TextRun
 from .types import Line
@@ -47,24 +46,13 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
     superscript with its own line even when a line of the next column sits at its height.
     """
     usable = [r for r in runs if r.y1 > r.y0]
-    native = _native.NATIVE
-    if native is not None:
-        # The same steps in Rust; None where they would not be exact (coordinates beyond
-        # what it mirrors), and then Python lays the lines out.
-        try:
-            made: list[Line] | None = native.build_lines(usable, _HOOKS, _SETTINGS)
-        except _native.Fault:  # a failure of the native code: Python lays the lines out
-            made = None
-        if made is not None:
-            return made
     lines = [_make_line(group) for group in _group(usable)]
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
 
 
 def _group(usable: list[TextRun]) -> list[list[TextRun]]:
-    """The runs of each line, in the order the lines were opened (``pdfthin_native``'s
-    ``build_lines`` mirrors it step by step)."""
+    """The runs of each line, in the order the lines were opened."""
     gutters = _gutters(_rows(usable))
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
@@ -539,33 +527,3 @@ def _one_run_line(run: TextRun) -> Line:
         seq=run.seq,
         spans=[(run.x0, run.x1, run.text)],
     )
-
-
-#: What ``pdfthin_native.build_lines`` asks of this module (the text tests stay in Python,
-#: with its regular expressions and Unicode classes), and the numbers it works with.
-_HOOKS = (
-    is_monospace,
-    _sublabel,
-    _hanging_label,
-    _leader_to_number,
-    _prose_row,
-    _label_pair,
-    Line,
-    logical_order,
-    _make_line,
-)
-_SETTINGS = (
-    SAME_LINE_OVERLAP,
-    GUTTER_GAP_EM,
-    SPLIT_GAP_EM,
-    LABEL_GAP_EM,
-    CODE_GAP_EM,
-    GUTTER_MIN_ROWS,
-    STRETCHED_GAP_EM,
-    LABEL_MAX_EM,
-    LABEL_ALIGN,
-    COLUMN_LINE_EM,
-    _BUCKET,
-    WORD_GAP_EM,
-    PUNCT_GAP_EM,
-)

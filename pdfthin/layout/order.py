@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 
-from ..engine import _native
 from .blocks import summarise
 from .types import Block, Line
 
@@ -30,16 +29,6 @@ def reading_order(blocks: list[Block]) -> list[Block]:
     the author put them. When it disagrees (text boxes, columns drawn row by row), geometry
     decides.
     """
-    native = _native.NATIVE
-    if native is not None:
-        # The same steps in Rust; None where they would not be exact (coordinates that are
-        # not finite floats, unusual types), and then Python orders.
-        try:
-            ordered: list[Block] | None = native.reading_order(blocks, Block, _SETTINGS)
-        except _native.Fault:  # a failure of the native code: Python orders
-            ordered = None
-        if ordered is not None:
-            return ordered
     out: list[Block] = []
     _order(blocks, out, 0)
     if _stream_agrees(out):
@@ -86,8 +75,6 @@ def _block_of(lines: list[Line], like: Block) -> Block:
 
 #: Share of pairs of substantial blocks whose drawing order may disagree with geometry.
 STREAM_TOLERANCE = 0.05
-#: The constants ``pdfthin_native.reading_order`` is given.
-_SETTINGS = (MIN_GUTTER, MAX_DEPTH, STREAM_TOLERANCE)
 
 
 def _stream_agrees(geometric: list[Block]) -> bool:

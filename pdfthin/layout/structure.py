@@ -11,7 +11,6 @@ import re
 from collections import Counter
 from operator import itemgetter
 
-from ..engine import _native
 from .types import Block, PageLayout
 
 #: Share of the page height, at the top and at the bottom, where running furniture lives.
@@ -35,52 +34,12 @@ def _key(text: str) -> str:
 
 def mark_structure(pages: list[PageLayout]) -> None:
     """:func:`mark_furniture`, then :func:`mark_lists`."""
-    if not _mark_native(pages, furniture=True, lists=True):
-        mark_furniture(pages)
-        mark_lists(pages)
-
-
-def _mark_native(pages: list[PageLayout], furniture: bool, lists: bool) -> bool:
-    """The same steps in Rust, on the same objects; False (nothing changed) where they would
-    not be exact, and then Python does them."""
-    native = _native.NATIVE
-    if native is None:
-        return False
-    try:
-        done = native.mark_structure(pages, Block, _HOOKS, furniture, lists)
-    except _native.Fault:  # a failure of the native code (before it changes anything)
-        return False
-    return done is not None
-
-
-def _facts(text: str) -> tuple[str, bool, bool, int | None, bool]:
-    """What :func:`mark_furniture` asks of a candidate's text (the native hook for texts
-    that are not ASCII): its key, whether that holds letters, whether the text is a page
-    number, its value when decimal, and whether it is a decimal of at most four digits."""
-    key = _key(text)
-    number = text.strip()
-    decimal = number.isdecimal()
-    return (
-        key,
-        _LETTERS.search(key) is not None,
-        bool(_PAGE_NUMBER.match(number)),
-        int(number) if decimal else None,
-        decimal and len(number) <= 4,
-    )
-
-
-def _is_item(text: str) -> bool:
-    """Whether a line starts a list item (the native hook where ``\\d`` decides)."""
-    return bool(_BULLET.match(text) or _ENUM.match(text))
-
-
-_HOOKS = (_facts, _is_item)
+    mark_furniture(pages)
+    mark_lists(pages)
 
 
 def mark_furniture(pages: list[PageLayout]) -> None:
     """Move running headers, footers and page numbers out of each page's blocks."""
-    if _mark_native(pages, furniture=True, lists=False):
-        return
     n = len(pages)
     counts: Counter[tuple[str, str]] = Counter()
     candidates: list[list[tuple[Block, str, str]]] = []
@@ -189,8 +148,6 @@ def _band(block: Block, page: PageLayout) -> str | None:
 
 def mark_lists(pages: list[PageLayout]) -> None:
     """Split blocks at lines that start with a bullet or an enumeration marker."""
-    if _mark_native(pages, furniture=False, lists=True):
-        return
     for page in pages:
         out: list[Block] = []
         for block in page.blocks:

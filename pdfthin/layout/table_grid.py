@@ -11,8 +11,6 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from ..engine import _native
-
 Rule = tuple[float, float, float, float]
 
 #: Rules this close (points) across their direction are the same line (a cell border drawn
@@ -26,8 +24,6 @@ TOUCH = 2.5
 MIN_CELL = 4.0
 #: More rules than this after merging: a vector drawing, not a table.
 MAX_SEGMENTS = 4000
-#: What ``pdfthin_native.find_grids`` works with.
-_SETTINGS = (SAME_LINE, JOIN_GAP, TOUCH, MIN_CELL, MAX_SEGMENTS)
 
 
 @dataclass(slots=True)
@@ -60,16 +56,6 @@ class Grid:
 
 def find_grids(rules: list[Rule]) -> list[Grid]:
     """Grids of at least two columns drawn by connected horizontal and vertical rules."""
-    native = _native.NATIVE
-    if native is not None:
-        # The same steps in Rust; None where they would not be exact (a coordinate that is
-        # not finite), and then they run here.
-        try:
-            found: list[Grid] | None = native.find_grids(rules, Grid, _SETTINGS)
-        except _native.Fault:  # a failure of the native code: Python finds the grids
-            found = None
-        if found is not None:
-            return found
     if not rules:
         return []
     hs = _merge([(y0, x0, x1) for x0, y0, x1, y1 in rules if y0 == y1 and x1 > x0])

@@ -11,10 +11,8 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
-from ..engine import _native
 from ..engine.bidi import mostly_rtl
-from . import table_columns, table_grid
-from .table_cells import is_value, share_words, soft_split, tokens
+from .table_cells import is_value, share_words, soft_split
 from .table_columns import whitespace_boundaries
 from .table_grid import Grid, find_grids
 from .types import Block, Line
@@ -73,18 +71,6 @@ def find_tables(
     lines: list[Line], rules: list[tuple[float, float, float, float]]
 ) -> tuple[list[Block], list[Line]]:
     """Split ``lines`` into table blocks and the lines that are not part of a table."""
-    native = _native.NATIVE
-    if native is not None:
-        # The same steps in Rust; None where they would not be exact (coordinates beyond
-        # what it mirrors, lines not of the usual shape), and then they run here.
-        try:
-            made: tuple[list[Block], list[Line]] | None = native.find_tables(
-                lines, rules, _HOOKS, _SETTINGS
-            )
-        except _native.Fault:  # a failure of the native code: Python finds the tables
-            made = None
-        if made is not None:
-            return made
     tables: list[Block] = []
     rest = lines
     grids = find_grids(rules)
@@ -598,30 +584,3 @@ def _drawing(rows: list[list[Line]], rules: list[tuple[float, float, float, floa
         and min(y1, ry1) - max(y0, ry0) >= 0.5 * min(y1 - y0, ry1 - ry0)
     )
     return inside >= 2
-
-
-#: What ``pdfthin_native.find_tables`` asks of this module (text tests it does not settle for
-#: ASCII itself, making lines and blocks), and the numbers it works with.
-_HOOKS = (
-    replace,
-    Block,
-    is_value,
-    tokens,
-    mostly_rtl,
-    _continues,
-    _text_columns,
-    _looks_tabular,
-)
-_SETTINGS = (
-    MIN_ROWS,
-    ROW_GAP_EM,
-    PROSE_CHARS,
-    PROSE_EMS,
-    MAX_HEADER_LINES,
-    MAX_TRIES,
-    MIN_FILL,
-    table_columns.CROSSING_SHARE,
-    table_columns.MIN_SPLIT_ROWS,
-    table_columns.SPLIT_SHARE,
-    table_grid._SETTINGS,
-)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,6 @@ from ..engine import (
     Metadata,
     OutlineEntry,
     PageContent,
-    _native,
 )
 from ..engine.gcpause import collect_if_due, collection_paused
 from ..layout import MAX_LAYOUT_RUNS, Block, Line, PageLayout, finish_document, layout_page
@@ -155,13 +154,7 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop
     pages: list[Page] = []
     for content, layout in zip(contents, layouts, strict=True):
         stop.check()
-        try:
-            markdown, anchors, text = render_page(layout.blocks, known_words)
-        except _native.Fault:
-            # A failure of the native vocabulary, asked by Python's Markdown writer (a native
-            # writer's own failure is caught inside): Python's own vocabulary from here on.
-            known_words = _python_vocabulary(layouts)
-            markdown, anchors, text = render_page(layout.blocks, known_words)
+        markdown, anchors, text = render_page(layout.blocks, known_words)
         status, reason_code, reason = page_status(content, layout, markdown)
         pages.append(
             Page(
@@ -268,28 +261,10 @@ def _name(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def _vocabulary(layouts: list[PageLayout]) -> Container[str]:
+def _vocabulary(layouts: list[PageLayout]) -> set[str]:
     """Every whole word of the document, lower-cased, hyphenated forms included: the
     evidence for telling hyphenation from a real hyphen at a line end. The two halves of a
     word broken at a line end are left out (they are not words of their own)."""
-    native = _native.NATIVE
-    if native is not None:
-        # The same walk in Rust, which splits lines itself (asking _char_class about each
-        # non-ASCII character once) and asks _line_words only for lines with lone
-        # surrogates; the words come back as a native set (pdfthin_native.Vocabulary, a
-        # container of str the native Markdown writer reads directly); None if a line's text
-        # is not a str.
-        try:
-            found: Container[str] | None = native.vocabulary(layouts, _line_words, _char_class)
-        except _native.Fault:  # a failure of the native code: Python makes the vocabulary
-            found = None
-        if found is not None:
-            return found
-    return _python_vocabulary(layouts)
-
-
-def _python_vocabulary(layouts: list[PageLayout]) -> set[str]:
-    """:func:`_vocabulary` made by Python alone."""
     words: set[str] = set()
     for layout in layouts:
         for block in layout.blocks:
@@ -308,9 +283,3 @@ def _python_vocabulary(layouts: list[PageLayout]) -> set[str]:
 def _line_words(text: str) -> tuple[list[str], bool]:
     """A line's lower-cased words, and whether it ends in a hyphen (a word broken there)."""
     return [w.lower() for w in _WORD.findall(text)], text.rstrip().endswith("-")
-
-
-def _char_class(c: str) -> tuple[bool, str, bool]:
-    """What the native vocabulary asks of a character: in ``\\w`` (besides ``_``), its
-    lower case, white space."""
-    return c.isalnum(), c.lower(), c.isspace()

@@ -6,10 +6,9 @@ import re
 from collections.abc import Container
 from typing import NamedTuple
 
-from ..engine import _native
 from ..layout import Block, list_marker
 from ..layout.lines import is_monospace
-from .text import COMPOUND_HEADS, COMPOUND_TAILS, clean, join_hyphenated
+from .text import clean, join_hyphenated
 
 _LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
 
@@ -128,18 +127,6 @@ def render_page(
     blocks: list[Block], known_words: Container[str] | None = None
 ) -> tuple[str, list[Anchor], str]:
     """:func:`render_anchored` and :func:`render_plain` of the same blocks, in one pass."""
-    native = _native.NATIVE
-    if native is not None:
-        # The same in Rust, with Python's text tests as hooks where they are not ASCII;
-        # None where it would not be exact (unusual types), and then Python renders.
-        try:
-            done: tuple[str, list[Anchor], str] | None = native.render_page(
-                blocks, known_words, Block, _HOOKS
-            )
-        except _native.Fault:  # a failure of the native code: Python renders
-            done = None
-        if done is not None:
-            return done
     out: list[str] = []
     anchors: list[Anchor] = []
     length = 0
@@ -171,7 +158,3 @@ class Anchor(NamedTuple):
     offset: int
     y: float
     level: int
-
-
-#: What ``pdfthin_native.render_page`` asks Python.
-_HOOKS = (clean, is_monospace, _join_pair, _list_item, Anchor, COMPOUND_TAILS, COMPOUND_HEADS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine import PageContent, _native
+from ..engine import PageContent
 from ..layout import PageLayout
 
 #: Fewer letters or digits than this is "no usable text".
@@ -29,34 +29,9 @@ _ALNUM = re.compile(r"[^\W_]", re.UNICODE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def _alnum(text: str) -> int:
-    """How many letters and digits ``text`` holds, by Python's own Unicode classes."""
-    return len(_ALNUM.findall(text))
-
-
-#: What ``pdfthin_native.page_status`` is given: its hooks and the constants above.
-_HOOKS = (_alnum,)
-_SETTINGS = (
-    MIN_TEXT_CHARS,
-    SCAN_COVERAGE,
-    SCAN_TEXT_CHARS,
-    SCAN_COVERAGE_SPARSE,
-    SPARSE_TEXT_CHARS,
-)
-
-
 def alnum_count(text: str) -> int:
     """How many letters and digits ``text`` holds."""
-    native = _native.NATIVE
-    try:
-        split = None if native is None else native.alnum_split(text)
-    except _native.Fault:  # a failure of the native code: Python counts
-        split = None
-    if split is None:
-        return len(_ALNUM.findall(text))
-    # ASCII counted natively; the other characters by Python's own Unicode classes.
-    ascii_count, rest = split
-    return int(ascii_count) + (len(_ALNUM.findall(rest)) if rest else 0)
+    return len(_ALNUM.findall(text))
 
 
 def image_coverage(page: PageContent) -> float:
@@ -91,18 +66,6 @@ def image_coverage(page: PageContent) -> float:
 
 def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[str, str, str]:
     """``(status, reason code, reason)`` for one page."""
-    native = _native.NATIVE
-    if native is not None:
-        # The same in Rust for a page with text; None for the others (their reasons look
-        # further) and where a value is not of the usual type: then Python answers.
-        try:
-            found: tuple[str, str, str] | None = native.page_status(
-                page, markdown, _HOOKS, _SETTINGS
-            )
-        except _native.Fault:  # a failure of the native code: Python decides
-            found = None
-        if found is not None:
-            return found
     chars = alnum_count(markdown)
     coverage = image_coverage(page)
     images = len(page.images)

@@ -12,8 +12,6 @@ import re
 import unicodedata
 from collections.abc import Container
 
-from ..engine import _native
-
 LIGATURES = {
     "\ufb00": "ff",
     "\ufb01": "fi",
@@ -50,15 +48,6 @@ def _nfkc(m: re.Match[str]) -> str:
 
 def clean(text: str) -> str:
     """Normalise one line of extracted text."""
-    native = _native.NATIVE
-    if native is not None:
-        # The same in Rust; None for presentation forms, which Python's NFKC tables normalise.
-        try:
-            cleaned: str | None = native.clean_text(text)
-        except _native.Fault:  # a failure of the native code: Python cleans the text
-            cleaned = None
-        if cleaned is not None:
-            return cleaned
     text = text.translate(_LIGATURE_TABLE)
     if _PRESENTATION.search(text):
         text = _PRESENTATION.sub(_nfkc, text)

@@ -100,7 +100,26 @@ fn py_max(xs: &[f64]) -> f64 {
 
 /// `str.isspace()`.
 fn py_isspace(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(crate::pyops::is_space)
+    !text.is_empty() && text.chars().all(is_space)
+}
+
+/// Python's `str.isspace()` of one character (what `str.strip()` and `str.split()` take for
+/// white space): CPython's table of white-space code points, which a run's text is judged by.
+fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}'..='\u{d}'
+            | '\u{1c}'..='\u{20}'
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
 }
 
 pub fn latin1(bytes: &[u8]) -> String {

@@ -1,7 +1,11 @@
-//! pdfthin_native: the optional accelerator of pdfthin.
+//! pdfthin_native: the optional engine kernel of pdfthin.
 //!
-//! It changes speed, never answers: every function here reproduces a function of pdfthin's
-//! pure-Python engine exactly, and pdfthin's differential tests compare the two byte for byte.
+//! It changes speed, never answers. It holds only what a specification or a small numeric
+//! interface fixes: the content-stream lexer, the text-state interpreter (positioned glyph
+//! runs, and the looks and paints that `pdfthin/engine/visibility.py` judges), font, CMap and
+//! TrueType `cmap` decoding, and inflate. Every rule (what is a line, a heading, a table, hidden
+//! text, a status) is written once, in Python; pdfthin's differential tests compare what the
+//! kernel reads with the pure engine's, byte for byte.
 //! No `unsafe` of its own: what PyO3's macros generate is all there is.
 
 #![deny(unsafe_code)]
@@ -10,23 +14,12 @@ use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
-mod blocks;
 mod boundary;
 mod font;
 pub mod fontload;
-mod grids;
-mod headings;
 pub mod inflate;
 mod interp;
 pub mod lexer;
-mod lines;
-mod markdown;
-mod pyops;
-mod pyre;
-mod status;
-mod structure;
-mod tables;
-mod text;
 pub mod truetype;
 
 use interp::{to_py, Budget, Interp, Limits};
@@ -182,7 +175,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(boundary::_panics, m)?)?;
     m.add_class::<Tokens>()?;
     m.add_class::<font::Font>()?;
-    m.add_class::<text::Vocabulary>()?;
     m.add_class::<fontload::CidTable>()?;
     m.add_function(wrap_pyfunction!(objects::read_indirect, m)?)?;
     m.add_function(wrap_pyfunction!(objects::read_object_stream, m)?)?;
@@ -195,25 +187,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;
     m.add_function(wrap_pyfunction!(round2, m)?)?;
-    m.add_function(wrap_pyfunction!(lines::build_lines, m)?)?;
-    m.add_function(wrap_pyfunction!(grids::find_grids, m)?)?;
-    m.add_function(wrap_pyfunction!(tables::find_tables, m)?)?;
-    m.add_function(wrap_pyfunction!(tables::table_is_value, m)?)?;
-    m.add_function(wrap_pyfunction!(blocks::build_blocks, m)?)?;
-    m.add_function(wrap_pyfunction!(blocks::reading_order, m)?)?;
-    m.add_function(wrap_pyfunction!(headings::heading_context, m)?)?;
-    m.add_function(wrap_pyfunction!(headings::heading_text_tests, m)?)?;
-    m.add_function(wrap_pyfunction!(headings::heading_patterns, m)?)?;
-    m.add_function(wrap_pyfunction!(headings::heading_regex, m)?)?;
-    m.add_function(wrap_pyfunction!(headings::heading_numbering, m)?)?;
-    m.add_function(wrap_pyfunction!(structure::mark_structure, m)?)?;
-    m.add_function(wrap_pyfunction!(markdown::render_page, m)?)?;
-    m.add_function(wrap_pyfunction!(status::page_status, m)?)?;
-    m.add_function(wrap_pyfunction!(structure::structure_text_tests, m)?)?;
-    m.add_function(wrap_pyfunction!(text::clean_text, m)?)?;
-    m.add_function(wrap_pyfunction!(text::ascii_words, m)?)?;
-    m.add_function(wrap_pyfunction!(text::vocabulary, m)?)?;
-    m.add_function(wrap_pyfunction!(text::alnum_split, m)?)?;
     m.add_function(wrap_pyfunction!(fontload::parse_cmap, m)?)?;
     m.add_function(wrap_pyfunction!(fontload::parse_w, m)?)?;
     m.add_function(wrap_pyfunction!(fontload::simple_trans, m)?)?;
