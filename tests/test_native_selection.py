@@ -8,6 +8,7 @@ Capabilities say which engine answered.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -207,3 +208,36 @@ def test_only_the_engine_imports_the_native_module() -> None:
         and path != ROOT / "pdfthin" / "engine" / "_native.py"
     ]
     assert offenders == []
+
+
+def _imports(path: Path) -> set[str]:
+    """The absolute names of the modules (and imported names) a module of pdfthin imports,
+    relative imports resolved."""
+    package = path.relative_to(ROOT).with_suffix("").parts[:-1]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[: len(package) - node.level + 1] if node.level else [])
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_layout_and_model_never_consult_the_switch() -> None:
+    """Rules are written once, in Python (invariant 10): the layout and the document model are
+    the same code on both engine paths, so neither imports the switch nor the native module."""
+    files = sorted((ROOT / "pdfthin" / "layout").rglob("*.py"))
+    files += sorted((ROOT / "pdfthin" / "model").rglob("*.py"))
+    assert len(files) > 15
+    seen: set[str] = set()
+    for file in files:
+        imported = _imports(file)
+        seen |= imported
+        native = {n for n in imported if n.split(".")[-1] in ("_native", "pdfthin_native")}
+        native |= {n for n in imported if n.startswith("pdfthin_native")}
+        assert not native, f"{file.relative_to(ROOT)} imports {sorted(native)}"
+    # the resolution works: the layout's own imports of the engine are seen as such
+    assert "pdfthin.engine.types.TextRun" in seen
