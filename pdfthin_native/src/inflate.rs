@@ -13,6 +13,10 @@ use zlib_rs::ReturnCode;
 /// `inflate(data, limit, budget)`: the inflated `data` if it is a whole zlib stream (what
 /// follows its end is ignored, as `decompressobj` leaves it in `unused_data`) of fewer than
 /// `limit` bytes (`0`: no limit) and at most `budget` bytes; else `None`.
+///
+/// The GIL is released while zlib-rs inflates: `data` is an immutable `bytes` object's
+/// buffer and the output is a Rust vector, so no Python object is touched until the answer
+/// is made, and other threads (other pages) run meanwhile.
 #[pyfunction]
 pub fn inflate<'py>(
     py: Python<'py>,
@@ -21,7 +25,8 @@ pub fn inflate<'py>(
     budget: usize,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     crate::boundary::guard("inflate", || {
-        Ok(inflated(data, limit, budget, |out| PyBytes::new(py, out)))
+        let out = py.allow_threads(|| inflated(data, limit, budget, <[u8]>::to_vec));
+        Ok(out.map(|bytes| PyBytes::new(py, &bytes)))
     })
 }
 
