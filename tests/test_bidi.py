@@ -3,6 +3,9 @@ map to several characters (ligatures, shaped clusters) keep their characters' or
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+
 import pytest
 from conftest import CORPUS, require_corpus
 from hypothesis import given
@@ -10,7 +13,13 @@ from hypothesis import strategies as st
 from pdfbuilder import PdfBuilder
 
 import pdfthin
-from pdfthin.engine.bidi import logical_order, mostly_rtl, visual_cluster, visual_to_logical
+from pdfthin.engine.bidi import (
+    logical_order,
+    mostly_rtl,
+    rtl_letters,
+    visual_cluster,
+    visual_to_logical,
+)
 
 SALAM = "سلام"  # س ل ا م: drawn left to right as م, the lam-alef ligature, س
 
@@ -138,3 +147,13 @@ def test_a_right_to_left_table_starts_at_its_right_hand_column() -> None:
     page = PageContent(number=1, width=612, height=792, rotation=0, runs=runs)
     (table,) = [b for b in layout_page(page).blocks if b.kind == "table"]
     assert table.rows == [["תאריך", "1403/09/19"], ["מספר", "436"], ["מצב", "נכון"]]
+
+
+def test_rtl_letters_are_every_right_to_left_letter_of_this_unicode() -> None:
+    # The quick test logical_order makes before reordering must miss no right-to-left letter:
+    # every R or AL character of this Python's Unicode is in the class, and nothing else.
+    pattern = rtl_letters()
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        rtl = unicodedata.bidirectional(ch) in ("R", "AL")
+        assert (pattern.match(ch) is not None) == rtl, f"U+{code:04X}"

@@ -27,6 +27,7 @@ separation colour), the text is read.
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 from .types import HiddenText, PageContent, TextRun
@@ -167,6 +168,17 @@ class _Grid:
             for row in range(r0, r1 + 1):
                 for col in range(c0, c1 + 1):
                     self.cells[row * GRID + col].append(paint)
+        # Painted cells above and left of each grid corner (a summed-area table): whether
+        # the cells a box touches are all empty is four look-ups, however many it touches.
+        side = GRID + 1
+        filled = [0] * side
+        for row in range(GRID):
+            cells = self.cells[row * GRID : (row + 1) * GRID]
+            across = itertools.accumulate(1 if cell else 0 for cell in cells)
+            above = filled[-GRID:]
+            filled.append(0)
+            filled.extend(a + b for a, b in zip(above, across, strict=True))
+        self.filled = filled
 
     def _cell(self, x: float, y: float) -> tuple[int, int]:
         col = int(x / self.width * GRID) if x > 0 else 0
@@ -177,16 +189,24 @@ class _Grid:
         """Is nothing painted in any cell that ``box`` touches? Each cell is a test."""
         c0, r0 = self._cell(box[0], box[1])
         c1, r1 = self._cell(box[2], box[3])
-        tests.spend((r1 - r0 + 1) * (c1 - c0 + 1))
-        cells = self.cells
-        return not any(
-            cells[row * GRID + col] for row in range(r0, r1 + 1) for col in range(c0, c1 + 1)
+        tests.left -= (r1 - r0 + 1) * (c1 - c0 + 1)  # tests.spend, without the call
+        if c1 < c0 or r1 < r0:
+            return True  # touches no cell
+        side = GRID + 1
+        filled = self.filled
+        painted = (
+            filled[(r1 + 1) * side + c1 + 1]
+            - filled[r0 * side + c1 + 1]
+            - filled[(r1 + 1) * side + c0]
+            + filled[r0 * side + c0]
         )
+        return painted == 0
 
-    def at(self, x: float, y: float) -> list[Paint]:
+    def index(self, x: float, y: float) -> int:
+        """The cell at (x, y), as an index into :attr:`cells`."""
         col = min(int(x / self.width * GRID), GRID - 1) if x > 0 else 0
         row = min(int(y / self.height * GRID), GRID - 1) if y > 0 else 0
-        return self.cells[row * GRID + col]
+        return row * GRID + col
 
 
 def _opaque(paint: Paint) -> bool:
@@ -198,12 +218,14 @@ def _inside(box: Box, x: float, y: float) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
-def _at(grid: _Grid, x: float, y: float, seq: int, tests: _Tests) -> tuple[bool, Rgb | None]:
+def _at(cell: list[Paint], x: float, y: float, seq: int, tests: _Tests) -> tuple[bool, Rgb | None]:
     """At (x, y): is it covered by opaque paint drawn after text run ``seq``, and the colour
-    painted there before it (the page's white where nothing is; ``None``: cannot be told)."""
+    painted there before it (the page's white where nothing is; ``None``: cannot be told).
+    ``cell``: the paints of the grid cell at (x, y), in drawing order, each one test."""
+    if not cell:
+        return False, _PAGE_WHITE  # nothing painted in the cell: the page's white
     beneath: list[Paint] = []
     known = True
-    cell = grid.at(x, y)
     tests.spend(len(cell))
     for paint in reversed(cell):
         box = paint.box
@@ -266,11 +288,13 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -
     height = run.y1 - run.y0
     shown = covered = 0
     white = True
+    cells = grid.cells
     for row in (0.35, 0.65):
         y = run.y0 + row * height
         for i in range(columns):
             x = run.x0 + (i + 0.5) / columns * width
-            over, beneath = _at(grid, x, y, run.seq, tests)
+            cell = cells[grid.index(x, y)]
+            over, beneath = _at(cell, x, y, run.seq, tests)
             if over:
                 covered += 1
             elif (

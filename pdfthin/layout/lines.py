@@ -220,8 +220,8 @@ def _column_gutters(
 ) -> list[tuple[float, float]]:
     """The gutters that separate columns of text rather than table cells."""
     out = []
+    near = 3.0 * max((p.size for p in pieces), default=10.0)
     for g0, g1 in gutters:
-        near = 3.0 * max((p.size for p in pieces), default=10.0)
         left = right = False
         for p in pieces:
             width = p.right - p.runs[0].x0

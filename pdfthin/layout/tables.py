@@ -210,6 +210,7 @@ def _grid_columns(grid: Grid, members: list[Line]) -> tuple[list[float], list[in
     xs: list[float] = []
     ruled: list[int] = []
     baselines = _rows(members)
+    em = _median_size(members)
     for c in range(len(grid.xs) - 1):
         xs.append(grid.xs[c])
         ruled.append(c + 1)
@@ -217,7 +218,6 @@ def _grid_columns(grid: Grid, members: list[Line]) -> tuple[list[float], list[in
         spans = [
             [(ln.x0, ln.x1) for ln in base if lo <= (ln.x0 + ln.x1) / 2 <= hi] for base in baselines
         ]
-        em = _median_size(members)
         for x in whitespace_boundaries(spans, lo, hi, 0.8 * em):
             xs.append(x)
             ruled.append(0)
