@@ -10,7 +10,6 @@ reversal puts them back.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 
@@ -76,35 +75,21 @@ _NUMBER = ("EN", "AN")
 _MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">", ">": "<"}
 
 
-#: Where Unicode puts right-to-left letters: the Basic Multilingual Plane, and the two
-#: supplementary areas it keeps for right-to-left scripts (the R and AL default ranges of
-#: DerivedBidiClass.txt). tests/test_bidi.py checks that this Python's Unicode has none
+#: Where Unicode puts right-to-left letters: the areas it keeps for right-to-left scripts (the
+#: R and AL default ranges of DerivedBidiClass.txt) and the right-to-left mark. A line with no
+#: character in them has no right-to-left letter, which one regex search tells;
+#: tests/test_bidi.py checks against every code point that this Python's Unicode has none
 #: elsewhere.
-RTL_AREAS = ((0x0000, 0xFFFF), (0x10800, 0x10FFF), (0x1E800, 0x1EFFF))
-
-
-@functools.cache
-def rtl_letters() -> re.Pattern[str]:
-    """A character class of every right-to-left letter (:func:`is_rtl`), so that a line
-    without one is told in one regex search instead of a look-up per character. Made on
-    first use (a few milliseconds), not at import."""
-    ranges: list[tuple[int, int]] = []
-    for low, high in RTL_AREAS:
-        for code in range(low, high + 1):
-            if is_rtl(chr(code)):
-                if ranges and ranges[-1][1] == code - 1:
-                    ranges[-1] = (ranges[-1][0], code)
-                else:
-                    ranges.append((code, code))
-    parts = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
-    return re.compile(f"[{parts}]")
+RTL_AREAS = re.compile(
+    "[\u0590-\u08ff\u200f\ufb1d-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
 
 
 def logical_order(text: str) -> str:
     """A line's text from drawing (visual) order to reading order: a mostly right-to-left line
     is reversed as a whole; in a left-to-right line each right-to-left stretch (an Arabic name
     in an English sentence) is."""
-    if text.isascii() or rtl_letters().search(text) is None:
+    if text.isascii() or RTL_AREAS.search(text) is None:
         return text  # no right-to-left letter: nothing to reorder
     if mostly_rtl(text):
         return visual_to_logical(text)
