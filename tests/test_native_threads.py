@@ -18,9 +18,11 @@ import pytest
 from native_support import native_module
 
 #: Inflated size of the test stream: long enough that another thread is scheduled during it.
-BIG = 64 * 1024 * 1024
+BIG = 16 * 1024 * 1024
 #: Calls made before the test gives up waiting for the other thread to run during one.
 TRIES = 20
+#: The counting thread's pause between counts, seconds.
+PAUSE = 0.0001
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +44,9 @@ def test_inflate_releases_the_gil(module: ModuleType) -> None:
         started.set()
         while not stop.is_set():
             count[0] += 1
-            time.sleep(0)  # gives the GIL back at once, so only a GIL-holding caller stops it
+            # Gives the GIL back for a moment each time (so the calling thread always gets it
+            # back without a forced switch): only a caller that keeps it stops the count.
+            time.sleep(PAUSE)
 
     saved = sys.getswitchinterval()
     thread = threading.Thread(target=counter, daemon=True)
