@@ -48,7 +48,6 @@ _API = (
     "page_status",
     "vocabulary",
     "alnum_split",
-    "read_indirect",
     "parse_cmap",
     "parse_w",
     "simple_trans",
@@ -56,12 +55,6 @@ _API = (
     "cid_table",
     "truetype_unicodes",
     "inflate",
-    "read_object_stream",
-    "read_object_header",
-    "read_xref_entries",
-    "read_xref_table",
-    "read_object_at",
-    "read_stream_head",
 )
 
 NATIVE: ModuleType | None = None
