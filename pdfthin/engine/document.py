@@ -125,6 +125,20 @@ def fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class _FileBytes(io.BytesIO):
+    """The file's bytes as the stream pypdf reads, without ``getbuffer``.
+
+    pypdf's repairs (a classic cross-reference table with a bad entry, an object not at its
+    offset) take the whole file: through ``getbuffer()`` where the stream has it, which copies
+    the file, else with ``read()`` from the start, which a ``BytesIO`` made from ``bytes``
+    answers with those same bytes. So the file is held once, not twice, while it is read
+    (docs/security.md, memory under concurrent load); what pypdf reads is the same."""
+
+    @property
+    def getbuffer(self) -> Any:
+        raise AttributeError("getbuffer")
+
+
 class EngineDocument:
     """An opened PDF. Pages are read on demand; each read is independent of the others."""
 
@@ -263,7 +277,7 @@ class EngineDocument:
 
     def _reader(self, data: bytes, password: str | None) -> pypdf.PdfReader:
         try:
-            reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+            reader = pypdf.PdfReader(_FileBytes(data), strict=False)
         except DependencyError as exc:
             raise _dependency_error(exc) from None
         self._decrypt(reader, password)
