@@ -181,8 +181,10 @@ def _native_option(parser: argparse.ArgumentParser, sub: Any) -> None:
 
 def _select_engine(args: argparse.Namespace) -> int | None:
     """Startup: choose the engine; a required accelerator that cannot load is one line on
-    stderr and exit 3 (docs/design.md, invariant 10)."""
+    stderr and exit 3 (docs/design.md, invariant 10). A pypdf outside the tested range is a
+    one-line warning, and the command goes on."""
     from .engine import _native
+    from .engine.pypdf_version import pypdf_warning
 
     if args.native is not None:
         _native.select(args.native)
@@ -191,6 +193,9 @@ def _select_engine(args: argparse.Namespace) -> int | None:
     except _native.NativeUnavailable as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_NATIVE
+    warning = pypdf_warning()
+    if warning is not None:
+        print(warning, file=sys.stderr)
     return None
 
 

@@ -270,9 +270,7 @@ def test_every_entry_point_turns_a_panic_into_the_pure_answer(module: ModuleType
     assert reached >= {
         "interpret", "tokenize", "Tokens.__iter__", "Tokens.__next__", "Font.__new__",
         "parse_cmap", "parse_w", "simple_trans", "cid_gid_text", "cid_table", "CidTable.get",
-        "truetype_unicodes", "inflate", "read_indirect", "read_object_stream",
-        "read_object_header", "read_xref_entries", "read_xref_table", "read_object_at",
-        "read_stream_head",
+        "truetype_unicodes", "inflate",
     }, sorted(reached)  # fmt: skip
 
 

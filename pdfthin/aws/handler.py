@@ -35,6 +35,7 @@ from typing import Any
 
 from ..deadline import Deadline, applied
 from ..engine import Limits, _native
+from ..engine.pypdf_version import pypdf_warning
 from ..errors import PdfthinError, shown
 from ..model import DocumentCache
 from ..operations import (
@@ -286,6 +287,10 @@ def _timeout() -> PdfthinError:
 # PDFTHIN_NATIVE=require where the accelerator cannot load stops the container at init with
 # one line naming the host and the reason (docs/design.md, invariant 10), as a bad setting does.
 _native.require()
+# A pypdf outside the tested range is one warning in the log at init (and in every
+# describe_document answer's capabilities), never a silent change.
+if (_pypdf_warning := pypdf_warning()) is not None:
+    log.warning("%s", _pypdf_warning)
 
 #: The container's application, created at init so that warm invocations share its caches.
 APP = LambdaApp(Config.from_env())

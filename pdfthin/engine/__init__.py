@@ -95,13 +95,11 @@ def open_pdf(
     return EngineDocument(read_source(source, limits), password=password, limits=limits)
 
 
-def engine_info() -> dict[str, str]:
+def engine_info() -> dict[str, str | bool]:
     """Which engine answers (``"native"`` or ``"pure"``) and the versions of what it runs
-    on."""
-    import pypdf
-
+    on: pypdf's, with its tested range and whether it is inside it (``pypdf_version``)."""
     from . import _native
+    from .pypdf_version import pypdf_info
 
-    info = _native.info()
-    info["pypdf"] = pypdf.__version__
+    info: dict[str, str | bool] = {**_native.info(), **pypdf_info()}
     return info

@@ -36,7 +36,6 @@ _API = (
     "interpret",
     "tokenize",
     "Font",
-    "read_indirect",
     "parse_cmap",
     "parse_w",
     "simple_trans",
@@ -44,12 +43,6 @@ _API = (
     "cid_table",
     "truetype_unicodes",
     "inflate",
-    "read_object_stream",
-    "read_object_header",
-    "read_xref_entries",
-    "read_xref_table",
-    "read_object_at",
-    "read_stream_head",
 )
 
 NATIVE: ModuleType | None = None

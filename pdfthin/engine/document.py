@@ -8,6 +8,7 @@ stable code; failures inside a page are kept on that page.
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import math
 import re
@@ -20,12 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pypdf
+from pypdf import PasswordType
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject, StreamObject
 
 from ..errors import PdfthinError
 from ..pages import check_page
-from . import _native, native_page, native_reader, recovery
+from . import _native, native_page, recovery
 from .fonts import get, num, resolve, truthy
 from .gcpause import collection_paused
 from .interpreter import (
@@ -121,6 +123,20 @@ def _pypdf_quiet(limits: Limits) -> Iterator[None]:
 
 def fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+class _FileBytes(io.BytesIO):
+    """The file's bytes as the stream pypdf reads, without ``getbuffer``.
+
+    pypdf's repairs (a classic cross-reference table with a bad entry, an object not at its
+    offset) take the whole file: through ``getbuffer()`` where the stream has it, which copies
+    the file, else with ``read()`` from the start, which a ``BytesIO`` made from ``bytes``
+    answers with those same bytes. So the file is held once, not twice, while it is read
+    (docs/security.md, memory under concurrent load); what pypdf reads is the same."""
+
+    @property
+    def getbuffer(self) -> Any:
+        raise AttributeError("getbuffer")
 
 
 class EngineDocument:
@@ -261,7 +277,7 @@ class EngineDocument:
 
     def _reader(self, data: bytes, password: str | None) -> pypdf.PdfReader:
         try:
-            reader = native_reader.open_reader(data)
+            reader = pypdf.PdfReader(_FileBytes(data), strict=False)
         except DependencyError as exc:
             raise _dependency_error(exc) from None
         self._decrypt(reader, password)
@@ -274,13 +290,10 @@ class EngineDocument:
         if not reader.is_encrypted:
             return
         try:
-            encryption = reader._encryption
-            if not password and encryption is not None:
-                # pypdf tried the empty password while opening the file: its verdict stands
-                # (asking again would repeat the key derivation, milliseconds for AES-256)
-                ok = encryption.is_decrypted()
+            if password:
+                ok = reader.decrypt(password) != PasswordType.NOT_DECRYPTED
             else:
-                ok = bool(reader.decrypt(password or ""))
+                ok = _empty_password_opened(reader)
         except DependencyError as exc:
             raise _dependency_error(exc) from None
         except (NotImplementedError, PdfReadError, ValueError, KeyError) as exc:
@@ -617,6 +630,11 @@ class EngineDocument:
             self.work_spent += work
         return content
 
+    def page_resources(self, number: int) -> Any:
+        """Page ``number``'s ``/Resources`` (inherited from the page tree where the page has
+        none), for the engine's other readers of a page (its images)."""
+        return _inherited(self._pages[number - 1], "/Resources")
+
     def _blank(self, number: int) -> tuple[PageContent, tuple[float, float, float, float], int]:
         """Page ``number`` with its size and nothing read yet; its box and rotation."""
         box, rotation = _page_geometry(self._pages[number - 1])
@@ -816,6 +834,32 @@ def pdf_date(raw: str | None) -> str | None:
         elif tz in ("+", "-") and tzh:
             out += f"{tz}{tzh}:{tzm or '00'}"
     return out
+
+
+def _empty_password_opened(reader: pypdf.PdfReader) -> bool:
+    """Whether the empty password opened ``reader``'s encryption.
+
+    pypdf tried it while opening the file but keeps the verdict to itself; asking
+    ``decrypt("")`` again would repeat the key derivation (milliseconds for AES-256). Reading
+    the catalog, which the document needs next anyway, tells the same: pypdf raises
+    ``FileNotDecryptedError`` for an object it would have to decrypt without the key. Only
+    when that read cannot tell (the catalog direct, already read while opening, missing or
+    unreadable) is the empty password asked again."""
+    root = reader.trailer.raw_get("/Root")
+    if (
+        isinstance(root, IndirectObject)
+        and reader.cache_get_indirect_object(root.generation, root.idnum) is None
+    ):
+        try:
+            if reader.get_object(root) is not None:
+                return True
+        except FileNotDecryptedError:
+            return False
+        except DependencyError:
+            raise
+        except Exception:  # damage: let pypdf answer the password on its own
+            pass
+    return reader.decrypt("") != PasswordType.NOT_DECRYPTED
 
 
 def password_refused(password: str | None) -> PdfthinError:

@@ -38,9 +38,10 @@ from ..errors import PdfthinError
 from ..images.tiff import CcittParams
 from ..images.types import ColorSpace, MaskSamples
 from ..pages import check_page
-from .document import EngineDocument, _inherited, _pypdf_quiet, _short
+from .document import EngineDocument, _pypdf_quiet, _short
 from .fonts import get, num, resolve, truthy
 from .lexer import INLINE_NAMES
+from .streams import stored_data
 from .types import ImagePlacement
 from .walk import Walk
 
@@ -204,7 +205,7 @@ def _facts(doc: EngineDocument, placement: ImagePlacement, page: int) -> ImageFa
         soft = False
     else:
         obj = _xobject(doc, placement)
-        data = bytes(obj._data or b"")
+        data = stored_data(obj)
         filters = _filter_names(get(obj, "/Filter"))
         cs = None if truthy(get(obj, "/ImageMask")) else _color_space(get(obj, "/ColorSpace"), {})
         soft = get(obj, "/SMask") is not None
@@ -231,7 +232,7 @@ def _facts(doc: EngineDocument, placement: ImagePlacement, page: int) -> ImageFa
 def _load_xobject(
     doc: EngineDocument, obj: StreamObject, page: int, with_samples: bool
 ) -> StoredImage:
-    stored = bytes(obj._data or b"")
+    stored = stored_data(obj)
     filters = _filter_names(get(obj, "/Filter"))
     parms = _parms_list(get(obj, "/DecodeParms"), len(filters))
     image_mask = truthy(get(obj, "/ImageMask"))
@@ -260,7 +261,7 @@ def _load_xobject(
         if isinstance(globals_stream, StreamObject):
             image.jbig2_globals = _decode_generic(
                 doc,
-                bytes(globals_stream._data or b""),
+                stored_data(globals_stream),
                 _filter_names(get(globals_stream, "/Filter")),
                 _parms_list(get(globals_stream, "/DecodeParms"), 8),
             )[0]
@@ -305,7 +306,7 @@ def _mask_samples(
         )
         return None
     data, codec = _decode_generic(
-        doc, bytes(obj._data or b""), filters, _parms_list(get(obj, "/DecodeParms"), 8)
+        doc, stored_data(obj), filters, _parms_list(get(obj, "/DecodeParms"), 8)
     )
     matte = _numbers(get(obj, "/Matte"))
     return MaskSamples(
@@ -373,7 +374,7 @@ def _inline_color_space(
             return ColorSpace("Unknown", 1, "Indexed (palette not available)")
     resources: Any = {}
     if 1 <= page <= doc.page_count:
-        resources = get(_inherited(doc._pages[page - 1], "/Resources"), "/ColorSpace") or {}
+        resources = get(doc.page_resources(page), "/ColorSpace") or {}
     return _color_space(raw, resources)
 
 

@@ -53,7 +53,7 @@ def compact(pages: list[int]) -> str:
     return format_pages(sorted(pages))
 
 
-def engine_versions() -> dict[str, str]:
+def engine_versions() -> dict[str, str | bool]:
     from ..engine import engine_info
 
     info = engine_info()

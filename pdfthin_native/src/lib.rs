@@ -23,8 +23,6 @@ pub mod lexer;
 pub mod truetype;
 
 use interp::{to_py, Budget, Interp, Limits};
-// The parser of indirect objects (pypdf's read_object), declared apart from the others.
-pub mod objects;
 
 /// `iter_operations(data)`, one operation at a time: an iterator of `(operator, operands)`
 /// that raises the `OverflowError` the Python lexer raises where it raises it. Operations are
@@ -176,13 +174,6 @@ fn pdfthin_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tokens>()?;
     m.add_class::<font::Font>()?;
     m.add_class::<fontload::CidTable>()?;
-    m.add_function(wrap_pyfunction!(objects::read_indirect, m)?)?;
-    m.add_function(wrap_pyfunction!(objects::read_object_stream, m)?)?;
-    m.add_function(wrap_pyfunction!(objects::read_object_header, m)?)?;
-    m.add_function(wrap_pyfunction!(objects::read_xref_entries, m)?)?;
-    m.add_function(wrap_pyfunction!(objects::read_xref_table, m)?)?;
-    m.add_function(wrap_pyfunction!(objects::read_object_at, m)?)?;
-    m.add_function(wrap_pyfunction!(objects::read_stream_head, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(interpret, m)?)?;
     m.add_function(wrap_pyfunction!(float_sum, m)?)?;
