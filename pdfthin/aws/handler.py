@@ -126,7 +126,10 @@ class LambdaApp:
         document = request.get("document")
         loaded: list[Any] = []
         if "cursor" in arguments:  # once, for every attempt below
-            arguments["cursor"] = decode(arguments["cursor"], self.context.cursor_key)
+            try:
+                arguments["cursor"] = decode(arguments["cursor"], self.context.cursor_key)
+            except PdfthinError:
+                pass  # the operation refuses it where it always has: after opening the document
 
         def run(max_chars: int | None) -> dict[str, Any]:
             if not loaded:  # once, even when the answer is made again with a smaller budget
@@ -155,7 +158,7 @@ class LambdaApp:
         raise PdfthinError(
             "too_large",
             f"the {name} response is {size} bytes as Lambda sends it; the payload limit is "
-            f"{limit}" + ("" if name != "get_image" else " (ask for a smaller max_bytes)"),
+            f"{limit}" + (" (ask for a smaller max_bytes)" if BY_NAME[name].file else ""),
             payload_bytes=size,
             limit=limit,
         )
