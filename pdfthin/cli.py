@@ -352,17 +352,13 @@ def _cmd_read(args: argparse.Namespace) -> int:
     json_mode = args.format == "json"
     read = _operation("read", args, context)
     try:
-
-        def call(cursor: str | None) -> dict[str, Any]:
-            return read(cursor=cursor)
-
-        response = _run(args, lambda: call(args.cursor), json_mode)
+        response = _run(args, read, json_mode)
         if args.max_chars is None and args.max_pages is None:
             # No budget asked for: follow the cursors and print the whole selection.
             pages = list(response["pages"])
             token = response.get("next_cursor")
             while token:
-                response = _run(args, functools.partial(call, token), json_mode)
+                response = _run(args, functools.partial(read, cursor=token), json_mode)
                 pages.extend(response["pages"])
                 token = response.get("next_cursor")
             response = {"document": response["document"], "pages": _merge_parts(pages)}
@@ -414,16 +410,13 @@ def _cmd_find(args: argparse.Namespace) -> int:
     context = _context(args)
     json_mode = args.format == "json"
     find = _operation("find", args, context)
-
-    def call(cursor: str | None) -> dict[str, Any]:
-        return find(cursor=cursor)
-
     try:
-        response = _run(args, functools.partial(call, args.cursor), json_mode)
+        response = _run(args, find, json_mode)
         # With OCR a search reads a batch of scanned pages per call: walk on until something
         # is found or the document ends, so the exit code answers for the whole document.
         while args.ocr and not response["matches"] and response.get("next_cursor"):
-            response = _run(args, functools.partial(call, response["next_cursor"]), json_mode)
+            token = response["next_cursor"]
+            response = _run(args, functools.partial(find, cursor=token), json_mode)
     except _Failed as failed:
         return failed.code
     if json_mode:
@@ -587,16 +580,13 @@ def _cmd_images(args: argparse.Namespace) -> int:
     json_mode = args.format == "json"
     list_images = _operation("images", args, context)
     try:
-
-        def call(cursor: str | None) -> dict[str, Any]:
-            return list_images(cursor=cursor)
-
-        response = _run(args, lambda: call(args.cursor), json_mode)
+        response = _run(args, list_images, json_mode)
         if args.max_chars is None:
             # No budget asked for: follow the cursors and print every image.
             images = list(response["images"])
             while response.get("next_cursor"):
-                response = _run(args, functools.partial(call, response["next_cursor"]), json_mode)
+                token = response["next_cursor"]
+                response = _run(args, functools.partial(list_images, cursor=token), json_mode)
                 images.extend(response["images"])
             response = {**response, "images": images, "next_cursor": None}
             response.pop("omitted", None)
