@@ -39,7 +39,7 @@ from ..errors import PdfthinError, shown
 from ..model import DocumentCache
 from ..operations import OPERATIONS as REGISTRY
 from ..operations import Context, error_envelope
-from ..operations.cursor import decode
+from ..operations.paging import decoded
 from ..operations.params import MIN_MAX_CHARS
 from ..operations.registry import BY_NAME
 from ..operations.response import dumps
@@ -125,11 +125,7 @@ class LambdaApp:
         operation = OPERATIONS[name]
         document = request.get("document")
         loaded: list[Any] = []
-        if "cursor" in arguments:  # once, for every attempt below
-            try:
-                arguments["cursor"] = decode(arguments["cursor"], self.context.cursor_key)
-            except PdfthinError:
-                pass  # the operation refuses it where it always has: after opening the document
+        arguments = decoded(arguments, self.context.cursor_key)  # once, for every attempt
 
         def run(max_chars: int | None) -> dict[str, Any]:
             if not loaded:  # once, even when the answer is made again with a smaller budget

@@ -53,6 +53,7 @@ from ..errors import PdfthinError
 from ..model import DocumentCache
 from ..operations import Context, error_envelope
 from ..operations.context import BUSY_RETRY_SECONDS
+from ..operations.paging import decoded
 from ..operations.response import dumps
 from ..sandbox import Sandbox
 from .config import ServeConfig, load_ocr
@@ -184,6 +185,8 @@ class PdfthinServer:
         within the call's time limit."""
         deadline = Deadline(self.config.timeout_seconds)
         limiters = self._threads()
+        # Once, for both attempts below (from the cache alone, then reading the file).
+        arguments = decoded(arguments, self.runner.context.cursor_key)
         cached = await anyio.to_thread.run_sync(
             functools.partial(self.runner.cached, tool, arguments, deadline),
             limiter=limiters.cached,

@@ -12,10 +12,11 @@ while they fit; :func:`fit_text` finds how much of one text fits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+from ..errors import PdfthinError
 from ..model import Document
 from . import cursor as cur
 from .response import cut_point, size
@@ -96,6 +97,22 @@ class Pager:
                 _LONGEST_HASH if page_hash else None,
             )
         )
+
+
+def decoded(arguments: Mapping[str, Any], key: bytes | None) -> dict[str, Any]:
+    """``arguments`` with their cursor decoded, for an adapter that may run the handler more
+    than once for one call (a cache-only attempt first, a smaller budget after): the token is
+    decoded once, here. One that does not decode is left as it is, for the handler to refuse
+    where it always has, after the document is opened (which error a call with two faults
+    gets does not change)."""
+    out = dict(arguments)
+    token = out.get("cursor")
+    if isinstance(token, str):
+        try:
+            out["cursor"] = cur.decode(token, key)
+        except PdfthinError:
+            pass
+    return out
 
 
 @dataclass(frozen=True)
