@@ -32,6 +32,21 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+#: What each command does, for --help.
+_HELP = {
+    "read": "Print pages as Markdown (the whole document unless --pages).",
+    "find": "Search the document; exit 0 when found, 1 when not (see --help).",
+    "describe": "Summarise the document: type, page statuses, metadata, token estimate.",
+    "info": "Metadata, page sizes, version, encryption, forms, attachments, links, labels.",
+    "toc": "The sections: from the outline, else from detected headings, with ids.",
+    "section": "Print one section's Markdown (ids from `pdfthin toc`).",
+    "peek": "A taste of a section or of the document.",
+    "images": "List the images: ids, pages, boxes, pixel sizes, formats, sizes.",
+    "image": "Write one image to a file (ids from `pdfthin images`).",
+}
+#: The --format choices of a command, its default first (else text or json).
+_FORMATS = {"read": ("markdown", "json"), "section": ("markdown", "json")}
+
 _OCR_HELP = (
     "read pages that need OCR with this binding: a module name or .py file exporting an "
     "OcrBinding (see examples/ocr_tesseract.py)"
@@ -40,7 +55,7 @@ _OCR_HELP = (
 
 def _parser() -> argparse.ArgumentParser:
     from ._version import __version__
-    from .operations.registry import BY_COMMAND
+    from .operations import OPERATIONS
 
     parser = _Parser(
         prog="pdfthin",
@@ -49,44 +64,24 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pdfthin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def add(op: Operation, help_text: str) -> argparse.ArgumentParser:
+    # A command per operation, in the order of _HELP (an operation it does not name yet comes
+    # after, printing its answer as JSON): the operation's arguments, then the command's own.
+    order = list(_HELP)
+    for op in sorted(
+        OPERATIONS, key=lambda o: order.index(o.command) if o.command in order else 99
+    ):
+        help_text = _HELP.get(op.command, op.title + ".")
         p = sub.add_parser(op.command, help=help_text, description=help_text)
         p.add_argument("file", metavar="FILE", help="the PDF to read")
         _add_params(p, op)
-        return p
-
-    read = add(BY_COMMAND["read"], "Print pages as Markdown (the whole document unless --pages).")
-    read.add_argument("--format", choices=("markdown", "json"), default="markdown")
-
-    find = add(
-        BY_COMMAND["find"], "Search the document; exit 0 when found, 1 when not (see --help)."
-    )
-    find.add_argument("--format", choices=("text", "json"), default="text")
-
-    for name, text in (
-        ("describe", "Summarise the document: type, page statuses, metadata, token estimate."),
-        ("info", "Metadata, page sizes, version, encryption, forms, attachments, links, labels."),
-        ("toc", "The sections: from the outline, else from detected headings, with ids."),
-    ):
-        p = add(BY_COMMAND[name], text)
-        p.add_argument("--format", choices=("text", "json"), default="text")
-        if name == "describe":
+        formats = _FORMATS.get(op.command, ("text", "json"))
+        p.add_argument("--format", choices=formats, default=formats[0])
+        if op.command == "describe":
             p.add_argument("--ocr", metavar="MODULE", help="report this OCR binding as bound")
-
-    section = add(BY_COMMAND["section"], "Print one section's Markdown (ids from `pdfthin toc`).")
-    section.add_argument("--format", choices=("markdown", "json"), default="markdown")
-
-    peek = add(BY_COMMAND["peek"], "A taste of a section or of the document.")
-    peek.add_argument("--format", choices=("text", "json"), default="text")
-
-    images = add(
-        BY_COMMAND["images"], "List the images: ids, pages, boxes, pixel sizes, formats, sizes."
-    )
-    images.add_argument("--format", choices=("text", "json"), default="text")
-
-    image = add(BY_COMMAND["image"], "Write one image to a file (ids from `pdfthin images`).")
-    image.add_argument("--output", "-o", required=True, metavar="FILE", help="where to write it")
-    image.add_argument("--format", choices=("text", "json"), default="text")
+        if op.command == "image":
+            p.add_argument(
+                "--output", "-o", required=True, metavar="FILE", help="where to write it"
+            )
 
     serve = sub.add_parser(
         "serve",
@@ -238,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    handler: Callable[[argparse.Namespace], int] = _COMMANDS[args.command]
+    handler: Callable[[argparse.Namespace], int] = _COMMANDS.get(args.command, _cmd_json)
     failed_native = _select_engine(args)
     if failed_native is not None:
         return failed_native
@@ -505,6 +500,12 @@ def _simple(args: argparse.Namespace, as_text: Callable[[dict[str, Any]], str]) 
     else:
         print(as_text(response))
     return EXIT_OK
+
+
+def _cmd_json(args: argparse.Namespace) -> int:
+    """An operation without a command of its own: its answer, as JSON (also with --format
+    text)."""
+    return _simple(args, lambda r: json.dumps(r, ensure_ascii=False, indent=2))
 
 
 def _unreadable_note(r: dict[str, Any], lead: str = "") -> str:

@@ -122,6 +122,25 @@ def test_answers_satisfy_their_schema(op: Operation) -> None:
         assert _undeclared(plain, op.output_schema()) == []
 
 
+@pytest.mark.parametrize("op", OPERATIONS, ids=IDS)
+def test_the_handlers_check_their_options_as_declared(op: Operation) -> None:
+    """The Python API (and the command line, which calls it) refuses a number out of range or a
+    choice not offered, as the transports do."""
+    context = Context()
+    for param in op.params:
+        if param.kind == "integer" and param.maximum is not None:
+            bad: Any = param.maximum + 1
+        elif param.enum is not None:
+            bad = "none of these"
+        else:
+            continue
+        arguments = {**_sample_arguments(op, context), param.name: bad}
+        with pytest.raises(PdfthinError) as info:
+            op.handler(SAMPLE, **arguments, context=context)
+        assert info.value.code == "invalid_argument"
+        assert info.value.details["argument"] == param.name
+
+
 # --- MCP ----------------------------------------------------------------------------------------
 
 
@@ -268,3 +287,31 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 argv[2:2] = ["p1-i1", "-o", "/dev/null"]
             assert main(argv) in (1, 5), argv
             assert f"{param.name} must be an integer from" in capsys.readouterr().err
+
+
+def test_an_operation_without_a_command_of_its_own_is_one_on_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Adding an operation is its declaration and its handler: the command line gives it a
+    command (its answer as JSON), with its arguments as options."""
+    import pdfthin.operations
+    from pdfthin.cli import main
+
+    bound_param = Param("at_least", "integer", "A bound.", minimum=1, maximum=10, default=1)
+
+    def count_pages(
+        document: Any, *, at_least: int | None = None, password: str | None = None, context: Any
+    ) -> dict[str, Any]:
+        bound: int = bound_param.value(at_least)  # a handler checks through its declarations
+        doc = context.document(document, password)
+        return {"pages": doc.page_count, "enough": doc.page_count >= bound}
+
+    op = Operation(
+        "count_pages", "count", "Count pages", "...", (bound_param,), count_pages, dict[str, object]
+    )
+    monkeypatch.setattr(pdfthin.operations, "OPERATIONS", (*OPERATIONS, op))
+    monkeypatch.setitem(BY_COMMAND, "count", op)
+    assert main(["count", str(SAMPLE), "--at-least", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["enough"] in (True, False)
+    assert main(["count", str(SAMPLE), "--at-least", "11"]) == 1
+    assert "at_least must be an integer from 1 to 10" in capsys.readouterr().err
