@@ -12,7 +12,10 @@ import functools
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from .operations import Operation
 
 EXIT_OK = 0
 EXIT_DOCUMENT = 1
@@ -29,6 +32,21 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+#: What each command does, for --help.
+_HELP = {
+    "read": "Print pages as Markdown (the whole document unless --pages).",
+    "find": "Search the document; exit 0 when found, 1 when not (see --help).",
+    "describe": "Summarise the document: type, page statuses, metadata, token estimate.",
+    "info": "Metadata, page sizes, version, encryption, forms, attachments, links, labels.",
+    "toc": "The sections: from the outline, else from detected headings, with ids.",
+    "section": "Print one section's Markdown (ids from `pdfthin toc`).",
+    "peek": "A taste of a section or of the document.",
+    "images": "List the images: ids, pages, boxes, pixel sizes, formats, sizes.",
+    "image": "Write one image to a file (ids from `pdfthin images`).",
+}
+#: The --format choices of a command, its default first (else text or json).
+_FORMATS = {"read": ("markdown", "json"), "section": ("markdown", "json")}
+
 _OCR_HELP = (
     "read pages that need OCR with this binding: a module name or .py file exporting an "
     "OcrBinding (see examples/ocr_tesseract.py)"
@@ -37,6 +55,7 @@ _OCR_HELP = (
 
 def _parser() -> argparse.ArgumentParser:
     from ._version import __version__
+    from .operations import OPERATIONS
 
     parser = _Parser(
         prog="pdfthin",
@@ -45,73 +64,24 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pdfthin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("file", metavar="FILE", help="the PDF to read")
-        p.add_argument("--password", help="password of an encrypted PDF")
-        return p
-
-    read = add("read", "Print pages as Markdown (the whole document unless --pages).")
-    read.add_argument("--pages", help='page selection, e.g. "1-3,7,10-"')
-    read.add_argument("--format", choices=("markdown", "json"), default="markdown")
-    read.add_argument("--max-chars", type=int, help="response budget; prints one response")
-    read.add_argument("--max-pages", type=int, help="at most this many pages per response")
-    read.add_argument("--cursor", help="continue from a previous response's next_cursor")
-    read.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
-
-    find = add("find", "Search the document; exit 0 when found, 1 when not (see --help).")
-    find.add_argument("query", metavar="QUERY")
-    find.add_argument("--mode", choices=("phrase", "all_words", "any_words"), default="phrase")
-    find.add_argument("--case-sensitive", action="store_true")
-    find.add_argument("--keep-accents", action="store_true", help="do not fold accents")
-    find.add_argument("--pages", help="restrict the search to these pages")
-    find.add_argument("--max-results", type=int)
-    find.add_argument("--context-chars", type=int)
-    find.add_argument("--max-chars", type=int)
-    find.add_argument("--cursor")
-    find.add_argument("--format", choices=("text", "json"), default="text")
-    find.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
-
-    for name, text in (
-        ("describe", "Summarise the document: type, page statuses, metadata, token estimate."),
-        ("info", "Metadata, page sizes, version, encryption, forms, attachments, links, labels."),
-        ("toc", "The sections: from the outline, else from detected headings, with ids."),
+    # A command per operation, in the order of _HELP (an operation it does not name yet comes
+    # after, printing its answer as JSON): the operation's arguments, then the command's own.
+    order = list(_HELP)
+    for op in sorted(
+        OPERATIONS, key=lambda o: order.index(o.command) if o.command in order else 99
     ):
-        p = add(name, text)
-        p.add_argument("--format", choices=("text", "json"), default="text")
-        if name == "describe":
+        help_text = _HELP.get(op.command, op.title + ".")
+        p = sub.add_parser(op.command, help=help_text, description=help_text)
+        p.add_argument("file", metavar="FILE", help="the PDF to read")
+        _add_params(p, op)
+        formats = _FORMATS.get(op.command, ("text", "json"))
+        p.add_argument("--format", choices=formats, default=formats[0])
+        if op.command == "describe":
             p.add_argument("--ocr", metavar="MODULE", help="report this OCR binding as bound")
-        if name == "toc":
-            p.add_argument("--max-chars", type=int)
-            p.add_argument("--cursor")
-
-    section = add("section", "Print one section's Markdown (ids from `pdfthin toc`).")
-    section.add_argument("section_id", metavar="ID", nargs="?", help="omit for the whole document")
-    section.add_argument("--max-chars", type=int, help="response budget; prints one response")
-    section.add_argument("--cursor")
-    section.add_argument("--format", choices=("markdown", "json"), default="markdown")
-
-    peek = add("peek", "A taste of a section or of the document.")
-    peek.add_argument("section_id", metavar="ID", nargs="?", help="omit for the whole document")
-    peek.add_argument(
-        "--position", choices=("beginning", "middle", "ending", "random"), default="beginning"
-    )
-    peek.add_argument("--limit", type=int, help="at most this many characters (default 500)")
-    peek.add_argument("--seed", type=int, help="makes --position random reproducible")
-    peek.add_argument("--format", choices=("text", "json"), default="text")
-
-    images = add("images", "List the images: ids, pages, boxes, pixel sizes, formats, sizes.")
-    images.add_argument("--pages", help="only these pages")
-    images.add_argument("--section", help="only the pages of this section (ids from toc)")
-    images.add_argument("--max-chars", type=int, help="response budget; prints one response")
-    images.add_argument("--cursor")
-    images.add_argument("--format", choices=("text", "json"), default="text")
-
-    image = add("image", "Write one image to a file (ids from `pdfthin images`).")
-    image.add_argument("image_id", metavar="ID")
-    image.add_argument("--output", "-o", required=True, metavar="FILE", help="where to write it")
-    image.add_argument("--max-bytes", type=int, help="refuse images larger than this")
-    image.add_argument("--format", choices=("text", "json"), default="text")
+        if op.command == "image":
+            p.add_argument(
+                "--output", "-o", required=True, metavar="FILE", help="where to write it"
+            )
 
     serve = sub.add_parser(
         "serve",
@@ -179,6 +149,69 @@ def _native_option(parser: argparse.ArgumentParser, sub: Any) -> None:
         )
 
 
+#: Where a command's flag is not ``--`` and the argument's name: (command, argument) -> flag.
+#: An argument a command takes as a positional has its metavar here instead.
+_FLAGS: dict[tuple[str, str], str] = {("find", "match_mode"): "--mode"}
+_POSITIONAL: dict[tuple[str, str], str] = {
+    ("find", "query"): "QUERY",
+    ("section", "section"): "ID",
+    ("peek", "section"): "ID",
+    ("image", "image_id"): "ID",
+}
+#: A flag that switches a default-true argument off: argument -> (flag, help).
+_NEGATED = {"fold_accents": ("--keep-accents", "do not fold accents")}
+
+
+def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
+    """The command's options, one per argument the registry declares for its operation: the
+    same names (``--max-chars`` for ``max_chars``), choices and defaults. Values are checked
+    by the operation itself, through the same declarations, so a bad one is the operation's
+    ``invalid_argument`` (an integer too long to parse is argparse's usage error). An integer's
+    default stays ``None`` on the command line: no budget asked for means "print it all"."""
+    for param in op.params:
+        key = (op.command, param.name)
+        helps = param.description
+        if key in _POSITIONAL:
+            optional = "?" if not param.required else None
+            parser.add_argument(
+                param.name,
+                metavar=_POSITIONAL[key],
+                nargs=optional,
+                help=helps + (" Omit for the whole document." if optional else ""),
+            )
+        elif param.name == "ocr":  # the command line binds a provider, not a flag
+            parser.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
+        elif param.name in _NEGATED:
+            flag, negated_help = _NEGATED[param.name]
+            parser.add_argument(flag, dest=param.name, action="store_false", help=negated_help)
+        elif param.kind == "boolean":
+            parser.add_argument(_flag(key), dest=param.name, action="store_true", help=helps)
+        elif param.kind == "integer":
+            parser.add_argument(_flag(key), dest=param.name, type=int, metavar="N", help=helps)
+        else:
+            parser.add_argument(
+                _flag(key),
+                dest=param.name,
+                choices=param.enum,
+                default=param.default,
+                help=helps,
+            )
+
+
+def _flag(key: tuple[str, str]) -> str:
+    return _FLAGS.get(key, "--" + key[1].replace("_", "-"))
+
+
+def _arguments(op: Operation, args: argparse.Namespace, **given: Any) -> dict[str, Any]:
+    """The keyword arguments of ``op`` from the command line (``given`` replaces some); the
+    ``--ocr`` module becomes ``ocr=True`` (its binding is in the context)."""
+    out = {p.name: getattr(args, p.name, None) for p in op.params}
+    if "ocr" in out:
+        out["ocr"] = bool(out["ocr"])
+    out.update(given)
+    return out
+
+
 def _select_engine(args: argparse.Namespace) -> int | None:
     """Startup: choose the engine; a required accelerator that cannot load is one line on
     stderr and exit 3 (docs/design.md, invariant 10). A pypdf outside the tested range is a
@@ -205,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    handler: Callable[[argparse.Namespace], int] = _COMMANDS[args.command]
+    handler: Callable[[argparse.Namespace], int] = _COMMANDS.get(args.command, _cmd_json)
     failed_native = _select_engine(args)
     if failed_native is not None:
         return failed_native
@@ -299,32 +332,33 @@ def _print_json(obj: Any) -> None:
 # --- commands -----------------------------------------------------------------------------
 
 
-def _cmd_read(args: argparse.Namespace) -> int:
-    from .operations import read_pages
+def _operation(
+    command: str, args: argparse.Namespace, context: Any
+) -> Callable[..., dict[str, Any]]:
+    """The call of the registry's operation ``command`` with the command line's arguments;
+    keywords given to the call replace them (a cursor, for instance)."""
+    from .operations.registry import BY_COMMAND
 
+    op = BY_COMMAND[command]
+
+    def call(**given: Any) -> dict[str, Any]:
+        return dict(op.handler(args.file, **_arguments(op, args, **given), context=context))
+
+    return call
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
     context = _context(args)
     json_mode = args.format == "json"
+    read = _operation("read", args, context)
     try:
-
-        def call(cursor: str | None) -> dict[str, Any]:
-            return read_pages(
-                args.file,
-                pages=args.pages,
-                max_pages=args.max_pages,
-                max_chars=args.max_chars,
-                ocr=bool(getattr(args, "ocr", None)),
-                cursor=cursor,
-                password=args.password,
-                context=context,
-            )
-
-        response = _run(args, lambda: call(args.cursor), json_mode)
+        response = _run(args, read, json_mode)
         if args.max_chars is None and args.max_pages is None:
             # No budget asked for: follow the cursors and print the whole selection.
             pages = list(response["pages"])
             token = response.get("next_cursor")
             while token:
-                response = _run(args, functools.partial(call, token), json_mode)
+                response = _run(args, functools.partial(read, cursor=token), json_mode)
                 pages.extend(response["pages"])
                 token = response.get("next_cursor")
             response = {"document": response["document"], "pages": _merge_parts(pages)}
@@ -373,34 +407,16 @@ def _print_markdown(response: dict[str, Any]) -> None:
 
 
 def _cmd_find(args: argparse.Namespace) -> int:
-    from .operations import find_in_document
-
     context = _context(args)
     json_mode = args.format == "json"
-
-    def call(cursor: str | None) -> dict[str, Any]:
-        return find_in_document(
-            args.file,
-            args.query,
-            match_mode=args.mode,
-            case_sensitive=args.case_sensitive,
-            fold_accents=not args.keep_accents,
-            pages=args.pages,
-            max_results=args.max_results,
-            context_chars=args.context_chars,
-            max_chars=args.max_chars,
-            ocr=bool(args.ocr),
-            cursor=cursor,
-            password=args.password,
-            context=context,
-        )
-
+    find = _operation("find", args, context)
     try:
-        response = _run(args, functools.partial(call, args.cursor), json_mode)
+        response = _run(args, find, json_mode)
         # With OCR a search reads a batch of scanned pages per call: walk on until something
         # is found or the document ends, so the exit code answers for the whole document.
         while args.ocr and not response["matches"] and response.get("next_cursor"):
-            response = _run(args, functools.partial(call, response["next_cursor"]), json_mode)
+            token = response["next_cursor"]
+            response = _run(args, functools.partial(find, cursor=token), json_mode)
     except _Failed as failed:
         return failed.code
     if json_mode:
@@ -419,61 +435,32 @@ def _cmd_find(args: argparse.Namespace) -> int:
 
 
 def _cmd_describe(args: argparse.Namespace) -> int:
-    from .operations import describe_document
-
-    return _simple(args, describe_document, _describe_text)
+    return _simple(args, _describe_text)
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    from .operations import get_info
-
-    return _simple(args, get_info, _info_text)
+    return _simple(args, _info_text)
 
 
 def _cmd_toc(args: argparse.Namespace) -> int:
-    from .operations import get_toc
-
-    return _simple(args, get_toc, _toc_text, max_chars=args.max_chars, cursor=args.cursor)
+    return _simple(args, _toc_text)
 
 
 def _cmd_section(args: argparse.Namespace) -> int:
-    from .operations import read_section
-
-    if args.section_id is None:  # the whole document: the same as `read`
+    if args.section is None:  # the whole document: the same as `read`
         args.pages = args.max_pages = None
         args.format = "json" if args.format == "json" else "markdown"
         return _cmd_read(args)
     context = _context(args)
     json_mode = args.format == "json"
+    read_section = _operation("section", args, context)
     try:
-        response = _run(
-            args,
-            lambda: read_section(
-                args.file,
-                args.section_id,
-                max_chars=args.max_chars,
-                cursor=args.cursor,
-                password=args.password,
-                context=context,
-            ),
-            json_mode,
-        )
+        response = _run(args, read_section, json_mode)
         if args.max_chars is None:
             text = response["markdown"]
             token = response.get("next_cursor")
             while token:
-                response = _run(
-                    args,
-                    functools.partial(
-                        read_section,
-                        args.file,
-                        args.section_id,
-                        cursor=token,
-                        password=args.password,
-                        context=context,
-                    ),
-                    json_mode,
-                )
+                response = _run(args, functools.partial(read_section, cursor=token), json_mode)
                 text += response["markdown"]
                 token = response.get("next_cursor")
             response["markdown"] = text
@@ -498,37 +485,19 @@ def _cmd_section(args: argparse.Namespace) -> int:
 
 
 def _cmd_peek(args: argparse.Namespace) -> int:
-    from .operations import peek
-
     def as_text(r: dict[str, Any]) -> str:
         where = f"page {r['page']}, characters {r['start']}-{r['end']} of {r['scope']['chars']}"
         return f"<!-- {r['position']}: {where}{_unreadable_note(r, '; ')} -->\n{r['text']}"
 
-    return _simple(
-        args,
-        peek,
-        as_text,
-        section=args.section_id,
-        position=args.position,
-        limit=args.limit,
-        seed=args.seed,
-    )
+    return _simple(args, as_text)
 
 
-def _simple(
-    args: argparse.Namespace,
-    operation: Callable[..., dict[str, Any]],
-    as_text: Callable[[dict[str, Any]], str],
-    **kwargs: Any,
-) -> int:
+def _simple(args: argparse.Namespace, as_text: Callable[[dict[str, Any]], str]) -> int:
+    """A command that prints one response: as JSON, or as ``as_text`` renders it."""
     context = _context(args)
     json_mode = args.format == "json"
     try:
-        response = _run(
-            args,
-            lambda: operation(args.file, password=args.password, context=context, **kwargs),
-            json_mode,
-        )
+        response = _run(args, _operation(args.command, args, context), json_mode)
     except _Failed as failed:
         return failed.code
     if json_mode:
@@ -536,6 +505,12 @@ def _simple(
     else:
         print(as_text(response))
     return EXIT_OK
+
+
+def _cmd_json(args: argparse.Namespace) -> int:
+    """An operation without a command of its own: its answer, as JSON (also with --format
+    text)."""
+    return _simple(args, lambda r: json.dumps(r, ensure_ascii=False, indent=2))
 
 
 def _unreadable_note(r: dict[str, Any], lead: str = "") -> str:
@@ -607,29 +582,17 @@ def _toc_text(r: dict[str, Any]) -> str:
 
 
 def _cmd_images(args: argparse.Namespace) -> int:
-    from .operations import list_images
-
     context = _context(args)
     json_mode = args.format == "json"
+    list_images = _operation("images", args, context)
     try:
-
-        def call(cursor: str | None) -> dict[str, Any]:
-            return list_images(
-                args.file,
-                section=args.section,
-                pages=args.pages,
-                max_chars=args.max_chars,
-                cursor=cursor,
-                password=args.password,
-                context=context,
-            )
-
-        response = _run(args, lambda: call(args.cursor), json_mode)
+        response = _run(args, list_images, json_mode)
         if args.max_chars is None:
             # No budget asked for: follow the cursors and print every image.
             images = list(response["images"])
             while response.get("next_cursor"):
-                response = _run(args, functools.partial(call, response["next_cursor"]), json_mode)
+                token = response["next_cursor"]
+                response = _run(args, functools.partial(list_images, cursor=token), json_mode)
                 images.extend(response["images"])
             response = {**response, "images": images, "next_cursor": None}
             response.pop("omitted", None)
@@ -665,20 +628,15 @@ def _image_line(item: dict[str, Any]) -> str:
 def _cmd_image(args: argparse.Namespace) -> int:
     from .errors import PdfthinError
     from .operations import image_file
+    from .operations.registry import BY_COMMAND
 
     context = _context(args)
     json_mode = args.format == "json"
+    arguments = _arguments(BY_COMMAND["image"], args)
     try:
+        # The file itself rather than get_image's base64 answer: the same arguments.
         content, info = _run(
-            args,
-            lambda: image_file(
-                args.file,
-                args.image_id,
-                max_bytes=args.max_bytes,
-                password=args.password,
-                context=context,
-            ),
-            json_mode,
+            args, lambda: image_file(args.file, **arguments, context=context), json_mode
         )
         try:
             with open(args.output, "wb") as fh:
@@ -708,6 +666,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from .errors import PdfthinError
     from .mcp.config import ServeConfig, parse_http
+    from .operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
 
     def usage(message: str) -> int:
         print(f"pdfthin serve: {message}", file=sys.stderr)
@@ -717,7 +676,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         (args.cache_size, "--cache-size", 1, 16),
         (args.max_concurrent_extractions, "--max-concurrent-extractions", 1, 1024),
         (args.max_concurrent_listings, "--max-concurrent-listings", 1, 1024),
-        (args.max_chars, "--max-chars", 1_000, 5_000_000),
+        (args.max_chars, "--max-chars", MIN_MAX_CHARS, MAX_MAX_CHARS),
         (args.max_file_bytes, "--max-file-bytes", 1, 1 << 40),
         (args.timeout, "--timeout", 0.1, 86_400),
         (args.max_bytes_in_flight, "--max-bytes-in-flight", 1, 1 << 44),

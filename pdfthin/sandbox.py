@@ -36,11 +36,11 @@ import stat
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypedDict
 
 from .errors import PdfthinError
 from .operations import cursor as cursors
-from .operations.context import text_argument
+from .operations.params import Param
 
 #: A client path longer than this (characters) is refused before it reaches the OS.
 MAX_PATH_CHARS = 4096
@@ -84,6 +84,58 @@ _FD_WALK = (
     and os.readlink in os.supports_dir_fd
     and bool(_O_NOFOLLOW and _O_DIRECTORY)
 )
+
+
+# --- the listing: its arguments and its answer (the MCP tool list_documents) ------------------
+
+SUBDIRECTORY = Param(
+    "subdirectory",
+    "string",
+    "List only under this directory (relative to the root). Paths in the answer stay relative "
+    "to the root.",
+    max_length=MAX_PATH_CHARS,
+)
+PATTERN = Param(
+    "pattern",
+    "string",
+    "fnmatch pattern on the path relative to the root, case-insensitive: '*.pdf', "
+    "'reports/2024*', '*invoice*'.",
+    max_length=MAX_PATTERN_CHARS,
+    default=DEFAULT_PATTERN,
+    text=True,  # it comes back in the answer: Unicode text only
+)
+MAX_RESULTS = Param(
+    "max_results",
+    "integer",
+    f"At most this many documents (default {DEFAULT_MAX_RESULTS}).",
+    minimum=1,
+    maximum=MAX_MAX_RESULTS,
+    default=DEFAULT_MAX_RESULTS,
+)
+CURSOR = Param(
+    "cursor",
+    "string",
+    "next_cursor of the previous list_documents call (same subdirectory and pattern).",
+    max_length=MAX_LISTING_CURSOR_CHARS,
+)
+LISTING_PARAMS = (SUBDIRECTORY, PATTERN, MAX_RESULTS, CURSOR)
+
+
+class ListedDocument(TypedDict):
+    path: str
+    size: int
+    modified: str
+
+
+class _Listing(TypedDict):
+    subdirectory: str
+    pattern: str
+    documents: list[ListedDocument]
+    next_cursor: str | None
+
+
+class Listing(_Listing, total=False):
+    skipped: dict[str, int]
 
 
 def _not_found(message: str, path: str) -> PdfthinError:
@@ -350,28 +402,12 @@ class Sandbox:
         pattern: Any = None,
         max_results: Any = None,
         cursor: Any = None,
-    ) -> dict[str, Any]:
+    ) -> Listing:
         """Files under the root (or ``subdirectory``) whose path relative to the root matches
         ``pattern`` (fnmatch, case-insensitive, ``*`` also matches ``/``), in path order, at
         most ``max_results``; ``next_cursor`` continues. Never opens a file."""
-        if pattern is None:
-            pattern = DEFAULT_PATTERN
-        if not isinstance(pattern, str) or not pattern:
-            raise PdfthinError("invalid_argument", "pattern must be a non-empty glob pattern")
-        # The pattern comes back in the answer: Unicode text only.
-        pattern = text_argument(pattern, "pattern", MAX_PATTERN_CHARS)
-        if max_results is None:
-            max_results = DEFAULT_MAX_RESULTS
-        if (
-            isinstance(max_results, bool)
-            or not isinstance(max_results, int)
-            or not 1 <= max_results <= MAX_MAX_RESULTS
-        ):
-            raise PdfthinError(
-                "invalid_argument",
-                f"max_results must be an integer from 1 to {MAX_MAX_RESULTS}",
-                max_results=max_results,
-            )
+        pattern = PATTERN.value(pattern)
+        max_results = MAX_RESULTS.value(max_results)
         start = (
             []
             if subdirectory in (None, "", ".")
@@ -383,7 +419,7 @@ class Sandbox:
 
         walk = _Walk(self, pattern.casefold(), after)
         handle = self._open_directory(start, subdirectory)
-        documents: list[dict[str, Any]] = []
+        documents: list[ListedDocument] = []
         files = walk.files(handle, start)
         position: tuple[str, ...] | None = None
         walk_position: tuple[str, ...] = ()
@@ -400,7 +436,7 @@ class Sandbox:
                 os.close(handle)
         if position is None and walk.stopped:
             position = walk.position
-        response: dict[str, Any] = {
+        response: Listing = {
             "subdirectory": sub,
             "pattern": pattern,
             "documents": documents,
@@ -503,7 +539,7 @@ class _Walk:
     def _skip(self, reason: str) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
 
-    def files(self, handle: int | str, prefix: list[str]) -> Generator[dict[str, Any], None, None]:
+    def files(self, handle: int | str, prefix: list[str]) -> Generator[ListedDocument, None, None]:
         if len(prefix) > MAX_DEPTH:
             self._skip("too_deep")
             return
@@ -557,7 +593,7 @@ class _Walk:
         except OSError:
             return None
 
-    def _file(self, entry: os.DirEntry[str], parts: tuple[str, ...]) -> dict[str, Any] | None:
+    def _file(self, entry: os.DirEntry[str], parts: tuple[str, ...]) -> ListedDocument | None:
         relative = "/".join(parts)
         if not fnmatch.fnmatchcase(relative.casefold(), self.pattern):
             return None

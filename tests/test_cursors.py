@@ -343,3 +343,22 @@ def test_a_listing_cursor_at_the_deepest_longest_path_is_accepted(tmp_path: Any)
     second = box.list_documents(max_results=1, cursor=token)
     paths = [d["path"].rsplit("/", 1)[-1] for d in first["documents"] + second["documents"]]
     assert paths == files
+
+
+def test_an_adapter_decodes_a_cursor_once_and_leaves_a_bad_one_to_the_operation() -> None:
+    """``paging.decoded``: what the MCP server and the Lambda handler do before running an
+    operation more than once for one call. The decoded cursor resumes exactly where the token
+    does; a token that does not decode stays a string, and the operation refuses it."""
+    from pdfthin.operations.paging import decoded
+
+    context = _pdf_context(KEY)
+    token = _first_cursor(KEY)
+    arguments = decoded({"pages": "1-20", "max_pages": 2, "cursor": token}, KEY)
+    assert isinstance(arguments["cursor"], cur.Cursor)
+    again = read_pages(SOURCE, **arguments, context=context)
+    assert again == read_pages(SOURCE, pages="1-20", max_pages=2, cursor=token, context=context)
+    assert [p["page"] for p in again["pages"]] == [3, 4]
+    assert decoded({"cursor": "garbage"}, KEY) == {"cursor": "garbage"}
+    with pytest.raises(PdfthinError) as info:
+        read_pages(SOURCE, **decoded({"cursor": "garbage"}, KEY), context=context)
+    assert info.value.code == "invalid_cursor"

@@ -611,3 +611,40 @@ def test_an_ocr_binding_from_the_environment(tmp_path: Any) -> None:
     read = app({"operation": "read_pages", "document": scan, "ocr": True}, None)
     assert read["pages"][0]["status"] == "ocr"
     assert read["pages"][0]["markdown"] == "scanned 1"
+
+
+def test_a_cursor_is_decoded_once_however_often_the_answer_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The answer is made again with smaller budgets until it fits the payload; the request's
+    cursor is decoded once for all of them."""
+    pdf = escaped_pdf(8)
+    app = LambdaApp(Config(payload_limit=40_000))
+    request: dict[str, Any] = {"operation": "read_pages", "document": b64(pdf), "max_chars": 1_000}
+    cursor = app(request, None)["next_cursor"]
+    calls: list[str] = []
+    decode = cur.decode
+    monkeypatch.setattr(cur, "decode", lambda token, key: calls.append(token) or decode(token, key))
+    made: list[int] = []
+    run = handler_module.OPERATIONS["read_pages"]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(kwargs["max_chars"])
+        return run(*args, **kwargs)
+
+    monkeypatch.setitem(handler_module.OPERATIONS, "read_pages", counted)
+    answer = app({**request, "max_chars": 5_000_000, "cursor": cursor}, None)
+    assert "error" not in answer and answer["pages"]
+    assert len(made) > 1  # made again with a smaller budget
+    assert calls == [cursor]
+
+
+def test_a_cursor_that_does_not_decode_is_refused_after_the_document() -> None:
+    """Which error a request with two faults gets is what the operation decides: the document
+    first (as before the cursor was decoded once up front)."""
+    app = LambdaApp(Config())
+    bad = {"operation": "read_pages", "cursor": "garbage"}
+    assert app({**bad, "document": {"base64": "bm90IGEgcGRm"}}, None)["error"]["code"] == (
+        "not_a_pdf"
+    )
+    assert app({**bad, "document": b64(REPORT)}, None)["error"]["code"] == "invalid_cursor"

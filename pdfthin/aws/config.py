@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..model.cache import MAX_SIZE as MAX_CACHE_SIZE
-from ..operations.context import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS
+from ..operations.context import DEFAULT_MAX_CHARS
 from ..operations.cursor import key_from_env
+from ..operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
 
 #: Lambda's limit on a synchronous response is 6 MB (6,291,456 bytes); the runtime frames the
 #: payload, so keep some room.

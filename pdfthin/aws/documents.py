@@ -26,7 +26,7 @@ from typing import Any
 
 from ..deadline import current
 from ..errors import PdfthinError
-from ..operations.context import text_argument
+from ..operations.params import text_argument
 from .config import Config
 
 #: Retry hint when S3 is throttling or unreachable.

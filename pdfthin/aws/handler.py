@@ -2,9 +2,10 @@
 REST proxy events, or a direct invocation with the request as its payload).
 
 A request is ``{"operation": "read_pages", "document": {"s3": {...}} | {"base64": "..."},
-...arguments}``: the operations and arguments of :mod:`pdfthin.operations` (the MCP tools' names,
-with ``document`` instead of ``path``), the same cursors, the same error envelope; over HTTP the
-envelope's code also sets the status (:data:`STATUS`).
+...arguments}``: the operations of the registry (``pdfthin/operations/registry.py``: the MCP
+tools' names, with ``document`` instead of ``path``), their arguments checked as the registry
+declares them, the same cursors, the same error envelope; over HTTP the envelope's code also sets
+the status (:data:`STATUS`).
 
 The container is created once (:data:`APP`, at init) and keeps a small document cache keyed by
 fingerprint for warm invocations (an encrypted document in it is served only to a request
@@ -15,7 +16,8 @@ version or ETag) before it is downloaded, so a cached document costs a HEAD at m
 
 Every response fits Lambda's payload limit: a paginated operation whose answer would not fit
 (its budget counts characters; the payload counts bytes after JSON escaping) is answered again
-with a smaller budget, the rest reachable through its cursor; any other is ``too_large``. An
+with a smaller budget (the request's cursor decoded once for all the attempts), the rest
+reachable through its cursor; any other is ``too_large``. An
 invocation that would run past Lambda's deadline answers ``timeout`` shortly before it, and the
 work it started stops (:mod:`pdfthin.deadline`): a frozen container must not carry it into the
 next invocation, holding the extraction slot and the paused garbage collector.
@@ -23,13 +25,11 @@ next invocation, holding the extraction slot and the paused garbage collector.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -38,20 +38,11 @@ from ..engine import Limits, _native
 from ..engine.pypdf_version import pypdf_warning
 from ..errors import PdfthinError, shown
 from ..model import DocumentCache
-from ..operations import (
-    Context,
-    describe_document,
-    error_envelope,
-    find_in_document,
-    get_image,
-    get_info,
-    get_toc,
-    list_images,
-    peek,
-    read_pages,
-    read_section,
-)
-from ..operations.context import MIN_MAX_CHARS
+from ..operations import OPERATIONS as REGISTRY
+from ..operations import Context, error_envelope
+from ..operations.paging import decoded
+from ..operations.params import MIN_MAX_CHARS
+from ..operations.registry import BY_NAME
 from ..operations.response import dumps
 from .config import DEADLINE_MARGIN_SECONDS, Config
 from .documents import Documents
@@ -59,22 +50,9 @@ from .events import MethodNotAllowed, kind_of, payload_bytes, request_of, respon
 
 log = logging.getLogger("pdfthin.aws")
 
-#: The operations a request may name: the MCP tools but ``list_documents`` (S3 has no listing
+#: The routes: every operation of the registry, by name, to its handler (S3 has no listing
 #: here; the caller names the object).
-OPERATIONS: dict[str, Callable[..., dict[str, Any]]] = {
-    op.__name__: op
-    for op in (
-        describe_document,
-        read_pages,
-        find_in_document,
-        get_toc,
-        read_section,
-        peek,
-        get_info,
-        list_images,
-        get_image,
-    )
-}
+OPERATIONS: dict[str, Callable[..., Any]] = {op.name: op.handler for op in REGISTRY}
 
 #: HTTP status for each error code. ``encrypted`` is 403, not 401: the password is an argument
 #: of the request, not HTTP authentication (401 obliges a WWW-Authenticate challenge, and
@@ -99,25 +77,6 @@ STATUS: dict[str, int] = {
 
 #: Suggested wait after ``timeout`` (the stopped work lets go of the container meanwhile).
 TIMEOUT_RETRY_SECONDS = 5
-
-
-@dataclass(frozen=True)
-class _Signature:
-    arguments: tuple[str, ...]  # what a request may pass, in the operation's order
-    required: tuple[str, ...]
-
-    @classmethod
-    def of(cls, operation: Callable[..., Any]) -> _Signature:
-        # The first parameter is the document; the context is the adapter's, not the caller's.
-        params = list(inspect.signature(operation).parameters.values())[1:]
-        params = [p for p in params if p.name != "context"]
-        return cls(
-            tuple(p.name for p in params),
-            tuple(p.name for p in params if p.default is inspect.Parameter.empty),
-        )
-
-
-_SIGNATURES = {name: _Signature.of(op) for name, op in OPERATIONS.items()}
 
 
 class LambdaApp:
@@ -167,6 +126,7 @@ class LambdaApp:
         operation = OPERATIONS[name]
         document = request.get("document")
         loaded: list[Any] = []
+        arguments = decoded(arguments, self.context.cursor_key)  # once, for every attempt
 
         def run(max_chars: int | None) -> dict[str, Any]:
             if not loaded:  # once, even when the answer is made again with a smaller budget
@@ -174,11 +134,11 @@ class LambdaApp:
             kwargs = dict(arguments)
             if max_chars is not None:
                 kwargs["max_chars"] = max_chars
-            return operation(loaded[0], **kwargs, context=self.context)
+            return dict(operation(loaded[0], **kwargs, context=self.context))
 
         result = _within(deadline, partial(run, None))
         limit = self.config.payload_limit
-        budgeted = "max_chars" in _SIGNATURES[name].arguments
+        budgeted = BY_NAME[name].paginated
         for _attempt in range(4):
             response = respond(kind, 200, result, {})
             size = payload_bytes(response)
@@ -195,7 +155,7 @@ class LambdaApp:
         raise PdfthinError(
             "too_large",
             f"the {name} response is {size} bytes as Lambda sends it; the payload limit is "
-            f"{limit}" + ("" if name != "get_image" else " (ask for a smaller max_bytes)"),
+            f"{limit}" + (" (ask for a smaller max_bytes)" if BY_NAME[name].file else ""),
             payload_bytes=size,
             limit=limit,
         )
@@ -212,8 +172,9 @@ class LambdaApp:
 
 
 def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The operation's name and its arguments (``null`` counts as absent), checked against the
-    operation's signature: an unknown name or argument is ``invalid_argument``."""
+    """The operation's name and its arguments (``null`` counts as absent), checked as the
+    registry declares them: an unknown name or argument, or a bad value, is
+    ``invalid_argument``."""
     name = request.get("operation")
     if not isinstance(name, str) or name not in OPERATIONS:
         raise PdfthinError(
@@ -224,29 +185,8 @@ def _parse(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         )
     if "document" not in request:
         raise PdfthinError("invalid_argument", f"{name} needs a document")
-    signature = _SIGNATURES[name]
-    arguments = {
-        key: value
-        for key, value in request.items()
-        if key not in ("operation", "document") and value is not None
-    }
-    unknown = sorted(set(arguments) - set(signature.arguments))
-    if unknown:
-        raise PdfthinError(
-            "invalid_argument",
-            f"{name} has no argument {', '.join(unknown)}; it takes document, "
-            + ", ".join(signature.arguments),
-            arguments=unknown,
-        )
-    for required in signature.required:
-        if required not in arguments:
-            raise PdfthinError(
-                "invalid_argument", f"{name} needs the argument {required}", argument=required
-            )
-    password = arguments.get("password")
-    if password is not None and not isinstance(password, str):
-        raise PdfthinError("invalid_argument", "password must be a string", argument="password")
-    return name, arguments
+    rest = {key: value for key, value in request.items() if key not in ("operation", "document")}
+    return name, BY_NAME[name].arguments(rest, takes=("document",))
 
 
 def _within(deadline: Deadline | None, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:

@@ -53,11 +53,12 @@ from ..errors import PdfthinError
 from ..model import DocumentCache
 from ..operations import Context, error_envelope
 from ..operations.context import BUSY_RETRY_SECONDS
+from ..operations.paging import decoded
 from ..operations.response import dumps
 from ..sandbox import Sandbox
 from .config import ServeConfig, load_ocr
 from .stdio import run_stdio
-from .tools import BY_NAME, TOOLS, Runner, ToolSpec
+from .tools import BY_NAME, FILE_KEYS, TOOLS, Runner, ToolSpec
 
 #: Worker threads for document calls that need more than the cache: a call waiting for
 #: another call's extraction of the same file holds one (within its time limit).
@@ -184,6 +185,8 @@ class PdfthinServer:
         within the call's time limit."""
         deadline = Deadline(self.config.timeout_seconds)
         limiters = self._threads()
+        # Once, for both attempts below (from the cache alone, then reading the file).
+        arguments = decoded(arguments, self.runner.context.cursor_key)
         cached = await anyio.to_thread.run_sync(
             functools.partial(self.runner.cached, tool, arguments, deadline),
             limiter=limiters.cached,
@@ -263,9 +266,10 @@ class _Limiters:
 
 def _success(tool: ToolSpec, result: dict[str, Any]) -> CallToolResult:
     content: list[ContentBlock] = []
-    if tool.name == "get_image":
+    if tool.operation is not None and tool.operation.file:
         data = result.pop("data")
-        result.pop("encoding", None)
+        for key in FILE_KEYS:
+            result.pop(key, None)
         media = result["media_type"]
         if media in _DISPLAYABLE:
             content.append(ImageContent(type="image", data=data, mime_type=media))

@@ -1,8 +1,10 @@
 """Operations: stateless handlers, request in, JSON-ready response out.
 
 Every adapter (CLI, MCP server, Lambda handler, browser) calls these and nothing else, so the
-same request gets the same answer everywhere. Failures are :class:`~pdfthin.errors.PdfthinError`
-with a stable code; :func:`error_envelope` turns any exception into the envelope.
+same request gets the same answer everywhere; each adapter derives its operations, their
+arguments and their schemas from the one declaration of each in :mod:`.registry`. Failures are
+:class:`~pdfthin.errors.PdfthinError` with a stable code; :func:`error_envelope` turns any
+exception into the envelope.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from .find import find_in_document
 from .images import get_image, image_file, list_images
 from .info import get_info
 from .read import read_pages
+from .registry import OPERATIONS, Operation
 from .sections import peek, read_section
 from .toc import get_toc
 
 __all__ = [
+    "OPERATIONS",
     "Context",
+    "Operation",
     "default_context",
     "describe_document",
     "error_envelope",

@@ -20,7 +20,6 @@ Getting a call's document (:meth:`Context.document`), in order:
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -43,16 +42,12 @@ from .source import CachedOnly, Opened, PathFile
 #: Default response budget in characters: about 10k tokens, well under the 25k-token limit
 #: many agent hosts put on one tool result.
 DEFAULT_MAX_CHARS = 40_000
-MIN_MAX_CHARS = 1_000
-MAX_MAX_CHARS = 5_000_000
 DEFAULT_CACHE_SIZE = 2
 BUSY_RETRY_SECONDS = 2
 #: Source identities remembered with their fingerprints (a few hundred bytes each).
 MAX_IDENTITIES = 1024
 
 Source = str | os.PathLike[str] | bytes | Opened
-#: Characters no text argument holds: NUL and the other controls but tab and line breaks.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass
@@ -289,54 +284,3 @@ def default_context() -> Context:
         if _default is None:
             _default = Context()
         return _default
-
-
-def budget(max_chars: Any, context: Context) -> int:
-    if max_chars is None:
-        return context.default_max_chars
-    if isinstance(max_chars, bool) or not isinstance(max_chars, int):
-        raise PdfthinError("invalid_argument", "max_chars must be an integer")
-    if not MIN_MAX_CHARS <= max_chars <= MAX_MAX_CHARS:
-        raise PdfthinError(
-            "invalid_argument",
-            f"max_chars must be between {MIN_MAX_CHARS} and {MAX_MAX_CHARS}",
-            max_chars=max_chars,
-        )
-    return max_chars
-
-
-def positive_int(value: Any, name: str, default: int, maximum: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
-        raise PdfthinError(
-            "invalid_argument", f"{name} must be an integer from 1 to {maximum}", **{name: value}
-        )
-    return value
-
-
-def text_argument(value: Any, name: str, maximum: int) -> str:
-    """A non-empty string argument of at most ``maximum`` characters that is Unicode text: no
-    lone surrogate (no transport can encode it, and it would come back in the answer) and no
-    NUL or other control character but white space."""
-    if not isinstance(value, str) or not value.strip():
-        raise PdfthinError("invalid_argument", f"{name} must be a non-empty string")
-    if len(value) > maximum:
-        raise PdfthinError("invalid_argument", f"{name} is longer than {maximum} characters")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PdfthinError(
-            "invalid_argument", f"{name} is not Unicode text (it holds a lone surrogate)"
-        ) from None
-    if _CONTROL.search(value):
-        raise PdfthinError("invalid_argument", f"{name} holds a control character (NUL, ...)")
-    return value
-
-
-def flag(value: Any, name: str, default: bool = False) -> bool:
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise PdfthinError("invalid_argument", f"{name} must be true or false")
-    return value

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
+from typing import Literal
 
+from ..model import Document
 from .context import Context, Source, default_context
-from .response import compact, engine_versions
-from .unreadable import attach
+from .response import compact, document_ref, engine_versions
+from .types import DescribeResponse, Metadata, OcrCapability, PageStatuses
+from .unreadable import report
 
 #: Rough characters per token for English-like text: an estimate, labelled as such.
 CHARS_PER_TOKEN = 4
@@ -15,7 +16,7 @@ CHARS_PER_TOKEN = 4
 
 def describe_document(
     document: Source, *, password: str | None = None, context: Context | None = None
-) -> dict[str, Any]:
+) -> DescribeResponse:
     context = context or default_context()
     doc = context.document(document, password)
     statuses: dict[str, list[int]] = {}
@@ -23,6 +24,7 @@ def describe_document(
         statuses.setdefault(page.status, []).append(page.number)
     non_empty = doc.page_count - len(statuses.get("empty", []))
     needing = len(statuses.get("needs_ocr", []))
+    kind: Literal["text", "scanned", "mixed"]
     if needing == 0:
         kind = "text"
     elif needing >= max(1, non_empty) * 0.9:
@@ -30,13 +32,14 @@ def describe_document(
     else:
         kind = "mixed"
     tokens = [round(len(p.markdown) / CHARS_PER_TOKEN) for p in doc.pages]
-    metadata = asdict(doc.metadata)
-    labels = metadata.pop("page_labels")
-    response: dict[str, Any] = {
-        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
+    pages: PageStatuses = {}
+    for status, numbers in sorted(statuses.items()):
+        pages[status] = compact(numbers)  # type: ignore[literal-required]  # a page status
+    response: DescribeResponse = {
+        "document": document_ref(doc),
         "type": kind,
-        "pages": {status: compact(numbers) for status, numbers in sorted(statuses.items())},
-        "metadata": {k: v for k, v in metadata.items() if v not in (None, "")},
+        "pages": pages,
+        "metadata": metadata_of(doc),
         "has_outline": bool(doc.outline),
         "estimated_tokens": {
             "total": sum(tokens),
@@ -49,6 +52,7 @@ def describe_document(
             "engine": engine_versions(),
         },
     }
+    labels = doc.metadata.page_labels
     if labels:
         response["page_labels"] = {"first": labels[0], "last": labels[-1]}
     hidden = sum(len(p.hidden) for p in doc.pages)
@@ -63,18 +67,32 @@ def describe_document(
     if doc.problems:
         response["problems"] = doc.problems[:20]
     if needing:
-        response["pages"]["needs_ocr_reasons"] = _reasons(doc, statuses["needs_ocr"])
-    return attach(response, doc, range(1, doc.page_count + 1))
+        pages["needs_ocr_reasons"] = _reasons(doc, statuses["needs_ocr"])
+    unreadable = report(doc, range(1, doc.page_count + 1))
+    if unreadable:
+        response["unreadable"] = unreadable
+    return response
 
 
-def _ocr_capability(context: Context) -> dict[str, Any]:
+def metadata_of(doc: Document) -> Metadata:
+    """The file's metadata fields that are given (page labels apart)."""
+    found = doc.metadata
+    fields: Metadata = {}
+    for key in Metadata.__annotations__:
+        value = getattr(found, key)
+        if value not in (None, ""):
+            fields[key] = value  # type: ignore[literal-required]
+    return fields
+
+
+def _ocr_capability(context: Context) -> OcrCapability:
     binding = context.ocr
     if binding is None:
         return {"bound": False}
     return {"bound": True, "provider": binding.name, "dpi": binding.dpi}
 
 
-def _reasons(doc: Any, pages: list[int]) -> dict[str, str]:
+def _reasons(doc: Document, pages: list[int]) -> dict[str, str]:
     """Pages needing OCR, grouped by why: ``{reason code: page list}``."""
     groups: dict[str, list[int]] = {}
     for n in pages:

@@ -21,21 +21,24 @@ from ..errors import PdfthinError
 from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
-from .context import (
-    Context,
-    Source,
-    budget,
-    default_context,
-    flag,
-    positive_int,
-    text_argument,
-)
+from .context import Context, Source, default_context
 from .ocr import next_batch, page_view, pending, require_binding, transcribe
+from .paging import Pager, fill
+from .params import (
+    CASE_SENSITIVE,
+    CONTEXT_CHARS,
+    FOLD_ACCENTS,
+    MATCH_MODE,
+    MAX_RESULTS,
+    OCR,
+    QUERY,
+    budget,
+)
 from .response import document_summary, size
 from .search_index import SearchIndex, build_index, normalize_query
+from .types import Coverage, FindResponse, Match
 
-MODES = ("phrase", "all_words", "any_words")
-MAX_QUERY = 1_000
+#: Room kept for the cursor (its OCR coverage included) and the "more" sentence.
 _RESERVE = 800
 
 
@@ -43,7 +46,7 @@ def find_in_document(
     document: Source,
     query: str,
     *,
-    match_mode: str = "phrase",
+    match_mode: str | None = None,
     case_sensitive: bool | None = None,
     fold_accents: bool | None = None,
     pages: str | int | None = None,
@@ -51,24 +54,19 @@ def find_in_document(
     context_chars: int | None = None,
     max_chars: int | None = None,
     ocr: bool | None = None,
-    cursor: str | None = None,
+    cursor: str | cur.Cursor | None = None,
     password: str | None = None,
     context: Context | None = None,
-) -> dict[str, Any]:
+) -> FindResponse:
     context = context or default_context()
-    query = text_argument(query, "query", MAX_QUERY)
-    if match_mode not in MODES:
-        raise PdfthinError(
-            "invalid_argument",
-            f"match_mode must be one of {', '.join(MODES)}",
-            match_mode=match_mode,
-        )
-    sensitive = flag(case_sensitive, "case_sensitive")
-    accents = flag(fold_accents, "fold_accents", default=True)
+    query = QUERY.check(query)
+    mode: str = MATCH_MODE.value(match_mode)
+    sensitive: bool = CASE_SENSITIVE.value(case_sensitive)
+    accents: bool = FOLD_ACCENTS.value(fold_accents)
     limit = budget(max_chars, context)
-    wanted = positive_int(max_results, "max_results", 20, 1_000)
-    around = positive_int(context_chars, "context_chars", 80, 1_000)
-    use_ocr = flag(ocr, "ocr")
+    wanted: int = MAX_RESULTS.value(max_results)
+    around: int = CONTEXT_CHARS.value(context_chars)
+    use_ocr: bool = OCR.value(ocr)
     if use_ocr:
         require_binding(context)
     doc = context.document(document, password)
@@ -76,17 +74,15 @@ def find_in_document(
     args = cur.args_digest(
         op="find",
         query=query,
-        mode=match_mode,
+        mode=mode,
         case=sensitive,
         accents=accents,
         pages=format_pages(selection),
     )
+    pager = Pager("find", doc, args, cursor, context.cursor_key, ocr=use_ocr)
+    token = pager.start
     start_page, start_offset = selection[0], 0
-    token = None
-    key = context.cursor_key
-    if cursor is not None:
-        token = cur.decode(cursor, key)
-        cur.check(token, op="find", fingerprint=doc.fingerprint, ocr=use_ocr, args=args)
+    if token is not None:
         if token.index not in set(selection):
             raise PdfthinError("invalid_cursor", "the cursor names a page outside the selection")
         start_page, start_offset = token.index, token.offset
@@ -116,34 +112,30 @@ def find_in_document(
     carried = _carried(doc, selection, token) if use_ocr and token is not None else None
     coverage, unreadable = _coverage(selection, views, carried, horizon, use_ocr)
 
-    response: dict[str, Any] = {
+    response: FindResponse = {
         "document": document_summary(doc),
         "query": query,
-        "match_mode": match_mode,
+        "match_mode": mode,
         "matches": [],
         "next_cursor": None,
         "coverage": coverage,
     }
-    used = size(response) + _RESERVE
-    matches: list[dict[str, Any]] = response["matches"]
     allowed_pages = set(selection)
-    next_at: tuple[int, int] | None = None
-    for match in _matches(index, query, match_mode, sensitive, accents, allowed_pages):
-        page, offset = match["page"], match["start"]
-        if (page, offset) < (start_page, start_offset):
-            continue
-        if horizon is not None and match.get("end_page", page) >= horizon:
-            break  # beyond what this call could read: the next call continues from there
-        if len(matches) >= wanted:
-            next_at = (page, offset)
-            break
-        entry = _entry(match, views, around)
-        cost = size(entry) + 1
-        if used + cost > limit and matches:
-            next_at = (page, offset)
-            break
-        matches.append(entry)
-        used += cost
+
+    def from_start() -> Iterator[dict[str, Any]]:
+        for match in _matches(index, query, mode, sensitive, accents, allowed_pages):
+            if (match["page"], match["start"]) < (start_page, start_offset):
+                continue
+            if horizon is not None and match.get("end_page", match["page"]) >= horizon:
+                return  # beyond what this call could read: the next call continues from there
+            yield match
+
+    def entry(match: dict[str, Any]) -> Match:
+        return _entry(match, views, around)
+
+    room = limit - size(response) - _RESERVE
+    stop = fill(response["matches"], from_start(), entry, room, max_items=wanted)
+    next_at = (stop.item["page"], stop.item["start"]) if stop is not None else None
     if next_at is None and horizon is not None:
         next_at = (horizon, 0)
         response["more"] = (
@@ -154,20 +146,13 @@ def find_in_document(
         response["more"] = "more matches follow; call again with next_cursor"
     if next_at is not None:
         page, offset = next_at
-        response["next_cursor"] = cur.encode(
-            cur.Cursor(
-                op="find",
-                fingerprint=cur.fingerprint_prefix(doc.fingerprint),
-                ocr=use_ocr,
-                args=args,
-                index=page,
-                offset=offset,
-                page_hash=cur.text_hash(views[page]["text"]) if offset else None,
-                extra=_carry(doc, selection, page, unreadable) if use_ocr else None,
-            ),
-            key,
+        response["next_cursor"] = pager.cursor(
+            page,
+            offset,
+            cur.text_hash(views[page]["text"]) if offset else None,
+            _carry(doc, selection, page, unreadable) if use_ocr else None,
         )
-    if not matches and not coverage["complete"]:
+    if not response["matches"] and not coverage["complete"]:
         response["note"] = (
             "no match in the pages that could be searched; coverage is incomplete, so the "
             "text may still be on the pages listed in coverage.pages_needing_ocr "
@@ -182,7 +167,7 @@ def _coverage(
     carried: tuple[set[int], set[int]] | None,
     horizon: int | None,
     use_ocr: bool,
-) -> tuple[dict[str, Any], set[int]]:
+) -> tuple[Coverage, set[int]]:
     """Which pages of the scope were searched and which could not be (also returned as a
     set). With OCR the walk goes a batch at a time, so what earlier calls covered comes in
     the cursor (``carried``: the pages before it that OCR read, and those it could not)."""
@@ -198,7 +183,7 @@ def _coverage(
     # Searched, but only the part of the page that could be read: a match in the rest cannot
     # be ruled out either.
     partial = [n for n in reached if views[n]["reason_code"] == "partial"]
-    coverage: dict[str, Any] = {
+    coverage: Coverage = {
         "complete": not unreadable and not not_reached and not partial,
         "pages_in_scope": format_pages(selection),
         "pages_searched": format_pages(sorted(searched)),
@@ -362,7 +347,7 @@ def _hit(index: SearchIndex, start: int, end: int, allowed: set[int]) -> dict[st
     return hit
 
 
-def _entry(match: dict[str, Any], views: dict[int, dict[str, Any]], around: int) -> dict[str, Any]:
+def _entry(match: dict[str, Any], views: dict[int, dict[str, Any]], around: int) -> Match:
     page = match["page"]
     text = views[page]["text"]
     start = match["start"]
@@ -389,7 +374,7 @@ def _entry(match: dict[str, Any], views: dict[int, dict[str, Any]], around: int)
         + " ".join(after.split())
         + ("…" if len(after) == around else "")
     )
-    entry: dict[str, Any] = {
+    entry: Match = {
         "page": page,
         "snippet": snippet,
         "start": start,

@@ -33,7 +33,7 @@ import base64
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,14 +54,22 @@ from ..images.types import MaskSamples, Raster
 from ..model import Document
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
-from .context import Context, Source, budget, default_context
-from .response import document_summary, size
+from .context import Context, Source, default_context
+from .paging import Pager, fill
+from .params import MAX_BYTES, MAX_MAX_BYTES, budget
+from .response import document_ref, document_summary, size
 from .sections import section_span
-from .unreadable import attach
+from .types import (
+    ImageEntry,
+    ImageFile,
+    ImageResponse,
+    ImagesAfter,
+    ImagesResponse,
+    ImagesSection,
+    Rendered,
+)
+from .unreadable import report
 
-#: ``get_image`` default and ceiling for ``max_bytes`` (base64 characters sent).
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024
-MAX_MAX_BYTES = 256 * 1024 * 1024
 #: Drawn on this many pages or more: decorative.
 REPEATED_PAGES = 3
 #: Smaller than this on the page (points, either side): decorative.
@@ -103,10 +111,10 @@ def list_images(
     section: str | None = None,
     pages: str | int | None = None,
     max_chars: int | None = None,
-    cursor: str | None = None,
+    cursor: str | cur.Cursor | None = None,
     password: str | None = None,
     context: Context | None = None,
-) -> dict[str, Any]:
+) -> ImagesResponse:
     """Every image placement in the selected pages (``pages``, or the pages of ``section``,
     or the whole document), in page and drawing order, inside the character budget;
     ``next_cursor`` continues the list."""
@@ -122,69 +130,44 @@ def list_images(
         selection = parse_pages(pages, doc.page_count)
     catalogue = _catalogue(doc, document, password, context)
     args = cur.args_digest(op="images", pages=format_pages(selection), section=section)
+    pager = Pager("images", doc, args, cursor, context.cursor_key)
+    remaining = selection[pager.resume_at(len(selection)) :]
+    offset = pager.start.offset if pager.start is not None else 0
+    if offset > len(catalogue.pages[remaining[0] - 1]):
+        raise PdfthinError("invalid_cursor", "the cursor points past the page's images")
 
-    remaining, offset = selection, 0
-    if cursor is not None:
-        c = cur.decode(cursor, context.cursor_key)
-        cur.check(c, op="images", fingerprint=doc.fingerprint, ocr=False, args=args)
-        remaining, offset = selection[cur.resume_at(c, len(selection)) :], c.offset
-        if offset > len(catalogue.pages[remaining[0] - 1]):
-            raise PdfthinError("invalid_cursor", "the cursor points past the page's images")
-
-    decorative = sum(_decorative_count(catalogue, doc, n) for n in selection)
-    response: dict[str, Any] = {
+    scope: ImagesSection = {} if section is None else {"section": section}
+    after: ImagesAfter = {}
+    unreadable = report(doc, selection)
+    if unreadable:
+        after["unreadable"] = unreadable
+    response: ImagesResponse = {
         "document": document_summary(doc),
         "pages": format_pages(selection),
-        **({"section": section} if section is not None else {}),
+        **scope,
         "total_images": sum(len(catalogue.pages[n - 1]) for n in selection),
-        "decorative_images": decorative,
+        "decorative_images": sum(_decorative_count(catalogue, doc, n) for n in selection),
         "images": [],
         "next_cursor": None,
+        **after,
     }
-    attach(response, doc, selection)
-    longest = cur.encode(
-        cur.Cursor(
-            op="images",
-            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
-            ocr=False,
-            args=args,
-            index=len(selection),
-            offset=10**9 - 1,
-        ),
-        context.cursor_key,
-    )
-    used = size(response) + len(longest) + _RESERVE
-    out: list[dict[str, Any]] = response["images"]
-    page_index, index = 0, offset
-    stopped = False
-    while page_index < len(remaining) and not stopped:
-        entries = catalogue.pages[remaining[page_index] - 1]
-        while index < len(entries):
-            item = _listing(entries[index], catalogue, doc)
-            cost = size(item) + 1
-            if used + cost > limit and out:
-                stopped = True
-                break
-            out.append(item)
-            used += cost
-            index += 1
-        if not stopped:
-            page_index += 1
-            index = 0
-    if stopped:
+
+    def placements() -> Iterator[tuple[int, int]]:
+        """(position in ``remaining``, index in that page's images), from the cursor on."""
+        for page_index, number in enumerate(remaining):
+            for index in range(offset if page_index == 0 else 0, len(catalogue.pages[number - 1])):
+                yield page_index, index
+
+    def entry(at: tuple[int, int]) -> ImageEntry:
+        return _listing(catalogue.pages[remaining[at[0]] - 1][at[1]], catalogue, doc)
+
+    room = limit - size(response) - pager.longest(len(selection), offset=True) - _RESERVE
+    stop = fill(response["images"], placements(), entry, room)
+    if stop is not None:
+        page_index, index = stop.item
         rest = remaining[page_index:]
         left = sum(len(catalogue.pages[n - 1]) for n in rest) - index
-        response["next_cursor"] = cur.encode(
-            cur.Cursor(
-                op="images",
-                fingerprint=cur.fingerprint_prefix(doc.fingerprint),
-                ocr=False,
-                args=args,
-                index=len(selection) - len(rest),
-                offset=index,
-            ),
-            context.cursor_key,
-        )
+        response["next_cursor"] = pager.cursor(len(selection) - len(rest), index)
         response["omitted"] = {
             "reason": "budget",
             "images": left,
@@ -196,10 +179,10 @@ def list_images(
     return response
 
 
-def _listing(entry: _Entry, catalogue: _Catalogue, doc: Document) -> dict[str, Any]:
+def _listing(entry: _Entry, catalogue: _Catalogue, doc: Document) -> ImageEntry:
     p = entry.placement
     facts = catalogue.pictures[entry.facts_index]
-    item: dict[str, Any] = {
+    item: ImageEntry = {
         "id": entry.id,
         "page": entry.page,
         "bbox": [round(v, 1) for v in p.bbox],
@@ -340,10 +323,10 @@ def get_image(
     max_bytes: int | None = None,
     password: str | None = None,
     context: Context | None = None,
-) -> dict[str, Any]:
+) -> ImageResponse:
     """One image as a file, base64-encoded. ``max_bytes`` bounds the base64 text (default
     5 MB); a larger image is ``too_large``."""
-    limit = _max_bytes(max_bytes)
+    limit: int = MAX_BYTES.value(max_bytes)
     content, info = image_file(
         document, image_id, max_bytes=MAX_MAX_BYTES, password=password, context=context
     )
@@ -358,9 +341,7 @@ def get_image(
             base64_bytes=encoded_size,
             max_bytes=limit,
         )
-    info["encoding"] = "base64"
-    info["data"] = base64.b64encode(content).decode("ascii")
-    return info
+    return {**info, "encoding": "base64", "data": base64.b64encode(content).decode("ascii")}
 
 
 def image_file(
@@ -370,11 +351,11 @@ def image_file(
     max_bytes: int | None = None,
     password: str | None = None,
     context: Context | None = None,
-) -> tuple[bytes, dict[str, Any]]:
+) -> tuple[bytes, ImageFile]:
     """The image's file bytes and its description (everything ``get_image`` returns but the
     data). ``max_bytes`` bounds the file's size here."""
     context = context or default_context()
-    limit = _max_bytes(max_bytes)
+    limit: int = MAX_BYTES.value(max_bytes)
     if not isinstance(image_id, str) or not (match := _ID.match(image_id.strip())):
         raise PdfthinError(
             "invalid_argument",
@@ -411,8 +392,8 @@ def image_file(
             bytes=len(content),
             max_bytes=limit,
         )
-    response: dict[str, Any] = {
-        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
+    response: ImageFile = {
+        "document": document_ref(doc),
         "id": image_id,
         "page": page,
         **info,
@@ -421,31 +402,12 @@ def image_file(
     return content, response
 
 
-def _max_bytes(value: Any) -> int:
-    if value is None:
-        return DEFAULT_MAX_BYTES
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_MAX_BYTES:
-        raise PdfthinError(
-            "invalid_argument",
-            f"max_bytes must be an integer from 1 to {MAX_MAX_BYTES}",
-            max_bytes=value,
-        )
-    return value
-
-
-def _render(
-    engine: EngineDocument, placement: ImagePlacement, page: int
-) -> tuple[bytes, dict[str, Any]]:
+def _render(engine: EngineDocument, placement: ImagePlacement, page: int) -> tuple[bytes, Rendered]:
     """The file for one image: its bytes and ``media_type``, ``format``, ``extension``,
     ``stored_format``, ``width``, ``height`` and ``notes``."""
     stored = load_image(engine, placement, page)
     notes = list(stored.problems)
     kind = stored.stored_format
-    info: dict[str, Any] = {
-        "stored_format": kind,
-        "width": stored.width,
-        "height": stored.height,
-    }
     if kind in ("jpeg", "jpx"):
         content = stored.codec_data or b""
         if not content:
@@ -484,7 +446,14 @@ def _render(
         )
         content = to_png(raster, max_work_bytes=4 * engine.limits.max_stream_bytes)
         media, fmt, ext = "image/png", "png", "png"
-    info.update({"media_type": media, "format": fmt, "extension": ext})
+    info: Rendered = {
+        "stored_format": kind,
+        "width": stored.width,
+        "height": stored.height,
+        "media_type": media,
+        "format": fmt,
+        "extension": ext,
+    }
     if notes:
         info["notes"] = notes
     return content, info

@@ -3,43 +3,52 @@ encryption, tagging, page labels."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
-
 from .context import Context, Source, default_context
-from .response import compact
-from .unreadable import attach
+from .describe import metadata_of
+from .response import compact, document_ref
+from .types import InfoResponse, PageSize
+from .unreadable import report
+
+#: Page-size groups and attachment names listed (the rest are counted elsewhere or cut).
+MAX_PAGE_SIZES = 50
+MAX_ATTACHMENTS = 100
+#: Page labels listed before the list ends in "…".
+MAX_LABELS = 200
 
 
 def get_info(
     document: Source, *, password: str | None = None, context: Context | None = None
-) -> dict[str, Any]:
+) -> InfoResponse:
     context = context or default_context()
     doc = context.document(document, password)
-    metadata = asdict(doc.metadata)
-    labels = metadata.pop("page_labels")
     # Page geometry, grouped: most documents have one or two page sizes.
     sizes: dict[tuple[float, float, int], list[int]] = {}
     for page in doc.pages:
         sizes.setdefault((page.width, page.height, page.rotation), []).append(page.number)
-    response: dict[str, Any] = {
-        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
-        "metadata": {k: v for k, v in metadata.items() if v not in (None, "")},
-        "page_sizes": [
-            {"pages": compact(nums), "width": w, "height": h, "rotation": r, "unit": "pt"}
-            for (w, h, r), nums in sizes.items()
-        ][:50],
+    page_sizes: list[PageSize] = [
+        {"pages": compact(nums), "width": w, "height": h, "rotation": r, "unit": "pt"}
+        for (w, h, r), nums in sizes.items()
+    ]
+    response: InfoResponse = {
+        "document": document_ref(doc),
+        "metadata": metadata_of(doc),
+        "page_sizes": page_sizes[:MAX_PAGE_SIZES],
         "outline_entries": len(doc.outline),
         "images": sum(len(p.images) for p in doc.pages),
         "forms": {"fields": doc.facts.form_fields, "xfa": doc.facts.xfa},
-        "attachments": doc.facts.attachments[:100],
+        "attachments": doc.facts.attachments[:MAX_ATTACHMENTS],
         "links": doc.facts.links,
         "annotations": doc.facts.annotations,
     }
+    labels = doc.metadata.page_labels
     if labels:
-        response["page_labels"] = labels if len(labels) <= 200 else [*labels[:200], "…"]
+        listed = labels[:MAX_LABELS]  # a copy: no list of the cached document leaves it
+        response["page_labels"] = listed if len(labels) <= MAX_LABELS else [*listed, "…"]
     if doc.recovered:
         response["recovered"] = doc.recovered
     if doc.problems:
         response["problems"] = doc.problems[:20]
-    return attach(response, doc, range(1, doc.page_count + 1))
+    unreadable = report(doc, range(1, doc.page_count + 1))
+    if unreadable:
+        response["unreadable"] = unreadable
+    return response

@@ -7,11 +7,12 @@ form every adapter sends, so "fits the budget" means exactly what the client rec
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from .._version import __version__
 from ..model import Document
 from ..pages import format_pages
+from .types import DocumentRef, DocumentSummary
 
 
 def dumps(obj: Any) -> str:
@@ -28,10 +29,18 @@ TITLE_CHARS = 160
 
 #: Where a section's title comes from: the PDF's bookmarks (written by whoever made the file,
 #: not page text) or a heading found in the page text.
-TITLE_SOURCES = {"outline": "outline", "headings": "heading"}
+TITLE_SOURCES: dict[str, Literal["outline", "heading"]] = {
+    "outline": "outline",
+    "headings": "heading",
+}
 
 
-def document_summary(doc: Document) -> dict[str, Any]:
+def document_ref(doc: Document) -> DocumentRef:
+    """The document's fingerprint and page count."""
+    return {"fingerprint": doc.fingerprint, "page_count": doc.page_count}
+
+
+def document_summary(doc: Document) -> DocumentSummary:
     """The document's fingerprint, page count and metadata title. The title is the file's own
     metadata, not page text, and is labelled so (invariant 15): it sits under ``metadata``."""
     title = doc.metadata.title

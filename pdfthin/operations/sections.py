@@ -11,21 +11,28 @@ from ..model.markers import PAGE_MARKER, escape_markers, joined_pages
 from ..model.sections import Section, section_text, section_tree
 from ..pages import format_pages
 from . import cursor as cur
-from .context import Context, Source, budget, default_context, positive_int
+from .context import Context, Source, default_context
+from .paging import Pager, fit_text
+from .params import LIMIT, POSITION, SEED, budget
 from .read import read_pages
-from .response import TITLE_SOURCES, cut_point, size
-from .unreadable import attach
+from .response import TITLE_SOURCES, document_ref, size
+from .types import (
+    PeekResponse,
+    ReadPagesResponse,
+    Scope,
+    ScopeTitle,
+    SectionAfter,
+    SectionInfo,
+    SectionPart,
+    SectionResponse,
+)
+from .unreadable import report
 
 # escape_markers: adapters render page Markdown beside their own markers with it.
 __all__ = ["escape_markers", "peek", "read_section", "section_span"]
 
 #: Room for ``part`` and ``omitted`` beside the cursor (whose longest form is measured).
 _RESERVE = 300
-POSITIONS = ("beginning", "middle", "ending", "random")
-DEFAULT_PEEK = 500
-MAX_PEEK = 20_000
-#: The largest seed (JSON numbers are exact up to 2**53); it comes back in the answer.
-MAX_SEED = 2**53
 
 
 def _section(doc: Document, section_id: Any) -> Section:
@@ -59,10 +66,10 @@ def read_section(
     section: str | None = None,
     *,
     max_chars: int | None = None,
-    cursor: str | None = None,
+    cursor: str | cur.Cursor | None = None,
     password: str | None = None,
     context: Context | None = None,
-) -> dict[str, Any]:
+) -> SectionResponse | ReadPagesResponse:
     """One section's Markdown, from its heading to the next heading at the same or a higher
     level; without ``section``, the whole document, paginated as :func:`read_pages` does."""
     context = context or default_context()
@@ -77,63 +84,55 @@ def read_section(
     tree = section_tree(doc)
     text = section_text(doc, found)
     args = cur.args_digest(op="section", section=section)
+    pager = Pager("section", doc, args, cursor, context.cursor_key)
     offset = 0
-    if cursor is not None:
-        c = cur.decode(cursor, context.cursor_key)
-        cur.check(c, op="section", fingerprint=doc.fingerprint, ocr=False, args=args)
-        if c.page_hash != cur.text_hash(text) or c.offset > len(text):
+    if pager.start is not None:
+        if pager.start.page_hash != cur.text_hash(text) or pager.start.offset > len(text):
             raise PdfthinError(
                 "stale_cursor",
                 f"the text of section {section!r} changed since the cursor was issued",
                 section=section,
             )
-        offset = c.offset
-    response: dict[str, Any] = {
-        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
-        "section": {
-            "id": found.id,
-            "title": found.title,
-            "title_source": TITLE_SOURCES[tree.source],
-            "level": found.level,
-            "pages": f"{first}-{last}" if last != first else str(first),
-            "breadcrumb": tree.breadcrumb(found),
-            "chars": len(text),
-        },
+        offset = pager.start.offset
+    document_info = document_ref(doc)
+    section_info: SectionInfo = {
+        "id": found.id,
+        "title": found.title,
+        "title_source": TITLE_SOURCES[tree.source],
+        "level": found.level,
+        "pages": f"{first}-{last}" if last != first else str(first),
+        "breadcrumb": tree.breadcrumb(found),
+        "chars": len(text),
+    }
+    after: SectionAfter = {}
+    unreadable = report(doc, range(first, last + 1))
+    if unreadable:
+        after["unreadable"] = unreadable
+    # The response without its text, measured with a place for "part" (room for its value is
+    # kept with "omitted"'s).
+    empty = {
+        "document": document_info,
+        "section": section_info,
         "markdown": "",
         "part": None,
         "next_cursor": None,
+        **after,
     }
-    attach(response, doc, range(first, last + 1))
-    longest = cur.encode(
-        cur.Cursor(
-            op="section",
-            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
-            ocr=False,
-            args=args,
-            offset=10**9 - 1,
-            page_hash="f" * 12,
-        ),
-        context.cursor_key,
-    )
-    room = limit - size(response) - len(longest) - _RESERVE
-    end = _fit(text, offset, room)
-    response["markdown"] = text[offset:end]
+    room = limit - size(empty) - pager.longest(offset=True, page_hash=True) - _RESERVE
+    end = fit_text(text, offset, lambda end: size(text[offset:end]) <= room)
+    part: SectionPart = {}
     if offset or end < len(text):
-        response["part"] = {"start": offset, "end": end, "total": len(text)}
-    else:
-        del response["part"]
+        part["part"] = {"start": offset, "end": end, "total": len(text)}
+    response: SectionResponse = {
+        "document": document_info,
+        "section": section_info,
+        "markdown": text[offset:end],
+        **part,
+        "next_cursor": None,
+        **after,
+    }
     if end < len(text):
-        response["next_cursor"] = cur.encode(
-            cur.Cursor(
-                op="section",
-                fingerprint=cur.fingerprint_prefix(doc.fingerprint),
-                ocr=False,
-                args=args,
-                offset=end,
-                page_hash=cur.text_hash(text),
-            ),
-            context.cursor_key,
-        )
+        response["next_cursor"] = pager.cursor(offset=end, page_hash=cur.text_hash(text))
         response["omitted"] = {
             "reason": "budget",
             "chars": len(text) - end,
@@ -143,50 +142,29 @@ def read_section(
     return response
 
 
-def _fit(text: str, offset: int, room: int) -> int:
-    """The end of the largest piece after ``offset`` whose JSON fits in ``room``."""
-    if size(text[offset:]) <= room:
-        return len(text)
-    lo, hi, best = offset + 1, len(text), offset + 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        if size(text[offset:mid]) <= room:
-            best, lo = mid, mid + 1
-        else:
-            hi = mid - 1
-    end = offset + cut_point(text[offset:], best - offset)
-    if end > offset and 0xD800 <= ord(text[end - 1]) <= 0xDBFF:
-        end -= 1
-    return max(end, offset + 1)
-
-
 def peek(
     document: Source,
     section: str | None = None,
     *,
-    position: str = "beginning",
+    position: str | None = None,
     limit: int | None = None,
     seed: int | None = None,
     password: str | None = None,
     context: Context | None = None,
-) -> dict[str, Any]:
+) -> PeekResponse:
     """At most ``limit`` characters from the beginning, middle, ending or a random place
     (reproducible with ``seed``) of a section or of the document, with where they were taken
     and how long the whole scope is."""
     context = context or default_context()
-    if position not in POSITIONS:
-        raise PdfthinError(
-            "invalid_argument", f"position must be one of {', '.join(POSITIONS)}", position=position
-        )
-    size_limit = positive_int(limit, "limit", DEFAULT_PEEK, MAX_PEEK)
-    if seed is not None and (
-        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
-    ):
-        raise PdfthinError("invalid_argument", f"seed must be an integer from 0 to {MAX_SEED}")
+    where: str = POSITION.value(position)
+    size_limit: int = LIMIT.value(limit)
+    chosen_seed: int | None = SEED.value(seed)
     doc = context.document(document, password)
+    title: ScopeTitle
+    scope_id: str | None = None
     if section is None:
         text, pages = joined_pages(doc.pages)
-        scope: dict[str, Any] = {"section": None, "metadata": {"title": doc.metadata.title}}
+        title = {"metadata": {"title": doc.metadata.title}}
         first, last = 1, doc.page_count
     else:
         found = _section(doc, section)
@@ -194,31 +172,37 @@ def peek(
         text = section_text(doc, found)
         pages = _page_starts_in_section(doc, found, text)
         source = TITLE_SOURCES[section_tree(doc).source]
-        scope = {"section": found.id, "title": found.title, "title_source": source}
+        scope_id, title = found.id, {"title": found.title, "title_source": source}
     total = len(text)
-    if position == "beginning":
+    if where == "beginning":
         start = 0
-    elif position == "ending":
+    elif where == "ending":
         start = max(0, total - size_limit)
-    elif position == "middle":
+    elif where == "middle":
         start = max(0, (total - size_limit) // 2)
     else:
-        start = random.Random(seed).randint(0, max(0, total - size_limit))
+        start = random.Random(chosen_seed).randint(0, max(0, total - size_limit))
     start, end = _word_bounds(text, start, min(total, start + size_limit))
-    page = _page_at(pages, start)
-    scope["chars"] = total
-    scope["pages"] = format_pages(list(range(first, last + 1)))
-    response = {
-        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
+    scope: Scope = {
+        "section": scope_id,
+        **title,
+        "chars": total,
+        "pages": format_pages(list(range(first, last + 1))),
+    }
+    response: PeekResponse = {
+        "document": document_ref(doc),
         "scope": scope,
-        "position": position,
-        "seed": seed if position == "random" else None,
+        "position": where,
+        "seed": chosen_seed if where == "random" else None,
         "start": start,
         "end": end,
-        "page": page,
+        "page": _page_at(pages, start),
         "text": text[start:end],
     }
-    return attach(response, doc, range(first, last + 1))
+    unreadable = report(doc, range(first, last + 1))
+    if unreadable:
+        response["unreadable"] = unreadable
+    return response
 
 
 def _page_starts_in_section(doc: Document, section: Section, text: str) -> list[tuple[int, int]]:

@@ -3,65 +3,54 @@ inside the budget."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..model.sections import image_count, preview, section_tree
 from . import cursor as cur
-from .context import Context, Source, budget, default_context
-from .response import TITLE_SOURCES, size
-from .unreadable import attach, page_list, unreadable_in
+from .context import Context, Source, default_context
+from .paging import Pager, fill
+from .params import budget
+from .response import TITLE_SOURCES, document_ref, size
+from .types import TocEntry, TocResponse
+from .unreadable import page_list, report, unreadable_in
 
 #: Room for the quotes around the cursor (whose longest form is measured).
 _RESERVE = 8
+#: Outline problems listed (on the first response only).
+MAX_PROBLEMS = 20
 
 
 def get_toc(
     document: Source,
     *,
     max_chars: int | None = None,
-    cursor: str | None = None,
+    cursor: str | cur.Cursor | None = None,
     password: str | None = None,
     context: Context | None = None,
-) -> dict[str, Any]:
+) -> TocResponse:
     context = context or default_context()
     limit = budget(max_chars, context)
     doc = context.document(document, password)
     tree = section_tree(doc)
     sections = tree.sections
-    args = cur.args_digest(op="toc")
-    start = 0
-    if cursor is not None:
-        c = cur.decode(cursor, context.cursor_key)
-        cur.check(c, op="toc", fingerprint=doc.fingerprint, ocr=False, args=args)
-        start = cur.resume_at(c, len(sections))
-    response: dict[str, Any] = {
-        "document": {"fingerprint": doc.fingerprint, "page_count": doc.page_count},
+    pager = Pager("toc", doc, cur.args_digest(op="toc"), cursor, context.cursor_key)
+    start = pager.resume_at(len(sections))
+    response: TocResponse = {
+        "document": document_ref(doc),
         "source": tree.source,
         "total_sections": len(sections),
         "sections": [],
         "next_cursor": None,
     }
     if doc.outline_problems and start == 0 and tree.source == "outline":
-        response["problems"] = doc.outline_problems[:20]
+        response["problems"] = doc.outline_problems[:MAX_PROBLEMS]
     # The whole document: headings are sought on every page, and previews come from them.
-    attach(response, doc, range(1, doc.page_count + 1))
-    longest = cur.encode(
-        cur.Cursor(
-            op="toc",
-            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
-            ocr=False,
-            args=args,
-            index=len(sections),
-        ),
-        context.cursor_key,
-    )
-    used = size(response) + len(longest) + _RESERVE
-    index = start
-    entries: list[dict[str, Any]] = response["sections"]
+    unreadable = report(doc, range(1, doc.page_count + 1))
+    if unreadable:
+        response["unreadable"] = unreadable
     title_source = TITLE_SOURCES[tree.source]
-    while index < len(sections):
+
+    def entry(index: int) -> TocEntry:
         section = sections[index]
-        entry: dict[str, Any] = {
+        item: TocEntry = {
             "id": section.id,
             "title": section.title,
             "title_source": title_source,
@@ -69,29 +58,18 @@ def get_toc(
             "page": section.page,
         }
         if section.page is not None and section.end_page is not None:
-            entry["end_page"] = section.end_page
-            entry["preview"] = preview(doc, section)
-            entry["images"] = image_count(doc, section)
+            item["end_page"] = section.end_page
+            item["preview"] = preview(doc, section)
+            item["images"] = image_count(doc, section)
             missing = unreadable_in(doc, section.page, section.end_page)
             if missing:
-                entry["unreadable"] = page_list(missing)
+                item["unreadable"] = page_list(missing)
         if section.problem:
-            entry["problem"] = section.problem
-        cost = size(entry) + 1
-        if used + cost > limit and entries:
-            break
-        entries.append(entry)
-        used += cost
-        index += 1
-    if index < len(sections):
-        response["next_cursor"] = cur.encode(
-            cur.Cursor(
-                op="toc",
-                fingerprint=cur.fingerprint_prefix(doc.fingerprint),
-                ocr=False,
-                args=args,
-                index=index,
-            ),
-            context.cursor_key,
-        )
+            item["problem"] = section.problem
+        return item
+
+    room = limit - size(response) - pager.longest(len(sections)) - _RESERVE
+    stop = fill(response["sections"], range(start, len(sections)), entry, room)
+    if stop is not None:
+        response["next_cursor"] = pager.cursor(stop.item)
     return response

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from typing import Any
 
 from ..model import Document
 from ..pages import format_pages
+from .types import UnreadableReport
 
 #: The longest page list a report carries (characters); a longer one is cut at a range.
 MAX_LIST_CHARS = 80
@@ -54,7 +54,7 @@ def page_list(pages: list[int]) -> str:
     return text[: text.rfind(",", 0, MAX_LIST_CHARS - 1)] + ",…"
 
 
-def report(doc: Document, pages: Iterable[int]) -> dict[str, Any] | None:
+def report(doc: Document, pages: Iterable[int]) -> UnreadableReport | None:
     """The ``unreadable`` report of a response whose scope is ``pages``; ``None`` when every
     page was read."""
     unreadable = set(all_unreadable(doc))
@@ -80,11 +80,3 @@ def report(doc: Document, pages: Iterable[int]) -> dict[str, Any] | None:
             "their text is missing here, not absent from the document"
         ),
     }
-
-
-def attach(response: dict[str, Any], doc: Document, pages: Iterable[int]) -> dict[str, Any]:
-    """``response`` with its ``unreadable`` report, when there is one."""
-    found = report(doc, pages)
-    if found is not None:
-        response["unreadable"] = found
-    return response

@@ -1,45 +1,23 @@
 """The browser bridge: the web worker's one way into pdfthin.
 
 It holds the bytes of the documents the page opened and calls :mod:`pdfthin.operations` with
-them, answering JSON text (a response, or the error envelope). The same module runs under
-Pyodide in the worker, under Pyodide in Node (``web/tests/parity.mjs``) and under CPython
-(``tests/test_pyodide.py``), so the parity test compares exactly what the page receives.
+them, answering JSON text (a response, or the error envelope). The calls are the operations of
+the registry (``pdfthin/operations/registry.py``) by their short names (``describe``, ``read``,
+``find``, ... as the command line's), their arguments checked as it declares them. The same
+module runs under Pyodide in the worker, under Pyodide in Node (``web/tests/parity.mjs``) and
+under CPython (``tests/test_pyodide.py``), so the parity test compares exactly what the page
+receives.
 """
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import json
 from collections.abc import Callable
-from typing import Any
 
 from pdfthin.errors import PdfthinError
-from pdfthin.operations import (
-    Context,
-    describe_document,
-    error_envelope,
-    find_in_document,
-    get_image,
-    get_info,
-    get_toc,
-    list_images,
-    peek,
-    read_pages,
-    read_section,
-)
-
-OPERATIONS: dict[str, Callable[..., dict[str, Any]]] = {
-    "describe": describe_document,
-    "read": read_pages,
-    "find": find_in_document,
-    "toc": get_toc,
-    "section": read_section,
-    "peek": peek,
-    "info": get_info,
-    "images": list_images,
-    "image": get_image,
-}
+from pdfthin.operations import Context, error_envelope
+from pdfthin.operations.registry import BY_COMMAND
 
 #: The documents opened in this tab, by handle: bytes stay here, so each call does not copy
 #: the file across from JavaScript again. Only the latest few are kept.
@@ -71,23 +49,22 @@ def call(operation: str, handle: str, arguments: str = "{}") -> str:
     """Run ``operation`` on the document ``handle`` with ``arguments`` (a JSON object) and
     answer the response as JSON text; every failure is the error envelope."""
     try:
-        handler = OPERATIONS.get(operation)
-        if handler is None:
-            raise PdfthinError("invalid_argument", f"unknown operation {operation!r}")
+        op = BY_COMMAND.get(operation)
+        if op is None:
+            raise PdfthinError(
+                "invalid_argument",
+                f"unknown operation {operation!r}; the operations are {', '.join(BY_COMMAND)}",
+            )
         data = _documents.get(handle)
         if data is None:
             raise PdfthinError("invalid_argument", f"no open document {handle!r}")
         try:
-            kwargs = json.loads(arguments)
+            raw = json.loads(arguments)
         except (ValueError, RecursionError):
             raise PdfthinError("invalid_argument", "arguments must be a JSON object") from None
-        if not isinstance(kwargs, dict) or "context" in kwargs:
+        if not isinstance(raw, dict):
             raise PdfthinError("invalid_argument", "arguments must be a JSON object")
-        try:
-            inspect.signature(handler).bind(data, **kwargs)
-        except TypeError as exc:
-            raise PdfthinError("invalid_argument", f"{operation}: {exc}") from None
-        response = handler(data, context=_context, **kwargs)
+        response = op.handler(data, **op.arguments(raw), context=_context)
     except Exception as exc:
         response = error_envelope(exc)
     return json.dumps(response, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,351 @@
+"""The arguments of the operations, each declared once: its type, range or choices, default,
+description and check.
+
+A :class:`Param` gives both the JSON schema a transport advertises (the MCP tool list) and the
+check every surface applies to a value it received (:func:`arguments`), so an argument an agent
+gets wrong is answered with an ``invalid_argument`` envelope that says what to fix. The
+handlers check their options through the same declarations (:meth:`Param.value`), so the Python
+API refuses what the transports refuse. Arguments whose meaning depends on the document (a page
+selection, a section id, a cursor, an image id) are bound to it by their handler
+(``invalid_pages``, ``not_found``, ``invalid_cursor``); the schema only bounds their form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..errors import PdfthinError, shown
+from .cursor import MAX_CURSOR_CHARS
+
+if TYPE_CHECKING:
+    from .context import Context
+
+#: What a parameter holds: a page selection is a string like "1-3,7" or one page number.
+Kind = Literal["string", "integer", "boolean", "pages"]
+
+_SCHEMA_TYPES: dict[str, Any] = {
+    "string": "string",
+    "integer": "integer",
+    "boolean": "boolean",
+    "pages": ["string", "integer"],
+}
+#: Characters no text argument holds: NUL and the other controls but tab and line breaks.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+# --- the limits of the arguments --------------------------------------------------------------
+
+#: ``max_chars``: the response budget in characters (the default is the context's).
+MIN_MAX_CHARS = 1_000
+MAX_MAX_CHARS = 5_000_000
+#: The longest page selection a transport accepts (the parser's own bound is looser).
+MAX_PAGES_CHARS = 1_000
+#: ``max_pages`` of ``read_pages``: the default is no limit but the largest allowed.
+MAX_MAX_PAGES = 1_000_000
+MAX_PASSWORD_CHARS = 1_024
+MAX_SECTION_CHARS = 64
+#: ``find_in_document``.
+MAX_QUERY = 1_000
+MODES = ("phrase", "all_words", "any_words")
+DEFAULT_MAX_RESULTS = 20
+MAX_MAX_RESULTS = 1_000
+DEFAULT_CONTEXT_CHARS = 80
+MAX_CONTEXT_CHARS = 1_000
+#: ``peek``: the seed's ceiling is where JSON numbers stop being exact (it comes back).
+POSITIONS = ("beginning", "middle", "ending", "random")
+DEFAULT_PEEK = 500
+MAX_PEEK = 20_000
+MAX_SEED = 2**53
+#: ``get_image``: ``max_bytes`` bounds the base64 text sent.
+MAX_IMAGE_ID_CHARS = 64
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+MAX_MAX_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: Kind
+    description: str
+    required: bool = False
+    enum: tuple[str, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    default: Any = None
+    #: Unicode text: not blank, no lone surrogate (no transport can encode it, and it would
+    #: come back in the answer), no NUL or other control character but white space.
+    text: bool = False
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON schema of the argument."""
+        schema: dict[str, Any] = {"type": _SCHEMA_TYPES[self.kind], "description": self.description}
+        if self.enum is not None:
+            schema["enum"] = list(self.enum)
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        if self.max_length is not None:
+            schema["maxLength"] = self.max_length
+        if self.pattern is not None:
+            schema["pattern"] = self.pattern
+        if self.default is not None:
+            schema["default"] = self.default
+        return schema
+
+    def check(self, value: Any) -> Any:
+        """``value`` if it satisfies the schema (an integral float becomes an int: JSON does
+        not tell 2 from 2.0); ``invalid_argument`` naming the argument otherwise."""
+
+        def bad(expected: str) -> PdfthinError:
+            return PdfthinError(
+                "invalid_argument",
+                f"{self.name} must be {expected}; got {shown(value)}",
+                argument=self.name,
+            )
+
+        if self.kind in ("integer", "pages") and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if self.kind == "boolean":
+            if not isinstance(value, bool):
+                raise bad("true or false")
+            return value
+        if self.kind == "pages":
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                raise bad('a page selection like "1-3,7,10-" or a page number')
+            if isinstance(value, str) and len(value) > (self.max_length or MAX_PAGES_CHARS):
+                raise bad(f"at most {self.max_length} characters")
+            return value
+        if self.kind == "integer":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise bad("an integer")
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                low = self.minimum if self.minimum is not None else "-"
+                high = self.maximum if self.maximum is not None else "-"
+                raise bad(f"an integer from {low} to {high}")
+            return value
+        if not isinstance(value, str):
+            raise bad("a string")
+        if self.text:
+            return text_argument(value, self.name, self.max_length or len(value))
+        if self.enum is not None and value not in self.enum:
+            raise bad("one of " + ", ".join(self.enum))
+        if self.max_length is not None and len(value) > self.max_length:
+            raise bad(f"at most {self.max_length} characters")
+        if self.pattern is not None and not re.search(self.pattern, value):
+            raise bad(f"a string matching {self.pattern}")
+        return value
+
+    def value(self, value: Any) -> Any:
+        """The default when ``value`` is ``None`` (absent), else ``value`` checked."""
+        return self.default if value is None else self.check(value)
+
+
+def arguments(
+    name: str,
+    params: Sequence[Param],
+    raw: Mapping[str, Any] | None,
+    takes: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The arguments of a call to ``name``, checked against its ``params``: ``null`` counts as
+    absent (many clients send it for an optional argument); an unknown or missing argument is
+    ``invalid_argument``. ``takes`` names what the transport takes besides (``document``)."""
+    raw = raw or {}
+    known = {p.name: p for p in params}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise PdfthinError(
+            "invalid_argument",
+            f"{name} has no argument {', '.join(unknown)}; it takes " + ", ".join([*takes, *known]),
+            arguments=unknown,
+        )
+    out: dict[str, Any] = {}
+    for param in params:
+        value = raw.get(param.name)
+        if value is None:
+            if param.required:
+                raise PdfthinError(
+                    "invalid_argument",
+                    f"{name} needs the argument {param.name}",
+                    argument=param.name,
+                )
+            continue
+        out[param.name] = param.check(value)
+    return out
+
+
+def text_argument(value: Any, name: str, maximum: int) -> str:
+    """A non-empty string argument of at most ``maximum`` characters that is Unicode text: no
+    lone surrogate and no NUL or other control character but white space."""
+    if not isinstance(value, str) or not value.strip():
+        raise PdfthinError("invalid_argument", f"{name} must be a non-empty string")
+    if len(value) > maximum:
+        raise PdfthinError("invalid_argument", f"{name} is longer than {maximum} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PdfthinError(
+            "invalid_argument", f"{name} is not Unicode text (it holds a lone surrogate)"
+        ) from None
+    if _CONTROL.search(value):
+        raise PdfthinError("invalid_argument", f"{name} holds a control character (NUL, ...)")
+    return value
+
+
+def budget(max_chars: Any, context: Context) -> int:
+    """The response budget of a call: ``max_chars`` checked, or the context's default."""
+    if max_chars is None:
+        return context.default_max_chars
+    limit: int = MAX_CHARS.check(max_chars)
+    return limit
+
+
+# --- the arguments shared by several operations -------------------------------------------------
+
+PAGES = Param(
+    "pages",
+    "pages",
+    'Pages to cover, 1-based: "1-3,7,10-" (10- means to the end) or one page number. '
+    "Default: the whole document. Out-of-range pages are an invalid_pages error naming the "
+    "page count.",
+    max_length=MAX_PAGES_CHARS,
+)
+MAX_CHARS = Param(
+    "max_chars",
+    "integer",
+    "Budget of this response in characters of compact JSON (default set by the server, "
+    "normally 40000, about 10k tokens). What does not fit is reachable through next_cursor.",
+    minimum=MIN_MAX_CHARS,
+    maximum=MAX_MAX_CHARS,
+)
+CURSOR = Param(
+    "cursor",
+    "string",
+    "next_cursor of the previous response, to continue it. Pass the same document and the "
+    "same other arguments; max_chars may change between calls.",
+    max_length=MAX_CURSOR_CHARS,
+)
+PASSWORD = Param(
+    "password",
+    "string",
+    "Password of an encrypted PDF (omit otherwise).",
+    max_length=MAX_PASSWORD_CHARS,
+)
+OCR = Param(
+    "ocr",
+    "boolean",
+    "true to transcribe pages that need OCR with the server's OCR provider (slow; "
+    "ocr_unavailable when none is bound). Default false.",
+    default=False,
+)
+SECTION = Param(
+    "section",
+    "string",
+    "A section id from get_toc, like 's-1-3'.",
+    max_length=MAX_SECTION_CHARS,
+    pattern=r"^s-\d{1,6}-\d{1,9}$",
+)
+
+# --- read_pages ---------------------------------------------------------------------------------
+
+MAX_PAGES = Param(
+    "max_pages",
+    "integer",
+    "At most this many pages per response.",
+    minimum=1,
+    maximum=MAX_MAX_PAGES,
+    default=MAX_MAX_PAGES,
+)
+
+# --- find_in_document ---------------------------------------------------------------------------
+
+QUERY = Param(
+    "query",
+    "string",
+    f"The text to find (1 to {MAX_QUERY} characters).",
+    required=True,
+    max_length=MAX_QUERY,
+    text=True,
+)
+MATCH_MODE = Param(
+    "match_mode",
+    "string",
+    "phrase | all_words | any_words (default phrase).",
+    enum=MODES,
+    default="phrase",
+)
+CASE_SENSITIVE = Param(
+    "case_sensitive", "boolean", "Match case exactly (default false).", default=False
+)
+FOLD_ACCENTS = Param(
+    "fold_accents",
+    "boolean",
+    "Treat accented letters as their base letter (default true).",
+    default=True,
+)
+MAX_RESULTS = Param(
+    "max_results",
+    "integer",
+    f"At most this many matches per response (default {DEFAULT_MAX_RESULTS}).",
+    minimum=1,
+    maximum=MAX_MAX_RESULTS,
+    default=DEFAULT_MAX_RESULTS,
+)
+CONTEXT_CHARS = Param(
+    "context_chars",
+    "integer",
+    "Characters of context on each side of a match in its snippet "
+    f"(default {DEFAULT_CONTEXT_CHARS}).",
+    minimum=1,
+    maximum=MAX_CONTEXT_CHARS,
+    default=DEFAULT_CONTEXT_CHARS,
+)
+
+# --- peek ---------------------------------------------------------------------------------------
+
+POSITION = Param(
+    "position",
+    "string",
+    "beginning | middle | ending | random (default beginning).",
+    enum=POSITIONS,
+    default="beginning",
+)
+LIMIT = Param(
+    "limit",
+    "integer",
+    f"At most this many characters (default {DEFAULT_PEEK}).",
+    minimum=1,
+    maximum=MAX_PEEK,
+    default=DEFAULT_PEEK,
+)
+SEED = Param(
+    "seed",
+    "integer",
+    "Makes position 'random' reproducible.",
+    minimum=0,
+    maximum=MAX_SEED,
+)
+
+# --- get_image ----------------------------------------------------------------------------------
+
+IMAGE_ID = Param(
+    "image_id",
+    "string",
+    "An image id from list_images, like 'p3-x12' or 'p1-i1'.",
+    required=True,
+    max_length=MAX_IMAGE_ID_CHARS,
+)
+MAX_BYTES = Param(
+    "max_bytes",
+    "integer",
+    "Refuse images whose base64 text is larger than this (default 5 MB).",
+    minimum=1,
+    maximum=MAX_MAX_BYTES,
+    default=DEFAULT_MAX_BYTES,
+)

@@ -1,0 +1,455 @@
+"""What every operation answers, as types: the handlers build these, and the output schemas the
+transports advertise are derived from them (:mod:`.schema`), so the two cannot disagree.
+
+A key present in every answer is declared in a class with the default totality; a key present
+only sometimes, in a ``total=False`` subclass (Python 3.10 has no ``NotRequired``).
+``Annotated[T, "..."]`` gives a key its description in the schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypedDict
+
+# --- pieces shared by several answers -----------------------------------------------------------
+
+
+class DocumentRef(TypedDict):
+    fingerprint: Annotated[str, "SHA-256 of the file's bytes, hex"]
+    page_count: int
+
+
+class TitleMetadata(TypedDict):
+    title: Annotated[str | None, "the file's metadata title, not page text"]
+
+
+class DocumentSummary(DocumentRef):
+    metadata: TitleMetadata
+
+
+DOCUMENT_NOTE = (
+    "fingerprint (SHA-256 of the file) and page_count; metadata.title, where given, is the "
+    "file's metadata, not page text"
+)
+
+
+class UnreadableReport(TypedDict):
+    count: int
+    pages: Annotated[str, "compact ranges, cut at 80 characters (ending in …)"]
+    reasons: Annotated[dict[str, str], "{reason_code: pages}"]
+    message: str
+
+
+UNREADABLE_NOTE = (
+    "present when pages in this answer's scope could not be read (they need OCR, or were "
+    "read only in part): count, pages, reasons {reason_code: pages}, message. Their text is "
+    "missing from the answer, not absent from the document."
+)
+NEXT_CURSOR_NOTE = "null when nothing is left; else pass it as cursor to continue"
+
+
+class Part(TypedDict):
+    start: int
+    end: int
+    total: int
+
+
+class Metadata(TypedDict, total=False):
+    """The file's own metadata (not page text); empty fields are left out."""
+
+    title: str
+    author: str
+    subject: str
+    keywords: str
+    creator: str
+    producer: str
+    created: str
+    modified: str
+    pdf_version: str
+    encrypted: bool
+    tagged: bool
+
+
+# --- describe_document --------------------------------------------------------------------------
+
+
+class PageStatuses(TypedDict, total=False):
+    text: str
+    empty: str
+    needs_ocr: str
+    needs_ocr_reasons: Annotated[dict[str, str], "{reason_code: pages} of the needs_ocr pages"]
+
+
+class TokenEstimate(TypedDict):
+    total: int
+    per_page_max: int
+    per_page_mean: int
+    method: str
+
+
+class _OcrBound(TypedDict):
+    bound: bool
+
+
+class OcrCapability(_OcrBound, total=False):
+    provider: str
+    dpi: int
+
+
+class Capabilities(TypedDict):
+    ocr: OcrCapability
+    engine: Annotated[dict[str, str], "which engine answered and the versions it runs on"]
+
+
+class LabelSpan(TypedDict):
+    first: str
+    last: str
+
+
+class HiddenSummary(TypedDict):
+    runs: int
+    pages: str
+    message: str
+
+
+class _Describe(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    type: Literal["text", "scanned", "mixed"]
+    pages: Annotated[PageStatuses, "page statuses as compact ranges"]
+    metadata: Metadata
+    has_outline: bool
+    estimated_tokens: TokenEstimate
+    capabilities: Capabilities
+
+
+class DescribeResponse(_Describe, total=False):
+    page_labels: Annotated[LabelSpan, "the file's page labels, not page text"]
+    hidden_text: HiddenSummary
+    recovered: str
+    problems: list[str]
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+
+
+# --- get_info -----------------------------------------------------------------------------------
+
+
+class PageSize(TypedDict):
+    pages: str
+    width: float
+    height: float
+    rotation: int
+    unit: Literal["pt"]
+
+
+class Forms(TypedDict):
+    fields: int
+    xfa: bool
+
+
+class _Info(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    metadata: Metadata
+    page_sizes: list[PageSize]
+    outline_entries: int
+    images: int
+    forms: Forms
+    attachments: Annotated[list[str], "attachment names: the file's, not page text"]
+    links: int
+    annotations: int
+
+
+class InfoResponse(_Info, total=False):
+    page_labels: Annotated[list[str], "the file's page labels, not page text"]
+    recovered: str
+    problems: list[str]
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+
+
+# --- read_pages ---------------------------------------------------------------------------------
+
+
+class HiddenPiece(TypedDict):
+    reason: str
+    bbox: list[float]
+    chars: int
+
+
+class _Hidden(TypedDict):
+    runs: int
+    reasons: dict[str, int]
+    pieces: list[HiddenPiece]
+
+
+class HiddenReport(_Hidden, total=False):
+    more_pieces: int
+
+
+class PageWhy(TypedDict, total=False):
+    """Why a page is not a text layer read whole, and its label: before its Markdown."""
+
+    reason: str
+    reason_code: str
+    page_label: Annotated[str, "the file's page label, not page text"]
+
+
+class PageExtras(TypedDict, total=False):
+    part: Annotated[Part, "where this piece lies in the page's Markdown, when split"]
+    hidden_text: Annotated[HiddenReport, "text withheld: each piece's reason, box and length"]
+
+
+class PageEntry(PageWhy, PageExtras):
+    page: int
+    status: Annotated[str, "text, empty, needs_ocr or ocr"]
+    markdown: str
+
+
+class PagesOmitted(TypedDict):
+    reason: Literal["budget", "max_pages"]
+    pages: int
+    chars: int
+    message: str
+
+
+class _ReadPages(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    pages: list[PageEntry]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
+class ReadPagesResponse(_ReadPages, total=False):
+    omitted: PagesOmitted
+
+
+# --- find_in_document ---------------------------------------------------------------------------
+
+
+class _Match(TypedDict):
+    page: int
+    snippet: Annotated[str, "the match in **bold** with its context"]
+    start: int
+    end: int
+
+
+class Match(_Match, total=False):
+    end_page: int
+    page_label: Annotated[str, "the file's page label, not page text"]
+    words: dict[str, int]
+    word: str
+
+
+class _Coverage(TypedDict):
+    complete: bool
+    pages_in_scope: str
+    pages_searched: str
+    pages_needing_ocr: str
+
+
+class Coverage(_Coverage, total=False):
+    pages_not_yet_searched: str
+    pages_read_in_part: str
+    message: str
+
+
+class _Find(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    query: str
+    match_mode: str
+    matches: list[Match]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+    coverage: Annotated[Coverage, "which pages were searched and which could not be"]
+
+
+class FindResponse(_Find, total=False):
+    more: str
+    note: str
+
+
+# --- get_toc ------------------------------------------------------------------------------------
+
+
+class _TocEntry(TypedDict):
+    id: str
+    title: str
+    title_source: Annotated[Literal["outline", "heading"], "outline: a bookmark, not page text"]
+    level: int
+    page: Annotated[int | None, "null for a bookmark that points nowhere (see problem)"]
+
+
+class TocEntry(_TocEntry, total=False):
+    end_page: int
+    preview: str
+    images: int
+    unreadable: str
+    problem: str
+
+
+class _Toc(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    source: Annotated[str, "outline (the file's bookmarks) or headings (found in the text)"]
+    total_sections: int
+    sections: list[TocEntry]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
+class TocResponse(_Toc, total=False):
+    problems: list[str]
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+
+
+# --- read_section -------------------------------------------------------------------------------
+
+
+class SectionInfo(TypedDict):
+    id: str
+    title: str
+    title_source: Literal["outline", "heading"]
+    level: int
+    pages: str
+    breadcrumb: list[str]
+    chars: int
+
+
+class SectionOmitted(TypedDict):
+    reason: Literal["budget"]
+    chars: int
+    message: str
+
+
+class SectionPart(TypedDict, total=False):
+    part: Annotated[Part, "where this piece lies in the section's Markdown, when split"]
+
+
+class SectionAfter(TypedDict, total=False):
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+    omitted: SectionOmitted
+
+
+class SectionResponse(SectionPart, SectionAfter):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    section: SectionInfo
+    markdown: str
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
+# --- peek ---------------------------------------------------------------------------------------
+
+
+class ScopeTitle(TypedDict, total=False):
+    """The document's metadata title (no section), or the section's title and its source."""
+
+    metadata: TitleMetadata
+    title: str
+    title_source: Literal["outline", "heading"]
+
+
+class Scope(ScopeTitle):
+    section: Annotated[str | None, "the section's id; null: the whole document"]
+    chars: int
+    pages: str
+
+
+class _Peek(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    scope: Scope
+    position: str
+    seed: int | None
+    start: int
+    end: int
+    page: int | None
+    text: str
+
+
+class PeekResponse(_Peek, total=False):
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+
+
+# --- list_images --------------------------------------------------------------------------------
+
+
+class _ImageEntry(TypedDict):
+    id: str
+    page: int
+    bbox: Annotated[list[float], "points, top-left origin"]
+    width: int
+    height: int
+    bits_per_component: int
+    color_space: str
+    format: str
+    bytes: int
+
+
+class ImageEntry(_ImageEntry, total=False):
+    inline: bool
+    image_mask: bool
+    soft_mask: bool
+    pages_with_image: int
+    decorative: bool
+    decorative_reason: str
+
+
+class ImagesOmitted(TypedDict):
+    reason: Literal["budget"]
+    images: int
+    message: str
+
+
+class ImagesSection(TypedDict, total=False):
+    section: str
+
+
+class ImagesAfter(TypedDict, total=False):
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+    omitted: ImagesOmitted
+
+
+class ImagesResponse(ImagesSection, ImagesAfter):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    pages: str
+    total_images: int
+    decorative_images: int
+    images: list[ImageEntry]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
+# --- get_image ----------------------------------------------------------------------------------
+
+
+class _Rendered(TypedDict):
+    stored_format: str
+    width: int
+    height: int
+    media_type: str
+    format: str
+    extension: str
+
+
+class Rendered(_Rendered, total=False):
+    """What an image's file is."""
+
+    notes: Annotated[list[str], "approximations, and what was left out"]
+
+
+class ImageFile(Rendered):
+    """An image's description: everything ``get_image`` answers but its data."""
+
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    id: str
+    page: int
+    bytes: Annotated[int, "the file's size"]
+
+
+class ImageResponse(ImageFile):
+    encoding: Literal["base64"]
+    data: str
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+class ErrorBody(TypedDict):
+    code: Annotated[str, "stable: switch on it"]
+    message: str
+    details: dict[str, object]
+
+
+class ErrorEnvelope(TypedDict):
+    error: ErrorBody
