@@ -59,6 +59,36 @@ def _load_manifest() -> list[CorpusFile]:
 CORPUS_FILES = _load_manifest()
 
 
+def available_implementations() -> list[str]:
+    """The engine paths this run tests: pure Python always; the native module where it loads,
+    and wherever ``PDFTHIN_NATIVE=require`` asks for it (the native tox environments), where a
+    module that does not load fails the test instead of leaving it out."""
+    from native_support import IMPLEMENTATIONS
+
+    from pdfthin.engine import _native
+
+    module, _ = _native._load()
+    required = os.environ.get(_native.ENV, "").strip().lower() == "require"
+    return list(IMPLEMENTATIONS) if module is not None or required else ["pure"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    # One fixture runs a test on every implementation (MarkupSafe's tests/conftest.py): a
+    # module opts in with ``pytestmark = pytest.mark.usefixtures("implementation")``.
+    if "implementation" in metafunc.fixturenames:
+        metafunc.parametrize("implementation", available_implementations(), indirect=True)
+
+
+@pytest.fixture
+def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Read with one engine path for the test: ``"pure"`` or ``"native"`` (its id too)."""
+    from native_support import engine, native_module
+
+    module = None if request.param == "pure" else native_module()
+    with engine(module):
+        yield request.param
+
+
 @pytest.fixture(autouse=True)
 def _no_native_panic() -> Iterator[None]:
     """A panic in the native code is answered by Python in its place (pdfthin/engine/_native.py),

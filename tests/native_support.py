@@ -13,6 +13,11 @@ import pytest
 
 from pdfthin.engine import _native, document
 
+#: The engine paths, by the name a test id carries and the switch value that selects it
+#: (``PDFTHIN_NATIVE``, for a child process); conftest's ``implementation`` fixture runs a
+#: test on each.
+IMPLEMENTATIONS = {"pure": "off", "native": "require"}
+
 
 def native_module() -> ModuleType:
     """The native module, loaded whatever ``PDFTHIN_NATIVE`` says. Without it the test is

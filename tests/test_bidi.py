@@ -21,6 +21,9 @@ from pdfthin.engine.bidi import (
     visual_to_logical,
 )
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 SALAM = "سلام"  # س ل ا م: drawn left to right as م, the lam-alef ligature, س
 
 

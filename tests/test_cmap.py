@@ -16,6 +16,9 @@ from pdfthin.engine.cmap import (
     predefined_codec,
 )
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 # --- bfchar -----------------------------------------------------------------------------------
 
 

@@ -21,6 +21,9 @@ from pdfthin.engine.document import EngineDocument, pdf_date
 from pdfthin.errors import PdfthinError
 from pdfthin.model import build_document
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 
 def numbered(pages: int = 3, **builder: Any) -> PdfBuilder:
     """A builder with ``pages`` pages showing "p1", "p2", ..."""

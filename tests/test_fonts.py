@@ -17,6 +17,9 @@ from pdfbuilder import PdfBuilder, Raw, Ref, cid_cmap, to_unicode_cmap
 from pdfthin.engine import encodings as enc
 from pdfthin.engine.fonts import UNMAPPED, Font, load_font
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 
 def load(make: Callable[[PdfBuilder], Ref]) -> Font:
     """Build a font with the builder, read it back with pypdf, load it."""

@@ -19,6 +19,9 @@ from pdfthin.layout import finish_document, layout_page
 from pdfthin.layout.headings import is_caps, numbering
 from pdfthin.model.markdown import render_blocks
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 CHAR_W = 5.0
 BODY = "Times-Roman"
 

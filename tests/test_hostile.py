@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 from hostile import MAX_RSS_MIB, MAX_SECONDS, Attack, all_attacks
-
-from pdfthin.engine import _native
+from native_support import IMPLEMENTATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The child's address space: a safety net for the machine, far above MAX_RSS_MIB, so that
@@ -27,10 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 ADDRESS_SPACE = 4 << 30
 
 ATTACKS = all_attacks()
-
-
-def _engines() -> list[object]:
-    return [pytest.param("off", id="pure"), pytest.param("require", id="native")]
 
 
 def _limit() -> None:
@@ -66,18 +61,12 @@ def run_child(attack: Attack, engine: str) -> dict[str, object]:
     return result
 
 
-@pytest.mark.parametrize("engine", _engines())
 @pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
-def test_hostile(attack: Attack, engine: str, request: pytest.FixtureRequest) -> None:
+def test_hostile(attack: Attack, implementation: str, request: pytest.FixtureRequest) -> None:
     if attack.known_gap:
         request.applymarker(pytest.mark.xfail(strict=True, reason=attack.known_gap))
-    if engine == "require":
-        module, reason = _native._load()
-        if module is None:
-            if os.environ.get(_native.ENV, "").strip().lower() == "require":
-                pytest.fail(f"PDFTHIN_NATIVE=require but {reason}")
-            pytest.skip(f"no native module: {reason}")
-    result = run_child(attack, engine)
+    # the child process selects the engine itself, by the switch's value
+    result = run_child(attack, IMPLEMENTATIONS[implementation])
     assert result["traceback"] is None, result["traceback"]
     assert float(result["seconds"]) <= MAX_SECONDS, result  # type: ignore[arg-type]
     assert float(result["peak_rss_mib"]) <= MAX_RSS_MIB, result  # type: ignore[arg-type]

@@ -26,6 +26,9 @@ from pdfthin.operations import Context, get_image, get_toc, image_file, list_ima
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.response import size
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 Image = pytest.importorskip("PIL.Image")
 
 

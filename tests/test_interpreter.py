@@ -19,6 +19,9 @@ from pdfthin.engine import interpreter as interp
 from pdfthin.engine.document import Limits
 from pdfthin.errors import PdfthinError
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 ASC = 0.718
 DESC = 0.22
 

@@ -22,6 +22,9 @@ from pdfthin.layout.orientation import from_frame
 from pdfthin.layout.types import Block, Line, PageLayout
 from pdfthin.model.markdown import render_blocks
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 CHAR_W = 5.0  # a fixed advance per character keeps the arithmetic readable
 
 

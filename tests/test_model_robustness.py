@@ -9,6 +9,9 @@ import pdfthin
 from pdfthin.layout import PageLayout
 from pdfthin.model import document
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 
 def three_pages() -> bytes:
     b = PdfBuilder()

@@ -12,6 +12,9 @@ from pdfthin.errors import PdfthinError
 from pdfthin.operations import Context, get_info, get_toc, peek, read_section
 from pdfthin.operations.response import dumps
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 
 def _page_stream(lines: list[tuple[float, str]]) -> bytes:
     """Helvetica lines: (size, text) from the top of the page down."""

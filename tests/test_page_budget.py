@@ -24,6 +24,9 @@ from pdfthin.layout.order import _inversions
 from pdfthin.model import document as model
 from pdfthin.operations import Context, describe_document
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 
 def _texts(page: PageContent) -> list[str]:
     return [r.text for r in page.runs]

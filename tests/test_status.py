@@ -12,6 +12,9 @@ import pdfthin
 from pdfthin.engine import ImagePlacement, PageContent
 from pdfthin.model.status import image_coverage
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 
 def status_of(pdf: bytes, number: int = 1) -> tuple[str, str, str]:
     page = pdfthin.open(pdf).page(number)

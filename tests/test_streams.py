@@ -18,7 +18,6 @@ from typing import Any
 import pypdf
 import pytest
 from conftest import CORPUS_FILES, require_corpus
-from native_support import engine, native_module
 from pdfbuilder import PdfBuilder
 from pypdf.generic import EncodedStreamObject, IndirectObject, StreamObject
 
@@ -26,12 +25,10 @@ from pdfthin.engine import _native
 from pdfthin.engine.streams import read_once, stored_data
 
 
-@pytest.fixture(params=["pure", "native"])
-def module(request: pytest.FixtureRequest) -> Iterator[ModuleType | None]:
+@pytest.fixture
+def module(implementation: str) -> ModuleType | None:
     """The engine a test reads with: ``None`` (pure Python) or the native module."""
-    chosen = None if request.param == "pure" else native_module()
-    with engine(chosen):
-        yield chosen
+    return _native.NATIVE
 
 
 class _Count(logging.Handler):

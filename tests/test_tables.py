@@ -16,6 +16,9 @@ from pdfthin.layout.table_grid import find_grids
 from pdfthin.layout.tables import find_tables
 from pdfthin.layout.types import Block, Line
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 Rule = tuple[float, float, float, float]
 
 

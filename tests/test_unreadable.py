@@ -10,7 +10,6 @@ checked against is what ``read_pages`` says of every page.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +36,9 @@ from pdfthin.operations.unreadable import MAX_LIST_CHARS
 NAVIGATION = [a for a in all_attacks() if a.klass == "navigation"]
 
 
-@pytest.fixture(params=["pure", "native"])
-def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
-    module = None if request.param == "pure" else native_module()
-    with engine(module):
-        yield request.param
+@pytest.fixture
+def engine_path(implementation: str) -> str:
+    return implementation
 
 
 def expand(listing: str) -> tuple[set[int], bool]:

@@ -16,6 +16,9 @@ from pdfbuilder import PdfBuilder
 from pdfthin.engine import PageContent, open_pdf
 from pdfthin.engine.layers import MAX_GROUPS, Layers
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 TEXT = b"BT /F1 12 Tf 72 600 Td (the words) Tj ET\n"
 
 

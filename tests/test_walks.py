@@ -22,6 +22,9 @@ from pdfthin.engine.images import load_image
 from pdfthin.engine.walk import Walk, depth_first
 from pdfthin.operations import Context, get_info
 
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
 #: Levels and fan-out of the shared chains below: FANOUT**LEVELS paths (262,144).
 LEVELS = 6
 FANOUT = 8
