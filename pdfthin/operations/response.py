@@ -7,12 +7,12 @@ form every adapter sends, so "fits the budget" means exactly what the client rec
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .._version import __version__
 from ..model import Document
 from ..pages import format_pages
-from .types import DocumentRef, DocumentSummary
+from .types import DocumentRef, DocumentSummary, EngineCapability
 
 
 def dumps(obj: Any) -> str:
@@ -62,12 +62,12 @@ def compact(pages: list[int]) -> str:
     return format_pages(sorted(pages))
 
 
-def engine_versions() -> dict[str, str | bool]:
+def engine_versions() -> EngineCapability:
     from ..engine import engine_info
 
-    info = engine_info()
-    info["pdfthin"] = __version__
-    return info
+    # engine_info's keys are EngineCapability's (tests/test_registry.py checks answers
+    # against the schema derived from it)
+    return cast("EngineCapability", {**engine_info(), "pdfthin": __version__})
 
 
 def cut_point(text: str, limit: int) -> int:

@@ -95,9 +95,23 @@ class OcrCapability(_OcrBound, total=False):
     dpi: int
 
 
+class _EngineAlways(TypedDict):
+    engine: Annotated[Literal["pure", "native"], "which engine answered"]
+    native_mode: Annotated[str, "the native switch: auto, require or off"]
+    pdfthin: str
+    pypdf: str
+    pypdf_tested: Annotated[str, "the pypdf releases the suite runs against"]
+    pypdf_in_tested_range: bool
+
+
+class EngineCapability(_EngineAlways, total=False):
+    native: Annotated[str, "pdfthin-native's version, when it answered"]
+    native_unavailable: Annotated[str, "why the native engine is not answering"]
+
+
 class Capabilities(TypedDict):
     ocr: OcrCapability
-    engine: Annotated[dict[str, str], "which engine answered and the versions it runs on"]
+    engine: Annotated[EngineCapability, "which engine answered and the versions it runs on"]
 
 
 class LabelSpan(TypedDict):
