@@ -17,7 +17,8 @@ time). By default the package therefore holds sourceless ``.pyc`` files compiled
 runtime's Python version (:data:`RUNTIME`, the template's ``Runtime``) instead of the ``.py``
 files (without column tables: ``PYTHONNODEBUGRANGES``); ``--sources`` keeps the sources
 instead, for three quarters of the size and about 2.5 times the init. pypdf's Adobe Glyph List
-goes in as one JSON string rather than a 4,500-entry dict display (the same table).
+is read from pdfthin's copy of the same table (one JSON string) rather than kept as a
+4,500-entry dict display.
 
 The zip is deterministic: sorted entries, fixed timestamps (1980-01-01) and modes, bytecode
 compiled in one process in sorted order with a fixed hash seed (frozenset constants are ordered
@@ -85,15 +86,54 @@ def sources() -> dict[str, bytes]:
 
 
 #: pypdf's Adobe Glyph List: a 4,500-entry dict display whose bytecode alone is a quarter of
-#: the zip. The same dict, stored as one JSON string, is a fifth of that size and loads faster.
+#: the zip. pdfthin ships the same table (``pdfthin/engine/_fontdata.py``, one JSON string), so
+#: pypdf's module in the zip reads it from there, and the zip holds the table once.
 _GLYPH_LIST = "pypdf/_codecs/adobe_glyphs.py"
 
 
-def compact_glyph_list() -> bytes:
-    """A module defining pypdf's ``adobe_glyphs`` (the finished table, in the same order)."""
-    from pypdf._codecs.adobe_glyphs import adobe_glyphs
+def _pypdf_glyph_list() -> dict[str, str]:
+    from pypdf._codecs.adobe_glyphs import adobe_glyphs  # the installed pypdf's own table
 
-    table = json.dumps(adobe_glyphs, ensure_ascii=False, separators=(",", ":"))
+    return dict(adobe_glyphs)
+
+
+def _pdfthin_glyph_list() -> dict[str, str]:
+    sys.path.insert(0, str(ROOT))
+    try:
+        from pdfthin.engine import _fontdata
+    finally:
+        sys.path.remove(str(ROOT))
+    table: dict[str, str] = json.loads(_fontdata.GLYPH_LIST_JSON)
+    return {"/" + name: text for name, text in table.items()}
+
+
+def compact_glyph_list() -> bytes:
+    """A module defining pypdf's ``adobe_glyphs`` (the finished table, in the same order):
+    read from pdfthin's copy where the two are the same table, else pypdf's as one JSON
+    string."""
+    pypdf_table = _pypdf_glyph_list()
+    if list(pypdf_table.items()) == list(_pdfthin_glyph_list().items()):
+        # Executed by pypdf's import, perhaps while pdfthin's own package is half imported:
+        # the module is loaded from its file, not through the ``pdfthin`` package.
+        return (
+            b"# pypdf's Adobe Glyph List table (glyphlist.txt, Copyright 2002-2019 Adobe; see\n"
+            b"# pypdf's LICENSE), read by pdfthin's deploy/build_zip.py from pdfthin's identical\n"
+            b"# copy (pdfthin/engine/_fontdata.py) so that the zip holds it once: the same dict.\n"
+            b"import importlib.util as _util\n"
+            b"import json as _json\n"
+            b"from pathlib import Path as _Path\n\n\n"
+            b"def _table():\n"
+            b"    folder = _Path(__file__).resolve().parents[2] / 'pdfthin' / 'engine'\n"
+            b"    path = folder / '_fontdata.pyc'\n"
+            b"    if not path.exists():\n"
+            b"        path = folder / '_fontdata.py'\n"
+            b"    spec = _util.spec_from_file_location('_pdfthin_fontdata', path)\n"
+            b"    module = _util.module_from_spec(spec)\n"
+            b"    spec.loader.exec_module(module)\n"
+            b"    return {'/' + k: v for k, v in _json.loads(module.GLYPH_LIST_JSON).items()}\n\n\n"
+            b"adobe_glyphs = _table()\n"
+        )
+    table = json.dumps(pypdf_table, ensure_ascii=False, separators=(",", ":"))
     return (
         "# pypdf's Adobe Glyph List table (glyphlist.txt, Copyright 2002-2019 Adobe; see\n"
         "# pypdf's LICENSE), stored as JSON by pdfthin's deploy/build_zip.py: the same dict.\n"

@@ -4,6 +4,7 @@ holds pdfthin and pypdf only, and stays small."""
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 import zipfile
@@ -103,12 +104,34 @@ def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
     assert first.stat().st_size < 1_000_000
 
 
-def test_the_compact_glyph_list_is_pypdfs_table() -> None:
+@pytest.mark.parametrize("bytecode", [False, True])
+def test_the_glyph_list_in_the_zip_is_pypdfs_table(tmp_path: Path, bytecode: bool) -> None:
     from pypdf._codecs.adobe_glyphs import adobe_glyphs
 
-    namespace: dict[str, Any] = {}
-    exec(build_zip.compact_glyph_list().decode("utf-8"), namespace)
-    assert list(namespace["adobe_glyphs"].items()) == list(adobe_glyphs.items())
+    built = build_zip.build(tmp_path / "a.zip", sys.executable, bytecode, runtime=RUNTIME)
+    with zipfile.ZipFile(built) as archive:
+        archive.extractall(tmp_path / "task")
+    # pypdf first, as a fresh interpreter in the zip's tree would import it; then pdfthin.
+    code = (
+        "import json, sys\n"
+        "from pypdf._codecs.adobe_glyphs import adobe_glyphs\n"
+        "import pdfthin.aws.handler\n"
+        "print(json.dumps(list(adobe_glyphs.items())))\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            f"import sys; sys.path.insert(0, {str(tmp_path / 'task')!r})\n" + code,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [list(item) for item in adobe_glyphs.items()]
 
 
 def test_bytecode_only_for_the_runtime_version(tmp_path: Path) -> None:
