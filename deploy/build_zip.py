@@ -15,7 +15,8 @@ Bytecode: Lambda's code directory is read-only, so Python cannot cache what it c
 every cold start would compile all of pypdf and pdfthin again (about three times the import
 time). By default the package therefore holds sourceless ``.pyc`` files compiled by the
 runtime's Python version (:data:`RUNTIME`, the template's ``Runtime``) instead of the ``.py``
-files (without column tables: ``PYTHONNODEBUGRANGES``); ``--sources`` keeps the sources
+files (without column tables: ``PYTHONNODEBUGRANGES``; without pdfthin's docstrings, which
+nothing in the handler reads); ``--sources`` keeps the sources
 instead, for three quarters of the size and about 2.5 times the init. pypdf's Adobe Glyph List
 is read from pdfthin's copy of the same table (one JSON string) rather than kept as a
 4,500-entry dict display.
@@ -155,6 +156,40 @@ def runtime_python(runtime: str = RUNTIME) -> str:
     return found
 
 
+#: What compiles the staged sources, run by the runtime's Python: ``compileall -b`` with
+#: unchecked-hash ``.pyc`` files named after ``TASK_ROOT``, except that pdfthin's docstrings
+#: are left out (a sixth of its bytecode, read by nothing in the handler; line numbers stay).
+#: pypdf's are kept: its code may read them.
+_COMPILE = """
+import ast, importlib.util, marshal, sys
+from pathlib import Path
+
+staging, root, strip = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+DOCSTRING_HOLDERS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+for path in sorted(staging.rglob("*.py")):
+    name = path.relative_to(staging).as_posix()
+    source = path.read_bytes()
+    tree = ast.parse(source, name)
+    if name.startswith(strip):
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(node, DOCSTRING_HOLDERS)
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                body[0] = ast.copy_location(ast.Pass(), body[0]) if len(body) == 1 else None
+                node.body = [statement for statement in body if statement is not None]
+    code = compile(tree, root + "/" + name, "exec", dont_inherit=True)
+    # PEP 552: a hash-based .pyc whose source is never checked.
+    flags = (1).to_bytes(4, "little")
+    header = importlib.util.MAGIC_NUMBER + flags + importlib.util.source_hash(source)
+    Path(str(path) + "c").write_bytes(header + marshal.dumps(code))
+"""
+
+
 def to_bytecode(files: dict[str, bytes], python: str, runtime: str = RUNTIME) -> dict[str, bytes]:
     """``files`` with every ``.py`` replaced by its sourceless ``.pyc``, compiled by ``python``,
     which must be the runtime's version (a ``.pyc`` loads only in its own)."""
@@ -175,14 +210,10 @@ def to_bytecode(files: dict[str, bytes], python: str, runtime: str = RUNTIME) ->
                 target.write_bytes(data)
         # One process, sorted order, fixed hash seed: the same bytes every time.
         subprocess.run(
-            [
-                python, "-m", "compileall", "-q", "-b",
-                "--invalidation-mode", "unchecked-hash",
-                "-s", str(staging), "-p", TASK_ROOT, str(staging),
-            ],
+            [python, "-c", _COMPILE, str(staging), TASK_ROOT, "pdfthin/"],
             check=True,
             env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONNODEBUGRANGES": "1"},
-        )  # fmt: skip
+        )
         return {
             (name + "c" if name.endswith(".py") else name): (
                 (staging / (name + "c")).read_bytes() if name.endswith(".py") else data
