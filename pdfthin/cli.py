@@ -216,14 +216,18 @@ def _select_engine(args: argparse.Namespace) -> int | None:
     """Startup: choose the engine; a required accelerator that cannot load is one line on
     stderr and exit 3 (docs/design.md, invariant 10). A pypdf outside the tested range is a
     one-line warning, and the command goes on."""
-    from .engine import _native
-    from .engine.pypdf_version import pypdf_warning
+    from .operations.context import (
+        NativeUnavailable,
+        pypdf_warning,
+        require_native,
+        select_native,
+    )
 
     if args.native is not None:
-        _native.select(args.native)
+        select_native(args.native)
     try:
-        _native.require()
-    except _native.NativeUnavailable as exc:
+        require_native()
+    except NativeUnavailable as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_NATIVE
     warning = pypdf_warning()

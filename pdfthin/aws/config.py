@@ -10,8 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..model.cache import MAX_SIZE as MAX_CACHE_SIZE
-from ..operations.context import DEFAULT_MAX_CHARS
+from ..operations.context import DEFAULT_MAX_CHARS, MAX_CACHE_SIZE
 from ..operations.cursor import key_from_env
 from ..operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
 

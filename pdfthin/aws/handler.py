@@ -34,12 +34,10 @@ from functools import partial
 from typing import Any
 
 from ..deadline import Deadline, applied
-from ..engine import Limits, _native
-from ..engine.pypdf_version import pypdf_warning
 from ..errors import PdfthinError, shown
-from ..model import DocumentCache
 from ..operations import OPERATIONS as REGISTRY
 from ..operations import Context, error_envelope
+from ..operations.context import DocumentCache, Limits, pypdf_warning, require_native
 from ..operations.paging import decoded
 from ..operations.params import MIN_MAX_CHARS
 from ..operations.registry import BY_NAME
@@ -226,7 +224,7 @@ def _timeout() -> PdfthinError:
 
 # PDFTHIN_NATIVE=require where the accelerator cannot load stops the container at init with
 # one line naming the host and the reason (docs/design.md, invariant 10), as a bad setting does.
-_native.require()
+require_native()
 # A pypdf outside the tested range is one warning in the log at init (and in every
 # describe_document answer's capabilities), never a silent change.
 if (_pypdf_warning := pypdf_warning()) is not None:

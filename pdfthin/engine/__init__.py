@@ -10,8 +10,12 @@ import os
 from pathlib import Path
 
 from ..errors import PdfthinError
+from ._native import NativeUnavailable
+from ._native import require as require_native
+from ._native import select as select_native
 from .document import EngineDocument, Limits, fingerprint, password_refused
 from .images import ImageFacts, StoredImage, image_facts, load_image
+from .pypdf_version import pypdf_warning
 from .types import (
     DocumentFacts,
     HiddenText,
@@ -30,6 +34,7 @@ __all__ = [
     "ImagePlacement",
     "Limits",
     "Metadata",
+    "NativeUnavailable",
     "OutlineEntry",
     "PageContent",
     "StoredImage",
@@ -40,7 +45,10 @@ __all__ = [
     "load_image",
     "open_pdf",
     "password_refused",
+    "pypdf_warning",
     "read_source",
+    "require_native",
+    "select_native",
 ]
 
 

@@ -48,11 +48,9 @@ from pydantic import ConfigDict
 
 from .._version import __version__
 from ..deadline import Deadline, timeout_error
-from ..engine import Limits
 from ..errors import PdfthinError
-from ..model import DocumentCache
 from ..operations import Context, error_envelope
-from ..operations.context import BUSY_RETRY_SECONDS
+from ..operations.context import BUSY_RETRY_SECONDS, DocumentCache, Limits
 from ..operations.paging import decoded
 from ..operations.response import dumps
 from ..sandbox import Sandbox

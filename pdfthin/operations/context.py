@@ -29,15 +29,42 @@ from functools import partial
 from typing import Any
 
 from ..deadline import Deadline, Stop, current
-from ..engine import Limits, fingerprint, open_pdf, password_refused, read_source
+from ..engine import (
+    EngineDocument,
+    Limits,
+    NativeUnavailable,
+    fingerprint,
+    open_pdf,
+    password_refused,
+    pypdf_warning,
+    read_source,
+    require_native,
+    select_native,
+)
 from ..engine.gcpause import collection_paused
 from ..errors import PdfthinError
 from ..model import Document, DocumentCache, build_document
+from ..model.cache import MAX_SIZE as MAX_CACHE_SIZE
 from ..model.cache import Cached
 from ..model.keyring import Keyring
 from .cursor import key_from_env
 from .reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
 from .source import CachedOnly, Opened, PathFile
+
+#: What the adapters configure of the layers below, through the composition root only
+#: (tests/test_layers.py): the engine's limits and native switch, the cache.
+__all__ = [
+    "MAX_CACHE_SIZE",
+    "Context",
+    "DocumentCache",
+    "Limits",
+    "NativeUnavailable",
+    "Source",
+    "default_context",
+    "pypdf_warning",
+    "require_native",
+    "select_native",
+]
 
 #: Default response budget in characters: about 10k tokens, well under the 25k-token limit
 #: many agent hosts put on one tool result.
@@ -153,6 +180,16 @@ class Context:
             keyring = Keyring()
             keyring.remember(password)
         return Cached(doc, keyring)
+
+    @contextmanager
+    def engine(self, data: bytes, password: str | None) -> Iterator[EngineDocument]:
+        """``data`` opened by the engine with this context's limits, closed after the block:
+        for what the cached document does not keep (an image's stored bytes)."""
+        engine = open_pdf(data, password=password, limits=self.limits)
+        try:
+            yield engine
+        finally:
+            engine.close()
 
     def _unlock(self, entry: Cached, held: _Held, key: str, password: str | None) -> None:
         """Nothing when ``password`` may read ``entry`` (the document ``key``); the error a

@@ -35,23 +35,17 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import (
     EngineDocument,
     ImagePlacement,
-    StoredImage,
     image_facts,
-    load_image,
-    open_pdf,
 )
 from ..errors import PdfthinError, shown
-from ..images import jbig2, pillow
-from ..images.convert import to_png
-from ..images.tiff import ccitt_tiff
-from ..images.types import MaskSamples, Raster
 from ..model import Document
+from ..model.images import render_image
 from ..pages import format_pages, parse_pages
 from . import cursor as cur
 from .context import Context, Source, default_context
@@ -79,7 +73,6 @@ _RESERVE = 240
 _ID = re.compile(
     r"^p(\d{1,7})-(?:x(\d{1,10})(?:\.(\d{1,5}))?|i(\d{1,6})|d(\d{1,6}))(?:-(\d{1,6}))?$"
 )
-_JP2_SIGNATURE = b"\x00\x00\x00\x0cjP  \r\n\x87\n"
 _DERIVED_KEY = "images.catalogue"
 
 
@@ -245,9 +238,7 @@ def _catalogue(
         def open_engine() -> EngineDocument:
             # The file is read only when an image needs its stored facts.
             data = stack.enter_context(context.data(document, doc.fingerprint))
-            engine = open_pdf(data, password=password, limits=context.limits)
-            stack.callback(engine.close)
-            return engine
+            return stack.enter_context(context.engine(data, password))
 
         catalogue = _make_catalogue(doc, open_engine)
     doc.derived[_DERIVED_KEY] = catalogue
@@ -378,12 +369,19 @@ def image_file(
             f"no image {image_id} in this document (list_images gives the ids)",
             id=image_id,
         )
-    with context.data(document, doc.fingerprint) as data:
-        engine = open_pdf(data, password=password, limits=context.limits)
-        try:
-            content, info = _render(engine, placement, page)
-        finally:
-            engine.close()
+    with context.data(document, doc.fingerprint) as data, context.engine(data, password) as engine:
+        rendered = render_image(engine, placement, page)
+    content = rendered.content
+    info: Rendered = {
+        "stored_format": rendered.stored_format,
+        "width": rendered.width,
+        "height": rendered.height,
+        "media_type": rendered.media_type,
+        "format": rendered.format,
+        "extension": rendered.extension,
+    }
+    if rendered.notes:
+        info["notes"] = rendered.notes
     if len(content) > limit:
         raise PdfthinError(
             "too_large",
@@ -400,102 +398,3 @@ def image_file(
         "bytes": len(content),
     }
     return content, response
-
-
-def _render(engine: EngineDocument, placement: ImagePlacement, page: int) -> tuple[bytes, Rendered]:
-    """The file for one image: its bytes and ``media_type``, ``format``, ``extension``,
-    ``stored_format``, ``width``, ``height`` and ``notes``."""
-    stored = load_image(engine, placement, page)
-    notes = list(stored.problems)
-    kind = stored.stored_format
-    if kind in ("jpeg", "jpx"):
-        content = stored.codec_data or b""
-        if not content:
-            raise PdfthinError("malformed", "the image has no data")
-        if kind == "jpeg":
-            media, fmt, ext = "image/jpeg", "jpeg", "jpg"
-        elif content.startswith(_JP2_SIGNATURE):
-            media, fmt, ext = "image/jp2", "jp2", "jp2"
-        else:
-            media, fmt, ext = "image/j2c", "j2c", "j2c"  # a bare JPEG 2000 codestream
-    elif kind == "ccitt":
-        content, media, fmt, ext = _ccitt(engine, stored, placement, notes)
-    elif kind == "jbig2":
-        content = jbig2.jbig2_file(stored.codec_data or b"", stored.jbig2_globals)
-        media, fmt, ext = "image/x-jbig2", "jbig2", "jb2"
-        notes.append(
-            "JBIG2 is returned as stored, in a JBIG2 file; few viewers open it (jbig2dec does)"
-        )
-    else:
-        if stored.samples is None:
-            raise PdfthinError("malformed", "the image has no data")
-        soft_mask = _usable_mask(stored.soft_mask, "soft mask", notes)
-        stencil_mask = _usable_mask(stored.stencil_mask, "mask", notes)
-        raster = Raster(
-            width=stored.width,
-            height=stored.height,
-            bits_per_component=stored.bits_per_component,
-            samples=stored.samples,
-            color_space=stored.color_space,
-            decode=stored.decode,
-            image_mask=stored.image_mask,
-            soft_mask=soft_mask,
-            stencil_mask=stencil_mask,
-            color_key=stored.color_key,
-            notes=notes,
-        )
-        content = to_png(raster, max_work_bytes=4 * engine.limits.max_stream_bytes)
-        media, fmt, ext = "image/png", "png", "png"
-    info: Rendered = {
-        "stored_format": kind,
-        "width": stored.width,
-        "height": stored.height,
-        "media_type": media,
-        "format": fmt,
-        "extension": ext,
-    }
-    if notes:
-        info["notes"] = notes
-    return content, info
-
-
-def _usable_mask(mask: MaskSamples | None, what: str, notes: list[str]) -> MaskSamples | None:
-    """A mask with plain samples; one compressed as JPEG or JPEG 2000 is decoded by Pillow
-    when it is installed, and otherwise left out (with a note)."""
-    if mask is None or mask.codec is None:
-        return mask
-    grey = pillow.grey_samples(mask.samples, mask.width, mask.height)
-    if grey is None:
-        notes.append(
-            f"the {what} is stored as {mask.codec.upper()}, which needs Pillow "
-            "(pdfthin[images]); transparency is left out"
-        )
-        return None
-    return replace(mask, samples=grey, bits_per_component=8, codec=None)
-
-
-def _ccitt(
-    engine: EngineDocument, stored: StoredImage, placement: ImagePlacement, notes: list[str]
-) -> tuple[bytes, str, str, str]:
-    params = stored.ccitt
-    if params is None:
-        raise PdfthinError("malformed", "the fax image has no parameters")
-    decode = stored.decode
-    invert = bool(decode and len(decode) >= 2 and decode[0] > decode[1])
-    x0, y0, x1, y1 = placement.bbox
-    dpi = (72.0, 72.0)
-    if x1 - x0 > 1 and y1 - y0 > 1:
-        # The resolution the page shows it at: keeps the aspect of non-square fax pixels.
-        dpi = (params.columns * 72 / (x1 - x0), (params.rows or stored.height) * 72 / (y1 - y0))
-    try:
-        tiff = ccitt_tiff(
-            stored.codec_data or b"", params, height=stored.height, invert=invert, dpi=dpi
-        )
-    except ValueError as exc:
-        raise PdfthinError("malformed", f"the fax image cannot be wrapped: {exc}") from None
-    png_bytes = pillow.tiff_to_png(tiff, max_pixels=8 * engine.limits.max_stream_bytes)
-    if png_bytes is not None:
-        return png_bytes, "image/png", "png", "png"
-    if pillow.pillow() is not None:
-        notes.append("Pillow could not decode the fax data; the stored data is returned as TIFF")
-    return tiff, "image/tiff", "tiff", "tif"
