@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from pdfbuilder import Outline, PdfBuilder, Ref, encrypt
 
 from pdfthin.engine import Limits, fingerprint, open_pdf, read_source, recovery
-from pdfthin.engine.document import EngineDocument, pdf_date
+from pdfthin.engine.catalog import pdf_date
+from pdfthin.engine.document import EngineDocument
 from pdfthin.errors import PdfthinError
 from pdfthin.model import build_document
 

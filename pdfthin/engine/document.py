@@ -28,18 +28,18 @@ from pypdf.generic import IndirectObject, StreamObject
 from ..errors import PdfthinError
 from ..pages import check_page
 from . import _native, native_page, recovery
-from .fonts import get, num, resolve, truthy
+from .catalog import Catalog
+from .fonts import get, num, resolve
 from .gcpause import collection_paused
 from .interpreter import (
     Interpreter,
     PageTimeout,
     content_bytes,
-    decode_text_string,
     display_matrix,
 )
 from .layers import NO_LAYERS, Layers
 from .types import DocumentFacts, Metadata, OutlineEntry, PageContent
-from .walk import Walk, depth_first
+from .walk import Walk
 
 #: Defaults for the resource bounds (overridable per :func:`open_pdf` call).
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -56,17 +56,9 @@ PAGE_OVERHEAD_WORK = 250
 #: Seconds reading a whole document may take (its pages and their layout, when the model
 #: reads it: ``document_deadline``); pages not started by then are not read, and say so.
 DOCUMENT_SECONDS = 20.0
-MAX_OUTLINE_ENTRIES = 20_000
-MAX_OUTLINE_DEPTH = 64
-MAX_FIELDS = 100_000
-MAX_NAMES = 1_000
-MAX_ANNOTATED_PAGES = 100_000
-MAX_ANNOTATIONS = 10_000
 #: Levels of /Parent a page's inherited attributes are looked for in (page trees are a few
 #: levels deep; pypdf itself gives up at 100).
 MAX_INHERITANCE = 32
-#: Characters of a page label (a prefix longer than this is not a label a reader can use).
-MAX_LABEL_CHARS = 128
 
 _HEADER = re.compile(rb"%PDF-(\d\.\d)")
 
@@ -163,8 +155,6 @@ class EngineDocument:
         self._native_fonts: native_page.NativeFonts = {}
         self._keepalive: list[Any] = []
         self._page_refs: list[Any] = []
-        self._dest_names: dict[str, Any] | None = None
-        self._dest_problem: str | None = None
         #: Problems of the document as a whole (a walk cut short), for the layers above.
         self.problems: list[str] = []
         #: Work its pages have cost so far (see DOCUMENT_WORK), the pages counted in it, and
@@ -185,6 +175,14 @@ class EngineDocument:
             for i, ref in enumerate(self._page_refs)
             if ref is not None
         }
+        #: The document's facts apart from its pages (catalog.py).
+        self.catalog = Catalog(
+            self.reader,
+            self.header_version,
+            self._pages,
+            self._page_numbers,
+            self._problem,
+        )
 
     def close(self) -> None:
         """Let go of the parsed PDF: pypdf's objects (``PdfReader.close``) and the fonts and
@@ -201,6 +199,7 @@ class EngineDocument:
         self.reader.stream.close()
         self.data = b""
         self._pages = []
+        self.catalog.close()
         self._page_refs = []
         self._fonts.clear()
         self._native_fonts.clear()
@@ -334,266 +333,23 @@ class EngineDocument:
     def metadata(self) -> Metadata:
         self._check_open()
         with _pypdf_quiet(self.limits):
-            return self._metadata()
-
-    def _metadata(self) -> Metadata:
-        info: Any = None
-        try:
-            info = self.reader.trailer.get("/Info")
-            info = resolve(info)
-        except Exception:
-            info = None
-
-        def text(key: str) -> str | None:
-            raw = get(info, key)
-            if raw is None:
-                return None
-            if isinstance(raw, bytes):
-                value = decode_text_string(raw)
-            else:
-                value = str(raw)
-            value = " ".join(value.replace("\x00", "").split())
-            return value or None
-
-        root = resolve(self.reader.trailer.get("/Root"))
-        version = self.header_version
-        catalog_version = get(root, "/Version")
-        if isinstance(catalog_version, str) and re.fullmatch(r"/\d\.\d", catalog_version):
-            version = max(version, catalog_version[1:])
-        mark_info = get(root, "/MarkInfo")
-        tagged = truthy(get(mark_info, "/Marked")) or get(root, "/StructTreeRoot") is not None
-        return Metadata(
-            title=text("/Title"),
-            author=text("/Author"),
-            subject=text("/Subject"),
-            keywords=text("/Keywords"),
-            creator=text("/Creator"),
-            producer=text("/Producer"),
-            created=pdf_date(text("/CreationDate")),
-            modified=pdf_date(text("/ModDate")),
-            pdf_version=version,
-            encrypted=bool(self.reader.is_encrypted),
-            tagged=bool(tagged),
-            page_labels=self._labels(),
-        )
-
-    def _labels(self) -> list[str] | None:
-        root = resolve(self.reader.trailer.get("/Root"))
-        tree = get(root, "/PageLabels")
-        if tree is None or not self._labels_bounded(tree):
-            return None
-        try:
-            # pypdf reads a number tree once for all pages (7.0 and later), so with its size
-            # bounded above its work is bounded by that size and the page count.
-            labels = list(self.reader.page_labels)
-        except Exception:
-            return None
-        if len(labels) != self.page_count:
-            return None
-        return [_label(str(label)) for label in labels]
-
-    def _labels_bounded(self, tree: Any) -> bool:
-        """Is the page-label number tree small enough to hand to pypdf? Its nodes and
-        ``/Nums`` entries are counted by a bounded walk first; a tree past the walk's budget,
-        or one whose label prefixes are longer than a label, is not read (and said so)."""
-        walk = Walk("page labels")
-        for _, node in depth_first(walk, [tree], lambda n: walk.items(n, "/Kids")):
-            nums = walk.items(node, "/Nums")
-            if not walk.step(len(nums)):
-                break
-            for value in nums[1::2]:
-                prefix = get(resolve(value), "/P")
-                if isinstance(prefix, (str, bytes)) and len(prefix) > MAX_LABEL_CHARS:
-                    self._problem(
-                        f"page labels: a prefix is longer than {MAX_LABEL_CHARS} characters; "
-                        "labels were not read"
-                    )
-                    return False
-        if walk.cut is not None:
-            self._problem(walk.cut)
-            return False
-        return True
+            return self.catalog.metadata()
 
     def outline(self) -> tuple[list[OutlineEntry], list[str]]:
         """The bookmarks in document order with 1-based pages, and problems met while
         reading them (a broken destination keeps its entry with ``page=None``)."""
         self._check_open()
         with _pypdf_quiet(self.limits):
-            return self._outline()
-
-    def _outline(self) -> tuple[list[OutlineEntry], list[str]]:
-        root = resolve(self.reader.trailer.get("/Root"))
-        outlines = get(root, "/Outlines")
-        if not isinstance(outlines, dict):
-            return [], []
-        walk = Walk("the outline", MAX_OUTLINE_ENTRIES)
-        problems: list[str] = []
-        entries = self._outline_subtree(dict.get(outlines, "/First"), 1, walk, problems)
-        if walk.cut is not None:
-            problems.append(walk.cut)
-        if self._dest_problem is not None:
-            problems.append(self._dest_problem)
-        for entry in entries:
-            if entry.problem and entry.problem not in problems:
-                problems.append(f"{entry.title!r}: {entry.problem}")
-        return entries, problems
-
-    def _outline_subtree(
-        self, first: Any, level: int, walk: Walk, problems: list[str]
-    ) -> list[OutlineEntry]:
-        """The items from ``first`` along its ``/Next`` chain, each followed by its children:
-        every item once (a loop, or an item listed twice, is cut and said so)."""
-        entries: list[OutlineEntry] = []
-        ref = first
-        while ref is not None:
-            if walk.seen(ref):
-                problem = "the outline contains a cycle; it was cut"
-                if problem not in problems:
-                    problems.append(problem)
-                break
-            node = walk.visit(ref)
-            if not isinstance(node, dict):
-                break
-            entries.append(self._outline_entry(node, level))
-            child = dict.get(node, "/First")
-            if child is not None and level < MAX_OUTLINE_DEPTH:
-                entries.extend(self._outline_subtree(child, level + 1, walk, problems))
-            ref = dict.get(node, "/Next")
-        return entries
-
-    def _outline_entry(self, node: Any, level: int) -> OutlineEntry:
-        title_raw = get(node, "/Title")
-        if isinstance(title_raw, bytes):
-            title = decode_text_string(title_raw)
-        else:
-            title = str(title_raw) if title_raw is not None else ""
-        # Whitespace of any kind (PowerPoint writes line breaks as \x0b) becomes one space.
-        title = " ".join(title.replace("\x00", "").split())
-        page, problem = self._resolve_destination(node)
-        return OutlineEntry(title=title, level=level, page=page, problem=problem)
-
-    def _resolve_destination(self, node: Any) -> tuple[int | None, str | None]:
-        dest = get(node, "/Dest")
-        if dest is None:
-            action = get(node, "/A")
-            if action is None:
-                return None, "no destination"
-            if get(action, "/S") != "/GoTo":
-                return None, "the action is not a go-to within the document"
-            dest = get(action, "/D")
-            if dest is None:
-                return None, "the go-to action has no destination"
-        return self._destination_page(dest, depth=0)
-
-    def _destination_page(self, dest: Any, depth: int) -> tuple[int | None, str | None]:
-        if depth > 8:
-            return None, "destination chain too long"
-        if isinstance(dest, (str, bytes)):
-            target = self._named_destination(dest)
-            if target is None:
-                return None, "named destination not found"
-            return self._destination_page(target, depth + 1)
-        if isinstance(dest, dict):
-            inner = get(dest, "/D")
-            if inner is None:
-                return None, "destination dictionary without /D"
-            return self._destination_page(inner, depth + 1)
-        if isinstance(dest, list):
-            if not dest:
-                return None, "empty destination"
-            target = dest[0]
-            if isinstance(target, IndirectObject):
-                page = self._page_numbers.get((target.idnum, target.generation))
-                if page is not None:
-                    return page, None
-                return None, "destination points to an object that is not a page"
-            if isinstance(target, (int, float)) and not isinstance(target, bool):
-                # Remote-style destinations use a 0-based page index.
-                index = int(target)
-                if 0 <= index < self.page_count:
-                    return index + 1, None
-                return None, "destination page index out of range"
-            return None, "destination does not name a page"
-        return None, "unrecognised destination"
-
-    def _named_destination(self, name: Any) -> Any:
-        if isinstance(name, bytes):
-            key = name.decode("latin-1")
-        else:
-            key = str(name)
-        bare = key[1:] if key.startswith("/") else key
-        root = resolve(self.reader.trailer.get("/Root"))
-        dests = get(root, "/Dests")
-        if isinstance(dests, dict):
-            for candidate in (key, "/" + bare):
-                hit = get(dests, candidate)
-                if hit is not None:
-                    return hit
-        return resolve(self._destination_names().get(bare))
-
-    def _destination_names(self) -> dict[str, Any]:
-        """The ``/Dests`` name tree as one mapping (the first value of each name, in tree
-        order), read once by a bounded walk: a lookup per bookmark would walk the tree once
-        per bookmark."""
-        if self._dest_names is None:
-            root = resolve(self.reader.trailer.get("/Root"))
-            walk = Walk("named destinations")
-            names: dict[str, Any] = {}
-            for name, value in _name_tree(get(get(root, "/Names"), "/Dests"), walk):
-                names.setdefault(name, value)
-            self._dest_names = names
-            self._dest_problem = walk.cut
-        return self._dest_names
+            return self.catalog.outline()
 
     def facts(self) -> DocumentFacts:
         """Form fields, XFA, attachments, link and annotation counts (bounded walks)."""
         self._check_open()
         with _pypdf_quiet(self.limits):
             try:
-                return self._facts()
+                return self.catalog.facts()
             except Exception:
                 return DocumentFacts()
-
-    def _facts(self) -> DocumentFacts:
-        root = resolve(self.reader.trailer.get("/Root"))
-        facts = DocumentFacts()
-        acroform = get(root, "/AcroForm")
-        if isinstance(acroform, dict):
-            facts.xfa = get(acroform, "/XFA") is not None
-            walk = Walk("form fields")
-            facts.form_fields = _count_fields(acroform, walk)
-            self._problem(walk.cut)
-            if facts.form_fields >= MAX_FIELDS:
-                self._problem(f"form fields: counted up to {MAX_FIELDS}; any more were not")
-        files = get(get(root, "/Names"), "/EmbeddedFiles")
-        if isinstance(files, dict):
-            walk = Walk("attachments")
-            for name, _ in _name_tree(files, walk):
-                facts.attachments.append(name)
-                if len(facts.attachments) >= MAX_NAMES:
-                    break
-            self._problem(walk.cut)
-        # Each annotation once, however many pages list it (or the array holding it).
-        walk = Walk("annotations")
-        for page_obj in self._pages[:MAX_ANNOTATED_PAGES]:
-            for annot in walk.items(page_obj, "/Annots")[:MAX_ANNOTATIONS]:
-                node = walk.visit(annot)
-                if walk.cut is not None:
-                    break
-                if not isinstance(node, dict):
-                    continue
-                subtype = get(node, "/Subtype")
-                facts.annotations += 1
-                if subtype == "/Link":
-                    facts.links += 1
-                elif subtype == "/FileAttachment":
-                    name = get(get(node, "/FS"), "/F")
-                    if isinstance(name, str) and len(facts.attachments) < MAX_NAMES:
-                        facts.attachments.append(name)
-            if walk.cut is not None:
-                break
-        self._problem(walk.cut)
-        return facts
 
     def _problem(self, problem: str | None) -> None:
         if problem is not None and problem not in self.problems:
@@ -774,66 +530,6 @@ def _inherited(page_obj: Any, key: str) -> Any:
             return value
         node = walk.entry(node, "/Parent")
     return None
-
-
-def _count_fields(acroform: Any, walk: Walk) -> int:
-    """Terminal form fields (those without /Kids that are fields themselves), each once."""
-    count = 0
-
-    def kids(field_obj: Any) -> list[Any]:
-        nonlocal count
-        items = walk.items(field_obj, "/Kids")
-        # Kids without a /T of their own are its widgets: the field is terminal.
-        fields = items and walk.step(len(items))
-        if fields and any(get(resolve(k), "/T") is not None for k in items):
-            return items
-        count += 1
-        return []
-
-    for _ in depth_first(walk, walk.items(acroform, "/Fields"), kids):
-        if count >= MAX_FIELDS:
-            break
-    return min(count, MAX_FIELDS)
-
-
-def _name_tree(root: Any, walk: Walk) -> Iterator[tuple[str, Any]]:
-    """A name tree's ``(key, value)`` pairs in tree order (values unresolved), each node
-    once."""
-    for _, node in depth_first(walk, [root], lambda n: walk.items(n, "/Kids")):
-        names = walk.items(node, "/Names")
-        if not walk.step(len(names) // 2):
-            return
-        for i in range(0, len(names) - 1, 2):
-            key = resolve(names[i])
-            yield (key.decode("latin-1") if isinstance(key, bytes) else str(key)), names[i + 1]
-
-
-def _label(label: str) -> str:
-    return label if len(label) <= MAX_LABEL_CHARS else label[: MAX_LABEL_CHARS - 1] + "…"
-
-
-_DATE = re.compile(
-    r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?(\d{2})?'?(\d{2})?"
-)
-
-
-def pdf_date(raw: str | None) -> str | None:
-    """``D:20200131120000+01'00'`` -> ``2020-01-31T12:00:00+01:00`` (ISO 8601); other text
-    is returned as found."""
-    if not raw:
-        return None
-    m = _DATE.match(raw.strip())
-    if m is None:
-        return raw
-    year, month, day, hour, minute, second, tz, tzh, tzm = m.groups()
-    out = f"{year}-{month or '01'}-{day or '01'}"
-    if hour:
-        out += f"T{hour}:{minute or '00'}:{second or '00'}"
-        if tz in ("Z", "z"):
-            out += "Z"
-        elif tz in ("+", "-") and tzh:
-            out += f"{tz}{tzh}:{tzm or '00'}"
-    return out
 
 
 def _empty_password_opened(reader: pypdf.PdfReader) -> bool:
