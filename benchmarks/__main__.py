@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import coldstart, corpus, engines, report, runner, score, source
-from .warmup import write_warmup
+from benchmarks import coldstart, corpus, engines, report, runner, score, source
+from benchmarks.warmup import write_warmup
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"

@@ -22,8 +22,8 @@ from typing import Any
 
 from packaging.requirements import Requirement
 
-from .engines import Engine
-from .source import Source
+from benchmarks.engines import Engine
+from benchmarks.source import Source
 
 #: A one-page text file for the cold-start probe ("import + first page of a small file").
 COLD_FILE = "pypdf/crazyones.pdf"

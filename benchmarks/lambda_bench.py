@@ -4,9 +4,10 @@
 
 For each zip variant (``bytecode``: the default build, sourceless ``.pyc``; ``sources``: built
 with ``--sources``) the zip is built into a temporary directory, unpacked, and run ``--repeat``
-times as a new container: ``python -m awslambdaric pdfthin.aws.handler.handler`` against the
-local stand-in for the Lambda Runtime API (deploy/local_runtime.py), with the unpacked zip as its
-only code, no bytecode writing (Lambda's ``/var/task`` is read-only) and the pure-Python engine.
+times as a new container: ``python -m awslambdaric pdfthin.adapters.aws.handler.handler``
+against the local stand-in for the Lambda Runtime API (deploy/local_runtime.py), with the
+unpacked zip as its only code, no bytecode writing (Lambda's ``/var/task`` is read-only) and the
+pure-Python engine.
 Each container measures:
 
 - ``init``: from the process spawn until the runtime client asks for its first event

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engines import REFERENCE
+from benchmarks.engines import REFERENCE
 
 #: "Cold start well under PyMuPDF's": at most this fraction of PyMuPDF's.
 COLD_START_FRACTION = 0.5

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .corpus import Corpus, Entry
-from .engines import Engine
-from .source import Source
+from benchmarks.corpus import Corpus, Entry
+from benchmarks.engines import Engine
+from benchmarks.source import Source
 
 #: Substrings of a dead worker's stderr that mean it ran out of memory, not that it crashed.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory")

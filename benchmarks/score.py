@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .corpus import ROBUSTNESS_TAGS, Corpus, Entry
-from .engines import REFERENCE, Engine
-from .metrics import headings as hd
-from .metrics import tables as tb
-from .metrics import text as tx
+from benchmarks.corpus import ROBUSTNESS_TAGS, Corpus, Entry
+from benchmarks.engines import REFERENCE, Engine
+from benchmarks.metrics import headings as hd
+from benchmarks.metrics import tables as tb
+from benchmarks.metrics import text as tx
 
 OUTCOMES = ("ok", "error", "crash", "timeout", "memory")
 #: Engines whose output, in this order of preference, decides whether a page "has text".

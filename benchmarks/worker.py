@@ -15,7 +15,7 @@ import resource
 import sys
 import time
 
-from . import extractors
+from benchmarks import extractors
 
 
 def _limit_memory(nbytes: int) -> None:

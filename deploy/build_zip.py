@@ -51,9 +51,14 @@ TASK_ROOT = "/var/task"
 #: notice travels with the code) and its metadata; not the installer's records.
 _PYPDF_META = ("METADATA", "LICENSE")
 _EPOCH = (1980, 1, 1, 0, 0, 0)
-#: The other adapters, which the handler never imports: the MCP server (its SDK is not in the
-#: zip either), the command line and the file-system sandbox they share.
-_OTHER_ADAPTERS = ("pdfthin/mcp/", "pdfthin/cli.py", "pdfthin/__main__.py", "pdfthin/sandbox.py")
+#: The other adapters, which the handler never imports: the MCP server with its file-system
+#: sandbox (its SDK is not in the zip either), the command line and the browser's.
+_OTHER_ADAPTERS = (
+    "pdfthin/adapters/mcp/",
+    "pdfthin/adapters/cli.py",
+    "pdfthin/adapters/browser.py",
+    "pdfthin/__main__.py",
+)
 
 
 def sources() -> dict[str, bytes]:
@@ -87,8 +92,8 @@ def sources() -> dict[str, bytes]:
 
 
 #: pypdf's Adobe Glyph List: a 4,500-entry dict display whose bytecode alone is a quarter of
-#: the zip. pdfthin ships the same table (``pdfthin/engine/_fontdata.py``, one JSON string), so
-#: pypdf's module in the zip reads it from there, and the zip holds the table once.
+#: the zip. pdfthin ships the same table (``pdfthin/engine/fonts/_fontdata.py``, one JSON
+#: string), so pypdf's module in the zip reads it from there, and the zip holds the table once.
 _GLYPH_LIST = "pypdf/_codecs/adobe_glyphs.py"
 
 
@@ -101,7 +106,7 @@ def _pypdf_glyph_list() -> dict[str, str]:
 def _pdfthin_glyph_list() -> dict[str, str]:
     sys.path.insert(0, str(ROOT))
     try:
-        from pdfthin.engine import _fontdata
+        from pdfthin.engine.fonts import _fontdata
     finally:
         sys.path.remove(str(ROOT))
     table: dict[str, str] = json.loads(_fontdata.GLYPH_LIST_JSON)
@@ -119,12 +124,13 @@ def compact_glyph_list() -> bytes:
         return (
             b"# pypdf's Adobe Glyph List table (glyphlist.txt, Copyright 2002-2019 Adobe; see\n"
             b"# pypdf's LICENSE), read by pdfthin's deploy/build_zip.py from pdfthin's identical\n"
-            b"# copy (pdfthin/engine/_fontdata.py) so that the zip holds it once: the same dict.\n"
+            b"# copy (pdfthin/engine/fonts/_fontdata.py) so that the zip holds it once: the same\n"
+            b"# dict.\n"
             b"import importlib.util as _util\n"
             b"import json as _json\n"
             b"from pathlib import Path as _Path\n\n\n"
             b"def _table():\n"
-            b"    folder = _Path(__file__).resolve().parents[2] / 'pdfthin' / 'engine'\n"
+            b"    folder = _Path(__file__).resolve().parents[2] / 'pdfthin' / 'engine' / 'fonts'\n"
             b"    path = folder / '_fontdata.pyc'\n"
             b"    if not path.exists():\n"
             b"        path = folder / '_fontdata.py'\n"

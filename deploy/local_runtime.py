@@ -10,7 +10,7 @@ It serves the four endpoints the runtime client uses (``invocation/next``, ``...
     python deploy/local_runtime.py --zip dist/pdfthin-lambda.zip event.json [event.json ...]
 
 prints each response, the init time and each invocation's time. The function runs as
-``python -m awslambdaric pdfthin.aws.handler.handler`` with the unpacked zip as its code
+``python -m awslambdaric pdfthin.adapters.aws.handler.handler`` with the unpacked zip as its code
 (``PYTHONPATH``), its working directory and no bytecode writing, as on Lambda's read-only
 ``/var/task``.
 """
@@ -33,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-HANDLER = "pdfthin.aws.handler.handler"
+HANDLER = "pdfthin.adapters.aws.handler.handler"
 #: Lambda's limit on a synchronous invocation's response (6 MB).
 RESPONSE_LIMIT = 6 * 1024 * 1024
 _PREFIX = "/2018-06-01/runtime"

@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from ._version import __version__
-from .errors import PdfthinError
+from pdfthin._version import __version__
+from pdfthin.errors import PdfthinError
 
 if TYPE_CHECKING:
-    from .engine import Limits
-    from .model import Document
+    from pdfthin.engine import Limits
+    from pdfthin.model import Document
 
 __all__ = ["PdfthinError", "__version__", "open"]
 
@@ -28,9 +28,9 @@ def open(
     limits: Limits | None = None,
 ) -> Document:
     """Read a whole PDF (path or bytes) into a :class:`~pdfthin.model.Document`."""
-    from .engine import open_pdf
-    from .engine.gcpause import collection_paused
-    from .model import build_document
+    from pdfthin.engine import open_pdf
+    from pdfthin.engine.gcpause import collection_paused
+    from pdfthin.model import build_document
 
     with collection_paused():  # opening too, not only building (see engine/gcpause.py)
         engine = open_pdf(source, password=password, limits=limits)

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Protocol
 
-from .errors import PdfthinError
+from pdfthin.errors import PdfthinError
 
 
 class Stop(Protocol):

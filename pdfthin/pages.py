@@ -11,7 +11,7 @@ import operator
 import re
 from typing import Any
 
-from .errors import PdfthinError
+from pdfthin.errors import PdfthinError
 
 #: Digits a page number may have: more than any document's page count, few enough that no
 #: number is ever too long to convert or to print (Python refuses past 4,300 digits).

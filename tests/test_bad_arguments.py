@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_support import PYTHON, WORKDIR, free_port, server_args, start_http_server, stop
 
-from pdfthin.aws.config import Config
-from pdfthin.aws.handler import OPERATIONS, LambdaApp
+from pdfthin.adapters.aws.config import Config
+from pdfthin.adapters.aws.handler import OPERATIONS, LambdaApp
+from pdfthin.adapters.mcp.config import ServeConfig
+from pdfthin.adapters.mcp.server import PdfthinServer
+from pdfthin.adapters.mcp.tools import BY_NAME
 from pdfthin.errors import ERROR_CODES
-from pdfthin.mcp.config import ServeConfig
-from pdfthin.mcp.server import PdfthinServer
-from pdfthin.mcp.tools import BY_NAME
 
 PDF = get("navigation/scan_inside_a_section").build()
 #: The codes a bad argument may be answered with (``not_a_pdf``: a path naming a non-PDF).
@@ -323,7 +323,7 @@ def test_the_cli_answers_bad_arguments_in_one_line(
     exit_code: int,
     code: str,
 ) -> None:
-    from pdfthin.cli import main
+    from pdfthin.adapters.cli import main
 
     args = [a.replace("{file}", str(root / "a.pdf")) for a in argv]
     assert main(args) == exit_code
@@ -339,7 +339,7 @@ def test_the_cli_answers_bad_arguments_in_one_line(
 def test_the_cli_refuses_huge_numbers_as_usage(
     root: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
-    from pdfthin.cli import main
+    from pdfthin.adapters.cli import main
 
     with pytest.raises(SystemExit) as info:
         main([a.replace("{file}", str(root / "a.pdf")) for a in argv])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pdfbuilder import PdfBuilder
 
 import pdfthin
-from pdfthin.engine.bidi import (
+from pdfthin.engine.content.bidi import (
     RTL_AREAS,
     logical_order,
     mostly_rtl,

@@ -7,7 +7,7 @@ import time
 import pytest
 from pdfbuilder import cid_cmap, to_unicode_cmap
 
-from pdfthin.engine.cmap import (
+from pdfthin.engine.fonts.cmap import (
     MAX_ENTRIES,
     MAX_RANGE,
     is_vertical_name,

@@ -281,14 +281,14 @@ def test_a_short_key_is_refused_where_configuration_is_read(
 ) -> None:
     with pytest.raises(ValueError, match=cur.KEY_ENV):
         cur.key_from_env({cur.KEY_ENV: "short"})
-    from pdfthin.aws.config import Config
+    from pdfthin.adapters.aws.config import Config
 
     with pytest.raises(ValueError, match=cur.KEY_ENV):
         Config.from_env({cur.KEY_ENV: "short"})
     assert Config.from_env({cur.KEY_ENV: "k" * 20}).cursor_key == b"k" * 20
     monkeypatch.setenv(cur.KEY_ENV, "k" * 20)
     assert Context().cursor_key == b"k" * 20
-    from pdfthin.cli import main
+    from pdfthin.adapters.cli import main
 
     monkeypatch.setenv(cur.KEY_ENV, "short")
     assert main(["describe", "missing.pdf"]) == 2
@@ -310,8 +310,13 @@ def test_a_listing_cursor_at_the_deepest_longest_path_is_accepted(tmp_path: Any)
     it resumes at the next file."""
     import os
 
-    from pdfthin.mcp.tools import BY_NAME
-    from pdfthin.sandbox import MAX_DEPTH, MAX_LISTING_CURSOR_CHARS, MAX_NAME_BYTES, Sandbox
+    from pdfthin.adapters.mcp.sandbox import (
+        MAX_DEPTH,
+        MAX_LISTING_CURSOR_CHARS,
+        MAX_NAME_BYTES,
+        Sandbox,
+    )
+    from pdfthin.adapters.mcp.tools import BY_NAME
 
     rng = random.Random(11)
 

@@ -272,8 +272,8 @@ def root(tmp_path: Path) -> Path:
 
 
 def test_the_server_answers_timeout_and_frees_the_slot(root: Path, laid_out: list[int]) -> None:
-    from pdfthin.mcp.config import ServeConfig
-    from pdfthin.mcp.server import PdfthinServer
+    from pdfthin.adapters.mcp.config import ServeConfig
+    from pdfthin.adapters.mcp.server import PdfthinServer
 
     server = PdfthinServer(ServeConfig(root=str(root), timeout_seconds=0.5, max_extractions=1))
 
@@ -294,9 +294,9 @@ def test_the_server_answers_timeout_and_frees_the_slot(root: Path, laid_out: lis
 def test_cached_documents_are_served_while_every_document_thread_is_taken(
     root: Path, laid_out: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pdfthin.mcp import server as server_module
-    from pdfthin.mcp.config import ServeConfig
-    from pdfthin.mcp.server import PdfthinServer
+    from pdfthin.adapters.mcp import server as server_module
+    from pdfthin.adapters.mcp.config import ServeConfig
+    from pdfthin.adapters.mcp.server import PdfthinServer
 
     monkeypatch.setattr(server_module, "DOCUMENT_THREADS", 3)
     server = PdfthinServer(ServeConfig(root=str(root)))

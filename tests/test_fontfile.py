@@ -29,7 +29,7 @@ from fontTools.misc.eexec import decrypt
 from fontTools.ttLib import TTFont
 from pypdf.generic import IndirectObject
 
-from pdfthin.engine.fontfile import (
+from pdfthin.engine.fonts.program import (
     cff_encoding,
     truetype_cmaps,
     truetype_unicodes,
@@ -395,7 +395,7 @@ def test_corpus_has_the_fonts_these_checks_rely_on() -> None:
 def test_truetype_cmap_overlapping_ranges_are_bounded() -> None:
     """Overlapping ranges cannot make the cmap reader loop billions of times: it reads at most
     ``_MAX_CMAP_CODES`` codes in all, and leaves out the rest of a subtable past that."""
-    from pdfthin.engine import fontfile
+    from pdfthin.engine.fonts import program as fontfile
 
     groups = [(0x20, 0x20 + 65_536, 1)] * 65_536  # four billion codes as written
     segments = [(0x20, 0xFFFE, 1)] * 2_000  # 130 million

@@ -14,8 +14,8 @@ from fontTools.encodings.MacRoman import MacRoman
 from fontTools.encodings.StandardEncoding import StandardEncoding
 from pdfbuilder import PdfBuilder, Raw, Ref, cid_cmap, to_unicode_cmap
 
-from pdfthin.engine import encodings as enc
-from pdfthin.engine.fonts import UNMAPPED, Font, load_font
+from pdfthin.engine.fonts import encodings as enc
+from pdfthin.engine.fonts.font import UNMAPPED, Font, load_font
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -426,7 +426,7 @@ def test_an_embedded_program_is_decoded_only_where_it_can_change_the_text(
     """Decoding a font program costs time and memory: a named /Encoding replaces a Type 1 or
     CFF program's own, and a font without /ToUnicode is read in an East Asian code page only
     when its name says so, so only then does it matter whether its program decodes."""
-    from pdfthin.engine import fonts
+    from pdfthin.engine.fonts import font as fonts
 
     decoded: list[bytes] = []
 
@@ -680,7 +680,7 @@ def test_hostile_differences_array_is_bounded() -> None:
 
 
 def test_cid_font_of_an_adobe_collection_reads_without_to_unicode() -> None:
-    from pdfthin.engine.cidmaps import cid_to_unicode
+    from pdfthin.engine.fonts.cidmaps import cid_to_unicode
 
     japan1 = cid_to_unicode("Japan1")
     assert japan1 is not None
@@ -716,7 +716,7 @@ def test_cid_tables_load_from_a_zipped_package(tmp_path: Any) -> None:
     probe = (
         "import sys\n"
         f"sys.path.insert(0, {str(archive)!r})\n"
-        "from pdfthin.engine import cidmaps\n"
+        "from pdfthin.engine.fonts import cidmaps\n"
         "assert cidmaps.__file__.startswith(sys.path[0]), cidmaps.__file__\n"
         "before = set(sys.modules)\n"
         "table = cidmaps.cid_to_unicode('GB1')\n"
@@ -730,7 +730,7 @@ def test_cid_tables_load_from_a_zipped_package(tmp_path: Any) -> None:
 
 
 def test_predefined_jis_cmaps_h_and_v() -> None:
-    from pdfthin.engine.cmap import JIS_X0208, is_vertical_name, predefined_codec
+    from pdfthin.engine.fonts.cmap import JIS_X0208, is_vertical_name, predefined_codec
 
     assert predefined_codec("/H") == predefined_codec("/V") == JIS_X0208
     assert is_vertical_name("/V") and not is_vertical_name("/H")

@@ -19,7 +19,7 @@ import pytest
 from conftest import corpus_files, corpus_params, require_corpus
 from pdfbuilder import Outline, PdfBuilder, Raw, inline_image
 
-from pdfthin import cli
+from pdfthin.adapters import cli
 from pdfthin.errors import PdfthinError
 from pdfthin.images import jbig2, pillow
 from pdfthin.operations import Context, get_image, get_toc, image_file, list_images

@@ -5,7 +5,8 @@
 - Invariant 10: only ``pdfthin/engine/`` imports pypdf, and only ``pdfthin/engine/_native.py``
   imports ``pdfthin_native`` (one place, behind one switch).
 - The adapters' own transports stay in their adapter: the MCP SDK and anyio in
-  ``pdfthin/mcp/`` (the CLI only checks that the extra is installed), boto3 in ``pdfthin/aws/``.
+  ``pdfthin/adapters/mcp/`` (the CLI only checks that the extra is installed), boto3 in
+  ``pdfthin/adapters/aws/``.
 
 Ruff's ``banned-api`` cannot be scoped to a directory (a per-file ignore lifts every ban at
 once), so ruff bans only the network modules, everywhere in ``pdfthin/``, and this walk over
@@ -56,11 +57,11 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     **{module: () for module in NETWORK},
     "pypdf": ("pdfthin/engine/*.py", "pdfthin/engine/**/*.py"),
     "pdfthin_native": ("pdfthin/engine/_native.py",),
-    "mcp": ("pdfthin/mcp/*.py", "pdfthin/cli.py"),
-    "anyio": ("pdfthin/mcp/*.py",),
-    "pydantic": ("pdfthin/mcp/*.py",),
-    "boto3": ("pdfthin/aws/*.py",),
-    "botocore": ("pdfthin/aws/*.py",),
+    "mcp": ("pdfthin/adapters/mcp/*.py", "pdfthin/adapters/cli.py"),
+    "anyio": ("pdfthin/adapters/mcp/*.py",),
+    "pydantic": ("pdfthin/adapters/mcp/*.py",),
+    "boto3": ("pdfthin/adapters/aws/*.py",),
+    "botocore": ("pdfthin/adapters/aws/*.py",),
 }
 
 #: Files that may import a module whose name is computed at run time: the OCR loader imports
@@ -206,8 +207,8 @@ def _plant(tmp_path: Path, relative: str, source: str) -> list[Violation]:
         ("pdfthin/engine/planted.py", "import pdfthin_native\n"),
         ("pdfthin/model/planted.py", "from mcp.server import mcpserver\n"),
         ("pdfthin/operations/planted.py", "import boto3\n"),
-        ("pdfthin/mcp/planted.py", "import requests\n"),
-        ("pdfthin/aws/planted.py", "from urllib3 import PoolManager\n"),
+        ("pdfthin/adapters/mcp/planted.py", "import requests\n"),
+        ("pdfthin/adapters/aws/planted.py", "from urllib3 import PoolManager\n"),
     ],
 )
 def test_a_planted_import_is_caught(tmp_path: Path, relative: str, source: str) -> None:
@@ -220,8 +221,8 @@ def test_a_planted_import_is_caught(tmp_path: Path, relative: str, source: str) 
     [
         ("pdfthin/engine/planted.py", "import pypdf\nfrom pypdf.generic import NameObject\n"),
         ("pdfthin/engine/_native.py", "import pdfthin_native\n"),
-        ("pdfthin/mcp/planted.py", "import anyio\nfrom mcp.types import TextContent\n"),
-        ("pdfthin/aws/planted.py", "import boto3\n"),
+        ("pdfthin/adapters/mcp/planted.py", "import anyio\nfrom mcp.types import TextContent\n"),
+        ("pdfthin/adapters/aws/planted.py", "import boto3\n"),
         ("pdfthin/model/planted.py", "import socketlike\nimport httplib2x\n"),
     ],
 )

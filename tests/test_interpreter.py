@@ -15,7 +15,7 @@ import pytest
 from pdfbuilder import Hex, PdfBuilder, Ref, inline_image, serialize, simple_pdf
 
 from pdfthin.engine import PageContent, TextRun, open_pdf
-from pdfthin.engine import interpreter as interp
+from pdfthin.engine.content import interpreter as interp
 from pdfthin.engine.document import Limits
 from pdfthin.errors import PdfthinError
 

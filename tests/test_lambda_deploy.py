@@ -92,14 +92,14 @@ def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
         f"{meta}/licenses/LICENSE",
     ]
     suffix = ".pyc" if bytecode else ".py"
-    assert "pdfthin/aws/handler" + suffix in names
+    assert "pdfthin/adapters/aws/handler" + suffix in names
     assert "pypdf/_page" + suffix in names
     assert not [n for n in names if n.endswith(".py" if bytecode else ".pyc")]
     # The CID character collections travel with the engine; the other adapters stay behind.
     assert {
-        f"pdfthin/engine/cidmaps/Adobe-{o}.bin" for o in ("Japan1", "GB1", "CNS1", "Korea1")
+        f"pdfthin/engine/fonts/cidmaps/Adobe-{o}.bin" for o in ("Japan1", "GB1", "CNS1", "Korea1")
     } <= set(names)
-    assert not [n for n in names if n.startswith(("pdfthin/mcp/", "pdfthin/cli."))]
+    assert not [n for n in names if n.startswith(("pdfthin/adapters/mcp/", "pdfthin/cli."))]
     # Under 1 MB either way (docs/lambda.md).
     assert first.stat().st_size < 1_000_000
 
@@ -115,7 +115,7 @@ def test_the_glyph_list_in_the_zip_is_pypdfs_table(tmp_path: Path, bytecode: boo
     code = (
         "import json, sys\n"
         "from pypdf._codecs.adobe_glyphs import adobe_glyphs\n"
-        "import pdfthin.aws.handler\n"
+        "import pdfthin.adapters.aws.handler\n"
         "print(json.dumps(list(adobe_glyphs.items())))\n"
     )
     done = subprocess.run(

@@ -24,10 +24,10 @@ from lambda_support import (
 )
 from pdfbuilder import PdfBuilder, encrypt
 
-from pdfthin.aws import handler as handler_module
-from pdfthin.aws.config import Bucket, Config, parse_buckets
-from pdfthin.aws.events import DIRECT, HTTP_V1, HTTP_V2, kind_of, payload_bytes
-from pdfthin.aws.handler import OPERATIONS, STATUS, LambdaApp
+from pdfthin.adapters.aws import handler as handler_module
+from pdfthin.adapters.aws.config import Bucket, Config, parse_buckets
+from pdfthin.adapters.aws.events import DIRECT, HTTP_V1, HTTP_V2, kind_of, payload_bytes
+from pdfthin.adapters.aws.handler import OPERATIONS, STATUS, LambdaApp
 from pdfthin.errors import ERROR_CODES
 from pdfthin.operations import (
     Context,

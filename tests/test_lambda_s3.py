@@ -10,8 +10,8 @@ import pytest
 from lambda_support import check_http_response, function_url_event, moto_server, report_pdf, s3_env
 from lambda_support import s3_client as make_client
 
-from pdfthin.aws.config import Bucket, Config
-from pdfthin.aws.handler import LambdaApp
+from pdfthin.adapters.aws.config import Bucket, Config
+from pdfthin.adapters.aws.handler import LambdaApp
 from pdfthin.operations import read_pages
 
 ALPHA = report_pdf("alpha")
@@ -66,7 +66,7 @@ def test_boto3_is_imported_only_for_s3_requests() -> None:
 
     code = (
         "import sys, base64\n"
-        "from pdfthin.aws.handler import handler\n"
+        "from pdfthin.adapters.aws.handler import handler\n"
         "assert 'boto3' not in sys.modules and 'botocore' not in sys.modules\n"
         "pdf = open(sys.argv[1], 'rb').read()\n"
         "doc = {'base64': base64.b64encode(pdf).decode()}\n"

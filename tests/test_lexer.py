@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pdfbuilder import inline_image
 
-from pdfthin.engine.lexer import MAX_NESTING, MAX_OPERANDS, iter_operations, read_literal
+from pdfthin.engine.content.lexer import MAX_NESTING, MAX_OPERANDS, iter_operations, read_literal
 
 
 def ops(data: bytes) -> list[tuple[bytes, list[Any]]]:

@@ -413,8 +413,8 @@ def test_ocr_over_mcp(tree: Tree, tmp_path: Path) -> None:
 def test_an_unexpected_exception_is_an_internal_envelope(
     tree: Tree, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pdfthin.mcp.config import ServeConfig
-    from pdfthin.mcp.server import PdfthinServer
+    from pdfthin.adapters.mcp.config import ServeConfig
+    from pdfthin.adapters.mcp.server import PdfthinServer
 
     server = PdfthinServer(ServeConfig(root=str(tree.root)))
 
@@ -432,8 +432,8 @@ def test_an_unexpected_exception_is_an_internal_envelope(
 def test_listings_past_the_bound_are_busy(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from pdfthin.mcp.config import ServeConfig
-    from pdfthin.mcp.server import PdfthinServer
+    from pdfthin.adapters.mcp.config import ServeConfig
+    from pdfthin.adapters.mcp.server import PdfthinServer
 
     server = PdfthinServer(ServeConfig(root=str(tree.root), max_listings=1))
     release = threading.Event()
@@ -486,7 +486,7 @@ def run_cli(*args: str, code: str | None = None) -> subprocess.CompletedProcess[
 
 def test_serve_without_the_extra_is_one_line_and_exit_2(tree: Tree) -> None:
     hide = (
-        "import sys; sys.modules['mcp'] = None; from pdfthin.cli import main; "
+        "import sys; sys.modules['mcp'] = None; from pdfthin.adapters.cli import main; "
         "sys.exit(main(sys.argv[1:]))"
     )
     done = run_cli("serve", str(tree.root), code=hide)
@@ -525,13 +525,13 @@ def test_serve_startup_errors_are_one_line_and_exit_2(
 def test_the_core_never_imports_the_sdk() -> None:
     check = (
         "import sys, io, contextlib, pdfthin\n"
-        "from pdfthin.cli import main\n"
+        "from pdfthin.adapters.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
         f"    assert main(['read', {str(SAMPLE)!r}, '--pages', '1']) == 0\n"
         "assert 'Sample' in out.getvalue()\n"
         "sdk = ('mcp', 'mcp_types', 'pydantic', 'anyio')\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in sdk)\n"
-        "loaded += sorted(m for m in sys.modules if m.startswith('pdfthin.mcp'))\n"
+        "loaded += sorted(m for m in sys.modules if m.startswith('pdfthin.adapters.mcp'))\n"
         "print(loaded)\n"
     )
     done = run_cli(code=check)

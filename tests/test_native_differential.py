@@ -18,9 +18,9 @@ from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
 from native_support import engine, first_difference, native_module
 
 from pdfthin.engine import open_pdf
-from pdfthin.engine.fonts import get, resolve, stream_data
-from pdfthin.engine.interpreter import content_bytes
-from pdfthin.engine.lexer import iter_operations
+from pdfthin.engine.content.interpreter import content_bytes
+from pdfthin.engine.content.lexer import iter_operations
+from pdfthin.engine.objects import get, resolve, stream_data
 from pdfthin.errors import PdfthinError
 from pdfthin.operations import (
     Context,

@@ -34,7 +34,7 @@ from pdfbuilder import PdfBuilder, Ref, Stream, cid_cmap, object_stream_pdf, to_
 
 import pdfthin
 from pdfthin.engine import _native
-from pdfthin.engine.cidmaps import cid_to_unicode
+from pdfthin.engine.fonts.cidmaps import cid_to_unicode
 
 
 @pytest.fixture(scope="module")

@@ -48,9 +48,13 @@ from pypdf.generic import (
     TextStringObject,
 )
 
-from pdfthin.engine import cidmaps, fontfile, fonts, open_pdf
-from pdfthin.engine import cmap as cmap_module
-from pdfthin.engine.fonts import Font, get, load_font, resolve, stream_data
+from pdfthin.engine import open_pdf
+from pdfthin.engine.fonts import cidmaps
+from pdfthin.engine.fonts import cmap as cmap_module
+from pdfthin.engine.fonts import font as fonts
+from pdfthin.engine.fonts import program as fontfile
+from pdfthin.engine.fonts.font import Font, load_font
+from pdfthin.engine.objects import get, resolve, stream_data
 from pdfthin.errors import PdfthinError
 
 SETTINGS = settings(

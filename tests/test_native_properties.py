@@ -28,10 +28,10 @@ from pdfbuilder import PdfBuilder, cid_cmap
 from test_native_differential import native_tokens, pure_tokens
 
 from pdfthin.engine import open_pdf
+from pdfthin.engine.content.interpreter import content_bytes
+from pdfthin.engine.content.native_page import LARGE_TEXT_MAP, native_font
 from pdfthin.engine.document import EngineDocument
-from pdfthin.engine.fonts import UNMAPPED, Font, _CodecMap, _TextMap, _WidthMap
-from pdfthin.engine.interpreter import content_bytes
-from pdfthin.engine.native_page import LARGE_TEXT_MAP, native_font
+from pdfthin.engine.fonts.font import UNMAPPED, Font, _CodecMap, _TextMap, _WidthMap
 from pdfthin.errors import PdfthinError
 
 SETTINGS = settings(
@@ -217,7 +217,7 @@ def test_token_lists(doc: EngineDocument, module: Any, tokens: list[bytes], sep:
 def test_limits_stop_both_engines_alike(
     doc: EngineDocument, module: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pdfthin.engine import interpreter
+    from pdfthin.engine.content import interpreter
 
     monkeypatch.setattr(interpreter, "MAX_OPERATIONS", 4096)
     monkeypatch.setattr(interpreter, "MAX_FORM_INVOCATIONS", 3)
@@ -229,7 +229,7 @@ def test_limits_stop_both_engines_alike(
 
 
 def _small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pdfthin.engine import interpreter, visibility
+    from pdfthin.engine.content import interpreter, visibility
 
     monkeypatch.setattr(interpreter, "MAX_CONTENT_BYTES", 1_000)
     monkeypatch.setattr(interpreter, "MAX_GLYPHS", 40)
@@ -245,7 +245,7 @@ def test_the_page_budget_stops_both_engines_alike(
 ) -> None:
     """Each limit of the page's work budget (issue 18), reached in each engine at the same
     point: the same runs, images, problems and counts."""
-    from pdfthin.engine import interpreter
+    from pdfthin.engine.content import interpreter
 
     _small_budget(monkeypatch)
     text = b"BT /F1 9 Tf 72 700 Td (first) Tj ET "

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from pdfbuilder import PdfBuilder, inline_image, simple_pdf
 
 import pdfthin
-from pdfthin.engine import Limits, document, open_pdf, visibility
-from pdfthin.engine import interpreter as interp
+from pdfthin.engine import Limits, document, open_pdf
+from pdfthin.engine.content import interpreter as interp
+from pdfthin.engine.content import visibility
 from pdfthin.engine.types import PageContent
 from pdfthin.layout.order import _inversions
 from pdfthin.model import document as model

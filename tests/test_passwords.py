@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import importlib
 import json
 import random
 import sys
@@ -26,8 +25,8 @@ import pytest
 from lambda_support import b64, report_pdf
 from pdfbuilder import Outline, PdfBuilder, encrypt
 
-from pdfthin.aws.config import Config
-from pdfthin.aws.handler import LambdaApp
+from pdfthin.adapters.aws.config import Config
+from pdfthin.adapters.aws.handler import LambdaApp
 from pdfthin.errors import PdfthinError
 from pdfthin.model import DocumentCache
 from pdfthin.model import keyring as keyring_module
@@ -367,11 +366,8 @@ def test_the_keyring_without_openssl_derives_the_same_keys(monkeypatch: pytest.M
 
 
 def test_the_browser_bridge() -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web" / "src"))
-    try:
-        bridge = importlib.import_module("pdfthin_bridge")
-    finally:
-        sys.path.pop(0)
+    from pdfthin.adapters import browser as bridge
+
     handle = bridge.open_document(locked(tag="bridge"))
     opened = json.loads(bridge.call("read", handle, json.dumps({"password": USER})))
     assert SECRET in opened["pages"][0]["markdown"]

@@ -101,7 +101,7 @@ def _run(code: str, version: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-CLI = "import sys\nfrom pdfthin.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+CLI = "import sys\nfrom pdfthin.adapters.cli import main\nsys.exit(main(sys.argv[1:]))\n"
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +153,7 @@ def test_the_capabilities_of_the_command_line_say_it(pdf: Path) -> None:
 
 @pytest.mark.parametrize("version", [UNTESTED, pypdf.__version__])
 def test_the_lambda_function_warns_at_init(version: str) -> None:
-    done = _run("import pdfthin.aws.handler\n", version)
+    done = _run("import pdfthin.adapters.aws.handler\n", version)
     assert done.returncode == 0, done.stderr
     warnings = [line for line in done.stderr.splitlines() if "pypdf" in line]
     if version == UNTESTED:

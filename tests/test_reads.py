@@ -3,8 +3,9 @@ file's identity before reading a byte of it, concurrent callers of one file shar
 one hash), and the file bytes held by all calls at once stay under a named bound — past it a
 call waits within its time, then answers ``busy``.
 
-Reads are counted through the sandbox's one read primitive (``pdfthin.sandbox._read_upto``),
-memory with ``tracemalloc`` (every bytes object Python allocates)."""
+Reads are counted through the sandbox's one read primitive
+(``pdfthin.adapters.mcp.sandbox._read_upto``), memory with ``tracemalloc`` (every bytes object
+Python allocates)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,13 @@ import anyio
 import pytest
 from pdfbuilder import PdfBuilder
 
-from pdfthin import sandbox as sandbox_module
+from pdfthin.adapters.mcp import sandbox as sandbox_module
+from pdfthin.adapters.mcp.sandbox import Sandbox
 from pdfthin.deadline import Deadline, applied
 from pdfthin.errors import PdfthinError
 from pdfthin.model import document as document_module
 from pdfthin.operations import Context, get_info
 from pdfthin.operations.reads import Reads
-from pdfthin.sandbox import Sandbox
 
 MIB = 1024 * 1024
 CALLS = 16
@@ -72,8 +73,8 @@ def slow_layout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def server(root: Path, **config: Any) -> Any:
-    from pdfthin.mcp.config import ServeConfig
-    from pdfthin.mcp.server import PdfthinServer
+    from pdfthin.adapters.mcp.config import ServeConfig
+    from pdfthin.adapters.mcp.server import PdfthinServer
 
     return PdfthinServer(ServeConfig(root=str(root), **config))
 

@@ -9,7 +9,6 @@ import argparse
 import asyncio
 import inspect
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -146,8 +145,8 @@ def test_the_handlers_check_their_options_as_declared(op: Operation) -> None:
 
 def _served_tools(root: Path) -> dict[str, Any]:
     pytest.importorskip("mcp")
-    from pdfthin.mcp.config import ServeConfig
-    from pdfthin.mcp.server import PdfthinServer
+    from pdfthin.adapters.mcp.config import ServeConfig
+    from pdfthin.adapters.mcp.server import PdfthinServer
 
     server = PdfthinServer(ServeConfig(root=str(root))).mcp()
     return {tool.name: tool for tool in asyncio.run(server.list_tools())}
@@ -177,7 +176,7 @@ def test_mcp_serves_exactly_the_registry(tmp_path: Path) -> None:
 
 def test_mcp_checks_arguments_as_declared() -> None:
     pytest.importorskip("mcp")
-    from pdfthin.mcp.tools import BY_NAME as TOOLS
+    from pdfthin.adapters.mcp.tools import BY_NAME as TOOLS
 
     for op in OPERATIONS:
         for param in op.params:
@@ -191,14 +190,14 @@ def test_mcp_checks_arguments_as_declared() -> None:
 
 
 def test_lambda_routes_exactly_the_registry() -> None:
-    from pdfthin.aws import handler
+    from pdfthin.adapters.aws import handler
 
     assert {op.name: op.handler for op in OPERATIONS} == handler.OPERATIONS
 
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=IDS)
 def test_lambda_checks_arguments_as_declared(op: Operation) -> None:
-    from pdfthin.aws.handler import _parse
+    from pdfthin.adapters.aws.handler import _parse
 
     with pytest.raises(PdfthinError) as info:
         _parse({"operation": op.name, "document": {}, "bogus": 1})
@@ -215,12 +214,9 @@ def test_lambda_checks_arguments_as_declared(op: Operation) -> None:
 
 @pytest.fixture(scope="module")
 def bridge() -> Any:
-    sys.path.insert(0, str(REPO / "web" / "src"))
-    try:
-        import pdfthin_bridge
-    finally:
-        sys.path.remove(str(REPO / "web" / "src"))
-    return pdfthin_bridge
+    from pdfthin.adapters import browser
+
+    return browser
 
 
 def test_the_bridge_calls_exactly_the_registry(bridge: Any) -> None:
@@ -246,7 +242,7 @@ _CLI_EXTRA = {"describe": {"ocr"}, "image": {"output"}}
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
-    from pdfthin.cli import _parser
+    from pdfthin.adapters.cli import _parser
 
     parser = _parser()
     (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -272,7 +268,7 @@ def test_the_cli_has_a_command_for_each_operation_with_its_arguments() -> None:
 
 
 def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
-    from pdfthin.cli import main
+    from pdfthin.adapters.cli import main
 
     # Each number is range-checked by the declaration, as on every other surface.
     for op in OPERATIONS:
@@ -295,7 +291,7 @@ def test_an_operation_without_a_command_of_its_own_is_one_on_the_command_line(
     """Adding an operation is its declaration and its handler: the command line gives it a
     command (its answer as JSON), with its arguments as options."""
     import pdfthin.operations
-    from pdfthin.cli import main
+    from pdfthin.adapters.cli import main
 
     bound_param = Param("at_least", "integer", "A bound.", minimum=1, maximum=10, default=1)
 

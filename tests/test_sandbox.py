@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pdfthin import sandbox as sb
+from pdfthin.adapters.mcp import sandbox as sb
+from pdfthin.adapters.mcp.sandbox import Sandbox
 from pdfthin.errors import PdfthinError
-from pdfthin.sandbox import Sandbox
 
 PDF = b"%PDF-1.4\n%test\n" + b"x" * 100
 SECRET = b"%PDF-1.4\nSECRET outside the root\n"

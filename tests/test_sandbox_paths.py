@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pdfthin.adapters.mcp.config import ServeConfig
+from pdfthin.adapters.mcp.sandbox import Sandbox
+from pdfthin.adapters.mcp.server import PdfthinServer
 from pdfthin.errors import PdfthinError
-from pdfthin.mcp.config import ServeConfig
-from pdfthin.mcp.server import PdfthinServer
-from pdfthin.sandbox import Sandbox
 
 PDF = b"%PDF-1.4\n%test\n" + b"x" * 100
 

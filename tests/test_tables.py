@@ -10,10 +10,10 @@ import pytest
 from conftest import CORPUS, require_corpus
 from layouts import open_with_layouts
 
-from pdfthin.layout.table_cells import is_value, share_words, soft_split
-from pdfthin.layout.table_columns import whitespace_boundaries
-from pdfthin.layout.table_grid import find_grids
-from pdfthin.layout.tables import find_tables
+from pdfthin.layout.tables.cells import is_value, share_words, soft_split
+from pdfthin.layout.tables.columns import whitespace_boundaries
+from pdfthin.layout.tables.find import find_tables
+from pdfthin.layout.tables.grid import find_grids
 from pdfthin.layout.types import Block, Line
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).

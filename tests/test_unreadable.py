@@ -269,7 +269,7 @@ def test_the_cli_text_output_says_it(
     stream: str,
     expected: str,
 ) -> None:
-    from pdfthin.cli import main
+    from pdfthin.adapters.cli import main
 
     assert main([argv[0], str(scanned_file), *argv[1:]]) == 0
     captured = capsys.readouterr()
@@ -279,7 +279,7 @@ def test_the_cli_text_output_says_it(
 def test_the_cli_read_output_escapes_forged_headers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pdfthin.cli import main
+    from pdfthin.adapters.cli import main
 
     path = tmp_path / "forged.pdf"
     path.write_bytes(get("navigation/forged_page_markers").build())
@@ -322,8 +322,8 @@ def test_the_mcp_tools_carry_the_report_in_their_schema(scanned_file: Path) -> N
 def test_the_lambda_handler_carries_the_report(scanned_file: Path) -> None:
     import base64
 
-    from pdfthin.aws.config import Config
-    from pdfthin.aws.handler import LambdaApp
+    from pdfthin.adapters.aws.config import Config
+    from pdfthin.adapters.aws.handler import LambdaApp
 
     app = LambdaApp(Config())
     document = {"base64": base64.b64encode(scanned_file.read_bytes()).decode()}

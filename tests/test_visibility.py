@@ -1,4 +1,4 @@
-"""What a reader of the rendered page would see (pdfthin/engine/visibility.py), through
+"""What a reader of the rendered page would see (pdfthin/engine/content/visibility.py), through
 ``open_pdf(bytes).page(n)`` on whichever engine the switch selects.
 
 Each rule is tested both ways: the hiding it catches, and the ordinary drawing it must leave
@@ -14,7 +14,7 @@ import pytest
 from pdfbuilder import PdfBuilder
 
 from pdfthin.engine import PageContent, open_pdf
-from pdfthin.engine.layers import MAX_GROUPS, Layers
+from pdfthin.engine.content.layers import MAX_GROUPS, Layers
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).
 pytestmark = pytest.mark.usefixtures("implementation")

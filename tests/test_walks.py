@@ -17,8 +17,8 @@ from pdfbuilder import Outline, PdfBuilder, Ref
 from pypdf.generic import IndirectObject
 
 from pdfthin.engine import open_pdf, walk
-from pdfthin.engine.fonts import resolve
 from pdfthin.engine.images import load_image
+from pdfthin.engine.objects import resolve
 from pdfthin.engine.walk import Walk, depth_first
 from pdfthin.operations import Context, get_info
 

@@ -1,8 +1,8 @@
-"""Regenerate pdfthin/engine/_cffdata.py from fontTools' copy of the CFF specification tables.
+"""Regenerate pdfthin/engine/fonts/_cffdata.py from fontTools' copy of the CFF specification tables.
 
 The tables (CFF standard strings and predefined charsets, Adobe Technical Note #5176,
 appendices A-C) are fixed by the specification; fontTools is only a convenient, checked source.
-Run: python tools/gen_cffdata.py > pdfthin/engine/_cffdata.py
+Run: python tools/gen_cffdata.py > pdfthin/engine/fonts/_cffdata.py
 """
 
 import fontTools.cffLib as cff

@@ -1,4 +1,4 @@
-"""Regenerate pdfthin/engine/cidmaps/Adobe-*.bin: CID -> Unicode for the Adobe character
+"""Regenerate pdfthin/engine/fonts/cidmaps/Adobe-*.bin: CID -> Unicode for the Adobe character
 collections (Japan1, GB1, CNS1, Korea1), used for CID fonts that come without /ToUnicode.
 
 The mappings are Adobe's (cmap-resources, BSD-3-Clause, Copyright 1990-2019 Adobe Systems);

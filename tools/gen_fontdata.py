@@ -1,5 +1,5 @@
-"""Regenerate pdfthin/engine/_fontdata.py: the glyph list, the Symbol and ZapfDingbats built-in
-encodings, and the widths and heights of the 14 standard fonts.
+"""Regenerate pdfthin/engine/fonts/_fontdata.py: the glyph list, the Symbol and ZapfDingbats
+built-in encodings, and the widths and heights of the 14 standard fonts.
 
 The tables are Adobe's (the Adobe Glyph List and zapfdingbats.txt, the Core 14 AFM files) and
 LettError's (GlyphNameFormatter's glyph names, which extend the glyph list); this script reads
@@ -9,8 +9,8 @@ pypdf's public API (docs/engine.md); the tables are its own from here on, and a 
 changing its copy changes nothing in pdfthin.
 
 Every notice of the sources is kept, as their licences ask. Run:
-    python tools/gen_fontdata.py > pdfthin/engine/_fontdata.py
-    ruff format pdfthin/engine/_fontdata.py
+    python tools/gen_fontdata.py > pdfthin/engine/fonts/_fontdata.py
+    ruff format pdfthin/engine/fonts/_fontdata.py
 """
 
 import importlib

@@ -22,7 +22,7 @@ const modules = join(web, "node_modules");
 // The Pyodide files a page needs: the loader, the Emscripten module, the interpreter and the
 // standard library. The lock file is written trimmed (see below).
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"];
-const SOURCES = ["index.html", "app.js", "worker.js", "markdown.js", "style.css", "favicon.svg", "pdfthin_bridge.py"];
+const SOURCES = ["index.html", "app.js", "worker.js", "markdown.js", "style.css", "favicon.svg"];
 
 function defaultPython() {
   if (process.env.PYTHON) return process.env.PYTHON;

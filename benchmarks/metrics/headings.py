@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from .text import expand_ligatures, strip_inline
+from benchmarks.metrics.text import expand_ligatures, strip_inline
 
 #: Minimum similarity (0-100) of two normalised titles to count as the same heading.
 THRESHOLD = 85.0

@@ -18,7 +18,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .text import TABLE_SEPARATOR, expand_ligatures, is_table_row, split_row, strip_inline
+from benchmarks.metrics.text import (
+    TABLE_SEPARATOR,
+    expand_ligatures,
+    is_table_row,
+    split_row,
+    strip_inline,
+)
 
 Relation = tuple[str, str, str]
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import PdfthinError
-from ._native import NativeUnavailable
-from ._native import require as require_native
-from ._native import select as select_native
-from .document import EngineDocument, Limits, fingerprint, password_refused
-from .images import ImageFacts, StoredImage, image_facts, load_image
-from .pypdf_version import pypdf_warning
-from .types import (
+from pdfthin.engine._native import NativeUnavailable
+from pdfthin.engine._native import require as require_native
+from pdfthin.engine._native import select as select_native
+from pdfthin.engine.document import EngineDocument, Limits, fingerprint, password_refused
+from pdfthin.engine.images import ImageFacts, StoredImage, image_facts, load_image
+from pdfthin.engine.pypdf_version import pypdf_warning
+from pdfthin.engine.types import (
     DocumentFacts,
     HiddenText,
     ImagePlacement,
@@ -25,6 +24,7 @@ from .types import (
     PageContent,
     TextRun,
 )
+from pdfthin.errors import PdfthinError
 
 __all__ = [
     "DocumentFacts",
@@ -106,8 +106,8 @@ def open_pdf(
 def engine_info() -> dict[str, str | bool]:
     """Which engine answers (``"native"`` or ``"pure"``) and the versions of what it runs
     on: pypdf's, with its tested range and whether it is inside it (``pypdf_version``)."""
-    from . import _native
-    from .pypdf_version import pypdf_info
+    from pdfthin.engine import _native
+    from pdfthin.engine.pypdf_version import pypdf_info
 
     info: dict[str, str | bool] = {**_native.info(), **pypdf_info()}
     return info

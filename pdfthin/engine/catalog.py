@@ -16,10 +16,10 @@ from typing import Any
 import pypdf
 from pypdf.generic import IndirectObject
 
-from .fonts import get, resolve, truthy
-from .interpreter import decode_text_string
-from .types import DocumentFacts, Metadata, OutlineEntry
-from .walk import Walk, depth_first
+from pdfthin.engine.content.interpreter import decode_text_string
+from pdfthin.engine.objects import get, resolve, truthy
+from pdfthin.engine.types import DocumentFacts, Metadata, OutlineEntry
+from pdfthin.engine.walk import Walk, depth_first
 
 MAX_OUTLINE_ENTRIES = 20_000
 MAX_OUTLINE_DEPTH = 64

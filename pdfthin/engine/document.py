@@ -25,21 +25,22 @@ from pypdf import PasswordType
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject, StreamObject
 
-from ..errors import PdfthinError
-from ..pages import check_page
-from . import _native, native_page, recovery
-from .catalog import Catalog
-from .fonts import get, num, resolve
-from .gcpause import collection_paused
-from .interpreter import (
+from pdfthin.engine import _native, recovery
+from pdfthin.engine.catalog import Catalog
+from pdfthin.engine.content import native_page
+from pdfthin.engine.content.interpreter import (
     Interpreter,
     PageTimeout,
     content_bytes,
     display_matrix,
 )
-from .layers import NO_LAYERS, Layers
-from .types import DocumentFacts, Metadata, OutlineEntry, PageContent
-from .walk import Walk
+from pdfthin.engine.content.layers import NO_LAYERS, Layers
+from pdfthin.engine.gcpause import collection_paused
+from pdfthin.engine.objects import get, num, resolve
+from pdfthin.engine.types import DocumentFacts, Metadata, OutlineEntry, PageContent
+from pdfthin.engine.walk import Walk
+from pdfthin.errors import PdfthinError
+from pdfthin.pages import check_page
 
 #: Defaults for the resource bounds (overridable per :func:`open_pdf` call).
 MAX_FILE_BYTES = 512 * 1024 * 1024

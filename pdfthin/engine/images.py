@@ -34,16 +34,16 @@ from pypdf.generic import (
     TextStringObject,
 )
 
-from ..errors import PdfthinError
-from ..images.tiff import CcittParams
-from ..images.types import ColorSpace, MaskSamples
-from ..pages import check_page
-from .document import EngineDocument, _pypdf_quiet, _short
-from .fonts import get, num, resolve, truthy
-from .lexer import INLINE_NAMES
-from .streams import stored_data
-from .types import ImagePlacement
-from .walk import Walk
+from pdfthin.engine.content.lexer import INLINE_NAMES
+from pdfthin.engine.document import EngineDocument, _pypdf_quiet, _short
+from pdfthin.engine.objects import get, num, resolve, truthy
+from pdfthin.engine.streams import stored_data
+from pdfthin.engine.types import ImagePlacement
+from pdfthin.engine.walk import Walk
+from pdfthin.errors import PdfthinError
+from pdfthin.images.tiff import CcittParams
+from pdfthin.images.types import ColorSpace, MaskSamples
+from pdfthin.pages import check_page
 
 #: Filters that only change how bytes are stored; their output is more bytes.
 _GENERIC = {

@@ -14,8 +14,8 @@ from typing import Any
 
 from pypdf.generic import IndirectObject
 
-from .fonts import get, resolve
-from .walk import Walk, depth_first
+from pdfthin.engine.objects import get, resolve
+from pdfthin.engine.walk import Walk, depth_first
 
 _OBJ = re.compile(rb"(?<![0-9])(\d{1,10})[\x00\t\n\x0c\r ]+(\d{1,5})[\x00\t\n\x0c\r ]+obj\b")
 _OBJ_KEYWORD = re.compile(rb"obj\b")

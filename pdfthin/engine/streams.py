@@ -6,7 +6,7 @@ import pypdf
 from pypdf.filters import decode_stream_data
 from pypdf.generic import EncodedStreamObject, NameObject, StreamObject
 
-from . import _native
+from pdfthin.engine import _native
 
 #: Numbers the native inflate takes (an unsigned 64-bit integer, with room to spare).
 _BIG = 2**62

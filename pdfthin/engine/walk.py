@@ -15,7 +15,7 @@ from typing import Any
 
 from pypdf.generic import IndirectObject
 
-from .fonts import resolve
+from pdfthin.engine.objects import resolve
 
 #: Values one walk may look at (visited or skipped as already seen): far more than any real
 #: document tree holds, few enough to be read in about a second.

@@ -7,10 +7,10 @@ optional extra (``pdfthin[images]``), imported lazily by :mod:`.pillow` and neve
 
 from __future__ import annotations
 
-from .convert import to_png
-from .png import encode_png
-from .tiff import ccitt_tiff
-from .types import ColorSpace, MaskSamples, Raster
+from pdfthin.images.convert import to_png
+from pdfthin.images.png import encode_png
+from pdfthin.images.tiff import ccitt_tiff
+from pdfthin.images.types import ColorSpace, MaskSamples, Raster
 
 __all__ = [
     "ColorSpace",

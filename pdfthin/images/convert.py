@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..errors import PdfthinError
-from . import png
-from .types import ColorSpace, MaskSamples, Raster
+from pdfthin.errors import PdfthinError
+from pdfthin.images import png
+from pdfthin.images.types import ColorSpace, MaskSamples, Raster
 
 #: Working buffers (8 bits per channel, alpha included) larger than this are refused.
 DEFAULT_MAX_WORK_BYTES = 256 * 1024 * 1024

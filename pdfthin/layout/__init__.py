@@ -6,15 +6,15 @@ then looks across pages (running headers and footers, headings, lists).
 
 from __future__ import annotations
 
-from ..engine.types import PageContent, TextRun
-from .blocks import build_blocks
-from .headings import mark_headings
-from .lines import build_lines
-from .order import reading_order
-from .orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
-from .structure import list_marker, mark_structure
-from .tables import find_tables
-from .types import Block, Line, PageLayout
+from pdfthin.engine.types import PageContent, TextRun
+from pdfthin.layout.blocks import build_blocks
+from pdfthin.layout.headings import mark_headings
+from pdfthin.layout.lines import build_lines
+from pdfthin.layout.order import reading_order
+from pdfthin.layout.orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
+from pdfthin.layout.structure import list_marker, mark_structure
+from pdfthin.layout.tables.find import find_tables
+from pdfthin.layout.types import Block, Line, PageLayout
 
 __all__ = [
     "MAX_LAYOUT_RUNS",

@@ -3,7 +3,7 @@ horizontally, same size and weight) become one block."""
 
 from __future__ import annotations
 
-from .types import Block, Line
+from pdfthin.layout.types import Block, Line
 
 #: Largest vertical gap between two lines of one block, in ems of the text size.
 LINE_GAP_EM = 0.75

@@ -24,7 +24,7 @@ from functools import lru_cache
 from itertools import pairwise
 from operator import itemgetter
 
-from .types import Block, Line, PageLayout
+from pdfthin.layout.types import Block, Line, PageLayout
 
 #: A block this much larger than the body text (and at least a point larger) may be a heading.
 HEADING_RATIO = 1.15

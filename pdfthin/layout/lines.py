@@ -9,9 +9,9 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from ..engine.bidi import logical_order
-from ..engine.types import TextRun
-from .types import Line
+from pdfthin.engine.content.bidi import logical_order
+from pdfthin.engine.types import TextRun
+from pdfthin.layout.types import Line
 
 #: A gap wider than this (in ems of the smaller neighbour) is a word space.
 WORD_GAP_EM = 0.13

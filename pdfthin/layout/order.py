@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import itertools
 
-from .blocks import summarise
-from .types import Block, Line
+from pdfthin.layout.blocks import summarise
+from pdfthin.layout.types import Block, Line
 
 #: Narrowest gap between columns, in points.
 MIN_GUTTER = 6.0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..engine.types import PageContent, TextRun
+from pdfthin.engine.types import PageContent, TextRun
 
 #: Run direction -> clockwise quarter turns (upright 0; 3, 4, 5 are one to three quarters).
 QUARTERS = {0: 0, 3: 1, 4: 2, 5: 3}

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from operator import itemgetter
 
-from .types import Block, PageLayout
+from pdfthin.layout.types import Block, PageLayout
 
 #: Share of the page height, at the top and at the bottom, where running furniture lives.
 BAND = 0.12

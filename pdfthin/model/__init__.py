@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cache import DocumentCache
-from .document import Document, Page, build_document
+from pdfthin.model.cache import DocumentCache
+from pdfthin.model.document import Document, Page, build_document
 
 __all__ = ["Document", "DocumentCache", "Page", "build_document"]

@@ -20,10 +20,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..deadline import Deadline, Interest, Stop, timeout_error
-from ..errors import PdfthinError
-from .document import Document
-from .keyring import Keyring
+from pdfthin.deadline import Deadline, Interest, Stop, timeout_error
+from pdfthin.errors import PdfthinError
+from pdfthin.model.document import Document
+from pdfthin.model.keyring import Keyring
 
 DEFAULT_SIZE = 2
 MAX_SIZE = 16

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..deadline import Stop
-from ..engine import (
+from pdfthin.deadline import Stop
+from pdfthin.engine import (
     DocumentFacts,
     EngineDocument,
     ImagePlacement,
@@ -22,12 +22,12 @@ from ..engine import (
     OutlineEntry,
     PageContent,
 )
-from ..engine.gcpause import collect_if_due, collection_paused
-from ..layout import MAX_LAYOUT_RUNS, Block, Line, PageLayout, finish_document, layout_page
-from ..pages import check_page
-from .markdown import Anchor, render_page
-from .markers import joined_pages
-from .status import page_status
+from pdfthin.engine.gcpause import collect_if_due, collection_paused
+from pdfthin.layout import MAX_LAYOUT_RUNS, Block, Line, PageLayout, finish_document, layout_page
+from pdfthin.model.markdown import Anchor, render_page
+from pdfthin.model.markers import joined_pages
+from pdfthin.model.status import page_status
+from pdfthin.pages import check_page
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..engine import EngineDocument, ImagePlacement, StoredImage, load_image
-from ..errors import PdfthinError
-from ..images import jbig2, pillow
-from ..images.convert import to_png
-from ..images.tiff import ccitt_tiff
-from ..images.types import MaskSamples, Raster
+from pdfthin.engine import EngineDocument, ImagePlacement, StoredImage, load_image
+from pdfthin.errors import PdfthinError
+from pdfthin.images import jbig2, pillow
+from pdfthin.images.convert import to_png
+from pdfthin.images.tiff import ccitt_tiff
+from pdfthin.images.types import MaskSamples, Raster
 
 #: The signature box that starts a JPEG 2000 file (JP2); without it the data is a bare
 #: codestream (J2C).

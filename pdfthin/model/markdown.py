@@ -6,9 +6,9 @@ import re
 from collections.abc import Container
 from typing import NamedTuple
 
-from ..layout import Block, list_marker
-from ..layout.lines import is_monospace
-from .text import clean, join_hyphenated
+from pdfthin.layout import Block, list_marker
+from pdfthin.layout.lines import is_monospace
+from pdfthin.model.text import clean, join_hyphenated
 
 _LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
 

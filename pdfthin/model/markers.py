@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # document.py imports this module
-    from .document import Page
+    from pdfthin.model.document import Page
 
 PAGE_MARKER = re.compile(r"<!-- page (\d+)(?:: ([a-z_]+) \(([a-z_]+)\))? -->")
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .document import Document
-from .markers import PAGE_MARKER, escape_markers, page_marker
+from pdfthin.model.document import Document
+from pdfthin.model.markers import PAGE_MARKER, escape_markers, page_marker
 
 PREVIEW_CHARS = 160
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..engine import PageContent
-from ..layout import PageLayout
+from pdfthin.engine import PageContent
+from pdfthin.layout import PageLayout
 
 #: Fewer letters or digits than this is "no usable text".
 MIN_TEXT_CHARS = 1

@@ -24,8 +24,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ..deadline import current, timeout_error
-from ..errors import PdfthinError
+from pdfthin.deadline import current, timeout_error
+from pdfthin.errors import PdfthinError
 
 __all__ = [
     "OcrBinding",

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import PdfthinError
-from . import OcrBinding
+from pdfthin.errors import PdfthinError
+from pdfthin.ocr import OcrBinding
 
 
 def load_binding(spec: str) -> OcrBinding:

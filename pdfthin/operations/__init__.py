@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import PdfthinError
-from .context import Context, default_context
-from .describe import describe_document
-from .find import find_in_document
-from .images import get_image, image_file, list_images
-from .info import get_info
-from .read import read_pages
-from .registry import OPERATIONS, Operation
-from .sections import peek, read_section
-from .toc import get_toc
+from pdfthin.errors import PdfthinError
+from pdfthin.operations.context import Context, default_context
+from pdfthin.operations.describe import describe_document
+from pdfthin.operations.find import find_in_document
+from pdfthin.operations.images import get_image, image_file, list_images
+from pdfthin.operations.info import get_info
+from pdfthin.operations.read import read_pages
+from pdfthin.operations.registry import OPERATIONS, Operation
+from pdfthin.operations.sections import peek, read_section
+from pdfthin.operations.toc import get_toc
 
 __all__ = [
     "OPERATIONS",

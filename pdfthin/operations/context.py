@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..deadline import Deadline, Stop, current
-from ..engine import (
+from pdfthin.deadline import Deadline, Stop, current
+from pdfthin.engine import (
     EngineDocument,
     Limits,
     NativeUnavailable,
@@ -41,15 +41,15 @@ from ..engine import (
     require_native,
     select_native,
 )
-from ..engine.gcpause import collection_paused
-from ..errors import PdfthinError
-from ..model import Document, DocumentCache, build_document
-from ..model.cache import MAX_SIZE as MAX_CACHE_SIZE
-from ..model.cache import Cached
-from ..model.keyring import Keyring
-from .cursor import key_from_env
-from .reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
-from .source import CachedOnly, Opened, PathFile
+from pdfthin.engine.gcpause import collection_paused
+from pdfthin.errors import PdfthinError
+from pdfthin.model import Document, DocumentCache, build_document
+from pdfthin.model.cache import MAX_SIZE as MAX_CACHE_SIZE
+from pdfthin.model.cache import Cached
+from pdfthin.model.keyring import Keyring
+from pdfthin.operations.cursor import key_from_env
+from pdfthin.operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
+from pdfthin.operations.source import CachedOnly, Opened, PathFile
 
 #: What the adapters configure of the layers below, through the composition root only
 #: (tests/test_layers.py): the engine's limits and native switch, the cache.

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import PdfthinError
+from pdfthin.errors import PdfthinError
 
 VERSION = 2
 #: The longest cursor accepted; every cursor issued is shorter (the tests check adversarial

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..model import Document
-from .context import Context, Source, default_context
-from .response import compact, document_ref, engine_versions
-from .types import DescribeResponse, Metadata, OcrCapability, PageStatuses
-from .unreadable import report
+from pdfthin.model import Document
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.response import compact, document_ref, engine_versions
+from pdfthin.operations.types import DescribeResponse, Metadata, OcrCapability, PageStatuses
+from pdfthin.operations.unreadable import report
 
 #: Rough characters per token for English-like text: an estimate, labelled as such.
 CHARS_PER_TOKEN = 4

@@ -17,14 +17,13 @@ import zlib
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import PdfthinError
-from ..model import Document
-from ..pages import format_pages, parse_pages
-from . import cursor as cur
-from .context import Context, Source, default_context
-from .ocr import next_batch, page_view, pending, require_binding, transcribe
-from .paging import Pager, fill
-from .params import (
+from pdfthin.errors import PdfthinError
+from pdfthin.model import Document
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
+from pdfthin.operations.paging import Pager, fill
+from pdfthin.operations.params import (
     CASE_SENSITIVE,
     CONTEXT_CHARS,
     FOLD_ACCENTS,
@@ -34,9 +33,10 @@ from .params import (
     QUERY,
     budget,
 )
-from .response import document_summary, size
-from .search_index import SearchIndex, build_index, normalize_query
-from .types import Coverage, FindResponse, Match
+from pdfthin.operations.response import document_summary, size
+from pdfthin.operations.search_index import SearchIndex, build_index, normalize_query
+from pdfthin.operations.types import Coverage, FindResponse, Match
+from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the cursor (its OCR coverage included) and the "more" sentence.
 _RESERVE = 800

@@ -38,22 +38,17 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import (
-    EngineDocument,
-    ImagePlacement,
-    image_facts,
-)
-from ..errors import PdfthinError, shown
-from ..model import Document
-from ..model.images import render_image
-from ..pages import format_pages, parse_pages
-from . import cursor as cur
-from .context import Context, Source, default_context
-from .paging import Pager, fill
-from .params import MAX_BYTES, MAX_MAX_BYTES, budget
-from .response import document_ref, document_summary, size
-from .sections import section_span
-from .types import (
+from pdfthin.engine import EngineDocument, ImagePlacement, image_facts
+from pdfthin.errors import PdfthinError, shown
+from pdfthin.model import Document
+from pdfthin.model.images import render_image
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.paging import Pager, fill
+from pdfthin.operations.params import MAX_BYTES, MAX_MAX_BYTES, budget
+from pdfthin.operations.response import document_ref, document_summary, size
+from pdfthin.operations.sections import section_span
+from pdfthin.operations.types import (
     ImageEntry,
     ImageFile,
     ImageResponse,
@@ -62,7 +57,8 @@ from .types import (
     ImagesSection,
     Rendered,
 )
-from .unreadable import report
+from pdfthin.operations.unreadable import report
+from pdfthin.pages import format_pages, parse_pages
 
 #: Drawn on this many pages or more: decorative.
 REPEATED_PAGES = 3

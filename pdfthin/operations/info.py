@@ -3,11 +3,11 @@ encryption, tagging, page labels."""
 
 from __future__ import annotations
 
-from .context import Context, Source, default_context
-from .describe import metadata_of
-from .response import compact, document_ref
-from .types import InfoResponse, PageSize
-from .unreadable import report
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.describe import metadata_of
+from pdfthin.operations.response import compact, document_ref
+from pdfthin.operations.types import InfoResponse, PageSize
+from pdfthin.operations.unreadable import report
 
 #: Page-size groups and attachment names listed (the rest are counted elsewhere or cut).
 MAX_PAGE_SIZES = 50

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..errors import PdfthinError
-from ..model import Document
-from .context import Context, Source
+from pdfthin.errors import PdfthinError
+from pdfthin.model import Document
+from pdfthin.operations.context import Context, Source
 
 
 def require_binding(context: Context) -> Any:

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from ..errors import PdfthinError
-from ..model import Document
-from . import cursor as cur
-from .response import cut_point, size
+from pdfthin.errors import PdfthinError
+from pdfthin.model import Document
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.response import cut_point, size
 
 T = TypeVar("T")
 E = TypeVar("E")

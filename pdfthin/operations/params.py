@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..errors import PdfthinError, shown
-from .cursor import MAX_CURSOR_CHARS
+from pdfthin.errors import PdfthinError, shown
+from pdfthin.operations.cursor import MAX_CURSOR_CHARS
 
 if TYPE_CHECKING:
-    from .context import Context
+    from pdfthin.operations.context import Context
 
 #: What a parameter holds: a page selection is a string like "1-3,7" or one page number.
 Kind = Literal["string", "integer", "boolean", "pages"]

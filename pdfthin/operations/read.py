@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import PdfthinError
-from ..pages import format_pages, parse_pages
-from . import cursor as cur
-from .context import Context, Source, default_context
-from .ocr import next_batch, page_view, pending, require_binding, transcribe
-from .paging import Pager, fill, fit_text
-from .params import MAX_PAGES, OCR, budget
-from .response import document_summary, size
-from .types import PageEntry, PageExtras, PageWhy, ReadPagesResponse
+from pdfthin.errors import PdfthinError
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
+from pdfthin.operations.paging import Pager, fill, fit_text
+from pdfthin.operations.params import MAX_PAGES, OCR, budget
+from pdfthin.operations.response import document_summary, size
+from pdfthin.operations.types import PageEntry, PageExtras, PageWhy, ReadPagesResponse
+from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the ``omitted`` object (its message and counts) while filling a response.
 _OMITTED_RESERVE = 240

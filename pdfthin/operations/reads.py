@@ -17,9 +17,9 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ..deadline import Deadline
-from ..engine import fingerprint
-from ..errors import PdfthinError
+from pdfthin.deadline import Deadline
+from pdfthin.engine import fingerprint
+from pdfthin.errors import PdfthinError
 
 #: File bytes held at once by the calls of one context (a server has one per process).
 DEFAULT_MAX_BYTES_IN_FLIGHT = 1024 * 1024 * 1024

@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .describe import describe_document
-from .find import find_in_document
-from .images import get_image, list_images
-from .info import get_info
-from .params import (
+from pdfthin.operations.describe import describe_document
+from pdfthin.operations.find import find_in_document
+from pdfthin.operations.images import get_image, list_images
+from pdfthin.operations.info import get_info
+from pdfthin.operations.params import (
     CASE_SENSITIVE,
     CONTEXT_CHARS,
     CURSOR,
@@ -42,11 +42,11 @@ from .params import (
     Param,
     arguments,
 )
-from .read import read_pages
-from .schema import json_schema
-from .sections import peek, read_section
-from .toc import get_toc
-from .types import (
+from pdfthin.operations.read import read_pages
+from pdfthin.operations.schema import json_schema
+from pdfthin.operations.sections import peek, read_section
+from pdfthin.operations.toc import get_toc
+from pdfthin.operations.types import (
     DescribeResponse,
     FindResponse,
     ImageResponse,

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, cast
 
-from .._version import __version__
-from ..model import Document
-from ..pages import format_pages
-from .types import DocumentRef, DocumentSummary, EngineCapability
+from pdfthin._version import __version__
+from pdfthin.model import Document
+from pdfthin.operations.types import DocumentRef, DocumentSummary, EngineCapability
+from pdfthin.pages import format_pages
 
 
 def dumps(obj: Any) -> str:
@@ -63,7 +63,7 @@ def compact(pages: list[int]) -> str:
 
 
 def engine_versions() -> EngineCapability:
-    from ..engine import engine_info
+    from pdfthin.engine import engine_info
 
     # engine_info's keys are EngineCapability's (tests/test_registry.py checks answers
     # against the schema derived from it)

@@ -5,18 +5,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..errors import PdfthinError
-from ..model import Document
-from ..model.markers import PAGE_MARKER, escape_markers, joined_pages
-from ..model.sections import Section, section_text, section_tree
-from ..pages import format_pages
-from . import cursor as cur
-from .context import Context, Source, default_context
-from .paging import Pager, fit_text
-from .params import LIMIT, POSITION, SEED, budget
-from .read import read_pages
-from .response import TITLE_SOURCES, document_ref, size
-from .types import (
+from pdfthin.errors import PdfthinError
+from pdfthin.model import Document
+from pdfthin.model.markers import PAGE_MARKER, escape_markers, joined_pages
+from pdfthin.model.sections import Section, section_text, section_tree
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.paging import Pager, fit_text
+from pdfthin.operations.params import LIMIT, POSITION, SEED, budget
+from pdfthin.operations.read import read_pages
+from pdfthin.operations.response import TITLE_SOURCES, document_ref, size
+from pdfthin.operations.types import (
     PeekResponse,
     ReadPagesResponse,
     Scope,
@@ -26,7 +25,8 @@ from .types import (
     SectionPart,
     SectionResponse,
 )
-from .unreadable import report
+from pdfthin.operations.unreadable import report
+from pdfthin.pages import format_pages
 
 # escape_markers: adapters render page Markdown beside their own markers with it.
 __all__ = ["escape_markers", "peek", "read_section", "section_span"]

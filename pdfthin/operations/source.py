@@ -15,7 +15,7 @@ import stat
 from collections.abc import Hashable
 from typing import Protocol, runtime_checkable
 
-from ..engine import Limits, read_source
+from pdfthin.engine import Limits, read_source
 
 
 @runtime_checkable

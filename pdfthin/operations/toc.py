@@ -3,14 +3,14 @@ inside the budget."""
 
 from __future__ import annotations
 
-from ..model.sections import image_count, preview, section_tree
-from . import cursor as cur
-from .context import Context, Source, default_context
-from .paging import Pager, fill
-from .params import budget
-from .response import TITLE_SOURCES, document_ref, size
-from .types import TocEntry, TocResponse
-from .unreadable import page_list, report, unreadable_in
+from pdfthin.model.sections import image_count, preview, section_tree
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.paging import Pager, fill
+from pdfthin.operations.params import budget
+from pdfthin.operations.response import TITLE_SOURCES, document_ref, size
+from pdfthin.operations.types import TocEntry, TocResponse
+from pdfthin.operations.unreadable import page_list, report, unreadable_in
 
 #: Room for the quotes around the cursor (whose longest form is measured).
 _RESERVE = 8

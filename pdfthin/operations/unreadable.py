@@ -21,9 +21,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
-from ..model import Document
-from ..pages import format_pages
-from .types import UnreadableReport
+from pdfthin.model import Document
+from pdfthin.operations.types import UnreadableReport
+from pdfthin.pages import format_pages
 
 #: The longest page list a report carries (characters); a longer one is cut at a range.
 MAX_LIST_CHARS = 80

@@ -1,4 +1,4 @@
-//! A font as a decoding table: the plain data of `pdfthin.engine.fonts.Font`, with its
+//! A font as a decoding table: the plain data of `pdfthin.engine.fonts.font.Font`, with its
 //! `decode` reproduced (including the way CPython's `sum()` adds floats).
 
 use std::collections::HashMap;
@@ -111,7 +111,7 @@ pub struct Font {
 
 #[pymethods]
 impl Font {
-    /// Built by `pdfthin.engine.native_page.native_font` from a `Font`.
+    /// Built by `pdfthin.engine.content.native_page.native_font` from a `Font`.
     #[new]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (name, bold, italic, vertical, ascent, size_scale, simple, trans, widths,

@@ -1,6 +1,6 @@
-//! Loading fonts: the loops of `pdfthin/engine/cmap.py` (`parse_cmap`),
-//! `pdfthin/engine/fonts.py` (`_parse_w`, the simple font's `trans` table, the CIDToGIDMap
-//! walk) and `pdfthin/engine/cidmaps/__init__.py` (the packed CID -> Unicode tables), mirrored
+//! Loading fonts: the loops of `pdfthin/engine/fonts/cmap.py` (`parse_cmap`),
+//! `pdfthin/engine/fonts/font.py` (`_parse_w`, the simple font's `trans` table, the CIDToGIDMap
+//! walk) and `pdfthin/engine/fonts/cidmaps/__init__.py` (the packed CID -> Unicode tables), mirrored
 //! step by step.
 //!
 //! Each function builds what the Python builds, in the same order (dictionaries are filled by

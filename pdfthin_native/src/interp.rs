@@ -1,4 +1,4 @@
-//! The text-state interpreter: a port of `pdfthin/engine/interpreter.py`'s `Interpreter`.
+//! The text-state interpreter: a port of `pdfthin/engine/content/interpreter.py`'s `Interpreter`.
 //!
 //! One call reads a whole page (and the Form XObjects it draws). Resources are asked of a
 //! Python resolver the first time a name is used in a resource dictionary, and kept for the

@@ -1,4 +1,4 @@
-//! Content-stream lexer: a port of `pdfthin/engine/lexer.py`, token for token.
+//! Content-stream lexer: a port of `pdfthin/engine/content/lexer.py`, token for token.
 //!
 //! The Python lexer scans with one regular expression; this one reproduces what that
 //! expression matches, including its failure cases (a byte no token can start with is skipped

@@ -2,7 +2,7 @@
 //!
 //! It changes speed, never answers. It holds only what a specification or a small numeric
 //! interface fixes: the content-stream lexer, the text-state interpreter (positioned glyph
-//! runs, and the looks and paints that `pdfthin/engine/visibility.py` judges), font, CMap and
+//! runs, and the looks and paints that `pdfthin/engine/content/visibility.py` judges), font, CMap and
 //! TrueType `cmap` decoding, and inflate. Every rule (what is a line, a heading, a table, hidden
 //! text, a status) is written once, in Python; pdfthin's differential tests compare what the
 //! kernel reads with the pure engine's, byte for byte.
@@ -100,10 +100,10 @@ impl Tokens {
 /// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
 /// `layer_off(value)`, `colour_components(scope, name)`, `gstate(scope, name)` and
 /// `text_string(raw)`, and holds the `missing` font and the `text_run` class; see
-/// `pdfthin/engine/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
+/// `pdfthin/engine/content/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
 /// rules, (paths, glyphs, unmapped, ops), problems, incomplete, stop)`, the runs made with
 /// `text_run`: every run drawn, what a reader sees of them is Python's to decide
-/// (`pdfthin/engine/visibility.py`). `limits` is `(max_operations, max_form_depth,
+/// (`pdfthin/engine/content/visibility.py`). `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
 /// max_path_rects)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
 /// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.

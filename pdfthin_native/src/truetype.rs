@@ -1,4 +1,4 @@
-//! `truetype_unicodes` of `pdfthin/engine/fontfile.py`: glyph id -> Unicode from a TrueType
+//! `truetype_unicodes` of `pdfthin/engine/fonts/program.py`: glyph id -> Unicode from a TrueType
 //! program's `cmap` table, mirrored step by step.
 //!
 //! Python reads every subtable (`_truetype_cmaps`; any read past the end of the program is a

@@ -38,6 +38,7 @@ def _outcome(call: Callable[[], dict[str, Any]]) -> tuple[str, dict[str, Any] | 
 
 
 def run(name: str) -> dict[str, Any]:
+    from hostile import get
     from pdfthin.engine import engine_info
     from pdfthin.operations import (
         Context,
@@ -51,8 +52,6 @@ def run(name: str) -> dict[str, Any]:
         read_pages,
         read_section,
     )
-
-    from . import get
 
     spec = get(name)
     data = spec.build()

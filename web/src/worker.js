@@ -1,4 +1,5 @@
-// The web worker: Pyodide, the pdfthin and pypdf wheels, and bridge.py. The page talks to it by
+// The web worker: Pyodide, the pdfthin and pypdf wheels, and pdfthin's browser adapter
+// (pdfthin.adapters.browser, in the wheel). The page talks to it by
 // messages; the PDF's bytes come in as a transferred ArrayBuffer and never leave this tab.
 //
 //   page → worker  {id, type: "open", buffer}                  → {id, result: {handle}}
@@ -50,9 +51,7 @@ async function start() {
   lap("wheels_ms");
 
   progress("import", "Importing pdfthin…", 0.9);
-  const site = pyodide.runPython("import site; site.getsitepackages()[0]");
-  pyodide.FS.writeFile(`${site}/pdfthin_bridge.py`, await fetchBytes("pdfthin_bridge.py"));
-  const bridge = pyodide.pyimport("pdfthin_bridge");
+  const bridge = pyodide.pyimport("pdfthin.adapters.browser");
   bridge.set_progress((doneCount, total) => post({ type: "extract", done: doneCount, total }));
   lap("import_ms");
 

@@ -1,6 +1,6 @@
 // Pyodide side of the parity test: load Pyodide from web/node_modules (offline), install the
 // pdfthin and pypdf wheels from local files, and run web/tests/parity_driver.py (the same calls
-// tests/test_pyodide.py runs under CPython) through web/src/bridge.py. Writes JSON to --out.
+// tests/test_pyodide.py runs under CPython) through pdfthin.adapters.browser. Writes JSON to --out.
 //
 //   node web/tests/parity.mjs --wheels DIR --out FILE [--corpus DIR] [--cases FILE]
 import { readdir, readFile, writeFile } from "node:fs/promises";
@@ -39,7 +39,6 @@ for (const name of wheels) {
   pyodide.unpackArchive(new Uint8Array(await readFile(join(opts.wheels, name))), "wheel");
 }
 const site = pyodide.runPython("import site; site.getsitepackages()[0]");
-pyodide.FS.writeFile(`${site}/pdfthin_bridge.py`, await readFile(join(web, "src", "pdfthin_bridge.py")));
 pyodide.FS.writeFile(`${site}/parity_driver.py`, await readFile(join(here, "parity_driver.py")));
 pyodide.FS.writeFile("/tmp/parity_cases.json", await readFile(opts.cases));
 pyodide.FS.mkdirTree("/corpus");

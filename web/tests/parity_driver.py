@@ -1,6 +1,6 @@
 """The calls of the Pyodide parity test, run the same way under CPython and under Pyodide.
 
-For each file of ``parity_cases.json``: open it through the browser bridge (``web/src/bridge.py``)
+For each file of ``parity_cases.json``: open it through the browser bridge (``pdfthin.adapters.browser``)
 and run describe, read, find, toc and images, each following ``next_cursor`` to the end. The
 result maps each file to its calls and the exact JSON text the bridge answered, so the two
 interpreters' outputs can be compared byte for byte.
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pdfthin_bridge as bridge
+from pdfthin.adapters import browser as bridge
 
 
 def plan(entry: dict[str, Any], budget: int) -> list[tuple[str, dict[str, Any]]]:

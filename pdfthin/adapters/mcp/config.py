@@ -7,7 +7,7 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT
+from pdfthin.operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT
 
 DEFAULT_MAX_EXTRACTIONS = 2  # pure-Python extraction is CPU-bound: more threads do not help
 DEFAULT_MAX_LISTINGS = 4
@@ -65,6 +65,6 @@ def parse_http(value: str) -> tuple[str, int]:
 def load_ocr(spec: str) -> Any:
     """The OCR binding named by ``--ocr``: a module name or a ``.py`` file exporting
     ``binding`` (or ``ocr``, or ``make_binding()``); ``ocr_unavailable`` otherwise."""
-    from ..ocr.loader import load_binding
+    from pdfthin.ocr.loader import load_binding
 
     return load_binding(spec)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .types import Line
+from pdfthin.layout.types import Line
 
 _VALUE = re.compile(
     r"^[(\[]?[-+−–—~<>≤≥±]?[$€£¥]?\d[\d.,:/%\s]*[%‰*)\]a-z]{0,3}$"

@@ -1,5 +1,5 @@
-"""The Lambda handler: ``pdfthin.aws.handler.handler`` (Function URL, API Gateway HTTP API and
-REST proxy events, or a direct invocation with the request as its payload).
+"""The Lambda handler: ``pdfthin.adapters.aws.handler.handler`` (Function URL, API Gateway HTTP
+API and REST proxy events, or a direct invocation with the request as its payload).
 
 A request is ``{"operation": "read_pages", "document": {"s3": {...}} | {"base64": "..."},
 ...arguments}``: the operations of the registry (``pdfthin/operations/registry.py``: the MCP
@@ -33,20 +33,26 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from functools import partial
 from typing import Any
 
-from ..deadline import Deadline, applied
-from ..errors import PdfthinError, shown
-from ..operations import OPERATIONS as REGISTRY
-from ..operations import Context, error_envelope
-from ..operations.context import DocumentCache, Limits, pypdf_warning, require_native
-from ..operations.paging import decoded
-from ..operations.params import MIN_MAX_CHARS
-from ..operations.registry import BY_NAME
-from ..operations.response import dumps
-from .config import DEADLINE_MARGIN_SECONDS, Config
-from .documents import Documents
-from .events import MethodNotAllowed, kind_of, payload_bytes, request_of, respond
+from pdfthin.adapters.aws.config import DEADLINE_MARGIN_SECONDS, Config
+from pdfthin.adapters.aws.documents import Documents
+from pdfthin.adapters.aws.events import (
+    MethodNotAllowed,
+    kind_of,
+    payload_bytes,
+    request_of,
+    respond,
+)
+from pdfthin.deadline import Deadline, applied
+from pdfthin.errors import PdfthinError, shown
+from pdfthin.operations import OPERATIONS as REGISTRY
+from pdfthin.operations import Context, error_envelope
+from pdfthin.operations.context import DocumentCache, Limits, pypdf_warning, require_native
+from pdfthin.operations.paging import decoded
+from pdfthin.operations.params import MIN_MAX_CHARS
+from pdfthin.operations.registry import BY_NAME
+from pdfthin.operations.response import dumps
 
-log = logging.getLogger("pdfthin.aws")
+log = logging.getLogger("pdfthin.adapters.aws")
 
 #: The routes: every operation of the registry, by name, to its handler (S3 has no listing
 #: here; the caller names the object).
@@ -83,7 +89,7 @@ class LambdaApp:
     def __init__(self, config: Config) -> None:
         ocr = None
         if config.ocr:
-            from ..ocr.loader import load_binding
+            from pdfthin.ocr.loader import load_binding
 
             ocr = load_binding(config.ocr)
         self.config = config

@@ -24,10 +24,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..deadline import current
-from ..errors import PdfthinError
-from ..operations.params import text_argument
-from .config import Config
+from pdfthin.adapters.aws.config import Config
+from pdfthin.deadline import current
+from pdfthin.errors import PdfthinError
+from pdfthin.operations.params import text_argument
 
 #: Retry hint when S3 is throttling or unreachable.
 S3_RETRY_SECONDS = 1

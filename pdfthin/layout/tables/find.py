@@ -11,11 +11,11 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
-from ..engine.bidi import mostly_rtl
-from .table_cells import is_value, share_words, soft_split
-from .table_columns import whitespace_boundaries
-from .table_grid import Grid, find_grids
-from .types import Block, Line
+from pdfthin.engine.content.bidi import mostly_rtl
+from pdfthin.layout.tables.cells import is_value, share_words, soft_split
+from pdfthin.layout.tables.columns import whitespace_boundaries
+from pdfthin.layout.tables.grid import Grid, find_grids
+from pdfthin.layout.types import Block, Line
 
 MIN_ROWS = 3
 #: Rows further apart than this (in ems) do not belong to one table.

@@ -46,17 +46,17 @@ from mcp.types import (
 )
 from pydantic import ConfigDict
 
-from .._version import __version__
-from ..deadline import Deadline, timeout_error
-from ..errors import PdfthinError
-from ..operations import Context, error_envelope
-from ..operations.context import BUSY_RETRY_SECONDS, DocumentCache, Limits
-from ..operations.paging import decoded
-from ..operations.response import dumps
-from ..sandbox import Sandbox
-from .config import ServeConfig, load_ocr
-from .stdio import run_stdio
-from .tools import BY_NAME, FILE_KEYS, TOOLS, Runner, ToolSpec
+from pdfthin._version import __version__
+from pdfthin.adapters.mcp.config import ServeConfig, load_ocr
+from pdfthin.adapters.mcp.sandbox import Sandbox
+from pdfthin.adapters.mcp.stdio import run_stdio
+from pdfthin.adapters.mcp.tools import BY_NAME, FILE_KEYS, TOOLS, Runner, ToolSpec
+from pdfthin.deadline import Deadline, timeout_error
+from pdfthin.errors import PdfthinError
+from pdfthin.operations import Context, error_envelope
+from pdfthin.operations.context import BUSY_RETRY_SECONDS, DocumentCache, Limits
+from pdfthin.operations.paging import decoded
+from pdfthin.operations.response import dumps
 
 #: Worker threads for document calls that need more than the cache: a call waiting for
 #: another call's extraction of the same file holds one (within its time limit).
@@ -80,7 +80,7 @@ INSTRUCTIONS = (
     "retry_after_seconds."
 )
 
-log = logging.getLogger("pdfthin.mcp")
+log = logging.getLogger("pdfthin.adapters.mcp")
 
 
 class _PassThrough(ArgModelBase):

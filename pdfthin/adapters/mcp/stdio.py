@@ -22,9 +22,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 
-from ..errors import PdfthinError, safe_text
+from pdfthin.errors import PdfthinError, safe_text
 
-log = logging.getLogger("pdfthin.mcp")
+log = logging.getLogger("pdfthin.adapters.mcp")
 
 #: A request id longer than this is not looked for in an unreadable line.
 MAX_ID_CHARS = 200

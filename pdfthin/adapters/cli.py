@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from .operations import Operation
+    from pdfthin.operations import Operation
 
 EXIT_OK = 0
 EXIT_DOCUMENT = 1
@@ -54,8 +54,8 @@ _OCR_HELP = (
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ._version import __version__
-    from .operations import OPERATIONS
+    from pdfthin._version import __version__
+    from pdfthin.operations import OPERATIONS
 
     parser = _Parser(
         prog="pdfthin",
@@ -216,7 +216,7 @@ def _select_engine(args: argparse.Namespace) -> int | None:
     """Startup: choose the engine; a required accelerator that cannot load is one line on
     stderr and exit 3 (docs/design.md, invariant 10). A pypdf outside the tested range is a
     one-line warning, and the command goes on."""
-    from .operations.context import (
+    from pdfthin.operations.context import (
         NativeUnavailable,
         pypdf_warning,
         require_native,
@@ -260,8 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _context(args: argparse.Namespace) -> Any:
-    from .operations import Context
-    from .operations.cursor import key_from_env
+    from pdfthin.operations import Context
+    from pdfthin.operations.cursor import key_from_env
 
     try:
         key = key_from_env()
@@ -273,7 +273,7 @@ def _context(args: argparse.Namespace) -> Any:
         context.progress = _Progress(sys.stderr)
     spec = getattr(args, "ocr", None)
     if spec:
-        from .ocr.loader import load_binding
+        from pdfthin.ocr.loader import load_binding
 
         context.ocr = _run(args, lambda: load_binding(spec), getattr(args, "format", "") == "json")
     return context
@@ -300,7 +300,7 @@ class _Progress:
 
 
 def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int:
-    from .operations import error_envelope
+    from pdfthin.operations import error_envelope
 
     envelope = error_envelope(exc)
     if json_mode:
@@ -341,7 +341,7 @@ def _operation(
 ) -> Callable[..., dict[str, Any]]:
     """The call of the registry's operation ``command`` with the command line's arguments;
     keywords given to the call replace them (a cursor, for instance)."""
-    from .operations.registry import BY_COMMAND
+    from pdfthin.operations.registry import BY_COMMAND
 
     op = BY_COMMAND[command]
 
@@ -394,7 +394,7 @@ def _merge_parts(pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _print_markdown(response: dict[str, Any]) -> None:
-    from .operations.sections import escape_markers
+    from pdfthin.operations.sections import escape_markers
 
     chunks = []
     for page in response["pages"]:
@@ -630,9 +630,9 @@ def _image_line(item: dict[str, Any]) -> str:
 
 
 def _cmd_image(args: argparse.Namespace) -> int:
-    from .errors import PdfthinError
-    from .operations import image_file
-    from .operations.registry import BY_COMMAND
+    from pdfthin.errors import PdfthinError
+    from pdfthin.operations import image_file
+    from pdfthin.operations.registry import BY_COMMAND
 
     context = _context(args)
     json_mode = args.format == "json"
@@ -661,16 +661,16 @@ def _cmd_image(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Startup problems are one line on stderr and exit 2; stdout belongs to the protocol."""
-    from .mcp import INSTALL_HINT
+    from pdfthin.adapters.mcp import INSTALL_HINT
 
     try:
         import mcp.server.mcpserver  # noqa: F401  (the extra; kept out of every other command)
     except ImportError:
         print(INSTALL_HINT, file=sys.stderr)
         return EXIT_USAGE
-    from .errors import PdfthinError
-    from .mcp.config import ServeConfig, parse_http
-    from .operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
+    from pdfthin.adapters.mcp.config import ServeConfig, parse_http
+    from pdfthin.errors import PdfthinError
+    from pdfthin.operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
 
     def usage(message: str) -> int:
         print(f"pdfthin serve: {message}", file=sys.stderr)
@@ -687,7 +687,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     ):
         if value is not None and not low <= value <= high:
             return usage(f"{name} must be from {low} to {high}")
-    from .operations.cursor import key_from_env
+    from pdfthin.operations.cursor import key_from_env
 
     try:
         http = parse_http(args.http) if args.http else None
@@ -711,7 +711,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         **limits,
         cursor_key=cursor_key,
     )
-    from .mcp.server import PdfthinServer, serve
+    from pdfthin.adapters.mcp.server import PdfthinServer, serve
 
     try:
         server = PdfthinServer(config)  # the root, the OCR module: fail here, in one line

@@ -1,5 +1,5 @@
 """A page read by the native interpreter: the same :class:`PageContent` as
-:class:`~pdfthin.engine.interpreter.Interpreter` makes, faster.
+:class:`~pdfthin.engine.content.interpreter.Interpreter` makes, faster.
 
 The page crosses into native code once (``interpret``), with its content stream and a
 resolver. The native side tokenizes and interprets everything; it asks the resolver for a
@@ -15,10 +15,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import _native, interpreter
-from .bidi import visual_cluster
-from .fonts import Font, _TextMap, _WidthMap, get, resolve
-from .interpreter import (
+from pdfthin.engine import _native
+from pdfthin.engine.content import interpreter
+from pdfthin.engine.content.bidi import visual_cluster
+from pdfthin.engine.content.interpreter import (
     FontCache,
     GStateParams,
     Matrix,
@@ -37,9 +37,11 @@ from .interpreter import (
     missing_font,
     property_list,
 )
-from .layers import Layers
-from .types import ImagePlacement, PageContent, TextRun
-from .visibility import Look, Paint, sort_runs
+from pdfthin.engine.content.layers import Layers
+from pdfthin.engine.content.visibility import Look, Paint, sort_runs
+from pdfthin.engine.fonts.font import Font, _TextMap, _WidthMap
+from pdfthin.engine.objects import get, resolve
+from pdfthin.engine.types import ImagePlacement, PageContent, TextRun
 
 #: A CID font's ToUnicode map with more entries than this (CJK fonts carry tens of thousands)
 #: is looked up where it is rather than copied into the native font: a copy would make the

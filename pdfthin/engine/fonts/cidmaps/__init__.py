@@ -13,7 +13,7 @@ import os
 import zlib
 from typing import Any, Protocol
 
-from .. import _native
+from pdfthin.engine import _native
 
 ORDERINGS = frozenset({"Japan1", "GB1", "CNS1", "Korea1"})
 

@@ -10,9 +10,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..operations.context import DEFAULT_MAX_CHARS, MAX_CACHE_SIZE
-from ..operations.cursor import key_from_env
-from ..operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
+from pdfthin.operations.context import DEFAULT_MAX_CHARS, MAX_CACHE_SIZE
+from pdfthin.operations.cursor import key_from_env
+from pdfthin.operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
 
 #: Lambda's limit on a synchronous response is 6 MB (6,291,456 bytes); the runtime frames the
 #: payload, so keep some room.

@@ -5,7 +5,7 @@ state, colours and opacity as far as seeing text depends on them), the text and 
 the marked-content stack (for ``/Artifact``, ``/ActualText`` and optional content) and the
 current path (for clip boxes, ruling lines and painted areas). Glyph outlines are ignored. It
 reports every run it draws with how it is drawn, and every area it paints, and leaves what a
-reader would see to :mod:`~pdfthin.engine.visibility`.
+reader would see to :mod:`~pdfthin.engine.content.visibility`.
 
 Every limit that protects against hostile input lives here: Form XObject depth and cycles, the
 page's work budget (operators, content bytes, glyphs, text runs, images, inline image bytes and
@@ -23,13 +23,14 @@ from typing import Any
 
 from pypdf.generic import DictionaryObject, IndirectObject, StreamObject
 
-from .bidi import visual_cluster
-from .fonts import UNMAPPED, Font, get, load_font, num, resolve, truthy
-from .layers import NO_LAYERS, Layers
-from .lexer import INLINE_NAMES, iter_operations
-from .streams import read_once
-from .types import ImagePlacement, PageContent, TextRun
-from .visibility import Look, Paint, Rgb, rgb, sort_runs
+from pdfthin.engine.content.bidi import visual_cluster
+from pdfthin.engine.content.layers import NO_LAYERS, Layers
+from pdfthin.engine.content.lexer import INLINE_NAMES, iter_operations
+from pdfthin.engine.content.visibility import Look, Paint, Rgb, rgb, sort_runs
+from pdfthin.engine.fonts.font import UNMAPPED, Font, load_font
+from pdfthin.engine.objects import get, num, resolve, truthy
+from pdfthin.engine.streams import read_once
+from pdfthin.engine.types import ImagePlacement, PageContent, TextRun
 
 Matrix = tuple[float, float, float, float, float, float]
 Box = tuple[float, float, float, float]
@@ -259,7 +260,7 @@ def decode_text_string(raw: Any) -> str:
         return raw[2:].decode("utf-16-le", errors="replace")
     if raw[:3] == b"\xef\xbb\xbf":
         return raw[3:].decode("utf-8", errors="replace")
-    from .encodings import PDF_DOC
+    from pdfthin.engine.fonts.encodings import PDF_DOC
 
     return "".join(PDF_DOC[b] or "" for b in raw)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pypdf.generic import IndirectObject
 
-from .fonts import get, resolve
+from pdfthin.engine.objects import get, resolve
 
 #: Groups read from the configuration's arrays, and operands of a visibility expression
 #: looked at, at most: beyond them the rest is not read (a hostile document may list

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _native
-from .lexer import iter_operations
+from pdfthin.engine import _native
+from pdfthin.engine.content.lexer import iter_operations
 
 #: Bounds on what one CMap may expand to.
 MAX_RANGE = 65_536
@@ -89,7 +89,7 @@ def parse_cmap(data: bytes) -> CMap:
     """Parse a CMap stream. Never raises: what cannot be read is left out."""
     native = _native.NATIVE
     if native is not None:
-        from .encodings import glyph_to_unicode
+        from pdfthin.engine.fonts.encodings import glyph_to_unicode
 
         # The same CMap, or None where Python must parse it (tests/test_native_fonts.py).
         try:
@@ -110,7 +110,7 @@ def parse_cmap(data: bytes) -> CMap:
                 if isinstance(dst, bytes):
                     cmap.unicode[code] = _utf16(dst)
                 elif isinstance(dst, str):  # a glyph name
-                    from .encodings import glyph_to_unicode
+                    from pdfthin.engine.fonts.encodings import glyph_to_unicode
 
                     text = glyph_to_unicode(dst)
                     if text:

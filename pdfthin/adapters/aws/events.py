@@ -18,8 +18,8 @@ import binascii
 import json
 from typing import Any
 
-from ..errors import PdfthinError
-from ..operations.response import dumps
+from pdfthin.errors import PdfthinError
+from pdfthin.operations.response import dumps
 
 HTTP_V2 = "http_v2"
 HTTP_V1 = "http_v1"

@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..deadline import Deadline, applied
-from ..operations import OPERATIONS, Context, Operation
-from ..operations.params import Param, arguments
-from ..operations.schema import json_schema
-from ..operations.source import CachedOnly
-from ..operations.types import ErrorBody
-from ..sandbox import LISTING_PARAMS, MAX_PATH_CHARS, Listing, Sandbox
+from pdfthin.adapters.mcp.sandbox import LISTING_PARAMS, MAX_PATH_CHARS, Listing, Sandbox
+from pdfthin.deadline import Deadline, applied
+from pdfthin.operations import OPERATIONS, Context, Operation
+from pdfthin.operations.params import Param, arguments
+from pdfthin.operations.schema import json_schema
+from pdfthin.operations.source import CachedOnly
+from pdfthin.operations.types import ErrorBody
 
 PATH = Param(
     "path",

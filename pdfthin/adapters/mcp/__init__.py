@@ -1,6 +1,6 @@
 """The MCP server adapter (``pdfthin serve``), installed with the extra ``pdfthin[mcp]``.
 
-Only :mod:`pdfthin.mcp.server` imports the MCP SDK, and nothing in the core imports this
+Only :mod:`pdfthin.adapters.mcp.server` imports the MCP SDK, and nothing in the core imports this
 package: ``import pdfthin`` and the CLI's other commands never load the SDK.
 
 - :mod:`.config` — the server's settings and the ``--ocr`` loader (no SDK);

@@ -1,4 +1,4 @@
-"""The AWS Lambda adapter: ``pdfthin.aws.handler.handler``.
+"""The AWS Lambda adapter: ``pdfthin.adapters.aws.handler.handler``.
 
 - :mod:`.config` — settings from environment variables, read once per container;
 - :mod:`.events` — the four event shapes in (Function URL, HTTP API v2, REST v1 proxy, direct

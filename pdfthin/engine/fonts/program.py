@@ -15,8 +15,12 @@ from __future__ import annotations
 import re
 import struct
 
-from . import _native
-from ._cffdata import EXPERT_CHARSET_SIDS, EXPERT_SUBSET_CHARSET_SIDS, STANDARD_STRINGS
+from pdfthin.engine import _native
+from pdfthin.engine.fonts._cffdata import (
+    EXPERT_CHARSET_SIDS,
+    EXPERT_SUBSET_CHARSET_SIDS,
+    STANDARD_STRINGS,
+)
 
 _T1_STANDARD = re.compile(rb"/Encoding\s+StandardEncoding\s+def")
 _T1_DUP = re.compile(rb"dup\s+(\d+)\s*/([^\s/\[\]()<>{}%]+)\s+put")

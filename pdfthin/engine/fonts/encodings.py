@@ -15,7 +15,7 @@ import unicodedata
 
 from pypdf.generic import decode_pdfdocencoding
 
-from . import _fontdata
+from pdfthin.engine.fonts import _fontdata
 
 #: Glyph name (without its slash) -> its text.
 _GLYPHS: dict[str, str] = json.loads(_fontdata.GLYPH_LIST_JSON)
@@ -108,7 +108,7 @@ def _pdf_doc() -> str:
 
 
 def _standard() -> Encoding:
-    from ._cffdata import STANDARD_ENCODING
+    from pdfthin.engine.fonts._cffdata import STANDARD_ENCODING
 
     return tuple(
         None if name == ".notdef" else glyph_to_unicode(name) for name in STANDARD_ENCODING

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from .types import HiddenText, PageContent, TextRun
+from pdfthin.engine.types import HiddenText, PageContent, TextRun
 
 #: An sRGB estimate of a colour, each channel from 0 to 1.
 Rgb = tuple[float, float, float]

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, TypedDict
 
-from .errors import PdfthinError
-from .operations import cursor as cursors
-from .operations.params import Param
+from pdfthin.errors import PdfthinError
+from pdfthin.operations import cursor as cursors
+from pdfthin.operations.params import Param
 
 #: A client path longer than this (characters) is refused before it reaches the OS.
 MAX_PATH_CHARS = 4096

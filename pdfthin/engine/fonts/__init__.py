@@ -1,0 +1,2 @@
+"""Fonts: simple and composite fonts, encodings, CMaps, embedded font programs and the CID
+collections."""
