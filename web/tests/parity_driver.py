@@ -2,8 +2,8 @@
 
 For each file of ``parity_cases.json``: open it through the browser bridge
 (``pdfthin.adapters.browser``) and run describe, read, find, toc and images, each following
-``next_cursor`` to the end. The result maps each file to its calls and the exact JSON text the bridge answered, so the two
-interpreters' outputs can be compared byte for byte.
+``next_cursor`` to the end. The result maps each file to its calls and the exact JSON text
+the bridge answered, so the two interpreters' outputs can be compared byte for byte.
 """
 
 from __future__ import annotations
