@@ -119,3 +119,35 @@ def test_describe_info_toc_section_peek() -> None:
     assert r.returncode == 0 and "| pure | 1185 | 9.3 |" in r.stdout
     r = run("peek", str(SAMPLE), "--position", "ending", "--limit", "60", "--format", "json")
     assert len(json.loads(r.stdout)["text"]) <= 60
+
+
+def test_help_version_and_the_operation_list_do_not_load_the_engine() -> None:
+    # The command line's parser and the registry's list of operations (names, arguments,
+    # schemas) are built without importing a handler: --help and --version answer at once,
+    # and pypdf is imported only by a command that reads a document.
+    probe = (
+        "import sys\n"
+        "from pdfthin.adapters import cli\n"
+        "from pdfthin.operations import OPERATIONS\n"
+        "cli._parser()\n"
+        "[op.output_schema() for op in OPERATIONS]\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pypdf'"
+        " or m.startswith(('pdfthin.engine', 'pdfthin.model'))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+    # ... and a handler is there when called for.
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom pdfthin.operations import OPERATIONS\n"
+            "OPERATIONS[0].handler\nprint('pypdf' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert loaded.strip() == "True"

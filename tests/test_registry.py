@@ -303,7 +303,13 @@ def test_an_operation_without_a_command_of_its_own_is_one_on_the_command_line(
         return {"pages": doc.page_count, "enough": doc.page_count >= bound}
 
     op = Operation(
-        "count_pages", "count", "Count pages", "...", (bound_param,), count_pages, dict[str, object]
+        "count_pages",
+        "count",
+        "Count pages",
+        "...",
+        (bound_param,),
+        lambda: count_pages,
+        dict[str, object],
     )
     monkeypatch.setattr(pdfthin.operations, "OPERATIONS", (*OPERATIONS, op))
     monkeypatch.setitem(BY_COMMAND, "count", op)

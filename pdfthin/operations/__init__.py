@@ -9,18 +9,20 @@ exception into the envelope.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
-from pdfthin.operations.context import Context, default_context
-from pdfthin.operations.describe import describe_document
-from pdfthin.operations.find import find_in_document
-from pdfthin.operations.images import get_image, image_file, list_images
-from pdfthin.operations.info import get_info
-from pdfthin.operations.read import read_pages
-from pdfthin.operations.registry import OPERATIONS, Operation
-from pdfthin.operations.sections import peek, read_section
-from pdfthin.operations.toc import get_toc
+
+if TYPE_CHECKING:
+    from pdfthin.operations.context import Context, default_context
+    from pdfthin.operations.describe import describe_document
+    from pdfthin.operations.find import find_in_document
+    from pdfthin.operations.images import get_image, image_file, list_images
+    from pdfthin.operations.info import get_info
+    from pdfthin.operations.read import read_pages
+    from pdfthin.operations.registry import OPERATIONS, Operation
+    from pdfthin.operations.sections import peek, read_section
+    from pdfthin.operations.toc import get_toc
 
 __all__ = [
     "OPERATIONS",
@@ -39,6 +41,48 @@ __all__ = [
     "read_pages",
     "read_section",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use: the handlers import the engine (and pypdf with it), which a
+    # command line answering --help or --version, or a server listing its tools, never needs.
+    if name == "OPERATIONS" or name == "Operation":
+        from pdfthin.operations import registry
+
+        return getattr(registry, name)
+    if name == "Context" or name == "default_context":
+        from pdfthin.operations import context
+
+        return getattr(context, name)
+    if name == "describe_document":
+        from pdfthin.operations.describe import describe_document
+
+        return describe_document
+    if name == "find_in_document":
+        from pdfthin.operations.find import find_in_document
+
+        return find_in_document
+    if name in ("get_image", "image_file", "list_images"):
+        from pdfthin.operations import images
+
+        return getattr(images, name)
+    if name == "get_info":
+        from pdfthin.operations.info import get_info
+
+        return get_info
+    if name == "read_pages":
+        from pdfthin.operations.read import read_pages
+
+        return read_pages
+    if name == "peek" or name == "read_section":
+        from pdfthin.operations import sections
+
+        return getattr(sections, name)
+    if name == "get_toc":
+        from pdfthin.operations.toc import get_toc
+
+        return get_toc
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def error_envelope(exc: BaseException) -> dict[str, Any]:

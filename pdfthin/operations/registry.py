@@ -16,10 +16,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pdfthin.operations.describe import describe_document
-from pdfthin.operations.find import find_in_document
-from pdfthin.operations.images import get_image, list_images
-from pdfthin.operations.info import get_info
 from pdfthin.operations.params import (
     CASE_SENSITIVE,
     CONTEXT_CHARS,
@@ -42,10 +38,7 @@ from pdfthin.operations.params import (
     Param,
     arguments,
 )
-from pdfthin.operations.read import read_pages
 from pdfthin.operations.schema import json_schema
-from pdfthin.operations.sections import peek, read_section
-from pdfthin.operations.toc import get_toc
 from pdfthin.operations.types import (
     DescribeResponse,
     FindResponse,
@@ -69,11 +62,18 @@ class Operation:
     #: For an agent: what the operation answers and how to use it.
     description: str
     params: tuple[Param, ...]
-    handler: Callable[..., Any]
+    #: Imports and gives the handler: the handlers import the engine (and pypdf), which
+    #: listing the operations (a command line's --help, a server's tool list) never needs.
+    load: Callable[[], Callable[..., Any]]
     #: The answer's type (:mod:`.types`), from which its schema is derived.
     response: Any
     #: The answer carries a file, base64-encoded in ``data`` with its ``media_type``.
     file: bool = False
+
+    @property
+    def handler(self) -> Callable[..., Any]:
+        """The function that answers the operation."""
+        return self.load()
 
     @property
     def paginated(self) -> bool:
@@ -89,6 +89,63 @@ class Operation:
         """The JSON schema of the answer, an object (a union of answers: each with its own
         required keys)."""
         return json_schema(self.response)
+
+
+# --- the handlers, imported when first called ---------------------------------------------------
+
+
+def _describe() -> Callable[..., Any]:
+    from pdfthin.operations.describe import describe_document
+
+    return describe_document
+
+
+def _read() -> Callable[..., Any]:
+    from pdfthin.operations.read import read_pages
+
+    return read_pages
+
+
+def _find() -> Callable[..., Any]:
+    from pdfthin.operations.find import find_in_document
+
+    return find_in_document
+
+
+def _toc() -> Callable[..., Any]:
+    from pdfthin.operations.toc import get_toc
+
+    return get_toc
+
+
+def _section() -> Callable[..., Any]:
+    from pdfthin.operations.sections import read_section
+
+    return read_section
+
+
+def _peek() -> Callable[..., Any]:
+    from pdfthin.operations.sections import peek
+
+    return peek
+
+
+def _info() -> Callable[..., Any]:
+    from pdfthin.operations.info import get_info
+
+    return get_info
+
+
+def _images() -> Callable[..., Any]:
+    from pdfthin.operations.images import list_images
+
+    return list_images
+
+
+def _image() -> Callable[..., Any]:
+    from pdfthin.operations.images import get_image
+
+    return get_image
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -121,7 +178,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "after the first call on a file (the document is extracted once and cached). Call this "
         "first, then get_toc or read_pages." + _UNREADABLE + _NOT_PAGE_TEXT,
         (PASSWORD,),
-        describe_document,
+        _describe,
         DescribeResponse,
     ),
     Operation(
@@ -139,7 +196,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "for one response comes in parts (part: {start, end, total}). 'omitted' says what was "
         "left for the next call." + _PAGINATION + _NOT_PAGE_TEXT,
         (PAGES, MAX_PAGES, MAX_CHARS, OCR, CURSOR, PASSWORD),
-        read_pages,
+        _read,
         ReadPagesResponse,
     ),
     Operation(
@@ -168,7 +225,7 @@ OPERATIONS: tuple[Operation, ...] = (
             CURSOR,
             PASSWORD,
         ),
-        find_in_document,
+        _find,
         FindResponse,
     ),
     Operation(
@@ -186,7 +243,7 @@ OPERATIONS: tuple[Operation, ...] = (
         + _PAGINATION
         + _NOT_PAGE_TEXT,
         (MAX_CHARS, CURSOR, PASSWORD),
-        get_toc,
+        _toc,
         TocResponse,
     ),
     Operation(
@@ -199,7 +256,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "breadcrumb, page span and length. Without a section, the whole document as read_pages "
         "gives it." + _UNREADABLE + _PAGINATION + _NOT_PAGE_TEXT,
         (SECTION, MAX_CHARS, CURSOR, PASSWORD),
-        read_section,
+        _section,
         SectionResponse | ReadPagesResponse,
     ),
     Operation(
@@ -213,7 +270,7 @@ OPERATIONS: tuple[Operation, ...] = (
         + _UNREADABLE
         + _NOT_PAGE_TEXT,
         (SECTION, POSITION, LIMIT, SEED, PASSWORD),
-        peek,
+        _peek,
         PeekResponse,
     ),
     Operation(
@@ -226,7 +283,7 @@ OPERATIONS: tuple[Operation, ...] = (
         + _UNREADABLE
         + _NOT_PAGE_TEXT,
         (PASSWORD,),
-        get_info,
+        _info,
         InfoResponse,
     ),
     Operation(
@@ -239,7 +296,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "repeat on many pages or are tiny. total_images and decorative_images count the "
         "whole selection." + _UNREADABLE + _PAGINATION,
         (SECTION, PAGES, MAX_CHARS, CURSOR, PASSWORD),
-        list_images,
+        _images,
         ImagesResponse,
     ),
     Operation(
@@ -251,7 +308,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "describes it (media_type, width, height, bytes, notes). Larger than max_bytes of "
         "base64 (default 5 MB) is too_large.",
         (IMAGE_ID, MAX_BYTES, PASSWORD),
-        get_image,
+        _image,
         ImageResponse,
         file=True,
     ),
