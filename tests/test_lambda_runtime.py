@@ -82,7 +82,7 @@ def test_the_zip_holds_pdfthin_and_pypdf_only(code: Path) -> None:
         name for name in tops if name.startswith("pypdf-") and name.endswith(".dist-info")
     }
     assert not list(code.rglob("*.py"))  # bytecode only
-    assert (code / "pdfthin" / "aws" / "handler.pyc").is_file()
+    assert (code / "pdfthin" / "adapters" / "aws" / "handler.pyc").is_file()
 
 
 def test_every_event_shape_through_the_runtime_client(code: Path) -> None:

@@ -32,7 +32,7 @@ def zigzag(value: int) -> int:
 
 
 source = Path(sys.argv[1])
-target = Path(__file__).resolve().parent.parent / "pdfthin" / "engine" / "cidmaps"
+target = Path(__file__).resolve().parent.parent / "pdfthin" / "engine" / "fonts" / "cidmaps"
 for ordering in ("Japan1", "GB1", "CNS1", "Korea1"):
     with gzip.open(source / f"to-unicode-Adobe-{ordering}.json.gz") as handle:
         data = json.load(handle)
