@@ -1,4 +1,7 @@
-"""What the handlers share: the document cache, the OCR binding, limits and defaults.
+"""The composition root: the one module of the operations that opens documents (the engine,
+then the model), and what the handlers share: the document cache, the OCR binding, limits
+and defaults. The adapters configure the layers below through it (its ``__all__``) and
+nothing else (``tests/test_layers.py``).
 
 Handlers are stateless functions of ``(context, request)``; the context holds only caches and
 configuration, so any process given the same request (cursor included) gives the same answer.
