@@ -34,6 +34,9 @@ _TOKEN = re.compile(
     rb"(" + _REGULAR + rb"+)"  # 6 keyword / operator
     rb")"
 )
+# A literal string without escapes, nested parentheses or CRs (most of them) is its bytes as
+# they stand: read at once, without read_literal's loop.
+_PLAIN_LITERAL = re.compile(rb"([^()\\\r]*)\)")
 _LITERAL_SPECIAL = re.compile(rb"[()\\]")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _ONLY_WS = re.compile(rb"[" + _WS + rb"]*(?:" + _COMMENT + rb"[" + _WS + rb"]*)*\Z")
@@ -230,6 +233,7 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
     key names; their binary data is skipped.
     """
     match = _TOKEN.match
+    plain_literal = _PLAIN_LITERAL.match
     operands: list[Any] = []
     stack: list[tuple[list[Any], bool]] = []  # (outer operands, is_dict)
     pos = 0
@@ -275,7 +279,12 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
             if len(operands) < MAX_OPERANDS:
                 operands.append(_name(m.group(2)))
         elif kind == 3:
-            value, pos = read_literal(data, pos)
+            plain = plain_literal(data, pos)
+            if plain is not None:
+                value = plain.group(1)
+                pos = plain.end()
+            else:
+                value, pos = read_literal(data, pos)
             if len(operands) < MAX_OPERANDS:
                 operands.append(value)
         elif kind == 5:
