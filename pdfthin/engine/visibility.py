@@ -119,9 +119,14 @@ def rgb(values: list[object], components: int) -> Rgb | None:
         return None
     out: list[float] = []
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if type(value) is not float and (
+            isinstance(value, bool) or not isinstance(value, (int, float))
+        ):
             return None
-        out.append(min(max(float(value), 0.0), 1.0))
+        # min(max(v, 0.0), 1.0), spelled out (NaN and -0.0 come out the same): this runs
+        # for every colour a page sets
+        v = float(value)
+        out.append(0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
     if components == 1:
         return (out[0], out[0], out[0])
     if components == 3:
