@@ -28,10 +28,12 @@ _TOKEN = re.compile(
     rb"(?:"
     rb"([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?!" + _REGULAR + rb")|"  # 1 number
     rb"/(" + _REGULAR + rb"*)|"  # 2 name
-    rb"(\()|"  # 3 literal string
-    rb"(<<|>>|\[|\]|\{|\})|"  # 4 structure
-    rb"<([0-9A-Fa-f" + _WS + rb"]*)>|"  # 5 hex string
-    rb"(" + _REGULAR + rb"+)"  # 6 keyword / operator
+    # 3 a literal string without escapes, nested parentheses or CRs (most of them): its
+    # bytes as they stand, read at once; 4 the start of any other, for read_literal's loop
+    rb"\(([^()\\\r]*)\)|(\()|"
+    rb"(<<|>>|\[|\]|\{|\})|"  # 5 structure
+    rb"<([0-9A-Fa-f" + _WS + rb"]*)>|"  # 6 hex string
+    rb"(" + _REGULAR + rb"+)"  # 7 keyword / operator
     rb")"
 )
 _LITERAL_SPECIAL = re.compile(rb"[()\\]")
@@ -248,8 +250,8 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
         if kind == 1:
             if len(operands) < MAX_OPERANDS:
                 operands.append(float(m.group(1)))
-        elif kind == 6:
-            word = m.group(6)
+        elif kind == 7:
+            word = m.group(7)
             if word in _KEYWORD_VALUES:
                 operands.append(_KEYWORD_VALUES[word])
             elif stack:
@@ -275,14 +277,17 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
             if len(operands) < MAX_OPERANDS:
                 operands.append(_name(m.group(2)))
         elif kind == 3:
+            if len(operands) < MAX_OPERANDS:
+                operands.append(m.group(3))
+        elif kind == 4:
             value, pos = read_literal(data, pos)
             if len(operands) < MAX_OPERANDS:
                 operands.append(value)
-        elif kind == 5:
+        elif kind == 6:
             if len(operands) < MAX_OPERANDS:
-                operands.append(_hex(m.group(5)))
+                operands.append(_hex(m.group(6)))
         else:
-            sym = m.group(4)
+            sym = m.group(5)
             if sym == b"[" or sym == b"<<":
                 if len(stack) >= MAX_NESTING:
                     continue
@@ -353,16 +358,18 @@ def _read_value(data: bytes, pos: int, depth: int) -> tuple[Any, int, bytes | No
     if kind == 2:
         return _name(m.group(2)), pos, None
     if kind == 3:
+        return m.group(3), pos, None
+    if kind == 4:
         value, pos = read_literal(data, pos)
         return value, pos, None
-    if kind == 5:
-        return _hex(m.group(5)), pos, None
     if kind == 6:
-        word = m.group(6)
+        return _hex(m.group(6)), pos, None
+    if kind == 7:
+        word = m.group(7)
         if word in _KEYWORD_VALUES:
             return _KEYWORD_VALUES[word], pos, None
         return None, pos, word
-    sym = m.group(4)
+    sym = m.group(5)
     if sym in (b"]", b">>"):
         return None, pos, _CLOSE
     if sym in (b"[", b"<<") and depth < MAX_NESTING:

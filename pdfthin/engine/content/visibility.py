@@ -119,9 +119,14 @@ def rgb(values: list[object], components: int) -> Rgb | None:
         return None
     out: list[float] = []
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if type(value) is not float and (
+            isinstance(value, bool) or not isinstance(value, (int, float))
+        ):
             return None
-        out.append(min(max(float(value), 0.0), 1.0))
+        # min(max(v, 0.0), 1.0), spelled out (NaN and -0.0 come out the same): this runs
+        # for every colour a page sets
+        v = float(value)
+        out.append(0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
     if components == 1:
         return (out[0], out[0], out[0])
     if components == 3:
@@ -159,15 +164,19 @@ class _Grid:
         self.width = max(width, 1.0)
         self.height = max(height, 1.0)
         self.cells: list[list[Paint]] = [[] for _ in range(GRID * GRID)]
+        # self._cell of both corners, spelled out: a page may paint thousands of areas
+        width, height, last, cells = self.width, self.height, GRID - 1, self.cells
         for paint in paints:
             x0, y0, x1, y1 = paint.box
-            if x1 < 0 or y1 < 0 or x0 > self.width or y0 > self.height:
+            if x1 < 0 or y1 < 0 or x0 > width or y0 > height:
                 continue
-            c0, r0 = self._cell(x0, y0)
-            c1, r1 = self._cell(x1, y1)
-            for row in range(r0, r1 + 1):
+            c0 = min(int(x0 / width * GRID), last) if x0 > 0 else 0
+            r0 = min(int(y0 / height * GRID), last) if y0 > 0 else 0
+            c1 = min(int(x1 / width * GRID), last) if x1 > 0 else 0
+            r1 = min(int(y1 / height * GRID), last) if y1 > 0 else 0
+            for row in range(r0 * GRID, r1 * GRID + 1, GRID):
                 for col in range(c0, c1 + 1):
-                    self.cells[row * GRID + col].append(paint)
+                    cells[row + col].append(paint)
         # Painted cells above and left of each grid corner (a summed-area table): whether
         # the cells a box touches are all empty is four look-ups, however many it touches.
         side = GRID + 1
@@ -294,11 +303,14 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -
     shown = covered = 0
     white = True
     cells = grid.cells
+    # grid.index, spelled out: this runs for every point sampled
+    grid_width, grid_height, last = grid.width, grid.height, GRID - 1
     for row in (0.35, 0.65):
         y = run.y0 + row * height
+        base = (min(int(y / grid_height * GRID), last) if y > 0 else 0) * GRID
         for i in range(columns):
             x = run.x0 + (i + 0.5) / columns * width
-            cell = cells[grid.index(x, y)]
+            cell = cells[base + (min(int(x / grid_width * GRID), last) if x > 0 else 0)]
             over, beneath = _at(cell, x, y, run.seq, tests)
             if over:
                 covered += 1
