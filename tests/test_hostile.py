@@ -1,7 +1,7 @@
 """Every hostile attack (``tests/hostile/``), on both engine paths, through every operation, in
-a child process with a wall-clock and memory cap: each operation answers with a result or a
-typed error the attack allows — never a hang, a crash, ``internal`` or a traceback — and text
-the attack hides never reaches page text or search.
+a child process with a CPU-time, wall-clock and memory cap: each operation answers with a
+result or a typed error the attack allows — never a hang, a crash, ``internal`` or a traceback —
+and text the attack hides never reaches page text or search.
 
 ``PDFTHIN_HOSTILE_REPORT=FILE`` appends each child's JSON line to FILE (``tools/hostile_table.py``
 turns it into the table of ``docs/security.md``).
@@ -68,7 +68,7 @@ def test_hostile(attack: Attack, implementation: str, request: pytest.FixtureReq
     # the child process selects the engine itself, by the switch's value
     result = run_child(attack, IMPLEMENTATIONS[implementation])
     assert result["traceback"] is None, result["traceback"]
-    assert float(result["seconds"]) <= MAX_SECONDS, result  # type: ignore[arg-type]
+    assert float(result["cpu_seconds"]) <= MAX_SECONDS, result  # type: ignore[arg-type]
     assert float(result["peak_rss_mib"]) <= MAX_RSS_MIB, result  # type: ignore[arg-type]
     outcomes = result["outcomes"]
     assert isinstance(outcomes, dict) and outcomes, result

@@ -15,8 +15,9 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-#: What a hostile file may cost one child process, on either engine path: wall-clock seconds
-#: for every operation together, and the peak resident memory (``ru_maxrss``).
+#: What a hostile file may cost one child process, on either engine path: CPU seconds for
+#: every operation together (the work an attack forces, whatever else the machine runs; the
+#: wall clock is capped at 1.5 times as much), and the peak resident memory (``VmHWM``).
 MAX_SECONDS = 60.0
 MAX_RSS_MIB = 768
 

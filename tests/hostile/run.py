@@ -4,7 +4,7 @@
 ``off`` or ``require`` to choose the engine path. The parent (``tests/test_hostile.py``) caps
 this process's address space and wall-clock time and reads the line::
 
-    {"name": ..., "engine": ..., "seconds": ..., "peak_rss_mib": ...,
+    {"name": ..., "engine": ..., "seconds": ..., "cpu_seconds": ..., "peak_rss_mib": ...,
      "outcomes": {"describe_document": "ok" | "<error code>", ...},
      "shown": [...], "leaked": [...], "traceback": null | "..."}
 
@@ -135,13 +135,14 @@ def peak_kib() -> int:
 
 
 def main(argv: list[str]) -> int:
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), time.process_time()
     result: dict[str, Any] = {"name": argv[0], "traceback": None}
     try:
         result.update(run(argv[0]))
     except BaseException:  # the parent reports it; nothing may escape as a crash
         result["traceback"] = traceback.format_exc()
     result["seconds"] = round(time.monotonic() - start, 3)
+    result["cpu_seconds"] = round(time.process_time() - cpu_start, 3)
     result["peak_rss_mib"] = round(peak_kib() / 1024, 1)
     sys.stdout.write(json.dumps(result) + "\n")
     return 0
