@@ -160,9 +160,11 @@ def test_the_bytes_in_flight_stay_under_the_bound(tmp_path: Path, slow_layout: N
     grown = (peak - base) / MIB
     print(f"6 files of {size // MIB} MiB, bound {bound // MIB} MiB: peak {grown:.1f} MiB")
     assert srv.context.reads.peak <= bound
-    # The file bytes, and the little the rest takes: pypdf reads the file without copying it
-    # (engine/document.py, _FileBytes), on either engine.
-    assert peak - base < bound + 2 * MIB
+    # The file bytes, and the little the rest takes (up to about 2 MiB, depending on how the
+    # six calls overlap): pypdf reads the file without copying it (engine/document.py,
+    # _FileBytes), on either engine; a copy per call would add 4 MiB for each of the two files
+    # in flight.
+    assert peak - base < bound + 3 * MIB
 
 
 def test_past_the_bound_a_call_waits_within_its_time_then_is_busy(
