@@ -1,0 +1,91 @@
+"""Tagged ground truth: tables and headings read from a structure tree, on hand-made trees."""
+
+from __future__ import annotations
+
+from benchmarks.metrics.headings import Heading
+from benchmarks.metrics.tables import relations
+from benchmarks.metrics.tagged import Element, truth_from_tree
+
+
+def _cell(kind: str, mcid: int, page: int = 1, **attributes: object) -> Element:
+    return Element(kind, [(page, mcid)], dict(attributes))
+
+
+def _row(*cells: Element) -> Element:
+    return Element("TR", children=list(cells))
+
+
+TEXTS = {(1, i): f"t{i}" for i in range(40)} | {(2, 0): "Later section"}
+
+
+def test_table_cells_are_placed_with_spans_and_row_groups() -> None:
+    table = Element(
+        "Table",
+        children=[
+            Element("THead", children=[_row(_cell("TH", 0, ColSpan=2), _cell("TH", 1))]),
+            Element(
+                "TBody",
+                children=[
+                    _row(_cell("TD", 2, RowSpan=2), _cell("TD", 3), _cell("TD", 4)),
+                    _row(_cell("TD", 5), _cell("TD", 6)),
+                ],
+            ),
+        ],
+    )
+    truth = truth_from_tree([Element("Document", children=[table])], TEXTS)
+    ((page, cells),) = truth.tables
+    assert page == 1
+    placed = {(c.row, c.col, c.last_row, c.last_col): c.text for c in cells}
+    # The spanning header cell takes two columns; the spanning body cell pushes the next
+    # row's cells right by one.
+    assert placed == {
+        (0, 0, 0, 1): "t0",
+        (0, 2, 0, 2): "t1",
+        (1, 0, 2, 0): "t2",
+        (1, 1, 1, 1): "t3",
+        (1, 2, 1, 2): "t4",
+        (2, 1, 2, 1): "t5",
+        (2, 2, 2, 2): "t6",
+    }
+    # Relations follow the placed grid: t5 sits below t3, t2 (two rows high) beside both.
+    rel = relations(cells)
+    assert rel[("t3", "t5", "v")] == 1
+    assert rel[("t2", "t3", "h")] == 1 and rel[("t2", "t5", "h")] == 1
+
+
+def test_cell_text_comes_from_all_its_descendants_in_order() -> None:
+    cell = Element(
+        "TD",
+        children=[Element("P", [(1, 7)]), Element("Span", [(1, 8)])],
+    )
+    table = Element(
+        "Table", children=[_row(cell, _cell("TD", 9)), _row(_cell("TD", 10), _cell("TD", 11))]
+    )
+    ((_, cells),) = truth_from_tree([table], TEXTS).tables
+    assert cells[0].text == "t7 t8"
+
+
+def test_tiny_or_empty_tables_are_not_trusted() -> None:
+    one_row = Element("Table", children=[_row(_cell("TD", 0), _cell("TD", 1))])
+    one_column = Element("Table", children=[_row(_cell("TD", 0)), _row(_cell("TD", 1))])
+    empty = Element(
+        "Table",
+        children=[_row(_cell("TD", 30), Element("TD")), _row(Element("TD"), Element("TD"))],
+    )
+    assert truth_from_tree([one_row, one_column, empty], {(1, 30): "x"}).tables == []
+
+
+def test_headings_with_levels_pages_and_text() -> None:
+    tree = Element(
+        "Document",
+        children=[
+            Element("H1", children=[Element("Span", [(1, 0)]), Element("Span", [(1, 1)])]),
+            Element("P", [(1, 2)]),
+            Element("H", [(2, 0)]),
+            Element("H3", []),  # no content: not a heading of the page
+        ],
+    )
+    assert truth_from_tree([tree], TEXTS).headings == [
+        Heading(1, "t0 t1", 1),
+        Heading(1, "Later section", 2),
+    ]
