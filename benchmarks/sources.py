@@ -18,7 +18,7 @@ TUNED_ON: dict[str, frozenset[str]] = {
     "headings": frozenset({"pypdf-benchmarks"}),
     "tables": frozenset({"tabula-icdar2013"}),
     "row_kept": frozenset({"tabula-icdar2013"}),
-    "text_tests": frozenset(),
+    "text_tests": frozenset({"pypdf-benchmarks"}),
 }
 
 
