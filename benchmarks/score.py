@@ -441,21 +441,23 @@ CAUSE_FRACTION = 0.1
 SAME_WORDS = 0.9
 
 
-def _guard_texts(run: Run, engine: str, relpath: str) -> str | None:
+def _guard_pages(run: Run, engine: str, relpath: str) -> list[str] | None:
+    """An engine's pages as the text score sees them (Markdown stripped, ligatures expanded)."""
     pages = run.texts(engine, relpath)
     if pages is None:
         return None
     markdown = next((e.markdown for e in run.engines if e.name == engine), False)
-    return _collapse(tx.document_text(pages, markdown))
+    return [tx.document_text([p], markdown) for p in pages]
 
 
-def _consensus(texts: dict[str, str]) -> dict[str, float]:
-    """Each engine's mean similarity to the other engines: no engine is the reference."""
-    names = list(texts)
+def _consensus(pages: dict[str, list[str]]) -> dict[str, float]:
+    """Each engine's mean similarity to the other engines: no engine is the reference.
+    Compared page by page where the page counts agree, as the agreement score is."""
+    names = list(pages)
     pair: dict[frozenset[str], float] = {}
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            pair[frozenset((a, b))] = tx.indel_similarity(texts[a], texts[b])
+            pair[frozenset((a, b))] = _agreement(pages[a], pages[b])
     return {a: statistics.fmean(pair[frozenset((a, b))] for b in names if b != a) for a in names}
 
 
@@ -493,10 +495,11 @@ def plain_text_guard(run: Run) -> dict[str, Any]:
     flagged: list[dict[str, Any]] = []
     checked = 0
     for entry in run.entries:
-        texts = {n: _guard_texts(run, n, entry.relpath) for n in (REFERENCE, *GUARD_PEERS)}
-        if any(t is None for t in texts.values()):
+        pages = {n: _guard_pages(run, n, entry.relpath) for n in (REFERENCE, *GUARD_PEERS)}
+        found = {n: p for n, p in pages.items() if p is not None}
+        if len(found) < len(pages):
             continue
-        present = {n: t for n, t in texts.items() if t is not None}
+        present = {n: _collapse("\n".join(p)) for n, p in found.items()}
         if not any(present.values()):
             continue
         checked += 1
@@ -506,7 +509,7 @@ def plain_text_guard(run: Run) -> dict[str, Any]:
             rating = {n: tx.indel_similarity(truth, t) for n, t in present.items()}
             basis = "ground truth"
         else:
-            rating = _consensus(present)
+            rating = _consensus(found)
             basis = "agreement"
         best_peer = max(GUARD_PEERS, key=rating.__getitem__)
         if all(rating[REFERENCE] < rating[p] - GUARD_MARGIN for p in GUARD_PEERS):
