@@ -139,6 +139,14 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
 # --- Markdown ---------------------------------------------------------------------------------
 
 
+def _held_out_tables(engine: dict[str, Any] | None) -> float | None:
+    """An engine's table F1 on camelot's test expectations, if the run had them."""
+    if not engine:
+        return None
+    value = engine.get("by_source", {}).get("camelot", {}).get("value")
+    return float(value) if value is not None else None
+
+
 def _icdar(files: list[str]) -> list[str]:
     return [f for f in files if src.source_of(f) == "tabula-icdar2013"]
 
@@ -294,6 +302,9 @@ def render(results: dict[str, Any]) -> str:
                 f"{_fmt(tb['micro']['precision'], 2)} / {_fmt(tb['micro']['recall'], 2)}"
                 if tb
                 else "n/a",
+                _fmt(_held_out_tables(tb)),
+                _fmt(ev.get("row_kept", {}).get("engines", {}).get(name, {}).get("share")),
+                _fmt(ev.get("text_tests", {}).get("engines", {}).get(name, {}).get("rate")),
             ]
         )
     out += _table(
@@ -307,6 +318,9 @@ def render(results: dict[str, Any]) -> str:
             "heading level agreement",
             "table F1 (micro)",
             "table P / R",
+            "camelot table F1 (held out)",
+            "row kept together",
+            "page tests passed",
         ],
         rows,
     )

@@ -88,7 +88,7 @@ def _run(
     tmp_path: Path,
     files: dict[str, list[str]],
     names: tuple[str, ...],
-    outputs: dict[str, Any],
+    outputs: dict[tuple[str, str], list[str]],
     truths: dict[str, str] | None = None,
 ) -> score.Run:
     truths = truths or {}
