@@ -598,7 +598,9 @@ def guard_section(ev: dict[str, Any]) -> list[str]:
         "",
         "## Never worse than plain text",
         "",
-        f"On {guard['files']} files that pdfthin, pypdfium2 and pypdf all read: pdfthin's text "
+        f"On {guard['files']} files that pdfthin, pypdfium2 and pypdf all read (and where a "
+        f"plain-text engine finds at least {guard.get('min_chars', '?')} characters): "
+        "pdfthin's text "
         "(Markdown stripped, whitespace collapsed) is rated against the text ground truth where "
         "the file has one; elsewhere each of the three is rated by its mean similarity to the "
         "other two, so that no engine is the reference (two plain-text engines sharing a mistake "

@@ -500,7 +500,8 @@ def plain_text_guard(run: Run) -> dict[str, Any]:
         if len(found) < len(pages):
             continue
         present = {n: _collapse("\n".join(p)) for n, p in found.items()}
-        if not any(present.values()):
+        # Too little text to rate (a page that is only its page number): not a text file.
+        if max(len(present[p].replace(" ", "")) for p in GUARD_PEERS) < TEXT_PAGE_MIN_CHARS:
             continue
         checked += 1
         gt = run.corpus.text_ground_truth(entry)
@@ -523,7 +524,12 @@ def plain_text_guard(run: Run) -> dict[str, Any]:
                 }
             )
     flagged.sort(key=lambda f: f[REFERENCE] - max(f[p] for p in GUARD_PEERS))
-    return {"files": checked, "flagged": flagged, "margin": GUARD_MARGIN}
+    return {
+        "files": checked,
+        "flagged": flagged,
+        "margin": GUARD_MARGIN,
+        "min_chars": TEXT_PAGE_MIN_CHARS,
+    }
 
 
 # --- text unit tests --------------------------------------------------------------------------

@@ -201,6 +201,10 @@ def test_guard_flags_pdfthin_only_below_both_plain_text_engines(tmp_path: Path) 
         ("pdfthin", "a/split.pdf"): [text],
         ("pypdf", "a/split.pdf"): [lost],
         ("pypdfium2", "a/split.pdf"): [text],
+        # A page that is only its page number is too short to rate.
+        ("pdfthin", "a/number.pdf"): [""],
+        ("pypdf", "a/number.pdf"): ["12"],
+        ("pypdfium2", "a/number.pdf"): ["12"],
     }
     # With a ground truth, the truth decides: below pypdfium2 but above pypdf is not flagged.
     gt = "pypdf-benchmarks/gt/x.txt"
@@ -211,7 +215,12 @@ def test_guard_flags_pdfthin_only_below_both_plain_text_engines(tmp_path: Path) 
     outputs[("pypdfium2", "pypdf-benchmarks/x.pdf")] = [text]
     run = _run(
         tmp_path,
-        {"a/bad.pdf": [""], "a/split.pdf": [""], "pypdf-benchmarks/x.pdf": [""]},
+        {
+            "a/bad.pdf": [""],
+            "a/split.pdf": [""],
+            "a/number.pdf": [""],
+            "pypdf-benchmarks/x.pdf": [""],
+        },
         ("pdfthin", "pypdf", "pypdfium2"),
         outputs,
         {"pypdf-benchmarks/x.pdf": gt},
