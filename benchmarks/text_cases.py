@@ -17,6 +17,8 @@ OLMO = "olmocr-gnarly/gnarly/olmo-page-1.pdf"
 MULTICOLUMN = "sample-files/multicolumn.pdf"
 CREATIVITY = "pypdf-benchmarks/1601.03642.pdf"
 MASERS = "pypdf-benchmarks/2201.00021.pdf"
+SEGMENTATION = "pypdf-benchmarks/1602.06541.pdf"
+OTSL = "docling/2305.03393v1-pg9.pdf"
 RTL_1 = "docling/right_to_left_01.pdf"
 RTL_2 = "docling/right_to_left_02.pdf"
 RTL_3 = "docling/right_to_left_03.pdf"
@@ -240,6 +242,38 @@ TEXT_TESTS: tuple[T, ...] = (
     ),
     T(MASERS, 2, "absent", "A&A proofs: manuscript no. mainArxiv", "running header"),
     T(MASERS, 2, "absent", "Article number, page 2 of 10", "running footer"),
+    T(
+        SEGMENTATION,
+        2,
+        "order",
+        "C. Input Data",
+        "heading before its paragraph",
+        "The available data which can be used for the",
+    ),
+    T(
+        SEGMENTATION,
+        2,
+        "order",
+        "is called a voxel.",
+        "list ends before the next subsection",
+        "D. Operation state",
+    ),
+    T(
+        SEGMENTATION,
+        2,
+        "order",
+        "[RKB04], [PS07] describe systems which work in an",
+        "left column ends before the right column's section",
+        "III. Evaluation and Datasets",
+    ),
+    T(
+        SEGMENTATION,
+        2,
+        "order",
+        "A. Quality measures for evaluation",
+        "subsection heading before its paragraph",
+        "A performance measure is a crucial part of any",
+    ),
     # --- right to left ------------------------------------------------------------------------
     T(RTL_1, 1, "present", "تحسين", "first word of the Arabic title, logical order"),
     T(RTL_1, 1, "present", "البرمجة بلغة", "title words in logical (reading) order"),
@@ -332,6 +366,26 @@ TEXT_TESTS: tuple[T, ...] = (
         "Appendix B | RoHS Directive (EU) 2015/863",
         "appendix order",
         "Appendix C | Halogen Free",
+    ),
+    T(OTSL, 1, "row", "OTSL", "first row of Table 1: language with its first score", "0.965"),
+    T(OTSL, 1, "row", "0.965", "neighbouring cells of one row", "0.934"),
+    T(OTSL, 1, "row", "0.969", "second row, first score with the last cell", "5.39"),
+    T(OTSL, 1, "row", "0.944", "last row, neighbouring cells", "0.903"),
+    T(
+        OTSL,
+        1,
+        "order",
+        "up in the inference runtime over HTML.",
+        "paragraph before the table caption",
+        "Table 1. HPO performed in OTSL and HTML",
+    ),
+    T(OTSL, 1, "order", "5.1 Hyper Parameter Optimization", "section order", "5.2 Quantitative"),
+    T(
+        OTSL,
+        1,
+        "absent",
+        "Optimized Table Tokenization for Table Structure Recognition",
+        "running header (the paper's short title and page number)",
     ),
     # --- newspaper ------------------------------------------------------------------------------
     T(NEWSPAPER, 1, "present", "BULL DOG OF SEA, VISITS HAWAII NEI", "headline, second line"),
