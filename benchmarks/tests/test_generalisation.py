@@ -333,3 +333,20 @@ def test_report_shows_each_source_and_the_worst() -> None:
     assert "| camelot | held out | 3 | 0.400 |" in lines
     assert "| tabula-icdar2013 | tuned | 2 | 0.900 |" in lines
     assert "| **worst source** |  |  | camelot 0.400 |" in lines
+
+
+def test_compare_command_exits_1_when_a_held_out_source_got_worse(
+    tmp_path: Path, capsys: Any
+) -> None:
+    import json
+
+    from benchmarks.__main__ import main
+
+    before, after = tmp_path / "main.json", tmp_path / "branch.json"
+    before.write_text(json.dumps(_results({"camelot": 0.6}, {})), encoding="utf-8")
+    after.write_text(json.dumps(_results({"camelot": 0.5}, {})), encoding="utf-8")
+    assert main(["compare", str(before), str(after)]) == 1
+    assert "| table F1 | camelot | held out | 1 | 0.600 | 0.500 | -0.100 | **WORSE** |" in (
+        capsys.readouterr().out
+    )
+    assert main(["compare", str(before), str(before)]) == 0
