@@ -3,7 +3,8 @@
 Runs every engine on every file (each in its own process, timed, capped), measures cold
 start, import time and installed size, scores the outputs against the corpus' ground truth and
 writes ``benchmarks/results/<name>.json`` and ``<name>.md`` (name: ``quick`` or ``full``).
-``python -m benchmarks report NAME`` re-renders the Markdown from the JSON.
+``python -m benchmarks report NAME`` re-renders the Markdown from the JSON;
+``python -m benchmarks compare A B`` shows, per corpus source and fidelity metric, what changed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks import coldstart, corpus, engines, report, runner, score, source
+from benchmarks import coldstart, compare, corpus, engines, report, runner, score, source
 from benchmarks.warmup import write_warmup
 
 HERE = Path(__file__).resolve().parent
@@ -204,6 +205,21 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_results(name: str) -> dict[str, Any]:
+    path = Path(name)
+    if not path.exists():
+        path = RESULTS / f"{name}.json"
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    before, after = _load_results(args.before), _load_results(args.after)
+    text, held_out_worse = compare.render(before, after, args.engine, (args.before, args.after))
+    sys.stdout.write(text)
+    return 1 if held_out_worse else 0
+
+
 def cmd_engines(_: argparse.Namespace) -> int:
     for engine in engines.ENGINES.values():
         state = "available" if engine.available() else "not installed"
@@ -268,6 +284,16 @@ def main(argv: list[str] | None = None) -> int:
     rep = sub.add_parser("report", help="re-render the Markdown of a results JSON")
     rep.add_argument("results", help="quick, full, or a path to a results JSON")
     rep.set_defaults(func=cmd_report)
+
+    cmp = sub.add_parser(
+        "compare",
+        help="per source and metric, before/after of two results files; exit 1 when a "
+        "held-out source got worse",
+    )
+    cmp.add_argument("before", help="results name or JSON path (e.g. base20)")
+    cmp.add_argument("after", help="results name or JSON path (e.g. mybranch)")
+    cmp.add_argument("--engine", default=engines.REFERENCE, help="engine to compare (pdfthin)")
+    cmp.set_defaults(func=cmd_compare)
 
     eng = sub.add_parser("engines", help="list the engines and whether they are installed")
     eng.set_defaults(func=cmd_engines)

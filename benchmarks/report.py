@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmarks import sources as src
 from benchmarks.engines import REFERENCE
 
 #: "Cold start well under PyMuPDF's": at most this fraction of PyMuPDF's.
@@ -138,6 +139,18 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
 # --- Markdown ---------------------------------------------------------------------------------
 
 
+def _held_out_tables(engine: dict[str, Any] | None) -> float | None:
+    """An engine's table F1 on camelot's test expectations, if the run had them."""
+    if not engine:
+        return None
+    value = engine.get("by_source", {}).get("camelot", {}).get("value")
+    return float(value) if value is not None else None
+
+
+def _icdar(files: list[str]) -> list[str]:
+    return [f for f in files if src.source_of(f) == "tabula-icdar2013"]
+
+
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -264,7 +277,8 @@ def render(results: dict[str, Any]) -> str:
         "text, mean over every file both read (agreement, not truth). "
         f"Headings: {len(heads['files'])} outlines with at least 3 entries; title match at "
         "ratio >= 85 after normalisation; level agreement on matched pairs. Tables: ICDAR 2013 "
-        f"adjacency relations on {len(tabs['files'])} files, pooled (micro).",
+        f"adjacency relations on {len(_icdar(tabs['files']))} files, pooled (micro); camelot's "
+        "test expectations are in the per-source tables below.",
         "",
     ]
     rows = []
@@ -288,6 +302,9 @@ def render(results: dict[str, Any]) -> str:
                 f"{_fmt(tb['micro']['precision'], 2)} / {_fmt(tb['micro']['recall'], 2)}"
                 if tb
                 else "n/a",
+                _fmt(_held_out_tables(tb)),
+                _fmt(ev.get("row_kept", {}).get("engines", {}).get(name, {}).get("share")),
+                _fmt(ev.get("text_tests", {}).get("engines", {}).get(name, {}).get("rate")),
             ]
         )
     out += _table(
@@ -301,6 +318,9 @@ def render(results: dict[str, Any]) -> str:
             "heading level agreement",
             "table F1 (micro)",
             "table P / R",
+            "camelot table F1 (held out)",
+            "row kept together",
+            "page tests passed",
         ],
         rows,
     )
@@ -381,6 +401,7 @@ def render(results: dict[str, Any]) -> str:
         out += ["", "pdfthin crashes, timeouts and memory failures:", ""]
         out += [f"- {p}" for p in problems]
 
+    out += generalisation_section(ev, engines)
     out += native_section(ev)
     geo = ev.get("geotopo_cff") or {}
     if geo:
@@ -471,13 +492,175 @@ def _details(ev: dict[str, Any], engines: list[str]) -> list[str]:
     tabs = ev["tables"]
     tab_engines = [n for n in engines if n in tabs["engines"]]
     if tabs["files"] and tab_engines:
-        out += ["", "### Table F1 per file (ICDAR 2013 adjacency relations)", ""]
+        out += [
+            "",
+            "### Table F1 per file (adjacency relations: ICDAR 2013, then camelot's tests)",
+            "",
+        ]
         rows = []
         for f in tabs["files"]:
-            row = [f.rsplit("/", 1)[-1]]
+            row = [f if src.source_of(f) != "tabula-icdar2013" else f.rsplit("/", 1)[-1]]
             for n in tab_engines:
                 s = tabs["engines"][n]["files"][f]
                 row.append(f"{s['f1']:.2f} ({s['correct']}/{s['predicted']}/{s['expected']})")
             rows.append(row)
         out += _table(["file", *tab_engines], rows)
+    return out
+
+
+# --- per source, held out, guards, page tests ----------------------------------------------------
+
+#: (evaluation key, title, what the number is) of the metrics reported per corpus source.
+SOURCE_METRICS: tuple[tuple[str, str, str], ...] = (
+    ("text", "Text score", "mean text score of the files with a text ground truth"),
+    ("agreement", "Agreement", "mean similarity to pypdfium2's text (not truth)"),
+    ("headings", "Heading F1", "mean F1 over files with an outline"),
+    (
+        "tables",
+        "Table F1",
+        "adjacency relations pooled per source (ICDAR 2013 -str.xml; camelot's test "
+        "expectations, judged only on relations between their own texts)",
+    ),
+    (
+        "row_kept",
+        "Row kept together",
+        "share of ground-truth rows (label + number) whose label and first value share one "
+        "output line",
+    ),
+    ("text_tests", "Text unit tests", "pass rate of the page tests of benchmarks/text_cases.py"),
+)
+
+
+def _source_table(section: dict[str, Any], metric: str, engines: list[str]) -> list[str]:
+    present = [n for n in engines if n in section.get("engines", {})]
+    sources = sorted({s for n in present for s in section["engines"][n].get("by_source", {})})
+    if not present or not sources:
+        return ["(no file of this run has ground truth for it)"]
+    rows = []
+    for source in sources:
+        cells = [source, src.role(metric, source)]
+        files = 0
+        for n in present:
+            entry = section["engines"][n]["by_source"].get(source)
+            files = max(files, entry["files"] if entry else 0)
+            cells.append(_fmt(entry["value"]) if entry else "n/a")
+        rows.append([cells[0], cells[1], str(files), *cells[2:]])
+    worst = []
+    for n in present:
+        w = section["engines"][n].get("worst_source")
+        worst.append(f"{w['source']} {_fmt(w['value'])}" if w else "n/a")
+    rows.append(["**worst source**", "", "", *worst])
+    return _table(["source", "role", "files", *present], rows)
+
+
+def generalisation_section(ev: dict[str, Any], engines: list[str]) -> list[str]:
+    """Every fidelity metric per corpus source, the worst source, the plain-text guard, the
+    page tests, and the camelot ground truth used."""
+    out = [
+        "",
+        "## Fidelity per corpus source",
+        "",
+        "A source is the first folder of a file's relpath. 'tuned' marks the sources the "
+        "metric's rules were developed on (benchmarks/sources.py); every other source is held "
+        "out, and its numbers are the ones that say whether a rule generalises. "
+        "`python -m benchmarks compare A B` shows the change per source between two runs.",
+    ]
+    for key, title, what in SOURCE_METRICS:
+        section = ev.get(key)
+        if not section:
+            continue
+        out += ["", f"### {title} per source", "", f"{what}.", ""]
+        out += _source_table(section, key, engines)
+    kept = ev.get("row_kept")
+    if kept and kept.get("engines"):
+        out += ["", "Row kept together, all sources: "]
+        out[-1] += "; ".join(
+            f"{n} {_fmt(e['share'])} ({e['kept']}/{e['rows']})" for n, e in kept["engines"].items()
+        )
+    tabs = ev.get("tables", {})
+    if tabs.get("camelot_tests"):
+        out += [
+            "",
+            "camelot ground truth used (file: the camelot test its expected table comes from):",
+            "",
+        ]
+        out += [f"- `{f}`: `{t}`" for f, t in sorted(tabs["camelot_tests"].items())]
+    out += guard_section(ev)
+    out += text_tests_section(ev, engines)
+    return out
+
+
+def guard_section(ev: dict[str, Any]) -> list[str]:
+    guard = ev.get("plain_text_guard")
+    if not guard:
+        return []
+    out = [
+        "",
+        "## Never worse than plain text",
+        "",
+        f"On {guard['files']} files that pdfthin, pypdfium2 and pypdf all read (and where a "
+        f"plain-text engine finds at least {guard.get('min_chars', '?')} characters): "
+        "pdfthin's text "
+        "(Markdown stripped, whitespace collapsed) is rated against the text ground truth where "
+        "the file has one; elsewhere each of the three is rated by its mean similarity to the "
+        "other two, so that no engine is the reference (two plain-text engines sharing a mistake "
+        f"can flag a pdfthin that is right). Listed: files where pdfthin is more than "
+        f"{guard['margin']} below both. Cause: pdfthin's text against the better plain-text "
+        "engine's.",
+        "",
+    ]
+    flagged = guard["flagged"]
+    if not flagged:
+        return [*out, "No file."]
+    rows = [
+        [
+            f["file"],
+            f["basis"],
+            _fmt(f["pdfthin"]),
+            _fmt(f["pypdfium2"]),
+            _fmt(f["pypdf"]),
+            f["cause"],
+        ]
+        for f in flagged
+    ]
+    return out + _table(["file", "rated by", "pdfthin", "pypdfium2", "pypdf", "cause"], rows)
+
+
+def text_tests_section(ev: dict[str, Any], engines: list[str]) -> list[str]:
+    tests = ev.get("text_tests")
+    if not tests or not tests.get("tests"):
+        return []
+    present = [n for n in engines if n in tests["engines"]]
+    out = [
+        "",
+        "## Text unit tests (olmOCR-bench style)",
+        "",
+        f"{tests['tests']} hand-made tests on {len(tests['files'])} files "
+        "(benchmarks/text_cases.py): a phrase present, a header or footer absent, phrase A "
+        "before phrase B, two cells on one line. Pass rate per engine, per kind, per file.",
+        "",
+    ]
+    kinds = sorted({k for n in present for k in tests["engines"][n]["kinds"]})
+    rows = [
+        [
+            n,
+            f"{_fmt(tests['engines'][n]['rate'])} ({tests['engines'][n]['passed']}"
+            f"/{tests['engines'][n]['tests']})",
+            *(_fmt(tests["engines"][n]["kinds"].get(k), 2) for k in kinds),
+        ]
+        for n in present
+    ]
+    out += _table(["engine", "all", *kinds], rows)
+    out += [""]
+    out += _table(
+        ["file", *present],
+        [
+            [f, *(_fmt(tests["engines"][n]["files"].get(f), 2) for n in present)]
+            for f in tests["files"]
+        ],
+    )
+    failed = tests["engines"].get(REFERENCE, {}).get("failed", [])
+    if failed:
+        out += ["", "pdfthin's failed tests:", ""]
+        out += [f"- {f}" for f in failed]
     return out

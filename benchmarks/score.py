@@ -8,11 +8,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks import sources as src
 from benchmarks.corpus import ROBUSTNESS_TAGS, Corpus, Entry
 from benchmarks.engines import REFERENCE, Engine
+from benchmarks.metrics import camelot as cm
 from benchmarks.metrics import headings as hd
+from benchmarks.metrics import rows as rw
 from benchmarks.metrics import tables as tb
 from benchmarks.metrics import text as tx
+from benchmarks.metrics import texttests as tt
+from benchmarks.text_cases import TEXT_TESTS
 
 OUTCOMES = ("ok", "error", "crash", "timeout", "memory")
 #: Engines whose output, in this order of preference, decides whether a page "has text".
@@ -261,37 +266,317 @@ def heading_fidelity(run: Run) -> dict[str, Any]:
 # --- tables -----------------------------------------------------------------------------------
 
 
-def table_fidelity(run: Run) -> dict[str, Any]:
-    truth: dict[str, Counter[tb.Relation]] = {}
+def _table_truth(run: Run) -> dict[str, list[tuple[int | None, list[tb.Table], bool]]]:
+    """Ground-truth tables per file: ``(page or None for the whole document, tables,
+    complete)``; complete truth covers every table there (ICDAR), incomplete truth one table
+    of the page (camelot's tests), so only relations between its texts are judged."""
+    truth: dict[str, list[tuple[int | None, list[tb.Table], bool]]] = {}
     for entry in run.entries:
         path = run.corpus.icdar_structure(entry)
         if path is not None:
-            truth[entry.relpath] = tb.document_relations(tb.read_icdar_structure(path))
+            truth[entry.relpath] = [(None, tb.read_icdar_structure(path), True)]
+    wanted = {e.relpath for e in run.entries}
+    for relpath, pages in cm.load(run.corpus.root).items():
+        if relpath in wanted:
+            truth[relpath] = [(page, tables, False) for page, tables in pages]
+    return truth
+
+
+def _engine_tables(engine: Engine, pages: list[dict[str, Any]]) -> list[list[tb.Table]]:
+    """The tables an engine found, page by page."""
+    if engine.tables == "markdown":
+        return [tb.tables_from_markdown(str(p.get("text") or "")) for p in pages]
+    return [tb.tables_from_rows(p.get("tables") or []) for p in pages]
+
+
+def table_fidelity(run: Run) -> dict[str, Any]:
+    truth = _table_truth(run)
     per_engine: dict[str, Any] = {}
     for engine in run.engines:
         if engine.tables is None:
             continue
         scores: dict[str, dict[str, Any]] = {}
-        total = Counter[str]()
-        for relpath, expected in truth.items():
+        for relpath, parts in truth.items():
             r = run.get(engine.name, relpath)
             pages = r.get("pages", []) if r and r.get("outcome") == "ok" else []
-            if engine.tables == "markdown":
-                found = [
-                    t for p in pages for t in tb.tables_from_markdown(str(p.get("text") or ""))
-                ]
-            else:
-                found = [t for p in pages for t in tb.tables_from_rows(p.get("tables") or [])]
-            s = tb.score(tb.document_relations(found), expected)
-            scores[relpath] = {**s.as_dict(), "tables_found": len(found)}
-            total.update(predicted=s.predicted, expected=s.expected, correct=s.correct)
-        micro = tb.TableScore(total["predicted"], total["expected"], total["correct"])
+            found = _engine_tables(engine, pages)
+            total = Counter[str]()
+            for page, expected_tables, complete in parts:
+                if page is None:
+                    mine = [t for tables in found for t in tables]
+                else:
+                    mine = found[page - 1] if page <= len(found) else []
+                predicted = tb.document_relations(mine)
+                if not complete:
+                    predicted = tb.within(predicted, expected_tables)
+                s = tb.score(predicted, tb.document_relations(expected_tables))
+                total.update(predicted=s.predicted, expected=s.expected, correct=s.correct)
+            s = tb.TableScore(total["predicted"], total["expected"], total["correct"])
+            scores[relpath] = {**s.as_dict(), "tables_found": sum(len(t) for t in found)}
+        icdar = [v for f, v in scores.items() if src.source_of(f) == "tabula-icdar2013"]
         per_engine[engine.name] = {
-            "micro": micro.as_dict(),
-            "mean_f1": _mean([s["f1"] for s in scores.values()]),
+            # The headline number stays the ICDAR 2013 one, comparable with earlier reports.
+            "micro": _pooled_tables(icdar).as_dict(),
+            "mean_f1": _mean([s["f1"] for s in icdar]),
+            "by_source": {
+                source: {
+                    "files": len(files),
+                    "value": _pooled_tables([scores[f] for f in files]).f1,
+                }
+                for source, files in src.group(scores).items()
+            },
             "files": scores,
         }
+    return {
+        "files": sorted(truth),
+        "camelot_tests": {e.file: e.test for e in cm.EXPECTATIONS if e.file in truth},
+        "engines": per_engine,
+    }
+
+
+def _pooled_tables(scores: list[dict[str, Any]]) -> tb.TableScore:
+    return tb.TableScore(
+        sum(s["predicted"] for s in scores),
+        sum(s["expected"] for s in scores),
+        sum(s["correct"] for s in scores),
+    )
+
+
+# --- per source -------------------------------------------------------------------------------
+
+
+def mean_by_source(files: dict[str, float | None]) -> dict[str, dict[str, Any]]:
+    """Mean of a per-file number per corpus source."""
+    out: dict[str, dict[str, Any]] = {}
+    for source, relpaths in src.group(files).items():
+        values = [v for f in relpaths if (v := files[f]) is not None]
+        out[source] = {"files": len(values), "value": _mean(values)}
+    return out
+
+
+def worst_source(by_source: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The source with the lowest value (ties: the first by name)."""
+    rated = [(row["value"], name) for name, row in by_source.items() if row["value"] is not None]
+    if not rated:
+        return None
+    value, name = min(rated)
+    return {"source": name, "value": value}
+
+
+def add_sources(metric: str, section: dict[str, Any], value_of: str | None = None) -> None:
+    """Put ``by_source`` and ``worst_source`` on every engine of a metric's section."""
+    for row in section["engines"].values():
+        if "by_source" not in row:
+            files = row["files"]
+            values = {f: (v[value_of] if value_of else v) for f, v in files.items()}
+            row["by_source"] = mean_by_source(values)
+        row["worst_source"] = worst_source(row["by_source"])
+    section["tuned_on"] = sorted(src.TUNED_ON.get(metric, frozenset()))
+
+
+# --- label with its values --------------------------------------------------------------------
+
+
+def _labelled_truth(run: Run) -> dict[str, list[rw.LabelledRow]]:
+    truth: dict[str, list[rw.LabelledRow]] = {}
+    for entry in run.entries:
+        path = run.corpus.icdar_structure(entry)
+        if path is not None:
+            truth[entry.relpath] = [
+                row
+                for page, table in tb.read_icdar_pages(path)
+                for row in rw.labelled_rows(table, page)
+            ]
+    wanted = {e.relpath for e in run.entries}
+    for relpath, parts in cm.load(run.corpus.root).items():
+        if relpath in wanted:
+            truth[relpath] = [
+                row
+                for page, tables in parts
+                for table in tables
+                for row in rw.labelled_rows(table, page)
+            ]
+    return {f: rows for f, rows in truth.items() if rows}
+
+
+def row_kept(run: Run) -> dict[str, Any]:
+    """Share of ground-truth label rows whose label and first value share one output line."""
+    truth = _labelled_truth(run)
+    per_engine: dict[str, Any] = {}
+    for engine in run.engines:
+        files: dict[str, dict[str, Any]] = {}
+        for relpath, rows in truth.items():
+            texts = run.texts(engine.name, relpath) or []
+            kept, total = rw.count_kept(rows, texts, engine.markdown)
+            files[relpath] = {"kept": kept, "rows": total, "share": kept / total}
+        by_source = {
+            source: {
+                "files": len(fs),
+                "value": sum(files[f]["kept"] for f in fs) / sum(files[f]["rows"] for f in fs),
+            }
+            for source, fs in src.group(files).items()
+        }
+        kept = sum(v["kept"] for v in files.values())
+        rows_total = sum(v["rows"] for v in files.values())
+        per_engine[engine.name] = {
+            "share": kept / rows_total if rows_total else None,
+            "kept": kept,
+            "rows": rows_total,
+            "by_source": by_source,
+            "files": files,
+        }
     return {"files": sorted(truth), "engines": per_engine}
+
+
+# --- never worse than plain text --------------------------------------------------------------
+
+#: pdfthin is "clearly below" a plain-text engine on a file when its score is lower by more
+#: than this (similarities in 0..1): well above the differences whitespace and Markdown leave.
+GUARD_MARGIN = 0.05
+#: The plain-text engines pdfthin must not fall below.
+GUARD_PEERS = ("pypdfium2", "pypdf")
+#: A cause is named when characters or words differ by more than this fraction.
+CAUSE_FRACTION = 0.1
+#: Words that are the same bag but in another order still share this much of the bag.
+SAME_WORDS = 0.9
+
+
+def _guard_pages(run: Run, engine: str, relpath: str) -> list[str] | None:
+    """An engine's pages as the text score sees them (Markdown stripped, ligatures expanded)."""
+    pages = run.texts(engine, relpath)
+    if pages is None:
+        return None
+    markdown = next((e.markdown for e in run.engines if e.name == engine), False)
+    return [tx.document_text([p], markdown) for p in pages]
+
+
+def _consensus(pages: dict[str, list[str]]) -> dict[str, float]:
+    """Each engine's mean similarity to the other engines: no engine is the reference.
+    Compared page by page where the page counts agree, as the agreement score is."""
+    names = list(pages)
+    pair: dict[frozenset[str], float] = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            pair[frozenset((a, b))] = _agreement(pages[a], pages[b])
+    return {a: statistics.fmean(pair[frozenset((a, b))] for b in names if b != a) for a in names}
+
+
+def cause(mine: str, peer: str) -> str:
+    """A short, automatically derived reason why ``mine`` differs from ``peer``."""
+    chars_mine = len(mine.replace(" ", ""))
+    chars_peer = len(peer.replace(" ", "")) or 1
+    if chars_mine < (1 - CAUSE_FRACTION) * chars_peer:
+        return f"lost {100 * (1 - chars_mine / chars_peer):.0f}% of characters"
+    if chars_mine > (1 + CAUSE_FRACTION) * chars_peer:
+        return f"{100 * (chars_mine / chars_peer - 1):.0f}% more characters (repeated text?)"
+    words_mine, words_peer = mine.split(), peer.split()
+    if len(words_mine) > (1 + CAUSE_FRACTION) * len(words_peer):
+        return f"words split ({len(words_mine)} words vs {len(words_peer)})"
+    if len(words_mine) < (1 - CAUSE_FRACTION) * len(words_peer):
+        return f"words run together ({len(words_mine)} words vs {len(words_peer)})"
+    shared = sum((Counter(words_mine) & Counter(words_peer)).values())
+    if shared >= SAME_WORDS * max(len(words_mine), len(words_peer), 1):
+        return "same words, order differs"
+    return "different characters (decoding?)"
+
+
+def plain_text_guard(run: Run) -> dict[str, Any]:
+    """Files where pdfthin's text falls clearly below both plain-text engines'.
+
+    With a text ground truth, each engine's whitespace-collapsed text score decides. Without
+    one, each of the three engines is rated by its mean similarity to the other two, so no engine
+    is the reference: pdfthin is flagged only when its agreement with pypdfium2 is below
+    pypdf's agreement with pypdfium2 and its agreement with pypdf below pypdfium2's (by the
+    margin, on average). Two peers that share a mistake can flag a pdfthin that is right.
+    """
+    names = {e.name for e in run.engines}
+    if not ({REFERENCE, *GUARD_PEERS} <= names):
+        return {"files": 0, "flagged": [], "margin": GUARD_MARGIN}
+    flagged: list[dict[str, Any]] = []
+    checked = 0
+    for entry in run.entries:
+        pages = {n: _guard_pages(run, n, entry.relpath) for n in (REFERENCE, *GUARD_PEERS)}
+        found = {n: p for n, p in pages.items() if p is not None}
+        if len(found) < len(pages):
+            continue
+        present = {n: _collapse("\n".join(p)) for n, p in found.items()}
+        # Too little text to rate (a page that is only its page number): not a text file.
+        if max(len(present[p].replace(" ", "")) for p in GUARD_PEERS) < TEXT_PAGE_MIN_CHARS:
+            continue
+        checked += 1
+        gt = run.corpus.text_ground_truth(entry)
+        if gt is not None:
+            truth = _collapse(tx.expand_ligatures(gt.read_text(encoding="utf-8")))
+            rating = {n: tx.indel_similarity(truth, t) for n, t in present.items()}
+            basis = "ground truth"
+        else:
+            rating = _consensus(found)
+            basis = "agreement"
+        best_peer = max(GUARD_PEERS, key=rating.__getitem__)
+        if all(rating[REFERENCE] < rating[p] - GUARD_MARGIN for p in GUARD_PEERS):
+            flagged.append(
+                {
+                    "file": entry.relpath,
+                    "basis": basis,
+                    REFERENCE: rating[REFERENCE],
+                    **{p: rating[p] for p in GUARD_PEERS},
+                    "cause": cause(present[REFERENCE], present[best_peer]),
+                }
+            )
+    flagged.sort(key=lambda f: f[REFERENCE] - max(f[p] for p in GUARD_PEERS))
+    return {
+        "files": checked,
+        "flagged": flagged,
+        "margin": GUARD_MARGIN,
+        "min_chars": TEXT_PAGE_MIN_CHARS,
+    }
+
+
+# --- text unit tests --------------------------------------------------------------------------
+
+
+def text_tests(run: Run) -> dict[str, Any]:
+    """olmOCR-style page tests (``benchmarks/text_cases.py``) on every engine."""
+    wanted = {e.relpath for e in run.entries}
+    cases = [c for c in TEXT_TESTS if c.file in wanted]
+    per_engine: dict[str, Any] = {}
+    for engine in run.engines:
+        by_file: dict[str, list[int]] = {}
+        by_kind: dict[str, list[int]] = {}
+        failed: list[str] = []
+        for case in cases:
+            texts = run.texts(engine.name, case.file)
+            ok = (
+                texts is not None
+                and case.page <= len(texts)
+                and tt.passes(case, texts[case.page - 1], engine.markdown)
+            )
+            for key, table in ((case.file, by_file), (case.kind, by_kind)):
+                table.setdefault(key, [0, 0])
+                table[key][0] += ok
+                table[key][1] += 1
+            if not ok:
+                failed.append(
+                    f"{case.file}#{case.page} {case.kind} {case.text!r}"
+                    + (f" / {case.other!r}" if case.other else "")
+                )
+        passed = sum(p for p, _ in by_file.values())
+        per_engine[engine.name] = {
+            "passed": passed,
+            "tests": len(cases),
+            "rate": passed / len(cases) if cases else None,
+            "files": {f: p / n for f, (p, n) in by_file.items()},
+            "kinds": {k: p / n for k, (p, n) in by_kind.items()},
+            "by_source": {
+                source: {
+                    "files": len(fs),
+                    "value": sum(by_file[f][0] for f in fs) / sum(by_file[f][1] for f in fs),
+                }
+                for source, fs in src.group(by_file).items()
+            },
+            "failed": failed,
+        }
+    return {"tests": len(cases), "files": sorted({c.file for c in cases}), "engines": per_engine}
 
 
 # --- OCR signal -------------------------------------------------------------------------------
@@ -514,14 +799,28 @@ def evaluate(run: Run) -> dict[str, Any]:
         for name, scores in text["engines"].items()
         if GEOTOPO in scores["files"]
     }
+    agree = agreement(run)
+    heads = heading_fidelity(run)
+    tables = table_fidelity(run)
+    kept = row_kept(run)
+    tests = text_tests(run)
+    add_sources("text", text)
+    add_sources("agreement", agree)
+    add_sources("headings", heads, "f1")
+    add_sources("tables", tables)
+    add_sources("row_kept", kept)
+    add_sources("text_tests", tests)
     return {
         "speed": speed(run),
         "pdfthin_vs_pypdf_time": pairwise_time(run, REFERENCE, "pypdf"),
         "text": text,
-        "agreement": agreement(run),
+        "agreement": agree,
         "geotopo_cff": geotopo,
-        "headings": heading_fidelity(run),
-        "tables": table_fidelity(run),
+        "headings": heads,
+        "tables": tables,
+        "row_kept": kept,
+        "plain_text_guard": plain_text_guard(run),
+        "text_tests": tests,
         "ocr": ocr_signal(run),
         "robustness": robustness(run),
         "native_identity": native_identity(run),

@@ -98,9 +98,15 @@ def document_relations(tables: Iterable[Table]) -> Counter[Relation]:
 
 def read_icdar_structure(path: Path) -> list[Table]:
     """Tables of an ICDAR 2013 ``*-str.xml`` file, one per region (a region is one page)."""
+    return [table for _, table in read_icdar_pages(path)]
+
+
+def read_icdar_pages(path: Path) -> list[tuple[int | None, Table]]:
+    """Tables of an ICDAR 2013 ``*-str.xml`` file with the page of each (None if unsaid)."""
     root = ET.parse(path).getroot()
-    tables: list[Table] = []
+    tables: list[tuple[int | None, Table]] = []
     for region in root.iter("region"):
+        page = region.get("page")
         cells: Table = []
         for cell in region.iter("cell"):
             content = cell.findtext("content") or ""
@@ -118,7 +124,7 @@ def read_icdar_structure(path: Path) -> list[Table]:
                 )
             )
         if cells:
-            tables.append(cells)
+            tables.append((int(page) if page and page.isdigit() else None, cells))
     return tables
 
 
@@ -183,6 +189,16 @@ class TableScore:
             "recall": self.recall,
             "f1": self.f1,
         }
+
+
+def within(predicted: Counter[Relation], tables: Iterable[Table]) -> Counter[Relation]:
+    """The predicted relations between texts that the ground-truth tables contain.
+
+    For ground truth that covers one table of a page and not the rest (camelot's tests), a
+    relation between texts the truth does not have cannot be judged right or wrong.
+    """
+    known = {normalise(cell.text) for table in tables for cell in table}
+    return Counter({rel: n for rel, n in predicted.items() if rel[0] in known and rel[1] in known})
 
 
 def score(predicted: Counter[Relation], expected: Counter[Relation]) -> TableScore:
