@@ -34,6 +34,16 @@ MAX_LEVELS = 6
 FURNITURE_BAND = 0.12
 #: Unnumbered headings made of body-size bold or another typeface stay short.
 MAX_STYLED_CHARS = 100
+#: Line pitch in ems assumed for a one-line paragraph (TeX's and Word's usual leading).
+DEFAULT_LEADING = 1.2
+#: Extra space over a paragraph's own line pitch that still counts as no extra space
+#: (rounding, a taller glyph on one line).
+PITCH_TOLERANCE = 0.15
+#: Slack, in ems, for a word space and justification when asking whether a word would have
+#: fit at the end of the line above.
+FIT_SLACK_EM = 1.0
+#: Two lines whose left edges differ by more than this (in ems) are not set flush.
+INDENT_EM = 0.5
 
 _LETTERS = re.compile(r"[^\W\d_]")
 _CAPTION = re.compile(
@@ -520,6 +530,29 @@ def _alone_on_its_row(
     return True
 
 
+def _runs_into(block: Block, after: Block | None) -> bool:
+    """The block's last line runs on into the next block: that one follows at its own line
+    pitch, and its first word would have fit in the room left at the end of the line. A
+    heading line ends on purpose; a bold phrase that opens a paragraph ("Threat Model In
+    this work, we") fills the measure like the rest of the paragraph."""
+    if after is None or after.kind not in ("paragraph", "list_item") or not after.lines:
+        return False
+    last, nxt = block.lines[-1], after.lines[0]
+    em = max(nxt.size, 1.0)
+    if len(after.lines) >= 2:
+        pitch = after.lines[1].y0 - nxt.y0
+    else:
+        pitch = DEFAULT_LEADING * nxt.size
+    if nxt.y0 - last.y0 > pitch * (1 + PITCH_TOLERANCE) or nxt.y0 <= last.y0:
+        return False  # set apart by extra space, or not below it
+    if nxt.x0 > last.x0 + INDENT_EM * em or last.x0 > nxt.x0 + INDENT_EM * em:
+        return False  # not in the same column, or the next one opens with an indent
+    first_word = nxt.text.split(" ", 1)[0]
+    advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
+    right = max((line.x1 for line in after.lines), default=nxt.x1)
+    return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
+
+
 def _sideways(block: Block) -> bool:
     """Text set sideways (the arXiv stamp in a margin): taller than wide, on one line."""
     width, height = block.x1 - block.x0, block.y1 - block.y0
@@ -738,6 +771,7 @@ def _unnumbered_heading(
         and _title_shape(block.text)
         and len(block.text) <= 80
         and not block.text.rstrip().endswith(":")  # "Editors:" over a list of names
+        and not _runs_into(block, after)
         and _alone_on_its_row(ctx, page, block)
     ):
         # A line in its own face over the paragraph it opens: "Boots Self-Locking Nut".
@@ -754,6 +788,8 @@ def _unnumbered_heading(
         return None
     if look.bold and not ctx.body_look.bold:
         if after is not None and after.bold and after.kind != "table":
+            return None
+        if _runs_into(block, after):
             return None
         text = block.text.strip()
         # A bold sentence ("σ heißt Möbiustransformation.") is emphasis.
