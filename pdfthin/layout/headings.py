@@ -32,6 +32,11 @@ MAX_HEADING_CHARS = 160
 MAX_LEVELS = 6
 #: Share of the page height at the top and bottom where running heads and folios live.
 FURNITURE_BAND = 0.12
+#: Footnotes are set smaller than the body text (by a point or more at 10 pt); section
+#: titles, however small, are not set below nine tenths of it without caps or bold.
+NOTE_SIZE_RATIO = 0.9
+#: What opens a footnote, besides its number.
+_NOTE_MARKS = frozenset("*†‡§¶¹²³⁴⁵⁶⁷⁸⁹")
 #: Unnumbered headings made of body-size bold or another typeface stay short.
 MAX_STYLED_CHARS = 100
 #: Line pitch in ems assumed for a one-line paragraph (TeX's and Word's usual leading).
@@ -66,6 +71,9 @@ _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi",
 _BOLD_FONT = re.compile(r"bold|black|heavy|demi|(cm|sf|ec|t1)bx|bx\d", re.IGNORECASE)
 _MATH_FONT = re.compile(r"^(cm(mi|sy|ex|r\d)|msbm|msam|symbol|mtextra|euler|stix|rsfs)", re.I)
 _EMAIL = re.compile(r"\S@\S+\.\w")
+#: Relations, assignments and arithmetic set apart by spaces: the marks of a formula or of
+#: pseudo-code, not of a title.
+_OPERATOR = re.compile(r"[=←→⇐⇒≤≥≠≈≡<>∈∉⊂⊆∑∏∫±×÷]|\s[-+*/^]\s|:=")
 #: A table-of-contents entry: dot leaders, or a title followed by its page number.
 _TOC_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|_{4,}")
 _BULLETS = frozenset("•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-")
@@ -401,7 +409,25 @@ def _shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
         return False
     if all(_MATH_FONT.match(font_family(line.font)) for line in block.lines):
         return False
+    if _footnote(ctx, page, block, text):
+        return False
     return not _running_head(ctx, page, block, text)
+
+
+def _footnote(ctx: _Context, page: PageLayout, block: Block, text: str) -> bool:
+    """A note at the foot of the page: set smaller than the body, opening with a note mark
+    ("1", "*", "†"), in the lower half of the page with no body-size text below it."""
+    if text[:1] not in _NOTE_MARKS and not text[:1].isdigit():
+        return False
+    if block.size >= NOTE_SIZE_RATIO * ctx.body or block.y0 < page.height / 2:
+        return False
+    return not any(
+        other.y0 >= block.y1
+        and other.size >= NOTE_SIZE_RATIO * ctx.body
+        and other.x0 < block.x1
+        and other.x1 > block.x0
+        for other in page.blocks
+    )
 
 
 def _shaped_text(text: str) -> bool:
@@ -412,12 +438,23 @@ def _shaped_text(text: str) -> bool:
     letters = len(_LETTERS.findall(title))
     if letters < 2 or letters < 0.4 * len(title.replace(" ", "")):
         return False
-    if _CAPTION.match(text) or _url(text) or _toc_leader(text):
+    if _CAPTION.match(text) or _url(text) or _toc_leader(text) or _symbolic(title):
         return False
     return not (
         _THEOREM.match(text)
         or (("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES)))
     )
+
+
+def _symbolic(text: str) -> bool:
+    """A formula or a line of pseudo-code ("f(x) = ax + b", "x ← y + 1", "for i = 1 to n
+    do"): an operator, and no more words than symbols, single letters and numbers. A title
+    is words; one with an operator in it ("The E = mc2 Story") is still mostly words."""
+    if not _OPERATOR.search(text):
+        return False
+    tokens = text.split()
+    words = sum(1 for token in tokens if len(_LETTERS.findall(token)) >= 2)
+    return words * 2 <= len(tokens)
 
 
 def _url(text: str) -> bool:

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from operator import itemgetter
 
-from pdfthin.layout.headings import body_size
+from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: Share of the page height, at the top and at the bottom, where running furniture lives.
@@ -29,8 +29,6 @@ _ENUM = re.compile(r"^(\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: Marks that open footnotes as well as list items.
 _NOTE_MARKS = frozenset("*")
-#: Footnotes are set smaller than the body text; a bullet list in the body is not.
-NOTE_SIZE_RATIO = 0.9
 #: Slack, in ems, for a word space and the justification of the line above, when asking
 #: whether the next line's first word would have fit at the end of a line.
 FIT_SLACK_EM = 1.0
