@@ -292,7 +292,8 @@ def test_a_bold_phrase_running_into_its_paragraph_is_not_a_heading(head: str) ->
     runs += paragraph(120)
     (md,) = markdown(page(runs))
     assert headings(md) == []
-    assert f"{head} In this work, we consider an attacker" in md
+    # One paragraph, as printed.
+    assert f"{head} In this work, we consider an attacker\nwho controls the network" in md
 
 
 def test_a_bold_line_set_apart_over_its_paragraph_is_still_a_heading() -> None:

@@ -24,6 +24,7 @@ from functools import lru_cache
 from itertools import pairwise
 from operator import itemgetter
 
+from pdfthin.layout.blocks import summarise
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: A block this much larger than the body text (and at least a point larger) may be a heading.
@@ -39,8 +40,6 @@ NOTE_SIZE_RATIO = 0.9
 _NOTE_MARKS = frozenset("*†‡§¶¹²³⁴⁵⁶⁷⁸⁹")
 #: Unnumbered headings made of body-size bold or another typeface stay short.
 MAX_STYLED_CHARS = 100
-#: Line pitch in ems assumed for a one-line paragraph (TeX's and Word's usual leading).
-DEFAULT_LEADING = 1.2
 #: Extra space over a paragraph's own line pitch that still counts as no extra space
 #: (rounding, a taller glyph on one line).
 PITCH_TOLERANCE = 0.15
@@ -72,8 +71,8 @@ _BOLD_FONT = re.compile(r"bold|black|heavy|demi|(cm|sf|ec|t1)bx|bx\d", re.IGNORE
 _MATH_FONT = re.compile(r"^(cm(mi|sy|ex|r\d)|msbm|msam|symbol|mtextra|euler|stix|rsfs)", re.I)
 _EMAIL = re.compile(r"\S@\S+\.\w")
 #: Relations, assignments and arithmetic set apart by spaces: the marks of a formula or of
-#: pseudo-code, not of a title.
-_OPERATOR = re.compile(r"[=←→⇐⇒≤≥≠≈≡<>∈∉⊂⊆∑∏∫±×÷]|\s[-+*/^]\s|:=")
+#: pseudo-code, not of a title (a spaced hyphen is a title's dash: "Part No - 270").
+_OPERATOR = re.compile(r"[=←→⇐⇒≤≥≠≈≡<>∈∉⊂⊆∑∏∫±×÷]|\s[+*/^]\s|:=")
 #: A table-of-contents entry: dot leaders, or a title followed by its page number.
 _TOC_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|_{4,}")
 _BULLETS = frozenset("•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-")
@@ -185,9 +184,35 @@ def mark_headings(pages: list[PageLayout]) -> None:
             _join_label(heading.block, heading.label)
             joined.add(id(heading.label))
     _undo_splits(splits)
+    _rejoin_run_ons(pages)
     if joined:
         for page in pages:
             page.blocks = [b for b in page.blocks if id(b) not in joined]
+
+
+def _rejoin_run_ons(pages: list[PageLayout]) -> None:
+    """A paragraph's first line that opens with a bold phrase may come apart from the rest
+    (the block builder parts lines of different weight); when it is no heading and runs on
+    into the next block, the two are one paragraph again."""
+    for page in pages:
+        blocks = page.blocks
+        i = 0
+        while i + 1 < len(blocks):
+            block, after = blocks[i], blocks[i + 1]
+            if (
+                block.kind == "paragraph"
+                and after.kind == "paragraph"
+                and len(block.lines) == 1
+                and block.bold != after.bold
+                and _runs_into(block, after)
+            ):
+                block.lines.extend(after.lines)
+                block.x0 = min(block.x0, after.x0)
+                block.x1 = max(block.x1, after.x1)
+                block.y1 = max(block.y1, after.y1)
+                summarise(block)
+                del blocks[i + 1]
+            i += 1
 
 
 def _join_label(block: Block, label: Block) -> None:
@@ -572,21 +597,20 @@ def _runs_into(block: Block, after: Block | None) -> bool:
     pitch, and its first word would have fit in the room left at the end of the line. A
     heading line ends on purpose; a bold phrase that opens a paragraph ("Threat Model In
     this work, we") fills the measure like the rest of the paragraph."""
-    if after is None or after.kind not in ("paragraph", "list_item") or not after.lines:
-        return False
+    if after is None or after.kind not in ("paragraph", "list_item") or len(after.lines) < 2:
+        return False  # one line tells neither the pitch nor the measure
     last, nxt = block.lines[-1], after.lines[0]
     em = max(nxt.size, 1.0)
-    if len(after.lines) >= 2:
-        pitch = after.lines[1].y0 - nxt.y0
-    else:
-        pitch = DEFAULT_LEADING * nxt.size
+    pitch = after.lines[1].y0 - nxt.y0
     if nxt.y0 - last.y0 > pitch * (1 + PITCH_TOLERANCE) or nxt.y0 <= last.y0:
         return False  # set apart by extra space, or not below it
     if nxt.x0 > last.x0 + INDENT_EM * em or last.x0 > nxt.x0 + INDENT_EM * em:
         return False  # not in the same column, or the next one opens with an indent
     first_word = nxt.text.split(" ", 1)[0]
     advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
-    right = max((line.x1 for line in after.lines), default=nxt.x1)
+    # Where the paragraph's full lines end (the upper median: not its short last line).
+    ends = sorted(line.x1 for line in after.lines)
+    right = ends[len(ends) // 2]
     return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
 
 

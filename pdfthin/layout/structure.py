@@ -172,9 +172,10 @@ def mark_lists(pages: list[PageLayout]) -> None:
                 out.append(block)
                 continue
             current: Block | None = None
+            right = _measure_right(block)
             for line in block.lines:
                 is_item = _item_start(line, body)
-                if current is None or is_item or _item_ends(current, line, block.x1):
+                if current is None or is_item or _item_ends(current, line, right):
                     current = Block(
                         [line],
                         line.x0,
@@ -194,6 +195,13 @@ def mark_lists(pages: list[PageLayout]) -> None:
         page.blocks = out
 
 
+def _measure_right(block: Block) -> float:
+    """Where the block's lines end when they are full: the upper median of their right
+    edges (a line run on into the next column, or a short last line, does not move it)."""
+    ends = sorted(line.x1 for line in block.lines)
+    return ends[len(ends) // 2]
+
+
 def _item_start(line: Line, body: float) -> bool:
     """A line that opens a list item. An asterisk on text set smaller than the body opens a
     footnote ("* Corresponding author"), not a bullet."""
@@ -205,7 +213,7 @@ def _item_start(line: Line, body: float) -> bool:
 
 def _item_ends(item: Block, line: Line, right: float) -> bool:
     """Whether ``line`` starts after the end of list item ``item`` (within a block whose
-    lines reach ``right``): the item's last line stopped short although the first word of
+    full lines end at ``right``): the item's last line stopped short although the first word of
     ``line`` would have fit after it, and ``line`` does not hang under the item's text."""
     if item.kind != "list_item":
         return False

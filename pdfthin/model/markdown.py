@@ -87,14 +87,23 @@ def _render(
         text = join_lines(lines, known_words, " ")
         return ("#" * max(1, min(block.level, 6)) + " " + text if text else ""), plain
     if block.kind == "list_item":
-        return _list_item(join_lines(lines, known_words, "\n  ")), plain
+        item = _list_item(join_lines(lines, known_words, "\n  "))
+        return _escape_lines(item, "\n  "), plain
     if _is_code(block, ocr_layer):
         body = "\n".join(line for line in lines if line.strip())
         return (f"```\n{body}\n```" if body else ""), plain
-    text = plain
-    if _LEADING_MARKUP.match(text):
-        text = "\\" + text
-    return text, plain
+    return _escape_lines(plain, "\n", first=True), plain
+
+
+def _escape_lines(text: str, sep: str, first: bool = False) -> str:
+    """Markdown's block markup escaped at the start of each line joined by ``sep`` (and of
+    the first one when ``first``): inside a paragraph a line "# On and from 16 March" or
+    "- 5 mm" would open a heading or a list."""
+    lines = text.split(sep)
+    for i in range(0 if first else 1, len(lines)):
+        if _LEADING_MARKUP.match(lines[i]):
+            lines[i] = "\\" + lines[i]
+    return sep.join(lines)
 
 
 def _list_item(text: str) -> str:
