@@ -48,6 +48,10 @@ PITCH_TOLERANCE = 0.15
 FIT_SLACK_EM = 1.0
 #: Two lines whose left edges differ by more than this (in ems) are not set flush.
 INDENT_EM = 0.5
+#: The narrowest measure of running text, in ems: a newspaper column is about 20; shorter
+#: lines are labels, table cells or a list of names.
+MIN_MEASURE_EM = 15.0
+_SENTENCE_END = (".", ":", "!", "?", ";")
 
 _LETTERS = re.compile(r"[^\W\d_]")
 _CAPTION = re.compile(
@@ -600,6 +604,8 @@ def _runs_into(block: Block, after: Block | None) -> bool:
     if after is None or after.kind not in ("paragraph", "list_item") or len(after.lines) < 2:
         return False  # one line tells neither the pitch nor the measure
     last, nxt = block.lines[-1], after.lines[0]
+    if last.text.endswith(_SENTENCE_END):
+        return False  # a line that ends its sentence was not cut by the measure
     em = max(nxt.size, 1.0)
     pitch = after.lines[1].y0 - nxt.y0
     if nxt.y0 - last.y0 > pitch * (1 + PITCH_TOLERANCE) or nxt.y0 <= last.y0:
@@ -611,6 +617,8 @@ def _runs_into(block: Block, after: Block | None) -> bool:
     # Where the paragraph's full lines end (the upper median: not its short last line).
     ends = sorted(line.x1 for line in after.lines)
     right = ends[len(ends) // 2]
+    if right - min(line.x0 for line in after.lines) < MIN_MEASURE_EM * em:
+        return False  # labels or a list of short entries, not running text
     return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
 
 

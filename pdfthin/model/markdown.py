@@ -10,7 +10,7 @@ from pdfthin.layout import Block, list_marker
 from pdfthin.layout.lines import is_monospace
 from pdfthin.model.text import clean, join_hyphenated
 
-_LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
+_LEADING_MARKUP = re.compile(r"^(#{1,6}(\s|$)|>|[-+*](\s|$))")
 #: A line of code by its content: it opens or closes a bracketed body or ends a statement
 #: (``{``, ``}``, ``;``), calls or declares (``name(``), assigns or compares (``=``), or
 #: comments (``#``, ``//``, ``/*``). Prose in a typewriter face rarely does.
