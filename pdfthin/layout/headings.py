@@ -477,13 +477,14 @@ def _shaped_text(text: str) -> bool:
 
 def _symbolic(text: str) -> bool:
     """A formula or a line of pseudo-code ("f(x) = ax + b", "x ← y + 1", "for i = 1 to n
-    do"): an operator, and no more words than symbols, single letters and numbers. A title
-    is words; one with an operator in it ("The E = mc2 Story") is still mostly words."""
+    do"): an operator, and fewer words than symbols, single letters and numbers. A title is
+    words; one with an operator in it ("The E = mc2 Story", "x86 → ARM Migration") is at
+    least half words."""
     if not _OPERATOR.search(text):
         return False
     tokens = text.split()
     words = sum(1 for token in tokens if len(_LETTERS.findall(token)) >= 2)
-    return words * 2 <= len(tokens)
+    return words * 2 < len(tokens)
 
 
 def _url(text: str) -> bool:
