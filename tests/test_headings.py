@@ -305,6 +305,18 @@ def test_a_bold_line_set_apart_over_its_paragraph_is_still_a_heading() -> None:
     assert headings(md) == [(1, "Threat Model and Security Assumptions")]
 
 
+@pytest.mark.parametrize("title", ["Summary Statistics", "Summary Statistics:"])
+def test_a_bold_line_over_short_label_lines_is_still_a_heading(title: str) -> None:
+    """Lines of labels and values give no measure of running text to run on into, and a
+    line that ends its sentence was not cut by one."""
+    runs = paragraph(40)
+    runs += words(title, 50, 100, bold=True)
+    runs += words("Total Cost: $4,287.50", 50, 112)
+    runs += words("Critical Items: 1", 50, 124)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, title)]
+
+
 @pytest.mark.parametrize(
     ("line", "size", "bold"),
     [

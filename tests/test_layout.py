@@ -189,6 +189,20 @@ def test_a_body_size_asterisk_list_is_still_a_list() -> None:
     assert md.splitlines()[:2] == ["- first point", "- second point"]
 
 
+def test_markup_at_the_start_of_any_paragraph_line_is_escaped() -> None:
+    """In a paragraph, a line "# On and from 16 March" would open a heading and "+ 5 mm" a
+    list: each is escaped, not only the paragraph's first line."""
+    runs = words("# Note that the rates below apply to all loans", 50, 100)
+    runs += words("# On and from 16 March the rates change for every", 50, 112)
+    runs += words("+ 5 mm tolerance is allowed on each side of it.", 50, 124)
+    (md,) = markdown(page(runs))
+    assert md.splitlines() == [
+        "\\# Note that the rates below apply to all loans",
+        "\\# On and from 16 March the rates change for every",
+        "\\+ 5 mm tolerance is allowed on each side of it.",
+    ]
+
+
 def test_table_from_aligned_cells() -> None:
     rows = [("Name", "Qty", "Price"), ("apple", "3", "1.20"), ("pear", "10", "0.50")]
     runs: list[TextRun] = []
