@@ -51,6 +51,7 @@ INDENT_EM = 0.5
 #: The narrowest measure of running text, in ems: a newspaper column is about 20; shorter
 #: lines are labels, table cells or a list of names.
 MIN_MEASURE_EM = 15.0
+#: What ends a sentence or introduces what follows at the end of a line.
 _SENTENCE_END = (".", ":", "!", "?", ";")
 
 _LETTERS = re.compile(r"[^\W\d_]")
@@ -613,13 +614,25 @@ def _runs_into(block: Block, after: Block | None) -> bool:
         return False  # set apart by extra space, or not below it
     if nxt.x0 > last.x0 + INDENT_EM * em or last.x0 > nxt.x0 + INDENT_EM * em:
         return False  # not in the same column, or the next one opens with an indent
-    first_word = nxt.text.split(" ", 1)[0]
-    advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
-    # Where the paragraph's full lines end (the upper median: not its short last line).
-    ends = sorted(line.x1 for line in after.lines)
-    right = ends[len(ends) // 2]
+    right = measure_right(after)
     if right - min(line.x0 for line in after.lines) < MIN_MEASURE_EM * em:
         return False  # labels or a list of short entries, not running text
+    return next_word_fits(last, nxt, right)
+
+
+def measure_right(block: Block) -> float:
+    """Where the block's lines end when they are full: the upper median of their right
+    edges (a short last line, or a line run on into the next column, does not move it)."""
+    ends = sorted(line.x1 for line in block.lines)
+    return ends[len(ends) // 2]
+
+
+def next_word_fits(last: Line, nxt: Line, right: float) -> bool:
+    """The first word of ``nxt`` would have fit at the end of ``last`` in a measure ending
+    at ``right``: the break between them was made by the measure, not by the author."""
+    em = max(nxt.size, 1.0)
+    first_word = nxt.text.split(" ", 1)[0]
+    advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
     return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
 
 

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from operator import itemgetter
 
-from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size
+from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: Share of the page height, at the top and at the bottom, where running furniture lives.
@@ -29,9 +29,6 @@ _ENUM = re.compile(r"^(\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: Marks that open footnotes as well as list items.
 _NOTE_MARKS = frozenset("*")
-#: Slack, in ems, for a word space and the justification of the line above, when asking
-#: whether the next line's first word would have fit at the end of a line.
-FIT_SLACK_EM = 1.0
 #: A continuation line starting this many ems right of its item's marker hangs under the
 #: item's text (a hanging indent): it belongs to the item.
 HANG_EM = 0.5
@@ -172,7 +169,7 @@ def mark_lists(pages: list[PageLayout]) -> None:
                 out.append(block)
                 continue
             current: Block | None = None
-            right = _measure_right(block)
+            right = measure_right(block)
             for line in block.lines:
                 is_item = _item_start(line, body)
                 if current is None or is_item or _item_ends(current, line, right):
@@ -195,13 +192,6 @@ def mark_lists(pages: list[PageLayout]) -> None:
         page.blocks = out
 
 
-def _measure_right(block: Block) -> float:
-    """Where the block's lines end when they are full: the upper median of their right
-    edges (a line run on into the next column, or a short last line, does not move it)."""
-    ends = sorted(line.x1 for line in block.lines)
-    return ends[len(ends) // 2]
-
-
 def _item_start(line: Line, body: float) -> bool:
     """A line that opens a list item. An asterisk on text set smaller than the body opens a
     footnote ("* Corresponding author"), not a bullet."""
@@ -218,17 +208,9 @@ def _item_ends(item: Block, line: Line, right: float) -> bool:
     if item.kind != "list_item":
         return False
     last = item.lines[-1]
-    if last.text.endswith("-"):
-        return False  # a word broken across the lines
-    em = max(line.size, 1.0)
-    first_word = line.text.split(" ", 1)[0]
-    advance = (line.x1 - line.x0) / max(len(line.text), 1)
-    # The room the first word needs on the line above: its width, a word space and slack for
-    # the justification of the line above (one em).
-    needed = advance * len(first_word) + FIT_SLACK_EM * em
-    if right - last.x1 <= needed:
-        return False
-    hangs = line.x0 > item.lines[0].x0 + HANG_EM * em
+    if last.text.endswith("-") or next_word_fits(last, line, right):
+        return False  # a word broken across the lines, or a line the measure ended
+    hangs = line.x0 > item.lines[0].x0 + HANG_EM * max(line.size, 1.0)
     return not hangs
 
 
