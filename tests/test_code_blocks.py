@@ -84,3 +84,15 @@ def test_an_ocr_layer_is_never_fenced_as_code() -> None:
     assert scanned.ocr_layer
     assert "```" not in scanned.markdown
     assert "int main(void) {" in scanned.markdown
+
+
+def test_indented_monospace_lines_with_a_line_of_code_are_fenced() -> None:
+    """Fewer than half the lines read as code, but the block is indented like code."""
+    md = _markdown(["    start the engine", "    wait for it", "print(status)", "done with it"])
+    assert md.startswith("```\nstart the engine")
+    assert md.endswith("done with it\n```")
+
+
+def test_flush_monospace_prose_with_one_call_is_a_paragraph() -> None:
+    md = _markdown(["the form was sent", "on the first of May", "and returned(late)", "in June"])
+    assert "```" not in md
