@@ -272,6 +272,91 @@ def test_captions_table_cells_and_run_in_phrases_are_not_headings() -> None:
     assert headings(md) == []
 
 
+def _phrases(y: float, *parts: tuple[str, bool]) -> list[TextRun]:
+    """One line made of phrases, bold or not, a word space apart."""
+    x, out = 50.0, []
+    for text, bold in parts:
+        runs = words(text, x, y, bold=bold)
+        out += runs
+        x = runs[-1].x1 + 3.0
+    return out
+
+
+@pytest.mark.parametrize("head", ["Threat Model and Security Assumptions", "Threat Model."])
+def test_a_bold_phrase_running_into_its_paragraph_is_not_a_heading(head: str) -> None:
+    """A bold phrase opens the first line of a paragraph and the line fills the column: the
+    sentence is text, not a heading (with or without a period after the phrase)."""
+    runs = _phrases(60, (head, True), ("In this work, we consider an attacker", False))
+    runs += words("who controls the network and can read and change all the messages", 50, 72)
+    runs += words("that the parties send to each other over the course of a session.", 50, 84)
+    runs += paragraph(120)
+    (md,) = markdown(page(runs))
+    assert headings(md) == []
+    # One paragraph, as printed.
+    assert f"{head} In this work, we consider an attacker\nwho controls the network" in md
+
+
+def test_a_bold_line_set_apart_over_its_paragraph_is_still_a_heading() -> None:
+    """The same bold words as a line of their own, with space below: a heading."""
+    runs = words("Threat Model and Security Assumptions", 50, 60, bold=True)
+    runs += words("In this work, we consider an attacker who controls the network and", 50, 80)
+    runs += words("can read and change all the messages the parties send each other.", 50, 92)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, "Threat Model and Security Assumptions")]
+
+
+@pytest.mark.parametrize("title", ["Summary Statistics", "Summary Statistics:"])
+def test_a_bold_line_over_short_label_lines_is_still_a_heading(title: str) -> None:
+    """Lines of labels and values give no measure of running text to run on into, and a
+    line that ends its sentence was not cut by one."""
+    runs = paragraph(40)
+    runs += words(title, 50, 100, bold=True)
+    runs += words("Total Cost: $4,287.50", 50, 112)
+    runs += words("Critical Items: 1", 50, 124)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, title)]
+
+
+@pytest.mark.parametrize(
+    ("line", "size", "bold"),
+    [
+        ("f(x) = ax + b", 12, False),  # a display formula set a little larger
+        ("x ← y + 1", 12, False),  # a pseudo-code assignment
+        ("for i = 1 to n do", 12, False),
+        ("Input: A graph G = (V, E)", 10, True),  # an algorithm's bold header line
+    ],
+)
+def test_formulas_and_pseudo_code_are_not_headings(line: str, size: float, bold: bool) -> None:
+    runs = paragraph(60)
+    runs += words(line, 120, 125, size=size, bold=bold)
+    runs += paragraph(145)
+    (md,) = markdown(page(runs))
+    assert headings(md) == []
+
+
+@pytest.mark.parametrize(
+    "title", ["The E = mc2 Story of Modern Physics", "x86 \u2192 ARM Migration"]
+)
+def test_a_title_with_an_operator_in_it_is_still_a_heading(title: str) -> None:
+    runs = words(title, 50, 60, size=16, bold=True)
+    runs += paragraph(90)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [(1, title)]
+
+
+@pytest.mark.parametrize(
+    ("note", "bold"),
+    [("1 EQUAL CONTRIBUTION", False), ("2 Department of Physics", True), ("* SEE APPENDIX", True)],
+)
+def test_footnotes_at_the_foot_of_the_page_are_not_headings(note: str, bold: bool) -> None:
+    """Small text at the foot of the page opening with a note mark, nothing of body size
+    below it: a footnote, however it is set."""
+    runs = paragraph(60, lines=25) + words(note, 50, 680, size=8, bold=bold)
+    md, _ = markdown(page(runs), page(paragraph(60, lines=25), number=2))
+    assert headings(md) == []
+    assert note in md
+
+
 def test_sideways_margin_stamp_is_not_a_heading() -> None:
     stamp = TextRun("arXiv:2201.00021v3 [astro-ph.GA] 9 Apr 2022", 18, 245, 36, 635, 20, BODY)
     runs = [stamp, *words("1. Introduction", 50, 60, bold=True), *paragraph(80)]

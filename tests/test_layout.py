@@ -131,6 +131,78 @@ def test_bullets_and_numbers_become_list_items() -> None:
     assert "1. numbered item" in lines
 
 
+BODY_LINES = [
+    "the paragraph under the section title runs across the column",
+    "and goes on for a few lines set flush with the section number",
+    "until it ends here.",
+]
+
+
+@pytest.mark.parametrize("title", ["1. INTRODUCTION", "B. SOLA INVERSIONS"])
+def test_a_numbered_title_line_does_not_swallow_its_paragraph(title: str) -> None:
+    """A numbered line that stops short, over a paragraph flush with its number: a line of
+    its own (here a heading, by its capitals), and the paragraph stays a paragraph."""
+    runs = words(title, 50, 100)
+    for i, text in enumerate(BODY_LINES):
+        runs += words(text, 50, 112 + 12 * i)
+    (md,) = markdown(page(runs))
+    blocks = md.split("\n\n")
+    assert blocks[0] == f"# {title}"
+    assert blocks[1].startswith("the paragraph under the section title")
+    assert not blocks[1].startswith(("-", " "))
+
+
+def test_a_list_item_keeps_its_wrapped_lines() -> None:
+    """What the rule above must not break: an item's text wraps at the column's edge, its
+    next line flush with the marker or hanging under the item's text."""
+    runs = words("1. the first item of the list runs on across the column and", 50, 100)
+    runs += words("wraps to a second line flush with the marker.", 50, 112)
+    runs += words("2. the second item runs on across the column as well, and", 50, 124)
+    runs += words("its next line hangs under the item's text.", 62, 136)
+    (md,) = markdown(page(runs))
+    assert md.splitlines() == [
+        "1. the first item of the list runs on across the column and",
+        "  wraps to a second line flush with the marker.",
+        "2. the second item runs on across the column as well, and",
+        "  its next line hangs under the item's text.",
+    ]
+
+
+def test_footnote_asterisk_and_dagger_are_not_bullets() -> None:
+    runs = []
+    for i in range(20):
+        runs += words(f"body text line {i} of the page that goes on across", 50, 100 + 12 * i)
+    runs += words("* Corresponding author: someone at some place.", 50, 700, size=8)
+    runs += words("† Now at another university in some city.", 50, 710, size=8)
+    (md,) = markdown(page(runs))
+    assert "- Corresponding author" not in md
+    assert "* Corresponding author: someone at some place.\n† Now at another" in md
+
+
+def test_a_body_size_asterisk_list_is_still_a_list() -> None:
+    runs = []
+    for i, text in enumerate(["* first point", "* second point"]):
+        runs += words(text, 50, 100 + 12 * i)
+    runs += words("a paragraph after the list that runs on for a while", 50, 140)
+    runs += words("and ends on its second line.", 50, 152)
+    (md,) = markdown(page(runs))
+    assert md.splitlines()[:2] == ["- first point", "- second point"]
+
+
+def test_markup_at_the_start_of_any_paragraph_line_is_escaped() -> None:
+    """In a paragraph, a line "# On and from 16 March" would open a heading and "+ 5 mm" a
+    list: each is escaped, not only the paragraph's first line."""
+    runs = words("# Note that the rates below apply to all loans", 50, 100)
+    runs += words("# On and from 16 March the rates change for every", 50, 112)
+    runs += words("+ 5 mm tolerance is allowed on each side of it.", 50, 124)
+    (md,) = markdown(page(runs))
+    assert md.splitlines() == [
+        "\\# Note that the rates below apply to all loans",
+        "\\# On and from 16 March the rates change for every",
+        "\\+ 5 mm tolerance is allowed on each side of it.",
+    ]
+
+
 def test_table_from_aligned_cells() -> None:
     rows = [("Name", "Qty", "Price"), ("apple", "3", "1.20"), ("pear", "10", "0.50")]
     runs: list[TextRun] = []

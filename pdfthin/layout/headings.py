@@ -24,6 +24,7 @@ from functools import lru_cache
 from itertools import pairwise
 from operator import itemgetter
 
+from pdfthin.layout.blocks import summarise
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: A block this much larger than the body text (and at least a point larger) may be a heading.
@@ -32,8 +33,26 @@ MAX_HEADING_CHARS = 160
 MAX_LEVELS = 6
 #: Share of the page height at the top and bottom where running heads and folios live.
 FURNITURE_BAND = 0.12
+#: Footnotes are set smaller than the body text (by a point or more at 10 pt); section
+#: titles, however small, are not set below nine tenths of it without caps or bold.
+NOTE_SIZE_RATIO = 0.9
+#: What opens a footnote, besides its number.
+_NOTE_MARKS = frozenset("*†‡§¶¹²³⁴⁵⁶⁷⁸⁹")
 #: Unnumbered headings made of body-size bold or another typeface stay short.
 MAX_STYLED_CHARS = 100
+#: Extra space over a paragraph's own line pitch that still counts as no extra space
+#: (rounding, a taller glyph on one line).
+PITCH_TOLERANCE = 0.15
+#: Slack, in ems, for a word space and justification when asking whether a word would have
+#: fit at the end of the line above.
+FIT_SLACK_EM = 1.0
+#: Two lines whose left edges differ by more than this (in ems) are not set flush.
+INDENT_EM = 0.5
+#: The narrowest measure of running text, in ems: a newspaper column is about 20; shorter
+#: lines are labels, table cells or a list of names.
+MIN_MEASURE_EM = 15.0
+#: What ends a sentence or introduces what follows at the end of a line.
+_SENTENCE_END = (".", ":", "!", "?", ";")
 
 _LETTERS = re.compile(r"[^\W\d_]")
 _CAPTION = re.compile(
@@ -56,6 +75,9 @@ _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi",
 _BOLD_FONT = re.compile(r"bold|black|heavy|demi|(cm|sf|ec|t1)bx|bx\d", re.IGNORECASE)
 _MATH_FONT = re.compile(r"^(cm(mi|sy|ex|r\d)|msbm|msam|symbol|mtextra|euler|stix|rsfs)", re.I)
 _EMAIL = re.compile(r"\S@\S+\.\w")
+#: Relations, assignments and arithmetic set apart by spaces: the marks of a formula or of
+#: pseudo-code, not of a title (a spaced hyphen is a title's dash: "Part No - 270").
+_OPERATOR = re.compile(r"[=←→⇐⇒≤≥≠≈≡<>∈∉⊂⊆∑∏∫±×÷]|\s[+*/^]\s|:=")
 #: A table-of-contents entry: dot leaders, or a title followed by its page number.
 _TOC_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|_{4,}")
 _BULLETS = frozenset("•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-")
@@ -167,9 +189,35 @@ def mark_headings(pages: list[PageLayout]) -> None:
             _join_label(heading.block, heading.label)
             joined.add(id(heading.label))
     _undo_splits(splits)
+    _rejoin_run_ons(pages)
     if joined:
         for page in pages:
             page.blocks = [b for b in page.blocks if id(b) not in joined]
+
+
+def _rejoin_run_ons(pages: list[PageLayout]) -> None:
+    """A paragraph's first line that opens with a bold phrase may come apart from the rest
+    (the block builder parts lines of different weight); when it is no heading and runs on
+    into the next block, the two are one paragraph again."""
+    for page in pages:
+        blocks = page.blocks
+        i = 0
+        while i + 1 < len(blocks):
+            block, after = blocks[i], blocks[i + 1]
+            if (
+                block.kind == "paragraph"
+                and after.kind == "paragraph"
+                and len(block.lines) == 1
+                and block.bold != after.bold
+                and _runs_into(block, after)
+            ):
+                block.lines.extend(after.lines)
+                block.x0 = min(block.x0, after.x0)
+                block.x1 = max(block.x1, after.x1)
+                block.y1 = max(block.y1, after.y1)
+                summarise(block)
+                del blocks[i + 1]
+            i += 1
 
 
 def _join_label(block: Block, label: Block) -> None:
@@ -391,7 +439,25 @@ def _shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
         return False
     if all(_MATH_FONT.match(font_family(line.font)) for line in block.lines):
         return False
+    if _footnote(ctx, page, block, text):
+        return False
     return not _running_head(ctx, page, block, text)
+
+
+def _footnote(ctx: _Context, page: PageLayout, block: Block, text: str) -> bool:
+    """A note at the foot of the page: set smaller than the body, opening with a note mark
+    ("1", "*", "†"), in the lower half of the page with no body-size text below it."""
+    if text[:1] not in _NOTE_MARKS and not text[:1].isdigit():
+        return False
+    if block.size >= NOTE_SIZE_RATIO * ctx.body or block.y0 < page.height / 2:
+        return False
+    return not any(
+        other.y0 >= block.y1
+        and other.size >= NOTE_SIZE_RATIO * ctx.body
+        and other.x0 < block.x1
+        and other.x1 > block.x0
+        for other in page.blocks
+    )
 
 
 def _shaped_text(text: str) -> bool:
@@ -402,12 +468,24 @@ def _shaped_text(text: str) -> bool:
     letters = len(_LETTERS.findall(title))
     if letters < 2 or letters < 0.4 * len(title.replace(" ", "")):
         return False
-    if _CAPTION.match(text) or _url(text) or _toc_leader(text):
+    if _CAPTION.match(text) or _url(text) or _toc_leader(text) or _symbolic(title):
         return False
     return not (
         _THEOREM.match(text)
         or (("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES)))
     )
+
+
+def _symbolic(text: str) -> bool:
+    """A formula or a line of pseudo-code ("f(x) = ax + b", "x ← y + 1", "for i = 1 to n
+    do"): an operator, and fewer words than symbols, single letters and numbers. A title is
+    words; one with an operator in it ("The E = mc2 Story", "x86 → ARM Migration") is at
+    least half words."""
+    if not _OPERATOR.search(text):
+        return False
+    tokens = text.split()
+    words = sum(1 for token in tokens if len(_LETTERS.findall(token)) >= 2)
+    return words * 2 < len(tokens)
 
 
 def _url(text: str) -> bool:
@@ -518,6 +596,44 @@ def _alone_on_its_row(
             if beside >= 2 or ctx.look(other) == look:
                 return False
     return True
+
+
+def _runs_into(block: Block, after: Block | None) -> bool:
+    """The block's last line runs on into the next block: that one follows at its own line
+    pitch, and its first word would have fit in the room left at the end of the line. A
+    heading line ends on purpose; a bold phrase that opens a paragraph ("Threat Model In
+    this work, we") fills the measure like the rest of the paragraph."""
+    if after is None or after.kind not in ("paragraph", "list_item") or len(after.lines) < 2:
+        return False  # one line tells neither the pitch nor the measure
+    last, nxt = block.lines[-1], after.lines[0]
+    if last.text.endswith(_SENTENCE_END):
+        return False  # a line that ends its sentence was not cut by the measure
+    em = max(nxt.size, 1.0)
+    pitch = after.lines[1].y0 - nxt.y0
+    if nxt.y0 - last.y0 > pitch * (1 + PITCH_TOLERANCE) or nxt.y0 <= last.y0:
+        return False  # set apart by extra space, or not below it
+    if nxt.x0 > last.x0 + INDENT_EM * em or last.x0 > nxt.x0 + INDENT_EM * em:
+        return False  # not in the same column, or the next one opens with an indent
+    right = measure_right(after)
+    if right - min(line.x0 for line in after.lines) < MIN_MEASURE_EM * em:
+        return False  # labels or a list of short entries, not running text
+    return next_word_fits(last, nxt, right)
+
+
+def measure_right(block: Block) -> float:
+    """Where the block's lines end when they are full: the upper median of their right
+    edges (a short last line, or a line run on into the next column, does not move it)."""
+    ends = sorted(line.x1 for line in block.lines)
+    return ends[len(ends) // 2]
+
+
+def next_word_fits(last: Line, nxt: Line, right: float) -> bool:
+    """The first word of ``nxt`` would have fit at the end of ``last`` in a measure ending
+    at ``right``: the break between them was made by the measure, not by the author."""
+    em = max(nxt.size, 1.0)
+    first_word = nxt.text.split(" ", 1)[0]
+    advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
+    return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
 
 
 def _sideways(block: Block) -> bool:
@@ -738,6 +854,7 @@ def _unnumbered_heading(
         and _title_shape(block.text)
         and len(block.text) <= 80
         and not block.text.rstrip().endswith(":")  # "Editors:" over a list of names
+        and not _runs_into(block, after)
         and _alone_on_its_row(ctx, page, block)
     ):
         # A line in its own face over the paragraph it opens: "Boots Self-Locking Nut".
@@ -754,6 +871,8 @@ def _unnumbered_heading(
         return None
     if look.bold and not ctx.body_look.bold:
         if after is not None and after.bold and after.kind != "table":
+            return None
+        if _runs_into(block, after):
             return None
         text = block.text.strip()
         # A bold sentence ("σ heißt Möbiustransformation.") is emphasis.

@@ -11,7 +11,8 @@ import re
 from collections import Counter
 from operator import itemgetter
 
-from pdfthin.layout.types import Block, PageLayout
+from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
+from pdfthin.layout.types import Block, Line, PageLayout
 
 #: Share of the page height, at the top and at the bottom, where running furniture lives.
 BAND = 0.12
@@ -26,6 +27,11 @@ _PAGE_NUMBER = re.compile(
 _BULLET = re.compile(r"^([•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-])\s+(?=\S)")
 _ENUM = re.compile(r"^(\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
+#: Marks that open footnotes as well as list items.
+_NOTE_MARKS = frozenset("*")
+#: A continuation line starting this many ems right of its item's marker hangs under the
+#: item's text (a hanging indent): it belongs to the item.
+HANG_EM = 0.5
 
 
 def _key(text: str) -> str:
@@ -147,19 +153,26 @@ def _band(block: Block, page: PageLayout) -> str | None:
 
 
 def mark_lists(pages: list[PageLayout]) -> None:
-    """Split blocks at lines that start with a bullet or an enumeration marker."""
+    """Split blocks at lines that start with a bullet or an enumeration marker.
+
+    An item goes on over the lines below it while they continue its text; a line that stops
+    short on purpose (the next line's first word would have fit) ends it, unless the next
+    line hangs under the item's text: "1. INTRODUCTION" over a paragraph set flush with the
+    number is a heading line and its paragraph, not an item that swallows the paragraph."""
+    body = body_size(pages)
     for page in pages:
         out: list[Block] = []
         for block in page.blocks:
-            if block.kind not in ("paragraph",) or not any(
-                _BULLET.match(line.text) or _ENUM.match(line.text) for line in block.lines
+            if block.kind != "paragraph" or not any(
+                _item_start(line, body) for line in block.lines
             ):
                 out.append(block)
                 continue
             current: Block | None = None
+            right = measure_right(block)
             for line in block.lines:
-                if _BULLET.match(line.text) or _ENUM.match(line.text) or current is None:
-                    is_item = bool(_BULLET.match(line.text) or _ENUM.match(line.text))
+                is_item = _item_start(line, body)
+                if current is None or is_item or _item_ends(current, line, right):
                     current = Block(
                         [line],
                         line.x0,
@@ -177,6 +190,28 @@ def mark_lists(pages: list[PageLayout]) -> None:
                     current.x1 = max(current.x1, line.x1)
                     current.y1 = max(current.y1, line.y1)
         page.blocks = out
+
+
+def _item_start(line: Line, body: float) -> bool:
+    """A line that opens a list item. An asterisk on text set smaller than the body opens a
+    footnote ("* Corresponding author"), not a bullet."""
+    m = _BULLET.match(line.text)
+    if m is not None:
+        return not (m.group(1) in _NOTE_MARKS and line.size < NOTE_SIZE_RATIO * body)
+    return _ENUM.match(line.text) is not None
+
+
+def _item_ends(item: Block, line: Line, right: float) -> bool:
+    """Whether ``line`` starts after the end of list item ``item`` (within a block whose
+    full lines end at ``right``): the item's last line stopped short although the first word of
+    ``line`` would have fit after it, and ``line`` does not hang under the item's text."""
+    if item.kind != "list_item":
+        return False
+    last = item.lines[-1]
+    if last.text.endswith("-") or next_word_fits(last, line, right):
+        return False  # a word broken across the lines, or a line the measure ended
+    hangs = line.x0 > item.lines[0].x0 + HANG_EM * max(line.size, 1.0)
+    return not hangs
 
 
 def list_marker(text: str) -> tuple[str, str] | None:

@@ -154,7 +154,8 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop
     pages: list[Page] = []
     for content, layout in zip(contents, layouts, strict=True):
         stop.check()
-        markdown, anchors, text = render_page(layout.blocks, known_words)
+        ocr_layer = any(r.ocr_layer for r in content.runs)
+        markdown, anchors, text = render_page(layout.blocks, known_words, ocr_layer)
         status, reason_code, reason = page_status(content, layout, markdown)
         pages.append(
             Page(
@@ -175,7 +176,7 @@ def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop
                 ],
                 images=content.images,
                 problems=content.problems,
-                ocr_layer=any(r.ocr_layer for r in content.runs),
+                ocr_layer=ocr_layer,
                 anchors=anchors,
             )
         )

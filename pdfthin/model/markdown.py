@@ -10,7 +10,13 @@ from pdfthin.layout import Block, list_marker
 from pdfthin.layout.lines import is_monospace
 from pdfthin.model.text import clean, join_hyphenated
 
-_LEADING_MARKUP = re.compile(r"^(#{1,6}\s|>|[-+*]\s)")
+_LEADING_MARKUP = re.compile(r"^(#{1,6}(\s|$)|>|[-+*](\s|$))")
+#: A line of code by its content: it opens or closes a bracketed body or ends a statement
+#: (``{``, ``}``, ``;``), calls or declares (``name(``), assigns or compares (``=``), or
+#: comments (``#``, ``//``, ``/*``). Prose in a typewriter face rarely does.
+_CODE_LINE = re.compile(r"[{};]\s*$|^\s*[}#@]|\w\(|[^\s]\s*=|->|::|//|/\*|\+\+")
+#: Indentation, in character widths, that sets a line of code inside a block.
+CODE_INDENT_CHARS = 1.5
 
 
 def join_lines(lines: list[str], known_words: Container[str] | None, sep: str = "\n") -> str:
@@ -47,7 +53,26 @@ def render_block(block: Block, known_words: Container[str] | None) -> str:
     return _render(block, known_words)[0]
 
 
-def _render(block: Block, known_words: Container[str] | None) -> tuple[str, str]:
+def _is_code(block: Block, ocr_layer: bool = False) -> bool:
+    """Several lines of code: all in a monospace face, and code by their content (half the
+    lines read as code) or their shape (an indented line among them, with one line of code).
+    A monospace face alone is no evidence: typewritten letters and forms use it, and an OCR
+    layer's font is the recognizer's choice, not the printed face."""
+    lines = block.lines
+    if ocr_layer or len(lines) < 2 or not all(is_monospace(line.font) for line in lines):
+        return False
+    code = sum(1 for line in lines if _CODE_LINE.search(line.text))
+    if code * 2 >= len(lines):
+        return True
+    advance = min((line.x1 - line.x0) / max(len(line.text), 1) for line in lines)
+    left = min(line.x0 for line in lines)
+    indented = any(line.x0 > left + CODE_INDENT_CHARS * advance for line in lines)
+    return indented and code >= 1
+
+
+def _render(
+    block: Block, known_words: Container[str] | None, ocr_layer: bool = False
+) -> tuple[str, str]:
     """The block as Markdown and as plain text (each line cleaned once for both)."""
     if block.kind == "table" and block.rows:
         cleaned = [[clean(c) for c in row] for row in block.rows]
@@ -62,14 +87,23 @@ def _render(block: Block, known_words: Container[str] | None) -> tuple[str, str]
         text = join_lines(lines, known_words, " ")
         return ("#" * max(1, min(block.level, 6)) + " " + text if text else ""), plain
     if block.kind == "list_item":
-        return _list_item(join_lines(lines, known_words, "\n  ")), plain
-    if len(block.lines) >= 2 and all(is_monospace(line.font) for line in block.lines):
+        item = _list_item(join_lines(lines, known_words, "\n  "))
+        return _escape_lines(item, "\n  "), plain
+    if _is_code(block, ocr_layer):
         body = "\n".join(line for line in lines if line.strip())
         return (f"```\n{body}\n```" if body else ""), plain
-    text = plain
-    if _LEADING_MARKUP.match(text):
-        text = "\\" + text
-    return text, plain
+    return _escape_lines(plain, "\n", first=True), plain
+
+
+def _escape_lines(text: str, sep: str, first: bool = False) -> str:
+    """Markdown's block markup escaped at the start of each line joined by ``sep`` (and of
+    the first one when ``first``): inside a paragraph a line "# On and from 16 March" or
+    "- 5 mm" would open a heading or a list."""
+    lines = text.split(sep)
+    for i in range(0 if first else 1, len(lines)):
+        if _LEADING_MARKUP.match(lines[i]):
+            lines[i] = "\\" + lines[i]
+    return sep.join(lines)
 
 
 def _list_item(text: str) -> str:
@@ -124,9 +158,10 @@ def render_anchored(
 
 
 def render_page(
-    blocks: list[Block], known_words: Container[str] | None = None
+    blocks: list[Block], known_words: Container[str] | None = None, ocr_layer: bool = False
 ) -> tuple[str, list[Anchor], str]:
-    """:func:`render_anchored` and :func:`render_plain` of the same blocks, in one pass."""
+    """:func:`render_anchored` and :func:`render_plain` of the same blocks, in one pass;
+    ``ocr_layer`` when the page's text is a scanner's OCR layer (no code blocks then)."""
     out: list[str] = []
     anchors: list[Anchor] = []
     length = 0
@@ -134,7 +169,7 @@ def render_page(
     plain_out: list[str] = []
     glue = ""
     for block in blocks:
-        text, plain = _render(block, known_words)
+        text, plain = _render(block, known_words, ocr_layer)
         if plain:
             if plain_out:
                 plain_out.append(glue)

@@ -1,0 +1,98 @@
+"""Code blocks: text fenced as code only on real evidence, a monospace face AND lines that
+read as code (or are indented like it); never on a scanner's OCR layer, whose font is the
+recognizer's choice."""
+
+from __future__ import annotations
+
+import pytest
+from pdfbuilder import PdfBuilder
+
+import pdfthin
+from pdfthin.engine.types import PageContent, TextRun
+from pdfthin.layout import finish_document, layout_page
+from pdfthin.model.markdown import render_blocks
+
+#: Every test here reads pages: it runs on each engine path (conftest.py).
+pytestmark = pytest.mark.usefixtures("implementation")
+
+MONO = "Courier"
+CHAR_W = 6.0  # Courier's advance at 10 pt
+
+CODE = ["int main(void) {", "    int x = 1;", "    return x;", "}"]
+PROSE = [
+    "Dear Sir, I write to ask whether the",
+    "shipment we ordered in May has left",
+    "the warehouse yet, as we have heard",
+    "nothing from your office since then.",
+]
+
+
+def _line(text: str, y: float, x: float = 50.0) -> list[TextRun]:
+    """A monospace line: each word where a typewriter puts it, leading spaces included."""
+    out = []
+    indent = len(text) - len(text.lstrip(" "))
+    x += indent * CHAR_W
+    for word in text.split():
+        out.append(TextRun(word, x, y - 8, x + len(word) * CHAR_W, y + 2, 10.0, MONO))
+        x += (len(word) + 1) * CHAR_W
+    return out
+
+
+def _markdown(lines: list[str]) -> str:
+    runs = [r for i, text in enumerate(lines) for r in _line(text, 100 + 12 * i)]
+    layout = layout_page(PageContent(number=1, width=612, height=792, rotation=0, runs=runs))
+    finish_document([layout])
+    return render_blocks(layout.blocks)
+
+
+def test_code_in_a_monospace_face_is_fenced() -> None:
+    md = _markdown(CODE)
+    assert md.startswith("```\nint main(void) {")
+    assert md.endswith("}\n```")
+
+
+def test_prose_in_a_monospace_face_is_a_paragraph() -> None:
+    """A typewritten letter: monospace, flush left, no line of code."""
+    md = _markdown(PROSE)
+    assert "```" not in md
+    assert md.startswith("Dear Sir, I write")
+
+
+def _pdf(lines: list[str], ocr_layer: bool) -> bytes:
+    """``lines`` in Courier, drawn invisibly over a scanned page (an OCR layer) or visibly."""
+    b = PdfBuilder()
+    font = b.font_standard(MONO)
+    text = b"".join(
+        b"1 0 0 1 72 %d Tm (%s) Tj " % (700 - 12 * i, line.encode()) for i, line in enumerate(lines)
+    )
+    mode = b"3 Tr " if ocr_layer else b""
+    content = b"BT /F1 10 Tf " + mode + text + b"ET"
+    resources: dict[str, object] = {"Font": {"F1": font}}
+    if ocr_layer:
+        content = b"q 612 0 0 792 0 0 cm /Im1 Do Q " + content
+        resources["XObject"] = {"Im1": b.image_xobject(4, 4)}
+    b.add_page(content, resources)
+    return b.build()
+
+
+def test_an_ocr_layer_is_never_fenced_as_code() -> None:
+    """The same code-like lines: fenced when printed in Courier, a paragraph when they are
+    the invisible OCR layer of a scan (set in Courier by the recognizer)."""
+    printed = pdfthin.open(_pdf(CODE, ocr_layer=False)).pages[0]
+    scanned = pdfthin.open(_pdf(CODE, ocr_layer=True)).pages[0]
+    assert not printed.ocr_layer and printed.markdown.startswith("```")
+    assert scanned.ocr_layer
+    assert "```" not in scanned.markdown
+    assert "int main(void) {" in scanned.markdown
+
+
+def test_indented_monospace_lines_with_a_line_of_code_are_fenced() -> None:
+    """Fewer than half the lines read as code, but the block is indented like code."""
+    md = _markdown(["    start the engine", "    wait for it", "print(status)", "done with it"])
+    assert md.startswith("```\nstart the engine")
+    assert md.endswith("done with it\n```")
+
+
+def test_flush_monospace_prose_with_one_call_is_a_paragraph() -> None:
+    md = _markdown(["the form was sent", "on the first of May", "and returned(late)", "in June"])
+    assert "```" not in md
