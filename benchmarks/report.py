@@ -275,7 +275,9 @@ def render(results: dict[str, Any]) -> str:
         "'ws' is the same with all whitespace runs collapsed to one space. Agreement: the same "
         f"similarity (whitespace collapsed) to {ev.get('agreement', {}).get('reference', 'n/a')}'s "
         "text, mean over every file both read (agreement, not truth). "
-        f"Headings: {len(heads['files'])} outlines with at least 3 entries; title match at "
+        f"Headings: {len(heads['files'])} files with at least 3 outline entries (or, without "
+        f"an outline, 3 headings in a tagged PDF's structure tree: {len(heads.get('tagged', []))}"
+        "); title match at "
         "ratio >= 85 after normalisation; level agreement on matched pairs. Tables: ICDAR 2013 "
         f"adjacency relations on {len(_icdar(tabs['files']))} files, pooled (micro); camelot's "
         "test expectations are in the per-source tables below.",
@@ -585,6 +587,13 @@ def generalisation_section(ev: dict[str, Any], engines: list[str]) -> list[str]:
             "",
         ]
         out += [f"- `{f}`: `{t}`" for f, t in sorted(tabs["camelot_tests"].items())]
+    if tabs.get("tagged"):
+        out += [
+            "",
+            "Tagged PDFs whose structure tree's tables are ground truth (pdfthin does not read the "
+            "tree; a table is trusted with 2+ rows, 2+ columns and half its cells filled): "
+            + ", ".join(f"`{f}`" for f in tabs["tagged"]),
+        ]
     out += guard_section(ev)
     out += text_tests_section(ev, engines)
     return out

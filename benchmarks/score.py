@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 from collections import Counter
 from collections.abc import Iterable
@@ -15,6 +16,7 @@ from benchmarks.metrics import camelot as cm
 from benchmarks.metrics import headings as hd
 from benchmarks.metrics import rows as rw
 from benchmarks.metrics import tables as tb
+from benchmarks.metrics import tagged as tg
 from benchmarks.metrics import text as tx
 from benchmarks.metrics import texttests as tt
 from benchmarks.text_cases import TEXT_TESTS
@@ -39,6 +41,8 @@ class Run:
     engines: list[Engine]
     entries: list[Entry]
     corpus: Corpus
+    #: The tagged ground truth of the run's tagged files, read on first use (``_tagged``).
+    tagged_truth: dict[str, tg.TaggedTruth] | None = None
 
     @classmethod
     def build(
@@ -232,13 +236,38 @@ def agreement(run: Run) -> dict[str, Any]:
 # --- headings ---------------------------------------------------------------------------------
 
 
+def _tagged(run: Run) -> dict[str, tg.TaggedTruth]:
+    """The tagged ground truth of every tagged file of the run (read once per run; empty when
+    pdfplumber, which reads the trees, is not installed)."""
+    if run.tagged_truth is not None:
+        return run.tagged_truth
+    out: dict[str, tg.TaggedTruth] = {}
+    measured = {file for _, file, _ in run.results}
+    if importlib.util.find_spec("pdfplumber") is not None:
+        for entry in run.entries:
+            if "tagged" not in entry.tags or entry.relpath not in measured:
+                continue
+            truth = tg.read_tagged(run.corpus.path(entry.relpath), entry.password)
+            if truth is not None and (truth.tables or truth.headings):
+                out[entry.relpath] = truth
+    run.tagged_truth = out
+    return out
+
+
 def heading_fidelity(run: Run) -> dict[str, Any]:
+    """Headings against the PDF's own outline; where a file has no usable outline, against
+    the headings its structure tree declares (a tagged PDF), which pdfthin does not read."""
     outlines: dict[str, list[hd.Heading]] = {}
     for entry in run.entries:
         for gt in entry.gt(".outline.json"):
             items = hd.read_outline(run.corpus.root / gt)
             if len(items) >= hd.MIN_ENTRIES:
                 outlines[entry.relpath] = items
+    tagged_headings: list[str] = []
+    for relpath, truth in _tagged(run).items():
+        if relpath not in outlines and len(truth.headings) >= hd.MIN_ENTRIES:
+            outlines[relpath] = truth.headings
+            tagged_headings.append(relpath)
     per_engine: dict[str, Any] = {}
     for engine in run.engines:
         if not engine.markdown:
@@ -260,7 +289,7 @@ def heading_fidelity(run: Run) -> dict[str, Any]:
             "micro": micro.as_dict(),
             "files": scores,
         }
-    return {"files": sorted(outlines), "engines": per_engine}
+    return {"files": sorted(outlines), "tagged": sorted(tagged_headings), "engines": per_engine}
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -279,6 +308,15 @@ def _table_truth(run: Run) -> dict[str, list[tuple[int | None, list[tb.Table], b
     for relpath, pages in cm.load(run.corpus.root).items():
         if relpath in wanted:
             truth[relpath] = [(page, tables, False) for page, tables in pages]
+    # A tagged PDF's trusted tables: judged like camelot's, page by page, only between their
+    # own texts (the tree may leave a table untagged or untrusted).
+    for relpath, tagged in _tagged(run).items():
+        if relpath in truth or not tagged.tables:
+            continue
+        by_page: dict[int, list[tb.Table]] = {}
+        for page, table in tagged.tables:
+            by_page.setdefault(page, []).append(table)
+        truth[relpath] = [(page, tables, False) for page, tables in sorted(by_page.items())]
     return truth
 
 
@@ -329,6 +367,7 @@ def table_fidelity(run: Run) -> dict[str, Any]:
         }
     return {
         "files": sorted(truth),
+        "tagged": sorted(r for r, t in _tagged(run).items() if t.tables and r in truth),
         "camelot_tests": {e.file: e.test for e in cm.EXPECTATIONS if e.file in truth},
         "engines": per_engine,
     }
