@@ -28,6 +28,19 @@ def is_value(text: str) -> bool:
     return bool(_VALUE.match(text))
 
 
+#: A piece of running text has at least this many words, most of them words of letters: the
+#: lines of a newspaper's or a paper's columns are; a table's labels and values mostly are
+#: not (a few long labels among short ones do not make their column running text).
+PROSE_WORDS = 4
+_LETTERS = re.compile(r"^[^\W\d_]{2,}\W{0,2}$")
+
+
+def running_text(text: str) -> bool:
+    """Whether ``text`` reads as a piece of running text (see ``PROSE_WORDS``)."""
+    words = text.split()
+    return len(words) >= PROSE_WORDS and sum(1 for w in words if _LETTERS.match(w)) * 2 > len(words)
+
+
 def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     """The words of ``line`` shared out between ``cells`` (x ranges, left to right, that the
     line crosses): one text per cell, possibly empty."""

@@ -12,9 +12,10 @@ from bisect import bisect_right
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.tables.cells import is_value, share_words, soft_split
+from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
+from pdfthin.layout.tables.values import value_boundaries
 from pdfthin.layout.types import Block, Line
 
 MIN_ROWS = 3
@@ -27,6 +28,10 @@ PROSE_EMS = 16
 MAX_HEADER_LINES = 4
 #: Starts of a table tried further down a run of aligned rows before giving the run up.
 MAX_TRIES = 3
+#: Rows holding only a row label (section labels) a run of table rows may pass over: a
+#: statement names a section and a subsection ("Liabilities:", "Current liabilities:") and
+#: may wrap a long label; more such rows in a row are text between two tables.
+MAX_LABEL_ROWS = 3
 #: What ``_aligned_table`` says of rows that are running text in columns.
 TEXT = "text"
 #: A ruled table fills at least this share of its cells (plots and forms fill far fewer).
@@ -400,9 +405,13 @@ def _aligned_tables(
 
 def _run_end(rows: list[list[Line]], i: int) -> int:
     """The last row of the run starting at ``i``: rows of several pieces, close together,
-    with at most one single-piece row (a wrapped cell) between two of them."""
+    with at most one single-piece row (a wrapped cell) between two of them, or a few that
+    hold only a row label (section labels of a statement: "Current liabilities:"), left of
+    where the run's second column starts."""
     j = i + 1
     last_multi = i
+    second = rows[i][1].x0
+    labels = 0
     while j < len(rows):
         prev_bottom = max(ln.y1 for ln in rows[j - 1])
         top = min(ln.y0 for ln in rows[j])
@@ -411,6 +420,10 @@ def _run_end(rows: list[list[Line]], i: int) -> int:
             break
         if len(rows[j]) >= 2:
             last_multi = j
+            labels = 0
+            second = min(second, rows[j][1].x0)
+        elif rows[j][0].x1 < second and labels < MAX_LABEL_ROWS:
+            labels += 1
         elif j - last_multi > 1:
             break
         j += 1
@@ -433,6 +446,7 @@ def _aligned_table(
         *whitespace_boundaries([[(ln.x0, ln.x1) for ln in row] for row in rows], lo, hi, em),
         hi,
     ]
+    xs, statement = value_boundaries(rows, xs, em)
     if len(xs) < 3:
         return None
     # Prose at either side (the other column of the page, beside a table set in one
@@ -467,18 +481,45 @@ def _aligned_table(
             for c, t in _pieces(ln, xs, cells, hard).items():
                 values[c] = f"{values[c]} {t}".strip()
         if len(row) == 1 and grid and sum(1 for t in values if t) == 1:
+            if statement and values[0] and not _continues(values[0]):
+                grid.append(values)  # a section label ("Current assets:") is a row
+                continue
             # A wrapped cell: its continuation joins the cell above.
             for c, t in enumerate(values):
                 if t:
                     grid[-1][c] = f"{grid[-1][c]} {t}".strip()
             continue
         grid.append(values)
+    if statement:
+        grid = _labels_wrapped_down(grid)
     grid = _merge_header(grid)
-    if _text_columns([[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]):
+    columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
+    if _text_columns(columns) or _running_text_columns(columns):
         return TEXT
     if not _looks_tabular(grid, len(prose) > 0):
         return None
     return _table_block(grid, [ln for row in rows for ln in row])
+
+
+def _labels_wrapped_down(grid: list[list[str]]) -> list[list[str]]:
+    """In a table of right-aligned numbers (a financial statement), a label that wraps puts
+    its numbers on its last line: a row holding only the first part of a label joins the row
+    below when that row's label carries it on (starts in lower case)."""
+    out: list[list[str]] = []
+    for row in grid:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev[0]
+            and not any(prev[1:])
+            and row[0]
+            and _continues(row[0])
+            and not row[0].startswith(("(", "["))
+        ):
+            out[-1] = [f"{prev[0]} {row[0]}", *row[1:]]
+        else:
+            out.append(row)
+    return out
 
 
 def _merge_header(grid: list[list[str]]) -> list[list[str]]:
@@ -567,6 +608,19 @@ def _text_columns(columns: list[list[str]]) -> bool:
     if min(refs) >= 0.3:
         return True  # index entries end in page numbers in every column alike
     return min(lengths) >= 12 and max(lengths) <= 2 * min(lengths)
+
+
+#: A column of running text has at least this share of its cells in running text.
+RUNNING_SHARE = 0.7
+
+
+def _running_text_columns(columns: list[list[str]]) -> bool:
+    """Every column filled with running text (a newspaper page's narrow columns, however
+    many): a table has at least one column of labels, keys or values."""
+    columns = [col for col in columns if col]
+    return len(columns) >= 2 and all(
+        sum(1 for t in col if running_text(t)) >= RUNNING_SHARE * len(col) for col in columns
+    )
 
 
 def _drawing(rows: list[list[Line]], rules: list[tuple[float, float, float, float]]) -> bool:
