@@ -8,6 +8,7 @@ on one line, unless the gap between them is the gutter between two columns of ru
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
@@ -137,7 +138,7 @@ def _prose_gutters(rows: list[list[Line]]) -> list[float]:
     gaps = [
         (a.x1, b.x0)
         for row in rows
-        for a, b in zip(row, row[1:], strict=False)
+        for a, b in itertools.pairwise(row)
         if b.x0 > a.x1 and running_text(a.text) and running_text(b.text)
     ]
     out: list[float] = []
@@ -150,7 +151,7 @@ def _prose_gutters(rows: list[list[Line]]) -> list[float]:
 
 def _split_at_gutters(row: list[Line], gutters: list[float]) -> list[list[Line]]:
     groups: list[list[Line]] = [[row[0]]]
-    for a, b in zip(row, row[1:], strict=False):
+    for a, b in itertools.pairwise(row):
         if b.x0 <= a.x1 or any(a.x1 <= x <= b.x0 for x in gutters):
             groups.append([b])  # across a gutter, or overlapping (text drawn over text)
         else:
