@@ -8,11 +8,12 @@ on one line, unless the gap between them is the gutter between two columns of ru
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.tables.cells import running_text
+from pdfthin.layout.tables.cells import wordy
 from pdfthin.layout.types import Block, Line
 
 #: Largest vertical gap between two lines of one block, in ems of the text size.
@@ -89,24 +90,29 @@ def summarise(block: Block) -> None:
 #: Pieces whose baselines differ by at most this many ems of the smaller share a row (a
 #: bolder or slightly smaller cell sits on the same baseline; a superscript does not).
 ROW_BASELINE_EM = 0.25
-#: A gap is a column gutter of running text when at least this many rows have running
-#: text on both sides of it (one row of two captions side by side is not a page layout).
-GUTTER_ROWS = 3
+#: The lines within this many ems above and below a row show what kind of text lies on
+#: each side of a gap in it (a column's lines, for a screenful around the row).
+SIDE_WINDOW_EM = 20.0
+#: A side of a gap is a column of text when at least this many of the lines there are lines
+#: of words (``wordy``), holding at least this share of the side's characters.
+TEXT_SIDE_LINES = 3
+TEXT_SIDE_SHARE = 0.6
 
 
 def rejoin_rows(lines: list[Line]) -> list[Line]:
-    """``lines`` (top to bottom) with the pieces of each row that are not separated by a
-    column gutter of running text joined into one line, in reading order: the label of a
-    table row that was not recognised as a table, and its values, read as one line of text
-    instead of a column of labels followed by columns of numbers."""
+    """``lines`` (top to bottom) with the pieces of each row joined into one line, in reading
+    order, unless the gap between two pieces has a column of running text on both sides (the
+    gutter of a page set in columns): the label of a table row that was not recognised as a
+    table, and its values, read as one line of text instead of a column of labels followed
+    by columns of numbers."""
     rows = _baseline_rows(lines)
     if all(len(row) < 2 for row in rows):
         return lines
-    gutters = _prose_gutters(rows)
+    sides = _Sides(lines)
     joined: dict[int, Line] = {}  # first piece -> the line it now starts
     dropped: set[int] = set()
     for row in rows:
-        for group in _split_at_gutters(row, gutters):
+        for group in _split_at_gutters(row, sides):
             if len(group) < 2:
                 continue
             joined[id(group[0])] = _joined(group)
@@ -132,28 +138,40 @@ def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
     return rows
 
 
-def _prose_gutters(rows: list[list[Line]]) -> list[float]:
-    """x positions that are inside the gap between two pieces of running text on at least
-    ``GUTTER_ROWS`` rows: the gutters of a page set in columns."""
-    gaps = [
-        (a.x1, b.x0)
-        for row in rows
-        for a, b in itertools.pairwise(row)
-        if b.x0 > a.x1 and running_text(a.text) and running_text(b.text)
-    ]
-    out: list[float] = []
-    for g0, g1 in gaps:
-        mid = (g0 + g1) / 2
-        if sum(1 for a, b in gaps if a <= mid <= b) >= GUTTER_ROWS:
-            out.append(mid)
-    return out
+class _Sides:
+    """The page's lines by height, with whether each is running text, to tell what lies on
+    either side of a gap."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        self.lines = sorted(lines, key=lambda ln: ln.y1)
+        self.ys = [ln.y1 for ln in self.lines]
+        self.text = [wordy(ln.text) for ln in self.lines]
+
+    def running(self, row: Line, x: float, left: bool) -> bool:
+        """Whether the lines near ``row`` lying wholly on one side of ``x`` (left of it when
+        ``left``) are a column of text (lines of words, not values)."""
+        reach = SIDE_WINDOW_EM * (row.size or 1.0)
+        lo = bisect.bisect_left(self.ys, row.y1 - reach)
+        hi = bisect.bisect_right(self.ys, row.y1 + reach)
+        count = chars = in_text = 0
+        for k in range(lo, hi):
+            ln = self.lines[k]
+            if (ln.x1 > x) if left else (ln.x0 < x):
+                continue
+            chars += len(ln.text)
+            if self.text[k]:
+                count += 1
+                in_text += len(ln.text)
+        return count >= TEXT_SIDE_LINES and in_text >= TEXT_SIDE_SHARE * chars
 
 
-def _split_at_gutters(row: list[Line], gutters: list[float]) -> list[list[Line]]:
+def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
     groups: list[list[Line]] = [[row[0]]]
     for a, b in itertools.pairwise(row):
-        if b.x0 <= a.x1 or any(a.x1 <= x <= b.x0 for x in gutters):
-            groups.append([b])  # across a gutter, or overlapping (text drawn over text)
+        # What ends before ``b`` starts, and what starts after ``a`` ends: the columns on
+        # either side, however short ``a`` or ``b`` is (a paragraph's last line).
+        if b.x0 <= a.x1 or (sides.running(a, b.x0, True) and sides.running(b, a.x1, False)):
+            groups.append([b])  # a gutter between columns of text, or text drawn over text
         else:
             groups[-1].append(b)
     return groups

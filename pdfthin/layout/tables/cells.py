@@ -41,6 +41,18 @@ def running_text(text: str) -> bool:
     return len(words) >= PROSE_WORDS and sum(1 for w in words if _LETTERS.match(w)) * 2 > len(words)
 
 
+#: A line of words (of a text column, as opposed to a table's values) has at least this many
+#: words, fewer than half of them values.
+WORDY_WORDS = 3
+
+
+def wordy(text: str) -> bool:
+    """Whether ``text`` is a line of words: running text, a reference, a long label; not a
+    number, nor a row of numbers."""
+    words = text.split()
+    return len(words) >= WORDY_WORDS and sum(1 for w in words if is_value(w)) * 2 < len(words)
+
+
 def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     """The words of ``line`` shared out between ``cells`` (x ranges, left to right, that the
     line crosses): one text per cell, possibly empty."""

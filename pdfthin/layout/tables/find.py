@@ -446,7 +446,25 @@ def _aligned_table(
         *whitespace_boundaries([[(ln.x0, ln.x1) for ln in row] for row in rows], lo, hi, em),
         hi,
     ]
-    xs, statement = value_boundaries(rows, xs, em)
+    refined, statement = value_boundaries(rows, xs, em)
+    if refined != xs:
+        # Number columns the whitespace missed or cut: the table they make, else the one
+        # the whitespace makes (numbers set as one string per row cannot be parted by them).
+        table = _aligned_columns(rows, rules, long, refined, statement)
+        if table is not None:
+            return table
+    return _aligned_columns(rows, rules, long, xs, False)
+
+
+def _aligned_columns(
+    rows: list[list[Line]],
+    rules: list[tuple[float, float, float, float]],
+    long: dict[int, bool],
+    xs: list[float],
+    statement: bool,
+) -> Block | str | None:
+    """``_aligned_table`` with the column boundaries ``xs`` (the rows' ends included);
+    ``statement``: the columns are right-aligned numbers."""
     if len(xs) < 3:
         return None
     # Prose at either side (the other column of the page, beside a table set in one
