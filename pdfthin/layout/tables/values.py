@@ -24,6 +24,8 @@ MIN_VALUE_ROWS = 3
 #: And at least this share of the rows that hold numbers at all (a stray edge match of two
 #: or three numbers in a long table is not a column).
 VALUE_ROW_SHARE = 0.3
+#: Runs closer than this (in ems) are one word drawn in pieces; a word space is wider.
+TOUCH_EM = 0.1
 _CURRENCY = re.compile(r"^[$€£¥]$")
 Span = tuple[float, float, str]
 
@@ -35,7 +37,7 @@ def value_boundaries(
     right-aligned number columns of ``rows``: no boundary inside a number column (between a
     ``$`` and its number), one in the gap before each (however narrow); and whether there
     are such columns (``xs`` itself when there are none)."""
-    pieces = [_pieces(row) for row in rows]
+    pieces = [_pieces(row, em) for row in rows]
     rights = _value_columns(pieces, em)
     if not rights:
         return xs, False
@@ -49,15 +51,23 @@ def value_boundaries(
     return [xs[0], *sorted(x for x in set(inner) if xs[0] < x < xs[-1]), xs[-1]], True
 
 
-def _pieces(row: list[Line]) -> list[Span]:
-    """The row's pieces as drawn (a line's runs), left to right."""
-    out: list[Span] = []
+def _pieces(row: list[Line], em: float) -> list[Span]:
+    """The row's words as drawn, left to right: a line's runs, with runs that touch (a word
+    drawn glyph by glyph) joined into one."""
+    runs: list[Span] = []
     for ln in row:
         if ln.spans:
-            out.extend((a, b, t.strip()) for a, b, t in ln.spans if t.strip())
+            runs.extend((a, b, t.strip()) for a, b, t in ln.spans if t.strip())
         else:
-            out.append((ln.x0, ln.x1, ln.text))
-    out.sort()
+            runs.append((ln.x0, ln.x1, ln.text))
+    runs.sort()
+    out: list[Span] = []
+    for a, b, t in runs:
+        if out and a - out[-1][1] <= TOUCH_EM * em:
+            pa, pb, pt = out[-1]
+            out[-1] = (pa, max(pb, b), pt + t)
+        else:
+            out.append((a, b, t))
     return out
 
 
@@ -66,7 +76,7 @@ def _value_columns(pieces: list[list[Span]], em: float) -> list[float]:
     edges: list[tuple[float, int]] = []
     for r, row in enumerate(pieces):
         for _, b, text in row:
-            if is_value(text) and any(ch.isdigit() for ch in text):
+            if _number(text):
                 edges.append((b, r))
     valued_rows = len({r for _, r in edges})
     need = max(MIN_VALUE_ROWS, VALUE_ROW_SHARE * valued_rows)
@@ -84,13 +94,18 @@ def _value_columns(pieces: list[list[Span]], em: float) -> list[float]:
     return out
 
 
+def _number(text: str) -> bool:
+    """One number (a run holding several, set as one string, has no edge of its own)."""
+    return " " not in text and is_value(text) and any(ch.isdigit() for ch in text)
+
+
 def _column_left(pieces: list[list[Span]], right: float, tol: float) -> float:
     """Where the column of numbers ending at ``right`` begins: its widest number, or the
     currency sign set before one."""
     left = right
     for row in pieces:
         for i, (a, b, text) in enumerate(row):
-            if abs(b - right) > tol or not is_value(text):
+            if abs(b - right) > tol or not _number(text):
                 continue
             left = min(left, a)
             if i and _CURRENCY.match(row[i - 1][2]):
