@@ -111,7 +111,7 @@ def rejoin_rows(lines: list[Line]) -> list[Line]:
     sides = _Sides(lines)
     joined: dict[int, Line] = {}  # first piece -> the line it now starts
     dropped: set[int] = set()
-    for row in rows:
+    for row in _body_rows(rows):
         for group in _split_at_gutters(row, sides):
             if len(group) < 2:
                 continue
@@ -136,6 +136,29 @@ def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
     for row in rows:
         row.sort(key=lambda ln: ln.x0)
     return rows
+
+
+#: A first or last row of the page this many ems (of its text) or more away from the rest is
+#: a running header or footer.
+FURNITURE_GAP_EM = 2.0
+
+
+def _body_rows(rows: list[list[Line]]) -> list[list[Line]]:
+    """``rows`` without a running header or footer set apart above or below the rest: a page
+    number set apart from a title is recognised on its own there."""
+    if len(rows) < 2:
+        return rows
+    first, last = 0, len(rows)
+
+    def gap(upper: list[Line], lower: list[Line]) -> float:
+        em = max(ln.size for ln in upper + lower) or 1.0
+        return (min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper)) / em
+
+    if gap(rows[0], rows[1]) >= FURNITURE_GAP_EM:
+        first = 1
+    if gap(rows[-2], rows[-1]) >= FURNITURE_GAP_EM:
+        last = len(rows) - 1
+    return rows[first:last]
 
 
 class _Sides:

@@ -446,14 +446,16 @@ def _aligned_table(
         *whitespace_boundaries([[(ln.x0, ln.x1) for ln in row] for row in rows], lo, hi, em),
         hi,
     ]
+    plain = _aligned_columns(rows, rules, long, xs, False)
     refined, statement = value_boundaries(rows, xs, em)
-    if refined != xs:
+    if plain != TEXT and refined != xs:
         # Number columns the whitespace missed or cut: the table they make, else the one
-        # the whitespace makes (numbers set as one string per row cannot be parted by them).
+        # the whitespace makes (numbers set as one string per row cannot be parted by them;
+        # running text in columns stays text whatever numbers line up in it).
         table = _aligned_columns(rows, rules, long, refined, statement)
-        if table is not None:
+        if isinstance(table, Block):
             return table
-    return _aligned_columns(rows, rules, long, xs, False)
+    return plain
 
 
 def _aligned_columns(
