@@ -21,8 +21,9 @@ from pdfthin.layout.types import Line
 RIGHT_EDGE_EM = 0.5
 #: A column of numbers has values on at least this many rows (as a table has rows).
 MIN_VALUE_ROWS = 3
-#: And at least this share of the rows that hold numbers at all (a stray edge match of two
-#: or three numbers in a long table is not a column).
+#: And on at least this share of the rows (a statement leaves a few rows to section labels
+#: and wrapped labels; numbers that happen to end at one x here and there in a long run of
+#: rows are no column).
 VALUE_ROW_SHARE = 0.3
 #: Runs closer than this (in ems) are one word drawn in pieces; a word space is wider.
 TOUCH_EM = 0.1
@@ -78,8 +79,7 @@ def _value_columns(pieces: list[list[Span]], em: float) -> list[float]:
         for _, b, text in row:
             if _number(text):
                 edges.append((b, r))
-    valued_rows = len({r for _, r in edges})
-    need = max(MIN_VALUE_ROWS, VALUE_ROW_SHARE * valued_rows)
+    need = max(MIN_VALUE_ROWS, VALUE_ROW_SHARE * len(pieces))
     edges.sort()
     tol = RIGHT_EDGE_EM * em
     out: list[float] = []
