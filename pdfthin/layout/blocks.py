@@ -13,7 +13,7 @@ import itertools
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.tables.cells import wordy
+from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
 
 #: Largest vertical gap between two lines of one block, in ems of the text size.
@@ -192,8 +192,14 @@ def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
     groups: list[list[Line]] = [[row[0]]]
     for a, b in itertools.pairwise(row):
         # What ends before ``b`` starts, and what starts after ``a`` ends: the columns on
-        # either side, however short ``a`` or ``b`` is (a paragraph's last line).
-        if b.x0 <= a.x1 or (sides.running(a, b.x0, True) and sides.running(b, a.x1, False)):
+        # either side, however short ``a`` or ``b`` is (a paragraph's last line). Nothing
+        # joins a column of text on its right (a figure's label beside the next column);
+        # only numbers join one on their left (a table's values; not code or a margin note).
+        if (
+            b.x0 <= a.x1
+            or sides.running(b, a.x1, False)
+            or (not values(b.text) and sides.running(a, b.x0, True))
+        ):
             groups.append([b])  # a gutter between columns of text, or text drawn over text
         else:
             groups[-1].append(b)

@@ -53,6 +53,12 @@ def wordy(text: str) -> bool:
     return len(words) >= WORDY_WORDS and sum(1 for w in words if is_value(w)) * 2 < len(words)
 
 
+def values(text: str) -> bool:
+    """Whether ``text`` is mostly values (numbers, currency signs, placeholders)."""
+    words = text.split()
+    return sum(1 for w in words if is_value(w) or w in "$€£¥") * 2 > len(words)
+
+
 def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     """The words of ``line`` shared out between ``cells`` (x ranges, left to right, that the
     line crosses): one text per cell, possibly empty."""
