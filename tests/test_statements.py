@@ -96,7 +96,9 @@ def test_a_statement_after_a_paragraph() -> None:
     md = markdown(canvas)
     first, _, rest = md.partition("\n\n")
     assert first.startswith("The following table presents") and "|" not in first
-    assert ["Goodwill", "1,235", "1,235", "1,180"] in table_rows(rest)
+    rows = table_rows(rest)
+    assert ["Goodwill", "1,235", "1,235", "1,180"] in rows
+    assert ["Cash and cash equivalents", "$ 14,259", "$ 13,931", "$ 12,004"] in rows
 
 
 def test_newspaper_columns_are_not_a_table() -> None:

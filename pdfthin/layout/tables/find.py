@@ -389,6 +389,11 @@ def _aligned_tables(
             continue
         end = _run_end(rows, i)
         table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
+        strict = _run_end(rows, i, labels=0)
+        if not isinstance(table, Block) and strict < end:
+            # Passing over label rows made a run that is no table: the run without them.
+            end = strict
+            table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
         if isinstance(table, Block):
             tables.append(table)
         elif table != TEXT and tries < MAX_TRIES:
@@ -403,15 +408,15 @@ def _aligned_tables(
     return tables, [ln for ln in lines if id(ln) not in used]
 
 
-def _run_end(rows: list[list[Line]], i: int) -> int:
+def _run_end(rows: list[list[Line]], i: int, labels: int = MAX_LABEL_ROWS) -> int:
     """The last row of the run starting at ``i``: rows of several pieces, close together,
     with at most one single-piece row (a wrapped cell) between two of them, or a few that
     hold only a row label (section labels of a statement: "Current liabilities:"), left of
-    where the run's second column starts."""
+    where the run's second column starts: up to ``labels`` of them in a row."""
     j = i + 1
     last_multi = i
     second = rows[i][1].x0
-    labels = 0
+    passed = 0
     while j < len(rows):
         prev_bottom = max(ln.y1 for ln in rows[j - 1])
         top = min(ln.y0 for ln in rows[j])
@@ -420,10 +425,10 @@ def _run_end(rows: list[list[Line]], i: int) -> int:
             break
         if len(rows[j]) >= 2:
             last_multi = j
-            labels = 0
+            passed = 0
             second = min(second, rows[j][1].x0)
-        elif rows[j][0].x1 < second and labels < MAX_LABEL_ROWS:
-            labels += 1
+        elif rows[j][0].x1 < second and passed < labels:
+            passed += 1
         elif j - last_multi > 1:
             break
         j += 1
