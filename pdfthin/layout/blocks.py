@@ -3,7 +3,8 @@ horizontally, same size and weight) become one block.
 
 Before that, ``rejoin_rows`` puts back together the pieces of one row that ``build_lines``
 split at wide gaps and that table detection did not take: a row label and its values stay
-on one line, unless the gap between them is the gutter between two columns of running text.
+on one line, unless a column of text lies right of the gap (the gutter of a page set in
+columns).
 """
 
 from __future__ import annotations
@@ -90,21 +91,20 @@ def summarise(block: Block) -> None:
 #: Pieces whose baselines differ by at most this many ems of the smaller share a row (a
 #: bolder or slightly smaller cell sits on the same baseline; a superscript does not).
 ROW_BASELINE_EM = 0.25
-#: The lines within this many ems above and below a row show what kind of text lies on
-#: each side of a gap in it (a column's lines, for a screenful around the row).
+#: The lines within this many ems above and below a row show what kind of text lies right
+#: of a gap in it (a column's lines, for a screenful around the row).
 SIDE_WINDOW_EM = 20.0
-#: A side of a gap is a column of text when at least this many of the lines there are lines
-#: of words (``wordy``), holding at least this share of the side's characters.
+#: The right side of a gap is a column of text when at least this many of the lines there
+#: are lines of words (``wordy``), holding at least this share of the side's characters.
 TEXT_SIDE_LINES = 3
 TEXT_SIDE_SHARE = 0.6
 
 
 def rejoin_rows(lines: list[Line]) -> list[Line]:
-    """``lines`` (top to bottom) with the pieces of each row joined into one line, in reading
-    order, unless the gap between two pieces has a column of running text on both sides (the
-    gutter of a page set in columns): the label of a table row that was not recognised as a
-    table, and its values, read as one line of text instead of a column of labels followed
-    by columns of numbers."""
+    """``lines`` (top to bottom) with values joined to the piece of their row before them, in
+    reading order, unless a column of text lies right of the gap (the gutter of a page set in
+    columns): the label of a table row that was not recognised as a table, and its values,
+    read as one line of text instead of a column of labels followed by columns of numbers."""
     rows = _baseline_rows(lines)
     if all(len(row) < 2 for row in rows):
         return lines
@@ -162,24 +162,24 @@ def _body_rows(rows: list[list[Line]]) -> list[list[Line]]:
 
 
 class _Sides:
-    """The page's lines by height, with whether each is running text, to tell what lies on
-    either side of a gap."""
+    """The page's lines by height, with whether each is a line of words, to tell what lies
+    right of a gap."""
 
     def __init__(self, lines: list[Line]) -> None:
         self.lines = sorted(lines, key=lambda ln: ln.y1)
         self.ys = [ln.y1 for ln in self.lines]
         self.text = [wordy(ln.text) for ln in self.lines]
 
-    def running(self, row: Line, x: float, left: bool) -> bool:
-        """Whether the lines near ``row`` lying wholly on one side of ``x`` (left of it when
-        ``left``) are a column of text (lines of words, not values)."""
+    def text_after(self, row: Line, x: float) -> bool:
+        """Whether the lines near ``row`` lying wholly right of ``x`` are a column of text
+        (lines of words, not values)."""
         reach = SIDE_WINDOW_EM * (row.size or 1.0)
         lo = bisect.bisect_left(self.ys, row.y1 - reach)
         hi = bisect.bisect_right(self.ys, row.y1 + reach)
         count = chars = in_text = 0
         for k in range(lo, hi):
             ln = self.lines[k]
-            if (ln.x1 > x) if left else (ln.x0 < x):
+            if ln.x0 < x:
                 continue
             chars += len(ln.text)
             if self.text[k]:
@@ -191,15 +191,11 @@ class _Sides:
 def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
     groups: list[list[Line]] = [[row[0]]]
     for a, b in itertools.pairwise(row):
-        # What ends before ``b`` starts, and what starts after ``a`` ends: the columns on
-        # either side, however short ``a`` or ``b`` is (a paragraph's last line). Nothing
-        # joins a column of text on its right (a figure's label beside the next column);
-        # only numbers join one on their left (a table's values; not code or a margin note).
-        if (
-            b.x0 <= a.x1
-            or sides.running(b, a.x1, False)
-            or (not values(b.text) and sides.running(a, b.x0, True))
-        ):
+        # Values join the line before them (a row's label, the values before them): words
+        # after a wide gap are the next column of a page, an index, a figure's labels. So
+        # are values with a column of text on their right, whatever is left of the gap
+        # (what starts after ``a`` ends, however short ``a`` is).
+        if b.x0 <= a.x1 or not values(b.text) or sides.text_after(b, a.x1):
             groups.append([b])  # a gutter between columns of text, or text drawn over text
         else:
             groups[-1].append(b)
