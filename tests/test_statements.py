@@ -161,3 +161,32 @@ def test_pieces_of_a_row_join_left_to_right() -> None:
     (joined,) = rejoin_rows(lines)
     assert joined.text == "Total assets 57,890 53,960"
     assert (joined.x0, joined.x1) == (50, lines[2].x1)
+
+
+def test_a_number_starting_the_next_text_column_stays_there() -> None:
+    # Right of the gap runs a column of text; a line of it that is a bare number (a year
+    # on its own line) is that column's, not a value of the short line beside it.
+    from pdfthin.layout.blocks import rejoin_rows
+
+    right = [
+        "while the second column tells another story",
+        "in lines of words just as long as these",
+        "1984",
+        "and keep going on below the short line",
+    ]
+    lines = [_ln("until the paragraph ends here.", 50, 136)]
+    lines += [_ln(text, 320, 112 + 12 * k) for k, text in enumerate(right)]
+    lines += [_ln("and the left column goes on below it", 50, 160)]
+    kept = rejoin_rows(sorted(lines, key=lambda ln: ln.y0))
+    assert sorted(ln.text for ln in kept) == sorted(ln.text for ln in lines)
+
+
+def test_a_running_header_set_apart_keeps_its_page_number_apart() -> None:
+    # The page number of a running header is recognised on its own across pages; the
+    # header row, well above the body, is left as it is.
+    from pdfthin.layout.blocks import rejoin_rows
+
+    lines = [_ln("Chapter 1. Topology", 50, 40), _ln("17", 500, 40)]
+    lines += [_ln(f"body line {k} of the page", 50, 100 + 12 * k) for k in range(3)]
+    kept = rejoin_rows(lines)
+    assert [ln.text for ln in kept][:2] == ["Chapter 1. Topology", "17"]
