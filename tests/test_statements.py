@@ -190,3 +190,25 @@ def test_a_running_header_set_apart_keeps_its_page_number_apart() -> None:
     lines += [_ln(f"body line {k} of the page", 50, 100 + 12 * k) for k in range(3)]
     kept = rejoin_rows(lines)
     assert [ln.text for ln in kept][:2] == ["Chapter 1. Topology", "17"]
+
+
+
+def test_a_table_of_contents_is_not_a_table() -> None:
+    # Page numbers flush right line up like a column of numbers; dot leaders say what
+    # they are: the end of a table of contents' entry, not a column of values.
+    from pdfthin.layout.tables.find import find_tables
+
+    entries = [("1", "OVERVIEW", "6"), ("2", "MODEL", "8"), ("2.1", "LOGICAL VIEW", "9")]
+    entries += [("2.2", "NETWORK", "10"), ("2.3", "EVENTS", "11"), ("3", "METADATA", "19")]
+    lines = []
+    for k, (number, title, page) in enumerate(entries):
+        y = 100 + 14 * k
+        entry = f"{title}{'.' * 40}"
+        right = 500 - 5 * len(page)
+        lines.append(_ln(number, 72, y))
+        line = Line(f"{entry} {page}", 110, y - 8, 500, y + 2, 10.0)
+        line.spans = [(110, right - 5, entry), (right, 500, page)]
+        lines.append(line)
+    tables, _ = find_tables(lines, [])
+    cells = [cell for table in tables for row in table.rows or [] for cell in row]
+    assert not {page for _, _, page in entries} & set(cells)  # never a column of their own

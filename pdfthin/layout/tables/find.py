@@ -516,6 +516,8 @@ def _aligned_columns(
             continue
         grid.append(values)
     if statement:
+        if _leaders(grid):
+            return None  # a table of contents: entries, dot leaders, page numbers
         grid = _labels_wrapped_down(grid)
     grid = _merge_header(grid)
     columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
@@ -524,6 +526,16 @@ def _aligned_columns(
     if not _looks_tabular(grid, len(prose) > 0):
         return None
     return _table_block(grid, [ln for row in rows for ln in row])
+
+
+_LEADER = re.compile(r"(?:\.\s?){4,}$|…{2,}$")
+
+
+def _leaders(grid: list[list[str]]) -> bool:
+    """Most rows have a cell ending in dot leaders: the entries of a table of contents,
+    whose page numbers line up on the right like a column of numbers."""
+    rows = [row for row in grid if any(row)]
+    return sum(1 for row in rows if any(_LEADER.search(t) for t in row)) * 2 > len(rows)
 
 
 def _labels_wrapped_down(grid: list[list[str]]) -> list[list[str]]:
