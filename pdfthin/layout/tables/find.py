@@ -505,6 +505,8 @@ def _aligned_columns(
         for ln in sorted(row, key=lambda ln: ln.x0):
             for c, t in _pieces(ln, xs, cells, hard).items():
                 values[c] = f"{values[c]} {t}".strip()
+        if statement:
+            values = [_CURRENCY_GAP.sub(r"\1", t) for t in values]
         if len(row) == 1 and grid and sum(1 for t in values if t) == 1:
             if statement and values[0] and not _continues(values[0]):
                 grid.append(values)  # a section label ("Current assets:") is a row
@@ -519,7 +521,7 @@ def _aligned_columns(
         if _leaders(grid):
             return None  # a table of contents: entries, dot leaders, page numbers
         grid = _labels_wrapped_down(grid)
-    grid = _merge_header(grid)
+    grid = _merge_header(grid, statement)
     columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
     if _text_columns(columns) or _running_text_columns(columns):
         return TEXT
@@ -559,15 +561,35 @@ def _labels_wrapped_down(grid: list[list[str]]) -> list[list[str]]:
     return out
 
 
-def _merge_header(grid: list[list[str]]) -> list[list[str]]:
+#: A currency sign set apart in its own column, then its number: "$ 178" reads "$178".
+_CURRENCY_GAP = re.compile(r"(?<![^\s(])([$€£¥])\s+(?=[(\d])")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _merge_header(grid: list[list[str]], statement: bool = False) -> list[list[str]]:
     """Rows of words above the first row holding values: one header whose cells wrap over
     several lines, merged into one row (only when values follow, so that a table of words
-    keeps its rows)."""
-    first = next((i for i, row in enumerate(grid) if any(is_value(t) for t in row if t)), 0)
+    keeps its rows). Above a statement's columns of numbers, a row of years under the
+    period names ("March 31," then "2024") is header too, and the header ends at the first
+    row label ("Current assets:")."""
+    first = next(
+        (
+            i
+            for i, row in enumerate(grid)
+            if (any(is_value(t) for t in row if t) and not (statement and _years(row)))
+            or (statement and row[0])
+        ),
+        0,
+    )
     if not 2 <= first <= MAX_HEADER_LINES:
         return grid
     header = [" ".join(row[c] for row in grid[:first] if row[c]) for c in range(len(grid[0]))]
     return [header, *grid[first:]]
+
+
+def _years(row: list[str]) -> bool:
+    """A row naming years over the value columns, nothing in the label column."""
+    return not row[0] and all(_YEAR.match(t) for t in row[1:] if t) and any(row[1:])
 
 
 def _prose_columns(rows: list[list[Line]], xs: list[float], long: dict[int, bool]) -> list[int]:
