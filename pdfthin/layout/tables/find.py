@@ -571,13 +571,13 @@ def _merge_header(grid: list[list[str]], statement: bool = False) -> list[list[s
     several lines, merged into one row (only when values follow, so that a table of words
     keeps its rows). Above a statement's columns of numbers, a row of years under the
     period names ("March 31," then "2024") is header too, and the header ends at the first
-    row label ("Current assets:")."""
+    row holding only a label ("Current assets:")."""
     first = next(
         (
             i
             for i, row in enumerate(grid)
             if (any(is_value(t) for t in row if t) and not (statement and _years(row)))
-            or (statement and row[0])
+            or (statement and row[0] and not any(row[1:]))
         ),
         0,
     )
