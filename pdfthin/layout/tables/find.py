@@ -500,7 +500,7 @@ def _aligned_columns(
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
     grid: list[list[str]] = []
-    for row in rows:
+    for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
         for ln in sorted(row, key=lambda ln: ln.x0):
             for c, t in _pieces(ln, xs, cells, hard).items():
@@ -508,7 +508,7 @@ def _aligned_columns(
         if statement:
             values = [_CURRENCY_GAP.sub(r"\1", t) for t in values]
         if len(row) == 1 and grid and sum(1 for t in values if t) == 1:
-            if statement and values[0] and not _continues(values[0]):
+            if statement and _section_label(values[0], grid[-1], rows[k + 1 : k + 2]):
                 grid.append(values)  # a section label ("Current assets:") is a row
                 continue
             # A wrapped cell: its continuation joins the cell above.
@@ -528,6 +528,21 @@ def _aligned_columns(
     if not _looks_tabular(grid, len(prose) > 0):
         return None
     return _table_block(grid, [ln for row in rows for ln in row])
+
+
+def _section_label(label: str, above: list[str], below: list[list[Line]]) -> bool:
+    """Whether a row holding only ``label`` is a statement's section label ("Current
+    assets:") rather than the wrapped end of the cell above: it does not carry on the text
+    above (lower case), and it introduces what follows (a colon, capitals, another label row
+    below) or follows no values; or the label below carries it on (a label wrapped down to
+    its values)."""
+    if not label or _continues(label):
+        return False
+    nxt = below[0] if below else []
+    if nxt and _continues(nxt[0].text):
+        return True
+    introduces = label.endswith(":") or label.isupper() or len(nxt) == 1
+    return introduces or not any(is_value(t) for t in above[1:] if t)
 
 
 _LEADER = re.compile(r"(?:\.\s?){4,}$|…{2,}$")
