@@ -54,9 +54,10 @@ def wordy(text: str) -> bool:
 
 
 def values(text: str) -> bool:
-    """Whether ``text`` is mostly values (numbers, currency signs, placeholders)."""
+    """Whether ``text`` is values only (numbers, currency signs, placeholders): a date
+    ("April 6, 2016") or a measurement with words is not."""
     words = text.split()
-    return sum(1 for w in words if is_value(w) or w in "$€£¥") * 2 > len(words)
+    return bool(words) and all(is_value(w) or w in "$€£¥" for w in words)
 
 
 def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
