@@ -7,7 +7,7 @@ then looks across pages (running headers and footers, headings, lists).
 from __future__ import annotations
 
 from pdfthin.engine.types import PageContent, TextRun
-from pdfthin.layout.blocks import build_blocks
+from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.headings import mark_headings
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
@@ -44,7 +44,7 @@ def layout_page(page: PageContent) -> PageLayout:
     tables, rest = find_tables(lines, page.rules)
     for line in lines:
         line.spans = ()  # read by table detection only (see Line.spans)
-    blocks = build_blocks(rest)
+    blocks = build_blocks(rejoin_rows(rest))
     ordered = reading_order(blocks + tables)
     if vertical:
         ordered.extend(_vertical_blocks(vertical))

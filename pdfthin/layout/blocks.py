@@ -1,8 +1,20 @@
 """Lines -> blocks: consecutive lines of one paragraph (close below each other, overlapping
-horizontally, same size and weight) become one block."""
+horizontally, same size and weight) become one block.
+
+Before that, ``rejoin_rows`` puts back together the pieces of one row that ``build_lines``
+split at wide gaps and that table detection did not take: a row label and its values stay
+on one line, unless a column of text lies right of the gap (the gutter of a page set in
+columns).
+"""
 
 from __future__ import annotations
 
+import bisect
+import itertools
+from dataclasses import replace
+
+from pdfthin.engine.content.bidi import mostly_rtl
+from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
 
 #: Largest vertical gap between two lines of one block, in ems of the text size.
@@ -72,3 +84,139 @@ def summarise(block: Block) -> None:
             bold += n
     block.size = max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
     block.bold = bold * 2 > total
+
+
+# --- the row safety net -----------------------------------------------------------------------
+
+#: Pieces whose baselines differ by at most this many ems of the smaller share a row (a
+#: bolder or slightly smaller cell sits on the same baseline; a superscript does not).
+ROW_BASELINE_EM = 0.25
+#: The lines within this many ems above and below a row show what kind of text lies right
+#: of a gap in it (a column's lines, for a screenful around the row).
+SIDE_WINDOW_EM = 20.0
+#: The right side of a gap is a column of text when at least this many of the lines there
+#: are lines of words (``wordy``), holding at least this share of the side's characters.
+TEXT_SIDE_LINES = 3
+TEXT_SIDE_SHARE = 0.6
+
+
+def rejoin_rows(lines: list[Line]) -> list[Line]:
+    """``lines`` (top to bottom) with values joined to the piece of their row before them, in
+    reading order, unless a column of text lies right of the gap (the gutter of a page set in
+    columns): the label of a table row that was not recognised as a table, and its values,
+    read as one line of text instead of a column of labels followed by columns of numbers."""
+    rows = _baseline_rows(lines)
+    if all(len(row) < 2 for row in rows):
+        return lines
+    sides = _Sides(lines)
+    joined: dict[int, Line] = {}  # first piece -> the line it now starts
+    dropped: set[int] = set()
+    for row in _body_rows(rows):
+        for group in _split_at_gutters(row, sides):
+            if len(group) < 2:
+                continue
+            joined[id(group[0])] = _joined(group)
+            dropped.update(id(piece) for piece in group[1:])
+    if not joined:
+        return lines
+    return [joined.get(id(ln), ln) for ln in lines if id(ln) not in dropped]
+
+
+def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines sharing a baseline, each row left to right."""
+    ordered = sorted(lines, key=lambda ln: (ln.y1, ln.x0))
+    rows: list[list[Line]] = []
+    for line in ordered:
+        if rows:
+            last = rows[-1][-1]
+            if abs(line.y1 - last.y1) <= ROW_BASELINE_EM * (min(line.size, last.size) or 1.0):
+                rows[-1].append(line)
+                continue
+        rows.append([line])
+    for row in rows:
+        row.sort(key=lambda ln: ln.x0)
+    return rows
+
+
+#: A first or last row of the page this many ems (of its text) or more away from the rest is
+#: a running header or footer.
+FURNITURE_GAP_EM = 2.0
+
+
+def _body_rows(rows: list[list[Line]]) -> list[list[Line]]:
+    """``rows`` without a running header or footer set apart above or below the rest: a page
+    number set apart from a title is recognised on its own there."""
+    if len(rows) < 2:
+        return rows
+    first, last = 0, len(rows)
+
+    def gap(upper: list[Line], lower: list[Line]) -> float:
+        em = max(ln.size for ln in upper + lower) or 1.0
+        return (min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper)) / em
+
+    if gap(rows[0], rows[1]) >= FURNITURE_GAP_EM:
+        first = 1
+    if gap(rows[-2], rows[-1]) >= FURNITURE_GAP_EM:
+        last = len(rows) - 1
+    return rows[first:last]
+
+
+class _Sides:
+    """The page's lines by height, with whether each is a line of words, to tell what lies
+    right of a gap."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        self.lines = sorted(lines, key=lambda ln: ln.y1)
+        self.ys = [ln.y1 for ln in self.lines]
+        self.text = [wordy(ln.text) for ln in self.lines]
+
+    def text_after(self, row: Line, x: float) -> bool:
+        """Whether the lines near ``row`` lying wholly right of ``x`` are a column of text
+        (lines of words, not values)."""
+        reach = SIDE_WINDOW_EM * (row.size or 1.0)
+        lo = bisect.bisect_left(self.ys, row.y1 - reach)
+        hi = bisect.bisect_right(self.ys, row.y1 + reach)
+        count = chars = in_text = 0
+        for k in range(lo, hi):
+            ln = self.lines[k]
+            if ln.x0 < x:
+                continue
+            chars += len(ln.text)
+            if self.text[k]:
+                count += 1
+                in_text += len(ln.text)
+        return count >= TEXT_SIDE_LINES and in_text >= TEXT_SIDE_SHARE * chars
+
+
+def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
+    groups: list[list[Line]] = [[row[0]]]
+    for a, b in itertools.pairwise(row):
+        # Values join the line before them (a row's label, the values before them): words
+        # after a wide gap are the next column of a page, an index, a figure's labels. So
+        # are values with a column of text on their right, whatever is left of the gap
+        # (what starts after ``a`` ends, however short ``a`` is).
+        if b.x0 <= a.x1 or not values(b.text) or sides.text_after(b, a.x1):
+            groups.append([b])  # a gutter between columns of text, or text drawn over text
+        else:
+            groups[-1].append(b)
+    return groups
+
+
+def _joined(pieces: list[Line]) -> Line:
+    """One line of ``pieces`` (left to right), read right to left when its text is."""
+    ordered = pieces[::-1] if mostly_rtl(" ".join(p.text for p in pieces)) else pieces
+    longest = max(pieces, key=lambda p: len(p.text))
+    chars = sum(len(p.text) for p in pieces)
+    return replace(
+        longest,
+        text=" ".join(p.text for p in ordered),
+        x0=min(p.x0 for p in pieces),
+        y0=min(p.y0 for p in pieces),
+        x1=max(p.x1 for p in pieces),
+        y1=max(p.y1 for p in pieces),
+        bold=sum(len(p.text) for p in pieces if p.bold) * 2 > chars,
+        italic=sum(len(p.text) for p in pieces if p.italic) * 2 > chars,
+        artifact=all(p.artifact for p in pieces),
+        seq=min(p.seq for p in pieces),
+        spans=(),  # table detection is over
+    )

@@ -28,6 +28,38 @@ def is_value(text: str) -> bool:
     return bool(_VALUE.match(text))
 
 
+#: A piece of running text has at least this many words, most of them words of letters: the
+#: lines of a newspaper's or a paper's columns are; a table's labels and values mostly are
+#: not (a few long labels among short ones do not make their column running text).
+PROSE_WORDS = 4
+_LETTERS = re.compile(r"^[^\W\d_]{2,}\W{0,2}$")
+
+
+def running_text(text: str) -> bool:
+    """Whether ``text`` reads as a piece of running text (see ``PROSE_WORDS``)."""
+    words = text.split()
+    return len(words) >= PROSE_WORDS and sum(1 for w in words if _LETTERS.match(w)) * 2 > len(words)
+
+
+#: A line of words (of a text column, as opposed to a table's values) has at least this many
+#: words, fewer than half of them values.
+WORDY_WORDS = 3
+
+
+def wordy(text: str) -> bool:
+    """Whether ``text`` is a line of words: running text, a reference, a long label; not a
+    number, nor a row of numbers."""
+    words = text.split()
+    return len(words) >= WORDY_WORDS and sum(1 for w in words if is_value(w)) * 2 < len(words)
+
+
+def values(text: str) -> bool:
+    """Whether ``text`` is values only (numbers, currency signs, placeholders): a date
+    ("April 6, 2016") or a measurement with words is not."""
+    words = text.split()
+    return bool(words) and all(is_value(w) or w in "$€£¥" for w in words)
+
+
 def share_words(line: Line, cells: list[tuple[float, float]]) -> list[str]:
     """The words of ``line`` shared out between ``cells`` (x ranges, left to right, that the
     line crosses): one text per cell, possibly empty."""

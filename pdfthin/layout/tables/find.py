@@ -12,9 +12,10 @@ from bisect import bisect_right
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.tables.cells import is_value, share_words, soft_split
+from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
+from pdfthin.layout.tables.values import value_boundaries
 from pdfthin.layout.types import Block, Line
 
 MIN_ROWS = 3
@@ -27,6 +28,10 @@ PROSE_EMS = 16
 MAX_HEADER_LINES = 4
 #: Starts of a table tried further down a run of aligned rows before giving the run up.
 MAX_TRIES = 3
+#: Rows holding only a row label (section labels) a run of table rows may pass over: a
+#: statement names a section and a subsection ("Liabilities:", "Current liabilities:") and
+#: may wrap a long label; more such rows in a row are text between two tables.
+MAX_LABEL_ROWS = 3
 #: What ``_aligned_table`` says of rows that are running text in columns.
 TEXT = "text"
 #: A ruled table fills at least this share of its cells (plots and forms fill far fewer).
@@ -384,6 +389,11 @@ def _aligned_tables(
             continue
         end = _run_end(rows, i)
         table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
+        strict = _run_end(rows, i, labels=0)
+        if not isinstance(table, Block) and strict < end:
+            # Passing over label rows made a run that is no table: the run without them.
+            end = strict
+            table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
         if isinstance(table, Block):
             tables.append(table)
         elif table != TEXT and tries < MAX_TRIES:
@@ -398,11 +408,15 @@ def _aligned_tables(
     return tables, [ln for ln in lines if id(ln) not in used]
 
 
-def _run_end(rows: list[list[Line]], i: int) -> int:
+def _run_end(rows: list[list[Line]], i: int, labels: int = MAX_LABEL_ROWS) -> int:
     """The last row of the run starting at ``i``: rows of several pieces, close together,
-    with at most one single-piece row (a wrapped cell) between two of them."""
+    with at most one single-piece row (a wrapped cell) between two of them, or a few that
+    hold only a row label (section labels of a statement: "Current liabilities:"), left of
+    where the run's second column starts: up to ``labels`` of them in a row."""
     j = i + 1
     last_multi = i
+    second = rows[i][1].x0
+    passed = 0
     while j < len(rows):
         prev_bottom = max(ln.y1 for ln in rows[j - 1])
         top = min(ln.y0 for ln in rows[j])
@@ -411,6 +425,10 @@ def _run_end(rows: list[list[Line]], i: int) -> int:
             break
         if len(rows[j]) >= 2:
             last_multi = j
+            passed = 0
+            second = min(second, rows[j][1].x0)
+        elif rows[j][0].x1 < second and passed < labels:
+            passed += 1
         elif j - last_multi > 1:
             break
         j += 1
@@ -433,6 +451,27 @@ def _aligned_table(
         *whitespace_boundaries([[(ln.x0, ln.x1) for ln in row] for row in rows], lo, hi, em),
         hi,
     ]
+    plain = _aligned_columns(rows, rules, long, xs, False)
+    refined, statement = value_boundaries(rows, xs, em)
+    if plain != TEXT and refined != xs:
+        # Number columns the whitespace missed or cut: the table they make, else the one
+        # the whitespace makes (numbers set as one string per row cannot be parted by them;
+        # running text in columns stays text whatever numbers line up in it).
+        table = _aligned_columns(rows, rules, long, refined, statement)
+        if isinstance(table, Block):
+            return table
+    return plain
+
+
+def _aligned_columns(
+    rows: list[list[Line]],
+    rules: list[tuple[float, float, float, float]],
+    long: dict[int, bool],
+    xs: list[float],
+    statement: bool,
+) -> Block | str | None:
+    """``_aligned_table`` with the column boundaries ``xs`` (the rows' ends included);
+    ``statement``: the columns are right-aligned numbers."""
     if len(xs) < 3:
         return None
     # Prose at either side (the other column of the page, beside a table set in one
@@ -461,35 +500,111 @@ def _aligned_table(
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
     grid: list[list[str]] = []
-    for row in rows:
+    for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
         for ln in sorted(row, key=lambda ln: ln.x0):
             for c, t in _pieces(ln, xs, cells, hard).items():
                 values[c] = f"{values[c]} {t}".strip()
+        if statement:
+            values = [_CURRENCY_GAP.sub(r"\1", t) for t in values]
         if len(row) == 1 and grid and sum(1 for t in values if t) == 1:
+            if statement and _section_label(values[0], grid[-1], rows[k + 1 : k + 2]):
+                grid.append(values)  # a section label ("Current assets:") is a row
+                continue
             # A wrapped cell: its continuation joins the cell above.
             for c, t in enumerate(values):
                 if t:
                     grid[-1][c] = f"{grid[-1][c]} {t}".strip()
             continue
         grid.append(values)
-    grid = _merge_header(grid)
-    if _text_columns([[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]):
+    if statement:
+        if _leaders(grid):
+            return None  # a table of contents: entries, dot leaders, page numbers
+        grid = _labels_wrapped_down(grid)
+    grid = _merge_header(grid, statement)
+    columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
+    if _text_columns(columns) or _running_text_columns(columns):
         return TEXT
     if not _looks_tabular(grid, len(prose) > 0):
         return None
     return _table_block(grid, [ln for row in rows for ln in row])
 
 
-def _merge_header(grid: list[list[str]]) -> list[list[str]]:
+def _section_label(label: str, above: list[str], below: list[list[Line]]) -> bool:
+    """Whether a row holding only ``label`` is a statement's section label ("Current
+    assets:") rather than the wrapped end of the cell above: it does not carry on the text
+    above (lower case), and it introduces what follows (a colon, capitals, another label row
+    below) or follows no values; or the label below carries it on (a label wrapped down to
+    its values)."""
+    if not label or _continues(label):
+        return False
+    nxt = below[0] if below else []
+    if nxt and _continues(nxt[0].text):
+        return True
+    introduces = label.endswith(":") or label.isupper() or len(nxt) == 1
+    return introduces or not any(is_value(t) for t in above[1:] if t)
+
+
+_LEADER = re.compile(r"(?:\.\s?){4,}$|…{2,}$")
+
+
+def _leaders(grid: list[list[str]]) -> bool:
+    """Most rows have a cell ending in dot leaders: the entries of a table of contents,
+    whose page numbers line up on the right like a column of numbers."""
+    rows = [row for row in grid if any(row)]
+    return sum(1 for row in rows if any(_LEADER.search(t) for t in row)) * 2 > len(rows)
+
+
+def _labels_wrapped_down(grid: list[list[str]]) -> list[list[str]]:
+    """In a table of right-aligned numbers (a financial statement), a label that wraps puts
+    its numbers on its last line: a row holding only the first part of a label joins the row
+    below when that row's label carries it on (starts in lower case)."""
+    out: list[list[str]] = []
+    for row in grid:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev[0]
+            and not any(prev[1:])
+            and row[0]
+            and _continues(row[0])
+            and not row[0].startswith(("(", "["))
+        ):
+            out[-1] = [f"{prev[0]} {row[0]}", *row[1:]]
+        else:
+            out.append(row)
+    return out
+
+
+#: A currency sign set apart in its own column, then its number: "$ 178" reads "$178".
+_CURRENCY_GAP = re.compile(r"(?<![^\s(])([$€£¥])\s+(?=[(\d])")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _merge_header(grid: list[list[str]], statement: bool = False) -> list[list[str]]:
     """Rows of words above the first row holding values: one header whose cells wrap over
     several lines, merged into one row (only when values follow, so that a table of words
-    keeps its rows)."""
-    first = next((i for i, row in enumerate(grid) if any(is_value(t) for t in row if t)), 0)
+    keeps its rows). Above a statement's columns of numbers, a row of years under the
+    period names ("March 31," then "2024") is header too, and the header ends at the first
+    row holding only a label ("Current assets:")."""
+    first = next(
+        (
+            i
+            for i, row in enumerate(grid)
+            if (any(is_value(t) for t in row if t) and not (statement and _years(row)))
+            or (statement and row[0] and not any(row[1:]))
+        ),
+        0,
+    )
     if not 2 <= first <= MAX_HEADER_LINES:
         return grid
     header = [" ".join(row[c] for row in grid[:first] if row[c]) for c in range(len(grid[0]))]
     return [header, *grid[first:]]
+
+
+def _years(row: list[str]) -> bool:
+    """A row naming years over the value columns, nothing in the label column."""
+    return not row[0] and all(_YEAR.match(t) for t in row[1:] if t) and any(row[1:])
 
 
 def _prose_columns(rows: list[list[Line]], xs: list[float], long: dict[int, bool]) -> list[int]:
@@ -567,6 +682,19 @@ def _text_columns(columns: list[list[str]]) -> bool:
     if min(refs) >= 0.3:
         return True  # index entries end in page numbers in every column alike
     return min(lengths) >= 12 and max(lengths) <= 2 * min(lengths)
+
+
+#: A column of running text has at least this share of its cells in running text.
+RUNNING_SHARE = 0.7
+
+
+def _running_text_columns(columns: list[list[str]]) -> bool:
+    """Every column filled with running text (a newspaper page's narrow columns, however
+    many): a table has at least one column of labels, keys or values."""
+    columns = [col for col in columns if col]
+    return len(columns) >= 2 and all(
+        sum(1 for t in col if running_text(t)) >= RUNNING_SHARE * len(col) for col in columns
+    )
 
 
 def _drawing(rows: list[list[Line]], rules: list[tuple[float, float, float, float]]) -> bool:
