@@ -448,7 +448,51 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
         return False
     top, bottom = min(support), max(support)
     inside = sum(1 for y in crossing if top <= y <= bottom)
-    return inside <= 0.25 * len(support)
+    if inside > 0.25 * len(support):
+        return False
+    return not _word_gaps_lined_up(mid, rows, top, bottom)
+
+
+#: A gutter's gap is wider than the word spaces of the lines beside it: a gap at most this
+#: many times the row's own median word space is a (stretched) word space.
+GUTTER_WORD_RATIO = 1.4
+#: Wide word spaces of justified text line up by chance over a few rows; whitespace clear over
+#: this many consecutive rows is a gutter however narrow (the chance of a coincidence halves
+#: or worse with every row, so this is far beyond it).
+GUTTER_CLEAR_ROWS = 6
+
+
+def _word_gaps_lined_up(
+    mid: float, rows: list[list[TextRun]], top: float, bottom: float
+) -> bool:
+    """Whether the gap at ``mid`` is, on most rows where it is open and narrow enough to be
+    doubted, no wider than those rows' word spaces (justified prose, whose wide spaces line up now and then), and the
+    whitespace there does not stay clear over many consecutive rows as a column gutter does."""
+    word_like = opened = run_length = longest = 0
+    for row in rows:
+        y = (row[0].y0 + row[0].y1) / 2
+        if not top <= y <= bottom:
+            continue
+        left = [r for r in row if (r.x0 + r.x1) / 2 < mid]
+        right = [r for r in row if (r.x0 + r.x1) / 2 >= mid]
+        if not left or not right or left[-1].x1 > mid or right[0].x0 < mid:
+            run_length = 0
+            continue
+        run_length += 1
+        longest = max(longest, run_length)
+        gap = right[0].x0 - max(r.x1 for r in left)
+        if gap > SPLIT_GAP_EM * (min(left[-1].size, right[0].size) or 1.0):
+            continue  # the row splits there anyway (a short last line, a wide gutter)
+        opened += 1
+        spaces = [
+            b - a for a, b, em in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * em
+        ]
+        if not spaces or not _prose_row([[r] for r in row]):
+            continue
+        spaces.sort()
+        if gap <= GUTTER_WORD_RATIO * spaces[len(spaces) // 2]:
+            word_like += 1
+    return word_like * 2 > opened and longest < GUTTER_CLEAR_ROWS
 
 
 def _duplicate(a: TextRun, b: TextRun) -> bool:
