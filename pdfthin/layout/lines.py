@@ -457,18 +457,23 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
 #: many times the row's own median word space is a (stretched) word space.
 GUTTER_WORD_RATIO = 1.4
 #: Wide word spaces of justified text line up by chance over a few rows; whitespace clear over
-#: this many consecutive rows is a gutter however narrow (the chance of a coincidence halves
-#: or worse with every row, so this is far beyond it).
+#: this many consecutive rows, with a column's edge on one side of it, is a gutter however
+#: narrow (the chance of a coincidence shrinks with every row, so this is far beyond it).
 GUTTER_CLEAR_ROWS = 6
+#: The lines of a column start (or, right-aligned or justified, end) within this many ems of
+#: one another; the words beside a coincidental gap do not.
+EDGE_ALIGN_EM = 0.15
 
 
-def _word_gaps_lined_up(
-    mid: float, rows: list[list[TextRun]], top: float, bottom: float
-) -> bool:
+def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, bottom: float) -> bool:
     """Whether the gap at ``mid`` is, on most rows where it is open and narrow enough to be
-    doubted, no wider than those rows' word spaces (justified prose, whose wide spaces line up now and then), and the
-    whitespace there does not stay clear over many consecutive rows as a column gutter does."""
+    doubted, no wider than those rows' word spaces (justified prose, whose wide spaces line
+    up now and then), and the whitespace there is not a column's edge clear over many
+    consecutive rows."""
     word_like = opened = run_length = longest = 0
+    starts: list[float] = []
+    ends: list[float] = []
+    em = 0.0
     for row in rows:
         y = (row[0].y0 + row[0].y1) / 2
         if not top <= y <= bottom:
@@ -480,19 +485,34 @@ def _word_gaps_lined_up(
             continue
         run_length += 1
         longest = max(longest, run_length)
-        gap = right[0].x0 - max(r.x1 for r in left)
-        if gap > SPLIT_GAP_EM * (min(left[-1].size, right[0].size) or 1.0):
+        end = max(r.x1 for r in left)
+        gap = right[0].x0 - end
+        em = min(left[-1].size, right[0].size) or 1.0
+        if gap > SPLIT_GAP_EM * em:
             continue  # the row splits there anyway (a short last line, a wide gutter)
         opened += 1
+        starts.append(right[0].x0)
+        ends.append(end)
         spaces = [
-            b - a for a, b, em in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * em
+            b - a for a, b, e in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * e
         ]
         if not spaces or not _prose_row([[r] for r in row]):
             continue
         spaces.sort()
         if gap <= GUTTER_WORD_RATIO * spaces[len(spaces) // 2]:
             word_like += 1
-    return word_like * 2 > opened and longest < GUTTER_CLEAR_ROWS
+    if word_like * 2 <= opened:
+        return False
+    edge = _aligned(starts, EDGE_ALIGN_EM * em) or _aligned(ends, EDGE_ALIGN_EM * em)
+    return not (edge and longest >= GUTTER_CLEAR_ROWS)
+
+
+def _aligned(xs: list[float], tolerance: float) -> bool:
+    """Whether nearly all of ``xs`` (four in five) lie within ``tolerance`` of their median."""
+    if not xs:
+        return False
+    middle = sorted(xs)[len(xs) // 2]
+    return sum(1 for x in xs if abs(x - middle) <= tolerance) * 5 >= 4 * len(xs)
 
 
 def _duplicate(a: TextRun, b: TextRun) -> bool:
