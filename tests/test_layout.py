@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import random
 import types
 
 import pytest
@@ -388,3 +389,65 @@ def test_laid_out_lines_let_go_of_their_word_spans() -> None:
     layout = layout_page(page(runs))
     laid_out = [line for block in layout.blocks for line in block.lines]
     assert laid_out and all(line.spans == () for line in laid_out)
+
+
+# --- Justified text whose wide word spaces line up by chance (issue 20) -------------------
+
+_COLUMN_WORDS = "the data model we show that these results are from each method over time".split()
+_OTHER_WORDS = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega".split()
+
+
+def _stretched_lines(vocabulary: list[str], n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [" ".join(rng.choice(vocabulary) for _ in range(rng.randint(6, 8))) for _ in range(n)]
+
+
+def _proportional(word: str, x: float, y: float) -> TextRun:
+    """A 10 pt word in a proportional face (narrow and wide letters), as real text is."""
+    width = sum(3.0 if ch in "ilt" else 8.0 if ch in "mw" else 5.0 for ch in word)
+    return TextRun(word, x, y - 8.0, x + width, y + 2.0, 10.0, "F")
+
+
+def _stretched(text: str, x: float, y: float, space_em: float) -> list[TextRun]:
+    """One run per word, every word space ``space_em`` wide (a line stretched by justifying)."""
+    out = []
+    for word in text.split():
+        out.append(_proportional(word, x, y))
+        x = out[-1].x1 + space_em * 10.0
+    return out
+
+
+def _stretched_columns(left: list[str], right: list[str], gutter_em: float) -> list[TextRun]:
+    """Two columns drawn row by row, word spaces of 0.7 em; the right one starts ``gutter_em``
+    after the longest line of the left one."""
+    lefts = [_stretched(a, 50, 100 + 12 * i, 0.7) for i, a in enumerate(left)]
+    start = max(line[-1].x1 for line in lefts) + gutter_em * 10.0
+    runs: list[TextRun] = []
+    for i, b in enumerate(right):
+        runs += lefts[i] + _stretched(b, start, 100 + 12 * i, 0.7)
+    return runs
+
+
+def test_wide_word_spaces_lining_up_do_not_split_lines() -> None:
+    # Word spaces of 0.7 em line up over several rows by chance; they used to pass for a
+    # gutter and cut the lines into pieces of a word or two.
+    left = _stretched_lines(_COLUMN_WORDS, 8, 1)
+    right = _stretched_lines(_OTHER_WORDS, 8, 2)
+    lines = build_lines(_stretched_columns(left, right, 2.0))
+    assert sorted(line.text for line in lines) == sorted(left + right)
+
+
+def test_a_hyphen_is_never_joined_across_a_narrow_gutter() -> None:
+    # A one-em gutter beside word spaces of 0.7 em: the left column's "infor-" continues on
+    # its next line, not with the right column's "kappa" beside it.
+    left = _stretched_lines(_COLUMN_WORDS, 8, 1)
+    right = _stretched_lines(_OTHER_WORDS, 8, 2)
+    left[3] += " infor-"
+    left[4] = "mation " + left[4]
+    right[3] = "kappa " + right[3]
+    (md,) = markdown(page(_stretched_columns(left, right, 1.0)))
+    flat = " ".join(md.split())
+    assert "information" in flat
+    assert "infor-kappa" not in flat and "inforkappa" not in flat
+    assert " ".join(left[:3]) in flat
+    assert flat.index(left[-1]) < flat.index(right[0])

@@ -425,7 +425,27 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
         core = [seg for seg in region if seg[2] >= 0.8 * peak]
         candidates.append((core[0][0], core[-1][1]))
         i = j + 1
-    return [g for g in candidates if _clear(g, rows)]
+    return [_narrowed(g, rows) for g in candidates if _clear(g, rows)]
+
+
+def _narrowed(gutter: tuple[float, float], rows: list[list[TextRun]]) -> tuple[float, float]:
+    """The gutter cut down to the widest strip of it that no text touches: gaps of ragged
+    lines widen the region of deep gaps past the longest lines' ends, and a word space of
+    one of those lines is no gutter."""
+    g0, g1 = gutter
+    inked = sorted(
+        (max(r.x0, g0), min(r.x1, g1))
+        for row in rows
+        for r in row
+        if r.x1 > g0 and r.x0 < g1 and not (r.x0 <= g0 and r.x1 >= g1)
+    )
+    best = (0.0, g0, g1)
+    edge = g0
+    for lo, hi in [*inked, (g1, g1)]:
+        if lo - edge > best[0]:
+            best = (lo - edge, edge, lo)
+        edge = max(edge, hi)
+    return (best[1], best[2]) if best[0] > 0 else gutter
 
 
 def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
@@ -461,8 +481,8 @@ GUTTER_WORD_RATIO = 1.4
 #: narrow (the chance of a coincidence shrinks with every row, so this is far beyond it).
 GUTTER_CLEAR_ROWS = 6
 #: The lines of a column start (or, right-aligned or justified, end) within this many ems of
-#: one another; the words beside a coincidental gap do not.
-EDGE_ALIGN_EM = 0.15
+#: one another (a typesetter sets them at one x); the words beside a coincidental gap do not.
+EDGE_ALIGN_EM = 0.05
 
 
 def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, bottom: float) -> bool:
