@@ -98,7 +98,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                 if (
                     gap < 0
                     and _sublabel(run.text)
-                    and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters)
+                    and any(cand.right <= g1 and run.x1 >= g0 for g0, g1 in gutters)
                 ):
                     continue
                 score = share - max(gap, 0.0) / (10.0 * em)
@@ -437,7 +437,7 @@ def _narrowed(gutter: tuple[float, float], rows: list[list[TextRun]]) -> tuple[f
         (max(r.x0, g0), min(r.x1, g1))
         for row in rows
         for r in row
-        if r.x1 > g0 and r.x0 < g1 and not (r.x0 <= g0 and r.x1 >= g1)
+        if r.x1 > g0 and r.x0 < g1 and not (r.x0 <= g0 and r.x1 >= g1)  # not a title across
     )
     best = (0.0, g0, g1)
     edge = g0
