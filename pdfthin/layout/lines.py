@@ -53,7 +53,9 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
 
 def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     """The runs of each line, in the order the lines were opened."""
-    gutters = _gutters(_rows(usable))
+    rows = _rows(usable)
+    gutters = _gutters(rows)
+    across = _across_gutters(rows, gutters)
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
     for run in sorted(usable, key=lambda r: r.x0):
@@ -88,6 +90,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         continue
                     if (
                         not code
+                        and id(run) in across
                         and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
                         and not _leader_to_number(cand.runs, cand.right, run)
                         and not _hanging_label(cand.runs, run)
@@ -98,7 +101,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                 if (
                     gap < 0
                     and _sublabel(run.text)
-                    and any(cand.right <= g1 and run.x1 >= g0 for g0, g1 in gutters)
+                    and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters)
                 ):
                     continue
                 score = share - max(gap, 0.0) / (10.0 * em)
@@ -113,6 +116,26 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     _join_stretched_rows(opened, gutters)
     _join_label_rows(opened, gutters)
     return [o.runs for o in opened if o.runs]
+
+
+def _across_gutters(rows: list[list[TextRun]], gutters: list[tuple[float, float]]) -> set[int]:
+    """The runs (by ``id``) that start after a gutter, one a row and gutter: a gutter is one
+    strip of whitespace, crossed by a row at its widest gap there. The region of deep gaps
+    around it spreads past the longest lines' ends (ragged lines leave wide gaps before the
+    next column), and a word space of such a line inside that region is no gutter."""
+    after: set[int] = set()
+    for row in rows:
+        for g0, g1 in gutters:
+            best: TextRun | None = None
+            widest = 0.0
+            right = row[0].x1
+            for run in row[1:]:
+                if right <= g1 and run.x0 >= g0 and run.x0 - right > widest:
+                    best, widest = run, run.x0 - right
+                right = max(right, run.x1)
+            if best is not None:
+                after.add(id(best))
+    return after
 
 
 def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
@@ -425,27 +448,7 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
         core = [seg for seg in region if seg[2] >= 0.8 * peak]
         candidates.append((core[0][0], core[-1][1]))
         i = j + 1
-    return [_narrowed(g, rows) for g in candidates if _clear(g, rows)]
-
-
-def _narrowed(gutter: tuple[float, float], rows: list[list[TextRun]]) -> tuple[float, float]:
-    """The gutter cut down to the widest strip of it that no text touches: gaps of ragged
-    lines widen the region of deep gaps past the longest lines' ends, and a word space of
-    one of those lines is no gutter."""
-    g0, g1 = gutter
-    inked = sorted(
-        (max(r.x0, g0), min(r.x1, g1))
-        for row in rows
-        for r in row
-        if r.x1 > g0 and r.x0 < g1 and not (r.x0 <= g0 and r.x1 >= g1)  # not a title across
-    )
-    best = (0.0, g0, g1)
-    edge = g0
-    for lo, hi in [*inked, (g1, g1)]:
-        if lo - edge > best[0]:
-            best = (lo - edge, edge, lo)
-        edge = max(edge, hi)
-    return (best[1], best[2]) if best[0] > 0 else gutter
+    return [g for g in candidates if _clear(g, rows)]
 
 
 def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
