@@ -114,6 +114,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
         else:
             best.add(run)
     _join_stretched_rows(opened, gutters)
+    _join_justified_rows(opened, gutters)
     _join_label_rows(opened, gutters)
     return [o.runs for o in opened if o.runs]
 
@@ -171,6 +172,83 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
             for run in piece.runs:
                 head.add(run)
             piece.runs = []
+
+
+def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
+    """A justified line stretched unevenly (right-to-left text especially: its justification
+    widens some spaces more than others) is split at its widest spaces, which
+    :func:`_join_stretched_rows` cannot tell by evenness. Rows set to one measure (starting
+    and ending where the rows next to them do) form a paragraph; a row's pieces are one line
+    when they are prose and no whitespace runs from the space between them down through all
+    the paragraph's other rows: such whitespace is a column's or a table's, a stretched space
+    is not."""
+    rows = _open_rows([o for o in opened if o.runs])
+    for paragraph in _measured_stacks(rows):
+        for k, row in enumerate(paragraph):
+            if len(row) < 2 or not _prose_row([piece.runs for piece in row]):
+                continue
+            em = min(piece.size for piece in row) or 1.0
+            others = paragraph[:k] + paragraph[k + 1 :]
+            head = row[0]
+            for a, b in itertools.pairwise(row):
+                start, end = a.right, b.runs[0].x0
+                if (
+                    0 < end - start <= STRETCHED_GAP_EM * em
+                    and not any(start <= g1 and end >= g0 for g0, g1 in gutters)
+                    and not _channel(start, end, others, GUTTER_GAP_EM * em)
+                ):
+                    for run in b.runs:
+                        head.add(run)
+                    b.runs = []
+                else:
+                    head = b
+
+
+def _measured_stacks(rows: list[list[_Open]]) -> list[list[list[_Open]]]:
+    """Runs of consecutive rows (at least two) that each start and end where the one before
+    does: the full lines of a justified paragraph, or the rows of a grid."""
+    stacks: list[list[list[_Open]]] = []
+    current: list[list[_Open]] = []
+    for row in rows:
+        em = min(piece.size for piece in row) or 1.0
+        if current and _same_measure(row, current[-1], em):
+            current.append(row)
+            continue
+        if len(current) >= 2:
+            stacks.append(current)
+        current = [row]
+    if len(current) >= 2:
+        stacks.append(current)
+    return stacks
+
+
+def _same_measure(row: list[_Open], other: list[_Open], em: float) -> bool:
+    """Whether ``other``, just above or below ``row``, starts and ends where ``row`` does."""
+    pitch = abs((other[0].top + other[0].bottom) - (row[0].top + row[0].bottom)) / 2
+    tolerance = EDGE_ALIGN_EM * em
+    return (
+        pitch <= 2.0 * em
+        and abs(other[0].runs[0].x0 - row[0].runs[0].x0) <= tolerance
+        and abs(max(o.right for o in other) - max(o.right for o in row)) <= tolerance
+    )
+
+
+def _channel(start: float, end: float, rows: list[list[_Open]], width: float) -> bool:
+    """Whether whitespace at least ``width`` wide runs from the gap ``start``-``end`` through
+    every one of ``rows`` (a column's or a cell's edge; the stretched spaces of justified
+    lines do not line up all the way down a paragraph)."""
+    free = [(start, end)]
+    for row in rows:
+        for run in (r for piece in row for r in piece.runs):
+            free = [
+                part
+                for lo, hi in free
+                for part in ((lo, min(hi, run.x0)), (max(lo, run.x1), hi))
+                if part[1] - part[0] >= width
+            ]
+            if not free:
+                return False
+    return True
 
 
 #: A label of a label list (symbol lists, glossaries, "Step 1  Do this") is at most this many
@@ -511,8 +589,8 @@ def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, botto
         end = max(r.x1 for r in left)
         gap = right[0].x0 - end
         em = min(left[-1].size, right[0].size) or 1.0
-        if gap > SPLIT_GAP_EM * em:
-            continue  # the row splits there anyway (a short last line, a wide gutter)
+        if gap > STRETCHED_GAP_EM * em:
+            continue  # wider than any word space: a short line's end, telling nothing here
         opened += 1
         starts.append(right[0].x0)
         ends.append(end)
