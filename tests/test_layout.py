@@ -397,57 +397,89 @@ _COLUMN_WORDS = "the data model we show that these results are from each method 
 _OTHER_WORDS = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega".split()
 
 
-def _stretched_lines(vocabulary: list[str], n: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return [" ".join(rng.choice(vocabulary) for _ in range(rng.randint(6, 8))) for _ in range(n)]
-
-
 def _proportional(word: str, x: float, y: float) -> TextRun:
     """A 10 pt word in a proportional face (narrow and wide letters), as real text is."""
     width = sum(3.0 if ch in "ilt" else 8.0 if ch in "mw" else 5.0 for ch in word)
     return TextRun(word, x, y - 8.0, x + width, y + 2.0, 10.0, "F")
 
 
-def _stretched(text: str, x: float, y: float, space_em: float) -> list[TextRun]:
-    """One run per word, every word space ``space_em`` wide (a line stretched by justifying)."""
+def _justified_texts(vocabulary: list[str], n: int, seed: int, measure: float) -> list[str]:
+    """``n`` lines of words filling ``measure`` points with spaces of at least 0.5 em."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(n):
+        words_: list[str] = []
+        width = 0.0
+        while True:
+            word = rng.choice(vocabulary)
+            add = _proportional(word, 0, 0).x1 + (5.0 if words_ else 0.0)
+            if width + add > measure:
+                break
+            words_.append(word)
+            width += add
+        texts.append(" ".join(words_))
+    return texts
+
+
+def _justified(text: str, x: float, y: float, measure: float) -> list[TextRun]:
+    """One run per word, the spaces stretched evenly to fill ``measure`` points."""
+    pieces = [_proportional(word, 0.0, y) for word in text.split()]
+    space = (measure - sum(p.x1 for p in pieces)) / max(len(pieces) - 1, 1)
     out = []
-    for word in text.split():
-        out.append(_proportional(word, x, y))
-        x = out[-1].x1 + space_em * 10.0
+    for piece in pieces:
+        out.append(dataclasses.replace(piece, x0=x, x1=x + piece.x1))
+        x = out[-1].x1 + space
     return out
 
 
-def _stretched_columns(left: list[str], right: list[str], gutter_em: float) -> list[TextRun]:
-    """Two columns drawn row by row, word spaces of 0.7 em; the right one starts ``gutter_em``
-    after the longest line of the left one."""
-    lefts = [_stretched(a, 50, 100 + 12 * i, 0.7) for i, a in enumerate(left)]
-    start = max(line[-1].x1 for line in lefts) + gutter_em * 10.0
+def _justified_columns(left: list[str], right: list[str], gutter_em: float) -> list[TextRun]:
+    """Two justified columns 150 points wide, drawn row by row."""
     runs: list[TextRun] = []
-    for i, b in enumerate(right):
-        runs += lefts[i] + _stretched(b, start, 100 + 12 * i, 0.7)
+    for i, (a, b) in enumerate(zip(left, right, strict=True)):
+        y = 100 + 12 * i
+        runs += _justified(a, 50, y, 150.0)
+        runs += _justified(b, 200 + gutter_em * 10.0, y, 150.0)
     return runs
 
 
 def test_wide_word_spaces_lining_up_do_not_split_lines() -> None:
-    # Word spaces of 0.7 em line up over several rows by chance; they used to pass for a
-    # gutter and cut the lines into pieces of a word or two.
-    left = _stretched_lines(_COLUMN_WORDS, 8, 1)
-    right = _stretched_lines(_OTHER_WORDS, 8, 2)
-    lines = build_lines(_stretched_columns(left, right, 2.0))
+    # Narrow justified columns stretch their spaces to 0.5-1.5 ems, which line up over several
+    # rows by chance; they used to pass for a gutter and cut the lines into pieces.
+    left = _justified_texts(_COLUMN_WORDS, 10, 1, 150.0)
+    right = _justified_texts(_OTHER_WORDS, 10, 2, 150.0)
+    lines = build_lines(_justified_columns(left, right, 2.0))
     assert sorted(line.text for line in lines) == sorted(left + right)
 
 
 def test_a_hyphen_is_never_joined_across_a_narrow_gutter() -> None:
-    # A one-em gutter beside word spaces of 0.7 em: the left column's "infor-" continues on
+    # A one-em gutter beside stretched word spaces: the left column's "infor-" continues on
     # its next line, not with the right column's "kappa" beside it.
-    left = _stretched_lines(_COLUMN_WORDS, 8, 1)
-    right = _stretched_lines(_OTHER_WORDS, 8, 2)
-    left[3] += " infor-"
-    left[4] = "mation " + left[4]
-    right[3] = "kappa " + right[3]
-    (md,) = markdown(page(_stretched_columns(left, right, 1.0)))
+    left = _justified_texts(_COLUMN_WORDS, 10, 1, 150.0)
+    right = _justified_texts(_OTHER_WORDS, 10, 2, 150.0)
+    left[3] = left[3].rsplit(" ", 1)[0] + " infor-"
+    left[4] = "mation " + left[4].split(" ", 1)[1]
+    right[3] = "kappa " + right[3].split(" ", 1)[1]
+    (md,) = markdown(page(_justified_columns(left, right, 1.0)))
     flat = " ".join(md.split())
     assert "information" in flat
     assert "infor-kappa" not in flat and "inforkappa" not in flat
     assert " ".join(left[:3]) in flat
     assert flat.index(left[-1]) < flat.index(right[0])
+
+
+def test_unevenly_justified_lines_stay_whole() -> None:
+    # Justification that widens some spaces more than others (about 0.8 to 2 ems here): no
+    # whitespace runs down the paragraph, so each line is one line, not pieces of one.
+    rng = random.Random(7)
+    texts = [" ".join(rng.choice(_COLUMN_WORDS) for _ in range(10)) for _ in range(6)]
+    runs: list[TextRun] = []
+    for i, text in enumerate(texts):
+        pieces = [_proportional(w, 0.0, 100 + 12 * i) for w in text.split()]
+        weights = [rng.uniform(0.6, 1.4) for _ in pieces[1:]]
+        free = 300.0 - sum(p.x1 - p.x0 for p in pieces)
+        x = 50.0
+        for k, piece in enumerate(pieces):
+            runs.append(dataclasses.replace(piece, x0=x, x1=x + piece.x1 - piece.x0))
+            if k < len(weights):
+                x = runs[-1].x1 + free * weights[k] / sum(weights)
+    assert [line.text for line in build_lines(runs)] == texts

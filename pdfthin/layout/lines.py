@@ -8,6 +8,7 @@ import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import logical_order
 from pdfthin.engine.types import TextRun
@@ -174,6 +175,12 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
             piece.runs = []
 
 
+#: Whitespace running down a paragraph at least this many ems wide is a column's or a table's
+#: (their gaps are an em or more); the stretched spaces of justified lines, lining up by
+#: chance here and there, leave a narrower channel.
+CHANNEL_EM = 1.0
+
+
 def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
     """A justified line stretched unevenly (right-to-left text especially: its justification
     widens some spaces more than others) is split at its widest spaces, which
@@ -195,7 +202,7 @@ def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]
                 if (
                     0 < end - start <= STRETCHED_GAP_EM * em
                     and not any(start <= g1 and end >= g0 for g0, g1 in gutters)
-                    and not _channel(start, end, others, GUTTER_GAP_EM * em)
+                    and not _channel(start, end, others, CHANNEL_EM * em)
                 ):
                     for run in b.runs:
                         head.add(run)
@@ -555,8 +562,12 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
 
 
 #: A gutter's gap is wider than the word spaces of the lines beside it: a gap at most this
-#: many times the row's own median word space is a (stretched) word space.
+#: many times the row's wider word spaces (the upper quartile: justification may stretch
+#: some spaces more than others) is a word space.
 GUTTER_WORD_RATIO = 1.4
+#: A row of prose has at least this many word spaces (five words); a table's row of a few
+#: cells, its gaps as wide as one another, is not doubted.
+PROSE_MIN_SPACES = 4
 #: Wide word spaces of justified text line up by chance over a few rows; whitespace clear over
 #: this many consecutive rows, with a column's edge on one side of it, is a gutter however
 #: narrow (the chance of a coincidence shrinks with every row, so this is far beyond it).
@@ -566,14 +577,25 @@ GUTTER_CLEAR_ROWS = 6
 EDGE_ALIGN_EM = 0.05
 
 
+class _OpenRow(NamedTuple):
+    """A row with a gap at a gutter candidate: its ends, the gap's edges, whether the gap is
+    no wider than the row's word spaces."""
+
+    start: float
+    end: float
+    gap_start: float
+    gap_end: float
+    word_like: bool
+
+
 def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, bottom: float) -> bool:
-    """Whether the gap at ``mid`` is, on most rows where it is open and narrow enough to be
-    doubted, no wider than those rows' word spaces (justified prose, whose wide spaces line
-    up now and then), and the whitespace there is not a column's edge clear over many
-    consecutive rows."""
-    word_like = opened = run_length = longest = 0
-    starts: list[float] = []
-    ends: list[float] = []
+    """Whether the gap at ``mid`` is, on most of the justified rows where it is open, no
+    wider than those rows' word spaces (justified prose, whose wide spaces line up now and
+    then), and the whitespace there is not a column's edge clear over many consecutive rows.
+    Justified rows are the ones that start and end where most open rows do: only there is a
+    gap doubted (a table's rows, ragged at one end, keep the gaps between their cells)."""
+    opened: list[_OpenRow] = []
+    run_length = longest = 0
     em = 0.0
     for row in rows:
         y = (row[0].y0 + row[0].y1) / 2
@@ -591,28 +613,40 @@ def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, botto
         em = min(left[-1].size, right[0].size) or 1.0
         if gap > STRETCHED_GAP_EM * em:
             continue  # wider than any word space: a short line's end, telling nothing here
-        opened += 1
-        starts.append(right[0].x0)
-        ends.append(end)
-        spaces = [
+        spaces = sorted(
             b - a for a, b, e in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * e
-        ]
-        if not spaces or not _prose_row([[r] for r in row]):
-            continue
-        spaces.sort()
-        if gap <= GUTTER_WORD_RATIO * spaces[len(spaces) // 2]:
-            word_like += 1
-    if word_like * 2 <= opened:
+        )
+        word_like = (
+            len(spaces) >= PROSE_MIN_SPACES
+            and _prose_row([[r] for r in row])
+            and gap <= GUTTER_WORD_RATIO * spaces[3 * len(spaces) // 4]
+        )
+        opened.append(_OpenRow(row[0].x0, max(r.x1 for r in row), end, right[0].x0, word_like))
+    if not opened:
         return False
-    edge = _aligned(starts, EDGE_ALIGN_EM * em) or _aligned(ends, EDGE_ALIGN_EM * em)
+    tolerance = EDGE_ALIGN_EM * em
+    first = _median([o.start for o in opened])
+    last = _median([o.end for o in opened])
+    justified = [
+        o for o in opened if abs(o.start - first) <= tolerance and abs(o.end - last) <= tolerance
+    ]
+    if sum(1 for o in justified if o.word_like) * 2 <= len(opened):
+        return False
+    edge = _aligned([o.gap_end for o in opened], tolerance) or _aligned(
+        [o.gap_start for o in opened], tolerance
+    )
     return not (edge and longest >= GUTTER_CLEAR_ROWS)
+
+
+def _median(xs: list[float]) -> float:
+    return sorted(xs)[len(xs) // 2]
 
 
 def _aligned(xs: list[float], tolerance: float) -> bool:
     """Whether nearly all of ``xs`` (four in five) lie within ``tolerance`` of their median."""
     if not xs:
         return False
-    middle = sorted(xs)[len(xs) // 2]
+    middle = _median(xs)
     return sum(1 for x in xs if abs(x - middle) <= tolerance) * 5 >= 4 * len(xs)
 
 
