@@ -15,10 +15,8 @@ import itertools
 from pdfthin.layout.blocks import summarise
 from pdfthin.layout.types import Block, Line
 
-#: Narrowest gap between columns, in ems of the region's body text (0.6 em: six points
-#: beside 10 pt text; the same share of the type size beside a sidebar's small print or a
-#: poster's large type). Word spaces do not matter here: blocks are whole lines.
-MIN_GUTTER_EM = 0.6
+#: Narrowest gap between columns, in points.
+MIN_GUTTER = 6.0
 MAX_DEPTH = 24
 
 
@@ -147,18 +145,8 @@ def _gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[float]:
     return cuts
 
 
-def _min_gutter(blocks: list[Block]) -> float:
-    """The narrowest gutter among ``blocks``: :data:`MIN_GUTTER_EM` of the size most of their
-    text is set in."""
-    weights: dict[float, int] = {}
-    for block in blocks:
-        weights[block.size] = weights.get(block.size, 0) + block.chars
-    size = max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0] if weights else 10.0
-    return MIN_GUTTER_EM * (size or 10.0)
-
-
 def _split_columns(blocks: list[Block]) -> list[list[Block]] | None:
-    cuts = _gaps([(b.x0, b.x1) for b in blocks], _min_gutter(blocks))
+    cuts = _gaps([(b.x0, b.x1) for b in blocks], MIN_GUTTER)
     if not cuts:
         return None
     columns: list[list[Block]] = [[] for _ in range(len(cuts) + 1)]
@@ -177,8 +165,7 @@ def _split_at_spanning(blocks: list[Block]) -> list[list[Block]] | None:
     figures) become bands of their own.
     """
     best: tuple[int, float, float] | None = None  # (crossing blocks, -balance, x)
-    min_gutter = _min_gutter(blocks)
-    half = min_gutter / 2
+    half = MIN_GUTTER / 2
     spans = [(b.x0, b.x1, _mass(b)) for b in blocks]
     for x in sorted({b.x1 + half for b in blocks}):
         left = right = 0.0
@@ -204,7 +191,7 @@ def _split_at_spanning(blocks: list[Block]) -> list[list[Block]] | None:
         return None
     cut = best[2]
     spanning = sorted(
-        (b for b in blocks if b.x0 < cut + half and b.x1 > cut - half),
+        (b for b in blocks if b.x0 < cut + MIN_GUTTER / 2 and b.x1 > cut - MIN_GUTTER / 2),
         key=lambda b: b.y0,
     )
     if not spanning:
