@@ -56,7 +56,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     """The runs of each line, in the order the lines were opened."""
     rows = _rows(usable)
     gutters = _gutters(rows)
-    across = _across_gutters(rows, gutters)
+    beside = _beside_gutters(rows, gutters)
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
     for run in sorted(usable, key=lambda r: r.x0):
@@ -91,7 +91,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         continue
                     if (
                         not code
-                        and id(run) in across
+                        and id(run) not in beside
                         and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
                         and not _leader_to_number(cand.runs, cand.right, run)
                         and not _hanging_label(cand.runs, run)
@@ -120,24 +120,25 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     return [o.runs for o in opened if o.runs]
 
 
-def _across_gutters(rows: list[list[TextRun]], gutters: list[tuple[float, float]]) -> set[int]:
-    """The runs (by ``id``) that start after a gutter, one a row and gutter: a gutter is one
-    strip of whitespace, crossed by a row at its widest gap there. The region of deep gaps
-    around it spreads past the longest lines' ends (ragged lines leave wide gaps before the
-    next column), and a word space of such a line inside that region is no gutter."""
-    after: set[int] = set()
+def _beside_gutters(rows: list[list[TextRun]], gutters: list[tuple[float, float]]) -> set[int]:
+    """The runs (by ``id``) after a gap that reaches into a gutter's region while a wider gap
+    of the same row does too: a gutter is one strip of whitespace, crossed by a row at its
+    widest gap there. The region of deep gaps around it spreads past the longest lines' ends
+    (ragged lines leave wide gaps before the next column), and a word space of such a line
+    inside that region is no gutter."""
+    beside: set[int] = set()
     for row in rows:
         for g0, g1 in gutters:
-            best: TextRun | None = None
-            widest = 0.0
+            gaps: list[tuple[float, TextRun]] = []
             right = row[0].x1
             for run in row[1:]:
-                if right <= g1 and run.x0 >= g0 and run.x0 - right > widest:
-                    best, widest = run, run.x0 - right
+                if right <= g1 and run.x0 >= g0:
+                    gaps.append((run.x0 - right, run))
                 right = max(right, run.x1)
-            if best is not None:
-                after.add(id(best))
-    return after
+            if len(gaps) > 1:
+                widest = max(gaps, key=lambda g: g[0])[1]
+                beside.update(id(run) for _, run in gaps if run is not widest)
+    return beside
 
 
 def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
@@ -186,9 +187,10 @@ def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]
     widens some spaces more than others) is split at its widest spaces, which
     :func:`_join_stretched_rows` cannot tell by evenness. Rows set to one measure (starting
     and ending where the rows next to them do) form a paragraph; a row's pieces are one line
-    when they are prose and no whitespace runs from the space between them down through all
-    the paragraph's other rows: such whitespace is a column's or a table's, a stretched space
-    is not."""
+    when they are prose, no whitespace runs from the space between them down through all
+    the paragraph's other rows, and the other rows' text does not start or end right at that
+    space (on half of them or more): such whitespace and such edges are a column's or a
+    table's, a stretched space has neither."""
     rows = _open_rows([o for o in opened if o.runs])
     for paragraph in _measured_stacks(rows):
         for k, row in enumerate(paragraph):
@@ -203,6 +205,7 @@ def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]
                     0 < end - start <= STRETCHED_GAP_EM * em
                     and not any(start <= g1 and end >= g0 for g0, g1 in gutters)
                     and not _channel(start, end, others, CHANNEL_EM * em)
+                    and not _cell_edge(start, end, others, EDGE_ALIGN_EM * em)
                 ):
                     for run in b.runs:
                         head.add(run)
@@ -238,6 +241,21 @@ def _same_measure(row: list[_Open], other: list[_Open], em: float) -> bool:
         and abs(other[0].runs[0].x0 - row[0].runs[0].x0) <= tolerance
         and abs(max(o.right for o in other) - max(o.right for o in row)) <= tolerance
     )
+
+
+def _cell_edge(start: float, end: float, rows: list[list[_Open]], tolerance: float) -> bool:
+    """Whether on half of ``rows`` or more, text ends where this gap starts or starts where it
+    ends: a table's column, its cells aligned (words after stretched spaces start anywhere)."""
+    aligned = sum(
+        1
+        for row in rows
+        if any(
+            abs(r.x1 - start) <= tolerance or abs(r.x0 - end) <= tolerance
+            for piece in row
+            for r in piece.runs
+        )
+    )
+    return aligned * 2 >= len(rows)
 
 
 def _channel(start: float, end: float, rows: list[list[_Open]], width: float) -> bool:
