@@ -451,19 +451,41 @@ def test_wide_word_spaces_lining_up_do_not_split_lines() -> None:
     assert sorted(line.text for line in lines) == sorted(left + right)
 
 
-def test_a_hyphen_is_never_joined_across_a_narrow_gutter() -> None:
-    # A one-em gutter beside stretched word spaces: the left column's "infor-" continues on
-    # its next line, not with the right column's "kappa" beside it.
+def _ragged(text: str, x: float, y: float) -> list[TextRun]:
+    """One run per word, spaces of 0.3 em; a double space ("end.  Next") is a sentence space of
+    0.7 em."""
+    out: list[TextRun] = []
+    for word in text.split(" "):
+        if not word:
+            x += 4.0
+            continue
+        out.append(_proportional(word, x, y))
+        x = out[-1].x1 + 3.0
+    return out
+
+
+def test_a_ragged_column_line_keeps_its_hyphen_beside_a_narrow_gutter() -> None:
+    # A ragged left column, a one-em gutter, a justified right column. The longest left line
+    # has a sentence space (0.7 em) where the shorter lines leave the gutter's region open:
+    # that space is not the gutter, so "infor-" stays on its line and joins its continuation
+    # on the next one, not the right column's "kappa" and not a block of its own.
     left = _justified_texts(_COLUMN_WORDS, 10, 1, 150.0)
     right = _justified_texts(_OTHER_WORDS, 10, 2, 150.0)
-    left[3] = left[3].rsplit(" ", 1)[0] + " infor-"
-    left[4] = "mation " + left[4].split(" ", 1)[1]
-    right[3] = "kappa " + right[3].split(" ", 1)[1]
-    (md,) = markdown(page(_justified_columns(left, right, 1.0)))
+    left = [
+        " ".join(text.split()[: max(2, len(text.split()) - i % 3)]) for i, text in enumerate(left)
+    ]
+    left[3] += ".  infor-"
+    left[4] = "mation " + left[4]
+    right[3] = "kappa " + right[3]
+    lefts = [_ragged(text, 50, 100 + 12 * i) for i, text in enumerate(left)]
+    start = max(line[-1].x1 for line in lefts) + 10.0
+    runs: list[TextRun] = []
+    for i, text in enumerate(right):
+        runs += lefts[i] + _justified(text, start, 100 + 12 * i, 150.0)
+    (md,) = markdown(page(runs))
     flat = " ".join(md.split())
     assert "information" in flat
     assert "infor-kappa" not in flat and "inforkappa" not in flat
-    assert " ".join(left[:3]) in flat
     assert flat.index(left[-1]) < flat.index(right[0])
 
 
