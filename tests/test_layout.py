@@ -505,3 +505,22 @@ def test_unevenly_justified_lines_stay_whole() -> None:
             if k < len(weights):
                 x = runs[-1].x1 + free * weights[k] / sum(weights)
     assert [line.text for line in build_lines(runs)] == texts
+
+
+def test_card_grid_under_a_title_drawn_row_by_row_keeps_its_cards_apart() -> None:
+    # A 2x2 grid of justified cards, one em apart, under a title across the page, every row
+    # drawn across the page. Each card's lines stay together, across the cards' stretched
+    # spaces (wider than 1.25 em, they cut "delta" off its line) but not across the gutter.
+    cards = [
+        _justified_texts(_COLUMN_WORDS if k % 2 else _OTHER_WORDS, 3, k, 150.0) for k in range(4)
+    ]
+    runs = list(words("A Title Over The Page", 50, 80, 16))
+    for row in range(2):
+        for i in range(3):
+            for col in range(2):
+                text = cards[2 * row + col][i]
+                runs += _justified(text, 50 + 160 * col, 100 + 60 * row + 12 * i, 150.0)
+    (md,) = markdown(page(runs))
+    flat = " ".join(md.split())
+    for card in cards:
+        assert " ".join(card) in flat

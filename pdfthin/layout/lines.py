@@ -244,8 +244,9 @@ def _same_measure(row: list[_Open], other: list[_Open], em: float) -> bool:
 
 
 def _cell_edge(start: float, end: float, rows: list[list[_Open]], tolerance: float) -> bool:
-    """Whether on half of ``rows`` or more, text ends where this gap starts or starts where it
-    ends: a table's column, its cells aligned (words after stretched spaces start anywhere)."""
+    """Whether on half of ``rows`` or more (two at least), text ends where this gap starts or
+    starts where it ends: a table's column, its cells aligned (words after stretched spaces
+    start anywhere)."""
     aligned = sum(
         1
         for row in rows
@@ -255,7 +256,8 @@ def _cell_edge(start: float, end: float, rows: list[list[_Open]], tolerance: flo
             for r in piece.runs
         )
     )
-    return aligned * 2 >= len(rows)
+    # Two rows at least: the last words of two justified lines, equally wide, start at one x.
+    return aligned >= 2 and aligned * 2 >= len(rows)
 
 
 def _channel(start: float, end: float, rows: list[list[_Open]], width: float) -> bool:
