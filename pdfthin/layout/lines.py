@@ -176,6 +176,13 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
             piece.runs = []
 
 
+#: A stretched row is compared with up to this many rows of its paragraph above and below it:
+#: a column's whitespace runs down the whole paragraph, and the more rows it must run
+#: through, the less a chance alignment of stretched spaces passes for one; a bound keeps a
+#: long table's work linear.
+STACK_WINDOW = 12
+#: Rows of one paragraph are at most this many ems apart, baseline to baseline.
+PARAGRAPH_PITCH_EM = 2.0
 #: Whitespace running down a paragraph at least this many ems wide is a column's or a table's
 #: (their gaps are an em or more); the stretched spaces of justified lines, lining up by
 #: chance here and there, leave a narrower channel.
@@ -187,8 +194,8 @@ def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]
     widens some spaces more than others) is split at its widest spaces, which
     :func:`_join_stretched_rows` cannot tell by evenness. Rows set to one measure (starting
     and ending where the rows next to them do) form a paragraph; a row's pieces are one line
-    when they are prose, no whitespace runs from the space between them down through all
-    the paragraph's other rows, and the other rows' text does not start or end right at that
+    when they are prose, no whitespace runs from the space between them down through the
+    paragraph's rows around it, and the other rows' text does not start or end right at that
     space (on half of them or more): such whitespace and such edges are a column's or a
     table's, a stretched space has neither."""
     rows = _open_rows([o for o in opened if o.runs])
@@ -197,7 +204,9 @@ def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]
             if len(row) < 2 or not _prose_row([piece.runs for piece in row]):
                 continue
             em = min(piece.size for piece in row) or 1.0
-            others = paragraph[:k] + paragraph[k + 1 :]
+            others = (
+                paragraph[max(0, k - STACK_WINDOW) : k] + paragraph[k + 1 : k + 1 + STACK_WINDOW]
+            )
             head = row[0]
             for a, b in itertools.pairwise(row):
                 start, end = a.right, b.runs[0].x0
@@ -237,7 +246,7 @@ def _same_measure(row: list[_Open], other: list[_Open], em: float) -> bool:
     pitch = abs((other[0].top + other[0].bottom) - (row[0].top + row[0].bottom)) / 2
     tolerance = EDGE_ALIGN_EM * em
     return (
-        pitch <= 2.0 * em
+        pitch <= PARAGRAPH_PITCH_EM * em
         and abs(other[0].runs[0].x0 - row[0].runs[0].x0) <= tolerance
         and abs(max(o.right for o in other) - max(o.right for o in row)) <= tolerance
     )
