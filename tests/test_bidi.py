@@ -3,6 +3,7 @@ map to several characters (ligatures, shaped clusters) keep their characters' or
 
 from __future__ import annotations
 
+import random
 import sys
 import unicodedata
 
@@ -163,3 +164,48 @@ def test_every_right_to_left_letter_of_this_unicode_is_in_rtl_areas() -> None:
     ]
     assert not missed
     assert RTL_AREAS.search("naïve “quoted” – text ∑") is None
+
+
+# --- Justified right-to-left text (issue 20) ----------------------------------------------
+
+_PERSIAN_LETTERS = "بریناکتسمدهلو"
+_PERSIAN_WORDS = ["این", "کتاب", "برای", "مردم", "است", "که", "در", "ایران", "کار", "کنند", "و"]
+#: Relative widths of the spaces of a line, left to right: justification stretches some more
+#: than others.
+_UNEVEN = [0.6, 1.5, 0.9, 1.3, 0.7, 1.1, 1.4, 0.8, 1.0, 1.2]
+
+
+def _justified_persian(lines: list[list[str]]) -> bytes:
+    """Each line set right to left between x = 100 and 400 at 10 pt, one glyph run a word
+    (glyphs in visual order, as producers draw them), its spaces stretched unevenly."""
+    code = {ch: i + 1 for i, ch in enumerate(_PERSIAN_LETTERS)}
+    b = PdfBuilder()
+    font = b.font_type0(
+        "Persian",
+        w=[1, [500] * len(_PERSIAN_LETTERS)],
+        to_unicode={v: k for k, v in code.items()},
+    )
+    ops = [b"BT /F1 10 Tf"]
+    for i, words in enumerate(lines):
+        widths = [5.0 * len(word) for word in words]
+        weights = [_UNEVEN[(i + j) % len(_UNEVEN)] for j in range(len(words) - 1)]
+        free = 300.0 - sum(widths)
+        x = 400.0
+        for j, word in enumerate(words):  # logical order: from the right edge leftwards
+            x -= widths[j]
+            glyphs = b"".join(b"%04X" % code[ch] for ch in reversed(word))
+            ops.append(b"1 0 0 1 %.2f %d Tm <%s> Tj" % (x, 700 - 14 * i, glyphs))
+            if j < len(weights):
+                x -= free * weights[j] / sum(weights)
+    ops.append(b"ET")
+    b.add_page(b"\n".join(ops), {"Font": {"F1": font}})
+    return b.build()
+
+
+def test_justified_right_to_left_lines_keep_their_words_together() -> None:
+    # Spaces of 0.7 to 2 ems, lining up here and there from line to line: each line is still
+    # one line, its words in reading order (they were cut into lines of a word or two).
+    rng = random.Random(20)
+    lines = [[rng.choice(_PERSIAN_WORDS) for _ in range(10)] for _ in range(8)]
+    text = pdfthin.open(_justified_persian(lines)).page(1).text
+    assert text.split("\n") == [" ".join(words) for words in lines]

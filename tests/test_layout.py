@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import random
 import types
 
 import pytest
@@ -460,3 +461,138 @@ def test_laid_out_lines_let_go_of_their_word_spans() -> None:
     layout = layout_page(page(runs))
     laid_out = [line for block in layout.blocks for line in block.lines]
     assert laid_out and all(line.spans == () for line in laid_out)
+
+
+# --- Justified text whose wide word spaces line up by chance (issue 20) -------------------
+
+_COLUMN_WORDS = "the data model we show that these results are from each method over time".split()
+_OTHER_WORDS = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega".split()
+
+
+def _proportional(word: str, x: float, y: float) -> TextRun:
+    """A 10 pt word in a proportional face (narrow and wide letters), as real text is."""
+    width = sum(3.0 if ch in "ilt" else 8.0 if ch in "mw" else 5.0 for ch in word)
+    return TextRun(word, x, y - 8.0, x + width, y + 2.0, 10.0, "F")
+
+
+def _justified_texts(vocabulary: list[str], n: int, seed: int, measure: float) -> list[str]:
+    """``n`` lines of words filling ``measure`` points with spaces of at least 0.5 em."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(n):
+        words_: list[str] = []
+        width = 0.0
+        while True:
+            word = rng.choice(vocabulary)
+            add = _proportional(word, 0, 0).x1 + (5.0 if words_ else 0.0)
+            if width + add > measure:
+                break
+            words_.append(word)
+            width += add
+        texts.append(" ".join(words_))
+    return texts
+
+
+def _justified(text: str, x: float, y: float, measure: float) -> list[TextRun]:
+    """One run per word, the spaces stretched evenly to fill ``measure`` points."""
+    pieces = [_proportional(word, 0.0, y) for word in text.split()]
+    space = (measure - sum(p.x1 for p in pieces)) / max(len(pieces) - 1, 1)
+    out = []
+    for piece in pieces:
+        out.append(dataclasses.replace(piece, x0=x, x1=x + piece.x1))
+        x = out[-1].x1 + space
+    return out
+
+
+def _justified_columns(left: list[str], right: list[str], gutter_em: float) -> list[TextRun]:
+    """Two justified columns 150 points wide, drawn row by row."""
+    runs: list[TextRun] = []
+    for i, (a, b) in enumerate(zip(left, right, strict=True)):
+        y = 100 + 12 * i
+        runs += _justified(a, 50, y, 150.0)
+        runs += _justified(b, 200 + gutter_em * 10.0, y, 150.0)
+    return runs
+
+
+def test_wide_word_spaces_lining_up_do_not_split_lines() -> None:
+    # Narrow justified columns stretch their spaces to 0.5-1.5 ems, which line up over several
+    # rows by chance; they used to pass for a gutter and cut the lines into pieces.
+    left = _justified_texts(_COLUMN_WORDS, 10, 1, 150.0)
+    right = _justified_texts(_OTHER_WORDS, 10, 2, 150.0)
+    lines = build_lines(_justified_columns(left, right, 2.0))
+    assert sorted(line.text for line in lines) == sorted(left + right)
+
+
+def _ragged(text: str, x: float, y: float) -> list[TextRun]:
+    """One run per word, spaces of 0.3 em; a double space ("end.  Next") is a sentence space of
+    0.7 em."""
+    out: list[TextRun] = []
+    for word in text.split(" "):
+        if not word:
+            x += 4.0
+            continue
+        out.append(_proportional(word, x, y))
+        x = out[-1].x1 + 3.0
+    return out
+
+
+def test_a_ragged_column_line_keeps_its_hyphen_beside_a_narrow_gutter() -> None:
+    # A ragged left column, a one-em gutter, a justified right column. The longest left line
+    # has a sentence space (0.7 em) where the shorter lines leave the gutter's region open:
+    # that space is not the gutter, so "infor-" stays on its line and joins its continuation
+    # on the next one, not the right column's "kappa" and not a block of its own.
+    left = _justified_texts(_COLUMN_WORDS, 10, 1, 150.0)
+    right = _justified_texts(_OTHER_WORDS, 10, 2, 150.0)
+    left = [
+        " ".join(text.split()[: max(2, len(text.split()) - i % 3)]) for i, text in enumerate(left)
+    ]
+    left[3] += ".  infor-"
+    left[4] = "mation " + left[4]
+    right[3] = "kappa " + right[3]
+    lefts = [_ragged(text, 50, 100 + 12 * i) for i, text in enumerate(left)]
+    start = max(line[-1].x1 for line in lefts) + 10.0
+    runs: list[TextRun] = []
+    for i, text in enumerate(right):
+        runs += lefts[i] + _justified(text, start, 100 + 12 * i, 150.0)
+    (md,) = markdown(page(runs))
+    flat = " ".join(md.split())
+    assert "information" in flat
+    assert "infor-kappa" not in flat and "inforkappa" not in flat
+    assert flat.index(left[-1]) < flat.index(right[0])
+
+
+def test_unevenly_justified_lines_stay_whole() -> None:
+    # Justification that widens some spaces more than others (about 0.8 to 2 ems here): no
+    # whitespace runs down the paragraph, so each line is one line, not pieces of one.
+    rng = random.Random(7)
+    texts = [" ".join(rng.choice(_COLUMN_WORDS) for _ in range(10)) for _ in range(6)]
+    runs: list[TextRun] = []
+    for i, text in enumerate(texts):
+        pieces = [_proportional(w, 0.0, 100 + 12 * i) for w in text.split()]
+        weights = [rng.uniform(0.6, 1.4) for _ in pieces[1:]]
+        free = 300.0 - sum(p.x1 - p.x0 for p in pieces)
+        x = 50.0
+        for k, piece in enumerate(pieces):
+            runs.append(dataclasses.replace(piece, x0=x, x1=x + piece.x1 - piece.x0))
+            if k < len(weights):
+                x = runs[-1].x1 + free * weights[k] / sum(weights)
+    assert [line.text for line in build_lines(runs)] == texts
+
+
+def test_card_grid_under_a_title_drawn_row_by_row_keeps_its_cards_apart() -> None:
+    # A 2x2 grid of justified cards, one em apart, under a title across the page, every row
+    # drawn across the page. Each card's lines stay together, across the cards' stretched
+    # spaces (wider than 1.25 em, they cut "delta" off its line) but not across the gutter.
+    cards = [
+        _justified_texts(_COLUMN_WORDS if k % 2 else _OTHER_WORDS, 3, k, 150.0) for k in range(4)
+    ]
+    runs = list(words("A Title Over The Page", 50, 80, 16))
+    for row in range(2):
+        for i in range(3):
+            for col in range(2):
+                text = cards[2 * row + col][i]
+                runs += _justified(text, 50 + 160 * col, 100 + 60 * row + 12 * i, 150.0)
+    (md,) = markdown(page(runs))
+    flat = " ".join(md.split())
+    for card in cards:
+        assert " ".join(card) in flat

@@ -8,6 +8,7 @@ import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import logical_order
 from pdfthin.engine.types import TextRun
@@ -53,7 +54,9 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
 
 def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     """The runs of each line, in the order the lines were opened."""
-    gutters = _gutters(_rows(usable))
+    rows = _rows(usable)
+    gutters = _gutters(rows)
+    beside = _beside_gutters(rows, gutters)
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
     for run in sorted(usable, key=lambda r: r.x0):
@@ -88,6 +91,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         continue
                     if (
                         not code
+                        and id(run) not in beside
                         and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
                         and not _leader_to_number(cand.runs, cand.right, run)
                         and not _hanging_label(cand.runs, run)
@@ -111,8 +115,30 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
         else:
             best.add(run)
     _join_stretched_rows(opened, gutters)
+    _join_justified_rows(opened, gutters)
     _join_label_rows(opened, gutters)
     return [o.runs for o in opened if o.runs]
+
+
+def _beside_gutters(rows: list[list[TextRun]], gutters: list[tuple[float, float]]) -> set[int]:
+    """The runs (by ``id``) after a gap that reaches into a gutter's region while a wider gap
+    of the same row does too: a gutter is one strip of whitespace, crossed by a row at its
+    widest gap there. The region of deep gaps around it spreads past the longest lines' ends
+    (ragged lines leave wide gaps before the next column), and a word space of such a line
+    inside that region is no gutter."""
+    beside: set[int] = set()
+    for row in rows:
+        for g0, g1 in gutters:
+            gaps: list[tuple[float, TextRun]] = []
+            right = row[0].x1
+            for run in row[1:]:
+                if right <= g1 and run.x0 >= g0:
+                    gaps.append((run.x0 - right, run))
+                right = max(right, run.x1)
+            if len(gaps) > 1:
+                widest = max(gaps, key=lambda g: g[0])[1]
+                beside.update(id(run) for _, run in gaps if run is not widest)
+    return beside
 
 
 def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
@@ -148,6 +174,117 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
             for run in piece.runs:
                 head.add(run)
             piece.runs = []
+
+
+#: A stretched row is compared with up to this many rows of its paragraph above and below it:
+#: a column's whitespace runs down the whole paragraph, and the more rows it must run
+#: through, the less a chance alignment of stretched spaces passes for one; a bound keeps a
+#: long table's work linear.
+STACK_WINDOW = 12
+#: Rows of one paragraph are at most this many ems apart, baseline to baseline.
+PARAGRAPH_PITCH_EM = 2.0
+#: Whitespace running down a paragraph at least this many ems wide is a column's or a table's
+#: (their gaps are an em or more); the stretched spaces of justified lines, lining up by
+#: chance here and there, leave a narrower channel.
+CHANNEL_EM = 1.0
+
+
+def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
+    """A justified line stretched unevenly (right-to-left text especially: its justification
+    widens some spaces more than others) is split at its widest spaces, which
+    :func:`_join_stretched_rows` cannot tell by evenness. Rows set to one measure (starting
+    and ending where the rows next to them do) form a paragraph; a row's pieces are one line
+    when they are prose, no whitespace runs from the space between them down through the
+    paragraph's rows around it, and the other rows' text does not start or end right at that
+    space (on half of them or more): such whitespace and such edges are a column's or a
+    table's, a stretched space has neither."""
+    rows = _open_rows([o for o in opened if o.runs])
+    for paragraph in _measured_stacks(rows):
+        for k, row in enumerate(paragraph):
+            if len(row) < 2 or not _prose_row([piece.runs for piece in row]):
+                continue
+            em = min(piece.size for piece in row) or 1.0
+            others = (
+                paragraph[max(0, k - STACK_WINDOW) : k] + paragraph[k + 1 : k + 1 + STACK_WINDOW]
+            )
+            head = row[0]
+            for a, b in itertools.pairwise(row):
+                start, end = a.right, b.runs[0].x0
+                if (
+                    0 < end - start <= STRETCHED_GAP_EM * em
+                    and not any(start <= g1 and end >= g0 for g0, g1 in gutters)
+                    and not _channel(start, end, others, CHANNEL_EM * em)
+                    and not _cell_edge(start, end, others, EDGE_ALIGN_EM * em)
+                ):
+                    for run in b.runs:
+                        head.add(run)
+                    b.runs = []
+                else:
+                    head = b
+
+
+def _measured_stacks(rows: list[list[_Open]]) -> list[list[list[_Open]]]:
+    """Runs of consecutive rows (at least two) that each start and end where the one before
+    does: the full lines of a justified paragraph, or the rows of a grid."""
+    stacks: list[list[list[_Open]]] = []
+    current: list[list[_Open]] = []
+    for row in rows:
+        em = min(piece.size for piece in row) or 1.0
+        if current and _same_measure(row, current[-1], em):
+            current.append(row)
+            continue
+        if len(current) >= 2:
+            stacks.append(current)
+        current = [row]
+    if len(current) >= 2:
+        stacks.append(current)
+    return stacks
+
+
+def _same_measure(row: list[_Open], other: list[_Open], em: float) -> bool:
+    """Whether ``other``, just above or below ``row``, starts and ends where ``row`` does."""
+    pitch = abs((other[0].top + other[0].bottom) - (row[0].top + row[0].bottom)) / 2
+    tolerance = EDGE_ALIGN_EM * em
+    return (
+        pitch <= PARAGRAPH_PITCH_EM * em
+        and abs(other[0].runs[0].x0 - row[0].runs[0].x0) <= tolerance
+        and abs(max(o.right for o in other) - max(o.right for o in row)) <= tolerance
+    )
+
+
+def _cell_edge(start: float, end: float, rows: list[list[_Open]], tolerance: float) -> bool:
+    """Whether on half of ``rows`` or more (two at least), text ends where this gap starts or
+    starts where it ends: a table's column, its cells aligned (words after stretched spaces
+    start anywhere)."""
+    aligned = sum(
+        1
+        for row in rows
+        if any(
+            abs(r.x1 - start) <= tolerance or abs(r.x0 - end) <= tolerance
+            for piece in row
+            for r in piece.runs
+        )
+    )
+    # Two rows at least: the last words of two justified lines, equally wide, start at one x.
+    return aligned >= 2 and aligned * 2 >= len(rows)
+
+
+def _channel(start: float, end: float, rows: list[list[_Open]], width: float) -> bool:
+    """Whether whitespace at least ``width`` wide runs from the gap ``start``-``end`` through
+    every one of ``rows`` (a column's or a cell's edge; the stretched spaces of justified
+    lines do not line up all the way down a paragraph)."""
+    free = [(start, end)]
+    for row in rows:
+        for run in (r for piece in row for r in piece.runs):
+            free = [
+                part
+                for lo, hi in free
+                for part in ((lo, min(hi, run.x0)), (max(lo, run.x1), hi))
+                if part[1] - part[0] >= width
+            ]
+            if not free:
+                return False
+    return True
 
 
 #: A label of a label list (symbol lists, glossaries, "Step 1  Do this") is at most this many
@@ -448,7 +585,98 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
         return False
     top, bottom = min(support), max(support)
     inside = sum(1 for y in crossing if top <= y <= bottom)
-    return inside <= 0.25 * len(support)
+    if inside > 0.25 * len(support):
+        return False
+    return not _word_gaps_lined_up(mid, rows, top, bottom)
+
+
+#: A gutter's gap is wider than the word spaces of the lines beside it: a gap at most this
+#: many times the row's wider word spaces (the upper quartile: justification may stretch
+#: some spaces more than others) is a word space.
+GUTTER_WORD_RATIO = 1.4
+#: A row of prose has at least this many word spaces (five words); a table's row of a few
+#: cells, its gaps as wide as one another, is not doubted.
+PROSE_MIN_SPACES = 4
+#: Wide word spaces of justified text line up by chance over a few rows; whitespace clear over
+#: this many consecutive rows, with a column's edge on one side of it, is a gutter however
+#: narrow (the chance of a coincidence shrinks with every row, so this is far beyond it).
+GUTTER_CLEAR_ROWS = 6
+#: The lines of a column start (or, right-aligned or justified, end) within this many ems of
+#: one another (a typesetter sets them at one x); the words beside a coincidental gap do not.
+EDGE_ALIGN_EM = 0.05
+
+
+class _OpenRow(NamedTuple):
+    """A row with a gap at a gutter candidate: its ends, the gap's edges, whether the gap is
+    no wider than the row's word spaces."""
+
+    start: float
+    end: float
+    gap_start: float
+    gap_end: float
+    word_like: bool
+
+
+def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, bottom: float) -> bool:
+    """Whether the gap at ``mid`` is, on most of the justified rows where it is open, no
+    wider than those rows' word spaces (justified prose, whose wide spaces line up now and
+    then), and the whitespace there is not a column's edge clear over many consecutive rows.
+    Justified rows are the ones that start and end where most open rows do: only there is a
+    gap doubted (a table's rows, ragged at one end, keep the gaps between their cells)."""
+    opened: list[_OpenRow] = []
+    run_length = longest = 0
+    em = 0.0
+    for row in rows:
+        y = (row[0].y0 + row[0].y1) / 2
+        if not top <= y <= bottom:
+            continue
+        left = [r for r in row if (r.x0 + r.x1) / 2 < mid]
+        right = [r for r in row if (r.x0 + r.x1) / 2 >= mid]
+        if not left or not right or left[-1].x1 > mid or right[0].x0 < mid:
+            run_length = 0
+            continue
+        run_length += 1
+        longest = max(longest, run_length)
+        end = max(r.x1 for r in left)
+        gap = right[0].x0 - end
+        em = min(left[-1].size, right[0].size) or 1.0
+        if gap > STRETCHED_GAP_EM * em:
+            continue  # wider than any word space: a short line's end, telling nothing here
+        spaces = sorted(
+            b - a for a, b, e in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * e
+        )
+        word_like = (
+            len(spaces) >= PROSE_MIN_SPACES
+            and _prose_row([[r] for r in row])
+            and gap <= GUTTER_WORD_RATIO * spaces[3 * len(spaces) // 4]
+        )
+        opened.append(_OpenRow(row[0].x0, max(r.x1 for r in row), end, right[0].x0, word_like))
+    if not opened:
+        return False
+    tolerance = EDGE_ALIGN_EM * em
+    first = _median([o.start for o in opened])
+    last = _median([o.end for o in opened])
+    justified = [
+        o for o in opened if abs(o.start - first) <= tolerance and abs(o.end - last) <= tolerance
+    ]
+    if sum(1 for o in justified if o.word_like) * 2 <= len(opened):
+        return False
+    edge = _aligned([o.gap_end for o in opened], tolerance) or _aligned(
+        [o.gap_start for o in opened], tolerance
+    )
+    return not (edge and longest >= GUTTER_CLEAR_ROWS)
+
+
+def _median(xs: list[float]) -> float:
+    return sorted(xs)[len(xs) // 2]
+
+
+def _aligned(xs: list[float], tolerance: float) -> bool:
+    """Whether nearly all of ``xs`` (four in five) lie within ``tolerance`` of their median."""
+    if not xs:
+        return False
+    middle = _median(xs)
+    return sum(1 for x in xs if abs(x - middle) <= tolerance) * 5 >= 4 * len(xs)
 
 
 def _duplicate(a: TextRun, b: TextRun) -> bool:
