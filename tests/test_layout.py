@@ -596,3 +596,56 @@ def test_card_grid_under_a_title_drawn_row_by_row_keeps_its_cards_apart() -> Non
     flat = " ".join(md.split())
     for card in cards:
         assert " ".join(card) in flat
+
+
+def _drawn_column_by_column(runs: list[TextRun]) -> list[TextRun]:
+    """``runs`` of a two-column page numbered in the order a producer draws it: the left
+    column, then the right one."""
+    ordered = sorted(runs, key=lambda r: (r.x0 >= 300, r.y0, r.x0))
+    return [dataclasses.replace(r, seq=i) for i, r in enumerate(ordered)]
+
+
+def test_a_title_drawn_last_is_still_read_first() -> None:
+    # Some producers draw the title and authors after the body. Drawing order may place small
+    # pieces (figure labels, formula parts), but a title set larger than the body is read
+    # where it stands: at the top.
+    body = _drawn_column_by_column(two_columns(y0=120))
+    title = [
+        dataclasses.replace(r, seq=len(body) + i)
+        for i, r in enumerate(words("A Title Drawn Last", 150, 70, size=18))
+    ]
+    (md,) = markdown(page(body + title))
+    assert md.index("A Title Drawn Last") < md.index(LEFT[0])
+    assert md.index(LEFT[-1]) < md.index(RIGHT[0])
+
+
+def test_small_pieces_drawn_last_keep_their_drawing_place() -> None:
+    # The same page with a body-size note drawn last keeps drawing order: the note follows
+    # the text it was drawn after, wherever it stands.
+    body = _drawn_column_by_column(two_columns(y0=120))
+    note = [
+        dataclasses.replace(r, seq=len(body) + i) for i, r in enumerate(words("a note", 150, 70))
+    ]
+    (md,) = markdown(page(body + note))
+    assert md.index(RIGHT[-1]) < md.index("a note")
+
+
+def test_two_columns_drawn_row_by_row_are_read_column_by_column() -> None:
+    # Some producers draw a two-column page row by row, across the gutter. That drawing order
+    # is not the reading order: each column is read whole, left first.
+    body = [dataclasses.replace(r, seq=i) for i, r in enumerate(two_columns())]
+    (md,) = markdown(page(body))
+    assert md.index(LEFT[-1]) < md.index(RIGHT[0])
+    assert all(not ("left" in ln and "right" in ln) for ln in md.splitlines())
+
+
+def test_a_formula_drawn_between_a_paragraphs_lines_keeps_its_drawing_place() -> None:
+    # One interruption in a long paragraph is a formula or a label placed where it was drawn,
+    # not a page drawn across its columns.
+    text = [f"body line {i} of a paragraph that runs on" for i in range(10)]
+    runs: list[TextRun] = []
+    for i, line in enumerate(text):
+        runs += [dataclasses.replace(r, seq=2 * i) for r in words(line, 50, 100 + 12 * i)]
+    runs.append(dataclasses.replace(run("x=1", 400, 136), seq=7))
+    (md,) = markdown(page(runs))
+    assert md.index(text[3]) < md.index("x=1") < md.index(text[4])
