@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from benchmarks.metrics.headings import Heading
 from benchmarks.metrics.tables import relations
 from benchmarks.metrics.tagged import Element, truth_from_tree
@@ -89,3 +91,40 @@ def test_headings_with_levels_pages_and_text() -> None:
         Heading(1, "t0 t1", 1),
         Heading(1, "Later section", 2),
     ]
+
+
+def test_tagged_truth_scores_tables_by_page_and_headings_without_an_outline(
+    tmp_path: Path,
+) -> None:
+    from benchmarks import corpus, engines, score
+    from benchmarks.metrics.tables import Cell
+    from benchmarks.metrics.tagged import TaggedTruth
+
+    relpath = "pdfjs/tagged.pdf"
+    entry = corpus.Entry(relpath, 2, 1, (), frozenset({"tagged"}))
+    table = [Cell(0, 0, "Name"), Cell(0, 1, "Total"), Cell(1, 0, "Goa"), Cell(1, 1, "42")]
+    headings = [Heading(1, "Intro", 1), Heading(2, "Method", 1), Heading(2, "Results", 2)]
+    good = "# Intro\n\n## Method\n\n| Name | Total |\n|---|---|\n| Goa | 42 |\n"
+    raw = [
+        {
+            "engine": "pdfthin",
+            "file": relpath,
+            "variant": "main",
+            "outcome": "ok",
+            "pages": [{"text": "unrelated"}, {"text": good + "\n## Results\n"}],
+        }
+    ]
+    run = score.Run.build(
+        raw, [engines.ENGINES["pdfthin"]], [entry], corpus.Corpus(tmp_path, (entry,))
+    )
+    # The tree says the table is on page 1: found on page 2, it does not count.
+    run.tagged_truth = {relpath: TaggedTruth([(1, table)], headings)}
+    tables = score.table_fidelity(run)
+    assert tables["tagged"] == [relpath]
+    assert tables["engines"]["pdfthin"]["files"][relpath]["recall"] == 0.0
+    run.tagged_truth = {relpath: TaggedTruth([(2, table)], headings)}
+    tables = score.table_fidelity(run)
+    assert tables["engines"]["pdfthin"]["files"][relpath]["f1"] == 1.0
+    heads = score.heading_fidelity(run)
+    assert heads["tagged"] == [relpath]
+    assert heads["engines"]["pdfthin"]["files"][relpath]["f1"] == 1.0
