@@ -32,7 +32,7 @@ def reading_order(blocks: list[Block]) -> list[Block]:
     """
     out: list[Block] = []
     _order(blocks, out, 0)
-    if _stream_agrees(out) and not _drawn_across(out):
+    if _stream_agrees(out):
         return sorted(_split_interleaved(out), key=lambda b: b.seq)
     return out
 
