@@ -174,14 +174,12 @@ def _area(paint: Paint) -> _Area:
     return (x0, y0, x1, y1, paint.after, paint.exact and opaque, opaque, colour, paint.alpha)
 
 
-def _cell_index(value: float, extent: float) -> int:
-    """The grid column (or row) at ``value`` along a side ``extent`` long."""
-    cell = int(value / extent * GRID) if value > 0 else 0
-    return cell if cell < GRID else GRID - 1
-
-
 class _Grid:
-    """Paints bucketed by the grid cells their boxes touch, each cell in drawing order."""
+    """Paints bucketed by the grid cells their boxes touch, each cell in drawing order.
+
+    The cell at ``v`` along a side ``extent`` long is ``int(v / extent * GRID)``, at least 0
+    and at most ``GRID - 1``; it is spelled out where it is used (for each paint, each run and
+    each point sampled), a call costing more than the arithmetic."""
 
     def __init__(self, width: float, height: float, paints: list[Paint]) -> None:
         self.width = max(width, 1.0)
@@ -192,13 +190,21 @@ class _Grid:
         #: touches are all empty is a mask test per row it spans.
         self.rows = [0] * GRID
         width, height, cells, rows = self.width, self.height, self.cells, self.rows
+        last = GRID - 1
         for paint in paints:
             x0, y0, x1, y1 = paint.box
             if x1 < 0 or y1 < 0 or x0 > width or y0 > height:
                 continue
             area = _area(paint)
-            c0, c1 = _cell_index(x0, width), _cell_index(x1, width)
-            r0, r1 = _cell_index(y0, height), _cell_index(y1, height)
+            # the cells of both corners (see the class)
+            c0 = int(x0 / width * GRID) if x0 > 0 else 0
+            c0 = c0 if c0 < last else last
+            r0 = int(y0 / height * GRID) if y0 > 0 else 0
+            r0 = r0 if r0 < last else last
+            c1 = int(x1 / width * GRID) if x1 > 0 else 0
+            c1 = c1 if c1 < last else last
+            r1 = int(y1 / height * GRID) if y1 > 0 else 0
+            r1 = r1 if r1 < last else last
             columns = (2 << c1) - (1 << c0)
             for row in range(r0, r1 + 1):
                 rows[row] |= columns
@@ -208,25 +214,6 @@ class _Grid:
                         cells[index] = [area]
                     else:
                         cell.append(area)
-
-    def empty_around(self, x0: float, y0: float, x1: float, y1: float, tests: _Tests) -> bool:
-        """Is nothing painted in any cell that the box touches? Each cell is a test."""
-        # _cell_index, spelled out: this runs once for every run on the page
-        width, height, last = self.width, self.height, GRID - 1
-        c0 = int(x0 / width * GRID) if x0 > 0 else 0
-        c0 = c0 if c0 < last else last
-        r0 = int(y0 / height * GRID) if y0 > 0 else 0
-        r0 = r0 if r0 < last else last
-        c1 = int(x1 / width * GRID) if x1 > 0 else 0
-        c1 = c1 if c1 < last else last
-        r1 = int(y1 / height * GRID) if y1 > 0 else 0
-        r1 = r1 if r1 < last else last
-        tests.left -= (r1 - r0 + 1) * (c1 - c0 + 1)  # tests.spend, without the call
-        if c1 < c0:
-            return True  # touches no cell
-        columns = (2 << c1) - (1 << c0)
-        rows = self.rows
-        return not any(rows[row] & columns for row in range(r0, r1 + 1))
 
 
 def _opaque(paint: Paint) -> bool:
@@ -292,28 +279,45 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -
     what is beneath it (a line crossing a letter hides nothing); ``None`` otherwise."""
     if grid is None:
         return None
-    mode = look.mode
+    mode, fill, stroke, fill_alpha, stroke_alpha, _, _, _, glyphs = look
     fills = mode in _FILLS
     strokes = mode in _STROKES
-    x0, y0 = run.x0, run.y0
-    if grid.empty_around(x0, y0, run.x1, run.y1, tests):
+    x0, y0, x1, y1 = run.x0, run.y0, run.x1, run.y1
+    # Is anything painted in the grid cells the run's box touches (the cells of its corners:
+    # see _Grid)? Each cell is a test.
+    grid_width, grid_height, last = grid.width, grid.height, GRID - 1
+    c0 = int(x0 / grid_width * GRID) if x0 > 0 else 0
+    c0 = c0 if c0 < last else last
+    r0 = int(y0 / grid_height * GRID) if y0 > 0 else 0
+    r0 = r0 if r0 < last else last
+    c1 = int(x1 / grid_width * GRID) if x1 > 0 else 0
+    c1 = c1 if c1 < last else last
+    r1 = int(y1 / grid_height * GRID) if y1 > 0 else 0
+    r1 = r1 if r1 < last else last
+    tests.left -= (r1 - r0 + 1) * (c1 - c0 + 1)  # tests.spend, without the call
+    near = False
+    if c1 >= c0:
+        mask = (2 << c1) - (1 << c0)  # the columns c0 to c1, as bits
+        for painted in grid.rows[r0 : r1 + 1]:
+            if painted & mask:
+                near = True
+                break
+    if not near:
         # Nothing painted near: the page's white is beneath every point (the common case).
-        if (fills and _stands_out(look.fill, look.fill_alpha, _PAGE_WHITE)) or (
-            strokes and _stands_out(look.stroke, look.stroke_alpha, _PAGE_WHITE)
+        if (fills and _stands_out(fill, fill_alpha, _PAGE_WHITE)) or (
+            strokes and _stands_out(stroke, stroke_alpha, _PAGE_WHITE)
         ):
             return None
-        return "white" if is_white(look.fill if fills else look.stroke) else "low_contrast"
-    columns = min(max(look.glyphs, 2), MAX_SAMPLES)
+        return "white" if is_white(fill if fills else stroke) else "low_contrast"
+    columns = min(max(glyphs, 2), MAX_SAMPLES)
     total = 2 * columns
     allowed = total - COVERED_SHARE * total  # points where the text shows, at most
-    width = run.x1 - x0
-    height = run.y1 - y0
+    width = x1 - x0
+    height = y1 - y0
     shown = covered = 0
     white = True
     cells = grid.cells
     seq = run.seq
-    # grid.index, spelled out: this runs for every point sampled
-    grid_width, grid_height, last = grid.width, grid.height, GRID - 1
     for row in (0.35, 0.65):
         y = y0 + row * height
         base = (min(int(y / grid_height * GRID), last) if y > 0 else 0) * GRID
@@ -325,8 +329,8 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -
                 covered += 1
             elif (
                 beneath is None
-                or (fills and _stands_out(look.fill, look.fill_alpha, beneath))
-                or (strokes and _stands_out(look.stroke, look.stroke_alpha, beneath))
+                or (fills and _stands_out(fill, fill_alpha, beneath))
+                or (strokes and _stands_out(stroke, stroke_alpha, beneath))
             ):
                 shown += 1
                 if shown > allowed:
@@ -335,7 +339,7 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -
                 white = white and is_white(beneath)
     if covered >= COVERED_SHARE * total:
         return "covered"
-    if white and is_white(look.fill if fills else look.stroke):
+    if white and is_white(fill if fills else stroke):
         return "white"
     return "low_contrast"
 
