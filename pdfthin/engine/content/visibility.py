@@ -27,6 +27,7 @@ separation colour), the text is read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from pdfthin.engine.types import HiddenText, PageContent, TextRun
@@ -168,10 +169,10 @@ _Area = tuple[float, float, float, float, int, bool, bool, "Rgb | None", float]
 
 
 def _area(paint: Paint) -> _Area:
-    x0, y0, x1, y1 = paint.box
-    opaque = _opaque(paint)
-    colour = paint.colour if paint.exact else None
-    return (x0, y0, x1, y1, paint.after, paint.exact and opaque, opaque, colour, paint.alpha)
+    # Read by position: the native interpreter hands plain tuples in Paint's field order.
+    after, (x0, y0, x1, y1), colour, alpha, normal, solid, exact, _ = paint
+    opaque = solid and normal and alpha >= OPAQUE  # it hides what is beneath it
+    return (x0, y0, x1, y1, after, exact and opaque, opaque, colour if exact else None, alpha)
 
 
 class _Grid:
@@ -181,7 +182,7 @@ class _Grid:
     and at most ``GRID - 1``; it is spelled out where it is used (for each paint, each run and
     each point sampled), a call costing more than the arithmetic."""
 
-    def __init__(self, width: float, height: float, paints: list[Paint]) -> None:
+    def __init__(self, width: float, height: float, paints: Sequence[Paint]) -> None:
         self.width = max(width, 1.0)
         self.height = max(height, 1.0)
         #: The areas of each painted cell (by index: row * GRID + column).
@@ -214,11 +215,6 @@ class _Grid:
                         cells[index] = [area]
                     else:
                         cell.append(area)
-
-
-def _opaque(paint: Paint) -> bool:
-    """Does ``paint`` hide what is beneath it?"""
-    return paint.solid and paint.normal and paint.alpha >= OPAQUE
 
 
 def _inside(box: Box, x: float, y: float) -> bool:
@@ -390,12 +386,17 @@ def _reason(
 
 
 def sort_runs(
-    page: PageContent, drawn: list[tuple[TextRun, Look]], paints: list[Paint], complete: bool
+    page: PageContent,
+    drawn: Iterable[tuple[TextRun, Look]],
+    paints: Sequence[Paint],
+    complete: bool,
 ) -> str | None:
     """Put each drawn run in ``page.runs`` or ``page.hidden``. ``complete``: ``paints`` holds
     every area painted; when it does not (past the interpreter's limit), what lies beneath
     or over text cannot be told, and such text is read. Returns the page's problem when its
-    area tests ran out."""
+    area tests ran out. Looks and paints are read by position: plain tuples in the fields'
+    order (as the native interpreter hands them) read the same as :class:`Look` and
+    :class:`Paint`."""
     grid = _Grid(page.width, page.height, paints) if complete else None
     boxes = [image.bbox for image in page.images]
     scan: bool | None = None
