@@ -561,6 +561,9 @@ class Interpreter:
         # Inside this many optional content groups that the default view hides.
         self.layer_off = 0
         self._gstates: dict[tuple[int, str], GStateParams] = {}
+        # Fonts found by (resources, name) on this page: a page sets its fonts thousands of
+        # times, and each look-up would ask pypdf again for the same dictionaries.
+        self._page_fonts: dict[tuple[int, str], Font] = {}
         self.seq = 0
         self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
             b"BT": self._bt,
@@ -691,7 +694,15 @@ class Interpreter:
         self.gs.font = font
 
     def _font(self, name: Any) -> Font | None:
-        return font_for(self.resources, name, self.fonts, self._keepalive)
+        if not isinstance(name, str):
+            return None  # as font_for answers it
+        key = (id(self.resources), name)
+        font = self._page_fonts.get(key)
+        if font is None:
+            font = font_for(self.resources, name, self.fonts, self._keepalive)
+            if font is not None:  # a missing font is looked for again: it is reported each time
+                self._page_fonts[key] = font
+        return font
 
     def _tc(self, operands: list[Any]) -> None:
         self.gs.tc = float(operands[-1])
