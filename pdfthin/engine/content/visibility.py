@@ -193,7 +193,7 @@ class _Grid:
         width, height, cells, rows = self.width, self.height, self.cells, self.rows
         last = GRID - 1
         for paint in paints:
-            x0, y0, x1, y1 = paint.box
+            x0, y0, x1, y1 = paint[1]  # its box, read by position (see sort_runs)
             if x1 < 0 or y1 < 0 or x0 > width or y0 > height:
                 continue
             area = _area(paint)
