@@ -195,3 +195,30 @@ def test_a_font_set_again_is_not_looked_up_again(monkeypatch: pytest.MonkeyPatch
     assert calls == ["/F1", "/F2", "/F2"]
     assert [r.text for r in page.runs[:2]] == ["a", "a"]
     assert any("/F2" in problem for problem in page.problems)
+
+
+def test_a_colour_space_set_again_is_not_looked_up_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for colour spaces: a page that selects its colour space before each fill asks
+    the resources once per name."""
+    from native_support import engine
+
+    calls: list[str] = []
+    colour_components = interpreter.colour_components
+
+    def counted(resources: Any, name: Any) -> int:
+        calls.append(name)
+        return colour_components(resources, name)
+
+    monkeypatch.setattr(interpreter, "colour_components", counted)
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    fills = b"/CS0 cs 1 1 1 sc 0 0 10 10 re f /CS1 CS " * 200
+    text = b"BT /F1 9 Tf 72 700 Td /CS0 cs 0 0 1 sc (blue) Tj ET"
+    b.add_page(
+        fills + text,
+        {"Font": {"F1": font}, "ColorSpace": {"CS0": "/DeviceRGB", "CS1": "/DeviceGray"}},
+    )
+    with engine(None):
+        page = open_pdf(b.build()).page(1)
+    assert calls == ["/CS0", "/CS1"]
+    assert [r.text for r in page.runs] == ["blue"]

@@ -564,6 +564,8 @@ class Interpreter:
         # Fonts found by (resources, name) on this page: a page sets its fonts thousands of
         # times, and each look-up would ask pypdf again for the same dictionaries.
         self._page_fonts: dict[tuple[int, str], Font] = {}
+        # Colour spaces' components by (resources, name), for the same reason.
+        self._spaces: dict[tuple[int, str], int] = {}
         self.seq = 0
         self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
             b"BT": self._bt,
@@ -1165,14 +1167,24 @@ class Interpreter:
         else:
             self.gs.stroke, self.gs.stroke_n = colour, components
 
+    def _components(self, name: Any) -> int:
+        """``colour_components`` of the space ``name``, looked up once per resources."""
+        if not isinstance(name, str):
+            return 0  # as colour_components answers it
+        key = (id(self.resources), name)
+        n = self._spaces.get(key)
+        if n is None:
+            n = self._spaces[key] = colour_components(self.resources, name)
+        return n
+
     def _colour_space(self, operands: list[Any]) -> None:
         # A new colour space starts at its initial colour: black, or full ink.
-        n = colour_components(self.resources, operands[-1] if operands else None)
+        n = self._components(operands[-1] if operands else None)
         self.gs.fill_n = n
         self.gs.fill = _BLACK if n else None
 
     def _colour_space_stroke(self, operands: list[Any]) -> None:
-        n = colour_components(self.resources, operands[-1] if operands else None)
+        n = self._components(operands[-1] if operands else None)
         self.gs.stroke_n = n
         self.gs.stroke = _BLACK if n else None
 
