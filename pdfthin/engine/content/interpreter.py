@@ -561,6 +561,11 @@ class Interpreter:
         # Inside this many optional content groups that the default view hides.
         self.layer_off = 0
         self._gstates: dict[tuple[int, str], GStateParams] = {}
+        # Fonts found by (resources, name) on this page: a page sets its fonts thousands of
+        # times, and each look-up would ask pypdf again for the same dictionaries.
+        self._page_fonts: dict[tuple[int, str], Font] = {}
+        # Colour spaces' components by (resources, name), for the same reason.
+        self._spaces: dict[tuple[int, str], int] = {}
         self.seq = 0
         self.ops_table: dict[bytes, Callable[[list[Any]], None]] = {
             b"BT": self._bt,
@@ -691,7 +696,15 @@ class Interpreter:
         self.gs.font = font
 
     def _font(self, name: Any) -> Font | None:
-        return font_for(self.resources, name, self.fonts, self._keepalive)
+        if not isinstance(name, str):
+            return None  # as font_for answers it
+        key = (id(self.resources), name)
+        font = self._page_fonts.get(key)
+        if font is None:
+            font = font_for(self.resources, name, self.fonts, self._keepalive)
+            if font is not None:  # a missing font is looked for again: it is reported each time
+                self._page_fonts[key] = font
+        return font
 
     def _tc(self, operands: list[Any]) -> None:
         self.gs.tc = float(operands[-1])
@@ -1154,14 +1167,24 @@ class Interpreter:
         else:
             self.gs.stroke, self.gs.stroke_n = colour, components
 
+    def _components(self, name: Any) -> int:
+        """``colour_components`` of the space ``name``, looked up once per resources."""
+        if not isinstance(name, str):
+            return 0  # as colour_components answers it
+        key = (id(self.resources), name)
+        n = self._spaces.get(key)
+        if n is None:
+            n = self._spaces[key] = colour_components(self.resources, name)
+        return n
+
     def _colour_space(self, operands: list[Any]) -> None:
         # A new colour space starts at its initial colour: black, or full ink.
-        n = colour_components(self.resources, operands[-1] if operands else None)
+        n = self._components(operands[-1] if operands else None)
         self.gs.fill_n = n
         self.gs.fill = _BLACK if n else None
 
     def _colour_space_stroke(self, operands: list[Any]) -> None:
-        n = colour_components(self.resources, operands[-1] if operands else None)
+        n = self._components(operands[-1] if operands else None)
         self.gs.stroke_n = n
         self.gs.stroke = _BLACK if n else None
 

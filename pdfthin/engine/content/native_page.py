@@ -38,7 +38,7 @@ from pdfthin.engine.content.interpreter import (
     property_list,
 )
 from pdfthin.engine.content.layers import Layers
-from pdfthin.engine.content.visibility import Look, Paint, sort_runs
+from pdfthin.engine.content.visibility import sort_runs
 from pdfthin.engine.fonts.font import Font, _TextMap, _WidthMap
 from pdfthin.engine.objects import get, resolve
 from pdfthin.engine.types import ImagePlacement, PageContent, TextRun
@@ -276,8 +276,9 @@ def read_page(
             params, image = payload
             placements.append(inline_placement(params, image, bbox))
     content.images.extend(placements)
-    drawn = [(run, Look._make(look)) for run, look in zip(runs, looks, strict=True)]
-    problem = sort_runs(content, drawn, [Paint._make(p) for p in paints], not painted_full)
+    # The looks and paints as the native side made them: tuples in Look's and Paint's field
+    # order, which sort_runs reads by position (no named tuple made for each).
+    problem = sort_runs(content, zip(runs, looks, strict=True), paints, not painted_full)
     content.rules.extend(rules)
     content.paths += paths
     content.glyphs += glyphs

@@ -27,7 +27,7 @@ separation colour), the text is read.
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from pdfthin.engine.types import HiddenText, PageContent, TextRun
@@ -68,6 +68,9 @@ MAX_AREA_TESTS = 10_000_000
 
 #: Reasons under which text over an image is a scanner's OCR layer rather than hidden.
 _OCR_LAYER_REASONS = frozenset({"invisible", "transparent", "white", "low_contrast"})
+#: Text render modes that fill the glyphs, and those that stroke them.
+_FILLS = frozenset({0, 2, 4, 6})
+_STROKES = frozenset({1, 2, 5, 6})
 
 
 class Look(NamedTuple):
@@ -157,116 +160,103 @@ class _Tests:
         return ok
 
 
-class _Grid:
-    """Paints bucketed by the grid cells their boxes touch, each cell in drawing order."""
+#: What the covered test needs of a :class:`Paint`, flattened once per page (the test reads it
+#: for every point sampled): its box, :attr:`Paint.after`, whether it hides text drawn
+#: before it (opaque and exactly its box), whether it hides what is beneath it, and its colour
+#: and opacity where it is known to be painted all over its box with a colour that can be told
+#: (``None``: a curve's box, a picture, a shading, a pattern).
+_Area = tuple[float, float, float, float, int, bool, bool, "Rgb | None", float]
 
-    def __init__(self, width: float, height: float, paints: list[Paint]) -> None:
+
+def _area(paint: Paint) -> _Area:
+    # Read by position: the native interpreter hands plain tuples in Paint's field order.
+    after, (x0, y0, x1, y1), colour, alpha, normal, solid, exact, _ = paint
+    opaque = solid and normal and alpha >= OPAQUE  # it hides what is beneath it
+    return (x0, y0, x1, y1, after, exact and opaque, opaque, colour if exact else None, alpha)
+
+
+class _Grid:
+    """Paints bucketed by the grid cells their boxes touch, each cell in drawing order.
+
+    The cell at ``v`` along a side ``extent`` long is ``int(v / extent * GRID)``, at least 0
+    and at most ``GRID - 1``; it is spelled out where it is used (for each paint, each run and
+    each point sampled), a call costing more than the arithmetic."""
+
+    def __init__(self, width: float, height: float, paints: Sequence[Paint]) -> None:
         self.width = max(width, 1.0)
         self.height = max(height, 1.0)
-        self.cells: list[list[Paint]] = [[] for _ in range(GRID * GRID)]
-        # self._cell of both corners, spelled out: a page may paint thousands of areas
-        width, height, last, cells = self.width, self.height, GRID - 1, self.cells
+        #: The areas of each painted cell (by index: row * GRID + column).
+        self.cells: dict[int, list[_Area]] = {}
+        #: Each row's painted cells, as bits (column c: bit c): whether the cells a box
+        #: touches are all empty is a mask test per row it spans.
+        self.rows = [0] * GRID
+        width, height, cells, rows = self.width, self.height, self.cells, self.rows
+        last = GRID - 1
         for paint in paints:
-            x0, y0, x1, y1 = paint.box
+            x0, y0, x1, y1 = paint[1]  # its box, read by position (see sort_runs)
             if x1 < 0 or y1 < 0 or x0 > width or y0 > height:
                 continue
-            c0 = min(int(x0 / width * GRID), last) if x0 > 0 else 0
-            r0 = min(int(y0 / height * GRID), last) if y0 > 0 else 0
-            c1 = min(int(x1 / width * GRID), last) if x1 > 0 else 0
-            r1 = min(int(y1 / height * GRID), last) if y1 > 0 else 0
-            for row in range(r0 * GRID, r1 * GRID + 1, GRID):
-                for col in range(c0, c1 + 1):
-                    cells[row + col].append(paint)
-        # Painted cells above and left of each grid corner (a summed-area table): whether
-        # the cells a box touches are all empty is four look-ups, however many it touches.
-        side = GRID + 1
-        filled = [0] * side
-        for row in range(GRID):
-            cells = self.cells[row * GRID : (row + 1) * GRID]
-            across = itertools.accumulate(1 if cell else 0 for cell in cells)
-            above = filled[-GRID:]
-            filled.append(0)
-            filled.extend(a + b for a, b in zip(above, across, strict=True))
-        self.filled = filled
-
-    def _cell(self, x: float, y: float) -> tuple[int, int]:
-        col = int(x / self.width * GRID) if x > 0 else 0
-        row = int(y / self.height * GRID) if y > 0 else 0
-        return min(col, GRID - 1), min(row, GRID - 1)
-
-    def empty_around(self, box: Box, tests: _Tests) -> bool:
-        """Is nothing painted in any cell that ``box`` touches? Each cell is a test."""
-        # self._cell of both corners, spelled out: this runs once for every run on the page
-        width, height, last = self.width, self.height, GRID - 1
-        x0, y0, x1, y1 = box
-        c0 = min(int(x0 / width * GRID), last) if x0 > 0 else 0
-        r0 = min(int(y0 / height * GRID), last) if y0 > 0 else 0
-        c1 = min(int(x1 / width * GRID), last) if x1 > 0 else 0
-        r1 = min(int(y1 / height * GRID), last) if y1 > 0 else 0
-        tests.left -= (r1 - r0 + 1) * (c1 - c0 + 1)  # tests.spend, without the call
-        if c1 < c0 or r1 < r0:
-            return True  # touches no cell
-        side = GRID + 1
-        filled = self.filled
-        painted = (
-            filled[(r1 + 1) * side + c1 + 1]
-            - filled[r0 * side + c1 + 1]
-            - filled[(r1 + 1) * side + c0]
-            + filled[r0 * side + c0]
-        )
-        return painted == 0
-
-    def index(self, x: float, y: float) -> int:
-        """The cell at (x, y), as an index into :attr:`cells`."""
-        col = min(int(x / self.width * GRID), GRID - 1) if x > 0 else 0
-        row = min(int(y / self.height * GRID), GRID - 1) if y > 0 else 0
-        return row * GRID + col
-
-
-def _opaque(paint: Paint) -> bool:
-    """Does ``paint`` hide what is beneath it?"""
-    return paint.solid and paint.normal and paint.alpha >= OPAQUE
+            area = _area(paint)
+            # the cells of both corners (see the class)
+            c0 = int(x0 / width * GRID) if x0 > 0 else 0
+            c0 = c0 if c0 < last else last
+            r0 = int(y0 / height * GRID) if y0 > 0 else 0
+            r0 = r0 if r0 < last else last
+            c1 = int(x1 / width * GRID) if x1 > 0 else 0
+            c1 = c1 if c1 < last else last
+            r1 = int(y1 / height * GRID) if y1 > 0 else 0
+            r1 = r1 if r1 < last else last
+            columns = (2 << c1) - (1 << c0)
+            for row in range(r0, r1 + 1):
+                rows[row] |= columns
+                for index in range(row * GRID + c0, row * GRID + c1 + 1):
+                    cell = cells.get(index)
+                    if cell is None:
+                        cells[index] = [area]
+                    else:
+                        cell.append(area)
 
 
 def _inside(box: Box, x: float, y: float) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
-def _at(cell: list[Paint], x: float, y: float, seq: int, tests: _Tests) -> tuple[bool, Rgb | None]:
+def _at(
+    cell: list[_Area] | None, x: float, y: float, seq: int, tests: _Tests
+) -> tuple[bool, Rgb | None]:
     """At (x, y): is it covered by opaque paint drawn after text run ``seq``, and the colour
     painted there before it (the page's white where nothing is; ``None``: cannot be told).
-    ``cell``: the paints of the grid cell at (x, y), in drawing order, each one test."""
+    ``cell``: the areas of the grid cell at (x, y), in drawing order, each one test."""
     if not cell:
         return False, _PAGE_WHITE  # nothing painted in the cell: the page's white
-    beneath: list[Paint] = []
+    beneath: list[tuple[Rgb, float]] = []
     known = True
-    tests.spend(len(cell))
-    for paint in reversed(cell):
-        box = paint.box
-        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+    under_opaque = False  # beneath[-1] hides what is beneath it
+    tests.left -= len(cell)  # tests.spend, without the call
+    for x0, y0, x1, y1, after, covers, opaque, colour, alpha in reversed(cell):
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
             continue
-        if paint.after >= seq:
-            if paint.exact and _opaque(paint):
+        if after >= seq:
+            if covers:
                 return True, None
             continue
-        if not known or (beneath and _opaque(beneath[-1])):
+        if not known or under_opaque:
             continue  # what lies under the topmost opaque paint does not show
-        if not paint.exact or paint.colour is None:
+        if colour is None:
             known = False  # a curve's box (painted there or not?), a picture, a shading
         else:
-            beneath.append(paint)
+            beneath.append((colour, alpha))
+            under_opaque = opaque
     if not known:
         return False, None
-    colour = _PAGE_WHITE
-    for paint in reversed(beneath):
-        assert paint.colour is not None
-        a = paint.alpha
-        colour = (
-            a * paint.colour[0] + (1 - a) * colour[0],
-            a * paint.colour[1] + (1 - a) * colour[1],
-            a * paint.colour[2] + (1 - a) * colour[2],
+    out = _PAGE_WHITE
+    for colour, a in reversed(beneath):
+        out = (
+            a * colour[0] + (1 - a) * out[0],
+            a * colour[1] + (1 - a) * out[1],
+            a * colour[2] + (1 - a) * out[2],
         )
-    return False, colour
+    return False, out
 
 
 def _stands_out(colour: Rgb | None, alpha: float, beneath: Rgb) -> bool:
@@ -285,39 +275,58 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -
     what is beneath it (a line crossing a letter hides nothing); ``None`` otherwise."""
     if grid is None:
         return None
-    mode = look.mode
-    fills = mode in (0, 2, 4, 6)
-    strokes = mode in (1, 2, 5, 6)
-    if grid.empty_around((run.x0, run.y0, run.x1, run.y1), tests):
+    mode, fill, stroke, fill_alpha, stroke_alpha, _, _, _, glyphs = look
+    fills = mode in _FILLS
+    strokes = mode in _STROKES
+    x0, y0, x1, y1 = run.x0, run.y0, run.x1, run.y1
+    # Is anything painted in the grid cells the run's box touches (the cells of its corners:
+    # see _Grid)? Each cell is a test.
+    grid_width, grid_height, last = grid.width, grid.height, GRID - 1
+    c0 = int(x0 / grid_width * GRID) if x0 > 0 else 0
+    c0 = c0 if c0 < last else last
+    r0 = int(y0 / grid_height * GRID) if y0 > 0 else 0
+    r0 = r0 if r0 < last else last
+    c1 = int(x1 / grid_width * GRID) if x1 > 0 else 0
+    c1 = c1 if c1 < last else last
+    r1 = int(y1 / grid_height * GRID) if y1 > 0 else 0
+    r1 = r1 if r1 < last else last
+    tests.left -= (r1 - r0 + 1) * (c1 - c0 + 1)  # tests.spend, without the call
+    near = False
+    if c1 >= c0:
+        mask = (2 << c1) - (1 << c0)  # the columns c0 to c1, as bits
+        for painted in grid.rows[r0 : r1 + 1]:
+            if painted & mask:
+                near = True
+                break
+    if not near:
         # Nothing painted near: the page's white is beneath every point (the common case).
-        if (fills and _stands_out(look.fill, look.fill_alpha, _PAGE_WHITE)) or (
-            strokes and _stands_out(look.stroke, look.stroke_alpha, _PAGE_WHITE)
+        if (fills and _stands_out(fill, fill_alpha, _PAGE_WHITE)) or (
+            strokes and _stands_out(stroke, stroke_alpha, _PAGE_WHITE)
         ):
             return None
-        return "white" if is_white(look.fill if fills else look.stroke) else "low_contrast"
-    columns = min(max(look.glyphs, 2), MAX_SAMPLES)
+        return "white" if is_white(fill if fills else stroke) else "low_contrast"
+    columns = min(max(glyphs, 2), MAX_SAMPLES)
     total = 2 * columns
     allowed = total - COVERED_SHARE * total  # points where the text shows, at most
-    width = run.x1 - run.x0
-    height = run.y1 - run.y0
+    width = x1 - x0
+    height = y1 - y0
     shown = covered = 0
     white = True
     cells = grid.cells
-    # grid.index, spelled out: this runs for every point sampled
-    grid_width, grid_height, last = grid.width, grid.height, GRID - 1
+    seq = run.seq
     for row in (0.35, 0.65):
-        y = run.y0 + row * height
+        y = y0 + row * height
         base = (min(int(y / grid_height * GRID), last) if y > 0 else 0) * GRID
         for i in range(columns):
-            x = run.x0 + (i + 0.5) / columns * width
-            cell = cells[base + (min(int(x / grid_width * GRID), last) if x > 0 else 0)]
-            over, beneath = _at(cell, x, y, run.seq, tests)
+            x = x0 + (i + 0.5) / columns * width
+            cell = cells.get(base + (min(int(x / grid_width * GRID), last) if x > 0 else 0))
+            over, beneath = _at(cell, x, y, seq, tests)
             if over:
                 covered += 1
             elif (
                 beneath is None
-                or (fills and _stands_out(look.fill, look.fill_alpha, beneath))
-                or (strokes and _stands_out(look.stroke, look.stroke_alpha, beneath))
+                or (fills and _stands_out(fill, fill_alpha, beneath))
+                or (strokes and _stands_out(stroke, stroke_alpha, beneath))
             ):
                 shown += 1
                 if shown > allowed:
@@ -326,7 +335,7 @@ def _painted_over(grid: _Grid | None, run: TextRun, look: Look, tests: _Tests) -
                 white = white and is_white(beneath)
     if covered >= COVERED_SHARE * total:
         return "covered"
-    if white and is_white(look.fill if fills else look.stroke):
+    if white and is_white(fill if fills else stroke):
         return "white"
     return "low_contrast"
 
@@ -346,33 +355,30 @@ def _image_share(page: PageContent) -> float:
 
 
 def _reason(
-    run: TextRun, look: Look, page: PageContent, grid: _Grid | None, tests: _Tests
+    run: TextRun, look: Look, width: float, height: float, grid: _Grid | None, tests: _Tests
 ) -> str | None:
-    """Why ``run`` is hidden, or ``None`` when a reader would see it."""
-    if look.layer_off:
+    """Why ``run`` is hidden, or ``None`` when a reader would see it (on a page ``width`` by
+    ``height``)."""
+    mode, _, _, fill_alpha, stroke_alpha, clip, layer_off, advance, glyphs = look
+    if layer_off:
         return "layer_off"
-    mode = look.mode
-    if mode in (3, 7):
+    if mode == 3 or mode == 7:
         return "invisible"
-    fills = mode in (0, 2, 4, 6)
-    strokes = mode in (1, 2, 5, 6)
-    alpha = max(look.fill_alpha if fills else 0.0, look.stroke_alpha if strokes else 0.0)
+    alpha = fill_alpha if mode in _FILLS else 0.0
+    if mode in _STROKES and stroke_alpha > alpha:  # max(), without the call
+        alpha = stroke_alpha
     if alpha <= CLEAR:
         return "transparent"
-    if run.size < MIN_VISIBLE_SIZE:
+    size = run.size
+    if size < MIN_VISIBLE_SIZE:
         return "tiny"
     cx = (run.x0 + run.x1) / 2
     cy = (run.y0 + run.y1) / 2
-    if not (0 <= cx <= page.width and 0 <= cy <= page.height):
+    if not (0 <= cx <= width and 0 <= cy <= height):
         return "off_page"
-    clip = look.clip
-    if clip is not None and not _inside(clip, cx, cy):
+    if clip is not None and not (clip[0] <= cx <= clip[2] and clip[1] <= cy <= clip[3]):
         return "clipped"
-    if (
-        run.direction != 1
-        and look.glyphs >= SQUEEZE_GLYPHS
-        and look.advance < SQUEEZE_EM * run.size * look.glyphs
-    ):
+    if run.direction != 1 and glyphs >= SQUEEZE_GLYPHS and advance < SQUEEZE_EM * size * glyphs:
         return "squeezed"
     if tests.left <= 0:
         return None  # past the page's area tests: read without judging what is around it
@@ -380,21 +386,27 @@ def _reason(
 
 
 def sort_runs(
-    page: PageContent, drawn: list[tuple[TextRun, Look]], paints: list[Paint], complete: bool
+    page: PageContent,
+    drawn: Iterable[tuple[TextRun, Look]],
+    paints: Sequence[Paint],
+    complete: bool,
 ) -> str | None:
     """Put each drawn run in ``page.runs`` or ``page.hidden``. ``complete``: ``paints`` holds
     every area painted; when it does not (past the interpreter's limit), what lies beneath
     or over text cannot be told, and such text is read. Returns the page's problem when its
-    area tests ran out."""
+    area tests ran out. Looks and paints are read by position: plain tuples in the fields'
+    order (as the native interpreter hands them) read the same as :class:`Look` and
+    :class:`Paint`."""
     grid = _Grid(page.width, page.height, paints) if complete else None
     boxes = [image.bbox for image in page.images]
     scan: bool | None = None
     ocr_layer: list[TextRun] = []
     tests = _Tests()
+    width, height, read = page.width, page.height, page.runs.append
     for run, look in drawn:
-        reason = _reason(run, look, page, grid, tests)
+        reason = _reason(run, look, width, height, grid, tests)
         if reason is None:
-            page.runs.append(run)
+            read(run)
             continue
         cx = (run.x0 + run.x1) / 2
         cy = (run.y0 + run.y1) / 2
