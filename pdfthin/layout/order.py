@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 
 from pdfthin.layout.blocks import summarise
-from pdfthin.layout.lines import GUTTER_MIN_ROWS
 from pdfthin.layout.types import Block, Line
 
 #: Narrowest gap between columns, in points.
@@ -37,34 +36,14 @@ def reading_order(blocks: list[Block]) -> list[Block]:
     return out
 
 
-#: Share of the line-to-line steps inside multi-line blocks that the drawing order may
-#: interrupt with other text (a formula's pieces, a figure's labels) and still be the reading
-#: order. Beyond it the page draws rows across its columns (some producers draw a two-column
-#: page row by row), and following the drawing order would read across the gutter.
-INTERLEAVE_TOLERANCE = 0.25
-
-
-def _drawn_across(geometric: list[Block]) -> bool:
-    """Whether the drawing order keeps leaving a block for other text between two of its
-    lines, on most of the page's paragraphs."""
-    rank = _line_ranks(geometric)
-    steps = broken = 0
-    for block in geometric:
-        if block.kind == "table":
-            continue
-        for prev, line in itertools.pairwise(block.lines):
-            steps += 1
-            broken += rank[id(line)] != rank[id(prev)] + 1
-    # As many breaks as a gutter needs rows (lines.GUTTER_MIN_ROWS) at least: one or two are
-    # a formula or a label drawn in between.
-    return broken >= GUTTER_MIN_ROWS and broken > INTERLEAVE_TOLERANCE * steps
-
-
 def _split_interleaved(blocks: list[Block]) -> list[Block]:
     """In drawing order, a block whose lines the page drew with other text in between (a
     matrix's rows and the sentence under it, a formula over its figure's labels) splits
     where that happened, so what was drawn between them can go there."""
-    rank = _line_ranks(blocks)
+    # Lines drawn at one position (or with no drawing order at all) keep geometric order.
+    geometric = [line for b in blocks for line in b.lines]
+    ranked = sorted(range(len(geometric)), key=lambda i: geometric[i].seq)
+    rank = {id(geometric[i]): r for r, i in enumerate(ranked)}
     out: list[Block] = []
     for block in blocks:
         if block.kind == "table" or len(block.lines) < 2:
@@ -78,14 +57,6 @@ def _split_interleaved(blocks: list[Block]) -> list[Block]:
             piece.append(line)
         out.append(block if len(piece) == len(block.lines) else _block_of(piece, block))
     return out
-
-
-def _line_ranks(blocks: list[Block]) -> dict[int, int]:
-    """Each line's place in the drawing order, by ``id``; lines drawn at one position (or with
-    no drawing order at all) keep their geometric order."""
-    geometric = [line for b in blocks for line in b.lines]
-    ranked = sorted(range(len(geometric)), key=lambda i: geometric[i].seq)
-    return {id(geometric[i]): r for r, i in enumerate(ranked)}
 
 
 def _block_of(lines: list[Line], like: Block) -> Block:
@@ -104,41 +75,15 @@ def _block_of(lines: list[Line], like: Block) -> Block:
 
 #: Share of pairs of substantial blocks whose drawing order may disagree with geometry.
 STREAM_TOLERANCE = 0.05
-#: A block of words set this much larger than the page's body text (a title, a heading) is
-#: substantial however short: small pieces may keep their drawing order, but a title that a
-#: producer drew last must not be read last. Large symbols (a big operator of a formula) are
-#: not words and keep their drawing place.
-DISPLAY_RATIO = 1.15
-DISPLAY_MIN_LETTERS = 3
 
 
 def _stream_agrees(geometric: list[Block]) -> bool:
-    body = _body_size(geometric)
-    big = [
-        b
-        for b in geometric
-        if len(b.lines) >= 2 or b.chars >= 40 or (body and _display(b, body))
-    ]
+    big = [b for b in geometric if len(b.lines) >= 2 or b.chars >= 40]
     if len(big) < 2:
         return True
     seqs = [b.seq for b in big]
     pairs = len(seqs) * (len(seqs) - 1) // 2
     return _inversions(seqs) <= STREAM_TOLERANCE * pairs
-
-
-def _display(block: Block, body: float) -> bool:
-    """Words set larger than the body: a title or a heading."""
-    letters = sum(1 for ch in block.text if ch.isalpha())
-    return block.size >= DISPLAY_RATIO * body and letters >= DISPLAY_MIN_LETTERS
-
-
-def _body_size(blocks: list[Block]) -> float:
-    """The size most of the page's characters are set in (0 on a page without text)."""
-    weights: dict[float, int] = {}
-    for block in blocks:
-        for line in block.lines:
-            weights[line.size] = weights.get(line.size, 0) + len(line.text)
-    return max(weights, key=lambda size: (weights[size], size)) if weights else 0.0
 
 
 def _inversions(values: list[int]) -> int:
