@@ -596,3 +596,12 @@ def test_card_grid_under_a_title_drawn_row_by_row_keeps_its_cards_apart() -> Non
     flat = " ".join(md.split())
     for card in cards:
         assert " ".join(card) in flat
+
+
+def test_two_columns_drawn_row_by_row_are_read_column_by_column() -> None:
+    # Some producers draw a two-column page row by row, across the gutter. That drawing order
+    # is not the reading order: each column is read whole, left first.
+    body = [dataclasses.replace(r, seq=i) for i, r in enumerate(two_columns())]
+    (md,) = markdown(page(body))
+    assert md.index(LEFT[-1]) < md.index(RIGHT[0])
+    assert all(not ("left" in ln and "right" in ln) for ln in md.splitlines())

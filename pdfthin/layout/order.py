@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 
 from pdfthin.layout.blocks import summarise
+from pdfthin.layout.lines import COLUMN_LINE_EM, GUTTER_MIN_ROWS
 from pdfthin.layout.types import Block, Line
 
 #: Narrowest gap between columns, in points.
@@ -31,9 +32,55 @@ def reading_order(blocks: list[Block]) -> list[Block]:
     """
     out: list[Block] = []
     _order(blocks, out, 0)
-    if _stream_agrees(out):
+    if _stream_agrees(out) and not _drawn_across(out):
         return sorted(_split_interleaved(out), key=lambda b: b.seq)
     return out
+
+
+#: Share of the line-to-line steps inside multi-line blocks that the drawing order may take
+#: through a block beside them (same height, across a gap) and still be the reading order.
+#: Beyond it the page draws rows across its columns, and following it reads across the gutter.
+ACROSS_TOLERANCE = 0.5
+#: A row drawn across columns puts at most this many lines between two lines of one column
+#: (one per other column); a longer stretch is something else, and is not looked through
+#: (which also keeps the check linear on a crowded page).
+MAX_ACROSS_LINES = 8
+
+
+def _drawn_across(geometric: list[Block]) -> bool:
+    """Whether the drawing order goes row by row across blocks set side by side: between two
+    consecutive lines of a block it draws a line of another block beside them."""
+    lines = [(line, k) for k, b in enumerate(geometric) for line in b.lines]
+    ranked = sorted(range(len(lines)), key=lambda i: lines[i][0].seq)
+    rank = {id(lines[i][0]): r for r, i in enumerate(ranked)}
+    by_rank = [lines[i] for i in ranked]
+    steps = across = 0
+    for k, block in enumerate(geometric):
+        if block.kind == "table" or len(block.lines) < 2:
+            continue
+        for prev, line in itertools.pairwise(block.lines):
+            steps += 1
+            start, end = rank[id(prev)] + 1, rank[id(line)]
+            if end - start > MAX_ACROSS_LINES:
+                continue
+            between = by_rank[start:end]
+            others = [other for other, j in between if j != k]
+            across += bool(others) and all(
+                _beside(prev, other) or _beside(line, other) for other in others
+            )
+    return across >= GUTTER_MIN_ROWS and across > ACROSS_TOLERANCE * steps
+
+
+def _beside(line: Line, other: Line) -> bool:
+    """``other`` sits at ``line``'s height, left or right of it, and both are lines of running
+    text: a table's or a contents page's columns are read row by row, as drawn (without this
+    condition seven corpus files were reordered, a contents page and forms among them; with
+    it none is)."""
+    if not (_running(line) and _running(other)):
+        return False
+    overlap = min(line.y1, other.y1) - max(line.y0, other.y0)
+    apart = other.x0 >= line.x1 or other.x1 <= line.x0
+    return apart and overlap > 0.5 * min(line.y1 - line.y0, other.y1 - other.y0)
 
 
 def _split_interleaved(blocks: list[Block]) -> list[Block]:
@@ -57,6 +104,10 @@ def _split_interleaved(blocks: list[Block]) -> list[Block]:
             piece.append(line)
         out.append(block if len(piece) == len(block.lines) else _block_of(piece, block))
     return out
+
+
+def _running(line: Line) -> bool:
+    return line.x1 - line.x0 >= COLUMN_LINE_EM * (line.size or 1.0)
 
 
 def _block_of(lines: list[Line], like: Block) -> Block:
