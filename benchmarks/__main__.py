@@ -228,6 +228,11 @@ def cmd_engines(_: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["first-page"]:  # its own options: benchmarks/first_page.py
+        from benchmarks.first_page import main as first_page
+
+        return first_page(given[1:])
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
         description=__doc__,
@@ -295,6 +300,10 @@ def main(argv: list[str] | None = None) -> int:
     cmp.add_argument("--engine", default=engines.REFERENCE, help="engine to compare (pdfthin)")
     cmp.set_defaults(func=cmd_compare)
 
+    sub.add_parser(
+        "first-page",
+        help="time and memory to the first page against page count (first-page --help)",
+    )
     eng = sub.add_parser("engines", help="list the engines and whether they are installed")
     eng.set_defaults(func=cmd_engines)
 
