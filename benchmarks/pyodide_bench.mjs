@@ -31,10 +31,21 @@ const { values: opts } = parseArgs({
     corpus: { type: "string", default: resolve(root, "..", "shared", "corpus") },
     repeat: { type: "string", default: "3" },
     files: { type: "string", multiple: true },
+    generated: { type: "string", default: "1,10,100,1000" },
     out: { type: "string", default: join(root, "benchmarks", "results", "pyodide") },
   },
 });
-const files = opts.files ?? FILES;
+// Generated documents (benchmarks/generated.py) of these page counts, written once by CPython
+// and read by both: how the first answer grows with the page count.
+const generatedDir = mkdtempSync(join(tmpdir(), "pdfthin-generated-"));
+const generated = opts.generated ? opts.generated.split(",").filter(Boolean).map((n) => `generated-${n}.pdf`) : [];
+for (const name of generated) {
+  const pages = Number(name.slice("generated-".length, -".pdf".length));
+  const made = spawnSync(opts.python, ["-c", `from pathlib import Path; from benchmarks.generated import write_document; write_document(Path(${JSON.stringify(join(generatedDir, name))}), ${pages})`], { cwd: root, encoding: "utf8" });
+  if (made.status !== 0) throw new Error(`generating ${name}: ${made.stderr}`);
+}
+const files = [...generated.map((n) => `generated/${n}`), ...(opts.files ?? FILES)];
+const hostPath = (f) => (f.startsWith("generated/") ? join(generatedDir, f.slice("generated/".length)) : join(opts.corpus, f));
 const loadBefore = loadavg()[0];
 const repeat = Number(opts.repeat);
 const wheelsDir = join(opts.dist, "wheels");
@@ -60,7 +71,7 @@ const cpythonBare = median(Array.from({ length: 5 }, () => timed(["-c", "pass"])
 const cpythonImport = median(Array.from({ length: 5 }, () => timed(["-c", "import pdfthin.operations"]).ms));
 console.error(`CPython: start ${Math.round(cpythonBare)} ms, with import ${Math.round(cpythonImport)} ms; measuring…`);
 const cpython = JSON.parse(
-  timed([join(root, "benchmarks", "pyodide_measure.py"), "--repeat", String(repeat), ...files.map((f) => join(opts.corpus, f))]).stdout,
+  timed([join(root, "benchmarks", "pyodide_measure.py"), "--repeat", String(repeat), ...files.map(hostPath)]).stdout,
 );
 
 // --- Pyodide in Node: the same wheels, the same code -------------------------------------
@@ -73,9 +84,11 @@ for (const wheel of wheels) pyodide.unpackArchive(new Uint8Array(await readFile(
 const pyWheels = performance.now() - mark;
 pyodide.FS.mkdirTree("/corpus");
 pyodide.mountNodeFS("/corpus", resolve(opts.corpus));
+pyodide.FS.mkdirTree("/generated");
+pyodide.mountNodeFS("/generated", generatedDir);
 pyodide.FS.writeFile("/tmp/pyodide_measure.py", measureCode);
 console.error(`Pyodide: start ${Math.round(pyStart)} ms, wheels ${Math.round(pyWheels)} ms; measuring…`);
-const paths = JSON.stringify(files.map((f) => `/corpus/${f}`));
+const paths = JSON.stringify(files.map((f) => (f.startsWith("generated/") ? `/${f}` : `/corpus/${f}`)));
 const pyResult = JSON.parse(
   pyodide.runPython(`
 import json, sys
@@ -86,8 +99,10 @@ json.dumps(pyodide_measure.measure(json.loads(${JSON.stringify(paths)}), ${repea
 );
 
 // --- report --------------------------------------------------------------------------------
-const byRel = (result, prefix) => Object.fromEntries(files.map((f) => [f, result.files[`${prefix}${f}`]]));
-const rows = { cpython: byRel(cpython, `${opts.corpus}/`), pyodide: byRel(pyResult, "/corpus/") };
+const rows = {
+  cpython: Object.fromEntries(files.map((f) => [f, cpython.files[hostPath(f)]])),
+  pyodide: Object.fromEntries(files.map((f) => [f, pyResult.files[f.startsWith("generated/") ? `/${f}` : `/corpus/${f}`]])),
+};
 const result = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load_1min: [loadBefore, loadavg()[0]].map((x) => Number(x.toFixed(1))) },
   repeat,
