@@ -7,9 +7,9 @@ longest real files of the corpus, each probe is a fresh process (pure, then nati
 kernel is installed) that imports pdfthin and asks ``read_pages(pages="1")`` — what an agent
 or a CLI user waits for — or reads every page (the cost of a whole read, for comparison).
 The parent takes each child's wall time from spawn to exit; the child reports its import and
-answer times, its CPU time and its peak resident memory (``ru_maxrss``, Linux). Probes run one at a time,
-interleaved across documents and paths so that drifts in machine speed fall on all of them;
-medians are reported. Writes ``benchmarks/results/<name>.{json,md}``.
+answer times, its CPU time and its peak resident memory (``ru_maxrss``, Linux). Probes run one
+at a time, interleaved across documents and paths so that drifts in machine speed fall on all
+of them; medians are reported. Writes ``benchmarks/results/<name>.{json,md}``.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def render(result: dict[str, Any]) -> str:
         f"{result['machine']}; median of {result['repeat']} fresh processes per cell, load "
         f"average {result['load'][0]:.1f} → {result['load'][1]:.1f}.",
         "",
-        "Answer = `read_pages(pages=\"1\")` after import (CPU time of the call in brackets); "
+        'Answer = `read_pages(pages="1")` after import (CPU time of the call in brackets); '
         "process = spawn to exit, import included; peak = the process's peak resident memory. "
         "× 1-page = the answer's time over the 1-page document's on the same path.",
         "",

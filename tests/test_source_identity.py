@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from pdfbuilder import PdfBuilder
 
-import pdfthin.operations.source as source
 from pdfthin.adapters.cli import main as cli
-from pdfthin.operations import Context, read_pages
+from pdfthin.operations import Context, read_pages, source
 
 
 def _document(path: Path, pages: int, word: str) -> Path:

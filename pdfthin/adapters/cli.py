@@ -11,7 +11,7 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -357,57 +357,91 @@ def _cmd_read(args: argparse.Namespace) -> int:
     read = _operation("read", args, context)
     try:
         response = _run(args, read, json_mode)
-        if args.max_chars is None and args.max_pages is None:
-            # No budget asked for: follow the cursors and print the whole selection.
-            pages = list(response["pages"])
-            token = response.get("next_cursor")
-            while token:
-                response = _run(args, functools.partial(read, cursor=token), json_mode)
-                pages.extend(response["pages"])
-                token = response.get("next_cursor")
-            response = {"document": response["document"], "pages": _merge_parts(pages)}
+        if args.max_chars is not None or args.max_pages is not None:
+            if json_mode:
+                _print_json(response)
+            else:
+                _print_markdown(response)
+            return EXIT_OK
+        # No budget asked for: follow the cursors and print the whole selection; as
+        # Markdown, each page as soon as it is read whole (pages are read on demand, so the
+        # first is on screen long before the last is read).
+        responses = _following(args, read, response, json_mode)
         if json_mode:
-            _print_json(response)
+            pages = [page for r in responses for page in r["pages"]]
+            _print_json({"document": response["document"], "pages": _merge_parts(pages)})
         else:
-            _print_markdown(response)
+            _stream_markdown(page for r in responses for page in r["pages"])
         return EXIT_OK
     except _Failed as failed:
         return failed.code
 
 
-def _merge_parts(pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _following(
+    args: argparse.Namespace,
+    call: Callable[..., dict[str, Any]],
+    first: dict[str, Any],
+    json_mode: bool,
+) -> Iterator[dict[str, Any]]:
+    """``first`` and every response after it, each asked for when the one before has been
+    used, following the cursors to the end."""
+    response = first
+    yield response
+    while token := response.get("next_cursor"):
+        response = _run(args, functools.partial(call, cursor=token), json_mode)
+        yield response
+
+
+def _merge_parts(pages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Join the parts of a page that was split across responses."""
-    out: list[dict[str, Any]] = []
+    return list(_whole_pages(pages))
+
+
+def _whole_pages(pages: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Each page once its parts (a page split across responses) are joined, in order."""
+    held: dict[str, Any] | None = None
     for page in pages:
-        if out and "part" in page and out[-1]["page"] == page["page"]:
-            prev = out[-1]
-            prev["markdown"] += page["markdown"]
+        if held is not None and "part" in page and held["page"] == page["page"]:
+            held["markdown"] += page["markdown"]
             if page["part"]["end"] >= page["part"]["total"]:
-                prev.pop("part", None)
+                held.pop("part", None)
             continue
-        out.append(dict(page))
-    for page in out:
-        part = page.get("part")
+        if held is not None:
+            yield held
+        held = dict(page)
+        part = held.get("part")
         if part and part["start"] == 0 and part["end"] >= part["total"]:
-            page.pop("part")
-    return out
+            held.pop("part")
+    if held is not None:
+        yield held
+
+
+def _page_chunk(page: dict[str, Any]) -> str:
+    from pdfthin.operations.sections import escape_markers
+
+    head = f"<!-- page {page['page']}: {page['status']}"
+    if page.get("reason"):
+        head += f" ({page['reason']})"
+    head += " -->"
+    body = escape_markers(page["markdown"])  # the page's text never passes for a header
+    return head + "\n\n" + body if body else head
 
 
 def _print_markdown(response: dict[str, Any]) -> None:
-    from pdfthin.operations.sections import escape_markers
-
-    chunks = []
-    for page in response["pages"]:
-        head = f"<!-- page {page['page']}: {page['status']}"
-        if page.get("reason"):
-            head += f" ({page['reason']})"
-        head += " -->"
-        body = escape_markers(page["markdown"])  # the page's text never passes for a header
-        chunks.append(head + "\n\n" + body if body else head)
-    sys.stdout.write("\n\n".join(chunks) + "\n")
+    sys.stdout.write("\n\n".join(_page_chunk(page) for page in response["pages"]) + "\n")
     if response.get("next_cursor"):
         message = (response.get("omitted") or {}).get("message", "more follows")
         print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
+
+
+def _stream_markdown(pages: Iterable[dict[str, Any]]) -> None:
+    """What :func:`_print_markdown` prints for all of ``pages`` at once, written page by page."""
+    separator = ""
+    for page in _whole_pages(pages):
+        sys.stdout.write(separator + _page_chunk(page))
+        sys.stdout.flush()
+        separator = "\n\n"
+    sys.stdout.write("\n")
 
 
 def _cmd_find(args: argparse.Namespace) -> int:
@@ -461,13 +495,9 @@ def _cmd_section(args: argparse.Namespace) -> int:
     try:
         response = _run(args, read_section, json_mode)
         if args.max_chars is None:
-            text = response["markdown"]
-            token = response.get("next_cursor")
-            while token:
-                response = _run(args, functools.partial(read_section, cursor=token), json_mode)
-                text += response["markdown"]
-                token = response.get("next_cursor")
-            response["markdown"] = text
+            parts = list(_following(args, read_section, response, json_mode))
+            response = parts[-1]
+            response["markdown"] = "".join(part["markdown"] for part in parts)
             response.pop("part", None)
             response.pop("omitted", None)
     except _Failed as failed:
@@ -593,12 +623,9 @@ def _cmd_images(args: argparse.Namespace) -> int:
         response = _run(args, list_images, json_mode)
         if args.max_chars is None:
             # No budget asked for: follow the cursors and print every image.
-            images = list(response["images"])
-            while response.get("next_cursor"):
-                token = response["next_cursor"]
-                response = _run(args, functools.partial(list_images, cursor=token), json_mode)
-                images.extend(response["images"])
-            response = {**response, "images": images, "next_cursor": None}
+            parts = list(_following(args, list_images, response, json_mode))
+            images = [image for part in parts for image in part["images"]]
+            response = {**parts[-1], "images": images, "next_cursor": None}
             response.pop("omitted", None)
     except _Failed as failed:
         return failed.code
