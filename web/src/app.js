@@ -140,11 +140,19 @@ async function openFile(file) {
 }
 
 async function showDocument() {
-  setStatus(`Extracting ${doc.name}…`, "busy");
-  let describe;
-  try {
-    describe = await call("describe");
-  } catch (error) {
+  // The first pages first: pdfthin reads pages when they are asked for, so they answer long
+  // before a summary of the whole document (page statuses, token estimates) could.
+  setStatus(`Reading ${doc.name}…`, "busy");
+  const started = performance.now();
+  $("summary").replaceChildren(el("h2", { id: "doc-title-pending" }, doc.name));
+  $("pages-spec").value = "";
+  $("results").replaceChildren();
+  $("coverage").textContent = "";
+  $("results-more").hidden = true;
+  selectTab("pages");
+  const first = await reader.read("read", {}, "All pages");
+  if (first?.error) {
+    const error = first.error;
     if (error.code === "encrypted" && error.details.needs !== "cryptography") {
       $("password-form").hidden = false;
       $("password").focus();
@@ -152,16 +160,17 @@ async function showDocument() {
     return showError(error);
   }
   $("password-form").hidden = true;
-  doc.describe = describe;
-  setStatus(`${doc.name}: extracted in ${describe.elapsed_ms} ms`, "done");
-  renderSummary(describe);
-  $("pages-spec").value = "";
-  $("results").replaceChildren();
-  $("coverage").textContent = "";
-  $("results-more").hidden = true;
   $("document").hidden = false;
-  selectTab("pages");
-  await reader.read("read", {}, "All pages");
+  setStatus(`${doc.name}: first pages in ${Math.round(performance.now() - started)} ms; summarising…`, "busy");
+  let describe;
+  try {
+    describe = await call("describe");
+  } catch (error) {
+    return showError(error);
+  }
+  doc.describe = describe;
+  setStatus(`${doc.name}: first pages in ${first.elapsed_ms} ms, whole document in ${Math.round(performance.now() - started)} ms`, "done");
+  renderSummary(describe);
   await toc.load();
   images.reset();
 }
@@ -227,12 +236,14 @@ function paged(moreButton, render) {
     moreButton.disabled = true;
     try {
       const response = await call(op, cursor ? { ...args, cursor } : args);
-      if (generation !== state.generation) return; // a newer request replaced this one
+      if (generation !== state.generation) return null; // a newer request replaced this one
       render(response);
       state.cursor = response.next_cursor;
       moreButton.hidden = !state.cursor;
+      return response;
     } catch (error) {
       showError(error);
+      return { error };
     } finally {
       moreButton.disabled = false;
     }
