@@ -3,8 +3,10 @@ gap wide enough to be a column gutter or a table cell boundary splits the line i
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
+import operator
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -59,26 +61,34 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     beside = _beside_gutters(rows, gutters)
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
-    for run in sorted(usable, key=lambda r: r.x0):
-        height = run.y1 - run.y0
-        centre = (run.y0 + run.y1) / 2
-        key = int(centre // _BUCKET)
+    nearby = buckets.get
+    for run in sorted(usable, key=_start):
+        x0, y0, y1, size = run.x0, run.y0, run.y1, run.size
+        height = y1 - y0
+        key = int((y0 + y1) / 2 // _BUCKET)
+        # No line ending further left than this can take the run (see _reach).
+        reach = _reach(size)
+        sublabel: bool | None = None
         best: _Open | None = None
         best_score = 0.0
         for k in range(key - 2, key + 3):
-            for cand in buckets.get(k, ()):
+            for cand in nearby(k, ()):
                 # (min and max spelled out: this loop is the layout's hottest)
-                bottom = cand.bottom if cand.bottom < run.y1 else run.y1
-                top = cand.top if cand.top > run.y0 else run.y0
+                bottom = cand.bottom if cand.bottom < y1 else y1
+                top = cand.top if cand.top > y0 else y0
+                if bottom <= top:
+                    continue  # no vertical overlap at all
                 tall = cand.bottom - cand.top
                 share = (bottom - top) / (height if height < tall else tall)
                 if share < SAME_LINE_OVERLAP:
                     continue
-                em = (cand.size if cand.size < run.size else run.size) or 1.0
-                gap = run.x0 - cand.right
+                em = (cand.size if cand.size < size else size) or 1.0
+                gap = x0 - cand.right
                 if gap < -3.0 * em:
                     continue
                 if gap >= GUTTER_GAP_EM * em:
+                    if gap > reach:
+                        continue
                     # Code keeps its alignment with wide runs of spaces: monospaced text on
                     # one baseline stays one line.
                     code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
@@ -92,20 +102,19 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                     if (
                         not code
                         and id(run) not in beside
-                        and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
+                        and any(cand.right <= g1 and x0 >= g0 for g0, g1 in gutters)
                         and not _leader_to_number(cand.runs, cand.right, run)
                         and not _hanging_label(cand.runs, run)
                     ):
                         continue
                 # A label set in the gutter before the next column's text ("(b)" of a second
                 # sub-caption) may touch the end of this column's line: still not one line.
-                if (
-                    gap < 0
-                    and _sublabel(run.text)
-                    and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters)
-                ):
-                    continue
-                score = share - max(gap, 0.0) / (10.0 * em)
+                if gap < 0 and gutters:
+                    if sublabel is None:
+                        sublabel = _sublabel(run.text)
+                    if sublabel and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters):
+                        continue
+                score = share - (0.0 if gap < 0.0 else gap) / (10.0 * em)
                 if score > best_score:
                     best, best_score = cand, score
         if best is None:
@@ -388,6 +397,7 @@ def _open_rows(pieces: list[_Open]) -> list[list[_Open]]:
 
 
 _BUCKET = 6.0
+_start = operator.attrgetter("x0")
 _SUBLABEL = re.compile(r"^\(?[a-z0-9]{1,3}\)$", re.IGNORECASE)
 
 
@@ -414,11 +424,24 @@ def _leader_to_number(runs: list[TextRun], right: float, run: TextRun) -> bool:
         tail.endswith(".")
         and tail[-12:].count(".") >= 3
         and _PAGE_REF.match(run.text.strip()) is not None
-        and run.x0 - right <= 40.0 * (run.size or 1.0)
+        and run.x0 - right <= LEADER_GAP_EM * (run.size or 1.0)
     )
 
 
 _PAGE_REF = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
+#: A page number after dot leaders is at most this many ems from its entry's text.
+LEADER_GAP_EM = 40.0
+
+
+def _reach(size: float) -> float:
+    """The widest gap after which a run of this size can still join a line (a hanging label,
+    monospaced code, a page number after dot leaders); any wider gap splits the line, so a
+    line ending further left need not be looked at. (``em``, the smaller size of the two, is
+    at most ``max(size, 1)``.)"""
+    em = size if size > 1.0 else 1.0
+    widest = max(SPLIT_GAP_EM, LABEL_GAP_EM, CODE_GAP_EM) * em
+    leader = LEADER_GAP_EM * (size or 1.0)
+    return widest if widest > leader else leader
 
 
 def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
@@ -562,12 +585,43 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
         core = [seg for seg in region if seg[2] >= 0.8 * peak]
         candidates.append((core[0][0], core[-1][1]))
         i = j + 1
-    return [g for g in candidates if _clear(g, rows)]
+    if not candidates:
+        return []
+    index = _RowIndex.of(rows)
+    return [g for g in candidates if _clear(g, rows, index)]
 
 
-def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
+class _RowIndex(NamedTuple):
+    """What ``_clear`` asks of every row for each gutter candidate, worked out once: the
+    row's middle height, its runs' starts (ascending, as the row is sorted) and the running
+    maximum of their ends, so that whether text crosses an x range is two look-ups."""
+
+    ys: list[float]
+    starts: list[list[float]]
+    reach: list[list[float]]
+
+    @classmethod
+    def of(cls, rows: list[list[TextRun]]) -> _RowIndex:
+        return cls(
+            [(row[0].y0 + row[0].y1) / 2 for row in rows],
+            [[r.x0 for r in row] for row in rows],
+            [list(itertools.accumulate((r.x1 for r in row), max)) for row in rows],
+        )
+
+    def crossed(self, k: int, g0: float, g1: float) -> bool:
+        """Whether a run of row ``k`` has text inside ``g0``-``g1`` (starts before ``g1``,
+        ends after ``g0``)."""
+        n = bisect.bisect_left(self.starts[k], g1)
+        return n > 0 and self.reach[k][n - 1] > g0
+
+
+def _clear(
+    gutter: tuple[float, float], rows: list[list[TextRun]], index: _RowIndex | None = None
+) -> bool:
     """A real gutter stays clear: over the height where rows have a gap there, few rows
     have text across it (coincidental gaps in formulas or tables do not)."""
+    if index is None:
+        index = _RowIndex.of(rows)
     # Only the middle of the gutter must stay clear: line ends protrude a little (italic
     # overhang, hanging punctuation) into its edges.
     mid = (gutter[0] + gutter[1]) / 2
@@ -575,9 +629,8 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
     g0, g1 = mid - half, mid + half
     support: list[float] = []
     crossing: list[float] = []
-    for row in rows:
-        y = (row[0].y0 + row[0].y1) / 2
-        if any(r.x0 < g1 and r.x1 > g0 for r in row):
+    for k, (row, y) in enumerate(zip(rows, index.ys, strict=True)):
+        if index.crossed(k, g0, g1):
             crossing.append(y)
         elif row[0].x0 < g0 and row[-1].x1 > g1:
             support.append(y)
@@ -587,7 +640,7 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
     inside = sum(1 for y in crossing if top <= y <= bottom)
     if inside > 0.25 * len(support):
         return False
-    return not _word_gaps_lined_up(mid, rows, top, bottom)
+    return not _word_gaps_lined_up(mid, rows, top, bottom, index.ys)
 
 
 #: A gutter's gap is wider than the word spaces of the lines beside it: a gap at most this
@@ -617,7 +670,13 @@ class _OpenRow(NamedTuple):
     word_like: bool
 
 
-def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, bottom: float) -> bool:
+def _word_gaps_lined_up(
+    mid: float,
+    rows: list[list[TextRun]],
+    top: float,
+    bottom: float,
+    ys: list[float] | None = None,
+) -> bool:
     """Whether the gap at ``mid`` is, on most of the justified rows where it is open, no
     wider than those rows' word spaces (justified prose, whose wide spaces line up now and
     then), and the whitespace there is not a column's edge clear over many consecutive rows.
@@ -626,12 +685,15 @@ def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, botto
     opened: list[_OpenRow] = []
     run_length = longest = 0
     em = 0.0
-    for row in rows:
-        y = (row[0].y0 + row[0].y1) / 2
+    if ys is None:
+        ys = [(row[0].y0 + row[0].y1) / 2 for row in rows]
+    for row, y in zip(rows, ys, strict=True):
         if not top <= y <= bottom:
             continue
-        left = [r for r in row if (r.x0 + r.x1) / 2 < mid]
-        right = [r for r in row if (r.x0 + r.x1) / 2 >= mid]
+        left: list[TextRun] = []
+        right: list[TextRun] = []
+        for r in row:
+            (left if (r.x0 + r.x1) / 2 < mid else right).append(r)
         if not left or not right or left[-1].x1 > mid or right[0].x0 < mid:
             run_length = 0
             continue
@@ -647,8 +709,8 @@ def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, botto
         )
         word_like = (
             len(spaces) >= PROSE_MIN_SPACES
-            and _prose_row([[r] for r in row])
             and gap <= GUTTER_WORD_RATIO * spaces[3 * len(spaces) // 4]
+            and _prose_row([[r] for r in row])
         )
         opened.append(_OpenRow(row[0].x0, max(r.x1 for r in row), end, right[0].x0, word_like))
     if not opened:
@@ -687,6 +749,7 @@ def _duplicate(a: TextRun, b: TextRun) -> bool:
 def _make_line(runs: list[TextRun]) -> Line:
     if len(runs) == 1:
         return _one_run_line(runs[0])
+    first = runs[0]
     parts: list[str] = []
     prev: TextRun | None = None
     right = 0.0
@@ -694,6 +757,10 @@ def _make_line(runs: list[TextRun]) -> Line:
     fonts: dict[str, int] = defaultdict(int)
     bold = italic = 0
     total = 0
+    # The box, the earliest position and whether all are artifacts, in the same pass (the
+    # comparisons are the ones ``min``, ``max`` and ``all`` make).
+    x0, y0, x1, y1, seq = first.x0, first.y0, first.x1, first.y1, first.seq
+    artifact = True
     for run in runs:
         text = run.text
         if prev is not None:
@@ -707,6 +774,14 @@ def _make_line(runs: list[TextRun]) -> Line:
                 and not text.startswith(" ")
             ):
                 parts.append(" ")
+            right = max(right, run.x1)
+            x0 = run.x0 if run.x0 < x0 else x0
+            y0 = run.y0 if run.y0 < y0 else y0
+            x1 = run.x1 if run.x1 > x1 else x1
+            y1 = run.y1 if run.y1 > y1 else y1
+            seq = run.seq if run.seq < seq else seq
+        else:
+            right = run.x1
         parts.append(text)
         n = len(text.strip()) or 1
         total += n
@@ -716,42 +791,49 @@ def _make_line(runs: list[TextRun]) -> Line:
             bold += n
         if run.italic:
             italic += n
-        right = run.x1 if prev is None else max(right, run.x1)
+        if artifact and not run.artifact:
+            artifact = False
         prev = run
     text = " ".join("".join(parts).split())
     text = logical_order(text)
-    size = max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    size = max(weights.items(), key=_weight_then_size)[0]
     return Line(
-        text=text,
-        x0=min(r.x0 for r in runs),
-        y0=min(r.y0 for r in runs),
-        x1=max(r.x1 for r in runs),
-        y1=max(r.y1 for r in runs),
-        size=size,
-        bold=bold * 2 > total,
-        italic=italic * 2 > total,
-        font=max(fonts.items(), key=lambda kv: kv[1])[0],
-        artifact=all(r.artifact for r in runs),
-        seq=min(r.seq for r in runs),
-        spans=[(r.x0, r.x1, r.text) for r in runs],
+        text,
+        x0,
+        y0,
+        x1,
+        y1,
+        size,
+        bold * 2 > total,
+        italic * 2 > total,
+        max(fonts.items(), key=_weight)[0],
+        artifact,
+        seq,
+        [(r.x0, r.x1, r.text) for r in runs],
     )
+
+
+def _weight_then_size(item: tuple[float, int]) -> tuple[int, float]:
+    return item[1], item[0]
+
+
+_weight = operator.itemgetter(1)
 
 
 def _one_run_line(run: TextRun) -> Line:
     """``_make_line`` of a single run (most lines), without the bookkeeping of many."""
-    text = " ".join(run.text.split())
-    text = logical_order(text)
+    text = logical_order(" ".join(run.text.split()))
     return Line(
-        text=text,
-        x0=run.x0,
-        y0=run.y0,
-        x1=run.x1,
-        y1=run.y1,
-        size=run.size,
-        bold=run.bold,
-        italic=run.italic,
-        font=run.font,
-        artifact=run.artifact,
-        seq=run.seq,
-        spans=[(run.x0, run.x1, run.text)],
+        text,
+        run.x0,
+        run.y0,
+        run.x1,
+        run.y1,
+        run.size,
+        run.bold,
+        run.italic,
+        run.font,
+        run.artifact,
+        run.seq,
+        [(run.x0, run.x1, run.text)],
     )
