@@ -140,10 +140,11 @@ def _beside_gutters(rows: list[list[TextRun]], gutters: list[tuple[float, float]
         for g0, g1 in gutters:
             gaps: list[tuple[float, TextRun]] = []
             right = row[0].x1
-            for run in row[1:]:
+            for i in range(1, len(row)):
+                run = row[i]
                 if right <= g1 and run.x0 >= g0:
                     gaps.append((run.x0 - right, run))
-                right = max(right, run.x1)
+                right = run.x1 if run.x1 > right else right
             if len(gaps) > 1:
                 widest = max(gaps, key=lambda g: g[0])[1]
                 beside.update(id(run) for _, run in gaps if run is not widest)
@@ -383,17 +384,30 @@ def _column_gutters(
 def _open_rows(pieces: list[_Open]) -> list[list[_Open]]:
     """Lines being grown, grouped into rows that share a baseline, each left to right."""
     rows: list[list[_Open]] = []
-    for piece in sorted(pieces, key=lambda o: (o.top + o.bottom) / 2):
-        if rows:
-            last = rows[-1][-1]
-            overlap = min(last.bottom, piece.bottom) - max(last.top, piece.top)
-            if overlap >= SAME_LINE_OVERLAP * min(last.bottom - last.top, piece.bottom - piece.top):
+    last: _Open | None = None
+    for piece in sorted(pieces, key=_middle):
+        if last is not None:
+            # (min and max spelled out: called twice a page on every line being grown)
+            bottom = piece.bottom if piece.bottom < last.bottom else last.bottom
+            top = piece.top if piece.top > last.top else last.top
+            tall, high = last.bottom - last.top, piece.bottom - piece.top
+            if bottom - top >= SAME_LINE_OVERLAP * (high if high < tall else tall):
                 rows[-1].append(piece)
+                last = piece
                 continue
         rows.append([piece])
+        last = piece
     for row in rows:
-        row.sort(key=lambda o: o.runs[0].x0)
+        row.sort(key=_first_start)
     return rows
+
+
+def _middle(o: _Open) -> float:
+    return (o.top + o.bottom) / 2
+
+
+def _first_start(o: _Open) -> float:
+    return o.runs[0].x0
 
 
 _BUCKET = 6.0
@@ -473,7 +487,10 @@ def _sublabel(text: str) -> bool:
 def _prose_row(pieces: list[list[TextRun]]) -> bool:
     """Pieces of one row that read as prose: mostly words, few bare numbers (table cells and
     formula pieces are not)."""
-    texts = ["".join(r.text for r in runs).strip() for runs in pieces]
+    texts = [
+        (runs[0].text if len(runs) == 1 else "".join(r.text for r in runs)).strip()
+        for runs in pieces
+    ]
     words = sum(1 for t in texts if _WORDISH.match(t))
     numbers = sum(1 for t in texts if _NUMBERISH.match(t))
     return not (words < 0.6 * len(texts) or numbers > len(texts) // 3)
@@ -512,26 +529,29 @@ def _rows(runs: list[TextRun]) -> list[list[TextRun]]:
     """Page-wide rows of runs sharing a baseline, each sorted left to right."""
     ordered = sorted(runs, key=lambda r: ((r.y0 + r.y1) / 2, r.x0))
     rows: list[list[TextRun]] = []
-    boxes: list[list[float]] = []
+    boxes: list[tuple[float, float]] = []
     for run in ordered:
-        height = run.y1 - run.y0
+        y0, y1 = run.y0, run.y1
+        height = y1 - y0
         for k in range(len(rows) - 1, max(-1, len(rows) - 6), -1):
             top, bottom = boxes[k]
-            overlap = min(bottom, run.y1) - max(top, run.y0)
-            if overlap >= SAME_LINE_OVERLAP * min(height, bottom - top):
+            # (min and max spelled out: every run of the page comes here)
+            tall = bottom - top
+            overlap = (y1 if y1 < bottom else bottom) - (y0 if y0 > top else top)
+            if overlap >= SAME_LINE_OVERLAP * (tall if tall < height else height):
                 rows[k].append(run)
-                if height > bottom - top:
-                    boxes[k] = [run.y0, run.y1]
+                if height > tall:
+                    boxes[k] = (y0, y1)
                 break
-            if bottom < run.y0:
+            if bottom < y0:
                 rows.append([run])
-                boxes.append([run.y0, run.y1])
+                boxes.append((y0, y1))
                 break
         else:
             rows.append([run])
-            boxes.append([run.y0, run.y1])
+            boxes.append((y0, y1))
     for row in rows:
-        row.sort(key=lambda r: r.x0)
+        row.sort(key=_start)
     return rows
 
 
@@ -541,8 +561,8 @@ def _row_gaps(row: list[TextRun]) -> list[tuple[float, float, float]]:
     right = row[0].x1
     for prev, run in itertools.pairwise(row):
         if run.x0 > right:
-            gaps.append((right, run.x0, min(prev.size, run.size) or 1.0))
-        right = max(right, run.x1)
+            gaps.append((right, run.x0, (run.size if run.size < prev.size else prev.size) or 1.0))
+        right = run.x1 if run.x1 > right else right
     return gaps
 
 
@@ -552,12 +572,23 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
     events: list[tuple[float, int]] = []
     gapped_rows = 0
     for row in rows:
-        wide = [(a, b) for a, b, em in _row_gaps(row) if b - a >= GUTTER_GAP_EM * em]
+        # The wide gaps of ``_row_gaps(row)``, without making the list of all its gaps.
+        right = row[0].x1
+        prev_size = row[0].size
+        wide = False
+        for i in range(1, len(row)):
+            run = row[i]
+            x0 = run.x0
+            if x0 > right and x0 - right >= GUTTER_GAP_EM * (
+                (prev_size if prev_size < run.size else run.size) or 1.0
+            ):
+                events.append((right, 1))
+                events.append((x0, -1))
+                wide = True
+            right = run.x1 if run.x1 > right else right
+            prev_size = run.size
         if wide:
             gapped_rows += 1
-        for a, b in wide:
-            events.append((a, 1))
-            events.append((b, -1))
     if not events:
         return []
     need = max(GUTTER_MIN_ROWS, int(0.1 * gapped_rows))

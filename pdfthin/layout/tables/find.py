@@ -452,11 +452,14 @@ def _aligned_table(
         hi,
     ]
     plain = _aligned_columns(rows, rules, long, xs, False)
+    if plain == TEXT:
+        # Running text in columns stays text whatever numbers line up in it: its number
+        # columns are not looked for.
+        return plain
     refined, statement = value_boundaries(rows, xs, em)
-    if plain != TEXT and refined != xs:
+    if refined != xs:
         # Number columns the whitespace missed or cut: the table they make, else the one
-        # the whitespace makes (numbers set as one string per row cannot be parted by them;
-        # running text in columns stays text whatever numbers line up in it).
+        # the whitespace makes (numbers set as one string per row cannot be parted by them).
         table = _aligned_columns(rows, rules, long, refined, statement)
         if isinstance(table, Block):
             return table
