@@ -58,15 +58,19 @@ def _pieces(row: list[Line], em: float) -> list[Span]:
     runs: list[Span] = []
     for ln in row:
         if ln.spans:
-            runs.extend((a, b, t.strip()) for a, b, t in ln.spans if t.strip())
+            for a, b, t in ln.spans:
+                t = t.strip()
+                if t:
+                    runs.append((a, b, t))
         else:
             runs.append((ln.x0, ln.x1, ln.text))
     runs.sort()
     out: list[Span] = []
+    touch = TOUCH_EM * em
     for a, b, t in runs:
-        if out and a - out[-1][1] <= TOUCH_EM * em:
+        if out and a - out[-1][1] <= touch:
             pa, pb, pt = out[-1]
-            out[-1] = (pa, max(pb, b), pt + t)
+            out[-1] = (pa, b if b > pb else pb, pt + t)
         else:
             out.append((a, b, t))
     return out
