@@ -66,8 +66,10 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
         x0, y0, y1, size = run.x0, run.y0, run.y1, run.size
         height = y1 - y0
         key = int((y0 + y1) / 2 // _BUCKET)
-        # No line ending further left than this can take the run (see _reach).
-        reach = _reach(size)
+        # No line ending further left than this can take the run (see _REACH_EM).
+        reach = _REACH_EM * (size if size > 1.0 else 1.0)
+        leader = LEADER_GAP_EM * (size or 1.0)
+        reach = reach if reach > leader else leader
         sublabel: bool | None = None
         best: _Open | None = None
         best_score = 0.0
@@ -447,15 +449,11 @@ _PAGE_REF = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 LEADER_GAP_EM = 40.0
 
 
-def _reach(size: float) -> float:
-    """The widest gap after which a run of this size can still join a line (a hanging label,
-    monospaced code, a page number after dot leaders); any wider gap splits the line, so a
-    line ending further left need not be looked at. (``em``, the smaller size of the two, is
-    at most ``max(size, 1)``.)"""
-    em = size if size > 1.0 else 1.0
-    widest = max(SPLIT_GAP_EM, LABEL_GAP_EM, CODE_GAP_EM) * em
-    leader = LEADER_GAP_EM * (size or 1.0)
-    return widest if widest > leader else leader
+#: The widest gap (in ems of the smaller size of the two runs) after which a run can still
+#: join a line (a hanging label, monospaced code), besides a page number after dot leaders
+#: (``LEADER_GAP_EM`` of the run's own size). Any wider gap splits the line, so a line ending
+#: further left need not be looked at; the smaller size is at most ``max(size, 1)``.
+_REACH_EM = max(SPLIT_GAP_EM, LABEL_GAP_EM, CODE_GAP_EM)
 
 
 def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
@@ -533,7 +531,8 @@ def _rows(runs: list[TextRun]) -> list[list[TextRun]]:
     for run in ordered:
         y0, y1 = run.y0, run.y1
         height = y1 - y0
-        for k in range(len(rows) - 1, max(-1, len(rows) - 6), -1):
+        n = len(rows)
+        for k in range(n - 1, n - 6 if n > 5 else -1, -1):
             top, bottom = boxes[k]
             # (min and max spelled out: every run of the page comes here)
             tall = bottom - top
