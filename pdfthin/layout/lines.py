@@ -70,7 +70,10 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
         reach = _REACH_EM * (size if size > 1.0 else 1.0)
         leader = LEADER_GAP_EM * (size or 1.0)
         reach = reach if reach > leader else leader
+        # What the run itself is, asked once and only when a candidate needs it.
         sublabel: bool | None = None
+        mono: bool | None = None
+        page_ref: bool | None = None
         best: _Open | None = None
         best_score = 0.0
         for k in range(key - 2, key + 3):
@@ -93,19 +96,23 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         continue
                     # Code keeps its alignment with wide runs of spaces: monospaced text on
                     # one baseline stays one line.
-                    code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
+                    if mono is None:
+                        mono = is_monospace(run.font)
+                    code = mono and is_monospace(cand.runs[-1].font)
+                    if page_ref is None:
+                        page_ref = _PAGE_REF.match(run.text.strip()) is not None
                     if (
                         gap > SPLIT_GAP_EM * em
                         and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand.runs, run))
                         and not (code and gap <= CODE_GAP_EM * em)
-                        and not _leader_to_number(cand.runs, cand.right, run)
+                        and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
                     ):
                         continue
                     if (
                         not code
                         and id(run) not in beside
                         and any(cand.right <= g1 and x0 >= g0 for g0, g1 in gutters)
-                        and not _leader_to_number(cand.runs, cand.right, run)
+                        and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
                         and not _hanging_label(cand.runs, run)
                     ):
                         continue
