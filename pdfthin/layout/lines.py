@@ -172,15 +172,16 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
     for pieces in rows.values():
         if len(pieces) < 3:
             continue
-        pieces.sort(key=lambda o: o.runs[0].x0)
-        if not _prose_row([piece.runs for piece in pieces]):
-            continue
+        pieces.sort(key=_first_start)
         gaps = [b.runs[0].x0 - a.right for a, b in itertools.pairwise(pieces)]
         em = pieces[0].size or 1.0
         mean = sum(gaps) / len(gaps)
         if not 0 < mean <= STRETCHED_GAP_EM * em:
             continue
         if any(abs(g - mean) > 0.2 * mean for g in gaps):
+            continue
+        # (after the gaps: reading the pieces' words costs more than measuring them)
+        if not _prose_row([piece.runs for piece in pieces]):
             continue
         if any(
             a.right <= g1 and b.runs[0].x0 >= g0
@@ -220,9 +221,16 @@ def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]
     rows = _open_rows([o for o in opened if o.runs])
     for paragraph in _measured_stacks(rows):
         for k, row in enumerate(paragraph):
-            if len(row) < 2 or not _prose_row([piece.runs for piece in row]):
+            if len(row) < 2:
                 continue
             em = min(piece.size for piece in row) or 1.0
+            if not any(
+                0 < b.runs[0].x0 - a.right <= STRETCHED_GAP_EM * em
+                for a, b in itertools.pairwise(row)
+            ):
+                continue  # no space narrow enough to be a stretched one
+            if not _prose_row([piece.runs for piece in row]):
+                continue
             others = (
                 paragraph[max(0, k - STACK_WINDOW) : k] + paragraph[k + 1 : k + 1 + STACK_WINDOW]
             )
