@@ -145,3 +145,24 @@ def test_run_end_with_extents_worked_out_once() -> None:
                 continue
             for labels in (0, 3):
                 assert _run_end(rows, i, labels, extents) == _run_end(rows, i, labels)
+
+
+def test_number_columns_read_each_row_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runs of rows tried on one page overlap: each row's words are read once for its
+    number columns, and the columns found are the ones found reading them afresh."""
+    import pdfthin.layout.tables.values as values_module
+
+    rows = [
+        [
+            _line(f"Item {i}", 50.0, 100.0 + 12.0 * i),
+            _line(f"{100 + 7 * i}.00", 300.0, 100.0 + 12.0 * i),
+        ]
+        for i in range(8)
+    ]
+    xs = [50.0, 200.0, 330.0]
+    fresh = [values_module.value_boundaries(rows[k : k + 5], xs, 10.0) for k in range(4)]
+    calls = _counting(monkeypatch, values_module, "_pieces")
+    seen: dict[tuple[int, float], list[tuple[float, float, str]]] = {}
+    kept = [values_module.value_boundaries(rows[k : k + 5], xs, 10.0, seen) for k in range(4)]
+    assert kept == fresh
+    assert len(calls) == len(rows)  # 8 rows, not 4 runs of 5

@@ -17,7 +17,7 @@ from pdfthin.engine.content.bidi import mostly_rtl
 from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
-from pdfthin.layout.tables.values import value_boundaries
+from pdfthin.layout.tables.values import Span, value_boundaries
 from pdfthin.layout.types import Block, Line
 
 MIN_ROWS = 3
@@ -398,6 +398,9 @@ def _aligned_tables(
     rows = _rows(lines)
     extents = _RowExtents.of(rows)
     long: dict[int, bool] = {}  # whether a line is long prose, worked out when needed
+    # Each row's words for number columns, kept for the runs of rows tried after (the rows
+    # are the same lists for the whole page).
+    seen: dict[tuple[int, float], list[Span]] = {}
     tables: list[Block] = []
     i = 0
     tries = 0
@@ -406,12 +409,12 @@ def _aligned_tables(
             i += 1
             continue
         end = _run_end(rows, i, extents=extents)
-        table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
+        table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
         strict = _run_end(rows, i, labels=0, extents=extents)
         if not isinstance(table, Block) and strict < end:
             # Passing over label rows made a run that is no table: the run without them.
             end = strict
-            table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
+            table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
         if isinstance(table, Block):
             tables.append(table)
         elif table != TEXT and tries < MAX_TRIES:
@@ -478,6 +481,7 @@ def _aligned_table(
     rows: list[list[Line]],
     rules: list[tuple[float, float, float, float]],
     long: dict[int, bool],
+    seen: dict[tuple[int, float], list[Span]] | None = None,
 ) -> Block | str | None:
     """The table these rows make, ``None``, or ``TEXT`` when they are running text in
     columns (then no part of them is a table either)."""
@@ -495,7 +499,7 @@ def _aligned_table(
         # Running text in columns stays text whatever numbers line up in it: its number
         # columns are not looked for.
         return plain
-    refined, statement = value_boundaries(rows, xs, em)
+    refined, statement = value_boundaries(rows, xs, em, seen)
     if refined != xs:
         # Number columns the whitespace missed or cut: the table they make, else the one
         # the whitespace makes (numbers set as one string per row cannot be parted by them).

@@ -32,13 +32,25 @@ Span = tuple[float, float, str]
 
 
 def value_boundaries(
-    rows: list[list[Line]], xs: list[float], em: float
+    rows: list[list[Line]],
+    xs: list[float],
+    em: float,
+    seen: dict[tuple[int, float], list[Span]] | None = None,
 ) -> tuple[list[float], bool]:
     """``xs`` (whitespace boundaries with the table's left and right ends) corrected by the
     right-aligned number columns of ``rows``: no boundary inside a number column (between a
     ``$`` and its number), one in the gap before each (however narrow); and whether there
-    are such columns (``xs`` itself when there are none)."""
-    pieces = [_pieces(row, em) for row in rows]
+    are such columns (``xs`` itself when there are none). ``seen`` keeps each row's pieces
+    (by the row's identity and ``em``) for the next call on overlapping rows."""
+    if seen is None:
+        pieces = [_pieces(row, em) for row in rows]
+    else:
+        pieces = []
+        for row in rows:
+            key = (id(row), em)
+            if key not in seen:
+                seen[key] = _pieces(row, em)
+            pieces.append(seen[key])
     rights = _value_columns(pieces, em)
     if not rights:
         return xs, False
