@@ -749,14 +749,18 @@ def _word_gaps_lined_up(
         em = min(left[-1].size, right[0].size) or 1.0
         if gap > STRETCHED_GAP_EM * em:
             continue  # wider than any word space: a short line's end, telling nothing here
-        spaces = sorted(
-            b - a for a, b, e in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * e
-        )
-        word_like = (
-            len(spaces) >= PROSE_MIN_SPACES
-            and gap <= GUTTER_WORD_RATIO * spaces[3 * len(spaces) // 4]
-            and _prose_row([[r] for r in row])
-        )
+        # A side of n runs has at most n - 1 gaps: a row of too few runs has too few spaces
+        # to be doubted, without measuring them.
+        word_like = False
+        if len(row) - 2 >= PROSE_MIN_SPACES:
+            spaces = sorted(
+                b - a for a, b, e in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * e
+            )
+            word_like = (
+                len(spaces) >= PROSE_MIN_SPACES
+                and gap <= GUTTER_WORD_RATIO * spaces[3 * len(spaces) // 4]
+                and _prose_row([[r] for r in row])
+            )
         opened.append(_OpenRow(row[0].x0, max(r.x1 for r in row), end, right[0].x0, word_like))
     if not opened:
         return False
