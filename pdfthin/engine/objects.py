@@ -19,6 +19,8 @@ def resolve(obj: Any) -> Any:
     ``MAX_REFERENCE_CHAIN``, a loop) becomes ``None``. A missing optional library (AES
     decryption without ``cryptography``) is not a broken reference: it is raised, so the page
     that needed the object is reported unread instead of empty."""
+    if not isinstance(obj, IndirectObject):
+        return obj  # most objects asked for are direct: no loop to set up
     try:
         for _ in range(MAX_REFERENCE_CHAIN):
             if not isinstance(obj, IndirectObject):

@@ -33,7 +33,8 @@ def build_blocks(lines: list[Line]) -> list[Block]:
         still_open: list[Block] = []
         for block in open_blocks:
             last = block.lines[-1]
-            em = max(last.size, line.size)
+            # (max spelled out: every line meets every block still open above it)
+            em = line.size if line.size > last.size else last.size
             gap = line.y0 - last.y1
             if gap > LINE_GAP_EM * em + 2.0:
                 continue  # too far above: this block is finished
@@ -56,18 +57,21 @@ def build_blocks(lines: list[Line]) -> list[Block]:
 
 
 def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
-    em = max(last.size, line.size)
+    # (min and max spelled out, as the comparisons the built-ins make: a hot path)
+    em = line.size if line.size > last.size else last.size
     if gap < -0.5 * em or gap > LINE_GAP_EM * em:
         return False
     if abs(last.size - line.size) > SIZE_TOLERANCE * em:
         return False
     if last.bold != line.bold and (len(last.text) < 120 or len(line.text) < 120):
         return False
-    overlap = min(block.x1, line.x1) - max(block.x0, line.x0)
-    if overlap <= 0.3 * min(block.x1 - block.x0, line.x1 - line.x0):
+    bx0, bx1, lx0, lx1 = block.x0, block.x1, line.x0, line.x1
+    wide, long = bx1 - bx0, lx1 - lx0
+    overlap = (lx1 if lx1 < bx1 else bx1) - (lx0 if lx0 > bx0 else bx0)
+    if overlap <= 0.3 * (long if long < wide else wide):
         return False
     # A short line followed by an indented one ends a paragraph (or a run-in heading line).
-    right = max(block.x1, line.x1)
+    right = lx1 if lx1 > bx1 else bx1
     short = last.x1 < right - 2.0 * em
     indented = line.x0 > block.x0 + 0.5 * em and line.x0 > last.x0 - 0.5 * em
     return not (short and indented)

@@ -3,8 +3,10 @@ gap wide enough to be a column gutter or a table cell boundary splits the line i
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
+import operator
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -59,53 +61,69 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     beside = _beside_gutters(rows, gutters)
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
-    for run in sorted(usable, key=lambda r: r.x0):
-        height = run.y1 - run.y0
-        centre = (run.y0 + run.y1) / 2
-        key = int(centre // _BUCKET)
+    nearby = buckets.get
+    for run in sorted(usable, key=_start):
+        x0, y0, y1, size = run.x0, run.y0, run.y1, run.size
+        height = y1 - y0
+        key = int((y0 + y1) / 2 // _BUCKET)
+        # No line ending further left than this can take the run (see _REACH_EM).
+        reach = _REACH_EM * (size if size > 1.0 else 1.0)
+        leader = LEADER_GAP_EM * (size or 1.0)
+        reach = reach if reach > leader else leader
+        # What the run itself is, asked once and only when a candidate needs it.
+        sublabel: bool | None = None
+        mono: bool | None = None
+        page_ref: bool | None = None
         best: _Open | None = None
         best_score = 0.0
         for k in range(key - 2, key + 3):
-            for cand in buckets.get(k, ()):
+            for cand in nearby(k, ()):
                 # (min and max spelled out: this loop is the layout's hottest)
-                bottom = cand.bottom if cand.bottom < run.y1 else run.y1
-                top = cand.top if cand.top > run.y0 else run.y0
+                bottom = cand.bottom if cand.bottom < y1 else y1
+                top = cand.top if cand.top > y0 else y0
+                if bottom <= top:
+                    continue  # no vertical overlap at all
                 tall = cand.bottom - cand.top
                 share = (bottom - top) / (height if height < tall else tall)
                 if share < SAME_LINE_OVERLAP:
                     continue
-                em = (cand.size if cand.size < run.size else run.size) or 1.0
-                gap = run.x0 - cand.right
+                em = (cand.size if cand.size < size else size) or 1.0
+                gap = x0 - cand.right
                 if gap < -3.0 * em:
                     continue
                 if gap >= GUTTER_GAP_EM * em:
+                    if gap > reach:
+                        continue
                     # Code keeps its alignment with wide runs of spaces: monospaced text on
                     # one baseline stays one line.
-                    code = is_monospace(run.font) and is_monospace(cand.runs[-1].font)
+                    if mono is None:
+                        mono = is_monospace(run.font)
+                    code = mono and is_monospace(cand.runs[-1].font)
+                    if page_ref is None:
+                        page_ref = _PAGE_REF.match(run.text.strip()) is not None
                     if (
                         gap > SPLIT_GAP_EM * em
                         and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand.runs, run))
                         and not (code and gap <= CODE_GAP_EM * em)
-                        and not _leader_to_number(cand.runs, cand.right, run)
+                        and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
                     ):
                         continue
                     if (
                         not code
                         and id(run) not in beside
-                        and any(cand.right <= g1 and run.x0 >= g0 for g0, g1 in gutters)
-                        and not _leader_to_number(cand.runs, cand.right, run)
+                        and any(cand.right <= g1 and x0 >= g0 for g0, g1 in gutters)
+                        and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
                         and not _hanging_label(cand.runs, run)
                     ):
                         continue
                 # A label set in the gutter before the next column's text ("(b)" of a second
                 # sub-caption) may touch the end of this column's line: still not one line.
-                if (
-                    gap < 0
-                    and _sublabel(run.text)
-                    and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters)
-                ):
-                    continue
-                score = share - max(gap, 0.0) / (10.0 * em)
+                if gap < 0 and gutters:
+                    if sublabel is None:
+                        sublabel = _sublabel(run.text)
+                    if sublabel and any(cand.right <= (g0 + g1) / 2 < run.x1 for g0, g1 in gutters):
+                        continue
+                score = share - (0.0 if gap < 0.0 else gap) / (10.0 * em)
                 if score > best_score:
                     best, best_score = cand, score
         if best is None:
@@ -131,10 +149,11 @@ def _beside_gutters(rows: list[list[TextRun]], gutters: list[tuple[float, float]
         for g0, g1 in gutters:
             gaps: list[tuple[float, TextRun]] = []
             right = row[0].x1
-            for run in row[1:]:
+            for i in range(1, len(row)):
+                run = row[i]
                 if right <= g1 and run.x0 >= g0:
                     gaps.append((run.x0 - right, run))
-                right = max(right, run.x1)
+                right = run.x1 if run.x1 > right else right
             if len(gaps) > 1:
                 widest = max(gaps, key=lambda g: g[0])[1]
                 beside.update(id(run) for _, run in gaps if run is not widest)
@@ -153,15 +172,16 @@ def _join_stretched_rows(opened: list[_Open], gutters: list[tuple[float, float]]
     for pieces in rows.values():
         if len(pieces) < 3:
             continue
-        pieces.sort(key=lambda o: o.runs[0].x0)
-        if not _prose_row([piece.runs for piece in pieces]):
-            continue
+        pieces.sort(key=_first_start)
         gaps = [b.runs[0].x0 - a.right for a, b in itertools.pairwise(pieces)]
         em = pieces[0].size or 1.0
         mean = sum(gaps) / len(gaps)
         if not 0 < mean <= STRETCHED_GAP_EM * em:
             continue
         if any(abs(g - mean) > 0.2 * mean for g in gaps):
+            continue
+        # (after the gaps: reading the pieces' words costs more than measuring them)
+        if not _prose_row([piece.runs for piece in pieces]):
             continue
         if any(
             a.right <= g1 and b.runs[0].x0 >= g0
@@ -201,9 +221,16 @@ def _join_justified_rows(opened: list[_Open], gutters: list[tuple[float, float]]
     rows = _open_rows([o for o in opened if o.runs])
     for paragraph in _measured_stacks(rows):
         for k, row in enumerate(paragraph):
-            if len(row) < 2 or not _prose_row([piece.runs for piece in row]):
+            if len(row) < 2:
                 continue
             em = min(piece.size for piece in row) or 1.0
+            if not any(
+                0 < b.runs[0].x0 - a.right <= STRETCHED_GAP_EM * em
+                for a, b in itertools.pairwise(row)
+            ):
+                continue  # no space narrow enough to be a stretched one
+            if not _prose_row([piece.runs for piece in row]):
+                continue
             others = (
                 paragraph[max(0, k - STACK_WINDOW) : k] + paragraph[k + 1 : k + 1 + STACK_WINDOW]
             )
@@ -374,20 +401,34 @@ def _column_gutters(
 def _open_rows(pieces: list[_Open]) -> list[list[_Open]]:
     """Lines being grown, grouped into rows that share a baseline, each left to right."""
     rows: list[list[_Open]] = []
-    for piece in sorted(pieces, key=lambda o: (o.top + o.bottom) / 2):
-        if rows:
-            last = rows[-1][-1]
-            overlap = min(last.bottom, piece.bottom) - max(last.top, piece.top)
-            if overlap >= SAME_LINE_OVERLAP * min(last.bottom - last.top, piece.bottom - piece.top):
+    last: _Open | None = None
+    for piece in sorted(pieces, key=_middle):
+        if last is not None:
+            # (min and max spelled out: called twice a page on every line being grown)
+            bottom = piece.bottom if piece.bottom < last.bottom else last.bottom
+            top = piece.top if piece.top > last.top else last.top
+            tall, high = last.bottom - last.top, piece.bottom - piece.top
+            if bottom - top >= SAME_LINE_OVERLAP * (high if high < tall else tall):
                 rows[-1].append(piece)
+                last = piece
                 continue
         rows.append([piece])
+        last = piece
     for row in rows:
-        row.sort(key=lambda o: o.runs[0].x0)
+        row.sort(key=_first_start)
     return rows
 
 
+def _middle(o: _Open) -> float:
+    return (o.top + o.bottom) / 2
+
+
+def _first_start(o: _Open) -> float:
+    return o.runs[0].x0
+
+
 _BUCKET = 6.0
+_start = operator.attrgetter("x0")
 _SUBLABEL = re.compile(r"^\(?[a-z0-9]{1,3}\)$", re.IGNORECASE)
 
 
@@ -414,11 +455,20 @@ def _leader_to_number(runs: list[TextRun], right: float, run: TextRun) -> bool:
         tail.endswith(".")
         and tail[-12:].count(".") >= 3
         and _PAGE_REF.match(run.text.strip()) is not None
-        and run.x0 - right <= 40.0 * (run.size or 1.0)
+        and run.x0 - right <= LEADER_GAP_EM * (run.size or 1.0)
     )
 
 
 _PAGE_REF = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
+#: A page number after dot leaders is at most this many ems from its entry's text.
+LEADER_GAP_EM = 40.0
+
+
+#: The widest gap (in ems of the smaller size of the two runs) after which a run can still
+#: join a line (a hanging label, monospaced code), besides a page number after dot leaders
+#: (``LEADER_GAP_EM`` of the run's own size). Any wider gap splits the line, so a line ending
+#: further left need not be looked at; the smaller size is at most ``max(size, 1)``.
+_REACH_EM = max(SPLIT_GAP_EM, LABEL_GAP_EM, CODE_GAP_EM)
 
 
 def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
@@ -450,7 +500,10 @@ def _sublabel(text: str) -> bool:
 def _prose_row(pieces: list[list[TextRun]]) -> bool:
     """Pieces of one row that read as prose: mostly words, few bare numbers (table cells and
     formula pieces are not)."""
-    texts = ["".join(r.text for r in runs).strip() for runs in pieces]
+    texts = [
+        (runs[0].text if len(runs) == 1 else "".join(r.text for r in runs)).strip()
+        for runs in pieces
+    ]
     words = sum(1 for t in texts if _WORDISH.match(t))
     numbers = sum(1 for t in texts if _NUMBERISH.match(t))
     return not (words < 0.6 * len(texts) or numbers > len(texts) // 3)
@@ -489,26 +542,30 @@ def _rows(runs: list[TextRun]) -> list[list[TextRun]]:
     """Page-wide rows of runs sharing a baseline, each sorted left to right."""
     ordered = sorted(runs, key=lambda r: ((r.y0 + r.y1) / 2, r.x0))
     rows: list[list[TextRun]] = []
-    boxes: list[list[float]] = []
+    boxes: list[tuple[float, float]] = []
     for run in ordered:
-        height = run.y1 - run.y0
-        for k in range(len(rows) - 1, max(-1, len(rows) - 6), -1):
+        y0, y1 = run.y0, run.y1
+        height = y1 - y0
+        n = len(rows)
+        for k in range(n - 1, n - 6 if n > 5 else -1, -1):
             top, bottom = boxes[k]
-            overlap = min(bottom, run.y1) - max(top, run.y0)
-            if overlap >= SAME_LINE_OVERLAP * min(height, bottom - top):
+            # (min and max spelled out: every run of the page comes here)
+            tall = bottom - top
+            overlap = (y1 if y1 < bottom else bottom) - (y0 if y0 > top else top)
+            if overlap >= SAME_LINE_OVERLAP * (tall if tall < height else height):
                 rows[k].append(run)
-                if height > bottom - top:
-                    boxes[k] = [run.y0, run.y1]
+                if height > tall:
+                    boxes[k] = (y0, y1)
                 break
-            if bottom < run.y0:
+            if bottom < y0:
                 rows.append([run])
-                boxes.append([run.y0, run.y1])
+                boxes.append((y0, y1))
                 break
         else:
             rows.append([run])
-            boxes.append([run.y0, run.y1])
+            boxes.append((y0, y1))
     for row in rows:
-        row.sort(key=lambda r: r.x0)
+        row.sort(key=_start)
     return rows
 
 
@@ -518,8 +575,8 @@ def _row_gaps(row: list[TextRun]) -> list[tuple[float, float, float]]:
     right = row[0].x1
     for prev, run in itertools.pairwise(row):
         if run.x0 > right:
-            gaps.append((right, run.x0, min(prev.size, run.size) or 1.0))
-        right = max(right, run.x1)
+            gaps.append((right, run.x0, (run.size if run.size < prev.size else prev.size) or 1.0))
+        right = run.x1 if run.x1 > right else right
     return gaps
 
 
@@ -529,12 +586,23 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
     events: list[tuple[float, int]] = []
     gapped_rows = 0
     for row in rows:
-        wide = [(a, b) for a, b, em in _row_gaps(row) if b - a >= GUTTER_GAP_EM * em]
+        # The wide gaps of ``_row_gaps(row)``, without making the list of all its gaps.
+        right = row[0].x1
+        prev_size = row[0].size
+        wide = False
+        for i in range(1, len(row)):
+            run = row[i]
+            x0 = run.x0
+            if x0 > right and x0 - right >= GUTTER_GAP_EM * (
+                (prev_size if prev_size < run.size else run.size) or 1.0
+            ):
+                events.append((right, 1))
+                events.append((x0, -1))
+                wide = True
+            right = run.x1 if run.x1 > right else right
+            prev_size = run.size
         if wide:
             gapped_rows += 1
-        for a, b in wide:
-            events.append((a, 1))
-            events.append((b, -1))
     if not events:
         return []
     need = max(GUTTER_MIN_ROWS, int(0.1 * gapped_rows))
@@ -562,12 +630,43 @@ def _gutters(rows: list[list[TextRun]]) -> list[tuple[float, float]]:
         core = [seg for seg in region if seg[2] >= 0.8 * peak]
         candidates.append((core[0][0], core[-1][1]))
         i = j + 1
-    return [g for g in candidates if _clear(g, rows)]
+    if not candidates:
+        return []
+    index = _RowIndex.of(rows)
+    return [g for g in candidates if _clear(g, rows, index)]
 
 
-def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
+class _RowIndex(NamedTuple):
+    """What ``_clear`` asks of every row for each gutter candidate, worked out once: the
+    row's middle height, its runs' starts (ascending, as the row is sorted) and the running
+    maximum of their ends, so that whether text crosses an x range is two look-ups."""
+
+    ys: list[float]
+    starts: list[list[float]]
+    reach: list[list[float]]
+
+    @classmethod
+    def of(cls, rows: list[list[TextRun]]) -> _RowIndex:
+        return cls(
+            [(row[0].y0 + row[0].y1) / 2 for row in rows],
+            [[r.x0 for r in row] for row in rows],
+            [list(itertools.accumulate((r.x1 for r in row), max)) for row in rows],
+        )
+
+    def crossed(self, k: int, g0: float, g1: float) -> bool:
+        """Whether a run of row ``k`` has text inside ``g0``-``g1`` (starts before ``g1``,
+        ends after ``g0``)."""
+        n = bisect.bisect_left(self.starts[k], g1)
+        return n > 0 and self.reach[k][n - 1] > g0
+
+
+def _clear(
+    gutter: tuple[float, float], rows: list[list[TextRun]], index: _RowIndex | None = None
+) -> bool:
     """A real gutter stays clear: over the height where rows have a gap there, few rows
     have text across it (coincidental gaps in formulas or tables do not)."""
+    if index is None:
+        index = _RowIndex.of(rows)
     # Only the middle of the gutter must stay clear: line ends protrude a little (italic
     # overhang, hanging punctuation) into its edges.
     mid = (gutter[0] + gutter[1]) / 2
@@ -575,9 +674,8 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
     g0, g1 = mid - half, mid + half
     support: list[float] = []
     crossing: list[float] = []
-    for row in rows:
-        y = (row[0].y0 + row[0].y1) / 2
-        if any(r.x0 < g1 and r.x1 > g0 for r in row):
+    for k, (row, y) in enumerate(zip(rows, index.ys, strict=True)):
+        if index.crossed(k, g0, g1):
             crossing.append(y)
         elif row[0].x0 < g0 and row[-1].x1 > g1:
             support.append(y)
@@ -587,7 +685,7 @@ def _clear(gutter: tuple[float, float], rows: list[list[TextRun]]) -> bool:
     inside = sum(1 for y in crossing if top <= y <= bottom)
     if inside > 0.25 * len(support):
         return False
-    return not _word_gaps_lined_up(mid, rows, top, bottom)
+    return not _word_gaps_lined_up(mid, rows, top, bottom, index.ys)
 
 
 #: A gutter's gap is wider than the word spaces of the lines beside it: a gap at most this
@@ -617,7 +715,13 @@ class _OpenRow(NamedTuple):
     word_like: bool
 
 
-def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, bottom: float) -> bool:
+def _word_gaps_lined_up(
+    mid: float,
+    rows: list[list[TextRun]],
+    top: float,
+    bottom: float,
+    ys: list[float] | None = None,
+) -> bool:
     """Whether the gap at ``mid`` is, on most of the justified rows where it is open, no
     wider than those rows' word spaces (justified prose, whose wide spaces line up now and
     then), and the whitespace there is not a column's edge clear over many consecutive rows.
@@ -626,12 +730,15 @@ def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, botto
     opened: list[_OpenRow] = []
     run_length = longest = 0
     em = 0.0
-    for row in rows:
-        y = (row[0].y0 + row[0].y1) / 2
+    if ys is None:
+        ys = [(row[0].y0 + row[0].y1) / 2 for row in rows]
+    for row, y in zip(rows, ys, strict=True):
         if not top <= y <= bottom:
             continue
-        left = [r for r in row if (r.x0 + r.x1) / 2 < mid]
-        right = [r for r in row if (r.x0 + r.x1) / 2 >= mid]
+        left: list[TextRun] = []
+        right: list[TextRun] = []
+        for r in row:
+            (left if (r.x0 + r.x1) / 2 < mid else right).append(r)
         if not left or not right or left[-1].x1 > mid or right[0].x0 < mid:
             run_length = 0
             continue
@@ -642,14 +749,18 @@ def _word_gaps_lined_up(mid: float, rows: list[list[TextRun]], top: float, botto
         em = min(left[-1].size, right[0].size) or 1.0
         if gap > STRETCHED_GAP_EM * em:
             continue  # wider than any word space: a short line's end, telling nothing here
-        spaces = sorted(
-            b - a for a, b, e in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * e
-        )
-        word_like = (
-            len(spaces) >= PROSE_MIN_SPACES
-            and _prose_row([[r] for r in row])
-            and gap <= GUTTER_WORD_RATIO * spaces[3 * len(spaces) // 4]
-        )
+        # A side of n runs has at most n - 1 gaps: a row of too few runs has too few spaces
+        # to be doubted, without measuring them.
+        word_like = False
+        if len(row) - 2 >= PROSE_MIN_SPACES:
+            spaces = sorted(
+                b - a for a, b, e in _row_gaps(left) + _row_gaps(right) if b - a > WORD_GAP_EM * e
+            )
+            word_like = (
+                len(spaces) >= PROSE_MIN_SPACES
+                and gap <= GUTTER_WORD_RATIO * spaces[3 * len(spaces) // 4]
+                and _prose_row([[r] for r in row])
+            )
         opened.append(_OpenRow(row[0].x0, max(r.x1 for r in row), end, right[0].x0, word_like))
     if not opened:
         return False
@@ -687,6 +798,7 @@ def _duplicate(a: TextRun, b: TextRun) -> bool:
 def _make_line(runs: list[TextRun]) -> Line:
     if len(runs) == 1:
         return _one_run_line(runs[0])
+    first = runs[0]
     parts: list[str] = []
     prev: TextRun | None = None
     right = 0.0
@@ -694,6 +806,10 @@ def _make_line(runs: list[TextRun]) -> Line:
     fonts: dict[str, int] = defaultdict(int)
     bold = italic = 0
     total = 0
+    # The box, the earliest position and whether all are artifacts, in the same pass (the
+    # comparisons are the ones ``min``, ``max`` and ``all`` make).
+    x0, y0, x1, y1, seq = first.x0, first.y0, first.x1, first.y1, first.seq
+    artifact = True
     for run in runs:
         text = run.text
         if prev is not None:
@@ -707,6 +823,14 @@ def _make_line(runs: list[TextRun]) -> Line:
                 and not text.startswith(" ")
             ):
                 parts.append(" ")
+            right = max(right, run.x1)
+            x0 = run.x0 if run.x0 < x0 else x0
+            y0 = run.y0 if run.y0 < y0 else y0
+            x1 = run.x1 if run.x1 > x1 else x1
+            y1 = run.y1 if run.y1 > y1 else y1
+            seq = run.seq if run.seq < seq else seq
+        else:
+            right = run.x1
         parts.append(text)
         n = len(text.strip()) or 1
         total += n
@@ -716,42 +840,49 @@ def _make_line(runs: list[TextRun]) -> Line:
             bold += n
         if run.italic:
             italic += n
-        right = run.x1 if prev is None else max(right, run.x1)
+        if artifact and not run.artifact:
+            artifact = False
         prev = run
     text = " ".join("".join(parts).split())
     text = logical_order(text)
-    size = max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    size = max(weights.items(), key=_weight_then_size)[0]
     return Line(
-        text=text,
-        x0=min(r.x0 for r in runs),
-        y0=min(r.y0 for r in runs),
-        x1=max(r.x1 for r in runs),
-        y1=max(r.y1 for r in runs),
-        size=size,
-        bold=bold * 2 > total,
-        italic=italic * 2 > total,
-        font=max(fonts.items(), key=lambda kv: kv[1])[0],
-        artifact=all(r.artifact for r in runs),
-        seq=min(r.seq for r in runs),
-        spans=[(r.x0, r.x1, r.text) for r in runs],
+        text,
+        x0,
+        y0,
+        x1,
+        y1,
+        size,
+        bold * 2 > total,
+        italic * 2 > total,
+        max(fonts.items(), key=_weight)[0],
+        artifact,
+        seq,
+        [(r.x0, r.x1, r.text) for r in runs],
     )
+
+
+def _weight_then_size(item: tuple[float, int]) -> tuple[int, float]:
+    return item[1], item[0]
+
+
+_weight = operator.itemgetter(1)
 
 
 def _one_run_line(run: TextRun) -> Line:
     """``_make_line`` of a single run (most lines), without the bookkeeping of many."""
-    text = " ".join(run.text.split())
-    text = logical_order(text)
+    text = logical_order(" ".join(run.text.split()))
     return Line(
-        text=text,
-        x0=run.x0,
-        y0=run.y0,
-        x1=run.x1,
-        y1=run.y1,
-        size=run.size,
-        bold=run.bold,
-        italic=run.italic,
-        font=run.font,
-        artifact=run.artifact,
-        seq=run.seq,
-        spans=[(run.x0, run.x1, run.text)],
+        text,
+        run.x0,
+        run.y0,
+        run.x1,
+        run.y1,
+        run.size,
+        run.bold,
+        run.italic,
+        run.font,
+        run.artifact,
+        run.seq,
+        [(run.x0, run.x1, run.text)],
     )

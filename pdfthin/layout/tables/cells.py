@@ -7,6 +7,7 @@ the cells it crosses, with only the line's extent and its words to go on.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pdfthin.layout.types import Line
@@ -18,6 +19,7 @@ _VALUE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def is_value(text: str) -> bool:
     """A number, a percentage or a placeholder (``-``, ``x``, ``n/a``): the content of a
     data cell, as opposed to words."""

@@ -22,7 +22,10 @@ def whitespace_boundaries(
 ) -> list[float]:
     """x positions (inside ``(lo, hi)``) that separate columns of ``rows``, each row being
     the x extents of its pieces, left to right."""
-    rows = [[(max(a, lo), min(b, hi)) for a, b in row if b > lo and a < hi] for row in rows]
+    rows = [
+        [(lo if lo > a else a, hi if hi < b else b) for a, b in row if b > lo and a < hi]
+        for row in rows
+    ]
     rows = [row for row in rows if row]
     n = len(rows)
     if n < 2:
@@ -61,8 +64,10 @@ def whitespace_boundaries(
 def _split_at(row: list[Span], g0: float, g1: float) -> bool:
     """The row has a piece ending by ``g0``'s side and another starting after ``g1``'s."""
     mid = (g0 + g1) / 2
-    return (
-        any(b <= mid for _, b in row)
-        and any(a >= mid for a, _ in row)
-        and not any(a < mid < b for a, b in row)
-    )
+    ends = starts = False
+    for a, b in row:
+        if a < mid < b:
+            return False  # a piece runs across
+        ends = ends or b <= mid
+        starts = starts or a >= mid
+    return ends and starts

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import replace
+from operator import attrgetter
+from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import mostly_rtl
 from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
-from pdfthin.layout.tables.values import value_boundaries
+from pdfthin.layout.tables.values import Span, value_boundaries
 from pdfthin.layout.types import Block, Line
 
 MIN_ROWS = 3
@@ -39,22 +41,32 @@ MIN_FILL = 0.35
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
-    ordered = sorted(lines, key=lambda ln: ((ln.y0 + ln.y1) / 2, ln.x0))
+    ordered = sorted(lines, key=_middle_then_start)
     rows: list[list[Line]] = []
     top = bottom = 0.0  # the vertical extent of the last row
     for line in ordered:
+        y0, y1 = line.y0, line.y1
         if rows:
-            overlap = min(bottom, line.y1) - max(top, line.y0)
-            if overlap >= 0.5 * min(bottom - top, line.y1 - line.y0):
+            # (min and max spelled out: every line of the page comes here, often more than once)
+            tall, high = bottom - top, y1 - y0
+            overlap = (y1 if y1 < bottom else bottom) - (y0 if y0 > top else top)
+            if overlap >= 0.5 * (high if high < tall else tall):
                 rows[-1].append(line)
-                top = min(top, line.y0)
-                bottom = max(bottom, line.y1)
+                top = y0 if y0 < top else top
+                bottom = y1 if y1 > bottom else bottom
                 continue
         rows.append([line])
-        top, bottom = line.y0, line.y1
+        top, bottom = y0, y1
     for row in rows:
-        row.sort(key=lambda ln: ln.x0)
+        row.sort(key=_start)
     return rows
+
+
+def _middle_then_start(ln: Line) -> tuple[float, float]:
+    return (ln.y0 + ln.y1) / 2, ln.x0
+
+
+_start = attrgetter("x0")
 
 
 def _ruled(rows: list[list[Line]], rules: list[tuple[float, float, float, float]]) -> bool:
@@ -275,7 +287,12 @@ def _pieces(
     words are shared out; across unruled ones only when the words clearly fit the cells,
     else the line is one cell's text."""
     em = ln.size or 1.0
-    touched = [(a, b) for a, b in cells if min(ln.x1, xs[b]) - max(ln.x0, xs[a]) > 0.3 * em]
+    x0, x1, least = ln.x0, ln.x1, 0.3 * em
+    touched = [
+        (a, b)
+        for a, b in cells
+        if (xs[b] if xs[b] < x1 else x1) - (xs[a] if xs[a] > x0 else x0) > least
+    ]
     if not touched:
         cx = (ln.x0 + ln.x1) / 2
         touched = [min(cells, key=lambda ab: abs((xs[ab[0]] + xs[ab[1]]) / 2 - cx))]
@@ -379,7 +396,11 @@ def _aligned_tables(
     """Tables without a full grid: runs of rows whose pieces fall into the same columns,
     columns being x ranges that stay clear of text down the run."""
     rows = _rows(lines)
+    extents = _RowExtents.of(rows)
     long: dict[int, bool] = {}  # whether a line is long prose, worked out when needed
+    # Each row's words for number columns, kept for the runs of rows tried after (the rows
+    # are the same lists for the whole page).
+    seen: dict[tuple[int, float], list[Span]] = {}
     tables: list[Block] = []
     i = 0
     tries = 0
@@ -387,13 +408,13 @@ def _aligned_tables(
         if len(rows[i]) < 2:
             i += 1
             continue
-        end = _run_end(rows, i)
-        table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
-        strict = _run_end(rows, i, labels=0)
+        end = _run_end(rows, i, extents=extents)
+        table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
+        strict = _run_end(rows, i, labels=0, extents=extents)
         if not isinstance(table, Block) and strict < end:
             # Passing over label rows made a run that is no table: the run without them.
             end = strict
-            table = _aligned_table(rows[i : end + 1], rules, long) if end > i else None
+            table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
         if isinstance(table, Block):
             tables.append(table)
         elif table != TEXT and tries < MAX_TRIES:
@@ -408,20 +429,41 @@ def _aligned_tables(
     return tables, [ln for ln in lines if id(ln) not in used]
 
 
-def _run_end(rows: list[list[Line]], i: int, labels: int = MAX_LABEL_ROWS) -> int:
+class _RowExtents(NamedTuple):
+    """Each row's top, bottom and largest size, worked out once for every run tried."""
+
+    tops: list[float]
+    bottoms: list[float]
+    ems: list[float]
+
+    @classmethod
+    def of(cls, rows: list[list[Line]]) -> _RowExtents:
+        return cls(
+            [min(ln.y0 for ln in row) for row in rows],
+            [max(ln.y1 for ln in row) for row in rows],
+            [max(ln.size for ln in row) for row in rows],
+        )
+
+
+def _run_end(
+    rows: list[list[Line]],
+    i: int,
+    labels: int = MAX_LABEL_ROWS,
+    extents: _RowExtents | None = None,
+) -> int:
     """The last row of the run starting at ``i``: rows of several pieces, close together,
     with at most one single-piece row (a wrapped cell) between two of them, or a few that
     hold only a row label (section labels of a statement: "Current liabilities:"), left of
     where the run's second column starts: up to ``labels`` of them in a row."""
+    if extents is None:
+        extents = _RowExtents.of(rows)
+    tops, bottoms, ems = extents
     j = i + 1
     last_multi = i
     second = rows[i][1].x0
     passed = 0
     while j < len(rows):
-        prev_bottom = max(ln.y1 for ln in rows[j - 1])
-        top = min(ln.y0 for ln in rows[j])
-        em = max(ln.size for ln in rows[j])
-        if top - prev_bottom > ROW_GAP_EM * em:
+        if tops[j] - bottoms[j - 1] > ROW_GAP_EM * ems[j]:
             break
         if len(rows[j]) >= 2:
             last_multi = j
@@ -439,6 +481,7 @@ def _aligned_table(
     rows: list[list[Line]],
     rules: list[tuple[float, float, float, float]],
     long: dict[int, bool],
+    seen: dict[tuple[int, float], list[Span]] | None = None,
 ) -> Block | str | None:
     """The table these rows make, ``None``, or ``TEXT`` when they are running text in
     columns (then no part of them is a table either)."""
@@ -452,11 +495,14 @@ def _aligned_table(
         hi,
     ]
     plain = _aligned_columns(rows, rules, long, xs, False)
-    refined, statement = value_boundaries(rows, xs, em)
-    if plain != TEXT and refined != xs:
+    if plain == TEXT:
+        # Running text in columns stays text whatever numbers line up in it: its number
+        # columns are not looked for.
+        return plain
+    refined, statement = value_boundaries(rows, xs, em, seen)
+    if refined != xs:
         # Number columns the whitespace missed or cut: the table they make, else the one
-        # the whitespace makes (numbers set as one string per row cannot be parted by them;
-        # running text in columns stays text whatever numbers line up in it).
+        # the whitespace makes (numbers set as one string per row cannot be parted by them).
         table = _aligned_columns(rows, rules, long, refined, statement)
         if isinstance(table, Block):
             return table

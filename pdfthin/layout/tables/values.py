@@ -32,13 +32,25 @@ Span = tuple[float, float, str]
 
 
 def value_boundaries(
-    rows: list[list[Line]], xs: list[float], em: float
+    rows: list[list[Line]],
+    xs: list[float],
+    em: float,
+    seen: dict[tuple[int, float], list[Span]] | None = None,
 ) -> tuple[list[float], bool]:
     """``xs`` (whitespace boundaries with the table's left and right ends) corrected by the
     right-aligned number columns of ``rows``: no boundary inside a number column (between a
     ``$`` and its number), one in the gap before each (however narrow); and whether there
-    are such columns (``xs`` itself when there are none)."""
-    pieces = [_pieces(row, em) for row in rows]
+    are such columns (``xs`` itself when there are none). ``seen`` keeps each row's pieces
+    (by the row's identity and ``em``) for the next call on overlapping rows."""
+    if seen is None:
+        pieces = [_pieces(row, em) for row in rows]
+    else:
+        pieces = []
+        for row in rows:
+            key = (id(row), em)
+            if key not in seen:
+                seen[key] = _pieces(row, em)
+            pieces.append(seen[key])
     rights = _value_columns(pieces, em)
     if not rights:
         return xs, False
@@ -58,15 +70,19 @@ def _pieces(row: list[Line], em: float) -> list[Span]:
     runs: list[Span] = []
     for ln in row:
         if ln.spans:
-            runs.extend((a, b, t.strip()) for a, b, t in ln.spans if t.strip())
+            for a, b, t in ln.spans:
+                t = t.strip()
+                if t:
+                    runs.append((a, b, t))
         else:
             runs.append((ln.x0, ln.x1, ln.text))
     runs.sort()
     out: list[Span] = []
+    touch = TOUCH_EM * em
     for a, b, t in runs:
-        if out and a - out[-1][1] <= TOUCH_EM * em:
+        if out and a - out[-1][1] <= touch:
             pa, pb, pt = out[-1]
-            out[-1] = (pa, max(pb, b), pt + t)
+            out[-1] = (pa, b if b > pb else pb, pt + t)
         else:
             out.append((a, b, t))
     return out

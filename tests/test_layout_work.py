@@ -1,0 +1,168 @@
+"""How much work the layout does: the shortcuts that make it faster answer exactly what the
+plain definitions answer, and they do skip the work they are there to skip.
+
+Pure geometry on generated runs and lines; no PDF and no engine path involved.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import pdfthin.layout.lines as lines_module
+import pdfthin.layout.tables.find as find_module
+from pdfthin.engine.types import TextRun
+from pdfthin.layout.lines import _RowIndex, build_lines
+from pdfthin.layout.tables.columns import _split_at
+from pdfthin.layout.tables.find import _RowExtents, _rows, _run_end, find_tables
+from pdfthin.layout.types import Line
+
+CHAR_W = 5.0  # a fixed advance per character (10 pt text)
+
+
+def _run(text: str, x: float, y: float, size: float = 10.0) -> TextRun:
+    width = len(text) * CHAR_W * size / 10.0
+    return TextRun(text, x, y - 0.8 * size, x + width, y + 0.2 * size, size, "F")
+
+
+def _line(text: str, x: float, y: float, size: float = 10.0) -> Line:
+    width = len(text) * CHAR_W * size / 10.0
+    return Line(text, x, y - 0.8 * size, x + width, y + 0.2 * size, size)
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Replace ``module.name`` by a wrapper counting its calls (one list item per call)."""
+    calls: list[int] = []
+    original = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_lines_out_of_reach_are_not_examined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run is not compared with lines that end further left than any join reaches (40 ems
+    for a page number after dot leaders): a wide table's row costs each cell a look at its
+    near neighbours, not at every cell before it."""
+    calls = _counting(monkeypatch, lines_module, "_leader_to_number")
+    cells, rows = 24, 10
+    runs = [
+        _run(f"{r}{c:02d}", 50.0 + 150.0 * c, 100.0 + 14.0 * r)
+        for r in range(rows)
+        for c in range(cells)
+    ]
+    built = build_lines(runs)
+    assert len(built) == cells * rows  # every cell a line of its own
+    # Within 400 points (40 ems) of a cell's start lie at most 3 cells of its row; without
+    # the reach every earlier cell of the row is asked about (276 times a row).
+    assert len(calls) <= 3 * cells * rows
+
+
+def test_number_columns_are_not_sought_in_running_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows that are running text in narrow columns (a newspaper's) are text whatever
+    numbers line up in them: their right-aligned number columns are not worked out."""
+    calls = _counting(monkeypatch, find_module, "value_boundaries")
+    words = "news of the town and of the river road where the old mill stood by the water".split()
+    page = []
+    for c, x in enumerate((50.0, 200.0, 350.0)):
+        for i in range(14):
+            start = (3 * i + 5 * c) % (len(words) - 5)
+            page.append(_line(" ".join(words[start : start + 5]), x, 100.0 + 12.0 * i))
+    tables, rest = find_tables(page, [])
+    assert tables == []
+    assert len(rest) == len(page)
+    assert calls == []
+
+
+def _random_rows(rng: random.Random) -> list[list[TextRun]]:
+    rows = []
+    for r in range(rng.randint(1, 8)):
+        row = []
+        for _ in range(rng.randint(1, 9)):
+            x0 = rng.uniform(0.0, 500.0)
+            row.append(
+                TextRun("w", x0, r * 12.0, x0 + rng.uniform(0.0, 120.0), r * 12.0 + 10, 10, "F")
+            )
+        row.sort(key=lambda run: run.x0)
+        rows.append(row)
+    return rows
+
+
+def test_row_index_answers_what_the_runs_answer() -> None:
+    """``_RowIndex.crossed`` (a bisection and a running maximum) is exactly "a run of the row
+    starts before ``g1`` and ends after ``g0``", runs overlapping each other included."""
+    rng = random.Random(19)
+    for _ in range(300):
+        rows = _random_rows(rng)
+        index = _RowIndex.of(rows)
+        for _ in range(10):
+            g0 = rng.uniform(-10.0, 620.0)
+            g1 = g0 + rng.uniform(0.0, 60.0)
+            for k, row in enumerate(rows):
+                expected = any(run.x0 < g1 and run.x1 > g0 for run in row)
+                assert index.crossed(k, g0, g1) == expected
+
+
+def test_split_at_answers_its_definition() -> None:
+    """One pass over the row: a piece ends by the gap's middle, another starts after it,
+    and none runs across it."""
+    rng = random.Random(20)
+    for _ in range(2000):
+        row = sorted(
+            (a, a + rng.choice([0.0, rng.uniform(0.0, 80.0)]))
+            for a in (rng.uniform(0.0, 300.0) for _ in range(rng.randint(0, 6)))
+        )
+        g0 = rng.uniform(0.0, 300.0)
+        g1 = g0 + rng.uniform(0.0, 30.0)
+        mid = (g0 + g1) / 2
+        expected = (
+            any(b <= mid for _, b in row)
+            and any(a >= mid for a, _ in row)
+            and not any(a < mid < b for a, b in row)
+        )
+        assert _split_at(row, g0, g1) == expected
+
+
+def test_run_end_with_extents_worked_out_once() -> None:
+    """The rows' extents worked out once give every run of rows the end it had before."""
+    rng = random.Random(21)
+    for _ in range(100):
+        page = [
+            _line(
+                "12.5", rng.choice([50.0, 150.0, 250.0]), 100.0 + rng.choice([12.0, 14.0, 40.0]) * i
+            )
+            for i in range(rng.randint(2, 30))
+            for _ in range(rng.randint(1, 3))
+        ]
+        rows = _rows(page)
+        extents = _RowExtents.of(rows)
+        for i, row in enumerate(rows):
+            if len(row) < 2:
+                continue
+            for labels in (0, 3):
+                assert _run_end(rows, i, labels, extents) == _run_end(rows, i, labels)
+
+
+def test_number_columns_read_each_row_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runs of rows tried on one page overlap: each row's words are read once for its
+    number columns, and the columns found are the ones found reading them afresh."""
+    import pdfthin.layout.tables.values as values_module
+
+    rows = [
+        [
+            _line(f"Item {i}", 50.0, 100.0 + 12.0 * i),
+            _line(f"{100 + 7 * i}.00", 300.0, 100.0 + 12.0 * i),
+        ]
+        for i in range(8)
+    ]
+    xs = [50.0, 200.0, 330.0]
+    fresh = [values_module.value_boundaries(rows[k : k + 5], xs, 10.0) for k in range(4)]
+    calls = _counting(monkeypatch, values_module, "_pieces")
+    seen: dict[tuple[int, float], list[tuple[float, float, str]]] = {}
+    kept = [values_module.value_boundaries(rows[k : k + 5], xs, 10.0, seen) for k in range(4)]
+    assert kept == fresh
+    assert len(calls) == len(rows)  # 8 rows, not 4 runs of 5
