@@ -225,7 +225,8 @@ class _Slice:
             index[key] = len(self.out.elements)
             kind = self.tree.kind(node)
             colspan, rowspan = _spans(node) if kind in ("TD", "TH") else (1, 1)
-            self.out.elements.append(StructElement(kind, parent, colspan, rowspan))
+            position = self.paths[key][-1] if self.paths[key] else 0
+            self.out.elements.append(StructElement(kind, parent, position, colspan, rowspan))
         leaves.sort()
         for _, mcid, leaf in leaves:
             self.out.content[mcid] = index[leaf]

@@ -79,6 +79,9 @@ class StructElement:
     kind: str
     #: Index of its parent in :attr:`PageStructure.elements`; ``-1`` at the top of the tree.
     parent: int
+    #: Its place among its parent's kids (``/K``): a table cell's column when cells of the
+    #: row hold nothing on the page (and so are not among ``elements``).
+    position: int = 0
     #: A table cell's ``/ColSpan`` and ``/RowSpan`` attributes (1 when absent).
     colspan: int = 1
     rowspan: int = 1
