@@ -53,6 +53,10 @@ MAX_HEADING_WORDS = 40
 #: in an order that is not their order across the page: more, and the tree's table is not
 #: the table the page shows.
 MAX_MISALIGNED_ROWS = 0.2
+#: Share of a table's grid (rows by columns) that must hold text for it to be written as a
+#: table: a tree's table that is mostly empty is the page's layout drawn as a grid (a form),
+#: written as rows of text rather than as a table of empty cells.
+MIN_TABLE_FILL = 0.5
 
 #: Element types that make a block of their own (the innermost one around a run wins).
 BLOCK_TYPES = frozenset(
@@ -322,8 +326,8 @@ def _nesting(elements: list[StructElement], index: int) -> int:
 
 def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[Block]:
     """A table's cells as a table block, rows and columns as the tree has them; when it is
-    not at least two rows of two filled cells, each row as one line of text, so a row's
-    label stays with its values (docs/design.md, invariant 16)."""
+    not at least two rows of two filled cells, or its grid is mostly empty, each row as one
+    line of text, so a row's label stays with its values (docs/design.md, invariant 16)."""
     grid: list[list[str]] = []
     lines = [ln for cells in rows.values() for cell in cells for ln in cell.lines]
     for row in rows.values():
@@ -338,7 +342,8 @@ def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list
         grid.append(texts)
     width = max(len(r) for r in grid)
     filled = sum(1 for r in grid if sum(1 for t in r if t) >= 2)
-    if width < 2 or filled < 2:
+    cells = sum(1 for r in grid for t in r if t)
+    if width < 2 or filled < 2 or cells < MIN_TABLE_FILL * width * len(grid):
         return [_row_line(row) for row in rows.values()]
     table = _block(lines, "table")
     table.rows = [r + [""] * (width - len(r)) for r in grid]
