@@ -242,13 +242,16 @@ def _several_paragraphs(lines: list[Line]) -> bool:
 def _backward_share(tree: PageStructure, pieces: list[_Piece]) -> float:
     """Share of consecutive (non-cell) elements of one column where the tree goes back up
     the page by more than a line."""
-    boxes = [_box(p.lines) for p in pieces if tree.elements[p.element].kind not in ("TD", "TH")]
+    boxes = [
+        (_box(p.lines), p.lines[-1].y1 - p.lines[-1].y0)
+        for p in pieces
+        if tree.elements[p.element].kind not in ("TD", "TH")
+    ]
     pairs = backward = 0
-    for a, b in itertools.pairwise(boxes):
+    for (a, _), (b, line) in itertools.pairwise(boxes):
         if not (b[0] < a[2] and a[0] < b[2]):
             continue  # side by side: another column, any order
         pairs += 1
-        line = min(a[3] - a[1], b[3] - b[1])
         if b[3] < a[1] - line:
             backward += 1
     return backward / pairs if pairs else 0.0
