@@ -25,6 +25,7 @@ from pdfthin.engine.types import PageContent, PageStructure, StructElement, Text
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
+from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.types import Block, Line
 
 #: Set to ``1`` to lay out every page by geometry, the structure tree ignored.
@@ -101,7 +102,7 @@ def tagged_blocks(page: PageContent, runs: list[TextRun]) -> tuple[list[Block] |
     if tree.problems:
         return None, "tree not used: " + tree.problems[0]
     pieces, rest = _pieces(tree, runs)
-    reason = check_tree(tree, pieces, rest)
+    reason = check_tree(tree, pieces, rest) or _untagged_table(tree, pieces, runs, page.rules)
     if reason:
         return None, "tree not used: " + reason
     blocks = _blocks(tree, pieces)
@@ -223,6 +224,28 @@ def _table_problem(elements: list[StructElement], rows: dict[int, list[_Piece]])
         return f"{misaligned} of a table's {len(rows)} rows do not line up"
     if disordered > MAX_MISALIGNED_ROWS * len(rows):
         return f"{disordered} of a table's {len(rows)} rows list their cells out of order"
+    return ""
+
+
+def _untagged_table(
+    tree: PageStructure,
+    pieces: list[_Piece],
+    runs: list[TextRun],
+    rules: list[tuple[float, float, float, float]],
+) -> str:
+    """Why geometry disagrees with the tree about tables ("" when it does not): a table that
+    geometry finds where the tree has no table cell (a table tagged as lines of text)."""
+    tables, _ = find_tables(build_lines(runs), rules)
+    cells = [_box(p.lines) for p in pieces if tree.elements[p.element].kind in ("TD", "TH")]
+    for table in tables:
+        inside = [
+            c for c in cells
+            if table.x0 <= (c[0] + c[2]) / 2 <= table.x1
+            and table.y0 <= (c[1] + c[3]) / 2 <= table.y1
+        ]  # fmt: skip
+        if not inside:
+            rows = len(table.rows or [])
+            return f"geometry finds a table of {rows} rows that the tree does not tag as one"
     return ""
 
 
