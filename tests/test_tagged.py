@@ -214,3 +214,34 @@ def test_a_broken_tree_falls_back_without_an_error(broken: Any) -> None:
     assert _decision(data).startswith("tree not used")
     md = _markdown(data)
     assert all(text in md for text, *_ in lines)
+
+
+def test_a_table_the_tree_tags_as_lines_is_left_to_geometry() -> None:
+    # A whitespace table of five rows, each row tagged as a paragraph.
+    labels = ["Revenue", "Costs", "Margin", "Taxes", "Profit"]
+    lines: list[Line] = []
+    for r, label in enumerate(labels):
+        y = 700 - 14 * r
+        lines += [(label, 72, y, 10), (str(100 + r), 300, y, 10), (str(200 + r), 400, y, 10)]
+    tree: StructNode = ("Document", [("P", [3 * r, 3 * r + 1, 3 * r + 2]) for r in range(5)])
+    data = _tagged_pdf(lines, tree)
+    assert "geometry finds a table" in _decision(data)
+    assert "| Margin | 102 | 202 |" in _markdown(data)
+
+
+def test_a_mostly_empty_tree_table_is_left_to_geometry() -> None:
+    # The tree's rows list ten cells each, but only the first and the last hold text.
+    lines = [
+        ("Alpha", 72, 700, 10),
+        ("1", 400, 700, 10),
+        ("Beta", 72, 686, 10),
+        ("2", 400, 686, 10),
+    ]
+    rows: list[StructNode | int] = []
+    for r in range(2):
+        cells: list[StructNode | int] = [("TD", [2 * r])]
+        cells += [("TD", []) for _ in range(8)]
+        cells += [("TD", [2 * r + 1])]
+        rows.append(("TR", cells))
+    data = _tagged_pdf(lines, ("Document", [("Table", rows)]))
+    assert "mostly empty" in _decision(data)

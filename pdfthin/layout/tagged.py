@@ -54,9 +54,9 @@ MAX_HEADING_WORDS = 40
 #: in an order that is not their order across the page: more, and the tree's table is not
 #: the table the page shows.
 MAX_MISALIGNED_ROWS = 0.2
-#: Share of a table's grid (rows by columns) that must hold text for it to be written as a
-#: table: a tree's table that is mostly empty is the page's layout drawn as a grid (a form),
-#: written as rows of text rather than as a table of empty cells.
+#: Share of a table's grid (rows by columns, columns placed by the cells' places in their
+#: rows) that must hold text: a tree's table that is mostly empty is a page's layout drawn as
+#: a grid (a form, a spreadsheet's empty cells), or lists cells the page does not show.
 MIN_TABLE_FILL = 0.5
 
 #: Element types that make a block of their own (the innermost one around a run wins).
@@ -211,7 +211,7 @@ def _tables(tree: PageStructure, pieces: list[_Piece]) -> dict[int, dict[int, li
 def _table_problem(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> str:
     """Why a table's cells are not where the tree says ("" when they are): rows whose cells
     do not share a band of the page, or do not run left to right (or right to left) in the
-    order the tree lists them."""
+    order the tree lists them, or a grid that is mostly empty."""
     misaligned = disordered = 0
     for cells in rows.values():
         misaligned += not _one_band(cells)
@@ -224,6 +224,10 @@ def _table_problem(elements: list[StructElement], rows: dict[int, list[_Piece]])
         return f"{misaligned} of a table's {len(rows)} rows do not line up"
     if disordered > MAX_MISALIGNED_ROWS * len(rows):
         return f"{disordered} of a table's {len(rows)} rows list their cells out of order"
+    grid = _grid(elements, rows)
+    filled = sum(1 for r in grid for t in r if t) / (len(grid) * len(grid[0]))
+    if _tabular(grid) and filled < MIN_TABLE_FILL:
+        return f"a table of the tree is mostly empty ({filled:.0%} of its grid holds text)"
     return ""
 
 
@@ -352,10 +356,26 @@ def _nesting(elements: list[StructElement], index: int) -> int:
 
 def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[Block]:
     """A table's cells as a table block, rows and columns as the tree has them; when it is
-    not at least two rows of two filled cells, or its grid is mostly empty, each row as one
-    line of text, so a row's label stays with its values (docs/design.md, invariant 16)."""
+    not at least two rows of two filled cells, each row as one line of text, so a row's
+    label stays with its values (docs/design.md, invariant 16)."""
+    grid = _grid(elements, rows)
+    if not _tabular(grid):
+        return [_row_line(row) for row in rows.values()]
+    table = _block([ln for cells in rows.values() for c in cells for ln in c.lines], "table")
+    table.rows = grid
+    return [table]
+
+
+def _tabular(grid: list[list[str]]) -> bool:
+    """At least two columns and two rows of two filled cells."""
+    filled = sum(1 for r in grid if sum(1 for t in r if t) >= 2)
+    return len(grid[0]) >= 2 and filled >= 2
+
+
+def _grid(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[list[str]]:
+    """A table's cell texts, rows in tree order, each cell in the column its place in the
+    row gives (after the spans of the cells before it); rows padded to one width."""
     grid: list[list[str]] = []
-    lines = [ln for cells in rows.values() for cell in cells for ln in cell.lines]
     for row in rows.values():
         texts: list[str] = []
         shift = 0
@@ -367,13 +387,7 @@ def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list
             texts += [""] * (elements[cell.element].colspan - 1)
         grid.append(texts)
     width = max(len(r) for r in grid)
-    filled = sum(1 for r in grid if sum(1 for t in r if t) >= 2)
-    cells = sum(1 for r in grid for t in r if t)
-    if width < 2 or filled < 2 or cells < MIN_TABLE_FILL * width * len(grid):
-        return [_row_line(row) for row in rows.values()]
-    table = _block(lines, "table")
-    table.rows = [r + [""] * (width - len(r)) for r in grid]
-    return [table]
+    return [r + [""] * (width - len(r)) for r in grid]
 
 
 def _one_band(row: list[_Piece]) -> bool:
