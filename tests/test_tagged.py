@@ -245,3 +245,12 @@ def test_a_mostly_empty_tree_table_is_left_to_geometry() -> None:
         rows.append(("TR", cells))
     data = _tagged_pdf(lines, ("Document", [("Table", rows)]))
     assert "mostly empty" in _decision(data)
+
+
+def test_a_paragraph_tagged_as_a_heading_falls_back() -> None:
+    lines, _ = _headed_page()
+    # A paragraph of three lines (about fifty words) tagged as a heading.
+    tree: StructNode = ("Document", [("P", [0]), ("H1", [1, 2, 3]), ("H2", [4]), ("P", [5, 6, 7])])
+    data = _tagged_pdf(lines, tree)
+    assert _decision(data).startswith("tree not used: a H1 of")
+    assert not any(line.startswith("# ") for line in _markdown(data).splitlines())
