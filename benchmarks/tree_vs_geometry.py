@@ -27,7 +27,8 @@ MODES = ("tree", "geometry")
 
 
 def _tagged_files(corpus: Path) -> list[tuple[str, list[str]]]:
-    rows = [line.rstrip("\n").split("\t") for line in open(corpus / "MANIFEST.tsv")][1:]
+    lines = (corpus / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()
+    rows = [line.split("\t") for line in lines[1:]]
     return [(r[0], r[6].split(";")) for r in rows if "tagged" in r[-1].split(",")]
 
 
