@@ -230,18 +230,14 @@ def test_a_table_the_tree_tags_as_lines_is_left_to_geometry() -> None:
 
 
 def test_a_mostly_empty_tree_table_is_left_to_geometry() -> None:
-    # The tree's rows list ten cells each, but only the first and the last hold text.
-    lines = [
-        ("Alpha", 72, 700, 10),
-        ("1", 400, 700, 10),
-        ("Beta", 72, 686, 10),
-        ("2", 400, 686, 10),
-    ]
+    # Three rows of six cells; each row fills two cells, each in other columns (a form's grid).
+    lines: list[Line] = []
     rows: list[StructNode | int] = []
-    for r in range(2):
-        cells: list[StructNode | int] = [("TD", [2 * r])]
-        cells += [("TD", []) for _ in range(8)]
-        cells += [("TD", [2 * r + 1])]
+    for r in range(3):
+        cells: list[StructNode | int] = [("TD", []) for _ in range(6)]
+        for c in (2 * r, 2 * r + 1):
+            cells[c] = ("TD", [len(lines)])
+            lines.append((f"cell{r}{c}", 72 + 80 * c, 700 - 14 * r, 10))
         rows.append(("TR", cells))
     data = _tagged_pdf(lines, ("Document", [("Table", rows)]))
     assert "mostly empty" in _decision(data)

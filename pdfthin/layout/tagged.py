@@ -374,7 +374,8 @@ def _tabular(grid: list[list[str]]) -> bool:
 
 def _grid(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[list[str]]:
     """A table's cell texts, rows in tree order, each cell in the column its place in the
-    row gives (after the spans of the cells before it); rows padded to one width."""
+    row gives (after the spans of the cells before it); rows padded to one width, columns
+    empty in every row left out."""
     grid: list[list[str]] = []
     for row in rows.values():
         texts: list[str] = []
@@ -387,7 +388,11 @@ def _grid(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[
             texts += [""] * (elements[cell.element].colspan - 1)
         grid.append(texts)
     width = max(len(r) for r in grid)
-    return [r + [""] * (width - len(r)) for r in grid]
+    grid = [r + [""] * (width - len(r)) for r in grid]
+    # Columns empty in every row (cells the page leaves blank, or kids that are no cells)
+    # are left out, as geometry's tables leave them out.
+    keep = [c for c in range(width) if any(r[c] for r in grid)] or [0]
+    return [[r[c] for c in keep] for r in grid]
 
 
 def _one_band(row: list[_Piece]) -> bool:
