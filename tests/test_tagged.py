@@ -250,3 +250,29 @@ def test_a_paragraph_tagged_as_a_heading_falls_back() -> None:
     data = _tagged_pdf(lines, tree)
     assert _decision(data).startswith("tree not used: a H1 of")
     assert not any(line.startswith("# ") for line in _markdown(data).splitlines())
+
+
+def test_table_spans_place_cells_in_their_columns() -> None:
+    lines = [
+        ("Item", 72, 700, 10), ("Price", 300, 700, 10),
+        ("Net", 300, 686, 10), ("Gross", 400, 686, 10),
+        ("Tea", 72, 672, 10), ("3", 300, 672, 10), ("4", 400, 672, 10),
+    ]  # fmt: skip
+    tree: StructNode = (
+        "Document",
+        [("Table", [
+            ("TR", [("TH", [0]), ("TH", [1])]),
+            ("TR", [("TH", [2]), ("TH", [3])]),
+            ("TR", [("TD", [4]), ("TD", [5]), ("TD", [6])]),
+        ])],
+    )  # fmt: skip
+
+    def spans(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        b.get(refs["TH#0"])["A"] = {"O": "/Table", "RowSpan": 2}  # "Item" over two rows
+        b.get(refs["TH#1"])["A"] = [{"O": "/Table", "ColSpan": 2}]  # "Price" over two columns
+
+    data = _tagged_pdf(lines, tree, broken=spans)
+    assert _decision(data) == "tree used"
+    md = _markdown(data).splitlines()
+    assert md[0] == "| Item | Price |  |"
+    assert md[2:] == ["|  | Net | Gross |", "| Tea | 3 | 4 |"]

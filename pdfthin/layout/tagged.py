@@ -373,19 +373,31 @@ def _tabular(grid: list[list[str]]) -> bool:
 
 
 def _grid(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[list[str]]:
-    """A table's cell texts, rows in tree order, each cell in the column its place in the
-    row gives (after the spans of the cells before it); rows padded to one width, columns
-    empty in every row left out."""
+    """A table's cell texts, rows in tree order. Each of a row's kids takes the next column
+    not covered by a cell spanning down from a row above (``/RowSpan``), and as many columns
+    as it spans (``/ColSpan``); a kid with no text on the page (an empty cell) takes one.
+    Rows padded to one width, columns empty in every row left out."""
     grid: list[list[str]] = []
+    covered: dict[int, int] = {}  # column -> rows still covered by a cell from above
     for row in rows.values():
+        by_place = {elements[c.element].position: c for c in row}
         texts: list[str] = []
-        shift = 0
-        for cell in sorted(row, key=lambda c: elements[c.element].position):
-            column = elements[cell.element].position + shift
-            texts += [""] * (column - len(texts))
-            texts.append(" ".join(ln.text for ln in cell.lines))
-            shift += elements[cell.element].colspan - 1
-            texts += [""] * (elements[cell.element].colspan - 1)
+        column = 0
+        for place in range(max(by_place) + 1):
+            while covered.get(column, 0) > 0:
+                column += 1
+            cell = by_place.get(place)
+            colspan = rowspan = 1
+            if cell is not None:
+                element = elements[cell.element]
+                colspan, rowspan = element.colspan, element.rowspan
+            texts += [""] * (column + colspan - len(texts))
+            if cell is not None:
+                texts[column] = " ".join(ln.text for ln in cell.lines)
+            for c in range(column, column + colspan):
+                covered[c] = max(covered.get(c, 0), rowspan)
+            column += colspan
+        covered = {c: n - 1 for c, n in covered.items() if n > 1}
         grid.append(texts)
     width = max(len(r) for r in grid)
     grid = [r + [""] * (width - len(r)) for r in grid]
