@@ -12,6 +12,7 @@ from pdfbuilder import PdfBuilder, Ref, StructNode, marked_text
 import pdfthin
 from pdfthin.engine import open_pdf
 from pdfthin.layout import layout_page
+from pdfthin.layout.inspect import trace_page, trace_svg
 from pdfthin.layout.tagged import IGNORE_ENV
 
 Line = tuple[str, float, float, float]  # text, x, baseline y (PDF units, y up), size
@@ -117,6 +118,7 @@ def _headed_page() -> tuple[list[Line], StructNode]:
 def test_heading_levels_come_from_the_tree() -> None:
     data = _tagged_pdf(*_headed_page())
     assert _decision(data) == "tree used"
+    assert "tree used" in trace_svg(trace_page(open_pdf(data).page(1)))  # the decision, seen
     md = _markdown(data).splitlines()
     assert "# Results of the year" in md
     assert "## Method used here" in md
