@@ -278,3 +278,15 @@ def test_table_spans_place_cells_in_their_columns() -> None:
     md = _markdown(data).splitlines()
     assert md[0] == "| Item | Price |  |"
     assert md[2:] == ["|  | Net | Gross |", "| Tea | 3 | 4 |"]
+
+
+def test_a_parent_tree_whose_kids_loop_is_read_once() -> None:
+    def loop(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        tree = b.get(b.catalog["StructTreeRoot"])
+        b.set(tree["ParentTree"], {"Kids": [tree["ParentTree"], tree["ParentTree"]]})
+
+    lines, tree = _headed_page()
+    data = _tagged_pdf(lines, tree, broken=loop)
+    assert open_pdf(data).page(1).structure is None  # the page's entry is nowhere
+    assert _decision(data) == ""
+    assert "Results of the year" in _markdown(data)

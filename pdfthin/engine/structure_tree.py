@@ -117,7 +117,8 @@ class StructureTree:
                 found.setdefault((item.idnum, item.generation), i)
             elif isinstance(item, dict):
                 found.setdefault((-1, id(item)), i)
-        if self._cached + len(found) <= MAX_CACHED_CHILDREN:
+        # Kept for the other pages unless the budget cut it short or the cache is full.
+        if walk.cut is None and self._cached + len(found) <= MAX_CACHED_CHILDREN:
             self._cached += len(found)
             self._children[parent_key] = found
         return found
