@@ -112,6 +112,9 @@ def tagged_blocks(page: PageContent, runs: list[TextRun]) -> tuple[list[Block] |
         untagged = reading_order(build_blocks(rejoin_rows(build_lines(rest))))
         blocks = [b for b in untagged if b.y1 <= top] + blocks
         blocks += [b for b in untagged if b.y1 > top]
+    for block in blocks:
+        for line in block.lines:
+            line.spans = ()  # read by table detection only (see Line.spans)
     return blocks, "tree used"
 
 
