@@ -290,3 +290,20 @@ def test_a_parent_tree_whose_kids_loop_is_read_once() -> None:
     assert open_pdf(data).page(1).structure is None  # the page's entry is nowhere
     assert _decision(data) == ""
     assert "Results of the year" in _markdown(data)
+
+
+def test_a_list_inside_a_table_cell_stays_in_the_cell() -> None:
+    lines = [
+        ("Status", 72, 700, 10), ("Draft", 300, 700, 10), ("Final", 300, 688, 10),
+        ("Owner", 72, 670, 10), ("Ann", 300, 670, 10),
+    ]  # fmt: skip
+    items: list[StructNode | int] = [("LI", [("LBody", [1])]), ("LI", [("LBody", [2])])]
+    tree: StructNode = (
+        "Document",
+        [("Table", [
+            ("TR", [("TD", [0]), ("TD", [("L", items)])]),
+            ("TR", [("TD", [3]), ("TD", [4])]),
+        ])],
+    )  # fmt: skip
+    md = _markdown(_tagged_pdf(lines, tree)).splitlines()
+    assert md == ["| Status | Draft Final |", "|---|---|", "| Owner | Ann |"]

@@ -145,25 +145,30 @@ def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], lis
 
 
 def _block_element(elements: list[StructElement], index: int) -> int:
-    """The innermost block-level element around ``index`` (a list label and body belong to
-    their item; a paragraph inside a table cell to the cell); without one, the innermost
-    element around it that is not inline (a ``Div``); ``index`` when none."""
-    found = grouping = -1
+    """The element whose block holds ``index``'s text: the innermost table cell around it (a
+    cell holds whatever paragraphs and lists it has), else the innermost list item (its label
+    and body are one item), else the innermost block-level element; without one, the
+    innermost element around it that is not inline (a ``Div``); ``index`` when none."""
+    cell = item = found = grouping = -1
     i = index
     for _ in range(len(elements)):
         if i < 0:
             break
         kind = elements[i].kind
-        if kind in ("TD", "TH", "LI"):
-            return i  # a cell or an item holds whatever paragraphs it has
+        if kind in ("TD", "TH"):
+            cell = i
+            break
+        if item < 0 and kind == "LI":
+            item = i
         if found < 0 and kind in BLOCK_TYPES and kind not in ("Lbl", "LBody"):
             found = i
         if grouping < 0 and kind not in INLINE_TYPES and kind not in BLOCK_TYPES:
             grouping = i
         i = elements[i].parent
-    if found >= 0:
-        return found
-    return grouping if grouping >= 0 else index
+    for choice in (cell, item, found, grouping):
+        if choice >= 0:
+            return choice
+    return index
 
 
 def _visible_chars(runs: list[TextRun]) -> int:
