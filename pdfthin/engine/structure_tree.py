@@ -117,8 +117,10 @@ class StructureTree:
                 found.setdefault((item.idnum, item.generation), i)
             elif isinstance(item, dict):
                 found.setdefault((-1, id(item)), i)
-        # Kept for the other pages unless the budget cut it short or the cache is full.
-        if walk.cut is None and self._cached + len(found) <= MAX_CACHED_CHILDREN:
+        # Kept for the other pages unless the budget cut it short, the cache is full, or the
+        # parent is a direct object (known by ``id``, which a later object may take over).
+        kept = walk.cut is None and parent_key[0] >= 0
+        if kept and self._cached + len(found) <= MAX_CACHED_CHILDREN:
             self._cached += len(found)
             self._children[parent_key] = found
         return found
