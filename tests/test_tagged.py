@@ -307,3 +307,31 @@ def test_a_list_inside_a_table_cell_stays_in_the_cell() -> None:
     )  # fmt: skip
     md = _markdown(_tagged_pdf(lines, tree)).splitlines()
     assert md == ["| Status | Draft Final |", "|---|---|", "| Owner | Ann |"]
+
+
+def test_h_headings_take_their_level_from_section_nesting() -> None:
+    lines = [("Part one", 72, 720, 10), *_paragraph(700, 1)]
+    lines += [("Detail of it", 72, 650, 10), *_paragraph(630, 5)]
+    tree: StructNode = (
+        "Document",
+        [("Sect", [("H", [0]), ("P", [1, 2, 3]), ("Sect", [("H", [4]), ("P", [5, 6, 7])])])],
+    )
+    md = _markdown(_tagged_pdf(lines, tree)).splitlines()
+    assert "# Part one" in md
+    assert "## Detail of it" in md
+
+
+def test_untagged_text_above_the_tree_comes_first() -> None:
+    # A running head drawn last and not in the tree, above the tagged text.
+    lines, tree = _headed_page()
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    content = b"".join(marked_text(i, t, x, y, size) for i, (t, x, y, size) in enumerate(lines))
+    content += b"BT /F1 8 Tf 72 760 Td (Annual report 2024) Tj ET\n"
+    page = b.add_page(content, {"Font": {"F1": font}})
+    b.set_structure_tree(page, tree)
+    data = b.build()
+    assert _decision(data) == "tree used"
+    md = _markdown(data).splitlines()
+    assert md[0] == "Annual report 2024"
+    assert md[2] == "# Results of the year"
