@@ -335,3 +335,27 @@ def test_untagged_text_above_the_tree_comes_first() -> None:
     md = _markdown(data).splitlines()
     assert md[0] == "Annual report 2024"
     assert md[2] == "# Results of the year"
+
+
+def test_a_tree_without_a_parent_tree_is_found_through_its_pages() -> None:
+    def no_parent_tree(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        del b.get(b.catalog["StructTreeRoot"])["ParentTree"]
+        del b.get(page)["StructParents"]  # the elements' /Pg says which page they are on
+
+    data = _tagged_pdf(*_headed_page(), broken=no_parent_tree)
+    structure = open_pdf(data).page(1).structure
+    assert structure is not None and structure.order == list(range(8))
+    assert _decision(data) == "tree used"
+    assert "## Method used here" in _markdown(data).splitlines()
+
+
+def test_a_tree_walked_through_its_pages_survives_a_loop_of_kids() -> None:
+    def loop(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        del b.get(b.catalog["StructTreeRoot"])["ParentTree"]
+        del b.get(page)["StructParents"]
+        b.get(refs["P#0"])["K"] = [1, 2, 3, refs["Document#0"], refs["P#0"]]
+
+    lines, tree = _headed_page()
+    data = _tagged_pdf(lines, tree, broken=loop)
+    assert open_pdf(data).page(1).structure is not None
+    assert "Method used here" in _markdown(data)

@@ -406,7 +406,8 @@ class EngineDocument:
             except Exception:
                 self._structure = StructureTree(None)
         try:
-            return self._structure.page(self._pages[number - 1])
+            ref = self._page_refs[number - 1] if number <= len(self._page_refs) else None
+            return self._structure.page(self._pages[number - 1], ref)
         except Exception as exc:
             return PageStructure(problems=[f"the structure tree cannot be read: {_short(exc)}"])
 

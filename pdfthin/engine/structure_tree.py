@@ -6,7 +6,9 @@ finds its part through its ``/StructParents`` key: the tree's ``/ParentTree`` (a
 maps it to an array whose item ``n`` is the element holding the page's marked content ``n``
 (``TextRun.mcid``). From each such element the walk climbs ``/P`` to the top; an element's
 place among its parent's ``/K`` gives the tree order. Nothing else of the tree is read, so a
-page costs what its own content holds, whatever the size of the document.
+page costs what its own content holds, whatever the size of the document. A tree without a
+parent tree is walked once for the document instead, its elements' ``/Pg`` saying which page
+holds each id.
 
 Every step is bounded (docs/design.md, invariant 13): a step budget per page, a depth limit,
 a loop of parents is cut; what is broken is a problem of the page's structure, never an
@@ -16,13 +18,14 @@ geometry (``pdfthin.layout.tagged``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pypdf.generic import IndirectObject
 
 from pdfthin.engine.objects import get, resolve
 from pdfthin.engine.types import PageStructure, StructElement
-from pdfthin.engine.walk import Walk
+from pdfthin.engine.walk import Walk, depth_first
 
 #: Values one page's slice of the tree may look at: many times what a dense page holds (a
 #: few thousand marked-content ids, each a few ancestors deep), cheap to read.
@@ -66,15 +69,21 @@ class StructureTree:
         # Positions of each parent's children (by parent), read once for the document.
         self._children: dict[_Key, dict[_Key, int]] = {}
         self._cached = 0
+        # Without a parent tree: each page's marked-content ids and their elements, found by
+        # one walk of the whole tree (``_by_page``), and why that walk stopped early.
+        self._pages: dict[_Key, dict[int, Any]] | None = None
+        self._pages_cut: str | None = None
 
-    def page(self, page_obj: Any) -> PageStructure | None:
+    def page(self, page_obj: Any, page_ref: Any = None) -> PageStructure | None:
         """Page ``page_obj``'s slice of the tree; ``None`` when the document has no tree or
-        the page has no ``/StructParents`` entry in it."""
+        the page is not in it. A page with ``/StructParents`` is looked up in the parent
+        tree; without it (a tree with no parent tree), by ``page_ref`` in the elements'
+        ``/Pg``."""
         if self.root is None:
             return None
         key = get(page_obj, "/StructParents")
         if isinstance(key, bool) or not isinstance(key, int):
-            return None
+            return self._page_by_reference(page_ref)
         walk = Walk("the page's structure tree", MAX_PAGE_STEPS)
         out = PageStructure()
         entry = resolve(number_tree_get(walk, self._parent_tree, key))
@@ -84,10 +93,52 @@ class StructureTree:
             elif entry is not None:
                 out.problems.append("the page's parent-tree entry is not an array")
             return out if out.problems else None
-        _Slice(self, walk, out).read(entry[:MAX_PAGE_MCIDS])
+        _Slice(self, walk, out).read(enumerate(entry[:MAX_PAGE_MCIDS]))
         if walk.cut is not None:
             out.problems.append(walk.cut)
         return out
+
+    def _page_by_reference(self, page_ref: Any) -> PageStructure | None:
+        if not isinstance(page_ref, IndirectObject):
+            return None
+        found = self._by_page().get((page_ref.idnum, page_ref.generation))
+        if not found and self._pages_cut is None:
+            return None
+        walk = Walk("the page's structure tree", MAX_PAGE_STEPS)
+        out = PageStructure()
+        if self._pages_cut is not None:
+            out.problems.append(self._pages_cut)  # the page's part may be incomplete
+        _Slice(self, walk, out).read(sorted((found or {}).items())[:MAX_PAGE_MCIDS])
+        if walk.cut is not None:
+            out.problems.append(walk.cut)
+        return out
+
+    def _by_page(self) -> dict[_Key, dict[int, Any]]:
+        """Every page's marked-content ids and the elements holding them (by ``/Pg``, an
+        element's own or a marked-content reference's), from one bounded walk of the tree,
+        made the first time a page without ``/StructParents`` asks."""
+        if self._pages is not None:
+            return self._pages
+        self._pages = {}
+        walk = Walk("the structure tree")
+        for value, node in depth_first(walk, _kids(self.root), _element_kids):
+            page = dict.get(node, "/Pg")
+            for kid in _kids(node):
+                if isinstance(kid, int) and not isinstance(kid, bool):
+                    self._record(page, kid, value)
+                    continue
+                reference = resolve(kid)
+                mcid = get(reference, "/MCID")
+                if isinstance(mcid, int) and not isinstance(mcid, bool):
+                    self._record(dict.get(reference, "/Pg", page), mcid, value)
+        self._pages_cut = walk.cut
+        return self._pages
+
+    def _record(self, page: Any, mcid: int, element: Any) -> None:
+        if isinstance(page, IndirectObject) and 0 <= mcid <= MAX_PAGE_MCIDS:
+            assert self._pages is not None
+            ids = self._pages.setdefault((page.idnum, page.generation), {})
+            ids.setdefault(mcid, element)
 
     def kind(self, node: dict[Any, Any]) -> str:
         """The element's standard type after the role map (its own type when none maps)."""
@@ -139,9 +190,10 @@ class _Slice:
         self.broken = 0
         self.cyclic = 0
 
-    def read(self, entry: list[Any]) -> None:
+    def read(self, entry: Iterable[tuple[int, Any]]) -> None:
+        """Reads the elements holding the page's marked-content ids, ``(id, element)``."""
         leaves: list[tuple[tuple[int, ...], int, _Key]] = []
-        for mcid, value in enumerate(entry):
+        for mcid, value in entry:
             if self.walk.cut is not None:
                 break
             node = resolve(value)
@@ -234,6 +286,22 @@ class _Slice:
         for _, mcid, leaf in leaves:
             self.out.content[mcid] = index[leaf]
             self.out.order.append(mcid)
+
+
+def _kids(node: Any) -> list[Any]:
+    """A structure node's ``/K`` as a list (it may be one kid), unresolved."""
+    if not isinstance(node, dict):
+        return []
+    kids = dict.get(node, "/K")
+    resolved = resolve(kids)
+    return list(resolved) if isinstance(resolved, list) else [kids] if kids is not None else []
+
+
+def _element_kids(node: dict[Any, Any]) -> list[Any]:
+    """The kids of a structure element that may be elements (not ids, not references)."""
+    if "/MCID" in node or "/Obj" in node:
+        return []
+    return [kid for kid in _kids(node) if not isinstance(kid, (int, float))]
 
 
 def _is_null(value: Any) -> bool:
