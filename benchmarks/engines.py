@@ -38,6 +38,11 @@ class Engine:
         return spec is not None and spec.origin is not None
 
 
+#: pdfthin is measured on its geometric path, the structure tree of a tagged PDF ignored
+#: (``pdfthin.layout.tagged.IGNORE_ENV``): the tagged files' ground truth comes from that
+#: tree (``metrics/tagged.py``), and scoring the tree against itself would measure nothing.
+GEOMETRY_ONLY = {"PDFTHIN_IGNORE_STRUCTURE_TREE": "1"}
+
 ENGINES: dict[str, Engine] = {
     engine.name: engine
     for engine in (
@@ -49,7 +54,7 @@ ENGINES: dict[str, Engine] = {
             markdown=True,
             has_status=True,
             tables="markdown",
-            env={"PDFTHIN_NATIVE": "off"},
+            env={"PDFTHIN_NATIVE": "off", **GEOMETRY_ONLY},
         ),
         Engine(
             "pdfthin-native",
@@ -59,7 +64,7 @@ ENGINES: dict[str, Engine] = {
             markdown=True,
             has_status=True,
             tables="markdown",
-            env={"PDFTHIN_NATIVE": "require"},
+            env={"PDFTHIN_NATIVE": "require", **GEOMETRY_ONLY},
             requires="pdfthin_native",
         ),
         Engine("pypdf", "PdfReader, page.extract_text() (no fontTools)", ("pypdf",), ("pypdf",)),

@@ -737,6 +737,53 @@ class PdfBuilder:
         """``/MarkInfo << /Marked true >>`` in the catalog (a tagged PDF)."""
         self.catalog["MarkInfo"] = {"Marked": marked, **extra}
 
+    def set_structure_tree(
+        self,
+        page: Ref,
+        tree: StructNode,
+        *,
+        role_map: Mapping[str, str] | None = None,
+        struct_parents: int = 0,
+    ) -> dict[str, Ref]:
+        """A structure tree (``/StructTreeRoot``) over ``page``'s marked content: ``tree`` is
+        ``(type, kids)``, a kid being a nested node or an ``int`` (a marked-content id of the
+        page). Gives the page ``/StructParents`` and the tree a ``/ParentTree`` mapping each
+        id to its element, and a ``/RoleMap``. Returns the element references by
+        ``"type#n"`` (``n`` counting that type's elements in tree order), so a test can
+        break them."""
+        root = self.reserve()
+        refs: dict[str, Ref] = {}
+        holder: dict[int, Ref] = {}
+
+        def element(node: StructNode, parent: Ref) -> Ref:
+            kind, kids = node
+            ref = self.reserve()
+            count = sum(1 for key in refs if key.split("#")[0] == kind)
+            refs[f"{kind}#{count}"] = ref
+            k: list[Any] = []
+            for kid in kids:
+                if isinstance(kid, int):
+                    holder[kid] = ref
+                    k.append(kid)
+                else:
+                    k.append(element(kid, ref))
+            self.set(ref, {"Type": "/StructElem", "S": "/" + kind, "P": parent, "Pg": page,
+                           "K": k})  # fmt: skip
+            return ref
+
+        top = element(tree, root)
+        entry = [holder.get(i) for i in range(max(holder, default=-1) + 1)]
+        parent_tree = self.add({"Nums": [struct_parents, self.add(entry)]})
+        root_dict: dict[str, Any] = {"Type": "/StructTreeRoot", "K": [top],
+                                     "ParentTree": parent_tree}  # fmt: skip
+        if role_map:
+            root_dict["RoleMap"] = {k: "/" + v for k, v in role_map.items()}
+        self.set(root, root_dict)
+        self.catalog["StructTreeRoot"] = root
+        self.set_mark_info()
+        self.get(page)["StructParents"] = struct_parents
+        return refs
+
     # writing
 
     def build(
@@ -844,6 +891,24 @@ def _flat_names(keys: Sequence[str], values: Mapping[str, Any]) -> list[Any]:
 
 
 # --- convenience ------------------------------------------------------------------------------
+
+
+#: A structure tree node for :meth:`PdfBuilder.set_structure_tree`: ``(type, kids)``.
+StructNode = tuple[str, "list[StructNode | int]"]
+
+
+def marked_text(
+    mcid: int | None, text: str, x: float, y: float, size: float = 10, font: str = "F1",
+    tag: str = "P",
+) -> bytes:  # fmt: skip
+    """One line of text at baseline ``(x, y)`` (PDF units, y up) in marked content ``tag``
+    with ``/MCID mcid`` (plain marked content ``BMC`` when ``mcid`` is ``None``)."""
+    body = b"BT /%s %s Tf %s %s Td %s Tj ET" % (
+        font.encode(), number(size), number(x), number(y), literal(text.encode("latin-1"))
+    )  # fmt: skip
+    if mcid is None:
+        return b"/%s BMC %s EMC\n" % (tag.encode(), body)
+    return b"/%s <</MCID %d>> BDC %s EMC\n" % (tag.encode(), mcid, body)
 
 
 def simple_pdf(content: bytes, resources: Mapping[str, Any] | None = None, **page: Any) -> bytes:

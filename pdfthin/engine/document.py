@@ -37,7 +37,14 @@ from pdfthin.engine.content.interpreter import (
 from pdfthin.engine.content.layers import NO_LAYERS, Layers
 from pdfthin.engine.gcpause import collection_paused
 from pdfthin.engine.objects import get, num, resolve
-from pdfthin.engine.types import DocumentFacts, Metadata, OutlineEntry, PageContent
+from pdfthin.engine.structure_tree import StructureTree
+from pdfthin.engine.types import (
+    DocumentFacts,
+    Metadata,
+    OutlineEntry,
+    PageContent,
+    PageStructure,
+)
 from pdfthin.engine.walk import Walk
 from pdfthin.errors import PdfthinError
 from pdfthin.pages import check_page
@@ -156,6 +163,7 @@ class EngineDocument:
         self._native_fonts: native_page.NativeFonts = {}
         self._keepalive: list[Any] = []
         self._page_refs: list[Any] = []
+        self._structure: StructureTree | None = None
         #: Problems of the document as a whole (a walk cut short), for the layers above.
         self.problems: list[str] = []
         #: Work its pages have cost so far (see DOCUMENT_WORK), the pages counted in it, and
@@ -202,6 +210,7 @@ class EngineDocument:
         self._pages = []
         self.catalog.close()
         self._page_refs = []
+        self._structure = None
         self._fonts.clear()
         self._native_fonts.clear()
         self._keepalive.clear()
@@ -380,12 +389,27 @@ class EngineDocument:
                     f"the document's time limit ({self.limits.document_seconds:g} s) ran out",
                 )
             content = self._read_page(number, self._deadline(deadline))
+            content.structure = self._page_structure(number)
         if first:
             self._charged.add(number)
             kept = len(content.runs) + len(content.hidden) + len(content.images)
             work = content.operators + content.glyphs + KEPT_WORK * kept + PAGE_OVERHEAD_WORK
             self.work_spent += work
         return content
+
+    def _page_structure(self, number: int) -> PageStructure | None:
+        """Page ``number``'s slice of the structure tree (tagged PDFs), read on demand; a
+        tree that cannot be read at all is the page's structure problem, never an error."""
+        if self._structure is None:
+            try:
+                self._structure = StructureTree(resolve(self.reader.trailer.get("/Root")))
+            except Exception:
+                self._structure = StructureTree(None)
+        try:
+            ref = self._page_refs[number - 1] if number <= len(self._page_refs) else None
+            return self._structure.page(self._pages[number - 1], ref)
+        except Exception as exc:
+            return PageStructure(problems=[f"the structure tree cannot be read: {_short(exc)}"])
 
     def page_resources(self, number: int) -> Any:
         """Page ``number``'s ``/Resources`` (inherited from the page tree where the page has

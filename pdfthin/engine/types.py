@@ -33,6 +33,11 @@ class TextRun:
     ocr_layer: bool = False
     #: Position in the order the page draws its text (the content stream order).
     seq: int = 0
+    #: The page's marked-content id (``/MCID``) of the innermost marked content around the
+    #: run that has one, linking it to the page's structure tree (tagged PDFs); ``-1``: none.
+    #: Ids met inside a Form XObject belong to the form's own structure, not the page's: a
+    #: run there keeps the id of the marked content the form is drawn in.
+    mcid: int = -1
 
 
 @dataclass(slots=True)
@@ -66,6 +71,39 @@ class ImagePlacement:
 
 
 @dataclass(slots=True)
+class StructElement:
+    """One element of a tagged PDF's structure tree that holds some of a page's text."""
+
+    #: Its standard structure type after the document's ``/RoleMap``, without the slash
+    #: (``H1``, ``P``, ``LI``, ``Table``, ``TD``...); the type as written when it maps to none.
+    kind: str
+    #: Index of its parent in :attr:`PageStructure.elements`; ``-1`` at the top of the tree.
+    parent: int
+    #: Its place among its parent's kids (``/K``): a table cell's column when cells of the
+    #: row hold nothing on the page (and so are not among ``elements``).
+    position: int = 0
+    #: A table cell's ``/ColSpan`` and ``/RowSpan`` attributes (1 when absent).
+    colspan: int = 1
+    rowspan: int = 1
+
+
+@dataclass(slots=True)
+class PageStructure:
+    """The page's slice of a tagged PDF's structure tree: what holds each marked-content id
+    of the page (``TextRun.mcid``), and the order the tree reads them in."""
+
+    #: The elements holding the page's content and their ancestors, in tree order (a parent
+    #: before its children, siblings in the order the tree lists them).
+    elements: list[StructElement] = field(default_factory=list)
+    #: Marked-content id -> index in ``elements`` of the element that holds it.
+    content: dict[int, int] = field(default_factory=dict)
+    #: The page's marked-content ids in tree order: the reading order the tree gives.
+    order: list[int] = field(default_factory=list)
+    #: What was wrong with the tree on this page (a broken or cyclic element, a cut walk).
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class PageContent:
     """Everything the engine found on one page."""
 
@@ -90,6 +128,9 @@ class PageContent:
     problems: list[str] = field(default_factory=list)
     #: True when reading stopped early (a limit or an unrecoverable error).
     incomplete: bool = False
+    #: The page's slice of the document's structure tree (tagged PDFs); ``None`` when the
+    #: document has none or the page is not in it.
+    structure: PageStructure | None = None
 
 
 @dataclass(slots=True)

@@ -14,6 +14,7 @@ from pdfthin.layout.order import reading_order
 from pdfthin.layout.orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
 from pdfthin.layout.structure import list_marker, mark_structure
 from pdfthin.layout.tables.find import find_tables
+from pdfthin.layout.tagged import tagged_blocks
 from pdfthin.layout.types import Block, Line, PageLayout
 
 __all__ = [
@@ -36,16 +37,19 @@ MAX_LAYOUT_RUNS = 12_000
 def layout_page(page: PageContent) -> PageLayout:
     """One page's blocks in reading order. A page whose text is mostly turned (drawn sideways
     or upside down) is laid out in that text's upright frame; text turned against the rest
-    of the page (a rotated table header, a margin stamp) follows it, in its own frame."""
+    of the page (a rotated table header, a margin stamp) follows it, in its own frame. A
+    tagged page whose structure tree is sane there is laid out from the tree (``tagged``)."""
     page, by_direction = runs_by_direction(page)
     vertical = by_direction.get(1)
     rotated = by_direction.get(2)
-    lines = build_lines(by_direction.get(0, []))
-    tables, rest = find_tables(lines, page.rules)
-    for line in lines:
-        line.spans = ()  # read by table detection only (see Line.spans)
-    blocks = build_blocks(rejoin_rows(rest))
-    ordered = reading_order(blocks + tables)
+    ordered, tree = tagged_blocks(page, by_direction.get(0, []))
+    if ordered is None:
+        lines = build_lines(by_direction.get(0, []))
+        tables, rest = find_tables(lines, page.rules)
+        for line in lines:
+            line.spans = ()  # read by table detection only (see Line.spans)
+        blocks = build_blocks(rejoin_rows(rest))
+        ordered = reading_order(blocks + tables)
     if vertical:
         ordered.extend(_vertical_blocks(vertical))
     for direction, k in QUARTERS.items():
@@ -54,7 +58,7 @@ def layout_page(page: PageContent) -> PageLayout:
             ordered.extend(_turned_blocks(turned, k, page.width, page.height))
     if rotated:
         ordered.extend(_rotated_blocks(rotated))
-    return PageLayout(page.number, page.width, page.height, ordered)
+    return PageLayout(page.number, page.width, page.height, ordered, tree=tree)
 
 
 def runs_by_direction(page: PageContent) -> tuple[PageContent, dict[int, list[TextRun]]]:

@@ -46,6 +46,8 @@ class LayoutTrace:
     #: x ranges that line building treats as column gutters or table column boundaries.
     gutters: list[tuple[float, float]] = field(default_factory=list)
     blocks: list[TracedBlock] = field(default_factory=list)
+    #: What was decided about the page's structure tree (``PageLayout.tree``).
+    tree: str = ""
 
 
 def trace_page(page: PageContent) -> LayoutTrace:
@@ -56,7 +58,9 @@ def trace_page(page: PageContent) -> LayoutTrace:
     trace.runs = [(r.x0, r.y0, r.x1, r.y1) for r in horizontal]
     trace.lines = [(ln.x0, ln.y0, ln.x1, ln.y1) for ln in build_lines(horizontal)]
     trace.gutters = _gutters(_rows(horizontal))
-    trace.blocks = [_traced(k, block) for k, block in enumerate(layout_page(page).blocks, 1)]
+    layout = layout_page(page)
+    trace.blocks = [_traced(k, block) for k, block in enumerate(layout.blocks, 1)]
+    trace.tree = layout.tree
     return trace
 
 
@@ -91,7 +95,8 @@ def trace_svg(trace: LayoutTrace, background: str | None = None) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{trace.width:.0f}" '
         f'height="{trace.height:.0f}" viewBox="0 0 {trace.width:.2f} {trace.height:.2f}">',
         f"<title>page {trace.number}: {len(trace.blocks)} blocks, "
-        f"{len(trace.lines)} lines, {len(trace.gutters)} gutters</title>",
+        f"{len(trace.lines)} lines, {len(trace.gutters)} gutters"
+        f"{'; ' + escape(trace.tree) if trace.tree else ''}</title>",
         f'<rect width="{trace.width:.2f}" height="{trace.height:.2f}" fill="white"/>',
     ]
     if background:

@@ -70,3 +70,6 @@ class PageLayout:
     #: Running headers, footers and page numbers found across pages, kept out of the body.
     header: list[str] = field(default_factory=list)
     footer: list[str] = field(default_factory=list)
+    #: What was decided about the page's structure tree (tagged PDFs): "" without one,
+    #: "tree used", or why it was not ("tree not used: ...", "tree ignored (setting)").
+    tree: str = ""

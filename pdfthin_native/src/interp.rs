@@ -212,10 +212,25 @@ struct GState {
     normal: bool,
 }
 
+/// The largest marked-content id read (`interpreter.MAX_MCID`).
+const MAX_MCID: f64 = 1_000_000_000.0;
+
+/// A `/MCID` number as an id: a whole number from 0 to `MAX_MCID`, or -1
+/// (`interpreter.mcid_of`).
+fn mcid_of(value: f64) -> i64 {
+    if (0.0..=MAX_MCID).contains(&value) && value.fract() == 0.0 {
+        value as i64
+    } else {
+        -1
+    }
+}
+
 struct Marked {
     artifact: bool,
     actual: Option<String>,
     layer_off: bool,
+    /// Its `/MCID` (the page's), or -1.
+    mcid: i64,
     emitted: bool,
 }
 
@@ -254,6 +269,7 @@ struct Run {
     direction: u8,
     artifact: bool,
     seq: u64,
+    mcid: i64,
 }
 
 enum Image {
@@ -316,6 +332,9 @@ pub struct Interp<'py> {
     marked: Vec<Marked>,
     artifact_depth: i64,
     actual_depth: i64,
+    /// The page's marked-content id in effect (`TextRun.mcid`), kept current as marked
+    /// content opens and closes.
+    mcid: i64,
     ops: u64,
     forms: u64,
     form_stack: Vec<i64>,
@@ -341,7 +360,7 @@ pub struct Interp<'py> {
     fonts: Vec<Py<Font>>,
     font_cache: HashMap<(i64, Vec<u8>), Option<usize>>,
     xobject_cache: HashMap<(i64, Vec<u8>), Rc<XObject>>,
-    property_cache: HashMap<(i64, Vec<u8>), (Option<String>, bool)>,
+    property_cache: HashMap<(i64, Vec<u8>), (Option<String>, bool, i64)>,
     // the page
     drawn: Vec<(Run, Look)>,
     images: Vec<Image>,
@@ -429,6 +448,7 @@ impl<'py> Interp<'py> {
             marked: Vec::new(),
             artifact_depth: 0,
             actual_depth: 0,
+            mcid: -1,
             ops: 0,
             forms: 0,
             form_stack: Vec::new(),
@@ -746,7 +766,7 @@ impl<'py> Interp<'py> {
             b"BI" => self.inline_image(ops),
             b"BMC" => {
                 let artifact = matches!(ops.last(), Some(Val::Name(n)) if n == b"Artifact");
-                self.push_marked(artifact, None, false);
+                self.push_marked(artifact, None, false, -1);
                 Ok(())
             }
             b"BDC" => self.bdc(ops),
@@ -1202,6 +1222,7 @@ impl<'py> Interp<'py> {
             direction,
             artifact: self.artifact_depth > 0,
             seq: self.seq,
+            mcid: self.mcid,
         };
         // How far the glyphs advance on the page, along the baseline (negative: backwards).
         let scale = if font.vertical {
@@ -1481,9 +1502,13 @@ impl<'py> Interp<'py> {
     fn bdc(&mut self, ops: &[Val]) -> HResult<()> {
         let artifact = matches!(ops.first(), Some(Val::Name(n)) if n == b"Artifact");
         let optional = matches!(ops.first(), Some(Val::Name(n)) if n == b"OC");
-        let (actual, off) = match ops.get(1) {
+        let (actual, off, mcid) = match ops.get(1) {
             Some(Val::Name(n)) => self.properties(n)?,
             Some(Val::Dict(items)) => {
+                let mcid = match dict_get(items, b"MCID") {
+                    Some(Val::Num(v)) => mcid_of(*v),
+                    _ => -1,
+                };
                 let actual = match dict_get(items, b"ActualText") {
                     None | Some(Val::Null) => None,
                     Some(Val::Name(n)) => Some(name_str(n)),
@@ -1506,17 +1531,20 @@ impl<'py> Interp<'py> {
                 } else {
                     false
                 };
-                (actual, off)
+                (actual, off, mcid)
             }
-            _ => (None, false),
+            _ => (None, false, -1),
         };
-        self.push_marked(artifact, actual, optional && off);
+        // An id inside a Form XObject is the form's own (see `TextRun.mcid`).
+        let mcid = if self.form_stack.is_empty() { mcid } else { -1 };
+        self.push_marked(artifact, actual, optional && off, mcid);
         Ok(())
     }
 
-    /// A property list's `/ActualText` and whether, as optional content, the default view
-    /// hides it; asked of Python once per resource dictionary and name.
-    fn properties(&mut self, name: &[u8]) -> HResult<(Option<String>, bool)> {
+    /// A property list's `/ActualText`, whether, as optional content, the default view
+    /// hides it, and its `/MCID` (or -1); asked of Python once per resource dictionary and
+    /// name.
+    fn properties(&mut self, name: &[u8]) -> HResult<(Option<String>, bool, i64)> {
         let key = (self.scope, name.to_vec());
         if let Some(hit) = self.property_cache.get(&key) {
             return Ok(hit.clone());
@@ -1524,15 +1552,18 @@ impl<'py> Interp<'py> {
         let found = self
             .resolver
             .call_method1("properties", (self.scope, name_str(name)))
-            .and_then(|t| t.extract::<(Option<String>, bool)>())
+            .and_then(|t| t.extract::<(Option<String>, bool, i64)>())
             .map_err(|e| self.py_error(e))?;
         self.property_cache.insert(key, found.clone());
         Ok(found)
     }
 
-    fn push_marked(&mut self, artifact: bool, actual: Option<String>, layer_off: bool) {
+    fn push_marked(&mut self, artifact: bool, actual: Option<String>, layer_off: bool, mcid: i64) {
         if self.marked.len() >= 256 {
             return;
+        }
+        if mcid >= 0 {
+            self.mcid = mcid;
         }
         if artifact {
             self.artifact_depth += 1;
@@ -1547,12 +1578,22 @@ impl<'py> Interp<'py> {
             artifact,
             actual,
             layer_off,
+            mcid,
             emitted: false,
         });
     }
 
     fn emc(&mut self) {
         if let Some(marked) = self.marked.pop() {
+            if marked.mcid >= 0 {
+                self.mcid = self
+                    .marked
+                    .iter()
+                    .rev()
+                    .map(|m| m.mcid)
+                    .find(|&m| m >= 0)
+                    .unwrap_or(-1);
+            }
             if marked.artifact {
                 self.artifact_depth -= 1;
             }
@@ -1800,6 +1841,7 @@ impl<'py> Interp<'py> {
                     PyBool::new(py, run.artifact).to_owned().into_any(),
                     PyBool::new(py, false).to_owned().into_any(),
                     run.seq.into_pyobject(py)?.into_any(),
+                    run.mcid.into_pyobject(py)?.into_any(),
                 ],
             )?;
             runs.append(text_run.call1(args)?)?;

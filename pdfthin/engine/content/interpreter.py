@@ -344,12 +344,15 @@ class _GState:
 
 
 class _Marked:
-    __slots__ = ("actual", "artifact", "emitted", "layer_off")
+    __slots__ = ("actual", "artifact", "emitted", "layer_off", "mcid")
 
-    def __init__(self, artifact: bool, actual: str | None, layer_off: bool = False) -> None:
+    def __init__(
+        self, artifact: bool, actual: str | None, layer_off: bool = False, mcid: int = -1
+    ) -> None:
         self.artifact = artifact
         self.actual = actual
         self.layer_off = layer_off
+        self.mcid = mcid
         self.emitted = False
 
 
@@ -500,6 +503,27 @@ def property_list(resources: Any, name: str) -> Any:
     return dict.get(properties, name) if isinstance(properties, dict) else None
 
 
+#: The largest marked-content id read: ids index a page's entry of the structure tree's parent
+#: tree, so a real one is small; a larger number is damage, read as no id.
+MAX_MCID = 1_000_000_000
+
+
+def mcid_of(props: Any) -> int:
+    """A marked-content property list's ``/MCID``: a whole number from 0 to ``MAX_MCID``, or
+    ``-1`` (none, or not such a number)."""
+    if not isinstance(props, dict):
+        return -1
+    raw = props.get("/MCID")
+    if raw is None:
+        return -1
+    value = resolve(raw)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return -1
+    if not 0 <= value <= MAX_MCID or value != int(value):
+        return -1
+    return int(value)
+
+
 def actual_text_of(props: Any) -> str | None:
     """A marked-content property list's ``/ActualText``, decoded (``None`` without one)."""
     if not isinstance(props, dict):
@@ -535,6 +559,9 @@ class Interpreter:
         self.tlm: Matrix = IDENTITY
         self.marked: list[_Marked] = []
         self.artifact_depth = 0
+        # The page's marked-content id in effect (TextRun.mcid): kept current as marked
+        # content opens and closes, so a run reads it without looking at the stack.
+        self.mcid = -1
         self.actual_depth = 0
         self.ops = 0
         self.forms = 0
@@ -888,6 +915,7 @@ class Interpreter:
             direction,
             self.artifact_depth > 0,
             seq=self.seq,
+            mcid=self.mcid,
         )
         # How far the glyphs advance on the page, along the baseline (negative: backwards).
         scale = math.hypot(c, d) if font.vertical else math.hypot(a, b)
@@ -1231,12 +1259,18 @@ class Interpreter:
             raw = property_list(self.resources, props)
             props = resolve(raw)
         off = tag == "/OC" and self.layers.hidden(raw)
-        self._push_marked(tag == "/Artifact", actual_text_of(props), off)
+        # An id inside a Form XObject is the form's own (see TextRun.mcid).
+        mcid = -1 if self.form_stack else mcid_of(props)
+        self._push_marked(tag == "/Artifact", actual_text_of(props), off, mcid)
 
-    def _push_marked(self, artifact: bool, actual: str | None, layer_off: bool = False) -> None:
+    def _push_marked(
+        self, artifact: bool, actual: str | None, layer_off: bool = False, mcid: int = -1
+    ) -> None:
         if len(self.marked) >= 256:
             return
-        self.marked.append(_Marked(artifact, actual, layer_off))
+        self.marked.append(_Marked(artifact, actual, layer_off, mcid))
+        if mcid >= 0:
+            self.mcid = mcid
         if artifact:
             self.artifact_depth += 1
         if actual is not None:
@@ -1248,6 +1282,8 @@ class Interpreter:
         if not self.marked:
             return
         marked = self.marked.pop()
+        if marked.mcid >= 0:
+            self.mcid = next((m.mcid for m in reversed(self.marked) if m.mcid >= 0), -1)
         if marked.artifact:
             self.artifact_depth -= 1
         if marked.actual is not None:

@@ -5,9 +5,9 @@ The page crosses into native code once (``interpret``), with its content stream 
 resolver. The native side tokenizes and interprets everything; it asks the resolver for a
 resource the first time a name is used in a resource dictionary (a font as a decoding table,
 an image's placement fields, a Form XObject's decoded content, matrix, box and resources, a
-property list's ``/ActualText``) and keeps the answer for the rest of the page. The resolver
-uses the very look-ups the Python interpreter uses, so both read the same resources the same
-way. Fonts become native decoding tables once per document.
+property list's ``/ActualText`` and ``/MCID``) and keeps the answer for the rest of the page.
+The resolver uses the very look-ups the Python interpreter uses, so both read the same
+resources the same way. Fonts become native decoding tables once per document.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from pdfthin.engine.content.interpreter import (
     image_opaque,
     inline_placement,
     lookup_xobject,
+    mcid_of,
     missing_font,
     property_list,
 )
@@ -193,11 +194,13 @@ class Resolver:
     def colour_components(self, scope: int, name: str) -> int:
         return colour_components(self.scopes[scope], name)
 
-    def properties(self, scope: int, name: str) -> tuple[str | None, bool]:
-        """The property list's ``/ActualText``, and whether the default view hides it as
-        optional content (the interpreter applies that to ``/OC`` marked content only)."""
+    def properties(self, scope: int, name: str) -> tuple[str | None, bool, int]:
+        """The property list's ``/ActualText``, whether the default view hides it as
+        optional content (the interpreter applies that to ``/OC`` marked content only), and
+        its ``/MCID`` (``-1``: none)."""
         raw = property_list(self.scopes[scope], name)
-        return actual_text_of(resolve(raw)), self._layers.hidden(raw)
+        props = resolve(raw)
+        return actual_text_of(props), self._layers.hidden(raw), mcid_of(props)
 
     def layer_off(self, value: Any) -> bool:
         return self._layers.hidden(value)

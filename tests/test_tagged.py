@@ -1,0 +1,361 @@
+"""Tagged PDFs: marked-content ids on text runs (both engine paths), the page's slice of the
+structure tree, and the layout that follows the tree when it is sane on the page and falls
+back to geometry when it is not (pdfthin/layout/tagged.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pdfbuilder import PdfBuilder, Ref, StructNode, marked_text
+
+import pdfthin
+from pdfthin.engine import open_pdf
+from pdfthin.layout import layout_page
+from pdfthin.layout.inspect import trace_page, trace_svg
+from pdfthin.layout.tagged import IGNORE_ENV
+
+Line = tuple[str, float, float, float]  # text, x, baseline y (PDF units, y up), size
+
+
+def _tagged_pdf(
+    lines: list[Line], tree: StructNode, *, broken: Any = None, role_map: Any = None
+) -> bytes:
+    """One page: line ``i`` of ``lines`` drawn as marked content ``/MCID i``, under the
+    structure ``tree``; ``broken(builder, refs, page)`` may damage the tree afterwards."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    content = b"".join(marked_text(i, t, x, y, size) for i, (t, x, y, size) in enumerate(lines))
+    page = b.add_page(content, {"Font": {"F1": font}})
+    refs = b.set_structure_tree(page, tree, role_map=role_map)
+    if broken is not None:
+        broken(b, refs, page)
+    return b.build()
+
+
+def _markdown(data: bytes) -> str:
+    return pdfthin.open(data).pages[0].markdown
+
+
+def _decision(data: bytes) -> str:
+    return layout_page(open_pdf(data).page(1)).tree
+
+
+def _paragraph(y: float, first: int, count: int = 3) -> list[Line]:
+    words = "the quick brown fox jumps over the lazy dog and runs on through the field"
+    return [(f"{words} {first + i}", 72, y - 12 * i, 10) for i in range(count)]
+
+
+# --- the engine: marked-content ids and the page's slice of the tree --------------------------
+
+
+@pytest.mark.usefixtures("implementation")  # the pure and the native interpreter alike
+def test_runs_carry_the_innermost_marked_content_id() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    form = b.form_xobject(
+        b"/P <</MCID 99>> BDC BT /F1 10 Tf 0 0 Td (in form) Tj ET EMC",
+        resources={"Font": {"F1": font}},
+        bbox=[0, 0, 200, 50],
+    )
+    content = (
+        b"/Sect <</MCID 1>> BDC BT /F1 10 Tf 72 700 Td (outer) Tj ET "
+        b"/Span <</MCID 2>> BDC BT /F1 10 Tf 72 680 Td (inner) Tj ET EMC "
+        b"/Span BMC BT /F1 10 Tf 72 660 Td (plain) Tj ET EMC "
+        b"BT /F1 10 Tf 72 640 Td (back) Tj ET "
+        b"q 1 0 0 1 72 600 cm /Fm1 Do Q EMC "
+        b"/P /MC0 BDC BT /F1 10 Tf 72 560 Td (named) Tj ET EMC "
+        b"/P <</MCID 2.5>> BDC BT /F1 10 Tf 72 540 Td (fraction) Tj ET EMC "
+        b"/P <</MCID -3>> BDC BT /F1 10 Tf 72 520 Td (negative) Tj ET EMC "
+        b"BT /F1 10 Tf 72 500 Td (untagged) Tj ET"
+    )
+    b.add_page(
+        content,
+        {"Font": {"F1": font}, "XObject": {"Fm1": form}, "Properties": {"MC0": {"MCID": 7}}},
+    )
+    runs = open_pdf(b.build()).page(1).runs
+    assert [(r.text, r.mcid) for r in runs] == [
+        ("outer", 1),
+        ("inner", 2),
+        ("plain", 1),
+        ("back", 1),
+        ("in form", 1),  # a form's own ids are the form's structure, not the page's
+        ("named", 7),
+        ("fraction", -1),
+        ("negative", -1),
+        ("untagged", -1),
+    ]
+
+
+def test_the_page_slice_maps_ids_to_elements_in_tree_order() -> None:
+    lines = [("Second", 72, 600, 10), ("First", 72, 700, 12)]
+    tree: StructNode = ("Document", [("Chapter", [("Heading1", [1])]), ("P", [0])])
+    data = _tagged_pdf(lines, tree, role_map={"Heading1": "H1", "Chapter": "Sect"})
+    structure = open_pdf(data).page(1).structure
+    assert structure is not None and not structure.problems
+    kinds = [(e.kind, e.parent) for e in structure.elements]
+    assert kinds == [("Document", -1), ("Sect", 0), ("H1", 1), ("P", 0)]
+    assert structure.content == {1: 2, 0: 3}
+    assert structure.order == [1, 0]  # the tree reads the heading first
+
+
+# --- the layout: the tree followed when sane -------------------------------------------------
+
+
+def _headed_page() -> tuple[list[Line], StructNode]:
+    # Headings in the body's own size and weight: geometry has nothing to go by.
+    lines = [("Results of the year", 72, 720, 10)]
+    lines += _paragraph(700, 1)
+    lines += [("Method used here", 72, 650, 10)]
+    lines += _paragraph(630, 5)
+    tree: StructNode = (
+        "Document",
+        [("H1", [0]), ("P", [1, 2, 3]), ("Sect", [("H2", [4]), ("P", [5, 6, 7])])],
+    )
+    return lines, tree
+
+
+def test_heading_levels_come_from_the_tree() -> None:
+    data = _tagged_pdf(*_headed_page())
+    assert _decision(data) == "tree used"
+    assert "tree used" in trace_svg(trace_page(open_pdf(data).page(1)))  # the decision, seen
+    md = _markdown(data).splitlines()
+    assert "# Results of the year" in md
+    assert "## Method used here" in md
+
+
+def test_the_setting_lays_the_page_out_by_geometry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(IGNORE_ENV, "1")
+    data = _tagged_pdf(*_headed_page())
+    assert _decision(data) == "tree ignored (setting)"
+    assert "# Results of the year" not in _markdown(data).splitlines()
+
+
+def _table_page() -> tuple[list[Line], StructNode]:
+    # Two rows of a label and two values, whitespace between them, no rulings.
+    lines = [
+        ("Revenue", 72, 700, 10), ("100", 300, 700, 10), ("120", 400, 700, 10),
+        ("Costs", 72, 686, 10), ("80", 300, 686, 10), ("90", 400, 686, 10),
+    ]  # fmt: skip
+    rows = [("TR", [("TD", [3 * r + c]) for c in range(3)]) for r in range(2)]
+    return lines, ("Document", [("Table", list(rows))])
+
+
+def test_a_table_without_rulings_comes_from_the_tree() -> None:
+    data = _tagged_pdf(*_table_page())
+    assert _decision(data) == "tree used"
+    md = _markdown(data)
+    assert "| Revenue | 100 | 120 |" in md
+    assert "| Costs | 80 | 90 |" in md
+
+
+def test_list_items_come_from_the_tree() -> None:
+    lines = [("Apples", 72, 700, 10), ("Pears", 72, 686, 10)]
+    tree: StructNode = ("Document", [("L", [("LI", [("LBody", [0])]), ("LI", [("LBody", [1])])])])
+    assert _markdown(_tagged_pdf(lines, tree)).splitlines() == ["- Apples", "- Pears"]
+
+
+# --- the layout: a tree that is not sane falls back to geometry ------------------------------
+
+
+def test_a_tree_read_against_the_page_falls_back() -> None:
+    # Six paragraphs of one column, the tree reading them bottom to top.
+    lines: list[Line] = []
+    for k in range(6):
+        lines += _paragraph(720 - 60 * k, 3 * k)
+    tree: StructNode = (
+        "Document",
+        [("P", [3 * k, 3 * k + 1, 3 * k + 2]) for k in range(5, -1, -1)],
+    )
+    data = _tagged_pdf(lines, tree)
+    assert _decision(data).startswith("tree not used: the tree's order goes back up the page")
+    md = _markdown(data)
+    assert md.index("field 0") < md.index("field 15")  # top to bottom, as drawn
+
+
+def test_a_page_tagged_as_one_paragraph_falls_back() -> None:
+    lines, _ = _headed_page()
+    lines = [("Results of the year", 72, 720, 16), *lines[1:]]
+    tree: StructNode = ("Document", [("P", list(range(len(lines))))])
+    data = _tagged_pdf(lines, tree)
+    assert "elements spanning paragraphs" in _decision(data)
+    # geometry's own heading (the larger type) is kept
+    assert "# Results of the year" in _markdown(data).splitlines()
+
+
+def test_table_cells_listed_out_of_order_fall_back() -> None:
+    lines, tree = _table_page()
+    # The tree lists each row's cells right to left but the label first: not the page's order.
+    lines = [lines[0], lines[2], lines[1], lines[3], lines[5], lines[4]]
+    assert "out of order" in _decision(_tagged_pdf(lines, tree))
+
+
+def _cycle(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+    # The paragraph's parent is its own child: a loop of /P.
+    child = b.add({"Type": "/StructElem", "S": "/Span", "P": refs["P#0"], "K": []})
+    b.get(refs["P#0"])["P"] = child
+
+
+def _not_an_element(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+    tree = b.get(b.catalog["StructTreeRoot"])
+    entry = b.get(tree["ParentTree"])["Nums"][1]
+    b.set(entry, [7, "text", None, refs["P#0"]])
+
+
+def _entry_not_an_array(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+    tree = b.get(b.catalog["StructTreeRoot"])
+    b.get(tree["ParentTree"])["Nums"][1] = 12
+
+
+@pytest.mark.parametrize("broken", [_cycle, _not_an_element, _entry_not_an_array])
+def test_a_broken_tree_falls_back_without_an_error(broken: Any) -> None:
+    lines, tree = _headed_page()
+    data = _tagged_pdf(lines, tree, broken=broken)
+    structure = open_pdf(data).page(1).structure
+    assert structure is not None and structure.problems
+    assert _decision(data).startswith("tree not used")
+    md = _markdown(data)
+    assert all(text in md for text, *_ in lines)
+
+
+def test_a_table_the_tree_tags_as_lines_is_left_to_geometry() -> None:
+    # A whitespace table of five rows, each row tagged as a paragraph.
+    labels = ["Revenue", "Costs", "Margin", "Taxes", "Profit"]
+    lines: list[Line] = []
+    for r, label in enumerate(labels):
+        y = 700 - 14 * r
+        lines += [(label, 72, y, 10), (str(100 + r), 300, y, 10), (str(200 + r), 400, y, 10)]
+    tree: StructNode = ("Document", [("P", [3 * r, 3 * r + 1, 3 * r + 2]) for r in range(5)])
+    data = _tagged_pdf(lines, tree)
+    assert "geometry finds a table" in _decision(data)
+    assert "| Margin | 102 | 202 |" in _markdown(data)
+
+
+def test_a_mostly_empty_tree_table_is_left_to_geometry() -> None:
+    # Three rows of six cells; each row fills two cells, each in other columns (a form's grid).
+    lines: list[Line] = []
+    rows: list[StructNode | int] = []
+    for r in range(3):
+        cells: list[StructNode | int] = [("TD", []) for _ in range(6)]
+        for c in (2 * r, 2 * r + 1):
+            cells[c] = ("TD", [len(lines)])
+            lines.append((f"cell{r}{c}", 72 + 80 * c, 700 - 14 * r, 10))
+        rows.append(("TR", cells))
+    data = _tagged_pdf(lines, ("Document", [("Table", rows)]))
+    assert "mostly empty" in _decision(data)
+
+
+def test_a_paragraph_tagged_as_a_heading_falls_back() -> None:
+    lines, _ = _headed_page()
+    # A paragraph of three lines (about fifty words) tagged as a heading.
+    tree: StructNode = ("Document", [("P", [0]), ("H1", [1, 2, 3]), ("H2", [4]), ("P", [5, 6, 7])])
+    data = _tagged_pdf(lines, tree)
+    assert _decision(data).startswith("tree not used: a H1 of")
+    assert not any(line.startswith("# ") for line in _markdown(data).splitlines())
+
+
+def test_table_spans_place_cells_in_their_columns() -> None:
+    lines = [
+        ("Item", 72, 700, 10), ("Price", 300, 700, 10),
+        ("Net", 300, 686, 10), ("Gross", 400, 686, 10),
+        ("Tea", 72, 672, 10), ("3", 300, 672, 10), ("4", 400, 672, 10),
+    ]  # fmt: skip
+    tree: StructNode = (
+        "Document",
+        [("Table", [
+            ("TR", [("TH", [0]), ("TH", [1])]),
+            ("TR", [("TH", [2]), ("TH", [3])]),
+            ("TR", [("TD", [4]), ("TD", [5]), ("TD", [6])]),
+        ])],
+    )  # fmt: skip
+
+    def spans(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        b.get(refs["TH#0"])["A"] = {"O": "/Table", "RowSpan": 2}  # "Item" over two rows
+        b.get(refs["TH#1"])["A"] = [{"O": "/Table", "ColSpan": 2}]  # "Price" over two columns
+
+    data = _tagged_pdf(lines, tree, broken=spans)
+    assert _decision(data) == "tree used"
+    md = _markdown(data).splitlines()
+    assert md[0] == "| Item | Price |  |"
+    assert md[2:] == ["|  | Net | Gross |", "| Tea | 3 | 4 |"]
+
+
+def test_a_parent_tree_whose_kids_loop_is_read_once() -> None:
+    def loop(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        tree = b.get(b.catalog["StructTreeRoot"])
+        b.set(tree["ParentTree"], {"Kids": [tree["ParentTree"], tree["ParentTree"]]})
+
+    lines, tree = _headed_page()
+    data = _tagged_pdf(lines, tree, broken=loop)
+    assert open_pdf(data).page(1).structure is None  # the page's entry is nowhere
+    assert _decision(data) == ""
+    assert "Results of the year" in _markdown(data)
+
+
+def test_a_list_inside_a_table_cell_stays_in_the_cell() -> None:
+    lines = [
+        ("Status", 72, 700, 10), ("Draft", 300, 700, 10), ("Final", 300, 688, 10),
+        ("Owner", 72, 670, 10), ("Ann", 300, 670, 10),
+    ]  # fmt: skip
+    items: list[StructNode | int] = [("LI", [("LBody", [1])]), ("LI", [("LBody", [2])])]
+    tree: StructNode = (
+        "Document",
+        [("Table", [
+            ("TR", [("TD", [0]), ("TD", [("L", items)])]),
+            ("TR", [("TD", [3]), ("TD", [4])]),
+        ])],
+    )  # fmt: skip
+    md = _markdown(_tagged_pdf(lines, tree)).splitlines()
+    assert md == ["| Status | Draft Final |", "|---|---|", "| Owner | Ann |"]
+
+
+def test_h_headings_take_their_level_from_section_nesting() -> None:
+    lines = [("Part one", 72, 720, 10), *_paragraph(700, 1)]
+    lines += [("Detail of it", 72, 650, 10), *_paragraph(630, 5)]
+    tree: StructNode = (
+        "Document",
+        [("Sect", [("H", [0]), ("P", [1, 2, 3]), ("Sect", [("H", [4]), ("P", [5, 6, 7])])])],
+    )
+    md = _markdown(_tagged_pdf(lines, tree)).splitlines()
+    assert "# Part one" in md
+    assert "## Detail of it" in md
+
+
+def test_untagged_text_above_the_tree_comes_first() -> None:
+    # A running head drawn last and not in the tree, above the tagged text.
+    lines, tree = _headed_page()
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    content = b"".join(marked_text(i, t, x, y, size) for i, (t, x, y, size) in enumerate(lines))
+    content += b"BT /F1 8 Tf 72 760 Td (Annual report 2024) Tj ET\n"
+    page = b.add_page(content, {"Font": {"F1": font}})
+    b.set_structure_tree(page, tree)
+    data = b.build()
+    assert _decision(data) == "tree used"
+    md = _markdown(data).splitlines()
+    assert md[0] == "Annual report 2024"
+    assert md[2] == "# Results of the year"
+
+
+def test_a_tree_without_a_parent_tree_is_found_through_its_pages() -> None:
+    def no_parent_tree(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        del b.get(b.catalog["StructTreeRoot"])["ParentTree"]
+        del b.get(page)["StructParents"]  # the elements' /Pg says which page they are on
+
+    data = _tagged_pdf(*_headed_page(), broken=no_parent_tree)
+    structure = open_pdf(data).page(1).structure
+    assert structure is not None and structure.order == list(range(8))
+    assert _decision(data) == "tree used"
+    assert "## Method used here" in _markdown(data).splitlines()
+
+
+def test_a_tree_walked_through_its_pages_survives_a_loop_of_kids() -> None:
+    def loop(b: PdfBuilder, refs: dict[str, Ref], page: Ref) -> None:
+        del b.get(b.catalog["StructTreeRoot"])["ParentTree"]
+        del b.get(page)["StructParents"]
+        b.get(refs["P#0"])["K"] = [1, 2, 3, refs["Document#0"], refs["P#0"]]
+
+    lines, tree = _headed_page()
+    data = _tagged_pdf(lines, tree, broken=loop)
+    assert open_pdf(data).page(1).structure is not None
+    assert "Method used here" in _markdown(data)
