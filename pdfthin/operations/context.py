@@ -50,6 +50,7 @@ from pdfthin.model import Document, DocumentCache, build_document
 from pdfthin.model.cache import MAX_SIZE as MAX_CACHE_SIZE
 from pdfthin.model.cache import Cached
 from pdfthin.model.keyring import Keyring
+from pdfthin.model.pagecache import DEFAULT_PAGE_CACHE_BYTES, PageCache
 from pdfthin.operations.cursor import key_from_env
 from pdfthin.operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
 from pdfthin.operations.source import CachedOnly, Opened, PathFile
@@ -57,11 +58,13 @@ from pdfthin.operations.source import CachedOnly, Opened, PathFile
 #: What the adapters configure of the layers below, through the composition root only
 #: (tests/test_layers.py): the engine's limits and native switch, the cache.
 __all__ = [
+    "DEFAULT_PAGE_CACHE_BYTES",
     "MAX_CACHE_SIZE",
     "Context",
     "DocumentCache",
     "Limits",
     "NativeUnavailable",
+    "PageCache",
     "Source",
     "default_context",
     "pypdf_warning",
@@ -175,9 +178,13 @@ class Context:
         with self._slot(), collection_paused():  # see pdfthin/engine/gcpause.py
             engine = open_pdf(data, password=password, limits=self.limits)
             try:
-                doc = build_document(engine, progress=self.progress, stop=stop)
-            finally:
+                # The document keeps its engine open: its pages are built when asked for.
+                doc = build_document(
+                    engine, progress=self.progress, stop=stop, cache=self.cache.pages
+                )
+            except BaseException:
                 engine.close()
+                raise
         keyring = None
         if doc.metadata.encrypted:
             keyring = Keyring()
