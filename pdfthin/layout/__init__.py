@@ -16,7 +16,13 @@ from pdfthin.layout.headings import TITLE_PAGES, HeadingProfile, body_size, mark
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
-from pdfthin.layout.structure import FurnitureProfile, list_marker, mark_furniture, mark_lists
+from pdfthin.layout.structure import (
+    FurnitureProfile,
+    furniture_profile,
+    list_marker,
+    mark_furniture,
+    mark_lists,
+)
 from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -103,10 +109,15 @@ class DocumentProfile:
     headings: HeadingProfile | None
 
 
-def finish_document(pages: list[PageLayout]) -> DocumentProfile:
+def finish_document(
+    pages: list[PageLayout], repeats: list[PageLayout] | None = None
+) -> DocumentProfile:
     """Running headers and footers, lists and headings of ``pages``, found across them (a
-    whole document, or a document's sample of pages); what was learnt from them."""
-    furniture = mark_furniture(pages)
+    whole document, or a document's sample of pages); what was learnt from them. What
+    repeats at the page edges is counted over ``repeats`` (some of ``pages``, before they are
+    finished: a sample's evenly spread pages, which front matter does not outweigh), by
+    default over all of ``pages``."""
+    furniture = mark_furniture(pages, furniture_profile(repeats) if repeats else None)
     body = body_size(pages)
     mark_lists(pages, body)
     headings = mark_headings(pages)

@@ -76,6 +76,11 @@ def mark_furniture(
     return profile
 
 
+def furniture_profile(pages: list[PageLayout]) -> FurnitureProfile:
+    """What repeats at the edges of ``pages`` (laid out, not finished yet)."""
+    return _furniture_profile(pages, [_candidates(page) for page in pages])
+
+
 def _candidates(page: PageLayout) -> list[tuple[Block, str, str]]:
     """The page's short blocks at its top or bottom edge, with their band and key."""
     found: list[tuple[Block, str, str]] = []
@@ -112,6 +117,7 @@ def _move_furniture(
     n = profile.pages
     counts, with_body = profile.counts, profile.with_body
     repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
+    offset = profile.offset
     furniture: list[tuple[Block, str]] = []
     edges = _body_edges(page, found)
     for block, band, key in found:
@@ -123,7 +129,7 @@ def _move_furniture(
         page_number = bool(_PAGE_NUMBER.match(number))
         if (
             (words and n >= 2 and repeated)
-            or (page_number and _at_edge(block, band, edges) and _fits(number, page, profile.offset))
+            or (page_number and _at_edge(block, band, edges) and _fits(number, page, offset))
             or all(line.artifact for line in block.lines)
             or (not words and not page_number and n >= 4 and repeated)
         ):

@@ -61,6 +61,15 @@ PROFILE_SPREAD = 10
 PROFILE_PAGES = PROFILE_HEAD + PROFILE_SPREAD
 
 
+def _spread(layouts: list[PageLayout], page_count: int) -> list[PageLayout] | None:
+    """The sample's evenly spread pages, where a long document's running heads and footers
+    are counted (its first pages are mostly front matter, which has none); ``None`` for a
+    document that is its own sample."""
+    if page_count <= PROFILE_PAGES:
+        return None
+    return layouts[PROFILE_HEAD:]
+
+
 def profile_sample(page_count: int) -> list[int]:
     """The pages (1-based, ascending) a document's profile is made from: every page of a
     short document; else the first ``PROFILE_HEAD`` and ``PROFILE_SPREAD`` spread evenly
@@ -197,7 +206,7 @@ def _build(
             progress(done, len(sample))
     stop.check()
     try:
-        profile = finish_document(layouts)
+        profile = finish_document(layouts, _spread(layouts, engine.page_count))
     except Exception as exc:  # a layout bug must not cost the pages already read
         profile = None
         for content in contents:
