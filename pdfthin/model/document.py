@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -305,6 +306,10 @@ class _Builder:
         self._token = object()  # this document's pages in the shared cache
         self._lock = threading.Lock()
         self._call: object | None = None
+        # The engine is closed once nothing can build a page any more (the document dropped,
+        # no build running): pypdf's objects, which all point back at their reader, are then
+        # freed at once rather than left to the cyclic collector.
+        weakref.finalize(self, engine.close)
 
     def cached(self, number: int) -> Page | None:
         page = self.profiled.get(number)
@@ -327,9 +332,9 @@ class _Builder:
                 self._call = deadline
                 engine.start_call(time.monotonic() + engine.limits.document_seconds)
             deadline.check()
+            # A page laid out is finished and kept even if the deadline passes meanwhile.
             content, layout = _read_and_lay_out(engine, number, deadline)
             self.built += 1
-            deadline.check()
             if self.profile is not None:
                 try:
                     finish_page(layout, self.profile)
