@@ -25,17 +25,23 @@ from pdfthin.model.pagecache import PageCache, page_bytes
 pytestmark = pytest.mark.usefixtures("implementation")
 
 TITLE = b"A Study of Reading Documents Lazily"
+#: A page outside the profile's sample of a 200-page document.
+PART = 123
 
 
 def _book(count: int) -> bytes:
     """``count`` pages of running text under a running head and over a page number, with a
-    numbered section heading (set larger) on every fifth page."""
+    numbered section heading (set larger) on every fifth page, and a part title in a size of
+    its own on page ``PART``."""
     b = PdfBuilder()
     font = b.font_standard("Helvetica")
     bold = b.font_standard("Helvetica-Bold")
     for n in range(1, count + 1):
         ops = [b"BT /F1 9 Tf 72 760 Td (%s) Tj ET" % TITLE]
         y = 700
+        if n == PART:
+            ops.append(b"BT /F2 20 Tf 72 %d Td (Part Two) Tj ET" % y)
+            y -= 36
         if n % 5 == 0:
             ops.append(b"BT /F2 14 Tf 72 %d Td (%d Section number %d) Tj ET" % (y, n // 5, n // 5))
             y -= 28
@@ -108,6 +114,13 @@ def test_a_page_outside_the_sample_is_finished_against_the_profile(book: bytes) 
     # Its section heading ranks with the headings of the sample.
     assert page.markdown.splitlines()[0] == "# 31 Section number 31"
     assert doc.page(5).markdown.splitlines()[0] == "# 1 Section number 1"
+
+
+def test_a_size_the_sample_never_shows_is_a_heading_outside_it(book: bytes) -> None:
+    assert PART not in profile_sample(200)
+    page = pdfthin.open(book).page(PART)
+    assert page.problems == []
+    assert page.markdown.startswith("# Part Two\n\n")
 
 
 def _page(number: int, chars: int) -> Page:
@@ -227,6 +240,8 @@ def test_corpus_pages_read_the_same_in_any_order(f: CorpusFile | None) -> None:
     if doc is None:
         return
     whole = [p.markdown for p in doc.pages]
+    # Finishing a page against the profile never fails (it would cost the page its structure).
+    assert not [p.number for p in doc.pages if any("layout error" in q for q in p.problems)]
     backwards = _open(data, f)
     assert backwards is not None
     reverse = [backwards.page(n).markdown for n in range(doc.page_count, 0, -1)][::-1]

@@ -408,7 +408,7 @@ def _context(pages: list[PageLayout], body: float, profile: HeadingProfile | Non
     if profile is not None:  # the document's statistics, not the page's own
         ctx.body_look = profile.body_look
         ctx.total_chars = profile.total_chars
-        ctx.size_chars = dict(profile.size_chars)
+        ctx.size_chars = defaultdict(int, profile.size_chars)
     for page in pages:
         for block in page.blocks:
             if not _in_margin(page, block) or block.size > ctx.body + 0.5:
