@@ -11,7 +11,7 @@ Getting a call's document (:meth:`Context.document`), in order:
 1. an opened source (:mod:`.source`) is looked up by its identity, without reading a byte; any
    other source, or an identity not seen yet, is read — once for all the calls that want it at
    that moment, within the bytes allowed in flight (:mod:`.reads`) — and hashed;
-2. the cache is asked by fingerprint; on a miss the document is built (one build for every call
+2. the cache is asked by fingerprint; on a miss the document is opened, its profile made (one for every call
    that wants it, under an extraction slot, stopped when no caller has time left:
    :mod:`pdfthin.deadline`);
 3. the caller's password is checked against the entry's keyring (docs/design.md, invariant 12,
@@ -92,7 +92,9 @@ class Context:
     ocr: Any = None
     #: Called as ``progress(done, total)`` while a document is being extracted.
     progress: Callable[[int, int], None] | None = None
-    #: At most this many extractions at once (servers); one more is refused with ``busy``.
+    #: At most this many documents opened (their profile made) at once (servers); one more is
+    #: refused with ``busy``. Pages asked for later are built by the calls asking, one at a
+    #: time per document.
     #: Cached documents are served whatever the extractions in flight.
     max_extractions: int | None = None
     #: File bytes held at once by this context's calls (see :mod:`.reads`).
@@ -118,9 +120,9 @@ class Context:
         return self._reads
 
     def document(self, source: Source, password: str | None = None) -> Document:
-        """The built document for ``source``, if ``password`` opens it: from the cache when
-        its bytes were seen before, otherwise extracted once, in full (see the module
-        docstring)."""
+        """The opened document for ``source``, if ``password`` opens it: from the cache when
+        its bytes were seen before, otherwise opened once, its pages built when asked for (see
+        the module docstring)."""
         deadline = current()
         deadline.check()
         with self._held(source, deadline) as held:
