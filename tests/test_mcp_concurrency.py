@@ -284,9 +284,7 @@ def test_a_slow_extraction_blocks_neither_listings_nor_cached_reads(
             assert (await call(s, "describe_document", path="small.pdf"))["document"][
                 "page_count"
             ] == 6
-            again, seconds = await timed(
-                lambda: call(s, "read_pages", path="slow.pdf", pages="1")
-            )
+            again, seconds = await timed(lambda: call(s, "read_pages", path="slow.pdf", pages="1"))
             assert again == slow["answer"]
             assert seconds < slow["seconds"] / 5
             print(

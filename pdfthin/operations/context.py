@@ -11,9 +11,10 @@ Getting a call's document (:meth:`Context.document`), in order:
 1. an opened source (:mod:`.source`) is looked up by its identity, without reading a byte; any
    other source, or an identity not seen yet, is read — once for all the calls that want it at
    that moment, within the bytes allowed in flight (:mod:`.reads`) — and hashed;
-2. the cache is asked by fingerprint; on a miss the document is opened, its profile made (one for every call
-   that wants it, under an extraction slot, stopped when no caller has time left:
-   :mod:`pdfthin.deadline`);
+2. the cache is asked by fingerprint; on a miss the document is opened and its profile made
+   (once for every call that wants it, under an extraction slot, stopped when no caller has
+   time left: :mod:`pdfthin.deadline`); its pages are built later, when a call asks for them
+   (:mod:`pdfthin.model.document`), and kept in the page cache;
 3. the caller's password is checked against the entry's keyring (docs/design.md, invariant 12,
    ``pdfthin/model/keyring.py``): a password the keyring does not know is tried on the file
    itself, exactly as a first call would open it, and remembered only if it opens it. So what
