@@ -270,6 +270,18 @@ class Pages(Sequence[Page]):
     def is_cached(self, number: int) -> bool:
         return self._builder.cached(number) is not None
 
+    def __repr__(self) -> str:
+        """Every page's, as a list's (so building every page)."""
+        return repr(list(self))
+
+    def __eq__(self, other: object) -> bool:
+        """The same pages as ``other`` (any sequence of pages), in order."""
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value, as a list
+
     @property
     def built(self) -> int:
         """Pages laid out so far, the profile's included (each build counts)."""
