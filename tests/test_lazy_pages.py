@@ -30,15 +30,44 @@ TITLE = b"A Study of Reading Documents Lazily"
 PART = 123
 
 
-def _book(count: int) -> bytes:
+#: The names of a book's sections, in its running heads.
+SECTIONS = (
+    b"ALPHA BEGINNINGS",
+    b"BRAVO METHODS",
+    b"CHARLIE RESULTS",
+    b"DELTA LIMITS",
+    b"ECHO REPLIES",
+    b"FOXTROT SIGNS",
+    b"GOLF COURSES",
+    b"HOTEL ROOMS",
+    b"INDIA MAPS",
+    b"JULIET LETTERS",
+    b"KILO WEIGHTS",
+    b"LIMA BEANS",
+    b"MIKE CHECKS",
+    b"NOVEMBER RAIN",
+    b"OSCAR NIGHTS",
+    b"PAPA WORDS",
+    b"QUEBEC ROADS",
+    b"ROMEO NOTES",
+    b"SIERRA PEAKS",
+    b"TANGO STEPS",
+)
+
+
+def _book(count: int, section_heads: bool = False) -> bytes:
     """``count`` pages of running text under a running head and over a page number, with a
     numbered section heading (set larger) on every fifth page, and a part title in a size of
     its own on page ``PART``."""
     b = PdfBuilder()
     font = b.font_standard("Helvetica")
     bold = b.font_standard("Helvetica-Bold")
+    heads = b.font_standard("Times-Roman")
     for n in range(1, count + 1):
         ops = [b"BT /F1 9 Tf 72 760 Td (%s) Tj ET" % TITLE]
+        if section_heads and n > 6:  # a head that changes with the section, every ten pages
+            section = (n - 1) // 10
+            ops.append(b"BT /F3 9 Tf 72 745 Td (%d. %s) Tj ET" % (section + 1, SECTIONS[section]))
         y = 700
         if n == PART:
             ops.append(b"BT /F2 20 Tf 72 %d Td (Part Two) Tj ET" % y)
@@ -51,7 +80,7 @@ def _book(count: int) -> bytes:
             ops.append(b"BT /F1 10 Tf 72 %d Td (%s) Tj ET" % (y, words))
             y -= 12
         ops.append(b"BT /F1 9 Tf 300 40 Td (%d) Tj ET" % n)
-        b.add_page(b"\n".join(ops), {"Font": {"F1": font, "F2": bold}})
+        b.add_page(b"\n".join(ops), {"Font": {"F1": font, "F2": bold, "F3": heads}})
     return b.build()
 
 
@@ -122,6 +151,16 @@ def test_a_size_the_sample_never_shows_is_a_heading_outside_it(book: bytes) -> N
     page = pdfthin.open(book).page(PART)
     assert page.problems == []
     assert page.markdown.startswith("# Part Two\n\n")
+
+
+def test_a_running_head_that_changes_with_the_section_is_known_by_its_look() -> None:
+    """Page 123's running head ("13. MIKE CHECKS") shows on no page of the sample, nor does
+    any other twice (the front matter has none): its look, seen in the margins of the
+    sample's pages and nowhere else, tells it is no heading."""
+    doc = pdfthin.open(_book(200, section_heads=True))
+    assert not {121, 122, 123, 124, 125, 126, 127, 128, 129, 130} & set(profile_sample(200))
+    headings = [line for line in doc.page(PART).markdown.splitlines() if line.startswith("#")]
+    assert headings == ["# Part Two"]
 
 
 def _page(number: int, chars: int) -> Page:
