@@ -292,31 +292,35 @@ def test_corpus_pages_read_the_same_in_any_order(f: CorpusFile | None) -> None:
         assert alone.page(number).markdown == whole[number - 1], number
 
 
-# --- the document's budgets apply per call -----------------------------------------------------
+# --- the document's budgets cover every page built for it --------------------------------------
 
 
 def _numbered_pages(count: int) -> bytes:
     b = PdfBuilder()
     font = b.font_standard("Helvetica")
     for n in range(1, count + 1):
-        b.add_page(
-            b"BT /F1 10 Tf 72 700 Td (page %d of the document) Tj ET" % n, {"Font": {"F1": font}}
-        )
+        content = b"BT /F1 10 Tf 72 700 Td (page %d of the document) Tj ET" % n
+        b.add_page(content, {"Font": {"F1": font}})
     return b.build()
 
 
-def test_the_documents_work_budget_applies_per_call_and_a_refused_page_is_not_kept() -> None:
+def test_the_documents_work_budget_covers_every_call_and_a_refused_page_is_not_kept() -> None:
     data = _numbered_pages(30)
     probe = open_pdf(data)
     probe.page(11)
     page_work = probe.work_spent  # every page from 10 to 99 costs the same
-    doc = pdfthin.open(data, limits=Limits(document_work=3 * page_work))
-    outside = [11, 13, 14, 16]  # outside the sample (pages 1-6, 7, 10, 12, 15, 17, ...)
+    for number in profile_sample(30):
+        probe.page(number)
+    profile_work = probe.work_spent - page_work
+    doc = pdfthin.open(data, limits=Limits(document_work=profile_work + 2 * page_work))
+    outside = [11, 13, 14]  # outside the sample
     assert not set(outside) & set(profile_sample(30))
-    with applied(Deadline(None)):  # one call: three pages' work
+    with applied(Deadline(None)):  # one call: what the profile left, two pages' work
         statuses = [doc.page(n).status for n in outside]
-    assert statuses == ["text", "text", "text", "needs_ocr"]
-    assert doc.is_cached(14) and not doc.is_cached(16)
-    with applied(Deadline(None)):  # the next call: a budget of its own
-        assert doc.page(16).markdown == "page 16 of the document"
-    assert doc.is_cached(16)
+    assert statuses == ["text", "text", "needs_ocr"]
+    assert doc.is_cached(13) and not doc.is_cached(14)
+    with applied(Deadline(None)):  # another call: the same document, its budget spent
+        again = doc.page(14)
+    assert again.status == "needs_ocr" and "work budget" in again.problems[0]
+    assert not doc.is_cached(14)
+    assert doc.page(11).markdown == "page 11 of the document"  # built before: still there

@@ -163,7 +163,7 @@ class EngineDocument:
         self.work_spent = 0
         self._charged: set[int] = set()
         self._first_unread: int | None = None
-        #: Pages a budget left unread, since the last :meth:`start_call`.
+        #: Pages a budget of the document left unread.
         self._unread: set[int] = set()
         #: When reading the whole document must end (``time.monotonic()``), set by whoever
         #: reads it all (the model, from ``limits.document_seconds``); ``None``: no end.
@@ -404,17 +404,8 @@ class EngineDocument:
         content = PageContent(number=number, width=width, height=height, rotation=rotation)
         return content, box, rotation
 
-    def start_call(self, document_deadline: float | None) -> None:
-        """Begin a new call's reading (the model builds pages on demand, call by call): the
-        document's work budget afresh, and its time limit ending at ``document_deadline``."""
-        self.work_spent = 0
-        self._charged = set()
-        self._first_unread = None
-        self._unread = set()
-        self.document_deadline = document_deadline
-
     def left_unread(self, number: int) -> bool:
-        """Whether a budget of the current call left page ``number`` unread."""
+        """Whether a budget of the document left page ``number`` unread."""
         return number in self._unread
 
     def _unread_page(self, number: int, why: str) -> PageContent:

@@ -178,9 +178,9 @@ def build_document(
     # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
     # pypdf's bounds are set once for all the engine calls.
     with collection_paused(), engine.held():
-        # Reading the profile's pages is bounded as a whole: pages not started within the
-        # document's time limit are not read (the engine labels them).
-        engine.start_call(time.monotonic() + engine.limits.document_seconds)
+        # Reading the pages is bounded as a whole: pages not started within the document's
+        # time limit are not read (the engine labels them).
+        engine.document_deadline = time.monotonic() + engine.limits.document_seconds
         try:
             return _build(engine, progress, stop or _NO_STOP, cache or default_page_cache())
         finally:
@@ -222,6 +222,7 @@ def _build(
     stop.check()
     facts = engine.facts()
     builder = _Builder(engine, profile, known_words, profiled, labels, cache)
+    builder.seconds = time.perf_counter() - started
     doc = Document(
         fingerprint=engine.fingerprint,
         page_count=engine.page_count,
@@ -293,9 +294,11 @@ class _Builder:
     thread-safe): read, laid out, finished against the profile, rendered, then cached.
 
     The profile's own pages were finished together with it and are kept with it. The
-    document's time and work budgets (invariant 13) apply per call: the pages one call
-    (one deadline, :func:`pdfthin.deadline.current`) builds share them; a page a budget left
-    unread says so in that answer and is not cached, so a later call reads it."""
+    document's time and work budgets (invariant 13) cover every page built for it, whenever
+    and by whichever call: its time budget is the time spent building its pages (the
+    profile's included), its work budget the engine's (a page built again counts once). Past
+    either, pages are not read and say so; such a page is not cached. Per call instead, every
+    call on a hostile document could spend the budget again."""
 
     def __init__(
         self,
@@ -317,7 +320,8 @@ class _Builder:
         self.built = len(profiled)
         self._token = object()  # this document's pages in the shared cache
         self._lock = threading.Lock()
-        self._call: object | None = None
+        #: Seconds spent building the document's pages, the profile's included.
+        self.seconds = 0.0
         # The engine is closed once nothing can build a page any more (the document dropped,
         # no build running): pypdf's objects, which all point back at their reader, are then
         # freed at once rather than left to the cyclic collector.
@@ -339,27 +343,35 @@ class _Builder:
 
     def _build(self, number: int, deadline: Stop) -> Page:
         engine = self.engine
-        with collection_paused(), engine.held():
-            if deadline is not self._call:  # a new call: the document's budgets afresh
-                self._call = deadline
-                engine.start_call(time.monotonic() + engine.limits.document_seconds)
-            deadline.check()
-            # A page laid out is finished and kept even if the deadline passes meanwhile.
-            content, layout = _read_and_lay_out(engine, number, deadline)
-            self.built += 1
-            if self.profile is not None:
-                try:
-                    finish_page(layout, self.profile)
-                except Exception as exc:  # a layout bug must not cost the page
-                    _problem(content, f"document structure not found (layout error: {_name(exc)})")
-            known = self.known_words | _vocabulary([layout])
-            page = _page(content, layout, known, self.labels)
+        started = time.monotonic()
+        # What is left of the document's time budget bounds this page (the engine's check).
+        engine.document_deadline = started + engine.limits.document_seconds - self.seconds
+        try:
+            with collection_paused(), engine.held():
+                page, _ = self._built(number, deadline)
+        finally:
+            engine.document_deadline = None
+            self.seconds += time.monotonic() - started
         for problem in engine.problems:
             if problem not in self.problems:
                 self.problems.append(problem)
         if not engine.left_unread(number):
             self.cache.put((self._token, number), page)
         return page
+
+    def _built(self, number: int, deadline: Stop) -> tuple[Page, PageContent]:
+        """Page ``number`` read, laid out, finished and rendered, and what the engine read."""
+        deadline.check()
+        # A page laid out is finished and kept even if the deadline passes meanwhile.
+        content, layout = _read_and_lay_out(self.engine, number, deadline)
+        self.built += 1
+        if self.profile is not None:
+            try:
+                finish_page(layout, self.profile)
+            except Exception as exc:  # a layout bug must not cost the page
+                _problem(content, f"document structure not found (layout error: {_name(exc)})")
+        known = self.known_words | _vocabulary([layout])
+        return _page(content, layout, known, self.labels), content
 
 
 class _NoStop:
