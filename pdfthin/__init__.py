@@ -27,7 +27,8 @@ def open(
     password: str | None = None,
     limits: Limits | None = None,
 ) -> Document:
-    """Read a whole PDF (path or bytes) into a :class:`~pdfthin.model.Document`."""
+    """Open a PDF (path or bytes) as a :class:`~pdfthin.model.Document`: its facts and
+    profile now, each page when it is first asked for (the document keeps the file open)."""
     from pdfthin.engine import open_pdf
     from pdfthin.engine.gcpause import collection_paused
     from pdfthin.model import build_document
@@ -36,5 +37,6 @@ def open(
         engine = open_pdf(source, password=password, limits=limits)
         try:
             return build_document(engine)
-        finally:
+        except BaseException:
             engine.close()  # the parsed PDF freed now, not by the cyclic collector
+            raise

@@ -181,9 +181,16 @@ def test_an_opened_document_leaves_no_cycles_for_the_collector() -> None:
     assert left < 100, f"{left} objects were left for the cyclic collector"
     Context().document(_pdf(30))
     assert gc.collect() < 100
+    # A document keeps its engine open while it lives (its pages are built on demand) and
+    # closes it when dropped.
+    doc = pdfthin.open(_pdf(30))
+    assert [p.number for p in doc.pages] == list(range(1, 31))
+    del doc
+    assert gc.collect() < 100
     # Without closing, the reader's objects are all cyclic garbage.
     engine = open_pdf(_pdf(30))
-    build_document(engine)
+    for number in range(1, 31):
+        engine.page(number)
     del engine
     assert gc.collect() > 300
 

@@ -421,7 +421,8 @@ def test_a_timed_out_extraction_stops_and_lets_go(monkeypatch: pytest.MonkeyPatc
     laid_out.clear()
     answer = app(request, FakeLambdaContext(120))
     assert answer["document"]["page_count"] == SLOW_PAGES
-    assert laid_out == list(range(1, SLOW_PAGES + 1))  # all over again
+    # All over again, each page once (the profile's sample first: model/document.py).
+    assert sorted(laid_out) == list(range(1, SLOW_PAGES + 1))
 
 
 def test_busy_for_another_document_while_one_is_extracted(slow_extraction: None) -> None:

@@ -43,7 +43,7 @@ def test_a_page_whose_layout_fails_keeps_its_text_and_says_so(
 
 
 def test_a_failing_document_pass_keeps_every_page(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(layouts: list[PageLayout]) -> None:
+    def broken(layouts: list[PageLayout], repeats: object = None) -> None:
         raise ValueError("a bug in furniture detection")
 
     monkeypatch.setattr(document, "finish_document", broken)

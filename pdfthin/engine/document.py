@@ -171,6 +171,8 @@ class EngineDocument:
         self.work_spent = 0
         self._charged: set[int] = set()
         self._first_unread: int | None = None
+        #: Pages a budget of the document left unread.
+        self._unread: set[int] = set()
         #: When reading the whole document must end (``time.monotonic()``), set by whoever
         #: reads it all (the model, from ``limits.document_seconds``); ``None``: no end.
         self.document_deadline: float | None = None
@@ -426,8 +428,13 @@ class EngineDocument:
         content = PageContent(number=number, width=width, height=height, rotation=rotation)
         return content, box, rotation
 
+    def left_unread(self, number: int) -> bool:
+        """Whether a budget of the document left page ``number`` unread."""
+        return number in self._unread
+
     def _unread_page(self, number: int, why: str) -> PageContent:
         """A page past one of the document's bounds: not read, and saying so."""
+        self._unread.add(number)
         if self._first_unread is None:
             self._first_unread = number
             self._problem(f"{why} before page {number}; it and the pages after it were not read")

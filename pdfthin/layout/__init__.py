@@ -1,28 +1,41 @@
 """Layout: pure geometry from positioned runs to ordered, typed blocks. No PDF objects here.
 
 ``layout_page`` works on one page (lines, tables, blocks, reading order); ``finish_document``
-then looks across pages (running headers and footers, headings, lists).
+then looks across pages (running headers and footers, headings, lists) and returns what it
+learnt, a :class:`DocumentProfile`; ``finish_page`` finishes one more page against a profile,
+alone (docs/design.md, invariant 5: a page's Markdown depends on the page and the profile).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pdfthin.engine.types import PageContent, TextRun
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
-from pdfthin.layout.headings import mark_headings
+from pdfthin.layout.headings import TITLE_PAGES, HeadingProfile, body_size, mark_headings
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
-from pdfthin.layout.structure import list_marker, mark_structure
+from pdfthin.layout.structure import (
+    FurnitureProfile,
+    furniture_profile,
+    list_marker,
+    mark_furniture,
+    mark_lists,
+)
 from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.tagged import tagged_blocks
 from pdfthin.layout.types import Block, Line, PageLayout
 
 __all__ = [
     "MAX_LAYOUT_RUNS",
+    "TITLE_PAGES",
     "Block",
+    "DocumentProfile",
     "Line",
     "PageLayout",
     "finish_document",
+    "finish_page",
     "layout_page",
     "list_marker",
 ]
@@ -90,9 +103,39 @@ def _turned_blocks(runs: list[TextRun], k: int, width: float, height: float) -> 
     return blocks
 
 
-def finish_document(pages: list[PageLayout]) -> None:
-    mark_structure(pages)
-    mark_headings(pages)
+@dataclass(frozen=True)
+class DocumentProfile:
+    """What the pages' finishing learnt from the pages it was given (running furniture, the
+    body size, how headings are set and ranked), to finish any other page the same way."""
+
+    furniture: FurnitureProfile
+    body: float
+    headings: HeadingProfile | None
+
+
+def finish_document(
+    pages: list[PageLayout], repeats: list[PageLayout] | None = None
+) -> DocumentProfile:
+    """Running headers and footers, lists and headings of ``pages``, found across them (a
+    whole document, or a document's sample of pages); what was learnt from them. What
+    repeats at the page edges is counted over ``repeats`` (some of ``pages``, before they are
+    finished: a sample's evenly spread pages, which front matter does not outweigh), by
+    default over all of ``pages``."""
+    furniture = mark_furniture(pages, furniture_profile(repeats) if repeats else None)
+    body = body_size(pages)
+    mark_lists(pages, body)
+    headings = mark_headings(pages)
+    return DocumentProfile(furniture, body, headings)
+
+
+def finish_page(page: PageLayout, profile: DocumentProfile) -> None:
+    """Finish one page outside the profile's pages, against the profile alone: the same
+    result whenever, and with whatever other pages, it is read."""
+    pages = [page]
+    mark_furniture(pages, profile.furniture)
+    mark_lists(pages, profile.body)
+    if profile.headings is not None:
+        mark_headings(pages, profile.headings)
 
 
 def _vertical_blocks(runs: list[TextRun]) -> list[Block]:

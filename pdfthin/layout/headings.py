@@ -38,6 +38,8 @@ FURNITURE_BAND = 0.12
 NOTE_SIZE_RATIO = 0.9
 #: What opens a footnote, besides its number.
 _NOTE_MARKS = frozenset("*†‡§¶¹²³⁴⁵⁶⁷⁸⁹")
+#: The first pages of a document, where a title page may stand (see ``_title_pages``).
+TITLE_PAGES = 6
 #: Unnumbered headings made of body-size bold or another typeface stay short.
 MAX_STYLED_CHARS = 100
 #: Extra space over a paragraph's own line pitch that still counts as no extra space
@@ -142,6 +144,36 @@ class _Heading:
     page: int = -1
 
 
+@dataclass(frozen=True)
+class HeadingProfile:
+    """What the heading pass learns from the pages it is given (the whole document, or a
+    document's sample of pages): enough to find and rank the headings of one more page alone,
+    the same way whenever that page is read."""
+
+    body: float
+    body_look: Look
+    total_chars: int
+    size_chars: dict[float, int]
+    margin_texts: Counter[str]
+    running_looks: frozenset[Look]
+    #: Looks of text no larger than the body in the margins of several pages, other than
+    #: the body's and the headings': the running heads' look, for a page whose own running
+    #: head the sample does not repeat (a book's section heads change with the section).
+    margin_looks: frozenset[Look]
+    #: Presentation slides (``_is_slide_deck``).
+    slides: bool
+    #: IEEE run-in headings are split off (sections are Roman-numbered).
+    run_ins: bool
+    #: Some numbered heading is Roman-numbered.
+    roman: bool
+    #: The deepest numbering other than "(1)".
+    deepest: float
+    #: The looks of numbered headings that differ from the body.
+    numbered_looks: tuple[Look, ...]
+    #: Each heading found: its look and numbering depth (``None``: unnumbered), for levels.
+    headings: tuple[tuple[Look, float | None], ...]
+
+
 @dataclass
 class _Context:
     pages: list[PageLayout]
@@ -154,6 +186,8 @@ class _Context:
     margin_texts: Counter[str] = field(default_factory=Counter)
     #: The looks of running heads found by repetition.
     running_looks: set[Look] = field(default_factory=set)
+    #: See ``_margin_looks``.
+    margin_looks: set[Look] = field(default_factory=set)
     #: Pages (by identity) that hold a table of contents.
     toc_pages: set[int] = field(default_factory=set)
     #: First lines split off their paragraphs (by identity), see _split_first_lines.
@@ -161,6 +195,10 @@ class _Context:
     #: Blocks replaced by their run-in splits, kept alive while ``looks`` holds their ids
     #: (a new block must not inherit a dead one's look through a reused id).
     replaced: list[Block] = field(default_factory=list)
+    #: What the pages are finished against: ``None`` when they are the whole sample.
+    profile: HeadingProfile | None = None
+    #: How many of the first pages may be title pages (none for a page outside the sample).
+    title_pages: int = TITLE_PAGES
 
     def look(self, block: Block) -> Look:
         found = self.looks.get(id(block))
@@ -169,19 +207,29 @@ class _Context:
         return found
 
 
-def mark_headings(pages: list[PageLayout]) -> None:
-    """Mark heading blocks (``kind = "heading"``) and give each a level from 1 to 6."""
-    body = body_size(pages)
+def mark_headings(
+    pages: list[PageLayout], profile: HeadingProfile | None = None
+) -> HeadingProfile | None:
+    """Mark heading blocks (``kind = "heading"``) and give each a level from 1 to 6. What
+    sets a heading apart is learnt from ``pages`` (and returned, ``None`` when they hold no
+    text), or taken from ``profile``: then ``pages`` are pages outside the profile's sample
+    (never among the first ``TITLE_PAGES``), each finished against it alone."""
+    if profile is not None:
+        body = profile.body
+        slides = profile.slides
+    else:
+        body = body_size(pages)
+        slides = _is_slide_deck(pages, body) if body > 0 else False
     if body <= 0:
-        return
-    ctx = _context(pages, body)
-    if _is_slide_deck(pages, body):
+        return None
+    ctx = _context(pages, body, profile)
+    if slides:
         _mark_slide_titles(ctx)
-        return
-    _split_run_ins(ctx)
+        return profile or _profile(ctx, slides=True, run_ins=False, numbered=[], found=[])
+    run_ins = _split_run_ins(ctx)
     splits = _split_first_lines(ctx)
-    found = _find_headings(ctx)
-    _assign_levels(found)
+    numbered, found = _find_headings(ctx)
+    _assign_levels(found, profile.headings if profile is not None else ())
     joined: set[int] = set()
     for heading in found:
         heading.block.kind = "heading"
@@ -193,6 +241,27 @@ def mark_headings(pages: list[PageLayout]) -> None:
     if joined:
         for page in pages:
             page.blocks = [b for b in page.blocks if id(b) not in joined]
+    return profile or _profile(ctx, slides=False, run_ins=run_ins, numbered=numbered, found=found)
+
+
+def _profile(
+    ctx: _Context, slides: bool, run_ins: bool, numbered: list[_Heading], found: list[_Heading]
+) -> HeadingProfile:
+    return HeadingProfile(
+        body=ctx.body,
+        body_look=ctx.body_look,
+        total_chars=ctx.total_chars,
+        size_chars=dict(ctx.size_chars),
+        margin_texts=Counter(ctx.margin_texts),
+        running_looks=frozenset(ctx.running_looks),
+        margin_looks=frozenset(ctx.margin_looks),
+        slides=slides,
+        run_ins=run_ins,
+        roman=any(h.kind == "roman" for h in numbered),
+        deepest=_deepest(numbered),
+        numbered_looks=tuple(_numbered_looks(ctx, numbered)),
+        headings=tuple((h.look, h.depth) for h in found),
+    )
 
 
 def _rejoin_run_ons(pages: list[PageLayout]) -> None:
@@ -304,11 +373,17 @@ def block_look(block: Block) -> Look:
     return Look(size_bucket(block.size), bold, italic, caps, family)
 
 
-def _context(pages: list[PageLayout], body: float) -> _Context:
+def _context(pages: list[PageLayout], body: float, profile: HeadingProfile | None) -> _Context:
     size_chars: dict[float, int] = defaultdict(int)
     # The body's look from its lines (by characters), without a look for every block.
     line_looks: Counter[tuple[float, bool, bool, str]] = Counter()
     ctx = _Context(pages, body, Look(body, False, False, False, ""), 0, size_chars)
+    if profile is not None:
+        ctx.profile = profile
+        ctx.title_pages = 0
+        ctx.margin_texts.update(profile.margin_texts)
+        ctx.running_looks.update(profile.running_looks)
+        ctx.margin_looks.update(profile.margin_looks)
     for page in pages:
         for block in page.blocks:
             if block.kind == "table":
@@ -330,13 +405,37 @@ def _context(pages: list[PageLayout], body: float) -> _Context:
     if line_looks:
         size, bold, italic, family = max(line_looks.items(), key=_count)[0]
         ctx.body_look = Look(size, bold, italic, False, family)
+    if profile is not None:  # the document's statistics, not the page's own
+        ctx.body_look = profile.body_look
+        ctx.total_chars = profile.total_chars
+        ctx.size_chars = defaultdict(int, profile.size_chars)
     for page in pages:
         for block in page.blocks:
             if not _in_margin(page, block) or block.size > ctx.body + 0.5:
                 continue
             if ctx.margin_texts[_margin_key(block.text)] >= 2:
                 ctx.running_looks.add(ctx.look(block))
+    if profile is None:
+        ctx.margin_looks.update(_margin_looks(ctx))
     return ctx
+
+
+def _margin_looks(ctx: _Context) -> frozenset[Look]:
+    """Looks of short text no larger than the body seen in the margins of two pages or more
+    and nowhere else (the body's look aside): the running heads' look, whatever they say."""
+    margin_pages: Counter[Look] = Counter()
+    elsewhere: set[Look] = {ctx.body_look}
+    for page in ctx.pages:
+        seen: set[Look] = set()
+        for block in page.blocks:
+            if block.kind == "table" or len(block.lines) > 2 or block.chars > MAX_HEADING_CHARS:
+                continue
+            if not _in_margin(page, block):
+                elsewhere.add(ctx.look(block))
+            elif block.size <= ctx.body + 0.5:
+                seen.add(ctx.look(block))
+        margin_pages.update(seen)
+    return frozenset(look for look, n in margin_pages.items() if n >= 2 and look not in elsewhere)
 
 
 # --- numbering --------------------------------------------------------------------------------
@@ -527,7 +626,12 @@ def _running_head(ctx: _Context, page: PageLayout, block: Block, text: str) -> b
     if len(words) >= 2 and (_folio(words[0]) or _folio(words[-1])):
         return True
     # A section's running head may show on one page only: known by its look.
-    return ctx.margin_texts[_margin_key(text)] >= 2 or ctx.look(block) in ctx.running_looks
+    look = ctx.look(block)
+    return (
+        ctx.margin_texts[_margin_key(text)] >= 2
+        or look in ctx.running_looks
+        or look in ctx.margin_looks
+    )
 
 
 def _toc_page(page: PageLayout) -> bool:
@@ -556,11 +660,16 @@ def _toc_entry(text: str) -> bool:
 
 def _neighbours(pages: list[PageLayout], p: int, i: int) -> tuple[Block | None, Block | None]:
     """The blocks before and after block ``i`` of page ``p`` in reading order (across a page
-    break)."""
+    break, when the next page is among ``pages``)."""
     blocks = pages[p].blocks
     before = blocks[i - 1] if i > 0 else None
     after = blocks[i + 1] if i + 1 < len(blocks) else None
-    if after is None and p + 1 < len(pages) and pages[p + 1].blocks:
+    if (
+        after is None
+        and p + 1 < len(pages)
+        and pages[p + 1].number == pages[p].number + 1
+        and pages[p + 1].blocks
+    ):
         after = pages[p + 1].blocks[0]
     return before, after
 
@@ -656,7 +765,8 @@ def _differs_from_body(ctx: _Context, look: Look) -> bool:
 # --- finding headings -----------------------------------------------------------------------
 
 
-def _find_headings(ctx: _Context) -> list[_Heading]:
+def _find_headings(ctx: _Context) -> tuple[list[_Heading], list[_Heading]]:
+    """The numbered headings, and every heading found (numbered, run-in, unnumbered)."""
     numbered: list[_Heading] = []
     run_ins: list[_Heading] = []
     others: list[tuple[int, int, Block]] = []
@@ -688,18 +798,20 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
                 numbered.append(heading)
             elif (size_bucket(block.size), block.bold) not in busy or block.size >= 1.5 * ctx.body:
                 others.append((p, i, block))
-    if any(h.kind == "roman" for h in numbered):
+    profile = ctx.profile
+    if any(h.kind == "roman" for h in numbered) or (profile is not None and profile.roman):
         # IEEE: "II." sections hold "A." subsections, which hold "1)" run-ins.
         for h in numbered:
             if h.kind == "letter" and h.depth is not None:
                 h.depth += 1
     # "(1)" sits under whatever other numbering the document has.
-    deepest = max((h.depth or 0 for h in numbered if h.kind != "paren"), default=0)
+    deepest = max(_deepest(numbered), profile.deepest if profile is not None else 0)
     for h in numbered:
         if h.kind == "paren":
             h.depth = deepest + 1
-    # Looks that numbered headings use, unless it is the body's own look.
-    numbered_looks = [h.look for h in numbered if _differs_from_body(ctx, h.look)]
+    numbered_looks = _numbered_looks(ctx, numbered)
+    if profile is not None:
+        numbered_looks.extend(profile.numbered_looks)
     taken = {id(h.block) for h in numbered}
     found = numbered + run_ins
     unnumbered: list[_Heading] = []
@@ -708,7 +820,16 @@ def _find_headings(ctx: _Context) -> list[_Heading]:
         if heading is not None:
             heading.page = p
             unnumbered.append(heading)
-    return found + _title_pages(ctx, unnumbered)
+    return numbered, found + _title_pages(ctx, unnumbered)
+
+
+def _deepest(numbered: list[_Heading]) -> float:
+    return max((h.depth or 0 for h in numbered if h.kind != "paren"), default=0)
+
+
+def _numbered_looks(ctx: _Context, numbered: list[_Heading]) -> list[Look]:
+    """Looks that numbered headings use, unless it is the body's own look."""
+    return [h.look for h in numbered if _differs_from_body(ctx, h.look)]
 
 
 def _title_pages(ctx: _Context, found: list[_Heading]) -> list[_Heading]:
@@ -719,7 +840,7 @@ def _title_pages(ctx: _Context, found: list[_Heading]) -> list[_Heading]:
         by_page[heading.page].append(heading)
     keep: list[_Heading] = []
     for p, headings in by_page.items():
-        front = p < 6 and len(ctx.pages) >= 4
+        front = p < ctx.title_pages and len(ctx.pages) >= 4
         sizes = {h.look.size for h in headings}
         if front and len(sizes) >= 2 and sum(b.chars for b in ctx.pages[p].blocks) < 400:
             headings = [max(headings, key=lambda h: h.look.size)]
@@ -885,19 +1006,15 @@ def _unnumbered_heading(
 # --- run-in headings ------------------------------------------------------------------------
 
 
-def _split_run_ins(ctx: _Context) -> None:
+def _split_run_ins(ctx: _Context) -> bool:
     """IEEE third-level headings run into their paragraph ("1) Accuracy: Showing ...");
-    in a document whose sections are Roman-numbered, split them off as headings."""
-    roman = 0
-    for page in ctx.pages:
-        for block in page.blocks:
-            if len(block.lines) > 2 or block.lines[0].text[:1] not in "IVX":
-                continue
-            found = numbering(block.text)
-            if found is not None and found.kind == "roman" and found.depth == 1:
-                roman += 1
-    if roman < 2:
-        return
+    in a document whose sections are Roman-numbered, split them off as headings. Whether
+    they were (the profile's answer, for a page finished against one)."""
+    if ctx.profile is not None:
+        if not ctx.profile.run_ins:
+            return False
+    elif _roman_sections(ctx.pages) < 2:
+        return False
     for page in ctx.pages:
         out: list[Block] = []
         for block in page.blocks:
@@ -906,6 +1023,19 @@ def _split_run_ins(ctx: _Context) -> None:
                 ctx.replaced.append(block)
             out.extend(split)
         page.blocks = out
+    return True
+
+
+def _roman_sections(pages: list[PageLayout]) -> int:
+    roman = 0
+    for page in pages:
+        for block in page.blocks:
+            if len(block.lines) > 2 or block.lines[0].text[:1] not in "IVX":
+                continue
+            found = numbering(block.text)
+            if found is not None and found.kind == "roman" and found.depth == 1:
+                roman += 1
+    return roman
 
 
 def _split_run_in(block: Block) -> list[Block]:
@@ -1081,9 +1211,17 @@ def _mark_slide_titles(ctx: _Context) -> None:
 # --- levels -----------------------------------------------------------------------------------
 
 
-def _assign_levels(found: list[_Heading]) -> None:
+def _assign_levels(
+    found: list[_Heading], reference: tuple[tuple[Look, float | None], ...] = ()
+) -> None:
     """Numbered headings sit at their depth; unnumbered ones at the depth of the numbered
-    headings that share their look, else above, between or below them by prominence."""
+    headings that share their look, else above, between or below them by prominence. The
+    levels are ranked among ``found`` and the ``reference`` headings (look and depth: those
+    of a document's profile), which get none."""
+    if reference:
+        others = [_Heading(Block([], 0, 0, 0, 0, 0), look, depth) for look, depth in reference]
+        _assign_levels([*found, *others])
+        return
     by_look: dict[Look, list[float]] = defaultdict(list)
     for heading in found:
         if heading.depth is not None:

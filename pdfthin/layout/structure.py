@@ -1,7 +1,9 @@
 """Document-wide structure: running headers and footers, headings and list items.
 
-These need every page: a header is a header because it repeats, and a heading is a heading
-because it stands out from the body text of the whole document (see :mod:`.headings`).
+These look across pages: a header is a header because it repeats, and a heading is a heading
+because it stands out from the body text of the document (see :mod:`.headings`). What they
+learn from the pages they are given (:class:`FurnitureProfile`, the body size) can be kept and
+applied to one more page alone: a document's profile (``pdfthin/layout/__init__.py``).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from dataclasses import dataclass
 from operator import itemgetter
 
 from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
@@ -38,66 +41,105 @@ def _key(text: str) -> str:
     return " ".join(_DIGITS.sub("#", text.lower()).split())
 
 
+@dataclass(frozen=True)
+class FurnitureProfile:
+    """What the furniture pass learns from the pages it is given (the whole document, or the
+    sample of pages a document's profile is made from): how often each short text recurs in
+    each band, on how many pages beside other text, and the printed page numbering."""
+
+    #: Pages looked at.
+    pages: int
+    #: ``(band, key)`` -> pages on which a text with that key stands in that band.
+    counts: Counter[tuple[str, str]]
+    #: The same, counting only pages that hold other text too.
+    with_body: Counter[tuple[str, str]]
+    #: ``printed - position`` of the page numbers, when the pages agree on it.
+    offset: int | None
+
+
 def mark_structure(pages: list[PageLayout]) -> None:
     """:func:`mark_furniture`, then :func:`mark_lists`."""
     mark_furniture(pages)
     mark_lists(pages)
 
 
-def mark_furniture(pages: list[PageLayout]) -> None:
-    """Move running headers, footers and page numbers out of each page's blocks."""
-    n = len(pages)
+def mark_furniture(
+    pages: list[PageLayout], profile: FurnitureProfile | None = None
+) -> FurnitureProfile:
+    """Move running headers, footers and page numbers out of each page's blocks: what
+    repeats over ``profile``'s pages (by default, over ``pages`` themselves)."""
+    candidates = [_candidates(page) for page in pages]
+    if profile is None:
+        profile = _furniture_profile(pages, candidates)
+    for page, found in zip(pages, candidates, strict=True):
+        _move_furniture(page, found, profile)
+    return profile
+
+
+def furniture_profile(pages: list[PageLayout]) -> FurnitureProfile:
+    """What repeats at the edges of ``pages`` (laid out, not finished yet)."""
+    return _furniture_profile(pages, [_candidates(page) for page in pages])
+
+
+def _candidates(page: PageLayout) -> list[tuple[Block, str, str]]:
+    """The page's short blocks at its top or bottom edge, with their band and key."""
+    found: list[tuple[Block, str, str]] = []
+    for block in page.blocks:
+        band = _band(block, page)
+        if band is None or block.kind == "table" or len(block.lines) > 2:
+            continue
+        text = block.text
+        if len(text) > 120:
+            continue
+        found.append((block, band, _key(text)))
+    return found
+
+
+def _furniture_profile(
+    pages: list[PageLayout], candidates: list[list[tuple[Block, str, str]]]
+) -> FurnitureProfile:
     counts: Counter[tuple[str, str]] = Counter()
-    candidates: list[list[tuple[Block, str, str]]] = []
-    for page in pages:
-        found: list[tuple[Block, str, str]] = []
-        seen: set[tuple[str, str]] = set()
-        for block in page.blocks:
-            band = _band(block, page)
-            if band is None or block.kind == "table" or len(block.lines) > 2:
-                continue
-            text = block.text
-            if len(text) > 120:
-                continue
-            key = _key(text)
-            found.append((block, band, key))
-            if (band, key) not in seen:
-                seen.add((band, key))
-                counts[(band, key)] += 1
-        candidates.append(found)
-    repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
     # A line that repeats on pages that hold nothing else (the same short text on every page
     # of a small document) is those pages' content, not their furniture.
     with_body: Counter[tuple[str, str]] = Counter()
     for page, found in zip(pages, candidates, strict=True):
+        keys = {(band, key) for _, band, key in found}
+        counts.update(keys)
         if len(page.blocks) > len(found):
-            for band_key in {(band, key) for _, band, key in found}:
-                with_body[band_key] += 1
+            with_body.update(keys)
     offset = _page_number_offset(pages, candidates)
-    for page, found in zip(pages, candidates, strict=True):
-        furniture: list[tuple[Block, str]] = []
-        edges = _body_edges(page, found)
-        for block, band, key in found:
-            number = block.text.strip()
-            repeated = (
-                counts[(band, key)] >= repeat_min
-                and 2 * with_body[(band, key)] >= counts[(band, key)]
-            )
-            words = _LETTERS.search(key) is not None
-            page_number = bool(_PAGE_NUMBER.match(number))
-            if (
-                (words and n >= 2 and repeated)
-                or (page_number and _at_edge(block, band, edges) and _fits(number, page, offset))
-                or all(line.artifact for line in block.lines)
-                or (not words and not page_number and n >= 4 and repeated)
-            ):
-                furniture.append((block, band))
-        if not furniture:
-            continue
-        drop = {id(b) for b, _ in furniture}
-        page.blocks = [b for b in page.blocks if id(b) not in drop]
-        for block, band in sorted(furniture, key=lambda fb: fb[0].y0):
-            (page.header if band == "top" else page.footer).append(block.text)
+    return FurnitureProfile(len(pages), counts, with_body, offset)
+
+
+def _move_furniture(
+    page: PageLayout, found: list[tuple[Block, str, str]], profile: FurnitureProfile
+) -> None:
+    n = profile.pages
+    counts, with_body = profile.counts, profile.with_body
+    repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
+    offset = profile.offset
+    furniture: list[tuple[Block, str]] = []
+    edges = _body_edges(page, found)
+    for block, band, key in found:
+        number = block.text.strip()
+        repeated = (
+            counts[(band, key)] >= repeat_min and 2 * with_body[(band, key)] >= counts[(band, key)]
+        )
+        words = _LETTERS.search(key) is not None
+        page_number = bool(_PAGE_NUMBER.match(number))
+        if (
+            (words and n >= 2 and repeated)
+            or (page_number and _at_edge(block, band, edges) and _fits(number, page, offset))
+            or all(line.artifact for line in block.lines)
+            or (not words and not page_number and n >= 4 and repeated)
+        ):
+            furniture.append((block, band))
+    if not furniture:
+        return
+    drop = {id(b) for b, _ in furniture}
+    page.blocks = [b for b in page.blocks if id(b) not in drop]
+    for block, band in sorted(furniture, key=lambda fb: fb[0].y0):
+        (page.header if band == "top" else page.footer).append(block.text)
 
 
 def _page_number_offset(
@@ -152,14 +194,16 @@ def _band(block: Block, page: PageLayout) -> str | None:
     return None
 
 
-def mark_lists(pages: list[PageLayout]) -> None:
+def mark_lists(pages: list[PageLayout], body: float | None = None) -> None:
     """Split blocks at lines that start with a bullet or an enumeration marker.
 
     An item goes on over the lines below it while they continue its text; a line that stops
     short on purpose (the next line's first word would have fit) ends it, unless the next
     line hangs under the item's text: "1. INTRODUCTION" over a paragraph set flush with the
-    number is a heading line and its paragraph, not an item that swallows the paragraph."""
-    body = body_size(pages)
+    number is a heading line and its paragraph, not an item that swallows the paragraph.
+    ``body`` is the body text's size (by default, that of ``pages``)."""
+    if body is None:
+        body = body_size(pages)
     for page in pages:
         out: list[Block] = []
         for block in page.blocks:

@@ -1,6 +1,7 @@
 """A small LRU cache of built documents, keyed by fingerprint.
 
-Invariant 5 of docs/design.md: a document is extracted once, in full, and served from here after.
+Invariant 5 of docs/design.md: a document is opened once (its facts and profile) and served from
+here after; its pages are built on demand and kept in the page cache (:mod:`.pagecache`).
 The cache is process-wide and thread-safe; building happens outside the lock so a slow
 extraction never blocks cached reads of other documents.
 
@@ -24,6 +25,7 @@ from pdfthin.deadline import Deadline, Interest, Stop, timeout_error
 from pdfthin.errors import PdfthinError
 from pdfthin.model.document import Document
 from pdfthin.model.keyring import Keyring
+from pdfthin.model.pagecache import PageCache, default_page_cache
 
 DEFAULT_SIZE = 2
 MAX_SIZE = 16
@@ -43,12 +45,16 @@ class _Build:
 
 
 class DocumentCache:
-    def __init__(self, size: int = DEFAULT_SIZE) -> None:
+    """Built documents by fingerprint (at most ``size``), and their built pages (``pages``:
+    by default the process's page cache, :mod:`.pagecache`)."""
+
+    def __init__(self, size: int = DEFAULT_SIZE, pages: PageCache | None = None) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
             raise PdfthinError(
                 "invalid_argument", f"the cache holds 1 to {MAX_SIZE} documents", size=size
             )
         self.size = size
+        self.pages = pages if pages is not None else default_page_cache()
         self._items: OrderedDict[str, Cached] = OrderedDict()
         self._lock = threading.Lock()
         self._building: dict[str, _Build] = {}

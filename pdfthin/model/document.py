@@ -1,19 +1,25 @@
-"""The document model: every page as Markdown with a status, built once per document.
+"""The document model: every page as Markdown with a status, built page by page on demand.
 
-``build_document`` runs the engine over every page, lays the pages out, finds the document-wide
-structure and renders Markdown. The result is plain data, safe to cache and to share between
-requests.
+``build_document`` opens the work: it reads the document's facts and its profile (a fixed,
+bounded sample of pages laid out and finished together: ``profile_sample``), and returns a
+:class:`Document` whose pages are read, laid out, finished against the profile and rendered
+when an operation asks for them, then kept in a page cache (:class:`~.pagecache.PageCache`, a
+byte budget per process). A page's Markdown is a function of the page and the profile: the
+same whether it is read alone, first, last or with every other page (docs/design.md,
+invariant 5). Pages are plain data, safe to cache and to share between requests.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
-from pdfthin.deadline import Stop
+from pdfthin.deadline import Stop, current
 from pdfthin.engine import (
     DocumentFacts,
     EngineDocument,
@@ -23,15 +29,58 @@ from pdfthin.engine import (
     PageContent,
 )
 from pdfthin.engine.gcpause import collect_if_due, collection_paused
-from pdfthin.layout import MAX_LAYOUT_RUNS, Block, Line, PageLayout, finish_document, layout_page
+from pdfthin.layout import (
+    MAX_LAYOUT_RUNS,
+    TITLE_PAGES,
+    Block,
+    DocumentProfile,
+    Line,
+    PageLayout,
+    finish_document,
+    finish_page,
+    layout_page,
+)
 from pdfthin.model.markdown import Anchor, render_page
 from pdfthin.model.markers import joined_pages
+from pdfthin.model.pagecache import PageCache, default_page_cache
 from pdfthin.model.status import page_status
 from pdfthin.pages import check_page
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
 
 ProgressCallback = Callable[[int, int], None]
+
+#: The profile's sample: the first pages (title page, front matter, where ``_title_pages``
+#: looks: as many as it looks at) ...
+PROFILE_HEAD = TITLE_PAGES
+#: ... and this many more spread evenly over the rest, the last page included. Enough pages
+#: for what repeats to show (a running head on a quarter of the pages shows on about four),
+#: few enough that the first answer costs a bounded number of pages whatever the length.
+PROFILE_SPREAD = 10
+#: A document of at most this many pages is its own sample: its pages are finished together,
+#: as a whole document always was.
+PROFILE_PAGES = PROFILE_HEAD + PROFILE_SPREAD
+
+
+def _spread(layouts: list[PageLayout], page_count: int) -> list[PageLayout] | None:
+    """The sample's evenly spread pages, where a long document's running heads and footers
+    are counted (its first pages are mostly front matter, which has none); ``None`` for a
+    document that is its own sample."""
+    if page_count <= PROFILE_PAGES:
+        return None
+    return layouts[PROFILE_HEAD:]
+
+
+def profile_sample(page_count: int) -> list[int]:
+    """The pages (1-based, ascending) a document's profile is made from: every page of a
+    short document; else the first ``PROFILE_HEAD`` and ``PROFILE_SPREAD`` spread evenly
+    from the next one to the last."""
+    if page_count <= PROFILE_PAGES:
+        return list(range(1, page_count + 1))
+    first, last = PROFILE_HEAD + 1, page_count
+    steps = PROFILE_SPREAD - 1
+    spread = {first + round(i * (last - first) / steps) for i in range(PROFILE_SPREAD)}
+    return [*range(1, PROFILE_HEAD + 1), *sorted(spread)]
 
 
 @dataclass
@@ -81,8 +130,11 @@ class Document:
     metadata: Metadata
     outline: list[OutlineEntry]
     outline_problems: list[str]
-    pages: list[Page]
+    #: Every page, in order: a list, or (built documents) a :class:`Pages` sequence that
+    #: builds each page when it is first asked for.
+    pages: Sequence[Page]
     recovered: str | None = None
+    #: Seconds spent opening the document and making its profile.
     extraction_seconds: float = 0.0
     facts: DocumentFacts = field(default_factory=DocumentFacts)
     #: Problems of the document as a whole: a walk over its objects or its work budget cut
@@ -100,100 +152,226 @@ class Document:
         """The Markdown of ``pages`` (1-based; all by default) joined by blank lines; a page not
         read whole is marked where its text would be (``<!-- page 7: needs_ocr (image_only)
         -->``, :mod:`.markers`), never passed over as if it were empty."""
-        chosen = self.pages if pages is None else [self.page(n) for n in pages]
+        chosen = list(self.pages) if pages is None else [self.page(n) for n in pages]
         return joined_pages(chosen)[0]
+
+    def is_cached(self, number: int) -> bool:
+        """Whether page ``number`` is at hand without reading it (always, for a document
+        whose pages are a plain list)."""
+        pages = self.pages
+        return pages.is_cached(number) if isinstance(pages, Pages) else True
 
 
 def build_document(
-    engine: EngineDocument, progress: ProgressCallback | None = None, stop: Stop | None = None
+    engine: EngineDocument,
+    progress: ProgressCallback | None = None,
+    stop: Stop | None = None,
+    cache: PageCache | None = None,
 ) -> Document:
-    """Every page of ``engine`` read, laid out and rendered. ``stop`` (the calls waiting for
-    this build, :mod:`pdfthin.deadline`) is asked between pages and between stages, and
-    bounds each page's interpreter too: once it has expired the build raises ``timeout``, so
-    a document cut short by a caller's deadline is never returned (nor cached)."""
+    """The document's facts and profile, and its pages to be built on demand from ``engine``
+    (which the document keeps open; pages are kept in ``cache``, by default the process's).
+    ``stop`` (the calls waiting for this build, :mod:`pdfthin.deadline`) is asked between
+    pages and between stages, and bounds each page's interpreter too: once it has expired the
+    build raises ``timeout``, so a document cut short by a caller's deadline is never
+    returned (nor cached). ``progress(done, total)`` follows the profile's pages."""
     # The collector would walk the pages' objects over and over while they pile up (see
     # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
     # pypdf's bounds are set once for all the engine calls.
     with collection_paused(), engine.held():
-        # Reading every page and laying it out is bounded as a whole: pages not started
-        # within the document's time limit are not read (the engine labels them).
+        # Reading the pages is bounded as a whole: pages not started within the document's
+        # time limit are not read (the engine labels them).
         engine.document_deadline = time.monotonic() + engine.limits.document_seconds
         try:
-            return _build(engine, progress, stop or _NO_STOP)
+            return _build(engine, progress, stop or _NO_STOP, cache or default_page_cache())
         finally:
             engine.document_deadline = None
 
 
-def _build(engine: EngineDocument, progress: ProgressCallback | None, stop: Stop) -> Document:
+def _build(
+    engine: EngineDocument, progress: ProgressCallback | None, stop: Stop, cache: PageCache
+) -> Document:
     started = time.perf_counter()
     stop.check()
     metadata = engine.metadata()
     outline, outline_problems = engine.outline()
+    sample = profile_sample(engine.page_count)
     contents: list[PageContent] = []
     layouts: list[PageLayout] = []
-    for number in range(1, engine.page_count + 1):
+    for done, number in enumerate(sample, 1):
         stop.check()
-        content = _read_page(engine, number, stop)
+        content, layout = _read_and_lay_out(engine, number, stop)
         contents.append(content)
-        stop.check()
-        layouts.append(_layout(content))
-        # Ruling lines are read by layout alone: a long document's build need not hold them.
-        content.rules = []
+        layouts.append(layout)
         collect_if_due()
         if progress is not None:
-            progress(number, engine.page_count)
+            progress(done, len(sample))
     stop.check()
     try:
-        finish_document(layouts)
+        profile = finish_document(layouts, _spread(layouts, engine.page_count))
     except Exception as exc:  # a layout bug must not cost the pages already read
+        profile = None
         for content in contents:
             _problem(content, f"document structure not found (layout error: {_name(exc)})")
     stop.check()
-    known_words = _vocabulary(layouts)
+    known_words = frozenset(_vocabulary(layouts))
     labels = metadata.page_labels
-    pages: list[Page] = []
+    profiled: dict[int, Page] = {}
     for content, layout in zip(contents, layouts, strict=True):
         stop.check()
-        ocr_layer = any(r.ocr_layer for r in content.runs)
-        markdown, anchors, text = render_page(layout.blocks, known_words, ocr_layer)
-        status, reason_code, reason = page_status(content, layout, markdown)
-        pages.append(
-            Page(
-                number=content.number,
-                status=status,
-                reason=reason,
-                reason_code=reason_code,
-                markdown=markdown,
-                text=text,
-                width=round(content.width, 2),
-                height=round(content.height, 2),
-                rotation=content.rotation,
-                label=labels[content.number - 1] if labels else None,
-                header=layout.header,
-                footer=layout.footer,
-                hidden=[
-                    {"text": h.text, "reason": h.reason, "bbox": h.bbox} for h in content.hidden
-                ],
-                images=content.images,
-                problems=content.problems,
-                ocr_layer=ocr_layer,
-                anchors=anchors,
-            )
-        )
+        profiled[content.number] = _page(content, layout, known_words, labels)
     stop.check()
     facts = engine.facts()
-    return Document(
+    builder = _Builder(engine, profile, known_words, profiled, labels, cache)
+    builder.seconds = time.perf_counter() - started
+    doc = Document(
         fingerprint=engine.fingerprint,
         page_count=engine.page_count,
         metadata=metadata,
         outline=outline,
         outline_problems=outline_problems,
-        pages=pages,
+        pages=Pages(builder),
         recovered=engine.recovered,
         extraction_seconds=time.perf_counter() - started,
         facts=facts,
         problems=list(engine.problems),
     )
+    builder.problems = doc.problems
+    return doc
+
+
+class Pages(Sequence[Page]):
+    """A document's pages, each built when first asked for (:class:`_Builder`)."""
+
+    def __init__(self, builder: _Builder) -> None:
+        self._builder = builder
+
+    def __len__(self) -> int:
+        return self._builder.engine.page_count
+
+    @overload
+    def __getitem__(self, index: int) -> Page: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Page]: ...
+
+    def __getitem__(self, index: int | slice) -> Page | list[Page]:
+        count = len(self)
+        if isinstance(index, slice):
+            return [self._builder.page(i + 1) for i in range(*index.indices(count))]
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("page index out of range")
+        return self._builder.page(index + 1)
+
+    def __iter__(self) -> Iterator[Page]:
+        for number in range(1, len(self) + 1):
+            yield self._builder.page(number)
+
+    def is_cached(self, number: int) -> bool:
+        return self._builder.cached(number) is not None
+
+    def __repr__(self) -> str:
+        """Every page's, as a list's (so building every page)."""
+        return repr(list(self))
+
+    def __eq__(self, other: object) -> bool:
+        """The same pages as ``other`` (any sequence of pages), in order."""
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value, as a list
+
+    @property
+    def built(self) -> int:
+        """Pages laid out so far, the profile's included (each build counts)."""
+        return self._builder.built
+
+
+class _Builder:
+    """Builds a document's pages from its open engine, one at a time (pypdf is not
+    thread-safe): read, laid out, finished against the profile, rendered, then cached.
+
+    The profile's own pages were finished together with it and are kept with it. The
+    document's time and work budgets (invariant 13) cover every page built for it, whenever
+    and by whichever call: its time budget is the time spent building its pages (the
+    profile's included), its work budget the engine's (a page built again counts once). Past
+    either, pages are not read and say so; such a page is not cached. Per call instead, every
+    call on a hostile document could spend the budget again."""
+
+    def __init__(
+        self,
+        engine: EngineDocument,
+        profile: DocumentProfile | None,
+        known_words: frozenset[str],
+        profiled: dict[int, Page],
+        labels: list[str] | None,
+        cache: PageCache,
+    ) -> None:
+        self.engine = engine
+        self.profile = profile
+        self.known_words = known_words
+        self.profiled = profiled
+        self.labels = labels
+        self.cache = cache
+        self.problems: list[str] = []
+        #: Pages laid out, the profile's included.
+        self.built = len(profiled)
+        self._token = object()  # this document's pages in the shared cache
+        self._lock = threading.Lock()
+        #: Seconds spent building the document's pages, the profile's included.
+        self.seconds = 0.0
+        # The engine is closed once nothing can build a page any more (the document dropped,
+        # no build running): pypdf's objects, which all point back at their reader, are then
+        # freed at once rather than left to the cyclic collector.
+        weakref.finalize(self, engine.close)
+
+    def cached(self, number: int) -> Page | None:
+        page = self.profiled.get(number)
+        return page if page is not None else self.cache.get((self._token, number))
+
+    def page(self, number: int) -> Page:
+        found = self.cached(number)
+        if found is not None:
+            return found
+        with self._lock:
+            found = self.cached(number)
+            if found is not None:
+                return found
+            return self._build(number, current())
+
+    def _build(self, number: int, deadline: Stop) -> Page:
+        engine = self.engine
+        started = time.monotonic()
+        # What is left of the document's time budget bounds this page (the engine's check).
+        engine.document_deadline = started + engine.limits.document_seconds - self.seconds
+        try:
+            with collection_paused(), engine.held():
+                page, _ = self._built(number, deadline)
+        finally:
+            engine.document_deadline = None
+            self.seconds += time.monotonic() - started
+        for problem in engine.problems:
+            if problem not in self.problems:
+                self.problems.append(problem)
+        if not engine.left_unread(number):
+            self.cache.put((self._token, number), page)
+        return page
+
+    def _built(self, number: int, deadline: Stop) -> tuple[Page, PageContent]:
+        """Page ``number`` read, laid out, finished and rendered, and what the engine read."""
+        deadline.check()
+        # A page laid out is finished and kept even if the deadline passes meanwhile.
+        content, layout = _read_and_lay_out(self.engine, number, deadline)
+        self.built += 1
+        if self.profile is not None:
+            try:
+                finish_page(layout, self.profile)
+            except Exception as exc:  # a layout bug must not cost the page
+                _problem(content, f"document structure not found (layout error: {_name(exc)})")
+        known = self.known_words | _vocabulary([layout])
+        return _page(content, layout, known, self.labels), content
 
 
 class _NoStop:
@@ -225,6 +403,45 @@ def _read_page(engine: EngineDocument, number: int, stop: Stop) -> PageContent:
         if time.monotonic() < at:
             return content  # finished before the caller's deadline: not cut by it
         stop.check()
+
+
+def _read_and_lay_out(
+    engine: EngineDocument, number: int, stop: Stop
+) -> tuple[PageContent, PageLayout]:
+    content = _read_page(engine, number, stop)
+    stop.check()
+    layout = _layout(content)
+    # Ruling lines are read by layout alone: a long document's build need not hold them.
+    content.rules = []
+    return content, layout
+
+
+def _page(
+    content: PageContent, layout: PageLayout, known_words: frozenset[str], labels: list[str] | None
+) -> Page:
+    """The finished page rendered: Markdown, plain text, status."""
+    ocr_layer = any(r.ocr_layer for r in content.runs)
+    markdown, anchors, text = render_page(layout.blocks, known_words, ocr_layer)
+    status, reason_code, reason = page_status(content, layout, markdown)
+    return Page(
+        number=content.number,
+        status=status,
+        reason=reason,
+        reason_code=reason_code,
+        markdown=markdown,
+        text=text,
+        width=round(content.width, 2),
+        height=round(content.height, 2),
+        rotation=content.rotation,
+        label=labels[content.number - 1] if labels else None,
+        header=layout.header,
+        footer=layout.footer,
+        hidden=[{"text": h.text, "reason": h.reason, "bbox": h.bbox} for h in content.hidden],
+        images=content.images,
+        problems=content.problems,
+        ocr_layer=ocr_layer,
+        anchors=anchors,
+    )
 
 
 def _layout(content: PageContent) -> PageLayout:

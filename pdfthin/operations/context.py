@@ -11,9 +11,10 @@ Getting a call's document (:meth:`Context.document`), in order:
 1. an opened source (:mod:`.source`) is looked up by its identity, without reading a byte; any
    other source, or an identity not seen yet, is read — once for all the calls that want it at
    that moment, within the bytes allowed in flight (:mod:`.reads`) — and hashed;
-2. the cache is asked by fingerprint; on a miss the document is built (one build for every call
-   that wants it, under an extraction slot, stopped when no caller has time left:
-   :mod:`pdfthin.deadline`);
+2. the cache is asked by fingerprint; on a miss the document is opened and its profile made
+   (once for every call that wants it, under an extraction slot, stopped when no caller has
+   time left: :mod:`pdfthin.deadline`); its pages are built later, when a call asks for them
+   (:mod:`pdfthin.model.document`), and kept in the page cache;
 3. the caller's password is checked against the entry's keyring (docs/design.md, invariant 12,
    ``pdfthin/model/keyring.py``): a password the keyring does not know is tried on the file
    itself, exactly as a first call would open it, and remembered only if it opens it. So what
@@ -50,6 +51,7 @@ from pdfthin.model import Document, DocumentCache, build_document
 from pdfthin.model.cache import MAX_SIZE as MAX_CACHE_SIZE
 from pdfthin.model.cache import Cached
 from pdfthin.model.keyring import Keyring
+from pdfthin.model.pagecache import DEFAULT_PAGE_CACHE_BYTES, PageCache
 from pdfthin.operations.cursor import key_from_env
 from pdfthin.operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
 from pdfthin.operations.source import CachedOnly, Opened, PathFile
@@ -57,11 +59,13 @@ from pdfthin.operations.source import CachedOnly, Opened, PathFile
 #: What the adapters configure of the layers below, through the composition root only
 #: (tests/test_layers.py): the engine's limits and native switch, the cache.
 __all__ = [
+    "DEFAULT_PAGE_CACHE_BYTES",
     "MAX_CACHE_SIZE",
     "Context",
     "DocumentCache",
     "Limits",
     "NativeUnavailable",
+    "PageCache",
     "Source",
     "default_context",
     "pypdf_warning",
@@ -89,7 +93,9 @@ class Context:
     ocr: Any = None
     #: Called as ``progress(done, total)`` while a document is being extracted.
     progress: Callable[[int, int], None] | None = None
-    #: At most this many extractions at once (servers); one more is refused with ``busy``.
+    #: At most this many documents opened (their profile made) at once (servers); one more is
+    #: refused with ``busy``. Pages asked for later are built by the calls asking, one at a
+    #: time per document.
     #: Cached documents are served whatever the extractions in flight.
     max_extractions: int | None = None
     #: File bytes held at once by this context's calls (see :mod:`.reads`).
@@ -115,9 +121,9 @@ class Context:
         return self._reads
 
     def document(self, source: Source, password: str | None = None) -> Document:
-        """The built document for ``source``, if ``password`` opens it: from the cache when
-        its bytes were seen before, otherwise extracted once, in full (see the module
-        docstring)."""
+        """The opened document for ``source``, if ``password`` opens it: from the cache when
+        its bytes were seen before, otherwise opened once, its pages built when asked for (see
+        the module docstring)."""
         deadline = current()
         deadline.check()
         with self._held(source, deadline) as held:
@@ -175,9 +181,13 @@ class Context:
         with self._slot(), collection_paused():  # see pdfthin/engine/gcpause.py
             engine = open_pdf(data, password=password, limits=self.limits)
             try:
-                doc = build_document(engine, progress=self.progress, stop=stop)
-            finally:
+                # The document keeps its engine open: its pages are built when asked for.
+                doc = build_document(
+                    engine, progress=self.progress, stop=stop, cache=self.cache.pages
+                )
+            except BaseException:
                 engine.close()
+                raise
         keyring = None
         if doc.metadata.encrypted:
             keyring = Keyring()

@@ -39,6 +39,16 @@ def all_unreadable(doc: Document) -> list[int]:
     return found
 
 
+def _unreadable_among(doc: Document, pages: Iterable[int]) -> list[int]:
+    """The pages of ``pages`` not read whole, in order: from the document's list when it was
+    made, else asking only these pages (pages are built on demand: a response about a few
+    pages does not build the others)."""
+    known = doc.derived.get(_DERIVED_KEY)
+    if isinstance(known, list):
+        return sorted(set(known).intersection(pages))
+    return [n for n in sorted(set(pages)) if doc.page(n).unreadable]
+
+
 def unreadable_in(doc: Document, first: int, last: int) -> list[int]:
     """The pages from ``first`` to ``last`` not read whole (cheap for many spans)."""
     pages = all_unreadable(doc)
@@ -57,10 +67,7 @@ def page_list(pages: list[int]) -> str:
 def report(doc: Document, pages: Iterable[int]) -> UnreadableReport | None:
     """The ``unreadable`` report of a response whose scope is ``pages``; ``None`` when every
     page was read."""
-    unreadable = set(all_unreadable(doc))
-    if not unreadable:
-        return None
-    missing = sorted(unreadable.intersection(pages))
+    missing = _unreadable_among(doc, pages)
     if not missing:
         return None
     by_reason: dict[str, list[int]] = {}
