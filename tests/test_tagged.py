@@ -359,3 +359,27 @@ def test_a_tree_walked_through_its_pages_survives_a_loop_of_kids() -> None:
     data = _tagged_pdf(lines, tree, broken=loop)
     assert open_pdf(data).page(1).structure is not None
     assert "Method used here" in _markdown(data)
+
+
+def _tagged_slide() -> tuple[list[Line], StructNode]:
+    """A slide (large type, little text) whose title the tree tags; a subtitle near the top
+    set larger than the body, and the points below it, are paragraphs."""
+    lines: list[Line] = [
+        ("Quarterly review", 72, 740, 30),
+        ("Agenda for the morning", 72, 696, 22),
+    ]
+    points = ["Sales grew in every region", "Costs held flat", "Two new plants opened"]
+    lines += [(text, 72, 640 - 36 * i, 18) for i, text in enumerate(points)]
+    tree: StructNode = ("Document", [("H1", [0]), *[("P", [i]) for i in range(1, len(lines))]])
+    return lines, tree
+
+
+def test_a_tagged_slide_keeps_the_title_its_tree_gives() -> None:
+    data = _tagged_pdf(*_tagged_slide())
+    assert _decision(data) == "tree used"
+    md = _markdown(data).splitlines()
+    assert "# Quarterly review" in md
+    # The slide-title rule looks for a title only on slides without one: the subtitle, the
+    # largest text left near the top, stays a paragraph.
+    assert "Agenda for the morning" in md
+    assert not [line for line in md if line.startswith("#") and "Agenda" in line]

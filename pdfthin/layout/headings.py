@@ -1188,8 +1188,11 @@ def _is_slide_deck(pages: list[PageLayout], body: float) -> bool:
 def _mark_slide_titles(ctx: _Context) -> None:
     """Each slide's title, the largest short text near its top, is a heading, and so is
     other short text set as large as a title larger than the body; slide titles are all
-    one level (a deck's outline is flat)."""
+    one level (a deck's outline is flat). A slide whose title its structure tree gave
+    already (a tagged deck) keeps it: its next-largest lines are not titles."""
     for page in ctx.pages:
+        if any(b.kind == "heading" for b in page.blocks):
+            continue
         candidates = [b for b in page.blocks if _shape(ctx, page, b) and len(b.lines) <= 3]
         best: Block | None = None
         for block in candidates:
