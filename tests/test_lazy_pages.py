@@ -324,3 +324,17 @@ def test_the_documents_work_budget_covers_every_call_and_a_refused_page_is_not_k
     assert again.status == "needs_ocr" and "work budget" in again.problems[0]
     assert not doc.is_cached(14)
     assert doc.page(11).markdown == "page 11 of the document"  # built before: still there
+
+
+def test_progress_follows_the_pages_a_whole_document_search_builds(book: bytes) -> None:
+    from pdfthin.operations import Context, find_in_document
+
+    told: list[tuple[int, int]] = []
+    context = Context()
+    context.progress = lambda done, total: told.append((done, total))
+    find_in_document(book, "no such phrase anywhere", context=context)
+    sample = profile_sample(200)
+    # The profile's pages while the document opens, then each page the search built.
+    assert told[: len(sample)] == [(i, len(sample)) for i in range(1, len(sample) + 1)]
+    built = [done for done, total in told[len(sample) :] if total == 200]
+    assert built == [n for n in range(1, 201) if n not in sample]

@@ -12,7 +12,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 if TYPE_CHECKING:
     from pdfthin.operations import Operation
@@ -254,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    finally:
+        _Progress.end_all()
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -290,6 +292,9 @@ class _Progress:
         self._time = time.monotonic
         self.started = time.monotonic()
 
+    #: Progress lines left open (no newline yet): ended when the command ends.
+    _open: ClassVar[list[_Progress]] = []
+
     def __call__(self, done: int, total: int) -> None:
         if total < 20 or self._time() - self.started < 1.0:
             return
@@ -297,6 +302,17 @@ class _Progress:
         end = "\n" if done == total else ""
         self.stream.write(f"\rpdfthin: reading page {done}/{total}{end}")
         self.stream.flush()
+        if end:
+            self._open[:] = [p for p in self._open if p is not self]
+        elif self not in self._open:
+            self._open.append(self)
+
+    @classmethod
+    def end_all(cls) -> None:
+        for progress in cls._open:
+            progress.stream.write("\n")
+            progress.stream.flush()
+        cls._open.clear()
 
 
 def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int:
@@ -355,6 +371,9 @@ def _cmd_read(args: argparse.Namespace) -> int:
     context = _context(args)
     json_mode = args.format == "json"
     read = _operation("read", args, context)
+    streamed = args.max_chars is None and args.max_pages is None and not json_mode
+    if streamed:
+        context.progress = None  # the pages printed as they are read are the progress
     try:
         response = _run(args, read, json_mode)
         if args.max_chars is not None or args.max_pages is not None:

@@ -173,7 +173,8 @@ def build_document(
     ``stop`` (the calls waiting for this build, :mod:`pdfthin.deadline`) is asked between
     pages and between stages, and bounds each page's interpreter too: once it has expired the
     build raises ``timeout``, so a document cut short by a caller's deadline is never
-    returned (nor cached). ``progress(done, total)`` follows the profile's pages."""
+    returned (nor cached). ``progress(done, total)`` follows the profile's pages, then
+    ``progress(number, page count)`` each page built after."""
     # The collector would walk the pages' objects over and over while they pile up (see
     # pdfthin/engine/gcpause.py); it runs between documents, and between pages when due.
     # pypdf's bounds are set once for all the engine calls.
@@ -222,6 +223,7 @@ def _build(
     stop.check()
     facts = engine.facts()
     builder = _Builder(engine, profile, known_words, profiled, labels, cache)
+    builder.progress = progress
     builder.seconds = time.perf_counter() - started
     doc = Document(
         fingerprint=engine.fingerprint,
@@ -316,6 +318,9 @@ class _Builder:
         self.labels = labels
         self.cache = cache
         self.problems: list[str] = []
+        #: Told ``(page number, page count)`` after each page built (a terminal's progress
+        #: while a whole-document operation reads its way through).
+        self.progress: ProgressCallback | None = None
         #: Pages laid out, the profile's included.
         self.built = len(profiled)
         self._token = object()  # this document's pages in the shared cache
@@ -357,6 +362,8 @@ class _Builder:
                 self.problems.append(problem)
         if not engine.left_unread(number):
             self.cache.put((self._token, number), page)
+        if self.progress is not None:
+            self.progress(number, engine.page_count)
         return page
 
     def _built(self, number: int, deadline: Stop) -> tuple[Page, PageContent]:
