@@ -1,6 +1,6 @@
 // Pyodide against CPython on the same files, the same wheel and the same measuring code
-// (benchmarks/pyodide_measure.py): interpreter start, import, first page (the whole document is
-// extracted on first use), per-page extraction time, a cached page, all pages.
+// (benchmarks/pyodide_measure.py): interpreter start, import, first page (the document's
+// profile and the page), a cached page, all pages.
 //
 //   node web/build.mjs                     # once: web/dist with the wheels
 //   node benchmarks/pyodide_bench.mjs [--repeat 3] [--python .venv/bin/python] [--files REL ...]
@@ -131,7 +131,7 @@ const lines = [
     return `| ${f} | ${c.pages} | ${ms(c.first_page_s)} ms | ${ms(p.first_page_s)} ms | ${ratio(c.first_page_s, p.first_page_s)} | ${c.per_page_ms} ms | ${p.per_page_ms} ms | ${(c.cached_page_s * 1000).toFixed(1)} / ${(p.cached_page_s * 1000).toFixed(1)} ms |`;
   }),
   "",
-  "First page = time until read_pages(pages=\"1\") answers on a fresh cache: pdfthin extracts the whole document on first use, so it grows with the page count; per page = that time / pages. Cached page = the same call again.",
+  "First page = time until read_pages(pages=\"1\") answers on a fresh cache: pdfthin reads the document's profile (at most 16 sample pages) and the page; per page = that time / pages. Cached page = the same call again.",
   "",
 ];
 await mkdir(dirname(opts.out), { recursive: true });

@@ -3,8 +3,8 @@
     python benchmarks/pyodide_measure.py --repeat 3 FILE... > out.json
 
 For each file and repeat, on a fresh :class:`~pdfthin.operations.Context` (empty cache):
-``first_page_s``, the time until ``read_pages(pages="1")`` answers (pdfthin extracts the whole
-document on first use, so this is what a user waits for after dropping a file);
+``first_page_s``, the time until ``read_pages(pages="1")`` answers (what a user waits for after
+dropping a file: the document's profile and the page);
 ``cached_page_s``, the same call again (served from the cache); ``all_pages_s``, reading every
 page by following cursors afterwards. Medians are reported; ``per_page_ms`` is the first-page
 time divided by the page count (the extraction cost per page).
