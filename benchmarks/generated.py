@@ -105,7 +105,14 @@ def write_document(path: Path, pages: int, seed: int = 1) -> Path:
         pages,
         b" ".join(b"%d 0 R" % k for k in kids),
     )
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    path.write_bytes(pdf_file(objects, root=catalog, version=b"1.7"))
+    return path
+
+
+def pdf_file(objects: list[bytes], root: int, version: bytes = b"1.4") -> bytes:
+    """A PDF of ``objects`` (object ``i + 1`` is ``objects[i]``) with the catalog ``root``
+    and a correct cross-reference table."""
+    out = bytearray(b"%PDF-" + version + b"\n%\xe2\xe3\xcf\xd3\n")
     offsets: list[int] = []
     for index, body in enumerate(objects, start=1):
         offsets.append(len(out))
@@ -115,8 +122,7 @@ def write_document(path: Path, pages: int, seed: int = 1) -> Path:
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1,
-        catalog,
+        root,
         xref,
     )
-    path.write_bytes(bytes(out))
-    return path
+    return bytes(out)

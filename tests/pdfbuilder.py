@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -922,6 +922,17 @@ def simple_pdf(content: bytes, resources: Mapping[str, Any] | None = None, **pag
         else:
             res[key] = value
     b.add_page(content, res, **page)
+    return b.build()
+
+
+def lined_pages(pages: int, line: Callable[[int, int], str], lines: int = 40) -> bytes:
+    """A ``pages``-page document in Helvetica 11: ``lines`` lines a page, line ``i`` of page
+    ``n`` (both from 1 and 0) reading ``line(n, i)``."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    for n in range(1, pages + 1):
+        shown = " ".join(f"0 -14 Td ({line(n, i)}) Tj" for i in range(lines))
+        b.add_page(f"BT /F1 11 Tf 72 760 Td {shown} ET".encode(), {"Font": {"F1": font}})
     return b.build()
 
 

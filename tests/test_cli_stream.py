@@ -9,18 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pdfbuilder import PdfBuilder
+from pdfbuilder import lined_pages
 
 from pdfthin.adapters import cli
 
 
 def _long(path: Path, pages: int) -> Path:
-    b = PdfBuilder()
-    font = b.font_standard("Helvetica")
-    for n in range(1, pages + 1):
-        lines = " ".join(f"0 -14 Td (page {n} line {i} of the stream) Tj" for i in range(45))
-        b.add_page(f"BT /F1 11 Tf 72 760 Td {lines} ET".encode(), {"Font": {"F1": font}})
-    path.write_bytes(b.build())
+    path.write_bytes(lined_pages(pages, lambda n, i: f"page {n} line {i} of the stream", 45))
     return path
 
 

@@ -10,19 +10,14 @@ import os
 from pathlib import Path
 
 import pytest
-from pdfbuilder import PdfBuilder
+from pdfbuilder import lined_pages
 
 from pdfthin.adapters.cli import main as cli
 from pdfthin.operations import Context, read_pages, source
 
 
 def _document(path: Path, pages: int, word: str) -> Path:
-    b = PdfBuilder()
-    font = b.font_standard("Helvetica")
-    for n in range(1, pages + 1):
-        lines = " ".join(f"0 -14 Td ({word} {n} line {i}) Tj" for i in range(40))
-        b.add_page(f"BT /F1 11 Tf 72 760 Td {lines} ET".encode(), {"Font": {"F1": font}})
-    path.write_bytes(b.build())
+    path.write_bytes(lined_pages(pages, lambda n, i: f"{word} {n} line {i}"))
     return path
 
 
