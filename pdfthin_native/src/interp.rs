@@ -28,6 +28,9 @@ type Rgb = [f64; 3];
 /// What a graphics state parameter dictionary sets (`interpreter.ext_gstate`): fill and
 /// stroke opacity, a soft mask's estimated opacity, normal blending (`None`: left alone).
 type GParams = (Option<f64>, Option<f64>, Option<f64>, Option<bool>);
+/// What a marked-content property list says (see `properties`): its `/ActualText`, whether
+/// the default view hides it as optional content, and its `/MCID` (-1 when it has none).
+type Marking = (Option<String>, bool, i64);
 const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
 const BLACK: Rgb = [0.0, 0.0, 0.0];
 
@@ -360,7 +363,7 @@ pub struct Interp<'py> {
     fonts: Vec<Py<Font>>,
     font_cache: HashMap<(i64, Vec<u8>), Option<usize>>,
     xobject_cache: HashMap<(i64, Vec<u8>), Rc<XObject>>,
-    property_cache: HashMap<(i64, Vec<u8>), (Option<String>, bool, i64)>,
+    property_cache: HashMap<(i64, Vec<u8>), Marking>,
     // the page
     drawn: Vec<(Run, Look)>,
     images: Vec<Image>,
@@ -1544,7 +1547,7 @@ impl<'py> Interp<'py> {
     /// A property list's `/ActualText`, whether, as optional content, the default view
     /// hides it, and its `/MCID` (or -1); asked of Python once per resource dictionary and
     /// name.
-    fn properties(&mut self, name: &[u8]) -> HResult<(Option<String>, bool, i64)> {
+    fn properties(&mut self, name: &[u8]) -> HResult<Marking> {
         let key = (self.scope, name.to_vec());
         if let Some(hit) = self.property_cache.get(&key) {
             return Ok(hit.clone());
@@ -1552,7 +1555,7 @@ impl<'py> Interp<'py> {
         let found = self
             .resolver
             .call_method1("properties", (self.scope, name_str(name)))
-            .and_then(|t| t.extract::<(Option<String>, bool, i64)>())
+            .and_then(|t| t.extract::<Marking>())
             .map_err(|e| self.py_error(e))?;
         self.property_cache.insert(key, found.clone());
         Ok(found)
