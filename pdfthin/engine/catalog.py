@@ -34,6 +34,10 @@ _DATE = re.compile(
 )
 
 
+def _ignore(_: str | None) -> None:
+    """The problem callback of a closed catalog."""
+
+
 class Catalog:
     """What a document says about itself, read when asked (each method is called inside the
     engine document's quiet, open state: :class:`~.document.EngineDocument`)."""
@@ -58,10 +62,14 @@ class Catalog:
         self._dest_problem: str | None = None
 
     def close(self) -> None:
-        """Let go of the pages and destinations read (the document is closed)."""
+        """Let go of the pages and destinations read (the document is closed), and of the
+        document's problem callback: a bound method of the engine document, which holds this
+        catalog, so that the two (and the reader behind them) are freed at once, not left to
+        the cyclic collector."""
         self._pages = []
         self._page_numbers = {}
         self._dest_names = None
+        self._problem = _ignore
 
     def metadata(self) -> Metadata:
         info: Any = None

@@ -493,6 +493,10 @@ class EngineDocument:
             content.problems.append(f"reading stopped: {_short(exc)}")
             content.incomplete = True
         content.operators = interpreter.ops
+        # Its table of bound methods makes the interpreter a cycle: emptied, the interpreter
+        # (and what it held of the page) is freed at once instead of waiting for the cyclic
+        # collector, which pages built on demand, outside a document's build, do not call.
+        interpreter.ops_table.clear()
         return content
 
     def _read_page_native(
