@@ -304,7 +304,7 @@ def _numbered_pages(count: int) -> bytes:
     return b.build()
 
 
-def test_the_documents_work_budget_covers_every_call_and_a_refused_page_is_not_kept() -> None:
+def test_the_documents_work_budget_covers_every_call_and_what_it_refused_stays_refused() -> None:
     data = _numbered_pages(30)
     probe = open_pdf(data)
     probe.page(11)
@@ -318,11 +318,10 @@ def test_the_documents_work_budget_covers_every_call_and_a_refused_page_is_not_k
     with applied(Deadline(None)):  # one call: what the profile left, two pages' work
         statuses = [doc.page(n).status for n in outside]
     assert statuses == ["text", "text", "needs_ocr"]
-    assert doc.is_cached(13) and not doc.is_cached(14)
+    assert doc.is_cached(13) and doc.is_cached(14)
     with applied(Deadline(None)):  # another call: the same document, its budget spent
         again = doc.page(14)
     assert again.status == "needs_ocr" and "work budget" in again.problems[0]
-    assert not doc.is_cached(14)
     assert doc.page(11).markdown == "page 11 of the document"  # built before: still there
 
 
@@ -338,3 +337,20 @@ def test_progress_follows_the_pages_a_whole_document_search_builds(book: bytes) 
     assert told[: len(sample)] == [(i, len(sample)) for i in range(1, len(sample) + 1)]
     built = [done for done, total in told[len(sample) :] if total == 200]
     assert built == [n for n in range(1, 201) if n not in sample]
+
+
+def test_pages_past_the_documents_budget_are_not_laid_out_again_by_each_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = _numbered_pages(40)
+    probe = open_pdf(data)
+    for number in profile_sample(40):
+        probe.page(number)
+    doc = pdfthin.open(data, limits=Limits(document_work=probe.work_spent))
+    laid_out = _count_layouts(monkeypatch)
+    first = [page.status for page in doc.pages]  # a whole-document call
+    assert "needs_ocr" in first  # the budget refused the pages outside the profile
+    count = len(laid_out)
+    again = [page.status for page in doc.pages]  # the next whole-document call
+    assert again == first
+    assert len(laid_out) == count  # nothing laid out again

@@ -299,8 +299,10 @@ class _Builder:
     document's time and work budgets (invariant 13) cover every page built for it, whenever
     and by whichever call: its time budget is the time spent building its pages (the
     profile's included), its work budget the engine's (a page built again counts once). Past
-    either, pages are not read and say so; such a page is not cached. Per call instead, every
-    call on a hostile document could spend the budget again."""
+    either, pages are not read and say so; such a page is cached like any other (the budgets are
+    spent for the document's life: a document of thousands of pages past its budget would
+    otherwise lay every one out again on every call). Per call instead, every call on a
+    hostile document could spend the budget again."""
 
     def __init__(
         self,
@@ -360,8 +362,7 @@ class _Builder:
         for problem in engine.problems:
             if problem not in self.problems:
                 self.problems.append(problem)
-        if not engine.left_unread(number):
-            self.cache.put((self._token, number), page)
+        self.cache.put((self._token, number), page)
         if self.progress is not None:
             self.progress(number, engine.page_count)
         return page
