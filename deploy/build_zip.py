@@ -166,31 +166,32 @@ def runtime_python(runtime: str = RUNTIME) -> str:
 
 
 #: What compiles the staged sources, run by the runtime's Python: ``compileall -b`` with
-#: unchecked-hash ``.pyc`` files named after ``TASK_ROOT``, except that pdfthin's docstrings
-#: are left out (a sixth of its bytecode, read by nothing in the handler; line numbers stay).
-#: pypdf's are kept: its code may read them.
+#: unchecked-hash ``.pyc`` files named after ``TASK_ROOT``, except that docstrings are left
+#: out (a sixth of the bytecode; line numbers stay). Nothing the handler runs reads one: pypdf
+#: never reads ``__doc__``, and in pdfthin only the schemas of the MCP tools do
+#: (``operations/schema.py``), which the handler does not serve; tests/test_lambda_deploy.py
+#: checks both.
 _COMPILE = """
 import ast, importlib.util, marshal, sys
 from pathlib import Path
 
-staging, root, strip = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+staging, root = Path(sys.argv[1]), sys.argv[2]
 DOCSTRING_HOLDERS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 for path in sorted(staging.rglob("*.py")):
     name = path.relative_to(staging).as_posix()
     source = path.read_bytes()
     tree = ast.parse(source, name)
-    if name.startswith(strip):
-        for node in ast.walk(tree):
-            body = getattr(node, "body", None)
-            if (
-                isinstance(node, DOCSTRING_HOLDERS)
-                and body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                body[0] = ast.copy_location(ast.Pass(), body[0]) if len(body) == 1 else None
-                node.body = [statement for statement in body if statement is not None]
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, DOCSTRING_HOLDERS)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            body[0] = ast.copy_location(ast.Pass(), body[0]) if len(body) == 1 else None
+            node.body = [statement for statement in body if statement is not None]
     code = compile(tree, root + "/" + name, "exec", dont_inherit=True)
     # PEP 552: a hash-based .pyc whose source is never checked.
     flags = (1).to_bytes(4, "little")
@@ -219,7 +220,7 @@ def to_bytecode(files: dict[str, bytes], python: str, runtime: str = RUNTIME) ->
                 target.write_bytes(data)
         # One process, sorted order, fixed hash seed: the same bytes every time.
         subprocess.run(
-            [python, "-c", _COMPILE, str(staging), TASK_ROOT, "pdfthin/"],
+            [python, "-c", _COMPILE, str(staging), TASK_ROOT],
             check=True,
             env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONNODEBUGRANGES": "1"},
         )

@@ -134,6 +134,27 @@ def test_the_glyph_list_in_the_zip_is_pypdfs_table(tmp_path: Path, bytecode: boo
     assert json.loads(done.stdout) == [list(item) for item in adobe_glyphs.items()]
 
 
+def test_nothing_the_handler_runs_reads_the_docstrings_the_bytecode_leaves_out(
+    tmp_path: Path,
+) -> None:
+    """The zip's bytecode has no docstrings (deploy/build_zip.py). Of everything in it only the
+    MCP tools' schemas read one, and the handler does not serve schemas."""
+    built = build_zip.build(tmp_path / "a.zip", sys.executable, False, runtime=RUNTIME)
+    with zipfile.ZipFile(built) as archive:
+        readers = sorted(
+            name
+            for name in archive.namelist()
+            if name.endswith(".py")
+            and any(
+                word in archive.read(name).decode("utf-8", "replace")
+                for word in ("__doc__", "getdoc", "pydoc")
+            )
+        )
+    assert readers == ["pdfthin/operations/schema.py"]
+    handler = (ROOT / "pdfthin" / "adapters" / "aws").rglob("*.py")
+    assert not [path.name for path in handler if "schema" in path.read_text(encoding="utf-8")]
+
+
 def test_bytecode_only_for_the_runtime_version(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match=r"python2\.7"):
         build_zip.build(tmp_path / "x.zip", sys.executable, runtime="python2.7")
