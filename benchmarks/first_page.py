@@ -5,7 +5,8 @@
 For generated documents of 1, 10, 100 and 1,000 pages (:mod:`benchmarks.generated`) and the
 longest real files of the corpus, each probe is a fresh process (pure, then native when the
 kernel is installed) that imports pdfthin and asks ``read_pages(pages="1")`` — what an agent
-or a CLI user waits for — or reads every page (the cost of a whole read, for comparison).
+or a CLI user waits for — or ``describe_document`` (an agent's usual first call), or reads every
+page (the cost of a whole read, for comparison).
 The parent takes each child's wall time from spawn to exit; the child reports its import and
 answer times, its CPU time and its peak resident memory (``ru_maxrss``, Linux). Probes run one
 at a time, interleaved across documents and paths so that drifts in machine speed fall on all
@@ -44,13 +45,16 @@ REAL_FILES = (
 _PROBE = """
 import json, resource, sys, time
 wall0, cpu0 = time.perf_counter(), time.process_time()
-from pdfthin.operations import Context, read_pages
+from pdfthin.operations import Context, describe_document, read_pages
 wall1, cpu1 = time.perf_counter(), time.process_time()
 path, what = sys.argv[1], sys.argv[2]
 context = Context()
 if what == "first":
     r = read_pages(path, pages="1", context=context)
     chars = len(r["pages"][0]["markdown"])
+elif what == "describe":
+    r = describe_document(path, context=context)
+    chars = r["estimated_tokens"]["total"]
 else:
     r = read_pages(path, max_chars=1_000_000, context=context)
     chars = sum(len(p["markdown"]) for p in r["pages"])
@@ -109,7 +113,7 @@ def measure(
     """Median figures per document and path: ``first`` always, ``all`` when ``whole``."""
     paths = ["pure", "native"] if native else ["pure"]
     samples: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    kinds = ["first", "all"] if whole else ["first"]
+    kinds = ["first", "describe", "all"] if whole else ["first", "describe"]
     warm_up = next(iter(documents.values()))
     for mode in paths:  # bytecode written, files in the page cache: not measured
         _probe(warm_up, "first", mode == "native")
@@ -146,11 +150,12 @@ def render(result: dict[str, Any]) -> str:
         "",
         'Answer = `read_pages(pages="1")` after import (CPU time of the call in brackets); '
         "process = spawn to exit, import included; peak = the process's peak resident memory. "
-        "× 1-page = the answer's time over the 1-page document's on the same path.",
+        "× 1-page = the answer's time over the 1-page document's on the same path. "
+        "Describe = `describe_document` in a fresh process, after import.",
         "",
         "| document | pages | path | import | first answer | × 1-page | process | peak | "
-        "whole read per page |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+        "describe | whole read per page |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, by_mode in rows.items():
         for mode, row in by_mode.items():
@@ -163,10 +168,12 @@ def render(result: dict[str, Any]) -> str:
             )
             whole = row.get("all")
             per_page = _ms(whole["answer_s"] / row["pages"]) if whole else "—"
+            described = _ms(row["describe"]["answer_s"]) if "describe" in row else "—"
             lines.append(
                 f"| {name} | {row['pages']} | {mode} | {_ms(first['import_s'])} | "
                 f"{_ms(first['answer_s'])} ({_ms(first['answer_cpu_s'])}) | {times} | "
-                f"{_ms(first['process_s'])} | {first['peak_mib']:.0f} MiB | {per_page} |"
+                f"{_ms(first['process_s'])} | {first['peak_mib']:.0f} MiB | {described} | "
+                f"{per_page} |"
             )
     lines.append("")
     return "\n".join(lines)

@@ -122,7 +122,7 @@ def test_an_interest_lasts_as_long_as_its_latest_member() -> None:
 def test_a_build_past_every_callers_time_stops_and_lets_go(laid_out: list[int]) -> None:
     context = Context(max_extractions=1)
     started = time.monotonic()
-    assert outcome(lambda: call(describe_document, SLOW, 0.3, context=context)) == "timeout"
+    assert outcome(lambda: call(describe_document, SLOW, 0.3, full=True, context=context)) == "timeout"
     took = time.monotonic() - started
     assert took < 0.3 + 0.5, took
     assert gc.isenabled() and gcpause._depth == 0
@@ -148,14 +148,14 @@ def test_a_caller_waits_for_another_callers_build_only_within_its_own_time(
     first: dict[str, str] = {}
     thread = threading.Thread(
         target=lambda: first.update(
-            code=outcome(lambda: call(describe_document, SLOW, None, context=context))
+            code=outcome(lambda: call(describe_document, SLOW, None, full=True, context=context))
         )
     )
     thread.start()
     while not laid_out:
         time.sleep(0.01)
     started = time.monotonic()
-    assert outcome(lambda: call(describe_document, SLOW, 0.3, context=context)) == "timeout"
+    assert outcome(lambda: call(describe_document, SLOW, 0.3, full=True, context=context)) == "timeout"
     assert time.monotonic() - started < 0.3 + 0.3
     thread.join()
     assert first == {"code": "ok"} and len(laid_out) == PAGES  # the first caller's build went on
@@ -178,14 +178,14 @@ def test_a_build_goes_on_while_a_waiting_caller_has_time(
     first: dict[str, str] = {}
     thread = threading.Thread(
         target=lambda: first.update(
-            code=outcome(lambda: call(describe_document, SLOW, 0.5, context=context))
+            code=outcome(lambda: call(describe_document, SLOW, 0.5, full=True, context=context))
         )
     )
     thread.start()
     while not laid_out:
         time.sleep(0.01)
     # Joins the first call's build, with time to see it through.
-    answer = call(describe_document, SLOW, 30, context=context)
+    answer = call(describe_document, SLOW, 30, full=True, context=context)
     thread.join()
     assert answer["document"]["page_count"] == PAGES
     assert opened == [1]  # one build served both
@@ -286,7 +286,7 @@ def test_the_server_answers_timeout_and_frees_the_slot(root: Path, laid_out: lis
 
     async def main() -> None:
         started = time.monotonic()
-        slow = await server.call("describe_document", {"path": "slow.pdf"})
+        slow = await server.call("describe_document", {"path": "slow.pdf", "full": True})
         took = time.monotonic() - started
         assert slow.is_error and slow.structured_content is not None
         assert slow.structured_content["error"]["code"] == "timeout"

@@ -141,8 +141,9 @@ def test_responses_stay_under_the_6_mb_payload_limit(code: Path) -> None:
 
 
 def test_the_lambda_deadline_answers_timeout_then_the_retry_is_served(code: Path) -> None:
-    # Seconds of extraction (120 dense pages), well past the one second the deadline leaves.
-    request = {"operation": "describe_document", "document": b64(dense_pdf(120))}
+    # Seconds of extraction (120 dense pages, every one read: full), well past the one second
+    # the deadline leaves.
+    request = {"operation": "describe_document", "document": b64(dense_pdf(120)), "full": True}
     with Function(code) as function:
         # 2 s left: the handler answers 1 s before Lambda's deadline.
         late = function.runtime.invoke(EVENT_SHAPES["function_url"](request), function_timeout=2)

@@ -61,8 +61,12 @@ def snapshot(path: Path, password: str | None) -> dict[str, Any]:
     context = Context()
     data = path.read_bytes()
     for name, call in (
-        ("describe_document", lambda: describe_document(data, password=password, context=context)),
-        ("get_info", lambda: get_info(data, password=password, context=context)),
+        # The whole document's facts (full), as the pages above are the whole document's.
+        (
+            "describe_document",
+            lambda: describe_document(data, full=True, password=password, context=context),
+        ),
+        ("get_info", lambda: get_info(data, full=True, password=password, context=context)),
         ("get_toc", lambda: get_toc(data, password=password, max_chars=BUDGET, context=context)),
         (
             "list_images",

@@ -584,12 +584,22 @@ def _describe_text(r: dict[str, Any]) -> str:
         lines.append(f"metadata {key}: {value}")  # the file's metadata, not page text
     lines.append(f"outline: {'yes' if r['has_outline'] else 'no'}")
     lines.append(f"estimated tokens: {r['estimated_tokens']['total']}")
+    lines.extend(_read_so_far(r))
     if "hidden_text" in r:
         lines.append(f"hidden text withheld: {r['hidden_text']['runs']} runs")
     if r.get("unreadable"):
         lines.append(_unreadable_note(r))
     lines.extend(f"! {problem}" for problem in r.get("problems", []))
     return "\n".join(lines)
+
+
+def _read_so_far(r: dict[str, Any]) -> list[str]:
+    """The line saying which pages an overview's page facts come from, unless all."""
+    read = r["read"]
+    if read["complete"]:
+        return []
+    total = r["document"]["page_count"]
+    return [f"read so far: {read['count']} of {total} pages ({read['pages']}); --full reads all"]
 
 
 def _info_text(r: dict[str, Any]) -> str:
@@ -607,6 +617,7 @@ def _info_text(r: dict[str, Any]) -> str:
     lines.append(
         f"links: {r['links']}  images: {r['images']}  outline entries: {r['outline_entries']}"
     )
+    lines.extend(_read_so_far(r))
     if r.get("page_labels"):
         lines.append(f"page labels: {', '.join(map(str, r['page_labels'][:20]))}")
     if r.get("unreadable"):

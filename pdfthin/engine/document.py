@@ -418,6 +418,13 @@ class EngineDocument:
         none), for the engine's other readers of a page (its images)."""
         return _inherited(self._pages[number - 1], "/Resources")
 
+    def page_size(self, number: int) -> tuple[float, float, int]:
+        """Page ``number``'s width and height as displayed (points, rotation applied) and its
+        rotation, from the page tree alone: nothing of the page is read."""
+        self._check_open()
+        content, _, rotation = self._blank(check_page(number, self.page_count))
+        return content.width, content.height, rotation
+
     def _blank(self, number: int) -> tuple[PageContent, tuple[float, float, float, float], int]:
         """Page ``number`` with its size and nothing read yet; its box and rotation."""
         box, rotation = _page_geometry(self._pages[number - 1])

@@ -161,6 +161,23 @@ class Document:
         pages = self.pages
         return pages.is_cached(number) if isinstance(pages, Pages) else True
 
+    def pages_at_hand(self) -> list[Page]:
+        """The pages read so far (the profile's and those still cached), in order: what the
+        document knows without reading another page."""
+        pages = self.pages
+        if isinstance(pages, Pages):
+            return pages.at_hand()
+        return list(pages)
+
+    def size(self, number: int) -> tuple[float, float, int]:
+        """Page ``number``'s width, height (points, as displayed) and rotation, as its
+        :class:`Page` has them, without reading the page."""
+        pages = self.pages
+        if isinstance(pages, Pages):
+            return pages.size(check_page(number, self.page_count))
+        page = self.page(number)
+        return page.width, page.height, page.rotation
+
 
 def build_document(
     engine: EngineDocument,
@@ -273,6 +290,14 @@ class Pages(Sequence[Page]):
     def is_cached(self, number: int) -> bool:
         return self._builder.cached(number) is not None
 
+    def at_hand(self) -> list[Page]:
+        """The pages built and still kept, in order; none is built."""
+        found = (self._builder.cached(n) for n in range(1, len(self) + 1))
+        return [page for page in found if page is not None]
+
+    def size(self, number: int) -> tuple[float, float, int]:
+        return self._builder.size(number)
+
     def __repr__(self) -> str:
         """Every page's, as a list's (so building every page)."""
         return repr(list(self))
@@ -347,6 +372,16 @@ class _Builder:
             if found is not None:
                 return found
             return self._build(number, current())
+
+    def size(self, number: int) -> tuple[float, float, int]:
+        """Page ``number``'s size and rotation: its page's when built, else from the page
+        tree (rounded as a built page's are)."""
+        found = self.cached(number)
+        if found is not None:
+            return found.width, found.height, found.rotation
+        with self._lock, self.engine.held():
+            width, height, rotation = self.engine.page_size(number)
+        return round(width, 2), round(height, 2), rotation
 
     def _build(self, number: int, deadline: Stop) -> Page:
         engine = self.engine

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pdfthin.model import Document
 from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.pages_read import pages_read
+from pdfthin.operations.params import FULL
 from pdfthin.operations.response import compact, document_ref, engine_versions
 from pdfthin.operations.types import DescribeResponse, Metadata, OcrCapability, PageStatuses
 from pdfthin.operations.unreadable import report
@@ -15,14 +17,21 @@ CHARS_PER_TOKEN = 4
 
 
 def describe_document(
-    document: Source, *, password: str | None = None, context: Context | None = None
+    document: Source,
+    *,
+    full: bool | None = None,
+    password: str | None = None,
+    context: Context | None = None,
 ) -> DescribeResponse:
     context = context or default_context()
     doc = context.document(document, password)
+    # Page facts come from the pages read so far (a long document is not read whole to be
+    # described), or from every page with ``full``; ``read`` says which.
+    known, read = pages_read(doc, FULL.value(full))
     statuses: dict[str, list[int]] = {}
-    for page in doc.pages:
+    for page in known:
         statuses.setdefault(page.status, []).append(page.number)
-    non_empty = doc.page_count - len(statuses.get("empty", []))
+    non_empty = len(known) - len(statuses.get("empty", []))
     needing = len(statuses.get("needs_ocr", []))
     kind: Literal["text", "scanned", "mixed"]
     if needing == 0:
@@ -31,10 +40,17 @@ def describe_document(
         kind = "scanned"
     else:
         kind = "mixed"
-    tokens = [round(len(p.markdown) / CHARS_PER_TOKEN) for p in doc.pages]
+    tokens = [round(len(p.markdown) / CHARS_PER_TOKEN) for p in known]
+    mean = sum(tokens) / len(tokens) if tokens else 0
     pages: PageStatuses = {}
     for status, numbers in sorted(statuses.items()):
         pages[status] = compact(numbers)  # type: ignore[literal-required]  # a page status
+    if not read["complete"]:
+        seen = {p.number for p in known}
+        pages["not_read"] = compact([n for n in range(1, doc.page_count + 1) if n not in seen])
+    method = f"characters / {CHARS_PER_TOKEN}"
+    if not read["complete"]:
+        method += f" on the {len(known)} pages read, scaled to all {doc.page_count}"
     response: DescribeResponse = {
         "document": document_ref(doc),
         "type": kind,
@@ -42,24 +58,25 @@ def describe_document(
         "metadata": metadata_of(doc),
         "has_outline": bool(doc.outline),
         "estimated_tokens": {
-            "total": sum(tokens),
+            "total": sum(tokens) if read["complete"] else round(mean * doc.page_count),
             "per_page_max": max(tokens, default=0),
-            "per_page_mean": round(sum(tokens) / len(tokens)) if tokens else 0,
-            "method": f"characters / {CHARS_PER_TOKEN}",
+            "per_page_mean": round(mean),
+            "method": method,
         },
         "capabilities": {
             "ocr": _ocr_capability(context),
             "engine": engine_versions(),
         },
+        "read": read,
     }
     labels = doc.metadata.page_labels
     if labels:
         response["page_labels"] = {"first": labels[0], "last": labels[-1]}
-    hidden = sum(len(p.hidden) for p in doc.pages)
+    hidden = sum(len(p.hidden) for p in known)
     if hidden:
         response["hidden_text"] = {
             "runs": hidden,
-            "pages": compact([p.number for p in doc.pages if p.hidden]),
+            "pages": compact([p.number for p in known if p.hidden]),
             "message": "text that a reader of the rendered page would not see was withheld",
         }
     if doc.recovered:
@@ -68,7 +85,7 @@ def describe_document(
         response["problems"] = doc.problems[:20]
     if needing:
         pages["needs_ocr_reasons"] = _reasons(doc, statuses["needs_ocr"])
-    unreadable = report(doc, range(1, doc.page_count + 1))
+    unreadable = report(doc, [p.number for p in known])
     if unreadable:
         response["unreadable"] = unreadable
     return response

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.describe import metadata_of
+from pdfthin.operations.pages_read import pages_read
+from pdfthin.operations.params import FULL
 from pdfthin.operations.response import compact, document_ref
 from pdfthin.operations.types import InfoResponse, PageSize
 from pdfthin.operations.unreadable import report
@@ -17,14 +19,21 @@ MAX_LABELS = 200
 
 
 def get_info(
-    document: Source, *, password: str | None = None, context: Context | None = None
+    document: Source,
+    *,
+    full: bool | None = None,
+    password: str | None = None,
+    context: Context | None = None,
 ) -> InfoResponse:
     context = context or default_context()
     doc = context.document(document, password)
+    # The images placed are counted on the pages read (``read`` says which); every page's
+    # size comes from the page tree, without reading the page.
+    known, read = pages_read(doc, FULL.value(full))
     # Page geometry, grouped: most documents have one or two page sizes.
     sizes: dict[tuple[float, float, int], list[int]] = {}
-    for page in doc.pages:
-        sizes.setdefault((page.width, page.height, page.rotation), []).append(page.number)
+    for number in range(1, doc.page_count + 1):
+        sizes.setdefault(doc.size(number), []).append(number)
     page_sizes: list[PageSize] = [
         {"pages": compact(nums), "width": w, "height": h, "rotation": r, "unit": "pt"}
         for (w, h, r), nums in sizes.items()
@@ -34,11 +43,12 @@ def get_info(
         "metadata": metadata_of(doc),
         "page_sizes": page_sizes[:MAX_PAGE_SIZES],
         "outline_entries": len(doc.outline),
-        "images": sum(len(p.images) for p in doc.pages),
+        "images": sum(len(p.images) for p in known),
         "forms": {"fields": doc.facts.form_fields, "xfa": doc.facts.xfa},
         "attachments": doc.facts.attachments[:MAX_ATTACHMENTS],
         "links": doc.facts.links,
         "annotations": doc.facts.annotations,
+        "read": read,
     }
     labels = doc.metadata.page_labels
     if labels:
@@ -48,7 +58,7 @@ def get_info(
         response["recovered"] = doc.recovered
     if doc.problems:
         response["problems"] = doc.problems[:20]
-    unreadable = report(doc, range(1, doc.page_count + 1))
+    unreadable = report(doc, [p.number for p in known])
     if unreadable:
         response["unreadable"] = unreadable
     return response

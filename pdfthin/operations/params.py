@@ -237,6 +237,13 @@ PASSWORD = Param(
     "Password of an encrypted PDF (omit otherwise).",
     max_length=MAX_PASSWORD_CHARS,
 )
+FULL = Param(
+    "full",
+    "boolean",
+    "Read every page first, so that the page facts cover the whole document (default false: "
+    "they come from the pages read so far, which 'read' names; slow on a long document).",
+    default=False,
+)
 OCR = Param(
     "ocr",
     "boolean",

@@ -17,7 +17,13 @@ from pdfthin.operations.ocr import next_batch, page_view, pending, require_bindi
 from pdfthin.operations.paging import Pager, fill, fit_text
 from pdfthin.operations.params import MAX_PAGES, OCR, budget
 from pdfthin.operations.response import document_summary, size
-from pdfthin.operations.types import PageEntry, PageExtras, PageWhy, ReadPagesResponse
+from pdfthin.operations.types import (
+    PageEntry,
+    PageExtras,
+    PagesOmitted,
+    PageWhy,
+    ReadPagesResponse,
+)
 from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the ``omitted`` object (its message and counts) while filling a response.
@@ -114,16 +120,24 @@ def read_pages(
             resume,
             cur.text_hash(first_text) if resume else None,
         )
-        chars_left = sum(len(view(n)["markdown"]) for n in rest) - resume
-        response["omitted"] = {
+        omitted: PagesOmitted = {
             "reason": "max_pages" if stop.reason == "max_items" else "budget",
             "pages": len(rest),
-            "chars": chars_left,
             "message": (
-                f"{len(rest)} more page(s), {chars_left} characters, not in this response; "
-                "call again with next_cursor to continue"
+                f"{len(rest)} more page(s) not in this response; call again with next_cursor "
+                "to continue"
             ),
         }
+        # The pages left are counted in characters only when all of them were read already:
+        # pages are read on demand, and a call answers with what it returns, not the rest.
+        if all(doc.is_cached(n) for n in rest[1:]):
+            chars_left = sum(len(view(n)["markdown"]) for n in rest) - resume
+            omitted["chars"] = chars_left
+            omitted["message"] = (
+                f"{len(rest)} more page(s), {chars_left} characters, not in this response; "
+                "call again with next_cursor to continue"
+            )
+        response["omitted"] = omitted
     return response
 
 

@@ -21,6 +21,7 @@ from pdfthin.operations.params import (
     CONTEXT_CHARS,
     CURSOR,
     FOLD_ACCENTS,
+    FULL,
     IMAGE_ID,
     LIMIT,
     MATCH_MODE,
@@ -176,8 +177,12 @@ OPERATIONS: tuple[Operation, ...] = (
         "(title, author, dates); whether it has an outline; estimated tokens (total and per "
         "page) to plan how to read it; whether OCR is available; hidden text withheld. Cheap "
         "after the first call on a file (the document is extracted once and cached). Call this "
-        "first, then get_toc or read_pages." + _UNREADABLE + _NOT_PAGE_TEXT,
-        (PASSWORD,),
+        "first, then get_toc or read_pages. A long document is not read whole to be "
+        "described: statuses, type, estimates and hidden text come from the pages read so far "
+        "('read' names them, 'pages.not_read' the rest); full=true reads every page first."
+        + _UNREADABLE
+        + _NOT_PAGE_TEXT,
+        (FULL, PASSWORD),
         _describe,
         DescribeResponse,
     ),
@@ -279,10 +284,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "File facts",
         "The facts of a PDF file: metadata, page sizes and rotation (grouped), outline entry "
         "count, image count, form fields (and XFA), attachments, link and annotation counts, "
-        "page labels. Use describe_document for reading plans; this is for the file itself."
-        + _UNREADABLE
-        + _NOT_PAGE_TEXT,
-        (PASSWORD,),
+        "page labels. Use describe_document for reading plans; this is for the file itself. "
+        "Page sizes cover every page; the image count covers the pages read so far ('read' "
+        "names them; full=true reads every page first)." + _UNREADABLE + _NOT_PAGE_TEXT,
+        (FULL, PASSWORD),
         _info,
         InfoResponse,
     ),

@@ -76,6 +76,7 @@ class PageStatuses(TypedDict, total=False):
     text: str
     empty: str
     needs_ocr: str
+    not_read: Annotated[str, "pages not read yet: their status is not known (see 'read')"]
     needs_ocr_reasons: Annotated[dict[str, str], "{reason_code: pages} of the needs_ocr pages"]
 
 
@@ -125,6 +126,16 @@ class HiddenSummary(TypedDict):
     message: str
 
 
+class _PagesRead(TypedDict):
+    pages: Annotated[str, "the pages read so far, as compact ranges (cut when long)"]
+    count: int
+    complete: Annotated[bool, "every page was read: the page facts cover the whole document"]
+
+
+class PagesRead(_PagesRead, total=False):
+    message: str
+
+
 class _Describe(TypedDict):
     document: Annotated[DocumentRef, DOCUMENT_NOTE]
     type: Literal["text", "scanned", "mixed"]
@@ -133,6 +144,7 @@ class _Describe(TypedDict):
     has_outline: bool
     estimated_tokens: TokenEstimate
     capabilities: Capabilities
+    read: Annotated[PagesRead, "the pages the page facts come from"]
 
 
 class DescribeResponse(_Describe, total=False):
@@ -164,11 +176,12 @@ class _Info(TypedDict):
     metadata: Metadata
     page_sizes: list[PageSize]
     outline_entries: int
-    images: int
+    images: Annotated[int, "images placed on the pages read (see 'read')"]
     forms: Forms
     attachments: Annotated[list[str], "attachment names: the file's, not page text"]
     links: int
     annotations: int
+    read: Annotated[PagesRead, "the pages the image count comes from"]
 
 
 class InfoResponse(_Info, total=False):
@@ -216,11 +229,16 @@ class PageEntry(PageWhy, PageExtras):
     markdown: str
 
 
-class PagesOmitted(TypedDict):
+class _PagesOmitted(TypedDict):
     reason: Literal["budget", "max_pages"]
     pages: int
-    chars: int
     message: str
+
+
+class PagesOmitted(_PagesOmitted, total=False):
+    chars: Annotated[
+        int, "characters of the pages left, when every one of them has been read already"
+    ]
 
 
 class _ReadPages(TypedDict):

@@ -140,8 +140,8 @@ async function openFile(file) {
 }
 
 async function showDocument() {
-  // The first pages first: pdfthin reads pages when they are asked for, so they answer long
-  // before a summary of the whole document (page statuses, token estimates) could.
+  // The first pages first: pdfthin reads pages when they are asked for, and the summary
+  // (page statuses, token estimates) then covers the pages read so far, saying which.
   setStatus(`Reading ${doc.name}…`, "busy");
   const started = performance.now();
   $("summary").replaceChildren(el("h2", { id: "doc-title-pending" }, doc.name));
@@ -169,7 +169,7 @@ async function showDocument() {
     return showError(error);
   }
   doc.describe = describe;
-  setStatus(`${doc.name}: first pages in ${first.elapsed_ms} ms, whole document in ${Math.round(performance.now() - started)} ms`, "done");
+  setStatus(`${doc.name}: first pages in ${first.elapsed_ms} ms, summary in ${Math.round(performance.now() - started)} ms`, "done");
   renderSummary(describe);
   await toc.load();
   images.reset();
@@ -182,7 +182,7 @@ function showError(error) {
 
 // --- summary ----------------------------------------------------------------------------
 
-const STATUS_LABELS = { text: "text", empty: "empty", needs_ocr: "needs OCR", ocr: "OCR" };
+const STATUS_LABELS = { text: "text", empty: "empty", needs_ocr: "needs OCR", ocr: "OCR", not_read: "not read yet" };
 
 function renderSummary(d) {
   const meta = d.metadata ?? {};
@@ -195,7 +195,7 @@ function renderSummary(d) {
   const facts = [
     ["Pages", d.document.page_count],
     ["Type", d.type],
-    ["Estimated tokens", `${d.estimated_tokens.total.toLocaleString()} (≈ ${d.estimated_tokens.per_page_mean} per page)`],
+    ["Estimated tokens", `${d.estimated_tokens.total.toLocaleString()} (≈ ${d.estimated_tokens.per_page_mean} per page${d.read.complete ? "" : `, from the ${d.read.count} pages read so far`})`],
     ["Outline", d.has_outline ? "yes" : "no"],
     ["Author", meta.author],
     ["Producer", meta.producer],
