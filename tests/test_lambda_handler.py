@@ -32,6 +32,7 @@ from pdfthin.errors import ERROR_CODES
 from pdfthin.operations import (
     Context,
     describe_document,
+    get_chunks,
     find_in_document,
     get_info,
     get_toc,
@@ -173,6 +174,11 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         ("get_toc", {"max_chars": 5000}, get_toc(REPORT, max_chars=5000)),
         ("read_section", {}, read_section(REPORT)),
         ("peek", {"position": "ending", "limit": 80}, peek(REPORT, position="ending", limit=80)),
+        (
+            "get_chunks",
+            {"max_tokens": 60, "stitch": False, "max_chars": 3000},
+            get_chunks(REPORT, max_tokens=60, stitch=False, max_chars=3000),
+        ),
     ]
     for operation, arguments, expected in cases:
         assert app({"operation": operation, "document": doc, **arguments}, None) == expected
@@ -191,6 +197,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "get_info",
         "list_images",
         "get_image",
+        "get_chunks",
     }
 
 

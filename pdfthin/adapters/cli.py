@@ -159,7 +159,10 @@ _POSITIONAL: dict[tuple[str, str], str] = {
     ("image", "image_id"): "ID",
 }
 #: A flag that switches a default-true argument off: argument -> (flag, help).
-_NEGATED = {"fold_accents": ("--keep-accents", "do not fold accents")}
+_NEGATED = {
+    "fold_accents": ("--keep-accents", "do not fold accents"),
+    "stitch": ("--no-stitch", "keep every chunk on one page (no chunk across a page break)"),
+}
 
 
 def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:

@@ -95,6 +95,11 @@ def _render(
     return _escape_lines(plain, "\n", first=True), plain
 
 
+def escape_paragraph(text: str) -> str:
+    """Plain text as a Markdown paragraph: block markup escaped at the start of each line."""
+    return _escape_lines(text, "\n", first=True)
+
+
 def _escape_lines(text: str, sep: str, first: bool = False) -> str:
     """Markdown's block markup escaped at the start of each line joined by ``sep`` (and of
     the first one when ``first``): inside a paragraph a line "# On and from 16 March" or
@@ -167,13 +172,18 @@ def render_page(
     length = 0
     previous = ""
     plain_out: list[str] = []
+    plain_length = 0
     glue = ""
     for block in blocks:
         text, plain = _render(block, known_words, ocr_layer)
+        plain_at = -1
         if plain:
             if plain_out:
                 plain_out.append(glue)
+                plain_length += len(glue)
+            plain_at = plain_length
             plain_out.append(plain)
+            plain_length += len(plain)
             glue = " " if block.run_in else "\n"
         if not text:
             continue
@@ -182,14 +192,36 @@ def render_page(
             out.append(sep)
             length += len(sep)
         level = block.level if block.kind == "heading" else 0
-        anchors.append(Anchor(length, round(block.y0, 1), level))
+        box = (_round(block.x0), _round(block.y0), _round(block.x1), _round(block.y1))
+        kind = "code" if text.startswith("```") else block.kind
+        anchors.append(Anchor(length, box[1], level, kind, box, len(text), plain_at, len(plain)))
         out.append(text)
         length += len(text)
         previous = block.kind
     return "".join(out), anchors, "".join(plain_out)
 
 
+def _round(value: float) -> float:
+    return round(value, 1)
+
+
 class Anchor(NamedTuple):
+    """A rendered block: where it stands in the page's Markdown and plain text, and on the
+    page (points, origin at the top left of the page as displayed: after its /Rotate and crop
+    box, y down)."""
+
     offset: int
+    #: The block's top (``box[1]``).
     y: float
+    #: The heading level; 0 for any other block.
     level: int
+    #: ``paragraph``, ``heading``, ``list_item``, ``table`` or ``code``.
+    kind: str = "paragraph"
+    #: ``(x0, y0, x1, y1)``.
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    #: Characters of the block's Markdown, from ``offset``.
+    length: int = 0
+    #: Where the block's text starts in the page's plain text (-1: it has none), and its
+    #: length there.
+    plain: int = -1
+    plain_length: int = 0

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pdfthin.errors import PdfthinError
 
 if TYPE_CHECKING:
+    from pdfthin.operations.chunks import get_chunks
     from pdfthin.operations.context import Context, default_context
     from pdfthin.operations.describe import describe_document
     from pdfthin.operations.find import find_in_document
@@ -32,6 +33,7 @@ __all__ = [
     "describe_document",
     "error_envelope",
     "find_in_document",
+    "get_chunks",
     "get_image",
     "get_info",
     "get_toc",
@@ -66,6 +68,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations import images
 
         return getattr(images, name)
+    if name == "get_chunks":
+        from pdfthin.operations.chunks import get_chunks
+
+        return get_chunks
     if name == "get_info":
         from pdfthin.operations.info import get_info
 

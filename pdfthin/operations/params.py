@@ -237,6 +237,24 @@ PASSWORD = Param(
     "Password of an encrypted PDF (omit otherwise).",
     max_length=MAX_PASSWORD_CHARS,
 )
+MAX_TOKENS = Param(
+    "max_tokens",
+    "integer",
+    "Size target of a chunk in estimated tokens (characters / 4; default 500). Headings stay "
+    "with what follows them; a table is cut between rows and a paragraph at sentence ends "
+    "only when longer than this.",
+    minimum=50,
+    maximum=8_000,
+    default=500,
+)
+STITCH = Param(
+    "stitch",
+    "boolean",
+    "Let a chunk go on across a page break, so that a paragraph or table continued on the next "
+    "page is one chunk with a span on each page (default true); false keeps every chunk on one "
+    "page.",
+    default=True,
+)
 FULL = Param(
     "full",
     "boolean",

@@ -29,6 +29,7 @@ from pdfthin.operations.params import (
     MAX_CHARS,
     MAX_PAGES,
     MAX_RESULTS,
+    MAX_TOKENS,
     OCR,
     PAGES,
     PASSWORD,
@@ -36,11 +37,13 @@ from pdfthin.operations.params import (
     QUERY,
     SECTION,
     SEED,
+    STITCH,
     Param,
     arguments,
 )
 from pdfthin.operations.schema import json_schema
 from pdfthin.operations.types import (
+    ChunksResponse,
     DescribeResponse,
     FindResponse,
     ImageResponse,
@@ -147,6 +150,12 @@ def _image() -> Callable[..., Any]:
     from pdfthin.operations.images import get_image
 
     return get_image
+
+
+def _chunks() -> Callable[..., Any]:
+    from pdfthin.operations.chunks import get_chunks
+
+    return get_chunks
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -317,7 +326,27 @@ OPERATIONS: tuple[Operation, ...] = (
         ImageResponse,
         file=True,
     ),
+    Operation(
+        "get_chunks",
+        "chunks",
+        "Chunks with boxes",
+        "A PDF (or the given pages) as ordered chunks for retrieval and citation: chunk_id "
+        "(page and order, e.g. 'p12-3', stable for the same file and arguments), page, bbox "
+        "{x0,y0,x1,y1} in points (origin top-left of the page as displayed), kind (heading, "
+        "paragraph, list, table, code, unreadable), breadcrumb (the heading trail), markdown, "
+        "text, token_estimate, the page's status and provenance, and page_spans (page and "
+        "box on each page a chunk covers: a paragraph or table continued on the next page is "
+        "one chunk unless stitch is false). Chunks keep their heading and stay within "
+        "max_tokens; a table is cut only between rows, a paragraph only at sentence ends. A "
+        "page that could not be read is a chunk of kind 'unreadable', never left out."
+        + _PAGINATION
+        + _NOT_PAGE_TEXT,
+        (PAGES, MAX_TOKENS, STITCH, MAX_CHARS, CURSOR, PASSWORD),
+        _chunks,
+        ChunksResponse,
+    ),
 )
+
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
 BY_COMMAND: dict[str, Operation] = {op.command: op for op in OPERATIONS}

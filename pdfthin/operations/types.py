@@ -394,6 +394,54 @@ class PeekResponse(_Peek, total=False):
     unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
 
 
+# --- get_chunks ---------------------------------------------------------------------------------
+
+
+class BBox(TypedDict):
+    """A box in points, origin at the top left of the page as displayed (after its /Rotate
+    and crop box), y down."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+class PageSpan(TypedDict):
+    page: int
+    bbox: BBox
+
+
+class _Chunk(TypedDict):
+    chunk_id: Annotated[str, "page and order ('p12-3'): stable for the same file and arguments"]
+    page: Annotated[int, "the chunk's first page (1-based)"]
+    bbox: Annotated[BBox, "where the chunk stands on its first page"]
+    kind: Annotated[str, "heading, paragraph, list, table, code or unreadable"]
+    breadcrumb: Annotated[list[str], "the titles of the headings the chunk stands under"]
+    markdown: str
+    token_estimate: Annotated[int, "characters of the Markdown / 4"]
+    status: Annotated[str, "the status of the chunk's first page"]
+    provenance: Annotated[str, "text_layer, or ocr for a scanner's invisible OCR layer"]
+    page_spans: Annotated[list[PageSpan], "page and box on each page the chunk covers"]
+
+
+class ChunkEntry(_Chunk, total=False):
+    text: Annotated[str, "the chunk without Markdown syntax (absent in a part)"]
+    part: Annotated[Part, "where this piece lies in the chunk's Markdown, when split"]
+    reason_code: Annotated[str, "why the page is not a text layer read whole"]
+
+
+class _Chunks(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    chunks: list[ChunkEntry]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
+class ChunksResponse(_Chunks, total=False):
+    complete: Annotated[bool, "every chunk of the selection has been given"]
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+
+
 # --- list_images --------------------------------------------------------------------------------
 
 

@@ -1,0 +1,291 @@
+"""A document as ordered chunks for retrieval, each tied to where it stands on its pages.
+
+A chunk is a run of a page's rendered blocks (:class:`~.markdown.Anchor`) that belong together:
+the headings that open a section stay with what follows them; paragraphs and list items of one
+section are gathered up to a size target; a table or a code block is a chunk of its own, a
+table too long for the target is cut between rows (its header repeated) and a paragraph too
+long at sentence ends. With ``stitch`` (the default) a chunk goes on across a page break (a
+paragraph or a table that continues on the next page lands in one chunk, with a span on each
+page); without it every chunk stays on one page. A page that could not be read is a chunk of
+its own (kind ``unreadable``) carrying the page marker, never a gap (invariant 3).
+
+Boxes are in points, origin at the top left of the page as displayed (after its /Rotate and
+crop box), y down: the union of the chunk's blocks on each page. A chunk's id is its first page
+and its place among the chunks that start there (``p12-3``): the same for the same file and
+arguments, on every run, surface and engine path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from pdfthin.model.document import Page
+from pdfthin.model.markdown import Anchor, escape_paragraph
+from pdfthin.model.markers import page_marker
+
+#: The token estimate: characters / 4 (English-like text; an estimate, labelled as such).
+CHARS_PER_TOKEN = 4
+#: A chunk's size target, in estimated tokens.
+DEFAULT_MAX_TOKENS = 500
+
+Box = tuple[float, float, float, float]
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…:;])\s+")
+
+
+def estimate_tokens(text: str) -> int:
+    return round(len(text) / CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a chunk stands on one of its pages."""
+
+    page: int
+    box: Box
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    id: str
+    #: ``heading``, ``paragraph``, ``list``, ``table``, ``code`` or ``unreadable``.
+    kind: str
+    #: The titles of the headings the chunk stands under, outermost first.
+    breadcrumb: tuple[str, ...]
+    markdown: str
+    #: The same text without Markdown syntax (what search runs over).
+    text: str
+    #: One span per page the chunk covers, in order; the first is the chunk's page.
+    spans: tuple[Span, ...]
+    #: The status and reason code of the chunk's first page.
+    status: str
+    reason_code: str
+    #: ``text_layer``, or ``ocr`` for text from a scanner's invisible OCR layer.
+    provenance: str
+
+    @property
+    def page(self) -> int:
+        return self.spans[0].page
+
+    @property
+    def box(self) -> Box:
+        return self.spans[0].box
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.markdown)
+
+
+@dataclass(slots=True)
+class _Piece:
+    """One rendered block (or a part of one) waiting to be put in a chunk."""
+
+    page: Page
+    kind: str
+    box: Box
+    markdown: str
+    text: str
+    level: int = 0
+
+
+@dataclass(slots=True)
+class _Chunker:
+    max_tokens: int
+    stitch: bool
+    #: Open headings: ``(level, title)``, outermost first.
+    trail: list[tuple[int, str]] = field(default_factory=list)
+    pending: list[_Piece] = field(default_factory=list)
+    #: The breadcrumb of the chunk being gathered, fixed by its first piece of content.
+    crumb: tuple[str, ...] | None = None
+    #: Chunks started on each page so far (for ids).
+    counts: dict[int, int] = field(default_factory=dict)
+
+    def page(self, page: Page) -> Iterator[Chunk]:
+        if not self.stitch:
+            yield from self.flush()
+        if page.status == "needs_ocr":
+            yield from self.flush()
+            yield self._unreadable(page)
+            return
+        for anchor in page.anchors:
+            yield from self.piece(_piece(page, anchor))
+
+    def piece(self, piece: _Piece) -> Iterator[Chunk]:
+        if piece.kind == "heading":
+            if self._has_content():
+                yield from self.flush()
+            while self.trail and self.trail[-1][0] >= piece.level:
+                self.trail.pop()
+            self.trail.append((piece.level, _title(piece.markdown)))
+            self.pending.append(piece)
+            return
+        if piece.kind in ("table", "code"):
+            if self._has_content():
+                yield from self.flush()
+            for part in _table_parts(piece, self.max_tokens):
+                self._add(part)
+                yield from self.flush()
+            return
+        parts = _sentence_parts(piece, self.max_tokens)
+        for part in parts:
+            grown = self._chars() + 2 + len(part.markdown)
+            if self._has_content() and grown > self._limit():
+                yield from self.flush()
+            self._add(part)
+
+    def _add(self, piece: _Piece) -> None:
+        if self.crumb is None:
+            self.crumb = tuple(title for _, title in self.trail)
+        self.pending.append(piece)
+
+    def _has_content(self) -> bool:
+        return any(p.kind != "heading" for p in self.pending)
+
+    def _chars(self) -> int:
+        """The Markdown of the chunk being gathered, in characters, separators included."""
+        return sum(len(p.markdown) + 2 for p in self.pending) - 2 if self.pending else 0
+
+    def _limit(self) -> int:
+        return self.max_tokens * CHARS_PER_TOKEN
+
+    def flush(self) -> Iterator[Chunk]:
+        pieces, self.pending = self.pending, []
+        crumb = self.crumb if self.crumb is not None else tuple(t for _, t in self.trail)
+        self.crumb = None
+        if not pieces:
+            return
+        first = pieces[0].page
+        count = self.counts.get(first.number, 0) + 1
+        self.counts[first.number] = count
+        markdown = [pieces[0].markdown]
+        for before, piece in pairwise(pieces):
+            tight = before.kind == piece.kind == "list_item"
+            markdown.append(("\n" if tight else "\n\n") + piece.markdown)
+        yield Chunk(
+            id=f"p{first.number}-{count}",
+            kind=_kind(pieces),
+            breadcrumb=crumb,
+            markdown="".join(markdown),
+            text="\n".join(p.text for p in pieces if p.text),
+            spans=_spans(pieces),
+            status=first.status,
+            reason_code=first.reason_code,
+            provenance="ocr" if first.ocr_layer else "text_layer",
+        )
+
+    def _unreadable(self, page: Page) -> Chunk:
+        count = self.counts.get(page.number, 0) + 1
+        self.counts[page.number] = count
+        return Chunk(
+            id=f"p{page.number}-{count}",
+            kind="unreadable",
+            breadcrumb=tuple(title for _, title in self.trail),
+            markdown=page_marker(page),
+            text="",
+            spans=(Span(page.number, (0.0, 0.0, page.width, page.height)),),
+            status=page.status,
+            reason_code=page.reason_code,
+            provenance="text_layer",
+        )
+
+
+def chunk_pages(
+    pages: Iterable[Page], max_tokens: int = DEFAULT_MAX_TOKENS, stitch: bool = True
+) -> Iterator[Chunk]:
+    """The chunks of ``pages`` (in order), each built when the one before it is taken: a
+    caller that stops early reads only the pages its chunks came from."""
+    chunker = _Chunker(max_tokens, stitch)
+    for page in pages:
+        yield from chunker.page(page)
+    yield from chunker.flush()
+
+
+def _piece(page: Page, anchor: Anchor) -> _Piece:
+    markdown = page.markdown[anchor.offset : anchor.offset + anchor.length]
+    text = page.text[anchor.plain : anchor.plain + anchor.plain_length] if anchor.plain >= 0 else ""
+    return _Piece(page, anchor.kind, anchor.box, markdown, text, anchor.level)
+
+
+def _piece_tokens(piece: _Piece) -> int:
+    return estimate_tokens(piece.markdown)
+
+
+def _title(markdown: str) -> str:
+    return markdown.lstrip("#").strip()
+
+
+def _kind(pieces: list[_Piece]) -> str:
+    kinds = {p.kind for p in pieces}
+    for kind in ("table", "code"):
+        if kind in kinds:
+            return kind
+    if "paragraph" in kinds:
+        return "paragraph"
+    if "list_item" in kinds:
+        return "list"
+    return "heading"
+
+
+def _spans(pieces: list[_Piece]) -> tuple[Span, ...]:
+    """The union of the pieces' boxes on each page, in page order."""
+    boxes: dict[int, Box] = {}
+    for piece in pieces:
+        number = piece.page.number
+        box = boxes.get(number)
+        boxes[number] = piece.box if box is None else _union(box, piece.box)
+    return tuple(Span(number, box) for number, box in boxes.items())
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _table_parts(piece: _Piece, max_tokens: int) -> list[_Piece]:
+    """A table cut between rows into parts within ``max_tokens`` (each with the header row
+    again), or whole when it fits or its rows cannot be matched to its plain text."""
+    if piece.kind != "table" or _piece_tokens(piece) <= max_tokens:
+        return [piece]
+    rows = piece.markdown.split("\n")
+    plain = piece.text.split("\n")
+    if len(rows) < 3 or len(plain) != len(rows) - 1:
+        return [piece]
+    header, rule, body = rows[0], rows[1], rows[2:]
+    parts: list[_Piece] = []
+    start = 0
+    budget = max_tokens * CHARS_PER_TOKEN - len(header) - len(rule) - 2
+    while start < len(body):
+        end, used = start, 0
+        while end < len(body) and (end == start or used + len(body[end]) + 1 <= budget):
+            used += len(body[end]) + 1
+            end += 1
+        markdown = "\n".join([header, rule, *body[start:end]])
+        text = "\n".join([plain[0], *plain[1 + start : 1 + end]])
+        parts.append(_Piece(piece.page, piece.kind, piece.box, markdown, text))
+        start = end
+    return parts
+
+
+def _sentence_parts(piece: _Piece, max_tokens: int) -> list[_Piece]:
+    """A paragraph cut at sentence ends into parts within ``max_tokens`` (at a space when a
+    sentence alone is longer), or whole when it fits. The parts are paragraphs of the block's
+    plain text (a long list item's keeps its own marker as text) and share the block's box."""
+    if _piece_tokens(piece) <= max_tokens or not piece.text:
+        return [piece]
+    limit = max_tokens * CHARS_PER_TOKEN
+    pieces: list[str] = []
+    for sentence in _SENTENCE_END.split(piece.text):
+        while len(sentence) > limit:
+            cut = sentence.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            pieces.append(sentence[:cut])
+            sentence = sentence[cut:].lstrip()
+        if pieces and len(pieces[-1]) + 1 + len(sentence) <= limit:
+            pieces[-1] += " " + sentence
+        elif sentence:
+            pieces.append(sentence)
+    return [
+        _Piece(piece.page, "paragraph", piece.box, escape_paragraph(text), text) for text in pieces
+    ]

@@ -1,0 +1,190 @@
+"""``get_chunks``: the document (or some pages) as ordered chunks with their boxes, for
+retrieval and citations (:mod:`pdfthin.model.chunks`), paginated inside the budget.
+
+Chunks are made as they are taken: a response reads the pages its chunks come from, not the
+whole selection. What a document's chunking produced is kept with the document (per selection
+and arguments), so a cursor resumes without making them again; in a fresh process it makes
+them again up to where it resumes (the same chunks: they depend only on the pages).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+from pdfthin.errors import PdfthinError
+from pdfthin.model import Document
+from pdfthin.model.chunks import Box, Chunk, chunk_pages
+from pdfthin.operations import cursor as cur
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.paging import Pager, fill, fit_text
+from pdfthin.operations.params import MAX_TOKENS, STITCH, budget
+from pdfthin.operations.response import document_summary, size
+from pdfthin.operations.types import BBox, ChunkEntry, ChunksResponse
+from pdfthin.operations.unreadable import report
+from pdfthin.pages import format_pages, parse_pages
+
+#: Room for ``omitted`` beside the cursor (whose longest form is measured).
+_RESERVE = 300
+#: A chunk index as large as any (room is kept for the longest cursor before the count of
+#: chunks is known).
+_LONGEST_INDEX = 10**9 - 1
+
+
+class ChunkStream:
+    """A selection's chunks, made on demand and kept: ``upto(n)`` makes the first ``n``."""
+
+    def __init__(self, doc: Document, pages: list[int], max_tokens: int, stitch: bool) -> None:
+        self._source: Iterator[Chunk] | None = chunk_pages(
+            (doc.page(n) for n in pages), max_tokens, stitch
+        )
+        self.made: list[Chunk] = []
+        self._lock = threading.Lock()
+
+    @property
+    def complete(self) -> bool:
+        return self._source is None
+
+    def upto(self, count: int) -> list[Chunk]:
+        """The first ``count`` chunks (fewer when the selection has fewer)."""
+        with self._lock:
+            while len(self.made) < count and self._source is not None:
+                chunk = next(self._source, None)
+                if chunk is None:
+                    self._source = None
+                else:
+                    self.made.append(chunk)
+            return self.made[:count]
+
+    def get(self, index: int) -> Chunk | None:
+        made = self.upto(index + 1)
+        return made[index] if index < len(made) else None
+
+
+def chunk_stream(doc: Document, pages: list[int], max_tokens: int, stitch: bool) -> ChunkStream:
+    """The document's stream of chunks for these arguments, kept with it."""
+    key = f"chunks:{format_pages(pages)}:{max_tokens}:{stitch}"
+    with _STREAMS_LOCK:
+        found = doc.derived.get(key)
+        if not isinstance(found, ChunkStream):
+            found = ChunkStream(doc, pages, max_tokens, stitch)
+            doc.derived[key] = found
+    return found
+
+
+_STREAMS_LOCK = threading.Lock()
+
+
+def get_chunks(
+    document: Source,
+    *,
+    pages: str | int | None = None,
+    max_tokens: int | None = None,
+    stitch: bool | None = None,
+    max_chars: int | None = None,
+    cursor: str | cur.Cursor | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> ChunksResponse:
+    context = context or default_context()
+    limit = budget(max_chars, context)
+    tokens: int = MAX_TOKENS.value(max_tokens)
+    stitched: bool = STITCH.value(stitch)
+    doc = context.document(document, password)
+    selection = parse_pages(pages, doc.page_count)
+    args = cur.args_digest(
+        op="chunks", pages=format_pages(selection), max_tokens=tokens, stitch=stitched
+    )
+    pager = Pager("chunks", doc, args, cursor, context.cursor_key)
+    stream = chunk_stream(doc, selection, tokens, stitched)
+    start, offset = 0, 0
+    if pager.start is not None:
+        made = stream.upto(pager.start.index + 1)
+        start = pager.resume_at(len(made))
+        offset = pager.start.offset
+        if offset and (
+            pager.start.page_hash != cur.text_hash(made[start].markdown)
+            or offset > len(made[start].markdown)
+        ):
+            raise PdfthinError(
+                "stale_cursor",
+                "the chunk the cursor resumes inside changed since it was issued; "
+                "ask again without the cursor",
+            )
+    response: ChunksResponse = {
+        "document": document_summary(doc),
+        "chunks": [],
+        "next_cursor": None,
+    }
+    room = (
+        limit
+        - size({**response, "complete": True})
+        - pager.longest(_LONGEST_INDEX, offset=True, page_hash=True)
+        - _RESERVE
+    )
+
+    def items() -> Iterator[int]:
+        index = start
+        while stream.get(index) is not None:
+            yield index
+            index += 1
+
+    def entry(index: int) -> ChunkEntry:
+        chunk = stream.get(index)
+        assert chunk is not None
+        return _entry(chunk, offset if index == start else 0)
+
+    def split(index: int, room: int) -> tuple[ChunkEntry, int | None]:
+        chunk = stream.get(index)
+        assert chunk is not None
+        first = offset if index == start else 0
+
+        def fits(end: int) -> bool:
+            return size(_entry(chunk, first, end)) + 1 <= room
+
+        end = fit_text(chunk.markdown, first, fits)
+        return _entry(chunk, first, end), end if end < len(chunk.markdown) else None
+
+    stop = fill(response["chunks"], items(), entry, room, split=split)
+    if stop is not None:
+        resumed = stream.get(stop.item)
+        assert resumed is not None
+        response["next_cursor"] = pager.cursor(
+            stop.item, stop.offset, cur.text_hash(resumed.markdown) if stop.offset else None
+        )
+    response["complete"] = stop is None
+    covered = sorted({s["page"] for e in response["chunks"] for s in e["page_spans"]})
+    unreadable = report(doc, covered)
+    if unreadable:
+        response["unreadable"] = unreadable
+    return response
+
+
+def _bbox(box: Box) -> BBox:
+    return {"x0": box[0], "y0": box[1], "x1": box[2], "y1": box[3]}
+
+
+def _entry(chunk: Chunk, start: int = 0, end: int | None = None) -> ChunkEntry:
+    """A chunk as the answer gives it; a part of its Markdown (``start``-``end``) when it does
+    not fit whole (its plain text is then left out: it is given with the whole chunk)."""
+    whole = start == 0 and (end is None or end >= len(chunk.markdown))
+    item: ChunkEntry = {
+        "chunk_id": chunk.id,
+        "page": chunk.page,
+        "bbox": _bbox(chunk.box),
+        "kind": chunk.kind,
+        "breadcrumb": list(chunk.breadcrumb),
+        "markdown": chunk.markdown if whole else chunk.markdown[start:end],
+        "token_estimate": chunk.tokens,
+        "status": chunk.status,
+        "provenance": chunk.provenance,
+        "page_spans": [{"page": s.page, "bbox": _bbox(s.box)} for s in chunk.spans],
+    }
+    if whole:
+        item["text"] = chunk.text
+    else:
+        stop = len(chunk.markdown) if end is None else end
+        item["part"] = {"start": start, "end": stop, "total": len(chunk.markdown)}
+    if chunk.reason_code != "text_layer":
+        item["reason_code"] = chunk.reason_code
+    return item
