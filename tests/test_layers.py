@@ -41,7 +41,17 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "pdfthin.model": (*BASE, "pdfthin.model", "pdfthin.layout", "pdfthin.engine", "pdfthin.images"),
     "pdfthin.ocr": (*BASE, "pdfthin.ocr"),
     "pdfthin.operations": (*BASE, "pdfthin.operations", "pdfthin.model", "pdfthin.ocr"),
-    "pdfthin.adapters": (*BASE, "pdfthin.adapters", "pdfthin.operations", "pdfthin.ocr.loader"),
+    # Chunks for indexing pipelines (JSON Lines, columns): on the operations, like an adapter.
+    "pdfthin.exports": (*BASE, "pdfthin.operations"),
+    # Loaders for retrieval frameworks (LangChain, LlamaIndex): on the exports.
+    "pdfthin.integrations": (*BASE, "pdfthin.integrations", "pdfthin.exports"),
+    "pdfthin.adapters": (
+        *BASE,
+        "pdfthin.adapters",
+        "pdfthin.operations",
+        "pdfthin.ocr.loader",
+        "pdfthin.exports",
+    ),
     "pdfthin.__main__": ("pdfthin.adapters.cli",),
 }
 #: Packages a room may import by their own names only (``from pdfthin.engine import Limits``),
