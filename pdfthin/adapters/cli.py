@@ -738,9 +738,9 @@ def _cmd_chunks(args: argparse.Namespace) -> int:
     get_chunks = _operation("chunks", args, context)
 
     def call(cursor: str | None, max_chars: int) -> dict[str, Any]:
-        return _run(  # type: ignore[no-any-return]
-            args, functools.partial(get_chunks, cursor=cursor, max_chars=max_chars), json_mode
-        )
+        ask = functools.partial(get_chunks, cursor=cursor, max_chars=max_chars)
+        response: dict[str, Any] = _run(args, ask, json_mode)
+        return response
 
     try:
         if json_mode and args.max_chars is not None:
@@ -751,7 +751,8 @@ def _cmd_chunks(args: argparse.Namespace) -> int:
             return EXIT_OK
         context.progress = None  # the chunks printed as they come are the progress
         write = jsonl_line if args.format == "jsonl" else _chunk_line
-        responses = chunk_responses(call, args.max_chars or RESPONSE_CHARS, args.cursor)
+        budget = RESPONSE_CHARS if args.max_chars is None else args.max_chars
+        responses = chunk_responses(call, budget, args.cursor)
         for chunk in whole_chunks(c for r in responses for c in r["chunks"]):
             sys.stdout.write(write(chunk))
             sys.stdout.flush()
