@@ -92,10 +92,10 @@ def chunk_responses(
 ) -> Iterator[_Response]:
     """The responses of ``call(cursor, max_chars)`` (``get_chunks`` with its other arguments
     bound), from ``cursor`` (the start when ``None``), each asked for with the cursor of the
-    one before once it has been used. A chunk too
-    long for ``max_chars`` comes first in its response, cut (``part``), and a cut chunk has no
-    plain text: that response is asked for again with a larger budget (doubled, up to the
-    largest a call takes) until the chunk comes whole; the next calls keep ``max_chars``."""
+    one before once it has been used. A chunk too long for ``max_chars`` comes first in its
+    response, cut (``part``), and a cut chunk has no plain text: that response is asked for
+    again with a larger budget (doubled, up to the largest a call takes) until the chunk comes
+    whole; the next calls keep ``max_chars``."""
     from pdfthin.operations.params import MAX_MAX_CHARS
 
     while True:
@@ -120,18 +120,22 @@ def whole_chunks(entries: Iterable[ChunkEntry]) -> Iterator[ChunkEntry]:
     """Each chunk once its parts (a chunk split across responses) are joined, in order. A
     joined chunk has no ``text``: responses leave it out of every part (:func:`chunks` asks
     again for a chunk that was cut, so that only one longer than any response is joined)."""
-    held: ChunkEntry | None = None
+    held: ChunkEntry | None = None  # a chunk whose next part is still to come
     for entry in entries:
-        if held is not None and "part" in held and held["chunk_id"] == entry["chunk_id"]:
+        if held is not None and "part" in entry and held["chunk_id"] == entry["chunk_id"]:
             held["markdown"] += entry["markdown"]
-            if "part" in entry:
-                held["part"] = {**held["part"], "end": entry["part"]["end"]}
-            _close_part(held)
-            continue
-        if held is not None:
-            yield held
-        held = entry.copy()  # the caller's entry is left as it was
-        _close_part(held)
+            held["part"] = {**held["part"], "end": entry["part"]["end"]}
+            piece = held
+        else:
+            if held is not None:  # its other parts never came: given as it is
+                yield held
+            piece = entry.copy()  # the caller's entry is left as it was
+        held = None
+        _close_part(piece)
+        if "part" in piece and piece["part"]["end"] < piece["part"]["total"]:
+            held = piece
+        else:
+            yield piece
     if held is not None:
         yield held
 

@@ -123,6 +123,48 @@ def test_a_chunk_cut_by_a_tiny_budget_comes_out_whole_on_one_line(pdf: Path) -> 
     assert _jsonl(out) == _one_response(pdf, max_tokens=_TOKENS)
 
 
+class _Screen(io.StringIO):
+    """Stdout that notes how many calls had been made at each write."""
+
+    def __init__(self, calls: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.calls = calls
+        self.at_writes: list[int] = []
+
+    def write(self, s: str) -> int:
+        self.at_writes.append(len(self.calls))
+        return super().write(s)
+
+
+def test_jsonl_writes_each_chunk_as_soon_as_a_response_holds_it_whole(
+    pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    responses: list[dict[str, Any]] = []
+    original = cli._run
+
+    def noting(*args: Any, **kwargs: Any) -> Any:
+        response = original(*args, **kwargs)
+        responses.append(response)
+        return response
+
+    monkeypatch.setattr(cli, "_run", noting)
+    screen = _Screen(responses)
+    args = ["chunks", str(pdf), "--max-tokens", str(_TOKENS), "--max-chars", "3000"]
+    with contextlib.redirect_stdout(screen):
+        assert cli.main([*args, "--format", "jsonl"]) == 0
+    assert len(responses) > 2  # the premise: several responses
+    lines = [json.loads(line) for line in screen.getvalue().splitlines()]
+    assert len(lines) == len(screen.at_writes) == len(_one_response(pdf, max_tokens=_TOKENS))
+    for line, calls in zip(lines, screen.at_writes, strict=True):
+        # Written after the call whose response first held the chunk whole, before the next.
+        whole_in = next(
+            n
+            for n, r in enumerate(responses, 1)
+            if any(c["chunk_id"] == line["chunk_id"] and "part" not in c for c in r["chunks"])
+        )
+        assert calls == whole_in, line["chunk_id"]
+
+
 def test_parts_across_responses_are_joined_into_one_chunk(pdf: Path) -> None:
     """Following the cursors of the smallest budget by hand, every chunk comes in parts; joined,
     each is the whole chunk's Markdown (its plain text is in no part)."""
