@@ -367,3 +367,20 @@ def test_llamaindex_reader_gives_one_document_per_chunk(pdf: Path) -> None:
     embedded = documents[0].get_content(metadata_mode=MetadataMode.EMBED)
     assert chunks[0]["breadcrumb"][0] in embedded
     assert not any(f"{key}:" in embedded for key in LOCATING_KEYS)
+
+
+def test_llamaindex_directory_reader_takes_the_reader(pdf: Path) -> None:
+    """LlamaIndex's own directory reader calls the reader as its file extractor."""
+    _package("llama_index.core")
+    from llama_index.core import SimpleDirectoryReader
+
+    from pdfthin.integrations.llamaindex import PdfthinReader
+
+    chunks = _one_response(pdf, max_tokens=_TOKENS)
+    reader = SimpleDirectoryReader(
+        str(pdf.parent), file_extractor={".pdf": PdfthinReader(max_tokens=_TOKENS)}
+    )
+    documents = reader.load_data()
+    assert [d.text for d in documents] == [c["markdown"] for c in chunks]
+    assert [d.metadata["chunk_id"] for d in documents] == [c["chunk_id"] for c in chunks]
+    assert {d.metadata["file_name"] for d in documents} == {pdf.name}  # its own metadata too
