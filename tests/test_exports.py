@@ -211,6 +211,26 @@ def test_json_is_one_answer_unless_a_budget_is_asked_for(pdf: Path) -> None:
     assert first["next_cursor"] and not first["complete"]
 
 
+def test_json_merges_the_chunks_of_several_responses(pdf: Path) -> None:
+    """Past the largest budget a call takes, ``--format json`` joins its responses' chunks."""
+    responses = []
+    cursor = None
+    while True:
+        responses.append(
+            get_chunks(
+                str(pdf), max_tokens=_TOKENS, max_chars=3000, cursor=cursor, context=Context()
+            )
+        )
+        cursor = responses[-1]["next_cursor"]
+        if cursor is None:
+            break
+    assert len(responses) > 2  # the premise
+    merged = cli._merged_chunks([dict(r) for r in responses])
+    assert merged["chunks"] == _one_response(pdf, max_tokens=_TOKENS)
+    assert merged["complete"] and merged["next_cursor"] is None
+    assert merged["document"] == responses[0]["document"]
+
+
 @pytest.mark.parametrize("form", ["jsonl", "text", "json"])
 def test_a_document_error_exits_1_with_one_line(tmp_path: Path, form: str) -> None:
     missing = tmp_path / "missing.pdf"
