@@ -5,11 +5,14 @@
 >>> import pdfthin
 >>> doc = pdfthin.open("paper.pdf")          # doctest: +SKIP
 >>> doc.page(1).status, doc.page(1).markdown  # doctest: +SKIP
+>>> for chunk in pdfthin.chunks("paper.pdf"):  # doctest: +SKIP
+...     chunk["chunk_id"], chunk["page"], chunk["bbox"], chunk["markdown"]
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pdfthin._version import __version__
@@ -18,8 +21,9 @@ from pdfthin.errors import PdfthinError
 if TYPE_CHECKING:
     from pdfthin.engine import Limits
     from pdfthin.model import Document
+    from pdfthin.operations.types import ChunkEntry
 
-__all__ = ["PdfthinError", "__version__", "open"]
+__all__ = ["PdfthinError", "__version__", "chunks", "open"]
 
 
 def open(
@@ -40,3 +44,21 @@ def open(
         except BaseException:
             engine.close()  # the parsed PDF freed now, not by the cyclic collector
             raise
+
+
+def chunks(
+    source: str | os.PathLike[str] | bytes,
+    *,
+    pages: str | int | None = None,
+    max_tokens: int | None = None,
+    stitch: bool | None = None,
+    password: str | None = None,
+) -> Iterator[ChunkEntry]:
+    """Every chunk of the document (or of ``pages``), in order and whole, as ``get_chunks``
+    gives them (docs/api.md, "Chunks and exports"); made as they are taken. For JSON Lines
+    and columns, see :mod:`pdfthin.exports`."""
+    from pdfthin.exports import chunks as export_chunks
+
+    return export_chunks(
+        source, pages=pages, max_tokens=max_tokens, stitch=stitch, password=password
+    )

@@ -6,7 +6,8 @@
   imports ``pdfthin_native`` (one place, behind one switch).
 - The adapters' own transports stay in their adapter: the MCP SDK and anyio in
   ``pdfthin/adapters/mcp/`` (the CLI only checks that the extra is installed), boto3 in
-  ``pdfthin/adapters/aws/``.
+  ``pdfthin/adapters/aws/``, each retrieval framework in its loader in
+  ``pdfthin/integrations/``.
 
 Ruff's ``banned-api`` cannot be scoped to a directory (a per-file ignore lifts every ban at
 once), so ruff bans only the network modules, everywhere in ``pdfthin/``, and this walk over
@@ -62,6 +63,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "pydantic": ("pdfthin/adapters/mcp/*.py",),
     "boto3": ("pdfthin/adapters/aws/*.py",),
     "botocore": ("pdfthin/adapters/aws/*.py",),
+    "langchain_core": ("pdfthin/integrations/langchain.py",),
+    "llama_index": ("pdfthin/integrations/llamaindex.py",),
 }
 
 #: Files that may import a module whose name is computed at run time: the OCR loader imports
@@ -209,6 +212,8 @@ def _plant(tmp_path: Path, relative: str, source: str) -> list[Violation]:
         ("pdfthin/operations/planted.py", "import boto3\n"),
         ("pdfthin/adapters/mcp/planted.py", "import requests\n"),
         ("pdfthin/adapters/aws/planted.py", "from urllib3 import PoolManager\n"),
+        ("pdfthin/exports.py", "from langchain_core.documents import Document\n"),
+        ("pdfthin/integrations/langchain.py", "import llama_index.core\n"),
     ],
 )
 def test_a_planted_import_is_caught(tmp_path: Path, relative: str, source: str) -> None:

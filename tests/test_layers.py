@@ -41,7 +41,23 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "pdfthin.model": (*BASE, "pdfthin.model", "pdfthin.layout", "pdfthin.engine", "pdfthin.images"),
     "pdfthin.ocr": (*BASE, "pdfthin.ocr"),
     "pdfthin.operations": (*BASE, "pdfthin.operations", "pdfthin.model", "pdfthin.ocr"),
-    "pdfthin.adapters": (*BASE, "pdfthin.adapters", "pdfthin.operations", "pdfthin.ocr.loader"),
+    # Chunks for indexing pipelines (JSON Lines, columns): on the operations, like an adapter.
+    "pdfthin.exports": (*BASE, "pdfthin.operations"),
+    # Loaders for retrieval frameworks (LangChain, LlamaIndex): on the exports (and the
+    # answers' types).
+    "pdfthin.integrations": (
+        *BASE,
+        "pdfthin.integrations",
+        "pdfthin.exports",
+        "pdfthin.operations.types",
+    ),
+    "pdfthin.adapters": (
+        *BASE,
+        "pdfthin.adapters",
+        "pdfthin.operations",
+        "pdfthin.ocr.loader",
+        "pdfthin.exports",
+    ),
     "pdfthin.__main__": ("pdfthin.adapters.cli",),
 }
 #: Packages a room may import by their own names only (``from pdfthin.engine import Limits``),
@@ -163,6 +179,8 @@ def test_every_room_exists() -> None:
         ("pdfthin/adapters/planted.py", "from pdfthin.model.cache import MAX_SIZE\n"),
         ("pdfthin/adapters/mcp/planted.py", "def f():\n    from pdfthin.layout import tables\n"),
         ("pdfthin/images/planted.py", "from pdfthin.engine import types\n"),
+        ("pdfthin/integrations/planted.py", "from pdfthin.model import Document\n"),
+        ("pdfthin/integrations/planted.py", "from pdfthin.operations.chunks import get_chunks\n"),
         ("pdfthin/newroom/planted.py", "x = 1\n"),
     ],
 )

@@ -11,7 +11,7 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 if TYPE_CHECKING:
@@ -43,9 +43,15 @@ _HELP = {
     "peek": "A taste of a section or of the document.",
     "images": "List the images: ids, pages, boxes, pixel sizes, formats, sizes.",
     "image": "Write one image to a file (ids from `pdfthin images`).",
+    "chunks": "The document as chunks with page boxes, for retrieval; --format jsonl streams "
+    "one chunk a line.",
 }
 #: The --format choices of a command, its default first (else text or json).
-_FORMATS = {"read": ("markdown", "json"), "section": ("markdown", "json")}
+_FORMATS = {
+    "read": ("markdown", "json"),
+    "section": ("markdown", "json"),
+    "chunks": ("text", "jsonl", "json"),
+}
 
 _OCR_HELP = (
     "read pages that need OCR with this binding: a module name or .py file exporting an "
@@ -719,6 +725,75 @@ def _cmd_image(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_chunks(args: argparse.Namespace) -> int:
+    """``--format jsonl`` and ``text`` follow the cursors (``--max-chars`` sizes each request;
+    a chunk longer than that is asked for again with a larger budget, so it comes whole) and
+    write each chunk as its response arrives; ``json`` prints one response with
+    ``--max-chars``, else every chunk in one answer."""
+    from pdfthin.exports import RESPONSE_CHARS, chunk_responses, jsonl_line, whole_chunks
+    from pdfthin.operations.params import MAX_MAX_CHARS
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    get_chunks = _operation("chunks", args, context)
+
+    def call(cursor: str | None, max_chars: int) -> dict[str, Any]:
+        ask = functools.partial(get_chunks, cursor=cursor, max_chars=max_chars)
+        response: dict[str, Any] = _run(args, ask, json_mode)
+        return response
+
+    try:
+        if json_mode and args.max_chars is not None:
+            _print_json(call(args.cursor, args.max_chars))
+            return EXIT_OK
+        if json_mode:  # one answer: every chunk, in one call where they fit
+            _print_json(_merged_chunks(list(chunk_responses(call, MAX_MAX_CHARS, args.cursor))))
+            return EXIT_OK
+        context.progress = None  # the chunks printed as they come are the progress
+        write = jsonl_line if args.format == "jsonl" else _chunk_line
+        budget = RESPONSE_CHARS if args.max_chars is None else args.max_chars
+        responses = chunk_responses(call, budget, args.cursor)
+        for chunk in whole_chunks(c for r in responses for c in r["chunks"]):
+            sys.stdout.write(write(chunk))
+            sys.stdout.flush()
+    except _Failed as failed:
+        return failed.code
+    return EXIT_OK
+
+
+def _merged_chunks(responses: list[dict[str, Any]]) -> dict[str, Any]:
+    """One answer holding the chunks of every response: the one response itself when there
+    was one; else its chunks, whole, with the first response's document summary (every chunk
+    carries its page's status; an unreadable page is a chunk of its own)."""
+    from pdfthin.exports import whole_chunks
+
+    if len(responses) == 1:
+        return responses[0]
+    chunks = list(whole_chunks(c for r in responses for c in r["chunks"]))
+    return {
+        "document": responses[0]["document"],
+        "chunks": chunks,
+        "next_cursor": None,
+        "complete": True,
+    }
+
+
+#: The longest first line the text listing shows of a chunk (characters).
+_LISTED_CHARS = 80
+
+
+def _chunk_line(chunk: Mapping[str, Any]) -> str:
+    """A chunk in the text listing: id, pages, kind, heading trail and its first line."""
+    pages = [span["page"] for span in chunk["page_spans"]]
+    where = f"page {pages[0]}" if len(pages) == 1 else f"pages {pages[0]}-{pages[-1]}"
+    first = next((line.strip() for line in chunk["markdown"].splitlines() if line.strip()), "")
+    if len(first) > _LISTED_CHARS:
+        first = first[: _LISTED_CHARS - 1] + "…"
+    crumb = " > ".join(chunk["breadcrumb"])
+    trail = f"  [{crumb}]" if crumb else ""
+    return f"{chunk['chunk_id']}  {where}  {chunk['kind']}{trail}  {first}\n"
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Startup problems are one line on stderr and exit 2; stdout belongs to the protocol."""
     from pdfthin.adapters.mcp import INSTALL_HINT
@@ -791,6 +866,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "peek": _cmd_peek,
     "images": _cmd_images,
     "image": _cmd_image,
+    "chunks": _cmd_chunks,
     "serve": _cmd_serve,
 }
 

@@ -1,0 +1,206 @@
+"""Chunks for indexing pipelines: a document's chunks whole, as JSON Lines and as columns.
+
+:func:`chunks` follows ``get_chunks``'s cursors and yields every chunk of the selection once,
+whole: a chunk that a response's budget split (``part``) is joined back before it is given.
+:func:`to_jsonl` writes chunks one compact JSON object a line (what ``pdfthin chunks FILE
+--format jsonl`` prints); :func:`to_columns` turns them into one list per field, which
+``polars.from_dict`` and ``pyarrow.table`` take as they are (neither is a dependency).
+
+>>> from pdfthin.exports import chunks, to_columns, to_jsonl
+>>> rows = list(chunks("paper.pdf", max_tokens=300))   # doctest: +SKIP
+>>> to_jsonl(rows, "paper.jsonl")                      # doctest: +SKIP
+>>> polars.from_dict(to_columns(rows))                 # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from pdfthin.operations.context import Context, Source
+    from pdfthin.operations.types import ChunkEntry, ChunksResponse
+
+#: The budget of each ``get_chunks`` call made here, in characters: a response covers some
+#: dozens of pages, so the first chunks come before the last pages are read, and holds three
+#: chunks of the largest size target (8,000 tokens: about 32,000 characters of Markdown and as
+#: many of plain text), so a call is rarely asked again for a chunk that did not fit.
+RESPONSE_CHARS = 200_000
+
+#: The columns of :func:`to_columns`, in order.
+COLUMNS = (
+    "chunk_id",
+    "page",
+    "x0",
+    "y0",
+    "x1",
+    "y1",
+    "kind",
+    "breadcrumb",
+    "markdown",
+    "text",
+    "token_estimate",
+    "status",
+    "reason_code",
+    "provenance",
+    "page_spans",
+)
+
+
+def chunks(
+    source: Source,
+    *,
+    pages: str | int | None = None,
+    max_tokens: int | None = None,
+    stitch: bool | None = None,
+    password: str | None = None,
+    max_chars: int = RESPONSE_CHARS,
+    context: Context | None = None,
+) -> Iterator[ChunkEntry]:
+    """Every chunk of the document (or of ``pages``), in order, each whole: ``get_chunks``
+    called again with each cursor (``max_chars`` per call, see :func:`chunk_responses`) as the
+    chunks before it are taken. The arguments are ``get_chunks``'s; a failure raises
+    :class:`~pdfthin.errors.PdfthinError`."""
+    from pdfthin.operations.chunks import get_chunks
+    from pdfthin.operations.context import default_context
+
+    context = context or default_context()
+
+    def call(cursor: str | None, max_chars: int) -> ChunksResponse:
+        return get_chunks(
+            source,
+            pages=pages,
+            max_tokens=max_tokens,
+            stitch=stitch,
+            max_chars=max_chars,
+            cursor=cursor,
+            password=password,
+            context=context,
+        )
+
+    responses = chunk_responses(call, max_chars)
+    return whole_chunks(entry for response in responses for entry in response["chunks"])
+
+
+_Response = TypeVar("_Response", bound=Mapping[str, Any])
+
+
+def chunk_responses(
+    call: Callable[[str | None, int], _Response], max_chars: int, cursor: str | None = None
+) -> Iterator[_Response]:
+    """The responses of ``call(cursor, max_chars)`` (``get_chunks`` with its other arguments
+    bound), from ``cursor`` (the start when ``None``), each asked for with the cursor of the
+    one before once it has been used. A chunk too long for ``max_chars`` comes first in its
+    response, cut (``part``), and a cut chunk has no plain text: that response is asked for
+    again with a larger budget (doubled, up to the largest a call takes) until the chunk comes
+    whole; the next calls keep ``max_chars``."""
+    from pdfthin.operations.params import MAX_MAX_CHARS
+
+    while True:
+        response = call(cursor, max_chars)
+        budget = max_chars
+        while _starts_cut(response) and budget < MAX_MAX_CHARS:
+            budget = min(MAX_MAX_CHARS, 2 * budget)
+            response = call(cursor, budget)
+        yield response
+        cursor = response["next_cursor"]
+        if cursor is None:
+            return
+
+
+def _starts_cut(response: Mapping[str, Any]) -> bool:
+    """Whether the response's first chunk is the beginning of a chunk cut for the budget."""
+    entries = response["chunks"]
+    return bool(entries) and "part" in entries[0] and entries[0]["part"]["start"] == 0
+
+
+def whole_chunks(entries: Iterable[ChunkEntry]) -> Iterator[ChunkEntry]:
+    """Each chunk once its parts (a chunk split across responses) are joined, in order. A
+    joined chunk has no ``text``: responses leave it out of every part (:func:`chunks` asks
+    again for a chunk that was cut, so that only one longer than any response is joined)."""
+    held: ChunkEntry | None = None  # a chunk whose next part is still to come
+    for entry in entries:
+        if held is not None and "part" in entry and held["chunk_id"] == entry["chunk_id"]:
+            held["markdown"] += entry["markdown"]
+            held["part"] = {**held["part"], "end": entry["part"]["end"]}
+            piece = held
+        else:
+            if held is not None:  # its other parts never came: given as it is
+                yield held
+            piece = entry.copy()  # the caller's entry is left as it was
+        held = None
+        _close_part(piece)
+        if "part" in piece and piece["part"]["end"] < piece["part"]["total"]:
+            held = piece
+        else:
+            yield piece
+    if held is not None:
+        yield held
+
+
+def _close_part(entry: ChunkEntry) -> None:
+    """Drop ``part`` once the joined pieces hold the chunk's whole Markdown."""
+    part = entry.get("part")
+    if part is not None and part["start"] == 0 and part["end"] >= part["total"]:
+        del entry["part"]
+
+
+def jsonl_line(chunk: ChunkEntry) -> str:
+    """One chunk as one line of JSON Lines: compact, UTF-8 text as is, no newline inside."""
+    return json.dumps(chunk, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def to_jsonl(chunks: Iterable[ChunkEntry], file: str | os.PathLike[str] | IO[str]) -> int:
+    """Write ``chunks`` (parts joined first) to ``file`` (a path, written as UTF-8, or an open
+    text file), one compact JSON object a line; the number of lines written."""
+    if isinstance(file, (str, os.PathLike)):
+        with open(file, "w", encoding="utf-8", newline="\n") as out:
+            return to_jsonl(chunks, out)
+    count = 0
+    for chunk in whole_chunks(chunks):
+        file.write(jsonl_line(chunk))
+        count += 1
+    return count
+
+
+def to_columns(chunks: Iterable[ChunkEntry]) -> dict[str, list[Any]]:
+    """``chunks`` (parts joined first) as one list per field, each as long as the others, in
+    the order of :data:`COLUMNS`: ``polars.from_dict(...)`` and ``pyarrow.table(...)`` take it
+    as it is. The box of the chunk's first page is flat (``x0``, ``y0``, ``x1``, ``y1``);
+    ``breadcrumb`` is a list of titles (a title may hold any text, so they are not joined);
+    ``page_spans`` a list of ``{page, x0, y0, x1, y1}``; ``reason_code`` is ``text_layer``
+    where the chunk leaves it out; ``text`` is ``None`` for a chunk joined from parts.
+    A chunk whose parts are not all there is a ``ValueError``."""
+    columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+    for chunk in whole_chunks(chunks):
+        if "part" in chunk:
+            raise ValueError(
+                f"chunk {chunk['chunk_id']} is incomplete (a part of it is missing): "
+                "pass the chunks of every response, or use pdfthin.exports.chunks()"
+            )
+        for name, value in _row(chunk).items():
+            columns[name].append(value)
+    return columns
+
+
+def _row(chunk: ChunkEntry) -> dict[str, Any]:
+    box = chunk["bbox"]
+    return {
+        "chunk_id": chunk["chunk_id"],
+        "page": chunk["page"],
+        "x0": box["x0"],
+        "y0": box["y0"],
+        "x1": box["x1"],
+        "y1": box["y1"],
+        "kind": chunk["kind"],
+        "breadcrumb": list(chunk["breadcrumb"]),
+        "markdown": chunk["markdown"],
+        "text": chunk.get("text"),
+        "token_estimate": chunk["token_estimate"],
+        "status": chunk["status"],
+        "reason_code": chunk.get("reason_code", "text_layer"),
+        "provenance": chunk["provenance"],
+        "page_spans": [{"page": s["page"], **s["bbox"]} for s in chunk["page_spans"]],
+    }
