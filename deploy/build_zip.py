@@ -58,9 +58,6 @@ _OTHER_ADAPTERS = (
     "pdfthin/adapters/cli.py",
     "pdfthin/adapters/browser.py",
     "pdfthin/__main__.py",
-    # The layout inspection draws a page's decisions for a developer (tools/inspect_layout.py);
-    # nothing the handler reaches imports it.
-    "pdfthin/layout/inspect.py",
 )
 
 

@@ -23,6 +23,7 @@ from pdfthin.operations.params import (
     FOLD_ACCENTS,
     FULL,
     IMAGE_ID,
+    INSPECT_MAX_CHARS,
     LIMIT,
     MATCH_MODE,
     MAX_BYTES,
@@ -30,12 +31,14 @@ from pdfthin.operations.params import (
     MAX_PAGES,
     MAX_RESULTS,
     OCR,
+    PAGE,
     PAGES,
     PASSWORD,
     POSITION,
     QUERY,
     SECTION,
     SEED,
+    SVG,
     Param,
     arguments,
 )
@@ -46,6 +49,7 @@ from pdfthin.operations.types import (
     ImageResponse,
     ImagesResponse,
     InfoResponse,
+    InspectResponse,
     PeekResponse,
     ReadPagesResponse,
     SectionResponse,
@@ -147,6 +151,12 @@ def _image() -> Callable[..., Any]:
     from pdfthin.operations.images import get_image
 
     return get_image
+
+
+def _inspect() -> Callable[..., Any]:
+    from pdfthin.operations.inspect import inspect_layout
+
+    return inspect_layout
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -290,6 +300,7 @@ OPERATIONS: tuple[Operation, ...] = (
         (FULL, PASSWORD),
         _info,
         InfoResponse,
+        InspectResponse,
     ),
     Operation(
         "list_images",
@@ -316,6 +327,24 @@ OPERATIONS: tuple[Operation, ...] = (
         _image,
         ImageResponse,
         file=True,
+    ),
+    Operation(
+        "inspect_layout",
+        "inspect",
+        "Inspect a page's layout",
+        "What pdfthin decided on one page, to see why a heading, a list or a table was or was "
+        "not found: the page's status with its reason; its text runs (text, box, font size; "
+        "the first 200), lines, blocks in reading order (order, kind, heading level, box, "
+        "text preview, table rows x columns), running headers/footers left out, column "
+        "gutters, ruling lines, and hidden text withheld (reason, box and length, never its "
+        "text); and an SVG of the page with those boxes drawn and numbered in reading order. "
+        "Boxes are [x0, y0, x1, y1] in points of the page as displayed (origin top-left, "
+        "after /Rotate and the crop box). matches_output says whether the blocks are exactly "
+        "those read_pages renders. The answer fits max_chars: what does not fit is named in "
+        "'omitted'." + _NOT_PAGE_TEXT,
+        (PAGE, SVG, INSPECT_MAX_CHARS, PASSWORD),
+        _inspect,
+        InspectResponse,
     ),
 )
 
