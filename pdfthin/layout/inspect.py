@@ -182,6 +182,8 @@ _LEGEND = (
 )
 #: Label text size in points, small enough not to hide the page.
 _LABEL_PT = 7.0
+#: The legend's width in points: its longest name at the label size.
+_LEGEND_WIDTH = 110.0
 
 
 def block_label(block: TracedBlock) -> str:
@@ -237,25 +239,29 @@ def trace_svg(
             f'font-size="{_LABEL_PT}" fill="{colour}" font-family="sans-serif">'
             f"{escape(block_label(block))}</text>"
         )
-    out.append(_legend())
+    out.append(_legend(trace.width, trace.height))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _legend() -> str:
-    """A key to the colours, in the top left corner, on a pale ground."""
+def _legend(width: float, height: float) -> str:
+    """A key to the colours, in the bottom right corner (a page's margin there is most
+    often empty), on a pale ground."""
     row = _LABEL_PT + 2
+    box_w, box_h = _LEGEND_WIDTH, row * len(_LEGEND) + 4
+    left, top = max(width - box_w - 2, 0.0), max(height - box_h - 2, 0.0)
     parts = [
         f'<g class="legend" font-size="{_LABEL_PT}" font-family="sans-serif">',
-        f'<rect x="2" y="2" width="120" height="{row * len(_LEGEND) + 4:.2f}" fill="white" '
-        'fill-opacity="0.85" stroke="#bdbdbd" stroke-width="0.3"/>',
+        f'<rect x="{left:.2f}" y="{top:.2f}" width="{box_w:.2f}" height="{box_h:.2f}" '
+        'fill="white" fill-opacity="0.85" stroke="#bdbdbd" stroke-width="0.3"/>',
     ]
     for i, (key, name) in enumerate(_LEGEND):
-        y = 4 + row * i
+        y = top + 2 + row * i
         parts.append(
-            f'<rect x="5" y="{y + 1:.2f}" width="10" height="{_LABEL_PT - 1:.2f}" fill="none" '
-            f'stroke="{_COLOURS[key]}" stroke-width="1"/>'
-            f'<text x="18" y="{y + _LABEL_PT:.2f}" fill="{_COLOURS[key]}">{escape(name)}</text>'
+            f'<rect x="{left + 3:.2f}" y="{y + 1:.2f}" width="10" height="{_LABEL_PT - 1:.2f}" '
+            f'fill="none" stroke="{_COLOURS[key]}" stroke-width="1"/>'
+            f'<text x="{left + 16:.2f}" y="{y + _LABEL_PT:.2f}" fill="{_COLOURS[key]}">'
+            f"{escape(name)}</text>"
         )
     parts.append("</g>")
     return "".join(parts)
