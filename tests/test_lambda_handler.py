@@ -191,6 +191,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "get_info",
         "list_images",
         "get_image",
+        "inspect_layout",
     }
 
 

@@ -72,6 +72,7 @@ def test_inspector_lists_the_tools(root: Path) -> None:
         "get_info",
         "list_images",
         "get_image",
+        "inspect_layout",
     }
     read = tools["read_pages"]
     assert read["annotations"]["readOnlyHint"] is True

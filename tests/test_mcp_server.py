@@ -56,6 +56,7 @@ TOOLS = {
     "get_info",
     "list_images",
     "get_image",
+    "inspect_layout",
 }
 
 

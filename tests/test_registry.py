@@ -36,7 +36,7 @@ def _bad_value(param: Param) -> Any:
 
 def _bad(op: Operation, param: Param) -> dict[str, Any]:
     """Arguments that are right but for ``param``'s value."""
-    required = {"query": "the", "image_id": "p1-i1"}
+    required = {"query": "the", "image_id": "p1-i1", "page": 1}
     right = {p.name: required[p.name] for p in op.params if p.required}
     return {**right, param.name: _bad_value(param)}
 
@@ -99,6 +99,8 @@ def _undeclared(value: Any, schema: dict[str, Any], where: str = "") -> list[str
 def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
     if op.name == "find_in_document":
         return {"query": "the"}
+    if op.name == "inspect_layout":
+        return {"page": 1}
     if op.name == "get_image":
         listed = BY_NAME["list_images"].handler(SAMPLE, context=context)
         if not listed["images"]:

@@ -300,7 +300,6 @@ OPERATIONS: tuple[Operation, ...] = (
         (FULL, PASSWORD),
         _info,
         InfoResponse,
-        InspectResponse,
     ),
     Operation(
         "list_images",
