@@ -240,7 +240,7 @@ def test_the_bridge_calls_exactly_the_registry(bridge: Any) -> None:
 
 #: What a command takes that is the command line's own, not an argument of its operation.
 _CLI_ONLY = {"help", "file", "format", "native"}
-_CLI_EXTRA = {"describe": {"ocr"}, "image": {"output"}}
+_CLI_EXTRA = {"describe": {"ocr"}, "image": {"output"}, "inspect": {"output"}}
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -283,6 +283,8 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 argv.insert(2, "the")
             if op.name == "get_image":
                 argv[2:2] = ["p1-i1", "-o", "/dev/null"]
+            if op.name == "inspect_layout":
+                argv += ["--page", "1"]
             assert main(argv) in (1, 5), argv
             assert f"{param.name} must be an integer from" in capsys.readouterr().err
 
