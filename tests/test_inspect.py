@@ -403,3 +403,18 @@ def test_the_command_line_writes_the_svg(report: Path, tmp_path: Path) -> None:
     assert printed["svg"] is None and printed["output"] == str(out)
     assert printed["blocks"] == _inspect(report, page=2)["blocks"]
     assert ElementTree.parse(out).getroot().get("width") == "792"
+
+
+def test_a_code_block_is_reported_as_read_pages_renders_it(tmp_path: Path) -> None:
+    b = PdfBuilder()
+    resources = {"Font": {"F1": b.font_standard("Helvetica"), "F3": b.font_standard("Courier")}}
+    body = _paragraph(720, ["The function below adds one to its argument and returns it."])
+    body += [b"BT /F3 10 Tf 12 TL 72 690 Td (int add_one(int x) {) Tj T*"]
+    body += [b"(    return x + 1;) Tj T* (}) Tj ET"]
+    b.add_page(b"\n".join(body), resources)
+    path = tmp_path / "code.pdf"
+    path.write_bytes(b.build())
+    answer = _inspect(path, page=1)
+    assert [b["kind"] for b in answer["blocks"]] == ["paragraph", "code"]
+    assert "```\nint add_one(int x) {" in _read(path, 1)["markdown"]
+    assert answer["matches_output"] is True

@@ -13,6 +13,7 @@ document did not read but a fresh engine does), :attr:`PageInspection.matches_ou
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from pdfthin.deadline import current
@@ -28,7 +29,7 @@ from pdfthin.model.document import (
     _vocabulary,
     profile_sample,
 )
-from pdfthin.model.markdown import render_page
+from pdfthin.model.markdown import _is_code, render_page
 
 __all__ = ["PageInspection", "inspect_page", "trace_svg"]
 
@@ -72,6 +73,11 @@ def inspect_page(doc: Document, engine: EngineDocument, number: int) -> PageInsp
     ocr_layer = any(r.ocr_layer for r in content.runs)
     markdown = render_page(layout.blocks, known, ocr_layer)[0]
     trace = trace_page(content, layout, laid_out)
+    trace.blocks = [
+        # The Markdown sets these lines as a code block: say so, as read_pages shows it.
+        dataclasses.replace(traced, kind="code") if _is_code(block, ocr_layer) else traced
+        for traced, block in zip(trace.blocks, layout.blocks, strict=True)
+    ]
     return PageInspection(page, trace, markdown == page.markdown)
 
 
