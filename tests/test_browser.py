@@ -4,8 +4,9 @@ and drive Debian's Chromium with playwright-core (``web/tests/browser.mjs``).
 What the page must show is computed here with CPython's pdfthin on the same file: the title and
 page statuses, a Markdown heading rendered as a heading, "More" continuing after the last page,
 the first sections of the table of contents and a section read from it, the first search hit
-(highlighted, with its page number), that page's layout drawn (``inspect_layout``), an image, the password prompt for an RC4 file dropped on
-the page and the ``cryptography`` message for an AES one. Any console error, page error, failed
+(highlighted, with its page number), that page's layout drawn (``inspect_layout``), an image,
+the password prompt for an RC4 file dropped on the page and the ``cryptography`` message for an
+AES one. Any console error, page error, failed
 request or request leaving 127.0.0.1 fails the test. Screenshots and ``report.json`` are kept
 in ``web/test-artifacts/pyXY/`` (or under ``$PDFTHIN_WEB_ARTIFACTS``).
 """
