@@ -161,6 +161,7 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
         "section",
         "search",
         "hit-page",
+        "inspect",
         "images",
         "password",
         "aes",
