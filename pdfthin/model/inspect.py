@@ -62,7 +62,10 @@ def inspect_page(doc: Document, engine: EngineDocument, number: int) -> PageInsp
         layout = _layout(content)
         laid_out = list(layout.blocks)
         if number in sample:
-            known = _finish_sample(engine, sample, number, layout).known_words
+            # Finished together with the sample, as it was when the document was opened.
+            made = _finish_sample(engine, sample, number, layout)
+            doc.derived[_DERIVED_KEY] = made
+            known = made.known_words
         else:
             found = doc.derived.get(_DERIVED_KEY)
             if not isinstance(found, _Profile):
