@@ -14,6 +14,7 @@ document did not read but a fresh engine does), :attr:`PageInspection.matches_ou
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 
 from pdfthin.deadline import current
@@ -57,6 +58,19 @@ def inspect_page(doc: Document, engine: EngineDocument, number: int) -> PageInsp
     ``invalid_pages`` for a page the document does not have."""
     page = doc.page(number)
     sample = profile_sample(doc.page_count)
+    # Reading is bounded as the document's own build is: pages not started within the
+    # document's time limit are not read (the engine labels them; matches_output then says
+    # the trace is not the output).
+    engine.document_deadline = time.monotonic() + engine.limits.document_seconds
+    try:
+        return _inspect(doc, engine, number, page, sample)
+    finally:
+        engine.document_deadline = None
+
+
+def _inspect(
+    doc: Document, engine: EngineDocument, number: int, page: Page, sample: list[int]
+) -> PageInspection:
     with collection_paused(), engine.held():
         content = _read(engine, number)
         layout = _layout(content)
