@@ -174,6 +174,7 @@ _LEGEND = (
     ("paragraph", "paragraph"),
     ("list_item", "list item"),
     ("table", "table"),
+    ("code", "code"),
     ("furniture", "header/footer (left out)"),
     ("hidden", "hidden text (withheld)"),
     ("line", "line"),
