@@ -58,9 +58,6 @@ _OTHER_ADAPTERS = (
     "pdfthin/adapters/cli.py",
     "pdfthin/adapters/browser.py",
     "pdfthin/__main__.py",
-    # The layout inspection draws a page's decisions for a developer (tools/inspect_layout.py);
-    # nothing the handler reaches imports it.
-    "pdfthin/layout/inspect.py",
     # Chunk exports and the retrieval frameworks' loaders, for indexing pipelines in Python (the
     # frameworks are not in the zip); the handler answers get_chunks without them.
     "pdfthin/exports.py",

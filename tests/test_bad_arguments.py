@@ -156,6 +156,8 @@ def test_every_argument_of_every_tool_refuses_each_class(server: PdfthinServer, 
                 arguments["query"] = "words"
             if tool == "get_image" and name != "image_id":
                 arguments["image_id"] = "p1-x1"
+            if tool == "inspect_layout" and name != "page":
+                arguments["page"] = 1
             mcp_call(server, tool, arguments)
     mcp_call(server, bad if isinstance(bad, str) else "describe_document", {"path": "a.pdf"})
 
@@ -180,6 +182,8 @@ def test_every_argument_of_every_lambda_operation_refuses_each_class(
                 request["query"] = "words"
             if operation == "get_image" and name != "image_id":
                 request["image_id"] = "p1-x1"
+            if operation == "inspect_layout" and name != "page":
+                request["page"] = 1
             lambda_call(app, request, http)
         lambda_call(app, {"operation": operation, "document": bad}, http)
         lambda_call(app, {"operation": operation, "document": {"s3": {"bucket": bad}}}, http)

@@ -4,8 +4,9 @@ and drive Debian's Chromium with playwright-core (``web/tests/browser.mjs``).
 What the page must show is computed here with CPython's pdfthin on the same file: the title and
 page statuses, a Markdown heading rendered as a heading, "More" continuing after the last page,
 the first sections of the table of contents and a section read from it, the first search hit
-(highlighted, with its page number), an image, the password prompt for an RC4 file dropped on
-the page and the ``cryptography`` message for an AES one. Any console error, page error, failed
+(highlighted, with its page number), that page's layout drawn (``inspect_layout``), an image,
+the password prompt for an RC4 file dropped on the page and the ``cryptography`` message for an
+AES one. Any console error, page error, failed
 request or request leaving 127.0.0.1 fails the test. Screenshots and ``report.json`` are kept
 in ``web/test-artifacts/pyXY/`` (or under ``$PDFTHIN_WEB_ARTIFACTS``).
 """
@@ -34,6 +35,7 @@ QUERY = "Stetigkeit"
 RC4 = ("pdfminer/encryption/rc4-40.pdf", "foo")
 AES = ("pdfminer/encryption/aes-128.pdf", "foo")
 READ_BUDGET = 20_000  # app.js READ_BUDGET
+INSPECT_BUDGET = 400_000  # app.js INSPECT_BUDGET
 LIST_BUDGET = 8_000  # app.js LIST_BUDGET
 STATUS_LABELS = {
     "text": "text",
@@ -51,6 +53,7 @@ def expectations() -> dict[str, Any]:
         describe_document,
         find_in_document,
         get_toc,
+        inspect_layout,
         list_images,
         read_pages,
         read_section,
@@ -80,6 +83,9 @@ def expectations() -> dict[str, Any]:
     found = find_in_document(path, QUERY, max_results=50, max_chars=LIST_BUDGET)
     assert found["matches"], f"{QUERY!r} must be in {DOCUMENT}"
     assert list_images(path, max_chars=LIST_BUDGET)["total_images"] > 0
+    hit_page = found["matches"][0]["page"]
+    inspected = inspect_layout(path, page=hit_page, max_chars=INSPECT_BUDGET)
+    assert inspected["svg"], "the page's layout picture must fit the app's budget"
     rc4 = describe_document(CORPUS / RC4[0], password=RC4[1])
     return {
         "file": str(path),
@@ -99,6 +105,7 @@ def expectations() -> dict[str, Any]:
             "page": found["matches"][0]["page"],
             "complete": found["coverage"]["complete"],
         },
+        "inspect": {"blocks": inspected["counts"]["blocks"]},
         "encrypted": {
             "file": str(CORPUS / RC4[0]),
             "password": RC4[1],
@@ -154,6 +161,7 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
         "section",
         "search",
         "hit-page",
+        "inspect",
         "images",
         "password",
         "aes",

@@ -198,6 +198,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "list_images",
         "get_image",
         "get_chunks",
+        "inspect_layout",
     }
 
 

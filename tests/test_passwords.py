@@ -39,6 +39,7 @@ from pdfthin.operations import (
     get_image,
     get_info,
     get_toc,
+    inspect_layout,
     list_images,
     peek,
     read_pages,
@@ -92,6 +93,7 @@ def operations(image: str) -> dict[str, Any]:
         "get_info": lambda d, pw, c: get_info(d, password=pw, context=c),
         "list_images": lambda d, pw, c: list_images(d, password=pw, context=c),
         "get_image": lambda d, pw, c: get_image(d, image, password=pw, context=c),
+        "inspect_layout": lambda d, pw, c: inspect_layout(d, page=1, password=pw, context=c),
     }
 
 

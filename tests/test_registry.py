@@ -36,7 +36,7 @@ def _bad_value(param: Param) -> Any:
 
 def _bad(op: Operation, param: Param) -> dict[str, Any]:
     """Arguments that are right but for ``param``'s value."""
-    required = {"query": "the", "image_id": "p1-i1"}
+    required = {"query": "the", "image_id": "p1-i1", "page": 1}
     right = {p.name: required[p.name] for p in op.params if p.required}
     return {**right, param.name: _bad_value(param)}
 
@@ -99,6 +99,8 @@ def _undeclared(value: Any, schema: dict[str, Any], where: str = "") -> list[str
 def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
     if op.name == "find_in_document":
         return {"query": "the"}
+    if op.name == "inspect_layout":
+        return {"page": 1}
     if op.name == "get_image":
         listed = BY_NAME["list_images"].handler(SAMPLE, context=context)
         if not listed["images"]:
@@ -238,7 +240,7 @@ def test_the_bridge_calls_exactly_the_registry(bridge: Any) -> None:
 
 #: What a command takes that is the command line's own, not an argument of its operation.
 _CLI_ONLY = {"help", "file", "format", "native"}
-_CLI_EXTRA = {"describe": {"ocr"}, "image": {"output"}}
+_CLI_EXTRA = {"describe": {"ocr"}, "image": {"output"}, "inspect": {"output"}}
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -281,6 +283,8 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 argv.insert(2, "the")
             if op.name == "get_image":
                 argv[2:2] = ["p1-i1", "-o", "/dev/null"]
+            if op.name == "inspect_layout":
+                argv += ["--page", "1"]
             assert main(argv) in (1, 5), argv
             assert f"{param.name} must be an integer from" in capsys.readouterr().err
 

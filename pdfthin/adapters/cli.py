@@ -43,6 +43,7 @@ _HELP = {
     "peek": "A taste of a section or of the document.",
     "images": "List the images: ids, pages, boxes, pixel sizes, formats, sizes.",
     "image": "Write one image to a file (ids from `pdfthin images`).",
+    "inspect": "What the layout decided on one page; -o writes it drawn as an SVG.",
     "chunks": "The document as chunks with page boxes, for retrieval; --format jsonl streams "
     "one chunk a line.",
 }
@@ -88,6 +89,8 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument(
                 "--output", "-o", required=True, metavar="FILE", help="where to write it"
             )
+        if op.command == "inspect":
+            p.add_argument("--output", "-o", metavar="FILE.svg", help="write the page's SVG here")
 
     serve = sub.add_parser(
         "serve",
@@ -158,6 +161,8 @@ def _native_option(parser: argparse.ArgumentParser, sub: Any) -> None:
 #: Where a command's flag is not ``--`` and the argument's name: (command, argument) -> flag.
 #: An argument a command takes as a positional has its metavar here instead.
 _FLAGS: dict[tuple[str, str], str] = {("find", "match_mode"): "--mode"}
+#: Further spellings of a flag: (command, argument) -> flags (``--pages`` as read has it).
+_ALIASES: dict[tuple[str, str], tuple[str, ...]] = {("inspect", "page"): ("--pages",)}
 _POSITIONAL: dict[tuple[str, str], str] = {
     ("find", "query"): "QUERY",
     ("section", "section"): "ID",
@@ -168,6 +173,7 @@ _POSITIONAL: dict[tuple[str, str], str] = {
 _NEGATED = {
     "fold_accents": ("--keep-accents", "do not fold accents"),
     "stitch": ("--no-stitch", "keep every chunk on one page (no chunk across a page break)"),
+    "svg": ("--no-svg", "leave the SVG out of the answer"),
 }
 
 
@@ -196,7 +202,8 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
         elif param.kind == "boolean":
             parser.add_argument(_flag(key), dest=param.name, action="store_true", help=helps)
         elif param.kind == "integer":
-            parser.add_argument(_flag(key), dest=param.name, type=int, metavar="N", help=helps)
+            flags = (_flag(key), *_ALIASES.get(key, ()))
+            parser.add_argument(*flags, dest=param.name, type=int, metavar="N", help=helps)
         else:
             parser.add_argument(
                 _flag(key),
@@ -794,6 +801,68 @@ def _chunk_line(chunk: Mapping[str, Any]) -> str:
     return f"{chunk['chunk_id']}  {where}  {chunk['kind']}{trail}  {first}\n"
 
 
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    """The answer as JSON, or a short summary; the SVG written to ``--output``. Without
+    ``--max-chars`` nothing is left out (the command line prints it all)."""
+    from pdfthin.errors import PdfthinError
+    from pdfthin.operations.params import MAX_MAX_CHARS
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    given: dict[str, Any] = {}
+    if args.max_chars is None:
+        given["max_chars"] = MAX_MAX_CHARS
+    if args.output:
+        given["svg"] = True
+    try:
+        response = _run(args, lambda: _operation("inspect", args, context)(**given), json_mode)
+    except _Failed as failed:
+        return failed.code
+    svg = response.get("svg")
+    if args.output:
+        if svg is None:
+            error = PdfthinError("too_large", "the SVG does not fit --max-chars; raise it")
+            return _fail(error, json_mode)
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(svg)
+        except OSError as exc:
+            error = PdfthinError("invalid_argument", f"cannot write {args.output}: {exc.strerror}")
+            return _fail(error, json_mode)
+        response = {**response, "svg": None, "output": args.output}
+    if json_mode:
+        _print_json(response)
+    else:
+        print(_inspect_text(response))
+    return EXIT_OK
+
+
+def _inspect_text(r: dict[str, Any]) -> str:
+    counts = r["counts"]
+    status = r["status"] + (f" ({r['reason']})" if r["reason_code"] != "text_layer" else "")
+    lines = [
+        f"page {r['page']}: {status}; {r['width']} x {r['height']} pt, rotation {r['rotation']}",
+        f"{counts['runs']} runs, {counts['lines']} lines, {counts['blocks']} blocks, "
+        f"{counts['furniture']} header/footer, {counts['gutters']} gutters, "
+        f"{counts['rules']} rules, {counts['hidden']} hidden",
+    ]
+    for block in r["blocks"]:
+        kind = block["kind"] + (f" h{block['level']}" if block["kind"] == "heading" else "")
+        if "table" in block:
+            kind += f" {block['table']['rows']}x{block['table']['columns']}"
+        box = ", ".join(f"{v:g}" for v in block["bbox"])
+        lines.append(f"  {block['order']:>3} {kind:<14} [{box}] {block['text']}")
+    for piece in r["hidden_text"]:
+        lines.append(f"  hidden: {piece['reason']}, {piece['chars']} characters (withheld)")
+    if not r["matches_output"]:
+        lines.append(f"note: {r['note']}")
+    if "omitted" in r:
+        lines.append(f"omitted: {r['omitted']['message']}")
+    if r.get("output"):
+        lines.append(f"wrote {r['output']}")
+    return "\n".join(lines)
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Startup problems are one line on stderr and exit 2; stdout belongs to the protocol."""
     from pdfthin.adapters.mcp import INSTALL_HINT
@@ -866,6 +935,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "peek": _cmd_peek,
     "images": _cmd_images,
     "image": _cmd_image,
+    "inspect": _cmd_inspect,
     "chunks": _cmd_chunks,
     "serve": _cmd_serve,
 }

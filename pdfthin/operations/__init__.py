@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pdfthin.operations.find import find_in_document
     from pdfthin.operations.images import get_image, image_file, list_images
     from pdfthin.operations.info import get_info
+    from pdfthin.operations.inspect import inspect_layout
     from pdfthin.operations.read import read_pages
     from pdfthin.operations.registry import OPERATIONS, Operation
     from pdfthin.operations.sections import peek, read_section
@@ -38,6 +39,7 @@ __all__ = [
     "get_info",
     "get_toc",
     "image_file",
+    "inspect_layout",
     "list_images",
     "peek",
     "read_pages",
@@ -76,6 +78,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations.info import get_info
 
         return get_info
+    if name == "inspect_layout":
+        from pdfthin.operations.inspect import inspect_layout
+
+        return inspect_layout
     if name == "read_pages":
         from pdfthin.operations.read import read_pages
 

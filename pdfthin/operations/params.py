@@ -374,3 +374,29 @@ MAX_BYTES = Param(
     maximum=MAX_MAX_BYTES,
     default=DEFAULT_MAX_BYTES,
 )
+
+# --- inspect_layout -----------------------------------------------------------------------------
+
+PAGE = Param(
+    "page",
+    "integer",
+    "The page to inspect, 1-based. Out of range is an invalid_pages error naming the page count.",
+    required=True,
+)
+SVG = Param(
+    "svg",
+    "boolean",
+    "Include the SVG of the page with the boxes drawn and numbered (default true).",
+    default=True,
+)
+#: Not :data:`MAX_CHARS`: the answer is one page, without a cursor; what does not fit is
+#: left out and named in ``omitted``.
+INSPECT_MAX_CHARS = Param(
+    "max_chars",
+    "integer",
+    "Budget of this response in characters of compact JSON (default set by the server, "
+    "normally 40000). What does not fit is left out and named in 'omitted': the SVG's run "
+    "and line boxes first, then the SVG, then the lists' tails.",
+    minimum=MIN_MAX_CHARS,
+    maximum=MAX_MAX_CHARS,
+)

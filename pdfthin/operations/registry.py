@@ -23,6 +23,7 @@ from pdfthin.operations.params import (
     FOLD_ACCENTS,
     FULL,
     IMAGE_ID,
+    INSPECT_MAX_CHARS,
     LIMIT,
     MATCH_MODE,
     MAX_BYTES,
@@ -31,6 +32,7 @@ from pdfthin.operations.params import (
     MAX_RESULTS,
     MAX_TOKENS,
     OCR,
+    PAGE,
     PAGES,
     PASSWORD,
     POSITION,
@@ -38,6 +40,7 @@ from pdfthin.operations.params import (
     SECTION,
     SEED,
     STITCH,
+    SVG,
     Param,
     arguments,
 )
@@ -49,6 +52,7 @@ from pdfthin.operations.types import (
     ImageResponse,
     ImagesResponse,
     InfoResponse,
+    InspectResponse,
     PeekResponse,
     ReadPagesResponse,
     SectionResponse,
@@ -156,6 +160,12 @@ def _chunks() -> Callable[..., Any]:
     from pdfthin.operations.chunks import get_chunks
 
     return get_chunks
+
+
+def _inspect() -> Callable[..., Any]:
+    from pdfthin.operations.inspect import inspect_layout
+
+    return inspect_layout
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -344,6 +354,24 @@ OPERATIONS: tuple[Operation, ...] = (
         (PAGES, MAX_TOKENS, STITCH, MAX_CHARS, CURSOR, PASSWORD),
         _chunks,
         ChunksResponse,
+    ),
+    Operation(
+        "inspect_layout",
+        "inspect",
+        "Inspect a page's layout",
+        "What pdfthin decided on one page, to see why a heading, a list or a table was or was "
+        "not found: the page's status with its reason; its text runs (text, box, font size; "
+        "the first 200), lines, blocks in reading order (order, kind, heading level, box, "
+        "text preview, table rows x columns), running headers/footers left out, column "
+        "gutters, ruling lines, and hidden text withheld (reason, box and length, never its "
+        "text); and an SVG of the page with those boxes drawn and numbered in reading order. "
+        "Boxes are [x0, y0, x1, y1] in points of the page as displayed (origin top-left, "
+        "after /Rotate and the crop box). matches_output says whether the blocks are exactly "
+        "those read_pages renders. The answer fits max_chars: what does not fit is named in "
+        "'omitted'." + _NOT_PAGE_TEXT,
+        (PAGE, SVG, INSPECT_MAX_CHARS, PASSWORD),
+        _inspect,
+        InspectResponse,
     ),
 )
 

@@ -522,6 +522,102 @@ class ImageResponse(ImageFile):
     data: str
 
 
+# --- inspect_layout -----------------------------------------------------------------------------
+
+BOX_NOTE = "[x0, y0, x1, y1] in points of the displayed page: origin top-left, y down"
+
+
+class InspectRun(TypedDict):
+    text: str
+    bbox: Annotated[list[float], BOX_NOTE]
+    size: Annotated[float, "font size in points"]
+
+
+class TableShape(TypedDict):
+    rows: int
+    columns: int
+
+
+class _InspectBlock(TypedDict):
+    order: Annotated[int, "place in the reading order, from 1"]
+    kind: Annotated[str, "paragraph, heading, list_item, table, code"]
+    level: Annotated[int, "heading level (0 for other blocks)"]
+    bbox: Annotated[list[float], BOX_NOTE]
+    text: Annotated[str, "the block's text, cut at 80 characters (ending in …)"]
+    chars: int
+
+
+class InspectBlock(_InspectBlock, total=False):
+    table: TableShape
+
+
+class InspectFurniture(TypedDict):
+    band: Annotated[Literal["header", "footer"], "running header or footer, left out"]
+    bbox: Annotated[list[float], BOX_NOTE]
+    text: Annotated[str, "cut at 80 characters"]
+
+
+class InspectCounts(TypedDict):
+    runs: int
+    lines: int
+    blocks: int
+    furniture: int
+    gutters: int
+    rules: int
+    hidden: int
+
+
+class InspectOmitted(TypedDict, total=False):
+    """What the answer leaves out: counts of list entries not listed, and what the SVG does
+    not draw (it is dropped whole, svg null, when even its blocks do not fit)."""
+
+    runs: int
+    lines: int
+    gutters: int
+    rules: int
+    blocks: int
+    furniture: int
+    hidden_text: int
+    svg: Annotated[str, "'runs', 'runs and lines' (not drawn) or 'all' (svg is null)"]
+    message: str
+
+
+class _Inspect(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    page: int
+    width: Annotated[float, "points, as displayed (after /Rotate and the crop box)"]
+    height: float
+    rotation: int
+    status: Annotated[str, "text, empty or needs_ocr"]
+    reason: str
+    reason_code: str
+    matches_output: Annotated[
+        bool,
+        "the blocks render to the page's Markdown as read_pages answers it; false: see note",
+    ]
+    counts: Annotated[InspectCounts, "how many of each the page has (lists may be cut)"]
+    runs: Annotated[list[InspectRun], "text runs as the engine placed them, in drawing order"]
+    lines: Annotated[list[list[float]], "boxes of the lines built from the upright runs"]
+    blocks: Annotated[list[InspectBlock], "the page's blocks in reading order"]
+    furniture: Annotated[list[InspectFurniture], "blocks moved out as running headers/footers"]
+    gutters: Annotated[list[list[float]], "bands kept apart as column gutters, as boxes"]
+    rules: Annotated[list[list[float]], "ruling lines found (what ruled tables are built on)"]
+    hidden_text: Annotated[
+        list[HiddenPiece], "text withheld: each piece's reason, box and length, never its text"
+    ]
+    svg: Annotated[str | None, "the page's boxes drawn and numbered; null when not asked for"]
+
+
+class InspectResponse(_Inspect, total=False):
+    page_label: Annotated[str, "the file's page label, not page text"]
+    tree: Annotated[str, "what was decided about the page's structure tree (tagged PDFs)"]
+    turned: Annotated[
+        int, "quarter turns of the frame the page was laid out in (its text is mostly turned)"
+    ]
+    note: str
+    omitted: InspectOmitted
+
+
 # --- errors -------------------------------------------------------------------------------------
 
 

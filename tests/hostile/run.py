@@ -47,6 +47,7 @@ def run(name: str) -> dict[str, Any]:
         get_image,
         get_info,
         get_toc,
+        inspect_layout,
         list_images,
         peek,
         read_pages,
@@ -100,6 +101,13 @@ def run(name: str) -> dict[str, Any]:
         code, _ = _outcome(lambda i=image_id: get_image(data, i, password=pw, context=context))
         if code != "ok" or "get_image" not in outcomes:
             outcomes["get_image"] = code
+    # What the layout inspection of page 1 shows: its runs' and blocks' text is page text too.
+    code, inspected = _outcome(lambda: inspect_layout(data, page=1, password=pw, context=context))
+    outcomes["inspect_layout"] = code
+    if inspected is not None:
+        shown = [*inspected["runs"], *inspected["blocks"], *inspected["furniture"]]
+        page_text.append(" ".join(item["text"] for item in shown))
+        page_text.append(inspected["svg"] or "")
     for query in (*spec.must_show, *spec.must_not_show, "the"):
         code, hits = _outcome(
             lambda q=query: find_in_document(data, q, password=pw, context=context)

@@ -28,6 +28,7 @@ function fill(node, children, append = false) {
 
 const READ_BUDGET = 20_000; // characters per response: "More" follows the cursor
 const LIST_BUDGET = 8_000;
+const INSPECT_BUDGET = 400_000; // one page's layout picture: its SVG holds a box per run
 const AUTO_THUMBNAILS = 24;
 
 // --- the worker -------------------------------------------------------------------------
@@ -292,6 +293,8 @@ function pageArticle(page) {
     " ",
     el("span", { class: `chip status-${page.status}` }, STATUS_LABELS[page.status] ?? page.status),
     page.reason ? el("span", { class: "muted" }, ` ${page.reason}`) : null,
+    " ",
+    el("button", { type: "button", class: "inspect-toggle", onclick: (event) => toggleInspect(event.target.closest("article"), page.page) }, "Inspect layout"),
   );
   const body = el("div", { class: "page-body" });
   if (page.markdown) renderMarkdown(body, page.markdown);
@@ -300,6 +303,35 @@ function pageArticle(page) {
     ? el("p", { class: "warning" }, `${page.hidden_text.runs} hidden text run(s) withheld (${Object.entries(page.hidden_text.reasons ?? {}).map(([why, n]) => `${why}: ${n}`).join(", ")})`)
     : null;
   return el("article", { class: "page", "data-page": page.page }, heading, body, hidden);
+}
+
+// What the layout decided on the page, drawn (inspect_layout's SVG, shown as an image: the
+// page's own text never becomes markup here).
+async function toggleInspect(article, number) {
+  const shown = article.querySelector(".inspect");
+  if (shown) {
+    URL.revokeObjectURL(shown.querySelector("img")?.src ?? "");
+    shown.remove();
+    return;
+  }
+  const figure = el("figure", { class: "inspect" }, el("span", { class: "muted" }, "inspecting…"));
+  article.querySelector("header").after(figure);
+  try {
+    const r = await call("inspect", { page: number, max_chars: INSPECT_BUDGET });
+    const c = r.counts;
+    const caption = el(
+      "figcaption",
+      { class: "muted" },
+      `${c.blocks} blocks in reading order (numbered), ${c.lines} lines, ${c.runs} runs, ${c.furniture} header/footer left out, ${c.gutters} gutters, ${c.hidden} hidden text piece(s)`,
+      r.omitted ? el("span", { class: "warning" }, ` — ${r.omitted.message}`) : null,
+    );
+    const picture = r.svg
+      ? el("img", { src: URL.createObjectURL(new Blob([r.svg], { type: "image/svg+xml" })), alt: `Layout of page ${number}` })
+      : null;
+    fill(figure, [picture, caption]);
+  } catch (error) {
+    fill(figure, [el("span", { class: "warning" }, error.message ?? String(error))]);
+  }
 }
 
 $("pages-form").addEventListener("submit", (event) => {

@@ -166,6 +166,15 @@ try {
     await page.waitForSelector(`#reader article.page[data-page="${expect.search.page}"]`);
   });
 
+  await step("inspect", async () => {
+    const article = page.locator(`#reader article.page[data-page="${expect.search.page}"]`).first();
+    await article.locator(".inspect-toggle").click();
+    await article.locator(".inspect figcaption").waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll("#reader .inspect img")].some((img) => img.complete && img.naturalWidth > 0));
+    const caption = await article.locator(".inspect figcaption").innerText();
+    check(caption.startsWith(`${expect.inspect.blocks} blocks`), `the layout of page ${expect.search.page} is drawn (${caption})`);
+  });
+
   await step("images", async () => {
     await page.click("[data-tab=images]");
     await page.waitForSelector("#images li.image");
