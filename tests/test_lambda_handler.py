@@ -32,8 +32,8 @@ from pdfthin.errors import ERROR_CODES
 from pdfthin.operations import (
     Context,
     describe_document,
-    get_chunks,
     find_in_document,
+    get_chunks,
     get_info,
     get_toc,
     list_images,

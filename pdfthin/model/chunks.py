@@ -295,8 +295,9 @@ def _sentence_parts(piece: _Piece, max_tokens: int) -> list[_Piece]:
         elif sentence:
             pieces.append(sentence)
     starts = _part_starts(piece.text, pieces)
+    page, box, origin = piece.page, piece.box, piece.plain
     return [
-        _Piece(piece.page, "paragraph", piece.box, escape_paragraph(text), text, plain=piece.plain + at)
+        _Piece(page, "paragraph", box, escape_paragraph(text), text, plain=origin + at)
         for text, at in zip(pieces, starts, strict=True)
     ]
 

@@ -235,9 +235,7 @@ def _line_boxes(block: Block, marks: LineMarks) -> tuple[LineBox, ...]:
     out: list[LineBox] = []
     for offset, index in marks:
         line = block.lines[index]
-        out.append(
-            (offset, _round(line.x0), _round(line.y0), _round(line.x1), _round(line.y1))
-        )
+        out.append((offset, _round(line.x0), _round(line.y0), _round(line.x1), _round(line.y1)))
     return tuple(out)
 
 

@@ -40,7 +40,8 @@ def page_bytes(page: Page) -> int:
     size = _PAGE_OVERHEAD + sum(sys.getsizeof(t) for t in texts)
     items = len(page.anchors) + len(page.images) + len(page.hidden)
     lines = sum(len(a.lines) for a in page.anchors)
-    return size + _ITEM_OVERHEAD * items + _LINE_OVERHEAD * lines + sum(len(h.get("text", "")) for h in page.hidden)
+    hidden = sum(len(h.get("text", "")) for h in page.hidden)
+    return size + _ITEM_OVERHEAD * items + _LINE_OVERHEAD * lines + hidden
 
 
 class PageCache:

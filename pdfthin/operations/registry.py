@@ -38,6 +38,7 @@ from pdfthin.operations.params import (
     SECTION,
     SEED,
     STITCH,
+    TOP_K,
     Param,
     arguments,
 )
@@ -51,6 +52,7 @@ from pdfthin.operations.types import (
     InfoResponse,
     PeekResponse,
     ReadPagesResponse,
+    SearchChunksResponse,
     SectionResponse,
     TocResponse,
 )
@@ -156,6 +158,12 @@ def _chunks() -> Callable[..., Any]:
     from pdfthin.operations.chunks import get_chunks
 
     return get_chunks
+
+
+def _search_chunks() -> Callable[..., Any]:
+    from pdfthin.operations.ranked import search_chunks
+
+    return search_chunks
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -344,6 +352,24 @@ OPERATIONS: tuple[Operation, ...] = (
         (PAGES, MAX_TOKENS, STITCH, MAX_CHARS, CURSOR, PASSWORD),
         _chunks,
         ChunksResponse,
+    ),
+    Operation(
+        "search_chunks",
+        "search",
+        "Ranked search over chunks",
+        "The chunks of a PDF (as get_chunks gives them with its defaults) that best answer a "
+        "query, best first: BM25 over their text (case and accents folded as find folds "
+        "them; a chunk holding the whole query as a phrase scores more), at most top_k "
+        "results, each with chunk_id, page, bbox {x0,y0,x1,y1} (points, origin top-left of "
+        "the page as displayed), score, a snippet (the match in **bold**) and breadcrumb. "
+        "To rank, it reads every page of the selection (the first call on a long document is "
+        "slow; later queries reuse the index). coverage says which pages were searched and "
+        "which could not be (they need OCR, or were read only in part): an empty result "
+        "with coverage.complete false does NOT mean the text is absent. For an exact "
+        "phrase with offsets, use find_in_document." + _NOT_PAGE_TEXT,
+        (QUERY, TOP_K, PAGES, MAX_CHARS, PASSWORD),
+        _search_chunks,
+        SearchChunksResponse,
     ),
 )
 

@@ -468,6 +468,31 @@ class ChunksResponse(_Chunks, total=False):
     unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
 
 
+# --- search_chunks ------------------------------------------------------------------------------
+
+
+class ChunkHit(TypedDict):
+    chunk_id: Annotated[str, "the get_chunks chunk (default arguments) the result is"]
+    page: Annotated[int, "the chunk's first page (1-based)"]
+    bbox: Annotated[BBox, "where the chunk stands on its first page"]
+    score: Annotated[float, "BM25 with the phrase bonus; compares results of one query only"]
+    snippet: Annotated[str, "the query (or its first word found) in **bold** with its context"]
+    breadcrumb: Annotated[list[str], "the titles of the headings the chunk stands under"]
+
+
+class _SearchChunks(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    query: str
+    results: Annotated[list[ChunkHit], "best first"]
+    total_hits: Annotated[int, "chunks holding at least one word of the query"]
+    coverage: Annotated[Coverage, "which pages were searched and which could not be"]
+
+
+class SearchChunksResponse(_SearchChunks, total=False):
+    omitted: Annotated[str, "results of the top_k left out to fit max_chars"]
+    note: str
+
+
 # --- list_images --------------------------------------------------------------------------------
 
 
