@@ -73,6 +73,7 @@ def test_inspector_lists_the_tools(root: Path) -> None:
         "list_images",
         "get_image",
         "get_chunks",
+        "search_chunks",
     }
     read = tools["read_pages"]
     assert read["annotations"]["readOnlyHint"] is True

@@ -57,6 +57,7 @@ TOOLS = {
     "list_images",
     "get_image",
     "get_chunks",
+    "search_chunks",
 }
 
 

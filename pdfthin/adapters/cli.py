@@ -154,6 +154,7 @@ def _native_option(parser: argparse.ArgumentParser, sub: Any) -> None:
 _FLAGS: dict[tuple[str, str], str] = {("find", "match_mode"): "--mode"}
 _POSITIONAL: dict[tuple[str, str], str] = {
     ("find", "query"): "QUERY",
+    ("search", "query"): "QUERY",
     ("section", "section"): "ID",
     ("peek", "section"): "ID",
     ("image", "image_id"): "ID",

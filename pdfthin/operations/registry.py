@@ -82,9 +82,15 @@ class Operation:
         return self.load()
 
     @property
-    def paginated(self) -> bool:
-        """Whether the answer fits a budget (``max_chars``), the rest behind a cursor."""
+    def budgeted(self) -> bool:
+        """Whether the answer fits a budget (``max_chars``)."""
         return MAX_CHARS in self.params
+
+    @property
+    def paginated(self) -> bool:
+        """Whether what does not fit the budget is behind a cursor (``search_chunks`` fits
+        its top_k results to the budget and says what it left out, without one)."""
+        return CURSOR in self.params
 
     def arguments(self, raw: Mapping[str, Any] | None, takes: Sequence[str] = ()) -> dict[str, Any]:
         """The call's arguments checked against the declaration (see :func:`.params.arguments`;
