@@ -93,6 +93,12 @@ def test_a_word_rejoined_across_a_hyphen_keeps_both_lines() -> None:
     # "exam-" + "ple" is one word in the text; the rest of it was printed on the next line.
     assert "example" in join_lines(PARAGRAPH, None)
     pdf = _pdf([PARAGRAPH])
+    halves = _only_match(pdf, "example")["bbox"]
+    assert isinstance(halves, list) and len(halves) == 2
+    (exam,) = _runs(pdf, 1, "exam-")
+    (ple,) = _runs(pdf, 1, "ple")
+    assert _inside(exam, halves[0]) and not _inside(ple, halves[0])
+    assert _inside(ple, halves[1]) and not _inside(exam, halves[1])
     boxes = _only_match(pdf, "old example of")["bbox"]
     assert isinstance(boxes, list) and len(boxes) == 2
     (old,) = _runs(pdf, 1, "old")
