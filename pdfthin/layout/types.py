@@ -73,7 +73,3 @@ class PageLayout:
     #: What was decided about the page's structure tree (tagged PDFs): "" without one,
     #: "tree used", or why it was not ("tree not used: ...", "tree ignored (setting)").
     tree: str = ""
-    #: Clockwise quarter turns of the frame the page was laid out in (0: as displayed; a
-    #: page of mostly turned text is laid out upright, :mod:`.orientation`): the blocks'
-    #: boxes are in that frame, ``width`` and ``height`` its size.
-    turn: int = 0

@@ -40,7 +40,6 @@ from pdfthin.layout import (
     finish_page,
     layout_page,
 )
-from pdfthin.layout.orientation import from_frame
 from pdfthin.model.markdown import Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
@@ -465,9 +464,7 @@ def _page(
 ) -> Page:
     """The finished page rendered: Markdown, plain text, status."""
     ocr_layer = any(r.ocr_layer for r in content.runs)
-    markdown, anchors, text = render_page(
-        layout.blocks, known_words, ocr_layer, _placer(layout, content)
-    )
+    markdown, anchors, text = render_page(layout.blocks, known_words, ocr_layer)
     status, reason_code, reason = page_status(content, layout, markdown)
     return Page(
         number=content.number,
@@ -488,17 +485,6 @@ def _page(
         ocr_layer=ocr_layer,
         anchors=anchors,
     )
-
-
-def _placer(
-    layout: PageLayout, content: PageContent
-) -> Callable[[tuple[float, float, float, float]], tuple[float, float, float, float]] | None:
-    """Boxes of a page laid out in a turned frame mapped back onto the page as displayed
-    (where the engine's runs and images are); ``None`` for a page laid out as displayed."""
-    turn, width, height = layout.turn, content.width, content.height
-    if not turn:
-        return None
-    return lambda box: from_frame(box, turn, width, height)
 
 
 def _layout(content: PageContent) -> PageLayout:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container
+from collections.abc import Container
 from typing import NamedTuple
 
 from pdfthin.layout import Block, list_marker
@@ -188,15 +188,10 @@ def render_anchored(
 
 
 def render_page(
-    blocks: list[Block],
-    known_words: Container[str] | None = None,
-    ocr_layer: bool = False,
-    place: Callable[[Box], Box] | None = None,
+    blocks: list[Block], known_words: Container[str] | None = None, ocr_layer: bool = False
 ) -> tuple[str, list[Anchor], str]:
     """:func:`render_anchored` and :func:`render_plain` of the same blocks, in one pass;
-    ``ocr_layer`` when the page's text is a scanner's OCR layer (no code blocks then);
-    ``place`` maps the blocks' boxes onto the page as displayed when they were laid out in
-    another frame (a page of turned text)."""
+    ``ocr_layer`` when the page's text is a scanner's OCR layer (no code blocks then)."""
     out: list[str] = []
     anchors: list[Anchor] = []
     length = 0
@@ -222,9 +217,9 @@ def render_page(
             out.append(sep)
             length += len(sep)
         level = block.level if block.kind == "heading" else 0
-        box = _box((block.x0, block.y0, block.x1, block.y1), place)
+        box = (_round(block.x0), _round(block.y0), _round(block.x1), _round(block.y1))
         kind = "code" if text.startswith("```") else block.kind
-        lines = _line_boxes(block, marks, place)
+        lines = _line_boxes(block, marks)
         anchors.append(
             Anchor(length, box[1], level, kind, box, len(text), plain_at, len(plain), lines)
         )
@@ -234,27 +229,17 @@ def render_page(
     return "".join(out), anchors, "".join(plain_out)
 
 
-#: A box ``(x0, y0, x1, y1)``.
-Box = tuple[float, float, float, float]
 #: A line of a block: where its text starts in the block's plain text, and its box.
 LineBox = tuple[int, float, float, float, float]
 
 
-def _box(box: Box, place: Callable[[Box], Box] | None) -> Box:
-    """The box on the page as displayed, rounded."""
-    x0, y0, x1, y1 = place(box) if place is not None else box
-    return (_round(x0), _round(y0), _round(x1), _round(y1))
-
-
-def _line_boxes(
-    block: Block, marks: LineMarks, place: Callable[[Box], Box] | None
-) -> tuple[LineBox, ...]:
+def _line_boxes(block: Block, marks: LineMarks) -> tuple[LineBox, ...]:
     """The boxes of the block's lines, each from where its text starts in the block's plain
     text (:func:`_joined`); none for a table (its block box stands for every row)."""
     out: list[LineBox] = []
     for offset, index in marks:
         line = block.lines[index]
-        out.append((offset, *_box((line.x0, line.y0, line.x1, line.y1), place)))
+        out.append((offset, _round(line.x0), _round(line.y0), _round(line.x1), _round(line.y1)))
     return tuple(out)
 
 
