@@ -52,6 +52,7 @@ def layout_page(page: PageContent) -> PageLayout:
     or upside down) is laid out in that text's upright frame; text turned against the rest
     of the page (a rotated table header, a margin stamp) follows it, in its own frame. A
     tagged page whose structure tree is sane there is laid out from the tree (``tagged``)."""
+    turn = dominant_turn(page.runs)
     page, by_direction = runs_by_direction(page)
     vertical = by_direction.get(1)
     rotated = by_direction.get(2)
@@ -71,7 +72,7 @@ def layout_page(page: PageContent) -> PageLayout:
             ordered.extend(_turned_blocks(turned, k, page.width, page.height))
     if rotated:
         ordered.extend(_rotated_blocks(rotated))
-    return PageLayout(page.number, page.width, page.height, ordered, tree=tree)
+    return PageLayout(page.number, page.width, page.height, ordered, tree=tree, turn=turn)
 
 
 def runs_by_direction(page: PageContent) -> tuple[PageContent, dict[int, list[TextRun]]]:

@@ -73,3 +73,7 @@ class PageLayout:
     #: What was decided about the page's structure tree (tagged PDFs): "" without one,
     #: "tree used", or why it was not ("tree not used: ...", "tree ignored (setting)").
     tree: str = ""
+    #: Quarter turns clockwise of the frame the page was laid out in (its text mostly turned):
+    #: ``width``, ``height`` and every box are in that frame; ``orientation.from_frame`` maps
+    #: them back onto the page as displayed.
+    turn: int = 0

@@ -40,6 +40,7 @@ from pdfthin.layout import (
     finish_page,
     layout_page,
 )
+from pdfthin.layout.orientation import from_frame
 from pdfthin.model.markdown import Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
@@ -465,6 +466,8 @@ def _page(
     """The finished page rendered: Markdown, plain text, status."""
     ocr_layer = any(r.ocr_layer for r in content.runs)
     markdown, anchors, text = render_page(layout.blocks, known_words, ocr_layer)
+    if layout.turn:  # laid out upright in the frame of its turned text: boxes as displayed
+        anchors = [_displayed(a, layout.turn, content.width, content.height) for a in anchors]
     status, reason_code, reason = page_status(content, layout, markdown)
     return Page(
         number=content.number,
@@ -485,6 +488,14 @@ def _page(
         ocr_layer=ocr_layer,
         anchors=anchors,
     )
+
+
+def _displayed(anchor: Anchor, turn: int, width: float, height: float) -> Anchor:
+    """``anchor`` with its box mapped from the frame of ``turn`` quarter turns onto the page
+    as displayed (``width`` x ``height``); its ``y`` stays the frame's (reading order)."""
+    box = from_frame(anchor.box, turn, width, height)
+    x0, y0, x1, y1 = (round(v, 1) for v in box)
+    return anchor._replace(box=(x0, y0, x1, y1))
 
 
 def _layout(content: PageContent) -> PageLayout:

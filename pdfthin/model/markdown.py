@@ -272,7 +272,8 @@ class Anchor(NamedTuple):
     box, y down)."""
 
     offset: int
-    #: The block's top (``box[1]``).
+    #: The block's top in the frame the page was read in (``box[1]``, unless the page was laid
+    #: out turned: ``PageLayout.turn``); what orders a page's sections.
     y: float
     #: The heading level; 0 for any other block.
     level: int

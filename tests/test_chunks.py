@@ -1,0 +1,280 @@
+"""``get_chunks`` (issue 22): a document as ordered chunks tied to where they stand on their
+pages. Chunks keep their heading, stay within their size target (cut between table rows and at
+sentence ends only), go on across a page break unless told not to, never leave an unreadable
+page out, have ids that are the same on every run and engine path, and boxes that hold their
+glyphs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from statements import Canvas, paragraph, statement
+
+import pdfthin
+from pdfthin.engine import open_pdf
+from pdfthin.model import document as model
+from pdfthin.model.chunks import CHARS_PER_TOKEN, chunk_pages
+from pdfthin.operations import Context, get_chunks
+from pdfthin.operations.response import size
+
+pytestmark = pytest.mark.usefixtures("implementation")
+
+SENTENCE = "The committee reviewed the annual figures and found them sound in every respect. "
+LONG = SENTENCE * 14  # about 1,150 characters: longer than a 100-token target
+CARRIED = (
+    "This paragraph starts near the foot of the first page and runs on to the top of the "
+    "second page without a break in the sentence that it carries across the page"
+)
+
+
+def _report() -> bytes:
+    """Page 1: a title, a section heading, two paragraphs, a subsection with a balance sheet
+    (a table); page 2: the rest of a paragraph begun on page 1, then a long paragraph; page 3:
+    an image and no text (a scan)."""
+    one = Canvas()
+    one.text("Annual Review of Accounts", 72, 80, size=20, bold=True)
+    one.text("1 Overview", 72, 130, size=14, bold=True)
+    y = paragraph(one, "The first paragraph says what the review covers. " * 3, 72, 160, 440)
+    y = paragraph(one, "The second paragraph names who took part. " * 3, 72, y + 24, 440)
+    one.text("1.1 Balance sheet", 72, y + 40, size=12, bold=True)
+    y = statement(one, y + 70, periods=2)
+    paragraph(one, CARRIED, 72, 740, 440)
+    two = Canvas()
+    y = paragraph(two, "second page words follow on from the first page here.", 72, 60, 440)
+    paragraph(two, LONG, 72, y + 40, 440)
+    data = _pdf(one, two)
+    return data
+
+
+def _pdf(*canvases: Canvas) -> bytes:
+    from pdfbuilder import PdfBuilder, inline_image
+
+    b = PdfBuilder()
+    fonts = {
+        "F1": b.font_standard("Helvetica", encoding="/WinAnsiEncoding"),
+        "F2": b.font_standard("Helvetica-Bold", encoding="/WinAnsiEncoding"),
+    }
+    for canvas in canvases:
+        b.add_page(canvas.content(), {"Font": fonts})
+    scan = inline_image(4, 3, bytes(range(0, 240, 20)))
+    b.add_page(b"q 612 0 0 792 0 0 cm " + scan + b" Q")
+    return b.build()
+
+
+@pytest.fixture(scope="module")
+def report() -> bytes:
+    return _report()
+
+
+def _all(data: bytes, **kwargs: Any) -> list[dict[str, Any]]:
+    """Every chunk, following the cursors, in a fresh context."""
+    context = Context()
+    response = get_chunks(data, context=context, **kwargs)
+    chunks = list(response["chunks"])
+    while response["next_cursor"]:
+        response = get_chunks(data, context=context, cursor=response["next_cursor"], **kwargs)
+        chunks.extend(response["chunks"])
+    return chunks
+
+
+def test_anchors_locate_each_block_in_the_markdown_and_the_plain_text(report: bytes) -> None:
+    doc = pdfthin.open(report)
+    for page in doc.pages:
+        previous = -1
+        for anchor in page.anchors:
+            piece = page.markdown[anchor.offset : anchor.offset + anchor.length]
+            assert piece and piece == piece.strip() and anchor.offset > previous
+            previous = anchor.offset
+            if anchor.kind == "paragraph":
+                plain = page.text[anchor.plain : anchor.plain + anchor.plain_length]
+                assert plain.replace("\n", " ") == piece.replace("\n", " ")
+            x0, y0, x1, y1 = anchor.box
+            assert 0 <= x0 < x1 <= page.width and 0 <= y0 < y1 <= page.height
+
+
+def test_chunks_keep_their_heading_and_breadcrumb(report: bytes) -> None:
+    chunks = _all(report)
+    first = chunks[0]
+    assert first["chunk_id"] == "p1-1" and first["page"] == 1
+    assert first["markdown"].startswith("# Annual Review of Accounts\n\n## 1 Overview\n\n")
+    assert first["breadcrumb"] == ["Annual Review of Accounts", "1 Overview"]
+    assert first["kind"] == "paragraph"
+    table = next(c for c in chunks if c["kind"] == "table")
+    assert table["markdown"].startswith("### 1.1 Balance sheet\n\n|")
+    assert table["breadcrumb"] == ["Annual Review of Accounts", "1 Overview", "1.1 Balance sheet"]
+    assert "Cash and cash equivalents" in table["text"]
+
+
+def test_a_paragraph_carried_over_a_page_break_is_one_chunk_with_two_spans(report: bytes) -> None:
+    chunks = _all(report)
+    carried = next(c for c in chunks if "runs on to the top" in c["markdown"])
+    assert "second page words follow" in carried["markdown"]
+    assert [s["page"] for s in carried["page_spans"]] == [1, 2]
+    assert carried["bbox"] == carried["page_spans"][0]["bbox"]
+    # Not stitched: every chunk on one page, the two halves apart.
+    apart = _all(report, stitch=False)
+    assert all(len(c["page_spans"]) == 1 for c in apart)
+    halves = [
+        c for c in apart if "runs on to the top" in c["markdown"] or "second page" in c["markdown"]
+    ]
+    assert [c["page"] for c in halves] == [1, 2]
+
+
+def test_chunks_stay_within_the_target_cut_at_sentences_and_between_table_rows(
+    report: bytes,
+) -> None:
+    chunks = _all(report, max_tokens=100)
+    limit = 100 * CHARS_PER_TOKEN
+    for chunk in chunks:
+        body = chunk["markdown"]
+        heading_free = "\n\n".join(p for p in body.split("\n\n") if not p.startswith("#"))
+        assert len(heading_free) <= limit, chunk["chunk_id"]
+    long_parts = [c for c in chunks if SENTENCE.strip() in " ".join(c["text"].split())]
+    assert len(long_parts) >= 3
+    for part in long_parts:  # each part ends at a sentence end
+        assert part["text"].rstrip().endswith("."), part["text"][-40:]
+    assert "".join(p["text"] + " " for p in long_parts).split() == LONG.split()
+    tables = [c for c in chunks if c["kind"] == "table"]
+    assert len(tables) >= 2  # the balance sheet, cut between rows
+    header = tables[0]["markdown"].split("\n\n")[-1].split("\n")[0]
+    rows: list[str] = []
+    for table in tables:
+        lines = table["markdown"].split("\n\n")[-1].split("\n")
+        assert lines[0] == header and set(lines[1]) <= set("|-")  # the header again
+        rows.extend(lines[2:])
+    whole = next(c for c in _all(report) if c["kind"] == "table")
+    assert rows == whole["markdown"].split("\n\n")[-1].split("\n")[2:]
+
+
+def test_an_unreadable_page_is_a_chunk_of_its_own(report: bytes) -> None:
+    chunks = _all(report)
+    scan = chunks[-1]
+    assert scan["kind"] == "unreadable" and scan["page"] == 3
+    assert scan["markdown"] == "<!-- page 3: needs_ocr (image_only) -->"
+    assert scan["status"] == "needs_ocr" and scan["reason_code"] == "image_only"
+    response = get_chunks(report, pages="3", context=Context())
+    assert response["unreadable"]["pages"] == "3"
+
+
+def test_ids_are_stable_across_runs_paths_and_budgets(report: bytes) -> None:
+    one = _all(report)
+    again = _all(report)
+    small = _all(report, max_chars=1_000)
+    assert one == again
+    # A small budget splits chunks into parts; joined, they are the same chunks.
+    joined: list[dict[str, Any]] = []
+    for entry in small:
+        if joined and "part" in entry and entry["part"]["start"] > 0:
+            joined[-1]["markdown"] += entry["markdown"]
+            continue
+        joined.append(dict(entry))
+    assert [(c["chunk_id"], c["markdown"]) for c in joined] == [
+        (c["chunk_id"], c["markdown"]) for c in one
+    ]
+    assert all(size(c) < 1_000 for c in small)
+
+
+def test_a_response_reads_only_the_pages_its_chunks_come_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pdfbuilder import lined_pages
+
+    data = lined_pages(60, lambda page, line: f"page {page} line {line} of running words")
+    laid_out: list[int] = []
+    real = model.layout_page
+
+    def counting(content: Any) -> Any:
+        laid_out.append(content.number)
+        return real(content)
+
+    monkeypatch.setattr(model, "layout_page", counting)
+    context = Context()
+    opened = len(get_chunks(data, pages="1", context=context)["chunks"])
+    assert opened
+    sample = set(laid_out)
+    first = get_chunks(data, max_chars=4_000, context=context)
+    pages = {s["page"] for c in first["chunks"] for s in c["page_spans"]}
+    assert first["next_cursor"] and max(pages) < 10
+    assert set(laid_out) - sample <= set(range(1, max(pages) + 2))
+
+
+def _visible_runs(data: bytes, number: int, password: str | None) -> list[Any]:
+    engine = open_pdf(data, password)
+    try:
+        return [r for r in engine.page(number).runs if r.text.strip()]
+    finally:
+        engine.close()
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    "f",
+    corpus_params(corpus_files()[:: max(1, len(corpus_files()) // 12)] if corpus_files() else []),
+)
+def test_chunk_boxes_hold_their_glyphs_on_corpus_files(f: CorpusFile | None) -> None:
+    """Every glyph run whose text a chunk on its page carries lies inside one of that page's
+    chunk spans (running heads and footers, which no chunk carries, apart)."""
+    require_corpus()
+    assert f is not None
+    data = f.path.read_bytes()
+    try:
+        doc = pdfthin.open(data, password=f.password)
+    except pdfthin.PdfthinError:
+        pytest.skip("a file that does not open: nothing to chunk")
+    pages = list(range(1, min(doc.page_count, 3) + 1))
+    chunks = list(chunk_pages([doc.page(n) for n in pages]))
+    for number in pages:
+        spans = [s.box for c in chunks for s in c.spans if s.page == number]
+        text = " ".join(c.text for c in chunks if any(s.page == number for s in c.spans))
+        words = set(text.split())
+        margins = " ".join([*doc.page(number).header, *doc.page(number).footer])
+        for run in _visible_runs(data, number, f.password):
+            tokens = run.text.split()
+            # Runs whose words the chunks carry, with a word of their own (not a digit or a
+            # dash that any page has), not in a running head or foot (which no chunk carries).
+            if not set(tokens) <= words or run.text.strip() in margins:
+                continue
+            if not any(len(t) >= 3 and t.isalpha() for t in tokens):
+                continue
+
+            cx, cy = (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2
+            assert any(
+                x0 - 1 <= cx <= x1 + 1 and y0 - 1 <= cy <= y1 + 1 for x0, y0, x1, y1 in spans
+            ), (f.relpath, number, run.text, (cx, cy))
+
+
+def test_the_response_is_json_within_its_budget(report: bytes) -> None:
+    response = get_chunks(report, max_chars=2_000, context=Context())
+    assert len(json.dumps(response, ensure_ascii=False, separators=(",", ":"))) <= 2_000
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 270])
+def test_boxes_hold_every_glyph_of_a_generated_page_rotated_or_not(rotate: int) -> None:
+    from pdfbuilder import PdfBuilder
+
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    ops = [b"BT /F1 18 Tf 72 720 Td (A Heading For The Page) Tj ET"]
+    for i in range(12):
+        ops.append(
+            b"BT /F1 10 Tf 72 %d Td (words on line %d of the body text here) Tj ET"
+            % (680 - 13 * i, i)
+        )
+    b.add_page(b"\n".join(ops), {"Font": {"F1": font}}, rotate=rotate or None)
+    data = b.build()
+    doc = pdfthin.open(data)
+    page = doc.page(1)
+    (chunk,) = chunk_pages([page])
+    ((_, box),) = [(s.page, s.box) for s in chunk.spans]
+    runs = _visible_runs(data, 1, None)
+    assert len(runs) == 13
+    for run in runs:
+        assert box[0] - 0.5 <= run.x0 and run.x1 <= box[2] + 0.5, (run, box)
+        assert box[1] - 0.5 <= run.y0 and run.y1 <= box[3] + 0.5, (run, box)
+    assert 0 <= box[0] < box[2] <= page.width and 0 <= box[1] < box[3] <= page.height
+    # As displayed: the heading is at the top of a portrait page, at a side when turned.
+    if rotate == 0:
+        assert box[1] < 100
