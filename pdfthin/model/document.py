@@ -486,7 +486,7 @@ def _page(
         images=content.images,
         problems=content.problems,
         ocr_layer=ocr_layer,
-        anchors=anchors,
+        anchors=_lines_displayed(anchors, layout.turn, content.width, content.height),
     )
 
 
@@ -555,3 +555,18 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
 def _line_words(text: str) -> tuple[list[str], bool]:
     """A line's lower-cased words, and whether it ends in a hyphen (a word broken there)."""
     return [w.lower() for w in _WORD.findall(text)], text.rstrip().endswith("-")
+
+
+def _lines_displayed(anchors: list[Anchor], turn: int, width: float, height: float) -> list[Anchor]:
+    """The anchors with their line boxes mapped, as their block boxes are (:func:`_displayed`),
+    from the frame of ``turn`` quarter turns onto the page as displayed."""
+    if not turn:
+        return anchors
+    out: list[Anchor] = []
+    for anchor in anchors:
+        lines = []
+        for offset, *box in anchor.lines:
+            x0, y0, x1, y1 = from_frame((box[0], box[1], box[2], box[3]), turn, width, height)
+            lines.append((offset, round(x0, 1), round(y0, 1), round(x1, 1), round(y1, 1)))
+        out.append(anchor._replace(lines=tuple(lines)))
+    return out
