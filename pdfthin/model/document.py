@@ -15,6 +15,7 @@ import re
 import threading
 import time
 import weakref
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -41,7 +42,7 @@ from pdfthin.layout import (
     layout_page,
 )
 from pdfthin.layout.orientation import from_frame
-from pdfthin.model.markdown import Anchor, render_page
+from pdfthin.model.markdown import LINE_FIELDS, Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
 from pdfthin.model.status import page_status
@@ -564,9 +565,10 @@ def _lines_displayed(anchors: list[Anchor], turn: int, width: float, height: flo
         return anchors
     out: list[Anchor] = []
     for anchor in anchors:
-        lines = []
-        for offset, *box in anchor.lines:
-            x0, y0, x1, y1 = from_frame((box[0], box[1], box[2], box[3]), turn, width, height)
-            lines.append((offset, round(x0, 1), round(y0, 1), round(x1, 1), round(y1, 1)))
-        out.append(anchor._replace(lines=tuple(lines)))
+        lines = array("d", anchor.lines)
+        for i in range(0, len(lines), LINE_FIELDS):
+            box = (lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4])
+            mapped = from_frame(box, turn, width, height)
+            lines[i + 1 : i + LINE_FIELDS] = array("d", (round(v, 1) for v in mapped))
+        out.append(anchor._replace(lines=lines) if lines else anchor)
     return out

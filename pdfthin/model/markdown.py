@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from array import array
+from collections.abc import Container, Sequence
 from typing import NamedTuple
 
 from pdfthin.layout import Block, list_marker
@@ -229,18 +230,22 @@ def render_page(
     return "".join(out), anchors, "".join(plain_out)
 
 
-#: A line of a block: where its text starts in the block's plain text, and its box.
-LineBox = tuple[int, float, float, float, float]
+#: Numbers kept per line of a block in :attr:`Anchor.lines`: where its text starts in the
+#: block's plain text, then its box ``x0, y0, x1, y1``.
+LINE_FIELDS = 5
 
 
-def _line_boxes(block: Block, marks: LineMarks) -> tuple[LineBox, ...]:
-    """The boxes of the block's lines, each from where its text starts in the block's plain
+def _line_boxes(block: Block, marks: LineMarks) -> Sequence[float]:
+    """The block's lines, flat (:data:`LINE_FIELDS` numbers each, in a compact array: a page
+    keeps them as long as it is cached), each from where its text starts in the block's plain
     text (:func:`_joined`); none for a table (its block box stands for every row)."""
-    out: list[LineBox] = []
+    if not marks:
+        return ()
+    out = array("d")
     for offset, index in marks:
         line = block.lines[index]
-        out.append((offset, _round(line.x0), _round(line.y0), _round(line.x1), _round(line.y1)))
-    return tuple(out)
+        out.extend((offset, _round(line.x0), _round(line.y0), _round(line.x1), _round(line.y1)))
+    return out
 
 
 def line_boxes_between(
@@ -249,14 +254,15 @@ def line_boxes_between(
     """The boxes of the lines that the block's plain text ``start``-``end`` (offsets in the
     block's plain text) covers, in order; the block's box when its lines are not known (a
     table). A hyphenated word's rest counts on the line it was printed on."""
-    if not anchor.lines:
+    lines = anchor.lines
+    if not lines:
         return [anchor.box]
     out: list[tuple[float, float, float, float]] = []
-    marks = anchor.lines
-    for i, (offset, x0, y0, x1, y1) in enumerate(marks):
-        stop = marks[i + 1][0] if i + 1 < len(marks) else anchor.plain_length
-        if offset < end and stop > start:
-            box = (x0, y0, x1, y1)
+    for i in range(0, len(lines), LINE_FIELDS):
+        following = i + LINE_FIELDS
+        stop = lines[following] if following < len(lines) else anchor.plain_length
+        if lines[i] < end and stop > start:
+            box = (lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4])
             if not out or out[-1] != box:
                 out.append(box)
     return out or [anchor.box]
@@ -288,5 +294,5 @@ class Anchor(NamedTuple):
     plain: int = -1
     plain_length: int = 0
     #: Where each of its lines starts in its plain text, with the line's box
-    #: (:data:`LineBox`); empty for a table.
-    lines: tuple[LineBox, ...] = ()
+    #: flat (:data:`LINE_FIELDS` numbers a line); empty for a table.
+    lines: Sequence[float] = ()

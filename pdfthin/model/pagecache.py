@@ -29,9 +29,6 @@ _STR_OVERHEAD = 49
 #: What a page's other fields, its anchors, images and hidden texts take, roughly, each.
 _PAGE_OVERHEAD = 1_000
 _ITEM_OVERHEAD = 200
-#: What a rendered block keeps per line: its place and box (a tuple of an int and four
-#: floats).
-_LINE_OVERHEAD = 180
 
 
 def page_bytes(page: Page) -> int:
@@ -39,9 +36,10 @@ def page_bytes(page: Page) -> int:
     texts = (page.markdown, page.text, page.reason, *page.header, *page.footer, *page.problems)
     size = _PAGE_OVERHEAD + sum(sys.getsizeof(t) for t in texts)
     items = len(page.anchors) + len(page.images) + len(page.hidden)
-    lines = sum(len(a.lines) for a in page.anchors)
+    # Each block's lines are in a compact array: exactly its size.
+    lines = sum(sys.getsizeof(a.lines) for a in page.anchors)
     hidden = sum(len(h.get("text", "")) for h in page.hidden)
-    return size + _ITEM_OVERHEAD * items + _LINE_OVERHEAD * lines + hidden
+    return size + _ITEM_OVERHEAD * items + lines + hidden
 
 
 class PageCache:

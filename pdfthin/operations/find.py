@@ -111,7 +111,7 @@ def find_in_document(
 
     index = _index(doc, views, use_ocr, context, sensitive, accents)
     carried = _carried(doc, selection, token) if use_ocr and token is not None else None
-    coverage, unreadable = _coverage(selection, views, carried, horizon, use_ocr)
+    coverage, unreadable = search_coverage(selection, views, carried, horizon, use_ocr)
 
     response: FindResponse = {
         "document": document_summary(doc),
@@ -162,7 +162,7 @@ def find_in_document(
     return response
 
 
-def _coverage(
+def search_coverage(
     selection: list[int],
     views: dict[int, dict[str, Any]],
     carried: tuple[set[int], set[int]] | None,

@@ -31,7 +31,7 @@ from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
 from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
-from pdfthin.operations.find import _coverage
+from pdfthin.operations.find import search_coverage
 from pdfthin.operations.paging import fill
 from pdfthin.operations.params import QUERY, TOP_K, budget
 from pdfthin.operations.response import document_summary, size
@@ -169,7 +169,7 @@ def search_chunks(
     views = {
         n: {"status": doc.page(n).status, "reason_code": doc.page(n).reason_code} for n in selection
     }
-    coverage, _ = _coverage(selection, views, None, None, False)
+    coverage, _ = search_coverage(selection, views, None, None, False)
     terms = words(query)
     ranked = index.rank(terms)
     response: SearchChunksResponse = {
