@@ -181,3 +181,45 @@ def test_toc_sections_carry_their_heading_box() -> None:
     assert _inside(run, {"page": 1, **box})
     # The heading's box, not the section's: the body below it is outside.
     assert box["y1"] < 792 - 690
+
+
+def test_text_recognised_by_ocr_has_no_boxes_and_no_chunk() -> None:
+    # Page 2 is scanned; OCR's text is not laid out, so nothing there has a box or a chunk.
+    from test_ocr import binding, scanned_pdf
+
+    ocr, _, _ = binding()
+    pdf = scanned_pdf(2, frozenset({1}))
+    r = find_in_document(pdf, "scanned words", ocr=True, context=Context(ocr=ocr))
+    (match,) = r["matches"]
+    assert match["page"] == 2 and match["bbox"] == [] and "chunk_id" not in match
+    text = find_in_document(pdf, "text layer", ocr=True, context=Context(ocr=ocr))["matches"]
+    assert text[0]["page"] == 1 and len(text[0]["bbox"]) == 1 and "chunk_id" in text[0]
+
+
+def test_a_bookmark_gets_the_box_of_the_heading_found_for_it() -> None:
+    from pdfbuilder import Outline
+
+    b = PdfBuilder()
+    regular = b.font_standard("Helvetica", encoding="/WinAnsiEncoding")
+    bold = b.font_standard("Helvetica-Bold", encoding="/WinAnsiEncoding")
+    body = b"\n".join(
+        [
+            b"BT /F1 10 Tf 72 720 Td 12 TL",
+            *[b"(Opening words of the page, plain and long enough to be body.) Tj T*"] * 4,
+            b"ET",
+            b"BT /F2 16 Tf 72 640 Td (Methods Used) Tj ET",
+            b"BT /F1 10 Tf 72 620 Td 12 TL",
+            *[b"(What was done, told at length in plain words here.) Tj T*"] * 4,
+            b"ET",
+        ]
+    )
+    b.add_page(body, {"Font": {"F1": regular, "F2": bold}})
+    b.set_outline([Outline("Methods Used", 0), Outline("Nowhere To Be Seen", 0)])
+    pdf = b.build()
+    r = get_toc(pdf, context=Context())
+    assert r["source"] == "outline"
+    found, missing = r["sections"]
+    (run,) = [(x.x0, x.y0, x.x1, x.y1) for x in open_pdf(pdf).page(1).runs if "Methods" in x.text]
+    assert _inside(run, {"page": 1, **found["bbox"]})
+    assert found["bbox"]["y0"] > 792 - 720  # the heading's box, below the opening lines
+    assert "bbox" not in missing
