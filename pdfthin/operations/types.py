@@ -472,7 +472,9 @@ class ChunksResponse(_Chunks, total=False):
 
 
 class ChunkHit(TypedDict):
-    chunk_id: Annotated[str, "the get_chunks chunk (default arguments) the result is"]
+    chunk_id: Annotated[
+        str, "the chunk as get_chunks gives it for the same pages (default max_tokens, stitch)"
+    ]
     page: Annotated[int, "the chunk's first page (1-based)"]
     bbox: Annotated[BBox, "where the chunk stands on its first page"]
     score: Annotated[float, "BM25 with the phrase bonus; compares results of one query only"]
