@@ -223,3 +223,37 @@ def test_a_bookmark_gets_the_box_of_the_heading_found_for_it() -> None:
     assert _inside(run, {"page": 1, **found["bbox"]})
     assert found["bbox"]["y0"] > 792 - 720  # the heading's box, below the opening lines
     assert "bbox" not in missing
+
+
+def test_rendered_lines_map_plain_text_to_line_boxes_and_a_table_to_its_box() -> None:
+    from pdfthin.layout.types import Block, Line
+    from pdfthin.model.markdown import line_boxes_between, render_page
+
+    def line(text: str, y: float) -> Line:
+        return Line(text, 72.0, y, 72.0 + 5 * len(text), y + 10.0, 10.0)
+
+    lines = [line("a broken exam-", 100.0), line("ple ends here", 112.0)]
+    paragraph = Block(lines, 72.0, 100.0, 142.0, 122.0, 10.0)
+    table = Block(
+        [line("x 1", 140.0), line("y 2", 152.0)],
+        72.0,
+        140.0,
+        200.0,
+        162.0,
+        10.0,
+        kind="table",
+        rows=[["x", "1"], ["y", "2"]],
+    )
+    _, anchors, text = render_page([paragraph, table])
+    first, grid = anchors
+    assert text[first.plain : first.plain + first.plain_length] == "a broken example\nends here"
+    at = text.index("example") - first.plain
+    # "exam" was printed on the first line, "ple" on the second.
+    assert line_boxes_between(first, at, at + 4) == [(72.0, 100.0, 142.0, 110.0)]
+    assert line_boxes_between(first, at + 4, at + 7) == [(72.0, 112.0, 137.0, 122.0)]
+    assert len(line_boxes_between(first, at, at + 7)) == 2
+    assert line_boxes_between(first, first.plain_length - 4, first.plain_length) == [
+        (72.0, 112.0, 137.0, 122.0)
+    ]
+    # A table's rows are not lines: a match in it gets the table's box.
+    assert line_boxes_between(grid, 0, 3) == [grid.box] == [(72.0, 140.0, 200.0, 162.0)]
