@@ -40,6 +40,7 @@ from pdfthin.operations import (
     peek,
     read_pages,
     read_section,
+    search_chunks,
 )
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.response import dumps
@@ -179,6 +180,11 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
             {"max_tokens": 60, "stitch": False, "max_chars": 3000},
             get_chunks(REPORT, max_tokens=60, stitch=False, max_chars=3000),
         ),
+        (
+            "search_chunks",
+            {"query": "gamma delta page 3", "top_k": 2},
+            search_chunks(REPORT, "gamma delta page 3", top_k=2),
+        ),
     ]
     for operation, arguments, expected in cases:
         assert app({"operation": operation, "document": doc, **arguments}, None) == expected
@@ -199,6 +205,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "get_image",
         "get_chunks",
         "inspect_layout",
+        "search_chunks",
     }
 
 

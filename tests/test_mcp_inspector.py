@@ -74,6 +74,7 @@ def test_inspector_lists_the_tools(root: Path) -> None:
         "get_image",
         "get_chunks",
         "inspect_layout",
+        "search_chunks",
     }
     read = tools["read_pages"]
     assert read["annotations"]["readOnlyHint"] is True

@@ -58,6 +58,7 @@ TOOLS = {
     "get_image",
     "get_chunks",
     "inspect_layout",
+    "search_chunks",
 }
 
 

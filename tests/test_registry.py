@@ -97,7 +97,7 @@ def _undeclared(value: Any, schema: dict[str, Any], where: str = "") -> list[str
 
 
 def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
-    if op.name == "find_in_document":
+    if op.name in ("find_in_document", "search_chunks"):
         return {"query": "the"}
     if op.name == "inspect_layout":
         return {"page": 1}
@@ -113,7 +113,7 @@ def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
 def test_answers_satisfy_their_schema(op: Operation) -> None:
     context = Context()
     answers = [op.handler(SAMPLE, **_sample_arguments(op, context), context=context)]
-    if op.paginated:  # a small budget: the answer with its cursor too
+    if op.budgeted:  # a small budget: the answer with its cursor (or what it left out) too
         answers.append(
             op.handler(SAMPLE, **_sample_arguments(op, context), max_chars=1_000, context=context)
         )
@@ -279,7 +279,7 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 continue
             flag = "--" + param.name.replace("_", "-")
             argv = [op.command, str(SAMPLE), flag, str(param.maximum + 1)]
-            if op.name == "find_in_document":
+            if op.name in ("find_in_document", "search_chunks"):
                 argv.insert(2, "the")
             if op.name == "get_image":
                 argv[2:2] = ["p1-i1", "-o", "/dev/null"]

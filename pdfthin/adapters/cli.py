@@ -165,6 +165,7 @@ _FLAGS: dict[tuple[str, str], str] = {("find", "match_mode"): "--mode"}
 _ALIASES: dict[tuple[str, str], tuple[str, ...]] = {("inspect", "page"): ("--pages",)}
 _POSITIONAL: dict[tuple[str, str], str] = {
     ("find", "query"): "QUERY",
+    ("search", "query"): "QUERY",
     ("section", "section"): "ID",
     ("peek", "section"): "ID",
     ("image", "image_id"): "ID",

@@ -65,6 +65,9 @@ class Chunk:
     reason_code: str
     #: ``text_layer``, or ``ocr`` for text from a scanner's invisible OCR layer.
     provenance: str
+    #: Where its text starts: the page and the offset in that page's plain text (``None``
+    #: when it has none); the chunk holds the text from there up to the next chunk's start.
+    origin: tuple[int, int] | None = None
 
     @property
     def page(self) -> int:
@@ -89,6 +92,8 @@ class _Piece:
     markdown: str
     text: str
     level: int = 0
+    #: Where ``text`` starts in the page's plain text (-1: it has none).
+    plain: int = -1
 
 
 @dataclass(slots=True)
@@ -174,6 +179,7 @@ class _Chunker:
             status=first.status,
             reason_code=first.reason_code,
             provenance="ocr" if first.ocr_layer else "text_layer",
+            origin=next(((p.page.number, p.plain) for p in pieces if p.plain >= 0), None),
         )
 
     def _unreadable(self, page: Page) -> Chunk:
@@ -206,7 +212,7 @@ def chunk_pages(
 def _piece(page: Page, anchor: Anchor) -> _Piece:
     markdown = page.markdown[anchor.offset : anchor.offset + anchor.length]
     text = page.text[anchor.plain : anchor.plain + anchor.plain_length] if anchor.plain >= 0 else ""
-    return _Piece(page, anchor.kind, anchor.box, markdown, text, anchor.level)
+    return _Piece(page, anchor.kind, anchor.box, markdown, text, anchor.level, anchor.plain)
 
 
 def _piece_tokens(piece: _Piece) -> int:
@@ -263,7 +269,9 @@ def _table_parts(piece: _Piece, max_tokens: int) -> list[_Piece]:
             end += 1
         markdown = "\n".join([header, rule, *body[start:end]])
         text = "\n".join([plain[0], *plain[1 + start : 1 + end]])
-        parts.append(_Piece(piece.page, piece.kind, piece.box, markdown, text))
+        # A part's text starts where its first row does (the first part: at the header).
+        at = piece.plain + (sum(len(row) + 1 for row in plain[: 1 + start]) if start else 0)
+        parts.append(_Piece(piece.page, piece.kind, piece.box, markdown, text, plain=at))
         start = end
     return parts
 
@@ -286,6 +294,27 @@ def _sentence_parts(piece: _Piece, max_tokens: int) -> list[_Piece]:
             pieces[-1] += " " + sentence
         elif sentence:
             pieces.append(sentence)
+    starts = _part_starts(piece.text, pieces)
+    page, box, origin = piece.page, piece.box, piece.plain
     return [
-        _Piece(piece.page, "paragraph", piece.box, escape_paragraph(text), text) for text in pieces
+        _Piece(page, "paragraph", box, escape_paragraph(text), text, plain=origin + at)
+        for text, at in zip(pieces, starts, strict=True)
     ]
+
+
+def _part_starts(text: str, parts: list[str]) -> list[int]:
+    """Where each part starts in ``text``: the parts are its words in order, only the
+    whitespace between them changed, so a part starts after as many non-space characters
+    as the parts before it hold."""
+    starts: list[int] = []
+    at = 0
+    for part in parts:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        starts.append(at)
+        remaining = sum(1 for ch in part if not ch.isspace())
+        while at < len(text) and remaining:
+            if not text[at].isspace():
+                remaining -= 1
+            at += 1
+    return starts

@@ -15,6 +15,7 @@ import re
 import threading
 import time
 import weakref
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -41,7 +42,7 @@ from pdfthin.layout import (
     layout_page,
 )
 from pdfthin.layout.orientation import from_frame
-from pdfthin.model.markdown import Anchor, render_page
+from pdfthin.model.markdown import LINE_FIELDS, Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
 from pdfthin.model.status import page_status
@@ -486,7 +487,7 @@ def _page(
         images=content.images,
         problems=content.problems,
         ocr_layer=ocr_layer,
-        anchors=anchors,
+        anchors=_lines_displayed(anchors, layout.turn, content.width, content.height),
     )
 
 
@@ -555,3 +556,19 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
 def _line_words(text: str) -> tuple[list[str], bool]:
     """A line's lower-cased words, and whether it ends in a hyphen (a word broken there)."""
     return [w.lower() for w in _WORD.findall(text)], text.rstrip().endswith("-")
+
+
+def _lines_displayed(anchors: list[Anchor], turn: int, width: float, height: float) -> list[Anchor]:
+    """The anchors with their line boxes mapped, as their block boxes are (:func:`_displayed`),
+    from the frame of ``turn`` quarter turns onto the page as displayed."""
+    if not turn:
+        return anchors
+    out: list[Anchor] = []
+    for anchor in anchors:
+        lines = array("d", anchor.lines)
+        for i in range(0, len(lines), LINE_FIELDS):
+            box = (lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4])
+            mapped = from_frame(box, turn, width, height)
+            lines[i + 1 : i + LINE_FIELDS] = array("d", (round(v, 1) for v in mapped))
+        out.append(anchor._replace(lines=lines) if lines else anchor)
+    return out

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from array import array
+from collections.abc import Container, Sequence
 from typing import NamedTuple
 
 from pdfthin.layout import Block, list_marker
@@ -23,8 +24,22 @@ def join_lines(lines: list[str], known_words: Container[str] | None, sep: str = 
     """Rejoin the lines of a paragraph, keeping the source line breaks (``sep``; a Markdown
     soft break) but undoing hyphenation: the rest of a broken word moves up to the line
     where it started. A real hyphen (``state-of-the-`` + ``art``) is kept, without a space."""
+    return sep.join(_joined(lines, known_words)[0])
+
+
+#: Where a block's plain text comes from: ``(offset in the block's plain text, source line)``
+#: at each place the source line changes, in order.
+LineMarks = list[tuple[int, int]]
+
+
+def _joined(lines: list[str], known_words: Container[str] | None) -> tuple[list[str], LineMarks]:
+    """The output lines of :func:`join_lines`, and where each source line's text landed in
+    them joined by ``"\n"``: a word rejoined across a hyphen is marked as the next line's
+    from where its rest was appended."""
     out: list[str] = []
-    for line in lines:
+    # Per output line: (offset in that line, source line index).
+    marks: list[list[tuple[int, int]]] = []
+    for index, line in enumerate(lines):
         line = line.strip()
         if not line:
             continue
@@ -32,12 +47,21 @@ def join_lines(lines: list[str], known_words: Container[str] | None, sep: str = 
             head, _, rest = line.partition(" ")
             joined = _join_pair(out[-1], head, known_words)
             if joined is not None:
+                if joined.endswith(head) and len(joined) > len(head):
+                    marks[-1].append((len(joined) - len(head), index))
                 out[-1] = joined
                 if rest:
                     out.append(rest)
+                    marks.append([(0, index)])
                 continue
         out.append(line)
-    return sep.join(out)
+        marks.append([(0, index)])
+    flat: LineMarks = []
+    at = 0
+    for text, line_marks in zip(out, marks, strict=True):
+        flat.extend((at + offset, index) for offset, index in line_marks)
+        at += len(text) + 1
+    return out, flat
 
 
 def _join_pair(first: str, head: str, known_words: Container[str] | None) -> str | None:
@@ -72,27 +96,29 @@ def _is_code(block: Block, ocr_layer: bool = False) -> bool:
 
 def _render(
     block: Block, known_words: Container[str] | None, ocr_layer: bool = False
-) -> tuple[str, str]:
-    """The block as Markdown and as plain text (each line cleaned once for both)."""
+) -> tuple[str, str, LineMarks]:
+    """The block as Markdown and as plain text (each line cleaned once for both), and where
+    the plain text's lines come from (empty for a table: its rows are not lines)."""
     if block.kind == "table" and block.rows:
         cleaned = [[clean(c) for c in row] for row in block.rows]
         plain = "\n".join(
             " ".join(c for c, raw in zip(row, raw_row, strict=True) if raw)
             for row, raw_row in zip(cleaned, block.rows, strict=True)
         )
-        return render_table(cleaned, cleaned=True), plain
+        return render_table(cleaned, cleaned=True), plain, []
     lines = [clean(line.text) for line in block.lines]
-    plain = join_lines(lines, known_words)
+    joined, marks = _joined(lines, known_words)
+    plain = "\n".join(joined)
     if block.kind == "heading":
-        text = join_lines(lines, known_words, " ")
-        return ("#" * max(1, min(block.level, 6)) + " " + text if text else ""), plain
+        text = " ".join(joined)
+        return ("#" * max(1, min(block.level, 6)) + " " + text if text else ""), plain, marks
     if block.kind == "list_item":
-        item = _list_item(join_lines(lines, known_words, "\n  "))
-        return _escape_lines(item, "\n  "), plain
+        item = _list_item("\n  ".join(joined))
+        return _escape_lines(item, "\n  "), plain, marks
     if _is_code(block, ocr_layer):
         body = "\n".join(line for line in lines if line.strip())
-        return (f"```\n{body}\n```" if body else ""), plain
-    return _escape_lines(plain, "\n", first=True), plain
+        return (f"```\n{body}\n```" if body else ""), plain, marks
+    return _escape_lines(plain, "\n", first=True), plain, marks
 
 
 def escape_paragraph(text: str) -> str:
@@ -175,7 +201,7 @@ def render_page(
     plain_length = 0
     glue = ""
     for block in blocks:
-        text, plain = _render(block, known_words, ocr_layer)
+        text, plain, marks = _render(block, known_words, ocr_layer)
         plain_at = -1
         if plain:
             if plain_out:
@@ -194,11 +220,52 @@ def render_page(
         level = block.level if block.kind == "heading" else 0
         box = (_round(block.x0), _round(block.y0), _round(block.x1), _round(block.y1))
         kind = "code" if text.startswith("```") else block.kind
-        anchors.append(Anchor(length, box[1], level, kind, box, len(text), plain_at, len(plain)))
+        lines = _line_boxes(block, marks)
+        anchors.append(
+            Anchor(length, box[1], level, kind, box, len(text), plain_at, len(plain), lines)
+        )
         out.append(text)
         length += len(text)
         previous = block.kind
     return "".join(out), anchors, "".join(plain_out)
+
+
+#: Numbers kept per line of a block in :attr:`Anchor.lines`: where its text starts in the
+#: block's plain text, then its box ``x0, y0, x1, y1``.
+LINE_FIELDS = 5
+
+
+def _line_boxes(block: Block, marks: LineMarks) -> Sequence[float]:
+    """The block's lines, flat (:data:`LINE_FIELDS` numbers each, in a compact array: a page
+    keeps them as long as it is cached), each from where its text starts in the block's plain
+    text (:func:`_joined`); none for a table (its block box stands for every row)."""
+    if not marks:
+        return ()
+    out = array("d")
+    for offset, index in marks:
+        line = block.lines[index]
+        out.extend((offset, _round(line.x0), _round(line.y0), _round(line.x1), _round(line.y1)))
+    return out
+
+
+def line_boxes_between(
+    anchor: Anchor, start: int, end: int
+) -> list[tuple[float, float, float, float]]:
+    """The boxes of the lines that the block's plain text ``start``-``end`` (offsets in the
+    block's plain text) covers, in order; the block's box when its lines are not known (a
+    table). A hyphenated word's rest counts on the line it was printed on."""
+    lines = anchor.lines
+    if not lines:
+        return [anchor.box]
+    out: list[tuple[float, float, float, float]] = []
+    for i in range(0, len(lines), LINE_FIELDS):
+        following = i + LINE_FIELDS
+        stop = lines[following] if following < len(lines) else anchor.plain_length
+        if lines[i] < end and stop > start:
+            box = (lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4])
+            if not out or out[-1] != box:
+                out.append(box)
+    return out or [anchor.box]
 
 
 def _round(value: float) -> float:
@@ -226,3 +293,6 @@ class Anchor(NamedTuple):
     #: length there.
     plain: int = -1
     plain_length: int = 0
+    #: Where each of its lines starts in its plain text, with the line's box
+    #: flat (:data:`LINE_FIELDS` numbers a line); empty for a table.
+    lines: Sequence[float] = ()

@@ -36,7 +36,10 @@ def page_bytes(page: Page) -> int:
     texts = (page.markdown, page.text, page.reason, *page.header, *page.footer, *page.problems)
     size = _PAGE_OVERHEAD + sum(sys.getsizeof(t) for t in texts)
     items = len(page.anchors) + len(page.images) + len(page.hidden)
-    return size + _ITEM_OVERHEAD * items + sum(len(h.get("text", "")) for h in page.hidden)
+    # Each block's lines are in a compact array: exactly its size.
+    lines = sum(sys.getsizeof(a.lines) for a in page.anchors)
+    hidden = sum(len(h.get("text", "")) for h in page.hidden)
+    return size + _ITEM_OVERHEAD * items + lines + hidden
 
 
 class PageCache:

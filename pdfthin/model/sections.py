@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from pdfthin.model.document import Document
+from pdfthin.model.markdown import Anchor
 from pdfthin.model.markers import PAGE_MARKER, escape_markers, page_marker
 
 PREVIEW_CHARS = 160
@@ -35,6 +36,9 @@ class Section:
     end_y: float | None
     parent: int | None
     problem: str | None = None
+    #: The heading's box on its page (``(x0, y0, x1, y1)``, points, top left origin of the
+    #: page as displayed), when the heading was found.
+    box: tuple[float, float, float, float] | None = None
 
     @property
     def located(self) -> bool:
@@ -87,8 +91,9 @@ def section_tree(doc: Document) -> SectionTree:
     return tree
 
 
-# One raw starting point per section: (title, level, page, offset, y, problem).
-_Start = tuple[str, int, int | None, int, float | None, str | None]
+# One raw starting point per section: (title, level, page, offset, the heading's block when
+# it was found, problem).
+_Start = tuple[str, int, int | None, int, Anchor | None, str | None]
 
 
 def _from_outline(doc: Document) -> SectionTree:
@@ -97,12 +102,12 @@ def _from_outline(doc: Document) -> SectionTree:
         if entry.page is None:
             starts.append((entry.title, entry.level, None, 0, None, entry.problem))
             continue
-        offset, y = _locate(doc, entry.page, entry.title)
-        starts.append((entry.title, entry.level, entry.page, offset, y, None))
+        offset, anchor = _locate(doc, entry.page, entry.title)
+        starts.append((entry.title, entry.level, entry.page, offset, anchor, None))
     return SectionTree("outline", _finish(doc, starts))
 
 
-def _locate(doc: Document, page: int, title: str) -> tuple[int, float | None]:
+def _locate(doc: Document, page: int, title: str) -> tuple[int, Anchor | None]:
     """Where a bookmark's title is on its page: the heading (else any block) whose first line
     carries it, with or without its numbering ("III-A Google DeepDream" finds "A. Google
     DeepDream"); else the top of the page."""
@@ -123,7 +128,7 @@ def _locate(doc: Document, page: int, title: str) -> tuple[int, float | None]:
                     if line.startswith(want[:60]) or (
                         headings_only and (want.startswith(line[:60]) or want[:60] in line)
                     ):
-                        return anchor.offset, anchor.y
+                        return anchor.offset, anchor
     return 0, None
 
 
@@ -139,7 +144,7 @@ def _from_headings(doc: Document) -> SectionTree:
                 end = page.markdown.find("\n", anchor.offset)
                 line = page.markdown[anchor.offset : end if end >= 0 else len(page.markdown)]
                 title = line.lstrip("#").strip()
-                starts.append((title, anchor.level, page.number, anchor.offset, anchor.y, None))
+                starts.append((title, anchor.level, page.number, anchor.offset, anchor, None))
     return SectionTree("headings", _finish(doc, starts))
 
 
@@ -148,7 +153,7 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
     sections: list[Section] = []
     stack: list[tuple[int, int]] = []  # (level, index) of open ancestors
     last_page = doc.page_count
-    for i, (title, level, page, offset, y, problem) in enumerate(starts):
+    for i, (title, level, page, offset, heading, problem) in enumerate(starts):
         while stack and stack[-1][0] >= level:
             stack.pop()
         parent = stack[-1][1] if stack else None
@@ -159,11 +164,12 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
         end_y: float | None = None
         if page is not None:
             end_page, end_offset = last_page, len(doc.page(last_page).markdown)
-            for _title2, level2, page2, offset2, y2, _ in starts[i + 1 :]:
+            for _title2, level2, page2, offset2, heading2, _ in starts[i + 1 :]:
                 if page2 is None or level2 > level:
                     continue
                 if (page2, offset2) > (page, offset):
-                    end_page, end_offset, end_y = page2, offset2, y2
+                    end_page, end_offset = page2, offset2
+                    end_y = heading2.y if heading2 is not None else None
                     if end_offset == 0 and end_page > page:
                         # The next section starts a page: this one ends with the page before.
                         end_page -= 1
@@ -177,12 +183,13 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
                 level=level,
                 page=page,
                 offset=offset,
-                y=y,
+                y=heading.y if heading is not None else None,
                 end_page=end_page,
                 end_offset=end_offset,
                 end_y=end_y,
                 parent=parent,
                 problem=problem,
+                box=heading.box if heading is not None else None,
             )
         )
     return tuple(sections)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pdfthin.operations.images import get_image, image_file, list_images
     from pdfthin.operations.info import get_info
     from pdfthin.operations.inspect import inspect_layout
+    from pdfthin.operations.ranked import search_chunks
     from pdfthin.operations.read import read_pages
     from pdfthin.operations.registry import OPERATIONS, Operation
     from pdfthin.operations.sections import peek, read_section
@@ -44,6 +45,7 @@ __all__ = [
     "peek",
     "read_pages",
     "read_section",
+    "search_chunks",
 ]
 
 
@@ -74,6 +76,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations.chunks import get_chunks
 
         return get_chunks
+    if name == "search_chunks":
+        from pdfthin.operations.ranked import search_chunks
+
+        return search_chunks
     if name == "get_info":
         from pdfthin.operations.info import get_info
 

@@ -21,6 +21,7 @@ from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.locate import chunk_at, line_boxes, match_boxes
 from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import (
@@ -35,7 +36,7 @@ from pdfthin.operations.params import (
 )
 from pdfthin.operations.response import document_summary, size
 from pdfthin.operations.search_index import SearchIndex, build_index, normalize_query
-from pdfthin.operations.types import Coverage, FindResponse, Match
+from pdfthin.operations.types import Coverage, FindResponse, Match, PageBox
 from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the cursor (its OCR coverage included) and the "more" sentence.
@@ -110,7 +111,7 @@ def find_in_document(
 
     index = _index(doc, views, use_ocr, context, sensitive, accents)
     carried = _carried(doc, selection, token) if use_ocr and token is not None else None
-    coverage, unreadable = _coverage(selection, views, carried, horizon, use_ocr)
+    coverage, unreadable = search_coverage(selection, views, carried, horizon, use_ocr)
 
     response: FindResponse = {
         "document": document_summary(doc),
@@ -131,7 +132,7 @@ def find_in_document(
             yield match
 
     def entry(match: dict[str, Any]) -> Match:
-        return _entry(match, views, around)
+        return _entry(match, views, around, doc)
 
     room = limit - size(response) - _RESERVE
     stop = fill(response["matches"], from_start(), entry, room, max_items=wanted)
@@ -161,7 +162,7 @@ def find_in_document(
     return response
 
 
-def _coverage(
+def search_coverage(
     selection: list[int],
     views: dict[int, dict[str, Any]],
     carried: tuple[set[int], set[int]] | None,
@@ -347,7 +348,20 @@ def _hit(index: SearchIndex, start: int, end: int, allowed: set[int]) -> dict[st
     return hit
 
 
-def _entry(match: dict[str, Any], views: dict[int, dict[str, Any]], around: int) -> Match:
+def _boxes(match: dict[str, Any], views: dict[int, dict[str, Any]], doc: Document) -> list[PageBox]:
+    """The line boxes of a match, on the pages whose text is the text layer (text that OCR
+    recognised has no boxes here)."""
+    page, end_page = match["page"], match.get("end_page", match["page"])
+    if views[page]["status"] != "text":
+        return []
+    if end_page != page and views[end_page]["status"] != "text":
+        return line_boxes(doc, page, match["start"], len(views[page]["text"]))
+    return match_boxes(doc, page, match["start"], match["end"], end_page)
+
+
+def _entry(
+    match: dict[str, Any], views: dict[int, dict[str, Any]], around: int, doc: Document
+) -> Match:
     page = match["page"]
     text = views[page]["text"]
     start = match["start"]
@@ -379,7 +393,12 @@ def _entry(match: dict[str, Any], views: dict[int, dict[str, Any]], around: int)
         "snippet": snippet,
         "start": start,
         "end": match["end"],
+        "bbox": _boxes(match, views, doc),
     }
+    if views[page]["status"] == "text":
+        chunk = chunk_at(doc, page, start)
+        if chunk is not None:
+            entry["chunk_id"] = chunk
     if page != end_page:
         entry["end_page"] = end_page
     label = views[page].get("label")

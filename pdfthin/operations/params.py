@@ -277,6 +277,19 @@ SECTION = Param(
     pattern=r"^s-\d{1,6}-\d{1,9}$",
 )
 
+# --- search_chunks ------------------------------------------------------------------------------
+
+#: The most chunks one ranked search answers with.
+MAX_TOP_K = 100
+TOP_K = Param(
+    "top_k",
+    "integer",
+    f"The best-ranked chunks to answer with (default 10, at most {MAX_TOP_K}).",
+    minimum=1,
+    maximum=MAX_TOP_K,
+    default=10,
+)
+
 # --- read_pages ---------------------------------------------------------------------------------
 
 MAX_PAGES = Param(

@@ -41,6 +41,7 @@ from pdfthin.operations.params import (
     SEED,
     STITCH,
     SVG,
+    TOP_K,
     Param,
     arguments,
 )
@@ -55,6 +56,7 @@ from pdfthin.operations.types import (
     InspectResponse,
     PeekResponse,
     ReadPagesResponse,
+    SearchChunksResponse,
     SectionResponse,
     TocResponse,
 )
@@ -84,9 +86,15 @@ class Operation:
         return self.load()
 
     @property
-    def paginated(self) -> bool:
-        """Whether the answer fits a budget (``max_chars``), the rest behind a cursor."""
+    def budgeted(self) -> bool:
+        """Whether the answer fits a budget (``max_chars``)."""
         return MAX_CHARS in self.params
+
+    @property
+    def paginated(self) -> bool:
+        """Whether what does not fit the budget is behind a cursor (``search_chunks`` fits
+        its top_k results to the budget and says what it left out, without one)."""
+        return CURSOR in self.params
 
     def arguments(self, raw: Mapping[str, Any] | None, takes: Sequence[str] = ()) -> dict[str, Any]:
         """The call's arguments checked against the declaration (see :func:`.params.arguments`;
@@ -166,6 +174,12 @@ def _inspect() -> Callable[..., Any]:
     from pdfthin.operations.inspect import inspect_layout
 
     return inspect_layout
+
+
+def _search_chunks() -> Callable[..., Any]:
+    from pdfthin.operations.ranked import search_chunks
+
+    return search_chunks
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -372,6 +386,24 @@ OPERATIONS: tuple[Operation, ...] = (
         (PAGE, SVG, INSPECT_MAX_CHARS, PASSWORD),
         _inspect,
         InspectResponse,
+    ),
+    Operation(
+        "search_chunks",
+        "search",
+        "Ranked search over chunks",
+        "The chunks of a PDF (as get_chunks gives them with its defaults) that best answer a "
+        "query, best first: BM25 over their text (case and accents folded as find folds "
+        "them; a chunk holding the whole query as a phrase scores more), at most top_k "
+        "results, each with chunk_id, page, bbox {x0,y0,x1,y1} (points, origin top-left of "
+        "the page as displayed), score, a snippet (the match in **bold**) and breadcrumb. "
+        "To rank, it reads every page of the selection (the first call on a long document is "
+        "slow; later queries reuse the index). coverage says which pages were searched and "
+        "which could not be (they need OCR, or were read only in part): an empty result "
+        "with coverage.complete false does NOT mean the text is absent. For an exact "
+        "phrase with offsets, use find_in_document." + _NOT_PAGE_TEXT,
+        (QUERY, TOP_K, PAGES, MAX_CHARS, PASSWORD),
+        _search_chunks,
+        SearchChunksResponse,
     ),
 )
 

@@ -64,6 +64,9 @@ def get_toc(
             missing = unreadable_in(doc, section.page, section.end_page)
             if missing:
                 item["unreadable"] = page_list(missing)
+        if section.box is not None:
+            x0, y0, x1, y1 = section.box
+            item["bbox"] = {"x0": x0, "y0": y0, "x1": x1, "y1": y1}
         if section.problem:
             item["problem"] = section.problem
         return item

@@ -254,14 +254,35 @@ class ReadPagesResponse(_ReadPages, total=False):
 # --- find_in_document ---------------------------------------------------------------------------
 
 
+class PageBox(TypedDict):
+    """A box on a page, in points, origin at the top left of the page as displayed (after its
+    /Rotate and crop box), y down."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
 class _Match(TypedDict):
     page: int
     snippet: Annotated[str, "the match in **bold** with its context"]
     start: int
     end: int
+    bbox: Annotated[
+        list[PageBox],
+        "one box per line the match covers, in order, across a page break too (a table's box "
+        "for a match in a table); empty for text recognised by OCR",
+    ]
 
 
 class Match(_Match, total=False):
+    chunk_id: Annotated[
+        str,
+        "the get_chunks chunk (default arguments: max_tokens 500, stitched, whole document) "
+        "holding the match start; absent for text recognised by OCR",
+    ]
     end_page: int
     page_label: Annotated[str, "the file's page label, not page text"]
     words: dict[str, int]
@@ -308,6 +329,11 @@ class _TocEntry(TypedDict):
 
 class TocEntry(_TocEntry, total=False):
     end_page: int
+    bbox: Annotated[
+        BBox,
+        "the heading's box on its page (for a bookmark: the heading found for its title; "
+        "absent when none was found)",
+    ]
     preview: str
     images: int
     unreadable: str
@@ -440,6 +466,33 @@ class _Chunks(TypedDict):
 class ChunksResponse(_Chunks, total=False):
     complete: Annotated[bool, "every chunk of the selection has been given"]
     unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+
+
+# --- search_chunks ------------------------------------------------------------------------------
+
+
+class ChunkHit(TypedDict):
+    chunk_id: Annotated[
+        str, "the chunk as get_chunks gives it for the same pages (default max_tokens, stitch)"
+    ]
+    page: Annotated[int, "the chunk's first page (1-based)"]
+    bbox: Annotated[BBox, "where the chunk stands on its first page"]
+    score: Annotated[float, "BM25 with the phrase bonus; compares results of one query only"]
+    snippet: Annotated[str, "the query (or its first word found) in **bold** with its context"]
+    breadcrumb: Annotated[list[str], "the titles of the headings the chunk stands under"]
+
+
+class _SearchChunks(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    query: str
+    results: Annotated[list[ChunkHit], "best first"]
+    total_hits: Annotated[int, "chunks holding at least one word of the query"]
+    coverage: Annotated[Coverage, "which pages were searched and which could not be"]
+
+
+class SearchChunksResponse(_SearchChunks, total=False):
+    omitted: Annotated[str, "results of the top_k left out to fit max_chars"]
+    note: str
 
 
 # --- list_images --------------------------------------------------------------------------------

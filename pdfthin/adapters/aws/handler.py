@@ -142,7 +142,7 @@ class LambdaApp:
 
         result = _within(deadline, partial(run, None))
         limit = self.config.payload_limit
-        budgeted = BY_NAME[name].paginated
+        budgeted = BY_NAME[name].budgeted
         for _attempt in range(4):
             response = respond(kind, 200, result, {})
             size = payload_bytes(response)

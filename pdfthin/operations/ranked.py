@@ -1,0 +1,245 @@
+"""``search_chunks``: ranked search, Okapi BM25 over the chunks of a selection.
+
+The chunks are the default chunking's (:mod:`pdfthin.model.chunks`: ``max_tokens`` 500,
+stitched), so a result's ``chunk_id`` is the one ``get_chunks`` gives. Text is tokenised as
+``find`` normalises it (:mod:`.search_index`): case folded, accents removed, words are runs of
+letters and digits. A chunk's score, for the query's distinct words ``t``::
+
+    idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * len / avg_len))
+
+summed, with ``tf`` the word's count in the chunk, ``len`` the chunk's words and ``avg_len``
+the mean over the searched chunks, and Lucene's IDF, ``ln(1 + (N - n + 0.5) / (n + 0.5))``
+(``N`` chunks searched, ``n`` of them holding the word), which stays positive for a word in most
+chunks. A chunk that holds the query's words in order, adjacent (a phrase of two words or more),
+scores :data:`PHRASE_BONUS` more.
+
+Ranking needs every chunk of the selection, so the first query reads every page of it; the
+index is kept with the document (per selection), so later queries are cheap. Pages that could
+not be read (unreadable chunks) are named in ``coverage``, as ``find`` does.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from pdfthin.model import Document
+from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
+from pdfthin.operations.chunks import chunk_stream
+from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.find import search_coverage
+from pdfthin.operations.paging import fill
+from pdfthin.operations.params import QUERY, TOP_K, budget
+from pdfthin.operations.response import document_summary, size
+from pdfthin.operations.search_index import build_index, normalize_query
+from pdfthin.operations.types import ChunkHit, SearchChunksResponse
+from pdfthin.pages import format_pages, parse_pages
+
+#: BM25's term-frequency saturation: a word's tenth occurrence adds far less than its second.
+K1 = 1.2
+#: BM25's length normalisation: how much a long chunk's counts are discounted (0: not at all,
+#: 1: fully in proportion to its length).
+B = 0.75
+#: A chunk holding the whole query as a phrase scores this fraction more: words side by side
+#: are better evidence than the same words scattered, but not so much that a phrase in a chunk
+#: about something else outranks a chunk about the query.
+PHRASE_BONUS = 0.5
+#: Characters of context either side of a snippet's match.
+SNIPPET_CONTEXT = 80
+#: Scores are given to this many decimals.
+SCORE_DECIMALS = 4
+#: Room kept for ``omitted`` and the note beside the results.
+_RESERVE = 400
+
+_WORD = re.compile(r"\w+")
+
+
+def fold(text: str) -> str:
+    """Text folded as ``find`` folds it by default: case folded, accents removed."""
+    text = text.casefold()
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``, folded."""
+    return _WORD.findall(fold(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Bm25Index:
+    """The searchable chunks of a selection, as word counts."""
+
+    chunks: tuple[Chunk, ...]
+    counts: tuple[Counter[str], ...]
+    #: Each chunk's words joined by single spaces, between spaces (for phrases).
+    joined: tuple[str, ...]
+    lengths: tuple[int, ...]
+    #: Chunks holding each word.
+    frequency: dict[str, int]
+    average: float
+
+    @classmethod
+    def of(cls, chunks: list[Chunk]) -> Bm25Index:
+        searchable = tuple(c for c in chunks if c.text)
+        tokens = [words(c.text) for c in searchable]
+        counts = tuple(Counter(t) for t in tokens)
+        frequency: Counter[str] = Counter()
+        for count in counts:
+            frequency.update(count.keys())
+        lengths = tuple(len(t) for t in tokens)
+        average = sum(lengths) / len(lengths) if lengths else 0.0
+        joined = tuple(" " + " ".join(t) + " " for t in tokens)
+        return cls(searchable, counts, joined, lengths, dict(frequency), average)
+
+    def idf(self, word: str) -> float:
+        """Lucene's IDF: positive however common the word."""
+        n = self.frequency.get(word, 0)
+        total = len(self.chunks)
+        return math.log(1 + (total - n + 0.5) / (n + 0.5))
+
+    def score(self, index: int, query: list[str]) -> float:
+        """The chunk's BM25 score for the query's distinct words, with the phrase bonus."""
+        count = self.counts[index]
+        norm = K1 * (1 - B + B * self.lengths[index] / self.average) if self.average else K1
+        total = 0.0
+        for word in dict.fromkeys(query):
+            tf = count.get(word, 0)
+            if tf:
+                total += self.idf(word) * tf * (K1 + 1) / (tf + norm)
+        if total and len(query) > 1 and " " + " ".join(query) + " " in self.joined[index]:
+            total *= 1 + PHRASE_BONUS
+        return total
+
+    def rank(self, query: list[str]) -> list[tuple[float, int]]:
+        """``(score, chunk index)`` of the chunks holding a query word, best first (ties in
+        document order)."""
+        wanted = set(query)
+        scored = [
+            (self.score(i, query), i)
+            for i, count in enumerate(self.counts)
+            if not wanted.isdisjoint(count)
+        ]
+        scored.sort(key=lambda pair: (-pair[0], pair[1]))
+        return scored
+
+
+def bm25_index(doc: Document, selection: list[int]) -> Bm25Index:
+    """The index of the selection's default chunks, built once and kept with the document."""
+    key = f"bm25:{format_pages(selection)}"
+    with _LOCK:
+        found = doc.derived.get(key)
+    if isinstance(found, Bm25Index):
+        return found
+    stream = chunk_stream(doc, selection, DEFAULT_MAX_TOKENS, True)
+    while not stream.complete:
+        stream.upto(len(stream.made) + 64)
+    index = Bm25Index.of(stream.made)
+    with _LOCK:
+        doc.derived[key] = index
+    return index
+
+
+_LOCK = threading.Lock()
+
+
+def search_chunks(
+    document: Source,
+    query: str,
+    *,
+    top_k: int | None = None,
+    pages: str | int | None = None,
+    max_chars: int | None = None,
+    password: str | None = None,
+    context: Context | None = None,
+) -> SearchChunksResponse:
+    context = context or default_context()
+    query = QUERY.check(query)
+    wanted: int = TOP_K.value(top_k)
+    limit = budget(max_chars, context)
+    doc = context.document(document, password)
+    selection = parse_pages(pages, doc.page_count)
+    index = bm25_index(doc, selection)
+    views = {
+        n: {"status": doc.page(n).status, "reason_code": doc.page(n).reason_code} for n in selection
+    }
+    coverage, _ = search_coverage(selection, views, None, None, False)
+    terms = words(query)
+    ranked = index.rank(terms)
+    response: SearchChunksResponse = {
+        "document": document_summary(doc),
+        "query": query,
+        "results": [],
+        "total_hits": len(ranked),
+        "coverage": coverage,
+    }
+
+    def entry(pair: tuple[float, int]) -> ChunkHit:
+        score, i = pair
+        chunk = index.chunks[i]
+        x0, y0, x1, y1 = chunk.box
+        return {
+            "chunk_id": chunk.id,
+            "page": chunk.page,
+            "bbox": {"x0": x0, "y0": y0, "x1": x1, "y1": y1},
+            "score": round(score, SCORE_DECIMALS),
+            "snippet": snippet(chunk.text, query, terms),
+            "breadcrumb": list(chunk.breadcrumb),
+        }
+
+    room = limit - size(response) - _RESERVE
+    stop = fill(response["results"], ranked[:wanted], entry, room)
+    if stop is not None:
+        left = min(wanted, len(ranked)) - len(response["results"])
+        response["omitted"] = (
+            f"{left} more of the top {wanted} did not fit max_chars; raise max_chars or lower top_k"
+        )
+    if not ranked and not coverage["complete"]:
+        response["note"] = (
+            "no chunk holds a query word in the pages that could be searched; coverage is "
+            "incomplete, so the text may still be on the pages listed in "
+            "coverage.pages_needing_ocr (or coverage.pages_read_in_part)"
+        )
+    return response
+
+
+def snippet(text: str, query: str, terms: list[str]) -> str:
+    """The chunk's text around the query (as a phrase, else its first word found), the match
+    in **bold**, whitespace runs as single spaces."""
+    found = build_index([(1, text)], casefold=True, accents=True)
+    folded = found.text
+    needle = normalize_query(query, True, True)
+    at, end = folded.find(needle), -1
+    if at >= 0:
+        end = at + len(needle)
+    else:
+        hits = [
+            m
+            for term in dict.fromkeys(terms)
+            if (m := re.search(r"(?<!\w)" + re.escape(term) + r"(?!\w)", folded)) is not None
+        ]
+        if hits:
+            first = min(hits, key=lambda m: m.start())
+            at, end = first.start(), first.end()
+    if at < 0 or not folded:
+        return " ".join(text[: 2 * SNIPPET_CONTEXT].split())
+    start, stop = found.offsets[at], found.offsets[end - 1] + 1
+    before = text[max(0, start - SNIPPET_CONTEXT) : start]
+    after = text[stop : stop + SNIPPET_CONTEXT]
+    return (
+        ("…" if start > SNIPPET_CONTEXT else "")
+        + " ".join(before.split())
+        + (" " if before[-1:].isspace() else "")
+        + "**"
+        + " ".join(text[start:stop].split())
+        + "**"
+        + (" " if after[:1].isspace() else "")
+        + " ".join(after.split())
+        + ("…" if stop + SNIPPET_CONTEXT < len(text) else "")
+    )
