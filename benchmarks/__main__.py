@@ -229,6 +229,10 @@ def cmd_engines(_: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["chunks-cost"]:  # its own options: benchmarks/chunks_cost.py
+        from benchmarks.chunks_cost import main as chunks_cost
+
+        return chunks_cost(given[1:])
     if given[:1] == ["first-page"]:  # its own options: benchmarks/first_page.py
         from benchmarks.first_page import main as first_page
 
@@ -300,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     cmp.add_argument("--engine", default=engines.REFERENCE, help="engine to compare (pdfthin)")
     cmp.set_defaults(func=cmd_compare)
 
+    sub.add_parser(
+        "chunks-cost",
+        help="what chunks cost over the Markdown on the corpus (chunks-cost --help)",
+    )
     sub.add_parser(
         "first-page",
         help="time and memory to the first page against page count (first-page --help)",
