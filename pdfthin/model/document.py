@@ -487,16 +487,24 @@ def _page(
         images=content.images,
         problems=content.problems,
         ocr_layer=ocr_layer,
-        anchors=_lines_displayed(anchors, layout.turn, content.width, content.height),
+        anchors=anchors,
     )
 
 
 def _displayed(anchor: Anchor, turn: int, width: float, height: float) -> Anchor:
-    """``anchor`` with its box mapped from the frame of ``turn`` quarter turns onto the page
-    as displayed (``width`` x ``height``); its ``y`` stays the frame's (reading order)."""
-    box = from_frame(anchor.box, turn, width, height)
-    x0, y0, x1, y1 = (round(v, 1) for v in box)
-    return anchor._replace(box=(x0, y0, x1, y1))
+    """``anchor`` with its block and line boxes mapped from the frame of ``turn`` quarter
+    turns onto the page as displayed (``width`` x ``height``); its ``y`` stays the frame's
+    (reading order)."""
+
+    def mapped(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = (round(v, 1) for v in from_frame(box, turn, width, height))
+        return x0, y0, x1, y1
+
+    lines = array("d", anchor.lines)
+    for i in range(0, len(lines), LINE_FIELDS):
+        box = mapped((lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4]))
+        lines[i + 1 : i + LINE_FIELDS] = array("d", box)
+    return anchor.placed(mapped(anchor.box), lines if anchor.lines else anchor.lines)
 
 
 def _layout(content: PageContent) -> PageLayout:
@@ -556,19 +564,3 @@ def _vocabulary(layouts: list[PageLayout]) -> set[str]:
 def _line_words(text: str) -> tuple[list[str], bool]:
     """A line's lower-cased words, and whether it ends in a hyphen (a word broken there)."""
     return [w.lower() for w in _WORD.findall(text)], text.rstrip().endswith("-")
-
-
-def _lines_displayed(anchors: list[Anchor], turn: int, width: float, height: float) -> list[Anchor]:
-    """The anchors with their line boxes mapped, as their block boxes are (:func:`_displayed`),
-    from the frame of ``turn`` quarter turns onto the page as displayed."""
-    if not turn:
-        return anchors
-    out: list[Anchor] = []
-    for anchor in anchors:
-        lines = array("d", anchor.lines)
-        for i in range(0, len(lines), LINE_FIELDS):
-            box = (lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4])
-            mapped = from_frame(box, turn, width, height)
-            lines[i + 1 : i + LINE_FIELDS] = array("d", (round(v, 1) for v in mapped))
-        out.append(anchor._replace(lines=lines) if lines else anchor)
-    return out

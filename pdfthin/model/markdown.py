@@ -296,3 +296,7 @@ class Anchor(NamedTuple):
     #: Where each of its lines starts in its plain text, with the line's box
     #: flat (:data:`LINE_FIELDS` numbers a line); empty for a table.
     lines: Sequence[float] = ()
+
+    def placed(self, box: tuple[float, float, float, float], lines: Sequence[float]) -> Anchor:
+        """The same block with its box and line boxes given (mapped onto the displayed page)."""
+        return self._replace(box=box, lines=lines)
