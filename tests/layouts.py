@@ -4,6 +4,9 @@ and blocks behind its Markdown: a built ``Document`` keeps none (they serve the 
 from __future__ import annotations
 
 import os
+from typing import Any
+
+import pytest
 
 import pdfthin
 from pdfthin.layout import PageLayout
@@ -30,3 +33,17 @@ def open_with_layouts(
         model_document._vocabulary = real
     assert len(captured) == len(doc.pages)
     return doc, captured
+
+
+def count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The numbers of the pages laid out from now on (for the rest of the test), in order: what
+    a call read, since a page is laid out when it is built."""
+    laid_out: list[int] = []
+    real = model_document.layout_page
+
+    def counting(content: Any) -> Any:
+        laid_out.append(content.number)
+        return real(content)
+
+    monkeypatch.setattr(model_document, "layout_page", counting)
+    return laid_out

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from layouts import count_layouts
 from statements import Canvas, paragraph, statement
 
 import pdfthin
 from pdfthin.engine import open_pdf
-from pdfthin.model import document as model
 from pdfthin.model.chunks import CHARS_PER_TOKEN, chunk_pages
 from pdfthin.operations import Context, get_chunks
 from pdfthin.operations.response import size
@@ -183,14 +183,7 @@ def test_a_response_reads_only_the_pages_its_chunks_come_from(
     from pdfbuilder import lined_pages
 
     data = lined_pages(60, lambda page, line: f"page {page} line {line} of running words")
-    laid_out: list[int] = []
-    real = model.layout_page
-
-    def counting(content: Any) -> Any:
-        laid_out.append(content.number)
-        return real(content)
-
-    monkeypatch.setattr(model, "layout_page", counting)
+    laid_out = count_layouts(monkeypatch)
     context = Context()
     opened = len(get_chunks(data, pages="1", context=context)["chunks"])
     assert opened

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from layouts import count_layouts
 from pdfbuilder import PdfBuilder
 
 import pdfthin
@@ -89,22 +90,10 @@ def book() -> bytes:
     return _book(200)
 
 
-def _count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    laid_out: list[int] = []
-    real = model.layout_page
-
-    def counting(content: Any) -> Any:
-        laid_out.append(content.number)
-        return real(content)
-
-    monkeypatch.setattr(model, "layout_page", counting)
-    return laid_out
-
-
 def test_the_first_page_costs_the_profile_and_itself(
     book: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    laid_out = _count_layouts(monkeypatch)
+    laid_out = count_layouts(monkeypatch)
     doc = pdfthin.open(book)
     doc.page(1)
     assert sorted(laid_out) == profile_sample(200)
@@ -347,7 +336,7 @@ def test_pages_past_the_documents_budget_are_not_laid_out_again_by_each_call(
     for number in profile_sample(40):
         probe.page(number)
     doc = pdfthin.open(data, limits=Limits(document_work=probe.work_spent))
-    laid_out = _count_layouts(monkeypatch)
+    laid_out = count_layouts(monkeypatch)
     first = [page.status for page in doc.pages]  # a whole-document call
     assert "needs_ocr" in first  # the budget refused the pages outside the profile
     count = len(laid_out)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from layouts import count_layouts
 from pdfbuilder import PdfBuilder, inline_image
 
-from pdfthin.model import document as model
 from pdfthin.model.document import profile_sample
 from pdfthin.operations import Context, describe_document, get_info, read_pages
 from pdfthin.pages import format_pages
@@ -56,22 +56,10 @@ def pdf() -> bytes:
     return data
 
 
-def _laid_out(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    laid_out: list[int] = []
-    real = model.layout_page
-
-    def counting(content: Any) -> Any:
-        laid_out.append(content.number)
-        return real(content)
-
-    monkeypatch.setattr(model, "layout_page", counting)
-    return laid_out
-
-
 def test_describe_answers_from_the_pages_read_and_names_the_rest(
     pdf: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    laid_out = _laid_out(monkeypatch)
+    laid_out = count_layouts(monkeypatch)
     context = Context()
     described = describe_document(pdf, context=context)
     sample = profile_sample(PAGES)
@@ -107,7 +95,7 @@ def tokens_of(context: Context, pages: list[int]) -> int:
 
 
 def test_describe_in_full_reads_every_page(pdf: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    laid_out = _laid_out(monkeypatch)
+    laid_out = count_layouts(monkeypatch)
     context = Context()
     described = describe_document(pdf, full=True, context=context)
     assert sorted(laid_out) == list(range(1, PAGES + 1))
@@ -128,7 +116,7 @@ def test_describe_in_full_reads_every_page(pdf: bytes, monkeypatch: pytest.Monke
 def test_info_gives_every_pages_size_without_reading_it(
     pdf: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    laid_out = _laid_out(monkeypatch)
+    laid_out = count_layouts(monkeypatch)
     context = Context()
     info = get_info(pdf, context=context)
     assert sorted(laid_out) == profile_sample(PAGES)
@@ -146,7 +134,7 @@ def test_info_gives_every_pages_size_without_reading_it(
 def test_read_pages_counts_the_characters_left_only_when_they_were_read(
     pdf: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    laid_out = _laid_out(monkeypatch)
+    laid_out = count_layouts(monkeypatch)
     context = Context()
     first = read_pages(pdf, max_pages=2, context=context)
     assert [p["page"] for p in first["pages"]] == [1, 2]
