@@ -53,7 +53,7 @@ def layout_page(page: PageContent) -> PageLayout:
     of the page (a rotated table header, a margin stamp) follows it, in its own frame. A
     tagged page whose structure tree is sane there is laid out from the tree (``tagged``)."""
     turn = dominant_turn(page.runs)
-    page, by_direction = runs_by_direction(page)
+    page, by_direction = runs_by_direction(page, turn)
     vertical = by_direction.get(1)
     rotated = by_direction.get(2)
     ordered, tree = tagged_blocks(page, by_direction.get(0, []))
@@ -75,10 +75,14 @@ def layout_page(page: PageContent) -> PageLayout:
     return PageLayout(page.number, page.width, page.height, ordered, tree=tree, turn=turn)
 
 
-def runs_by_direction(page: PageContent) -> tuple[PageContent, dict[int, list[TextRun]]]:
-    """The page turned upright when most of its text is turned, and its runs by direction
-    (``0`` is what ``build_lines`` gets directly)."""
-    turn = dominant_turn(page.runs)
+def runs_by_direction(
+    page: PageContent, turn: int | None = None
+) -> tuple[PageContent, dict[int, list[TextRun]]]:
+    """The page turned upright when most of its text is turned (``turn`` quarter turns, the
+    page's :func:`dominant_turn` when not given), and its runs by direction (``0`` is what
+    ``build_lines`` gets directly)."""
+    if turn is None:
+        turn = dominant_turn(page.runs)
     if turn:
         page = turn_page(page, turn)
     by_direction: dict[int, list[TextRun]] = {}

@@ -103,7 +103,7 @@ def trace_page(
     (what finishing moved out of them is reported as furniture); by default the page is
     laid out here, unfinished."""
     turn = dominant_turn(page.runs)
-    upright, by_direction = runs_by_direction(page)
+    upright, by_direction = runs_by_direction(page, turn)
     horizontal = [r for r in by_direction.get(0, []) if r.y1 > r.y0]
 
     def shown(box: Box) -> Box:

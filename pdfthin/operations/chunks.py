@@ -14,13 +14,13 @@ from collections.abc import Iterator
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
-from pdfthin.model.chunks import Box, Chunk, chunk_pages
+from pdfthin.model.chunks import Chunk, chunk_pages
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill, fit_text
 from pdfthin.operations.params import MAX_TOKENS, STITCH, budget
-from pdfthin.operations.response import document_summary, size
-from pdfthin.operations.types import BBox, ChunkEntry, ChunksResponse
+from pdfthin.operations.response import bbox, document_summary, size
+from pdfthin.operations.types import ChunkEntry, ChunksResponse
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
 
@@ -160,10 +160,6 @@ def get_chunks(
     return response
 
 
-def _bbox(box: Box) -> BBox:
-    return {"x0": box[0], "y0": box[1], "x1": box[2], "y1": box[3]}
-
-
 def _entry(chunk: Chunk, start: int = 0, end: int | None = None) -> ChunkEntry:
     """A chunk as the answer gives it; a part of its Markdown (``start``-``end``) when it does
     not fit whole (its plain text is then left out: it is given with the whole chunk)."""
@@ -171,14 +167,14 @@ def _entry(chunk: Chunk, start: int = 0, end: int | None = None) -> ChunkEntry:
     item: ChunkEntry = {
         "chunk_id": chunk.id,
         "page": chunk.page,
-        "bbox": _bbox(chunk.box),
+        "bbox": bbox(chunk.box),
         "kind": chunk.kind,
         "breadcrumb": list(chunk.breadcrumb),
         "markdown": chunk.markdown if whole else chunk.markdown[start:end],
         "token_estimate": chunk.tokens,
         "status": chunk.status,
         "provenance": chunk.provenance,
-        "page_spans": [{"page": s.page, "bbox": _bbox(s.box)} for s in chunk.spans],
+        "page_spans": [{"page": s.page, "bbox": bbox(s.box)} for s in chunk.spans],
     }
     if whole:
         item["text"] = chunk.text

@@ -16,6 +16,7 @@ from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS
 from pdfthin.model.markdown import line_boxes_between
 from pdfthin.operations.chunks import ChunkStream, chunk_stream
+from pdfthin.operations.response import bbox
 from pdfthin.operations.types import PageBox
 
 
@@ -32,8 +33,8 @@ def line_boxes(doc: Document, page: int, start: int, end: int) -> list[PageBox]:
         hi = min(end, anchor.plain + anchor.plain_length)
         if lo >= hi:
             continue
-        for x0, y0, x1, y1 in line_boxes_between(anchor, lo - anchor.plain, hi - anchor.plain):
-            out.append({"page": page, "x0": x0, "y0": y0, "x1": x1, "y1": y1})
+        for box in line_boxes_between(anchor, lo - anchor.plain, hi - anchor.plain):
+            out.append({"page": page, **bbox(box)})
     return out
 
 

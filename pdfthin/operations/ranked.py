@@ -34,7 +34,7 @@ from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.find import search_coverage
 from pdfthin.operations.paging import fill
 from pdfthin.operations.params import QUERY, TOP_K, budget
-from pdfthin.operations.response import document_summary, size
+from pdfthin.operations.response import bbox, document_summary, size
 from pdfthin.operations.search_index import build_index, normalize_query
 from pdfthin.operations.types import ChunkHit, SearchChunksResponse
 from pdfthin.pages import format_pages, parse_pages
@@ -183,11 +183,10 @@ def search_chunks(
     def entry(pair: tuple[float, int]) -> ChunkHit:
         score, i = pair
         chunk = index.chunks[i]
-        x0, y0, x1, y1 = chunk.box
         return {
             "chunk_id": chunk.id,
             "page": chunk.page,
-            "bbox": {"x0": x0, "y0": y0, "x1": x1, "y1": y1},
+            "bbox": bbox(chunk.box),
             "score": round(score, SCORE_DECIMALS),
             "snippet": snippet(chunk.text, query, terms),
             "breadcrumb": list(chunk.breadcrumb),

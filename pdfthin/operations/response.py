@@ -11,7 +11,7 @@ from typing import Any, Literal, cast
 
 from pdfthin._version import __version__
 from pdfthin.model import Document
-from pdfthin.operations.types import DocumentRef, DocumentSummary, EngineCapability
+from pdfthin.operations.types import BBox, DocumentRef, DocumentSummary, EngineCapability
 from pdfthin.pages import format_pages
 
 
@@ -56,6 +56,12 @@ def document_summary(doc: Document) -> DocumentSummary:
 def pages_with_status(doc: Document, status: str, pages: list[int] | None = None) -> list[int]:
     chosen = range(1, doc.page_count + 1) if pages is None else pages
     return [n for n in chosen if doc.page(n).status == status]
+
+
+def bbox(box: tuple[float, float, float, float]) -> BBox:
+    """A box ``(x0, y0, x1, y1)`` as the answers that name its corners give it."""
+    x0, y0, x1, y1 = box
+    return {"x0": x0, "y0": y0, "x1": x1, "y1": y1}
 
 
 def compact(pages: list[int]) -> str:

@@ -8,7 +8,7 @@ from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import budget
-from pdfthin.operations.response import TITLE_SOURCES, document_ref, size
+from pdfthin.operations.response import TITLE_SOURCES, bbox, document_ref, size
 from pdfthin.operations.types import TocEntry, TocResponse
 from pdfthin.operations.unreadable import page_list, report, unreadable_in
 
@@ -65,8 +65,7 @@ def get_toc(
             if missing:
                 item["unreadable"] = page_list(missing)
         if section.box is not None:
-            x0, y0, x1, y1 = section.box
-            item["bbox"] = {"x0": x0, "y0": y0, "x1": x1, "y1": y1}
+            item["bbox"] = bbox(section.box)
         if section.problem:
             item["problem"] = section.problem
         return item
