@@ -215,14 +215,169 @@ def test_corpus_outlines_give_stable_sections_on_the_right_pages(f: CorpusFile |
     import pdfthin
 
     doc = pdfthin.open(f.path, password=f.password)
-    if not any(e.page is not None for e in doc.outline):
-        # An outline none of whose destinations resolves locates nothing: headings it is.
-        assert first["source"] == "headings"
+    if not any(e.page is not None for e in doc.outline) and first["source"] != "outline":
+        # No destination resolves and no title stands in the text: headings or pages, said.
+        assert first["source"] in ("headings", "pages")
+        assert "bookmarks lead nowhere" in first["problems"][0]
         return
     assert first["source"] == "outline"
-    assert [(s["title"], s["level"], s["page"]) for s in first["sections"]] == [
-        (e.title, e.level, e.page) for e in doc.outline
+    assert [(s["title"], s["level"]) for s in first["sections"]] == [
+        (e.title, e.level) for e in doc.outline
     ]
+    for s, e in zip(first["sections"], doc.outline, strict=True):
+        # A bookmark that leads nowhere may be placed where its title stands, and says so.
+        assert s["page"] == e.page or (e.page is None and "placed where" in s["problem"])
     for s in first["sections"]:
         if s["page"] is not None:
             assert s["page"] <= s["end_page"] <= doc.page_count
+
+
+# --- the tree, bookmarks that lead nowhere, and the per-page fallback -------------------------
+
+
+def _all_toc(pdf: bytes, max_chars: int) -> list[dict[str, Any]]:
+    ctx = Context()
+    parts: list[dict[str, Any]] = []
+    cursor = None
+    while True:
+        r = get_toc(pdf, max_chars=max_chars, cursor=cursor, context=ctx)
+        assert len(dumps(r)) <= max_chars
+        parts.append(r)
+        cursor = r["next_cursor"]
+        if cursor is None:
+            return parts
+
+
+def _flatten(nodes: list[dict[str, Any]], parent: str | None) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    for node in nodes:
+        out.append((node["id"], parent))
+        out += _flatten(node["children"], node["id"])
+    return out
+
+
+def test_the_tree_nests_the_flat_index(book: tuple[bytes, bool]) -> None:
+    pdf, _ = book
+    toc = _toc(pdf)
+    flat = [(s["id"], s["parent"]) for s in toc["sections"]]
+    assert _flatten(toc["tree"], None) == flat
+    # Chapter One holds Part A and Part B, in order.
+    chapter = toc["tree"][0]
+    assert chapter["title"] == "Chapter One"
+    assert [c["title"] for c in chapter["children"]] == ["Part A", "Part B"]
+    assert all(not c["children"] for c in chapter["children"])
+
+
+def test_a_paginated_tree_covers_every_section_once() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    for n in range(10):
+        b.add_page(b"BT /F1 12 Tf 72 700 Td (page %d) Tj ET" % (n + 1), {"Font": {"F1": font}})
+    chapters = [
+        Outline(f"Chapter {i}", i, children=[Outline(f"Part {i}.{j}", i) for j in range(4)])
+        for i in range(10)
+    ]
+    b.set_outline(chapters)
+    parts = _all_toc(b.build(), 1500)
+    assert len(parts) > 2
+    flat = [(s["id"], s["parent"]) for r in parts for s in r["sections"]]
+    assert len(flat) == len({i for i, _ in flat}) == 50
+    for r in parts:
+        # Within a response, a node is under its parent when the parent is there too.
+        here = {s["id"] for s in r["sections"]}
+        for node_id, parent in _flatten(r["tree"], None):
+            wanted = dict((s["id"], s["parent"]) for s in r["sections"])[node_id]
+            assert parent == (wanted if wanted in here else None)
+
+
+def _plain_pages(texts: list[str], headings: dict[int, str] | None = None) -> PdfBuilder:
+    """One page per text (body size), with an optional bigger heading line on some pages."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", encoding="/WinAnsiEncoding")
+    for number, text in enumerate(texts, start=1):
+        lines = [(10.0, f"{text} sentence {i} runs along the page here.") for i in range(5)]
+        if headings and number in headings:
+            lines = [(20.0, headings[number]), *lines]
+        b.add_page(_page_stream(lines), {"Font": {"F1": font}})
+    return b
+
+
+def test_without_outline_or_headings_each_page_is_a_section() -> None:
+    pdf = _plain_pages(["Alpha", "Bravo", "Charlie"]).build()
+    toc = _toc(pdf)
+    assert toc["source"] == "pages"
+    got = [
+        (s["id"], s["title"], s["title_source"], s["page"], s["end_page"]) for s in toc["sections"]
+    ]
+    assert got == [
+        ("s-1-1", "Page 1", "page", 1, 1),
+        ("s-1-2", "Page 2", "page", 2, 2),
+        ("s-1-3", "Page 3", "page", 3, 3),
+    ]
+    ctx = Context()
+    second = read_section(pdf, "s-1-2", context=ctx)
+    assert "Bravo sentence 0" in second["markdown"]
+    assert "Alpha" not in second["markdown"] and "Charlie" not in second["markdown"]
+    assert second["section"]["title_source"] == "page"
+    assert "Charlie sentence 4" in peek(pdf, "s-1-3", position="ending", context=ctx)["text"]
+
+
+def test_bookmarks_without_destinations_are_placed_at_their_headings() -> None:
+    b = _plain_pages(["Alpha", "Bravo", "Charlie"], {1: "Introduction", 3: "Results"})
+    b.set_outline([Outline("Introduction"), Outline("Method"), Outline("3 Results")])
+    toc = _toc(b.build())
+    assert toc["source"] == "outline"
+    got = [(s["title"], s["page"], s.get("end_page")) for s in toc["sections"]]
+    assert got == [("Introduction", 1, 2), ("Method", None, None), ("3 Results", 3, 3)]
+    assert "placed where its title stands" in toc["sections"][0]["problem"]
+    assert "not a heading or a line of its own" in toc["sections"][1]["problem"]
+
+
+def test_bookmarks_found_nowhere_fall_back_and_say_so() -> None:
+    b = _plain_pages(["Alpha", "Bravo"])
+    b.set_outline([Outline("Nowhere one"), Outline("Nowhere two")])
+    toc = _toc(b.build())
+    assert toc["source"] == "pages"
+    assert [s["page"] for s in toc["sections"]] == [1, 2]
+    assert toc["problems"] == [
+        "the outline's 2 bookmarks lead nowhere and none of their titles is a heading found; "
+        "the sections are the pages"
+    ]
+
+
+def test_many_bookmarks_leading_nowhere_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pdfthin.model.sections as sections
+
+    monkeypatch.setattr(sections, "MAX_TITLE_COMPARISONS", 3)
+    b = _plain_pages(["Alpha", "Bravo", "Charlie"], {1: "One", 2: "Two", 3: "Three"})
+    # The first title is sought through the blocks and spends the allowance: the later ones,
+    # though they are headings, are not sought.
+    b.set_outline([Outline("Missing"), Outline("Two"), Outline("Three")])
+    toc = _toc(b.build())
+    assert toc["source"] == "headings"
+    monkeypatch.setattr(sections, "MAX_TITLE_COMPARISONS", 1_000)
+    toc = _toc(b.build())
+    assert toc["source"] == "outline"
+    assert [s["page"] for s in toc["sections"]] == [None, 2, 3]
+
+
+def test_the_cli_indents_sections_by_their_depth(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "book.pdf"
+    path.write_bytes(sectioned_pdf(True))
+    out = subprocess.run(
+        [sys.executable, "-m", "pdfthin", "toc", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    lines = {line.split()[0]: line for line in out.splitlines() if line.lstrip().startswith("s-")}
+    indent = {
+        key: len(line) - len(line[line.index(key) + len(key) :].lstrip())
+        for key, line in lines.items()
+    }
+    assert indent["s-2-2"] == indent["s-1-1"] + 2 == indent["s-2-3"]
+    assert indent["s-1-4"] == indent["s-1-1"]

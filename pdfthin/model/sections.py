@@ -47,7 +47,7 @@ class Section:
 
 @dataclass(frozen=True)
 class SectionTree:
-    source: str  # "outline" or "headings"
+    source: str  # "outline", "headings" or "pages"
     sections: tuple[Section, ...]
 
     def by_id(self, section_id: str) -> Section | None:
@@ -82,11 +82,17 @@ def section_tree(doc: Document) -> SectionTree:
     cached = doc.derived.get("sections")
     if isinstance(cached, SectionTree):
         return cached
-    located = [e for e in doc.outline if e.page is not None]
-    if located:
+    if any(e.page is not None for e in doc.outline):
         tree = _from_outline(doc)
     else:
-        tree = _from_headings(doc)
+        # No bookmark has a usable destination: their titles, found among the headings, are
+        # still the author's structure; then the headings; then one section per page, so the
+        # ids of get_toc always reach every page.
+        tree = _from_titles(doc)
+        if not any(s.located for s in tree.sections):
+            tree = _from_headings(doc)
+        if not tree.sections:
+            tree = _from_pages(doc)
     doc.derived["sections"] = tree
     return tree
 
@@ -111,25 +117,105 @@ def _locate(doc: Document, page: int, title: str) -> tuple[int, Anchor | None]:
     """Where a bookmark's title is on its page: the heading (else any block) whose first line
     carries it, with or without its numbering ("III-A Google DeepDream" finds "A. Google
     DeepDream"); else the top of the page."""
-    md = doc.page(page).markdown
-    wanted = [w for w in dict.fromkeys((_norm(title), _norm(_NUMBERING.sub("", title)))) if w]
-    if not wanted:
-        return 0, None
-    anchors = doc.page(page).anchors
     for headings_only in (True, False):
-        for anchor in anchors:
-            if headings_only and not anchor.level:
-                continue
-            end = md.find("\n", anchor.offset)
-            raw = md[anchor.offset : end if end >= 0 else len(md)].lstrip("-#*> ")
-            lines = {_norm(raw), _norm(_NUMBERING.sub("", raw))} - {""}
-            for want in wanted:
-                for line in lines:
-                    if line.startswith(want[:60]) or (
-                        headings_only and (want.startswith(line[:60]) or want[:60] in line)
-                    ):
-                        return anchor.offset, anchor
+        anchor = _title_on_page(doc, page, title, headings_only)
+        if anchor is not None:
+            return anchor.offset, anchor
     return 0, None
+
+
+def _title_on_page(doc: Document, page: int, title: str, headings_only: bool) -> Anchor | None:
+    """The first heading (or, unless ``headings_only``, block) of ``page`` whose first line
+    carries ``title``."""
+    wanted = _wanted(title)
+    if not wanted:
+        return None
+    for anchor, lines in _first_lines(doc, page):
+        if headings_only and not anchor.level:
+            continue
+        if _carries(lines, wanted, headings_only):
+            return anchor
+    return None
+
+
+def _wanted(title: str) -> list[str]:
+    """A title's forms to look for: as written and without its numbering."""
+    return [w for w in dict.fromkeys((_norm(title), _norm(_NUMBERING.sub("", title)))) if w]
+
+
+def _first_lines(doc: Document, page: int) -> list[tuple[Anchor, set[str]]]:
+    """Each block of ``page`` with the forms of its first line to compare titles with."""
+    md = doc.page(page).markdown
+    out: list[tuple[Anchor, set[str]]] = []
+    for anchor in doc.page(page).anchors:
+        end = md.find("\n", anchor.offset)
+        raw = md[anchor.offset : end if end >= 0 else len(md)].lstrip("-#*> ")
+        out.append((anchor, {_norm(raw), _norm(_NUMBERING.sub("", raw))} - {""}))
+    return out
+
+
+def _carries(lines: set[str], wanted: list[str], heading: bool) -> bool:
+    """Whether a block's first line carries a title: begins with it, or, for a heading, is
+    the title's beginning or contains it (a heading line may be cut or numbered)."""
+    for want in wanted:
+        for line in lines:
+            if line.startswith(want[:60]) or (
+                heading and (want.startswith(line[:60]) or want[:60] in line)
+            ):
+                return True
+    return False
+
+
+#: Title-against-heading comparisons spent placing bookmarks that lead nowhere, at most: a
+#: hostile outline (20,000 titles found nowhere, each sought through every heading) must not
+#: cost more than reading the document.
+MAX_TITLE_COMPARISONS = 1_000_000
+
+
+def _from_titles(doc: Document) -> SectionTree:
+    """An outline whose bookmarks lead nowhere: each title is sought in document order from
+    where the previous one was found, as a heading that carries it or as a block whose whole
+    first line is the title (a heading the layout did not style as one; a title that merely
+    begins a paragraph would start a section mid-text, so it does not count). A title not
+    found stays in the tree with its problem and owns no text."""
+    if not doc.outline:
+        return SectionTree("outline", ())
+    blocks = [
+        (number, anchor, lines)
+        for number in range(1, doc.page_count + 1)
+        for anchor, lines in _first_lines(doc, number)
+    ]
+    starts: list[_Start] = []
+    at = 0  # the index in ``headings`` where the next title is sought from
+    spent = 0
+    for entry in doc.outline:
+        problem = entry.problem or "no destination"
+        wanted = _wanted(entry.title)
+        found: int | None = None
+        if wanted:
+            for index in range(at, min(len(blocks), at + MAX_TITLE_COMPARISONS - spent)):
+                spent += 1
+                _, anchor, lines = blocks[index]
+                if _carries(lines, wanted, heading=True) if anchor.level else lines & set(wanted):
+                    found = index
+                    break
+        if found is None:
+            problem += "; its title is not a heading or a line of its own in the text"
+            starts.append((entry.title, entry.level, None, 0, None, problem))
+            continue
+        at = found + 1
+        page, anchor, _ = blocks[found]
+        problem += "; placed where its title stands in the text"
+        starts.append((entry.title, entry.level, page, anchor.offset, anchor, problem))
+    return SectionTree("outline", _finish(doc, starts))
+
+
+def _from_pages(doc: Document) -> SectionTree:
+    """Neither outline nor headings: one section per page, titled by its number."""
+    starts: list[_Start] = [
+        (f"Page {number}", 1, number, 0, None, None) for number in range(1, doc.page_count + 1)
+    ]
+    return SectionTree("pages", _finish(doc, starts))
 
 
 # Leading section numbers: "III-A", "2.3.1", "A.", "IV." (with what separates them).

@@ -11,7 +11,13 @@ from typing import Any, Literal, cast
 
 from pdfthin._version import __version__
 from pdfthin.model import Document
-from pdfthin.operations.types import BBox, DocumentRef, DocumentSummary, EngineCapability
+from pdfthin.operations.types import (
+    BBox,
+    DocumentRef,
+    DocumentSummary,
+    EngineCapability,
+    TitleSource,
+)
 from pdfthin.pages import format_pages
 
 
@@ -28,10 +34,11 @@ TITLE_CHARS = 160
 
 
 #: Where a section's title comes from: the PDF's bookmarks (written by whoever made the file,
-#: not page text) or a heading found in the page text.
-TITLE_SOURCES: dict[str, Literal["outline", "heading"]] = {
+#: not page text), a heading found in the page text, or the page's number.
+TITLE_SOURCES: dict[str, TitleSource] = {
     "outline": "outline",
     "headings": "heading",
+    "pages": "page",
 }
 
 

@@ -9,7 +9,7 @@ from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import budget
 from pdfthin.operations.response import TITLE_SOURCES, bbox, document_ref, size
-from pdfthin.operations.types import TocEntry, TocResponse
+from pdfthin.operations.types import TocEntry, TocNode, TocResponse
 from pdfthin.operations.unreadable import page_list, report, unreadable_in
 
 #: Room for the quotes around the cursor (whose longest form is measured).
@@ -38,9 +38,15 @@ def get_toc(
         "source": tree.source,
         "total_sections": len(sections),
         "sections": [],
+        "tree": [],
         "next_cursor": None,
     }
-    if doc.outline_problems and start == 0 and tree.source == "outline":
+    if start == 0 and doc.outline and tree.source != "outline":
+        response["problems"] = [
+            f"the outline's {len(doc.outline)} bookmarks lead nowhere and none of their titles "
+            f"is a heading found; the sections are the {tree.source}"
+        ]
+    elif doc.outline_problems and start == 0:
         response["problems"] = doc.outline_problems[:MAX_PROBLEMS]
     # The whole document: headings are sought on every page, and previews come from them.
     unreadable = report(doc, range(1, doc.page_count + 1))
@@ -48,7 +54,7 @@ def get_toc(
         response["unreadable"] = unreadable
     title_source = TITLE_SOURCES[tree.source]
 
-    def entry(index: int) -> TocEntry:
+    def entry(index: int) -> tuple[TocEntry, TocNode]:
         section = sections[index]
         item: TocEntry = {
             "id": section.id,
@@ -56,6 +62,7 @@ def get_toc(
             "title_source": title_source,
             "level": section.level,
             "page": section.page,
+            "parent": None if section.parent is None else sections[section.parent].id,
         }
         if section.page is not None and section.end_page is not None:
             item["end_page"] = section.end_page
@@ -68,10 +75,32 @@ def get_toc(
             item["bbox"] = bbox(section.box)
         if section.problem:
             item["problem"] = section.problem
-        return item
+        node: TocNode = {
+            "id": section.id,
+            "title": section.title,
+            "title_source": title_source,
+            "page": section.page,
+            "children": [],
+        }
+        return item, node
 
+    # Each section is measured with its node in the tree (a pair costs a few characters more
+    # than the two apart, which keeps the sum on the safe side).
     room = limit - size(response) - pager.longest(len(sections)) - _RESERVE
-    stop = fill(response["sections"], range(start, len(sections)), entry, room)
+    pairs: list[tuple[TocEntry, TocNode]] = []
+    stop = fill(pairs, range(start, len(sections)), entry, room)
+    response["sections"] = [item for item, _ in pairs]
+    response["tree"] = _nest(pairs)
     if stop is not None:
         response["next_cursor"] = pager.cursor(stop.item)
     return response
+
+
+def _nest(pairs: list[tuple[TocEntry, TocNode]]) -> list[TocNode]:
+    """The nodes nested under their parents; a node whose parent is not among them is a root."""
+    nodes = {item["id"]: node for item, node in pairs}
+    roots: list[TocNode] = []
+    for item, node in pairs:
+        parent = nodes.get(item.get("parent") or "")
+        (parent["children"] if parent is not None else roots).append(node)
+    return roots

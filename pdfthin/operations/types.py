@@ -319,15 +319,31 @@ class FindResponse(_Find, total=False):
 # --- get_toc ------------------------------------------------------------------------------------
 
 
+#: Where a section's title comes from: a bookmark, a heading in the page text, or (with
+#: neither) the page's number.
+TitleSource = Literal["outline", "heading", "page"]
+
+
+class TocNode(TypedDict):
+    id: str
+    title: str
+    title_source: TitleSource
+    page: int | None
+    children: Annotated[list[object], "the nodes of the sections under this one, same shape"]
+
+
 class _TocEntry(TypedDict):
     id: str
     title: str
-    title_source: Annotated[Literal["outline", "heading"], "outline: a bookmark, not page text"]
+    title_source: Annotated[
+        TitleSource, "outline: a bookmark, not page text; page: made up from the page number"
+    ]
     level: int
     page: Annotated[int | None, "null for a bookmark that points nowhere (see problem)"]
 
 
 class TocEntry(_TocEntry, total=False):
+    parent: Annotated[str | None, "the id of the section this one is under; null at the top"]
     end_page: int
     bbox: Annotated[
         BBox,
@@ -342,9 +358,18 @@ class TocEntry(_TocEntry, total=False):
 
 class _Toc(TypedDict):
     document: Annotated[DocumentRef, DOCUMENT_NOTE]
-    source: Annotated[str, "outline (the file's bookmarks) or headings (found in the text)"]
+    source: Annotated[
+        str,
+        "outline (the file's bookmarks), headings (found in the text) or pages (neither: one "
+        "section per page)",
+    ]
     total_sections: int
-    sections: list[TocEntry]
+    sections: Annotated[list[TocEntry], "the flat index, in document order"]
+    tree: Annotated[
+        list[TocNode],
+        "the same sections nested, children under their parent; a section whose parent is "
+        "in another response (see its parent) is at the top here",
+    ]
     next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
 
 
@@ -359,7 +384,7 @@ class TocResponse(_Toc, total=False):
 class SectionInfo(TypedDict):
     id: str
     title: str
-    title_source: Literal["outline", "heading"]
+    title_source: TitleSource
     level: int
     pages: str
     breadcrumb: list[str]
@@ -396,7 +421,7 @@ class ScopeTitle(TypedDict, total=False):
 
     metadata: TitleMetadata
     title: str
-    title_source: Literal["outline", "heading"]
+    title_source: TitleSource
 
 
 class Scope(ScopeTitle):
