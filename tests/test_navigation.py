@@ -346,7 +346,7 @@ def test_bookmarks_found_nowhere_fall_back_and_say_so() -> None:
 
 
 def test_many_bookmarks_leading_nowhere_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pdfthin.model.sections as sections
+    from pdfthin.model import sections
 
     monkeypatch.setattr(sections, "MAX_TITLE_COMPARISONS", 3)
     b = _plain_pages(["Alpha", "Bravo", "Charlie"], {1: "One", 2: "Two", 3: "Three"})

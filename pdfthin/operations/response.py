@@ -7,7 +7,7 @@ form every adapter sends, so "fits the budget" means exactly what the client rec
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from pdfthin._version import __version__
 from pdfthin.model import Document
