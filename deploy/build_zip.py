@@ -55,6 +55,7 @@ _EPOCH = (1980, 1, 1, 0, 0, 0)
 #: sandbox (its SDK is not in the zip either), the command line and the browser's.
 _OTHER_ADAPTERS = (
     "pdfthin/adapters/mcp/",
+    "pdfthin/mcp.py",
     "pdfthin/adapters/cli.py",
     "pdfthin/adapters/browser.py",
     "pdfthin/__main__.py",

@@ -55,9 +55,11 @@ ROOMS: dict[str, tuple[str, ...]] = {
         *BASE,
         "pdfthin.adapters",
         "pdfthin.operations",
-        "pdfthin.ocr.loader",
+        "pdfthin.ocr",
         "pdfthin.exports",
     ),
+    # The MCP server from Python: a front on its adapter.
+    "pdfthin.mcp": (*BASE, "pdfthin.adapters.mcp", "pdfthin.ocr", "pdfthin.operations.reads"),
     "pdfthin.__main__": ("pdfthin.adapters.cli",),
 }
 #: Packages a room may import by their own names only (``from pdfthin.engine import Limits``),

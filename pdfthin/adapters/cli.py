@@ -865,6 +865,18 @@ def _inspect_text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: The flag of each server setting, for messages about them.
+_SERVE_FLAGS = {
+    "cache_size": "--cache-size",
+    "max_extractions": "--max-concurrent-extractions",
+    "max_listings": "--max-concurrent-listings",
+    "max_chars": "--max-chars",
+    "max_file_bytes": "--max-file-bytes",
+    "timeout_seconds": "--timeout",
+    "max_bytes_in_flight": "--max-bytes-in-flight",
+}
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Startup problems are one line on stderr and exit 2; stdout belongs to the protocol."""
     from pdfthin.adapters.mcp import INSTALL_HINT
@@ -876,23 +888,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from pdfthin.adapters.mcp.config import ServeConfig, parse_http
     from pdfthin.errors import PdfthinError
-    from pdfthin.operations.params import MAX_MAX_CHARS, MIN_MAX_CHARS
 
     def usage(message: str) -> int:
         print(f"pdfthin serve: {message}", file=sys.stderr)
         return EXIT_USAGE
 
-    for value, name, low, high in (
-        (args.cache_size, "--cache-size", 1, 16),
-        (args.max_concurrent_extractions, "--max-concurrent-extractions", 1, 1024),
-        (args.max_concurrent_listings, "--max-concurrent-listings", 1, 1024),
-        (args.max_chars, "--max-chars", MIN_MAX_CHARS, MAX_MAX_CHARS),
-        (args.max_file_bytes, "--max-file-bytes", 1, 1 << 40),
-        (args.timeout, "--timeout", 0.1, 86_400),
-        (args.max_bytes_in_flight, "--max-bytes-in-flight", 1, 1 << 44),
-    ):
-        if value is not None and not low <= value <= high:
-            return usage(f"{name} must be from {low} to {high}")
     from pdfthin.operations.cursor import key_from_env
 
     try:
@@ -905,18 +905,22 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         limits["timeout_seconds"] = args.timeout
     if args.max_bytes_in_flight is not None:
         limits["max_bytes_in_flight"] = args.max_bytes_in_flight
-    config = ServeConfig(
-        root=args.root,
-        ocr=args.ocr,
-        cache_size=args.cache_size,
-        max_extractions=args.max_concurrent_extractions,
-        max_listings=args.max_concurrent_listings,
-        max_chars=args.max_chars,
-        max_file_bytes=args.max_file_bytes,
-        http=http,
-        **limits,
-        cursor_key=cursor_key,
-    )
+    try:  # the ranges are the configuration's own (config.RANGES)
+        config = ServeConfig(
+            root=args.root,
+            ocr=args.ocr,
+            cache_size=args.cache_size,
+            max_extractions=args.max_concurrent_extractions,
+            max_listings=args.max_concurrent_listings,
+            max_chars=args.max_chars,
+            max_file_bytes=args.max_file_bytes,
+            http=http,
+            **limits,
+            cursor_key=cursor_key,
+        )
+    except PdfthinError as exc:
+        field = str(exc.details.get("field", ""))
+        return usage(exc.message.replace(field, _SERVE_FLAGS.get(field, field), 1))
     from pdfthin.adapters.mcp.server import PdfthinServer, serve
 
     try:
