@@ -181,3 +181,97 @@ def test_image_coverage_is_the_share_of_cells_whose_centre_an_image_covers() -> 
     full = ImagePlacement((0, 0, width, height), 8, 8, 8, "/DeviceGray", (), None, "Im")
     assert image_coverage(PageContent(1, width, height, 0, images=[full])) == 1.0
     assert image_coverage(PageContent(1, width, height, 0)) == 0.0
+
+
+# --- how sure a status is -----------------------------------------------------------------------
+
+
+def _scan_page(text: str, image_height: float, image_width: float = 612) -> bytes:
+    """An image of the given size from the page's bottom left, with a line of text on it."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(8, 8)
+    content = b"q %g 0 0 %g 0 0 cm /Im1 Do Q BT /F1 10 Tf 20 20 Td (%s) Tj ET" % (
+        image_width,
+        image_height,
+        text.encode("latin-1"),
+    )
+    b.add_page(content, {"XObject": {"Im1": image}, "Font": {"F1": font}})
+    return b.build()
+
+
+def test_a_clear_status_has_no_confidence() -> None:
+    assert (
+        pdfthin.open(simple_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET")).page(1).confidence is None
+    )
+    # A full-page image with one letter: a scan beyond doubt.
+    assert pdfthin.open(_scan_page("x", 792)).page(1).confidence is None
+
+
+def test_a_scan_with_a_few_words_near_the_thresholds_is_borderline() -> None:
+    # 60% covered (the scan rule starts at 50%) and 27 letters (it ends at 40): a scan, not
+    # by much.
+    page = pdfthin.open(_scan_page("Stamp 2023 approved copy here ok", 475.2)).page(1)
+    assert (page.status, page.reason_code) == ("needs_ocr", "scan_with_sparse_text")
+    assert page.confidence is not None
+    assert 0.5 < page.confidence.value < 0.9
+    assert any("60%" in e for e in page.confidence.evidence)
+    assert any("27 letters or digits" in e for e in page.confidence.evidence)
+
+
+def test_confidence_grows_with_the_distance_from_the_thresholds() -> None:
+    # The same words over more and more of the page: surer and surer a scan.
+    values = []
+    for height in (420, 500, 600, 700):
+        page = pdfthin.open(_scan_page("Stamp 2023 approved copy here ok", height)).page(1)
+        assert page.status == "needs_ocr"
+        values.append(page.confidence.value if page.confidence else 1.0)
+    assert values == sorted(values) and values[0] < values[-1]
+
+
+def test_text_just_past_a_scan_threshold_is_borderline_text() -> None:
+    page = pdfthin.open(
+        _scan_page("A caption of the figure shown above with words enough", 475.2)
+    ).page(1)
+    assert (page.status, page.reason_code) == ("text", "text_layer")
+    assert page.confidence is not None and page.confidence.value < 0.9
+
+
+def test_a_page_read_in_part_is_a_coin_toss(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdfthin.model import document as model
+
+    monkeypatch.setattr(model, "MAX_LAYOUT_RUNS", 3)
+    words = b"".join(b"1 0 0 1 72 %d Tm (word%d) Tj " % (700 - 20 * i, i) for i in range(6))
+    page = pdfthin.open(simple_pdf(b"BT /F1 10 Tf " + words + b"ET")).page(1)
+    assert page.reason_code == "partial"
+    assert page.confidence is not None and page.confidence.value == 0.5
+    assert "more than 3 text runs" in page.confidence.evidence[0]
+
+
+def test_describe_lists_the_borderline_pages_least_sure_first() -> None:
+    from pdfthin.operations import Context, describe_document
+
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(8, 8)
+    resources = {"XObject": {"Im1": image}, "Font": {"F1": font}}
+    for text, height in [
+        ("Plain words of a page of text that no image covers at all", 0),
+        ("Stamp 2023 approved copy here ok", 475.2),
+        ("A caption of the figure shown above with words enough", 475.2),
+        ("x", 792),
+    ]:
+        picture = b"q 612 0 0 %g 0 0 cm /Im1 Do Q " % height if height else b""
+        b.add_page(picture + b"BT /F1 10 Tf 20 20 Td (%s) Tj ET" % text.encode(), resources)
+    r = describe_document(b.build(), full=True, context=Context())
+    borderline = r["borderline"]
+    assert borderline["count"] == 2
+    assert [p["page"] for p in borderline["pages"]] == [3, 2]  # 0.55 before 0.6
+    assert [p["status"] for p in borderline["pages"]] == ["text", "needs_ocr"]
+    assert all(p["evidence"] for p in borderline["pages"])
+    values = [p["confidence"] for p in borderline["pages"]]
+    assert values == sorted(values) and all(0.5 <= v < 0.9 for v in values)
+    plain = describe_document(
+        simple_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"), context=Context()
+    )
+    assert "borderline" not in plain

@@ -45,7 +45,7 @@ from pdfthin.layout.orientation import from_frame
 from pdfthin.model.markdown import LINE_FIELDS, Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
-from pdfthin.model.status import page_status
+from pdfthin.model.status import Confidence, page_status, status_confidence
 from pdfthin.pages import check_page
 
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]|[^\W_]", re.UNICODE)
@@ -109,6 +109,9 @@ class Page:
     ocr_layer: bool = False
     #: Where each block starts in ``markdown``, its top on the page and its heading level.
     anchors: list[Anchor] = field(default_factory=list)
+    #: How sure ``status`` is, for a borderline page (:func:`.status.status_confidence`);
+    #: ``None`` when it is clear-cut.
+    confidence: Confidence | None = None
 
     @property
     def chars(self) -> int:
@@ -488,6 +491,7 @@ def _page(
         problems=content.problems,
         ocr_layer=ocr_layer,
         anchors=anchors,
+        confidence=status_confidence(content, markdown, status, reason_code),
     )
 
 

@@ -8,6 +8,7 @@ carry text: no text, no image, no more than a few vector strokes.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pdfthin.engine import PageContent
 from pdfthin.layout import PageLayout
@@ -69,7 +70,7 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
     chars = alnum_count(markdown)
     coverage = image_coverage(page)
     images = len(page.images)
-    control = len(_CONTROL.findall("".join(run.text for run in page.runs)))
+    control = _control_chars(page)
     unmapped = page.unmapped_glyphs + control
     # Glyphs a font maps to control characters carry no text either (they never reach the
     # Markdown), and say as little as glyphs without a mapping.
@@ -151,6 +152,11 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
     return "text", "text_layer", "text layer"
 
 
+def _control_chars(page: PageContent) -> int:
+    """Glyphs mapped to control characters: they carry no text, like unmapped ones."""
+    return len(_CONTROL.findall("".join(run.text for run in page.runs)))
+
+
 def _visible_chars(layout: PageLayout) -> int:
     """Characters other than white space in the page's body (furniture left out)."""
     return sum(
@@ -162,3 +168,115 @@ def _visible_chars(layout: PageLayout) -> int:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+# --- how sure the status is ---------------------------------------------------------------------
+
+#: A page whose status is surer than this is clear-cut: no confidence is reported for it.
+BORDERLINE_CONFIDENCE = 0.9
+#: A page read only in part: how much is missing is not known, so its text layer is as likely
+#: to be the whole page as not.
+PARTIAL_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class Confidence:
+    """How sure a page's status is (0.5: a coin toss; 1: certain) and what that rests on: the
+    measurements beside the thresholds that decided."""
+
+    value: float
+    evidence: tuple[str, ...]
+
+
+def status_confidence(
+    page: PageContent, markdown: str, status: str, reason_code: str
+) -> Confidence | None:
+    """The confidence of a borderline status, ``None`` when the status is clear-cut.
+
+    Each rule of :func:`page_status` compares a measurement with a threshold; the margin of a
+    comparison is how far the measurement lies from its threshold, as a share of the way to
+    the far end (0 at the threshold, 1 at the far end), and the confidence is ``0.5 + margin /
+    2`` for the comparison that decided (for ``text``, the scan rule that came nearest to
+    holding)."""
+    if reason_code == "partial":
+        return Confidence(
+            PARTIAL_CONFIDENCE,
+            (
+                "part of the page could not be read: " + "; ".join(page.problems[:2]),
+                "how much of its text is missing is not known",
+            ),
+        )
+    if status == "needs_ocr" and reason_code == "scan_with_sparse_text":
+        chars, coverage = alnum_count(markdown), image_coverage(page)
+        rule = _scan_rule(chars, coverage)
+        return _borderline(_scan_margin(chars, coverage, rule), _scan_evidence(chars, coverage))
+    if status == "needs_ocr" and reason_code == "unmapped_glyphs":
+        chars = alnum_count(markdown)
+        unmapped = page.unmapped_glyphs + _control_chars(page)
+        if not chars or not unmapped:
+            return None
+        margin = min(1.0, (unmapped - 2 * chars) / unmapped)
+        return _borderline(margin, _unmapped_evidence(chars, unmapped))
+    if status == "text" and reason_code == "text_layer":
+        margins: list[tuple[float, tuple[str, ...]]] = []
+        if page.images:
+            chars, coverage = alnum_count(markdown), image_coverage(page)
+            if coverage >= SCAN_COVERAGE_SPARSE:
+                margins.append((_text_margin(chars, coverage), _scan_evidence(chars, coverage)))
+        unmapped = page.unmapped_glyphs + (_control_chars(page) if page.unmapped_glyphs else 0)
+        if unmapped:
+            chars = alnum_count(markdown)
+            margin = min(1.0, (2 * chars - unmapped) / (2 * chars))
+            margins.append((margin, _unmapped_evidence(chars, unmapped)))
+        if margins:
+            return _borderline(*min(margins))
+    return None
+
+
+def _borderline(margin: float, evidence: tuple[str, ...]) -> Confidence | None:
+    value = round(0.5 + max(0.0, min(1.0, margin)) / 2, 2)
+    return Confidence(value, evidence) if value < BORDERLINE_CONFIDENCE else None
+
+
+#: The two scan rules of :func:`page_status`: (least image coverage, fewest characters).
+_SCAN_RULES = ((SCAN_COVERAGE, SCAN_TEXT_CHARS), (SCAN_COVERAGE_SPARSE, SPARSE_TEXT_CHARS))
+
+
+def _scan_rule(chars: int, coverage: float) -> tuple[float, int]:
+    """The scan rule that holds (the surer one when both do)."""
+    holding = [r for r in _SCAN_RULES if coverage >= r[0] and chars < r[1]]
+    return max(holding, key=lambda r: _scan_margin(chars, coverage, r))
+
+
+def _scan_margin(chars: int, coverage: float, rule: tuple[float, int]) -> float:
+    """How surely a scan rule holds: its nearer comparison's margin."""
+    least, fewest = rule
+    return min((fewest - chars) / fewest, (coverage - least) / (1 - least))
+
+
+def _text_margin(chars: int, coverage: float) -> float:
+    """How surely neither scan rule holds: for the rule nearest to holding, the margin of its
+    comparison that fails by most."""
+    fails = []
+    for least, fewest in _SCAN_RULES:
+        by_coverage = (least - coverage) / least if coverage < least else 0.0
+        by_chars = min(1.0, (chars - fewest) / fewest) if chars >= fewest else 0.0
+        fails.append(max(by_coverage, by_chars))
+    return min(fails)
+
+
+def _scan_evidence(chars: int, coverage: float) -> tuple[str, ...]:
+    return (
+        f"images cover {round(coverage * 100)}% of the page (a scan from "
+        f"{round(SCAN_COVERAGE * 100)}%, or {round(SCAN_COVERAGE_SPARSE * 100)}% with almost no "
+        "text)",
+        f"the text layer has {chars} letters or digits (a scan below {SCAN_TEXT_CHARS}, or "
+        f"{SPARSE_TEXT_CHARS})",
+    )
+
+
+def _unmapped_evidence(chars: int, unmapped: int) -> tuple[str, ...]:
+    return (
+        f"{unmapped} glyphs carry no text (no Unicode mapping) beside {chars} letters or "
+        "digits read (OCR is needed above two such glyphs per character)",
+    )

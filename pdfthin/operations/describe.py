@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pdfthin.model import Document
+from pdfthin.model import Document, Page
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.pages_read import pages_read
 from pdfthin.operations.params import FULL
 from pdfthin.operations.response import compact, document_ref, engine_versions
-from pdfthin.operations.types import DescribeResponse, Metadata, OcrCapability, PageStatuses
+from pdfthin.operations.types import (
+    BorderlinePage,
+    DescribeResponse,
+    Metadata,
+    OcrCapability,
+    PageStatuses,
+)
 from pdfthin.operations.unreadable import report
 
 #: Rough characters per token for English-like text: an estimate, labelled as such.
 CHARS_PER_TOKEN = 4
+#: Borderline pages listed (the least sure first); ``count`` says how many there are.
+MAX_BORDERLINE = 20
 
 
 def describe_document(
@@ -88,7 +96,25 @@ def describe_document(
     unreadable = report(doc, [p.number for p in known])
     if unreadable:
         response["unreadable"] = unreadable
+    borderline = [p for p in known if p.confidence is not None]
+    if borderline:
+        borderline.sort(key=lambda p: (p.confidence.value if p.confidence else 1.0, p.number))
+        response["borderline"] = {
+            "count": len(borderline),
+            "pages": [_borderline(p) for p in borderline[:MAX_BORDERLINE]],
+        }
     return response
+
+
+def _borderline(page: Page) -> BorderlinePage:
+    assert page.confidence is not None
+    return {
+        "page": page.number,
+        "status": page.status,
+        "reason_code": page.reason_code,
+        "confidence": page.confidence.value,
+        "evidence": list(page.confidence.evidence),
+    }
 
 
 def metadata_of(doc: Document) -> Metadata:

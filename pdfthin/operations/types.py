@@ -147,7 +147,25 @@ class _Describe(TypedDict):
     read: Annotated[PagesRead, "the pages the page facts come from"]
 
 
+class BorderlinePage(TypedDict):
+    page: int
+    status: str
+    reason_code: str
+    confidence: Annotated[float, "how sure the status is: 0.5 a coin toss, 1 certain"]
+    evidence: Annotated[list[str], "the measurements and thresholds the status rests on"]
+
+
+class Borderline(TypedDict):
+    count: int
+    pages: Annotated[list[BorderlinePage], "the least sure first, at most 20"]
+
+
 class DescribeResponse(_Describe, total=False):
+    borderline: Annotated[
+        Borderline,
+        "pages whose status is not clear-cut (a scan with a few words of text layer, a page "
+        "read in part): decide from it whether to OCR them; absent when every page is clear",
+    ]
     page_labels: Annotated[LabelSpan, "the file's page labels, not page text"]
     hidden_text: HiddenSummary
     recovered: str
