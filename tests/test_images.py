@@ -647,6 +647,67 @@ def test_section_selection() -> None:
     assert err.value.code == "not_found"
 
 
+def test_a_section_lists_the_images_get_toc_counts_and_each_image_names_its_section() -> None:
+    # Two sections share page 2: an image above "Two"'s heading is One's, one below is Two's.
+    # get_toc's counts and list_images --section agree, and each image names its section.
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(4, 3, GRADIENT)
+    resources = {"XObject": {"Im1": image}, "Font": {"F1": font}}
+    body = b"".join(
+        b"BT /F1 10 Tf 72 %d Td (Body words of the section run along here.) Tj ET " % y
+        for y in (640, 620, 600)
+    )
+    b.add_page(b"BT /F1 20 Tf 72 720 Td (One) Tj ET " + body, resources)
+    b.add_page(
+        b"BT /F1 10 Tf 72 740 Td (The last words of section One.) Tj ET "
+        b"q 40 0 0 40 72 640 cm /Im1 Do Q "  # above Two's heading, after One's text
+        b"BT /F1 20 Tf 72 500 Td (Two) Tj ET "
+        + body.replace(b"72 6", b"72 4")
+        + b"q 40 0 0 40 72 100 cm /Im1 Do Q q 40 0 0 40 200 100 cm /Im1 Do Q",  # below it
+        resources,
+    )
+    pdf = b.build()
+    ctx = Context()
+    toc = get_toc(pdf, context=ctx)
+    counts = {s["title"]: s["images"] for s in toc["sections"]}
+    assert counts == {"One": 1, "Two": 2}
+    for s in toc["sections"]:
+        listed = list_images(pdf, section=s["id"], context=ctx)
+        assert listed["total_images"] == len(listed["images"]) == s["images"]
+        assert {i["section"]["id"] for i in listed["images"]} == {s["id"]}
+        assert all(i["section"]["title"] == s["title"] for i in listed["images"])
+    whole = list_images(pdf, context=ctx)
+    assert [i["section"]["title"] for i in whole["images"]] == ["One", "Two", "Two"]
+    # Paged one image at a time, a section's listing still gives each of its images once.
+    two = next(s["id"] for s in toc["sections"] if s["title"] == "Two")
+    seen, cursor = [], None
+    while True:
+        part = list_images(pdf, section=two, max_chars=1000, cursor=cursor, context=ctx)
+        seen += [i["id"] for i in part["images"]]
+        cursor = part["next_cursor"]
+        if cursor is None:
+            break
+    assert len(seen) == len(set(seen)) == 2
+
+
+def test_a_figure_above_the_heading_that_begins_a_page_is_that_sections() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    image = b.image_xobject(4, 3, GRADIENT)
+    resources = {"XObject": {"Im1": image}, "Font": {"F1": font}}
+    body = b"BT /F1 10 Tf 72 400 Td (Body words of the section run along here.) Tj ET"
+    b.add_page(b"BT /F1 20 Tf 72 720 Td (One) Tj ET " + body, resources)
+    b.add_page(
+        b"q 40 0 0 40 72 700 cm /Im1 Do Q BT /F1 20 Tf 72 500 Td (Two) Tj ET " + body, resources
+    )
+    pdf = b.build()
+    toc = get_toc(pdf, context=Context())
+    assert {s["title"]: s["images"] for s in toc["sections"]} == {"One": 0, "Two": 1}
+    listed = list_images(pdf, context=Context())["images"]
+    assert [i["section"]["title"] for i in listed] == ["Two"]
+
+
 # --- errors ---------------------------------------------------------------------------------------
 
 

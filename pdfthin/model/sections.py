@@ -312,20 +312,50 @@ def preview(doc: Document, section: Section) -> str:
     return words[: cut if cut > 0 else PREVIEW_CHARS] + "…"
 
 
+def holds(section: Section, page: int, top: float) -> bool:
+    """Whether something whose top is at ``top`` on ``page`` lies in the section's span: by
+    page, and by height on its first and last page when the headings were found there."""
+    if section.page is None or section.end_page is None:
+        return False
+    if not section.page <= page <= section.end_page:
+        return False
+    # A section that begins its page (no text before its heading there) holds the page's top
+    # too: a figure above the heading belongs to no earlier section, which ended a page before.
+    if page == section.page and section.y is not None and section.offset and top < section.y:
+        return False
+    if page == section.end_page and section.end_y is not None and top >= section.end_y:
+        return False
+    return not (page == section.end_page and section.end_offset == 0 and page != section.page)
+
+
 def image_count(doc: Document, section: Section) -> int:
-    """Images placed inside the section's span (by page, and by height on its first and last
-    page when the headings were found there)."""
+    """Images placed inside the section's span (:func:`holds`)."""
     if section.page is None or section.end_page is None:
         return 0
-    count = 0
-    for number in range(section.page, section.end_page + 1):
-        for image in doc.page(number).images:
-            top = image.bbox[1]
-            if number == section.page and section.y is not None and top < section.y:
-                continue
-            if number == section.end_page and section.end_y is not None and top >= section.end_y:
-                continue
-            if number == section.end_page and section.end_offset == 0 and number != section.page:
-                continue
-            count += 1
-    return count
+    return sum(
+        1
+        for number in range(section.page, section.end_page + 1)
+        for image in doc.page(number).images
+        if holds(section, number, image.bbox[1])
+    )
+
+
+def by_page(tree: SectionTree) -> dict[int, list[Section]]:
+    """The located sections whose span reaches each page, in document order. Sections at one
+    depth do not overlap, so this holds about (depth x pages + sections) entries."""
+    out: dict[int, list[Section]] = {}
+    for section in tree.sections:
+        if section.page is not None and section.end_page is not None:
+            for number in range(section.page, section.end_page + 1):
+                out.setdefault(number, []).append(section)
+    return out
+
+
+def innermost(on_page: list[Section], page: int, top: float) -> Section | None:
+    """The deepest of ``on_page`` (a page's entry of :func:`by_page`) holding a point: the last
+    in document order that holds it, as a section comes after the sections it is under."""
+    found = None
+    for section in on_page:
+        if holds(section, page, top):
+            found = section
+    return found

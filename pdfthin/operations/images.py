@@ -42,11 +42,12 @@ from pdfthin.engine import EngineDocument, ImagePlacement, image_facts
 from pdfthin.errors import PdfthinError, shown
 from pdfthin.model import Document
 from pdfthin.model.images import render_image
+from pdfthin.model.sections import Section, by_page, holds, innermost, section_tree
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import MAX_BYTES, MAX_MAX_BYTES, budget
-from pdfthin.operations.response import document_ref, document_summary, size
+from pdfthin.operations.response import TITLE_SOURCES, document_ref, document_summary, size
 from pdfthin.operations.sections import section_span
 from pdfthin.operations.types import (
     ImageEntry,
@@ -112,12 +113,27 @@ def list_images(
     if section is not None and pages is not None:
         raise PdfthinError("invalid_argument", "give section or pages, not both")
     doc = context.document(document, password)
+    tree = section_tree(doc)
+    chosen: Section | None = None
     if section is not None:
         first, last = section_span(doc, section)
+        chosen = tree.by_id(section)
         selection = list(range(first, last + 1))
     else:
         selection = parse_pages(pages, doc.page_count)
     catalogue = _catalogue(doc, document, password, context)
+    sections_on = by_page(tree)
+    title_source = TITLE_SOURCES[tree.source]
+
+    def wanted(number: int) -> list[int]:
+        """Indexes of the page's images in the selection: all of them, or for a section
+        those inside its span (as get_toc counts them)."""
+        entries = catalogue.pages[number - 1]
+        if chosen is None:
+            return list(range(len(entries)))
+        return [i for i, e in enumerate(entries) if holds(chosen, number, e.placement.bbox[1])]
+
+    selected = {number: wanted(number) for number in selection}
     args = cur.args_digest(op="images", pages=format_pages(selection), section=section)
     pager = Pager("images", doc, args, cursor, context.cursor_key)
     remaining = selection[pager.resume_at(len(selection)) :]
@@ -134,8 +150,14 @@ def list_images(
         "document": document_summary(doc),
         "pages": format_pages(selection),
         **scope,
-        "total_images": sum(len(catalogue.pages[n - 1]) for n in selection),
-        "decorative_images": sum(_decorative_count(catalogue, doc, n) for n in selection),
+        "total_images": sum(len(selected[n]) for n in selection),
+        "decorative_images": sum(_decorative_count(catalogue, doc, n) for n in selection)
+        if chosen is None
+        else sum(
+            _decorative(catalogue.pages[n - 1][i], catalogue, doc)[0]
+            for n in selection
+            for i in selected[n]
+        ),
         "images": [],
         "next_cursor": None,
         **after,
@@ -144,18 +166,29 @@ def list_images(
     def placements() -> Iterator[tuple[int, int]]:
         """(position in ``remaining``, index in that page's images), from the cursor on."""
         for page_index, number in enumerate(remaining):
-            for index in range(offset if page_index == 0 else 0, len(catalogue.pages[number - 1])):
-                yield page_index, index
+            for index in selected[number]:
+                if page_index > 0 or index >= offset:
+                    yield page_index, index
 
     def entry(at: tuple[int, int]) -> ImageEntry:
-        return _listing(catalogue.pages[remaining[at[0]] - 1][at[1]], catalogue, doc)
+        number = remaining[at[0]]
+        found = catalogue.pages[number - 1][at[1]]
+        item = _listing(found, catalogue, doc)
+        holder = innermost(sections_on.get(number, []), number, found.placement.bbox[1])
+        if holder is not None:
+            item["section"] = {
+                "id": holder.id,
+                "title": holder.title,
+                "title_source": title_source,
+            }
+        return item
 
     room = limit - size(response) - pager.longest(len(selection), offset=True) - _RESERVE
     stop = fill(response["images"], placements(), entry, room)
     if stop is not None:
         page_index, index = stop.item
         rest = remaining[page_index:]
-        left = sum(len(catalogue.pages[n - 1]) for n in rest) - index
+        left = sum(len(selected[n]) for n in rest) - sum(1 for i in selected[rest[0]] if i < index)
         response["next_cursor"] = pager.cursor(len(selection) - len(rest), index)
         response["omitted"] = {
             "reason": "budget",

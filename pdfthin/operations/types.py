@@ -553,7 +553,16 @@ class _ImageEntry(TypedDict):
     bytes: int
 
 
+class ImageSectionRef(TypedDict):
+    id: str
+    title: str
+    title_source: TitleSource
+
+
 class ImageEntry(_ImageEntry, total=False):
+    section: Annotated[
+        ImageSectionRef, "the innermost section the image stands in (its top in the span)"
+    ]
     inline: bool
     image_mask: bool
     soft_mask: bool
