@@ -708,6 +708,47 @@ def test_a_figure_above_the_heading_that_begins_a_page_is_that_sections() -> Non
     assert [i["section"]["title"] for i in listed] == ["Two"]
 
 
+def test_a_resource_name_is_an_alias_of_the_id() -> None:
+    b = PdfBuilder()
+    logo = b.image_xobject(4, 3, GRADIENT)
+    photo = b.image_xobject(4, 3, bytes(range(12)))
+    # /Logo is the same picture on both pages; /Fig is a different picture on each.
+    for n in range(2):
+        figure = b.image_xobject(4, 3, bytes([n]) * 12)
+        b.add_page(
+            b"q 20 0 0 20 30 700 cm /Logo Do Q q 200 0 0 150 72 300 cm /Fig Do Q"
+            + (b" q 50 0 0 50 300 100 cm /Photo Do Q" if n == 1 else b""),
+            {"XObject": {"Logo": logo, "Fig": figure, "Photo": photo}},
+        )
+    pdf = b.build()
+    ctx = Context()
+    listed = list_images(pdf, context=ctx)["images"]
+    assert [i["name"] for i in listed] == ["/Logo", "/Fig", "/Logo", "/Fig", "/Photo"]
+    by_id = {i["id"]: i for i in listed}
+    photo_id = next(i["id"] for i in listed if i["name"] == "/Photo")
+    # Unique in the document, and on its page.
+    for alias in ("/Photo", "p2/Photo", " /Photo "):
+        got = get_image(pdf, alias, context=ctx)
+        assert got["id"] == photo_id and got["page"] == 2
+        assert got["data"] == get_image(pdf, photo_id, context=ctx)["data"]
+    # The same picture placed twice: the first placement.
+    assert get_image(pdf, "/Logo", context=ctx)["id"] == listed[0]["id"]
+    # Different pictures under one name: the page tells them apart; alone it is ambiguous.
+    assert by_id[get_image(pdf, "p2/Fig", context=ctx)["id"]]["page"] == 2
+    with pytest.raises(PdfthinError) as err:
+        get_image(pdf, "/Fig", context=ctx)
+    assert err.value.code == "invalid_argument"
+    assert listed[1]["id"] in err.value.message and listed[3]["id"] in err.value.message
+    for missing in ("/Nothing", "p1/Photo", "p9/Logo"):
+        with pytest.raises(PdfthinError) as err:
+            get_image(pdf, missing, context=ctx)
+        assert err.value.code == "not_found", missing
+    for bad in ("Im1", "/a b", "p1/Im1/x", "/" + "x" * 200):
+        with pytest.raises(PdfthinError) as err:
+            get_image(pdf, bad, context=ctx)
+        assert err.value.code == "invalid_argument", bad
+
+
 # --- errors ---------------------------------------------------------------------------------------
 
 

@@ -70,6 +70,9 @@ _RESERVE = 240
 _ID = re.compile(
     r"^p(\d{1,7})-(?:x(\d{1,10})(?:\.(\d{1,5}))?|i(\d{1,6})|d(\d{1,6}))(?:-(\d{1,6}))?$"
 )
+#: A resource name as an alias of an id: ``/Im1`` (when it names one picture in the whole
+#: document) or ``p3/Im1`` (on page 3).
+_ALIAS = re.compile(r"^(?:p(\d{1,7}))?(/[^\s/()<>\[\]{}%]{1,127})$")
 _DERIVED_KEY = "images.catalogue"
 
 
@@ -122,7 +125,8 @@ def list_images(
     else:
         selection = parse_pages(pages, doc.page_count)
     catalogue = _catalogue(doc, document, password, context)
-    sections_on = by_page(tree)
+    # One section per page (no outline, no headings) says nothing the page does not.
+    sections_on = by_page(tree) if tree.source != "pages" else {}
     title_source = TITLE_SOURCES[tree.source]
 
     def wanted(number: int) -> list[int]:
@@ -217,6 +221,8 @@ def _listing(entry: _Entry, catalogue: _Catalogue, doc: Document) -> ImageEntry:
     }
     if p.inline:
         item["inline"] = True
+    elif p.name:
+        item["name"] = p.name
     if p.image_mask:
         item["image_mask"] = True
     if facts["soft_mask"]:
@@ -311,6 +317,37 @@ def _make_catalogue(doc: Document, open_engine: Callable[[], EngineDocument]) ->
     return _Catalogue(pages=pages, pictures=pictures)
 
 
+def _by_name(doc: Document, name: str, page: int) -> tuple[int, str]:
+    """The page and id of the image a resource name stands for, on ``page`` (0: anywhere). A
+    name may be placed many times; it stands for one image when every placement it names
+    draws the same picture (the first placement is answered), else ``invalid_argument``
+    listing the ids to choose from."""
+    if page and not 1 <= page <= doc.page_count:
+        raise PdfthinError("not_found", f"no page {page} in this document", id=f"p{page}{name}")
+    found: list[tuple[int, str, tuple[int, int] | None]] = []
+    for number in [page] if page else range(1, doc.page_count + 1):
+        images = doc.page(number).images
+        for image_id, placement in zip(placement_ids(number, images), images, strict=True):
+            if placement.name == name and not placement.inline:
+                found.append((number, image_id, placement.ref))
+    if not found:
+        where = f"on page {page}" if page else "in this document"
+        raise PdfthinError(
+            "not_found",
+            f"no image named {name} {where} (list_images gives the ids and names)",
+            id=name,
+        )
+    if len({ref for _, _, ref in found}) > 1:
+        ids = ", ".join(image_id for _, image_id, _ in found[:8])
+        raise PdfthinError(
+            "invalid_argument",
+            f"{name} names {len(found)} different images ({ids}{', …' if len(found) > 8 else ''}); "
+            "give an id, or the page as p3/Im1",
+            id=name,
+        )
+    return found[0][0], found[0][1]
+
+
 def placement_ids(page: int, placements: list[ImagePlacement]) -> list[str]:
     """The ids of a page's image placements, in drawing order (see the module docstring)."""
     seen: dict[str, int] = defaultdict(int)
@@ -376,15 +413,20 @@ def image_file(
     data). ``max_bytes`` bounds the file's size here."""
     context = context or default_context()
     limit: int = MAX_BYTES.value(max_bytes)
-    if not isinstance(image_id, str) or not (match := _ID.match(image_id.strip())):
+    text = image_id.strip() if isinstance(image_id, str) else ""
+    match = _ID.match(text)
+    alias = None if match else _ALIAS.match(text)
+    if match is None and alias is None:
         raise PdfthinError(
             "invalid_argument",
             f"{shown(image_id)} is not an image id (ids look like 'p3-x12' or 'p1-i1'; "
-            "list_images gives them)",
+            "list_images gives them; a resource name such as '/Im1' or 'p3/Im1' is taken too)",
         )
-    image_id = image_id.strip()
     doc = context.document(document, password)
-    page = int(match.group(1))
+    if alias is not None:
+        page, image_id = _by_name(doc, alias.group(2), int(alias.group(1) or 0))
+    else:
+        page, image_id = int(match.group(1)) if match else 0, text
     placement = None
     if 1 <= page <= doc.page_count:
         images = doc.page(page).images

@@ -375,7 +375,8 @@ SEED = Param(
 IMAGE_ID = Param(
     "image_id",
     "string",
-    "An image id from list_images, like 'p3-x12' or 'p1-i1'.",
+    "An image id from list_images, like 'p3-x12' or 'p1-i1', or its resource name as an "
+    "alias ('/Im1', or 'p3/Im1' on page 3).",
     required=True,
     max_length=MAX_IMAGE_ID_CHARS,
 )

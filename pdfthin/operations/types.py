@@ -564,6 +564,7 @@ class ImageEntry(_ImageEntry, total=False):
         ImageSectionRef, "the innermost section the image stands in (its top in the span)"
     ]
     inline: bool
+    name: Annotated[str, "its resource name on the page (/Im1); get_image takes it as an alias"]
     image_mask: bool
     soft_mask: bool
     pages_with_image: int
