@@ -1,8 +1,9 @@
 """The ``pdfthin`` command line: a thin adapter over :mod:`pdfthin.operations`.
 
 Exit codes: 0 success; 1 document error (one line on stderr; with ``--format json`` the error
-envelope on stdout); 2 usage. ``find``: 0 found, 1 not found with complete coverage, 4 not found
-while some pages in scope could not be searched (they need OCR), 5 document error.
+envelope on stdout); 2 usage (checked before any document is opened); 3 ``--native require``
+where the accelerator cannot load. ``find``: 0 found, 1 not found with complete coverage, 4 not
+found while some pages in scope could not be searched (they need OCR), 5 document error.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ _HELP = {
     "chunks": "The document as chunks with page boxes, for retrieval; --format jsonl streams "
     "one chunk a line.",
 }
+#: What ``pdfthin find --help`` ends with: every exit code (also in docs/cli.md).
+_FIND_EXITS = """exit codes:
+  0  found (in at least one file)
+  1  not found, and every page in scope was searched
+  4  not found, but some pages could not be searched (they need OCR: --ocr MODULE)
+  5  a document error (one line on stderr)
+  2  usage (a bad option; nothing was opened)
+  3  --native require where the native accelerator cannot load"""
 #: The --format choices of a command, its default first (else text or json).
 _FORMATS = {
     "read": ("markdown", "json"),
@@ -56,8 +65,42 @@ _FORMATS = {
 
 _OCR_HELP = (
     "read pages that need OCR with this binding: a module name or .py file exporting an "
-    "OcrBinding (see examples/ocr_tesseract.py)"
+    "OcrBinding, e.g. pdfthin.ocr.tesseract (default: none; such pages are reported, not read)"
 )
+#: The API's words in help and messages, as the command line spells them.
+_CLI_WORDS = (
+    ("retry with ocr=true if OCR is bound", "retry with --ocr MODULE"),
+    ("ocr=true", "--ocr MODULE"),
+    ("call again with next_cursor", "continue with --cursor"),
+    ("continues with next_cursor", "continues with --cursor"),
+    ("next_cursor of the previous response", "the cursor printed by the previous run"),
+    ("next_cursor", "--cursor"),
+    ("list_images", "`pdfthin images`"),
+    ("get_toc", "`pdfthin toc`"),
+    ("read_pages", "`pdfthin read`"),
+    ("max_chars", "--max-chars"),
+    ("top_k", "--top-k"),
+)
+#: What an option defaults to on the command line where that is not what the API says (no
+#: budget on the command line means "print it all": the cursors are followed).
+_CLI_HELP: dict[str, str] = {
+    "max_chars": "Budget of one response in characters (1000-5000000); the response and its "
+    "cursor are printed. Default: no budget, everything is printed (the cursors are followed).",
+    "max_pages": "At most this many pages per response; the response and its cursor are "
+    "printed. Default: no limit, everything is printed.",
+    "cursor": "Continue from the cursor a previous run printed (with the same file and "
+    "options). Default: from the start.",
+    "password": "Password of an encrypted PDF. Default: none.",
+    "seed": "Makes position 'random' reproducible. Default: a new position each run.",
+    "max_results": "At most this many matches in all (the cursors are followed; with "
+    "--max-chars, in the one response printed). Default: every match.",
+}
+
+
+def _cli_words(text: str) -> str:
+    for api, cli in _CLI_WORDS:
+        text = text.replace(api, cli)
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pdfthin",
         description="Read PDFs a piece at a time: pages as Markdown, search with page numbers.",
+        epilog="FILE may be - to read the PDF from stdin. Exit codes: 0 success, 1 document "
+        "error, 2 usage, 3 native accelerator unavailable (find: see pdfthin find --help).",
     )
     parser.add_argument("--version", action="version", version=f"pdfthin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -78,19 +123,49 @@ def _parser() -> argparse.ArgumentParser:
         OPERATIONS, key=lambda o: order.index(o.command) if o.command in order else 99
     ):
         help_text = _HELP.get(op.command, op.title + ".")
-        p = sub.add_parser(op.command, help=help_text, description=help_text)
-        p.add_argument("file", metavar="FILE", help="the PDF to read")
+        p = sub.add_parser(
+            op.command,
+            help=help_text,
+            description=help_text,
+            epilog=_FIND_EXITS if op.command == "find" else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.add_argument("file", metavar="FILE", help="the PDF to read (- reads it from stdin)")
         _add_params(p, op)
         formats = _FORMATS.get(op.command, ("text", "json"))
-        p.add_argument("--format", choices=formats, default=formats[0])
+        p.add_argument(
+            "--format",
+            choices=formats,
+            default=formats[0],
+            help=f"what to print (default: {formats[0]})",
+        )
         if op.command == "describe":
-            p.add_argument("--ocr", metavar="MODULE", help="report this OCR binding as bound")
+            p.add_argument(
+                "--ocr", metavar="MODULE", help="report this OCR binding as bound (default: none)"
+            )
+        if op.command == "find":
+            p.add_argument(
+                "-q",
+                "--quiet",
+                action="store_true",
+                help="print nothing; only the exit code answers (default: print the matches)",
+            )
         if op.command == "image":
             p.add_argument(
-                "--output", "-o", required=True, metavar="FILE", help="where to write it"
+                "--output",
+                "-o",
+                required=True,
+                metavar="FILE",
+                help="where to write it (required): its extension must be the image's format "
+                "(.png, .jpg, .jp2, ...); - writes the bytes to stdout",
             )
         if op.command == "inspect":
-            p.add_argument("--output", "-o", metavar="FILE.svg", help="write the page's SVG here")
+            p.add_argument(
+                "--output",
+                "-o",
+                metavar="FILE.svg",
+                help="write the page's SVG here (default: no file)",
+            )
 
     serve = sub.add_parser(
         "serve",
@@ -99,7 +174,11 @@ def _parser() -> argparse.ArgumentParser:
         "by default, Streamable HTTP on a loopback address with --http.",
     )
     serve.add_argument("root", metavar="ROOT", help="the directory clients may read")
-    serve.add_argument("--ocr", metavar="MODULE", help="module or .py file exporting `binding`")
+    serve.add_argument(
+        "--ocr",
+        metavar="MODULE",
+        help="module or .py file exporting `binding`, e.g. pdfthin.ocr.tesseract (default: none)",
+    )
     serve.add_argument(
         "--cache-size", type=int, default=2, metavar="N", help="documents kept (1-16, default 2)"
     )
@@ -118,7 +197,10 @@ def _parser() -> argparse.ArgumentParser:
         help="list_documents calls at once; one more is `busy` (default 4)",
     )
     serve.add_argument(
-        "--max-chars", type=int, metavar="N", help="default response budget (1000-5000000)"
+        "--max-chars",
+        type=int,
+        metavar="N",
+        help="default response budget (1000-5000000; default 40000)",
     )
     serve.add_argument(
         "--max-file-bytes", type=int, metavar="N", help="largest file read (default 512 MiB)"
@@ -137,7 +219,11 @@ def _parser() -> argparse.ArgumentParser:
         help="file bytes held in memory by all calls at once; past it a call waits, then is "
         "`busy` (default 1 GiB)",
     )
-    serve.add_argument("--http", metavar="HOST:PORT", help="Streamable HTTP on a loopback address")
+    serve.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="Streamable HTTP on a loopback address (default: stdio)",
+    )
     _native_option(parser, sub)
     return parser
 
@@ -186,7 +272,7 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
     default stays ``None`` on the command line: no budget asked for means "print it all"."""
     for param in op.params:
         key = (op.command, param.name)
-        helps = param.description
+        helps = _cli_help(param)
         if key in _POSITIONAL:
             optional = "?" if not param.required else None
             parser.add_argument(
@@ -199,7 +285,12 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
             parser.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
         elif param.name in _NEGATED:
             flag, negated_help = _NEGATED[param.name]
-            parser.add_argument(flag, dest=param.name, action="store_false", help=negated_help)
+            parser.add_argument(
+                flag,
+                dest=param.name,
+                action="store_false",
+                help=f"{negated_help} (default: off)",
+            )
         elif param.kind == "boolean":
             parser.add_argument(_flag(key), dest=param.name, action="store_true", help=helps)
         elif param.kind == "integer":
@@ -215,6 +306,18 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
             )
 
 
+def _cli_help(param: Any) -> str:
+    """The help of ``param`` on the command line: in its words, saying its default."""
+    helps = _CLI_HELP.get(param.name) or _cli_words(param.description)
+    if param.required or "default" in helps.lower():
+        return helps
+    if param.kind == "boolean":
+        return helps + " Default: off."
+    if param.default is not None:
+        return helps + f" Default: {param.default}."
+    return helps + " Default: none."
+
+
 def _flag(key: tuple[str, str]) -> str:
     return _FLAGS.get(key, "--" + key[1].replace("_", "-"))
 
@@ -227,6 +330,31 @@ def _arguments(op: Operation, args: argparse.Namespace, **given: Any) -> dict[st
         out["ocr"] = bool(out["ocr"])
     out.update(given)
     return out
+
+
+def _usage_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, checked against the registry's declarations before
+    any document is opened (an out-of-range ``--max-chars`` is usage, exit 2), in the command
+    line's names; ``None`` when nothing is."""
+    from pdfthin.errors import PdfthinError
+    from pdfthin.operations.registry import BY_COMMAND
+
+    op = BY_COMMAND.get(args.command)
+    if op is None:
+        return None
+    for param in op.params:
+        value = getattr(args, param.name, None)
+        if value is None or param.name == "ocr":  # --ocr names a module, not a boolean
+            continue
+        try:
+            param.check(value)
+        except PdfthinError as exc:
+            key = (op.command, param.name)
+            name = _POSITIONAL.get(key) or _NEGATED.get(param.name, (_flag(key),))[0]
+            return exc.message.replace(param.name, name, 1)
+    if args.command == "image" and args.output == "-" and args.format == "json":
+        return "--format json and -o - would both write to stdout; choose one"
+    return None
 
 
 def _select_engine(args: argparse.Namespace) -> int | None:
@@ -260,6 +388,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = _COMMANDS.get(args.command, _cmd_json)
+    refused = _usage_error(args)
+    if refused is not None:
+        print(f"pdfthin {args.command}: {refused}", file=sys.stderr)
+        return EXIT_USAGE
     failed_native = _select_engine(args)
     if failed_native is not None:
         return failed_native
@@ -288,8 +420,12 @@ def _context(args: argparse.Namespace) -> Any:
         print(f"pdfthin: {exc}", file=sys.stderr)
         raise _Failed(EXIT_USAGE) from None
     context = Context(cursor_key=key)
+    if getattr(args, "file", None) == "-":
+        args.file = _stdin_pdf(context.limits.max_file_bytes)
     if sys.stderr.isatty():
-        context.progress = _Progress(sys.stderr)
+        progress = _Progress(sys.stderr)
+        context.progress = progress
+        context.ocr_progress = progress.ocr
     spec = getattr(args, "ocr", None)
     if spec:
         from pdfthin.ocr.loader import load_binding
@@ -298,37 +434,66 @@ def _context(args: argparse.Namespace) -> Any:
     return context
 
 
+def _stdin_pdf(limit: int) -> bytes:
+    """The PDF piped in for ``FILE -``: at most one byte past ``limit`` is read (the engine
+    refuses a document past it, as ``too_large``)."""
+    if sys.stdin is None or sys.stdin.isatty():
+        print("pdfthin: FILE is - but stdin is a terminal; pipe a PDF in", file=sys.stderr)
+        raise _Failed(EXIT_USAGE)
+    return sys.stdin.buffer.read(limit + 1)
+
+
 class _Progress:
-    """Progress on a terminal's stderr for long extractions; nothing on pipes."""
+    """Progress on a terminal's stderr for work on more than one page that takes more than a
+    second; nothing on pipes. The line is erased when the work is done (or the command ends),
+    so what is left on the terminal is the command's output."""
+
+    #: Seconds of work before the line shows: quicker work leaves the terminal alone.
+    DELAY = 1.0
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.shown = False
+        self.width = 0
         import time
 
         self._time = time.monotonic
         self.started = time.monotonic()
 
-    #: Progress lines left open (no newline yet): ended when the command ends.
+    #: Progress lines left open (shown, not erased yet): erased when the command ends.
     _open: ClassVar[list[_Progress]] = []
 
     def __call__(self, done: int, total: int) -> None:
-        if total < 20 or self._time() - self.started < 1.0:
-            return
-        self.shown = True
-        end = "\n" if done == total else ""
-        self.stream.write(f"\rpdfthin: reading page {done}/{total}{end}")
+        if done >= total:
+            self.erase()
+        elif total > 1 and self._time() - self.started >= self.DELAY:
+            self.show(f"pdfthin: reading page {done}/{total}")
+
+    def ocr(self, pages: list[int], total: int) -> None:
+        """Each OCR batch is shown at once: one can take minutes."""
+        from pdfthin.pages import format_pages
+
+        self.show(f"pdfthin: OCR of page(s) {format_pages(pages)} of {total}")
+
+    def show(self, text: str) -> None:
+        self.stream.write("\r" + text.ljust(self.width))
         self.stream.flush()
-        if end:
-            self._open[:] = [p for p in self._open if p is not self]
-        elif self not in self._open:
+        self.width = max(self.width, len(text))
+        self.shown = True
+        if self not in self._open:
             self._open.append(self)
+
+    def erase(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
+        self._open[:] = [p for p in self._open if p is not self]
 
     @classmethod
     def end_all(cls) -> None:
-        for progress in cls._open:
-            progress.stream.write("\n")
-            progress.stream.flush()
+        for progress in list(cls._open):
+            progress.erase()
         cls._open.clear()
 
 
@@ -339,7 +504,11 @@ def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int
     if json_mode:
         print(json.dumps(envelope, ensure_ascii=False))
     error = envelope["error"]
-    print(f"pdfthin: {error['code']}: {error['message']}", file=sys.stderr)
+    message = _cli_words(error["message"])
+    if error["code"] == "encrypted":
+        given = error.get("details", {}).get("password_given")
+        message += "; check --password" if given else "; give it with --password PASSWORD"
+    print(f"pdfthin: {error['code']}: {message}", file=sys.stderr)
     if error["code"] == "internal":  # the local user sees what the envelope leaves out
         print(f"pdfthin: {type(exc).__name__}: {exc}", file=sys.stderr)
     return code
@@ -389,7 +558,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     json_mode = args.format == "json"
     read = _operation("read", args, context)
     streamed = args.max_chars is None and args.max_pages is None and not json_mode
-    if streamed:
+    if streamed and sys.stdout.isatty():
         context.progress = None  # the pages printed as they are read are the progress
     try:
         response = _run(args, read, json_mode)
@@ -481,31 +650,63 @@ def _stream_markdown(pages: Iterable[dict[str, Any]]) -> None:
 
 
 def _cmd_find(args: argparse.Namespace) -> int:
+    """Without ``--max-chars``, follow the cursors (as ``read`` does) until ``--max-results``
+    matches are printed or the document ends, so the exit code answers for the whole scope;
+    with it, print one response and its cursor."""
+    from pdfthin.operations.params import MAX_MAX_RESULTS
+
     context = _context(args)
     json_mode = args.format == "json"
     find = _operation("find", args, context)
+    wanted = args.max_results
     try:
-        response = _run(args, find, json_mode)
-        # With OCR a search reads a batch of scanned pages per call: walk on until something
-        # is found or the document ends, so the exit code answers for the whole document.
-        while args.ocr and not response["matches"] and response.get("next_cursor"):
-            token = response["next_cursor"]
-            response = _run(args, functools.partial(find, cursor=token), json_mode)
+        if args.max_chars is not None:
+            response = _run(args, find, json_mode)
+        else:
+            response = _find_all(args, find, wanted, MAX_MAX_RESULTS, json_mode)
     except _Failed as failed:
         return failed.code
-    if json_mode:
+    if args.quiet:
+        pass
+    elif json_mode:
         _print_json(response)
     else:
         for match in response["matches"]:
             print(f"page {match['page']}: {match['snippet']}")
         coverage = response["coverage"]
         if not coverage["complete"]:
-            print(f"pdfthin: {coverage['message']}", file=sys.stderr)
+            print(f"pdfthin: {_cli_words(coverage['message'])}", file=sys.stderr)
         if response.get("next_cursor"):
             print(f"pdfthin: more matches; --cursor {response['next_cursor']}", file=sys.stderr)
     if response["matches"]:
         return EXIT_OK
     return EXIT_DOCUMENT if response["coverage"]["complete"] else EXIT_NOT_FOUND_INCOMPLETE
+
+
+def _find_all(
+    args: argparse.Namespace,
+    find: Callable[..., dict[str, Any]],
+    wanted: int | None,
+    per_call: int,
+    json_mode: bool,
+) -> dict[str, Any]:
+    """Every match (at most ``wanted``) in one answer: each call asks for what is still
+    wanted, and the last call's coverage (a cursor carries what earlier calls covered) and
+    cursor (set when ``wanted`` stopped the walk) stand for all."""
+    matches: list[dict[str, Any]] = []
+    cursor = args.cursor
+    while True:
+        ask = per_call if wanted is None else min(per_call, wanted - len(matches))
+        call = functools.partial(find, cursor=cursor, max_results=ask)
+        response: dict[str, Any] = _run(args, call, json_mode)
+        matches.extend(response["matches"])
+        cursor = response.get("next_cursor")
+        if cursor is None or (wanted is not None and len(matches) >= wanted):
+            break
+    response = {**response, "matches": matches}
+    if cursor is None:
+        response.pop("more", None)
+    return response
 
 
 def _cmd_describe(args: argparse.Namespace) -> int:
