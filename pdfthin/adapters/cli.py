@@ -69,6 +69,8 @@ _OCR_HELP = (
 )
 #: The API's words in help and messages, as the command line spells them.
 _CLI_WORDS = (
+    # A response's "more follows" message: the command line prints the cursor after it.
+    ("; call again with next_cursor to continue", ""),
     ("retry with ocr=true if OCR is bound", "retry with --ocr MODULE"),
     ("ocr=true", "--ocr MODULE"),
     ("call again with next_cursor", "continue with --cursor"),
@@ -295,7 +297,14 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
             parser.add_argument(_flag(key), dest=param.name, action="store_true", help=helps)
         elif param.kind == "integer":
             flags = (_flag(key), *_ALIASES.get(key, ()))
-            parser.add_argument(*flags, dest=param.name, type=int, metavar="N", help=helps)
+            parser.add_argument(
+                *flags,
+                dest=param.name,
+                type=int,
+                metavar="N",
+                required=param.required,
+                help=helps + (" (required)" if param.required else ""),
+            )
         else:
             parser.add_argument(
                 _flag(key),
@@ -635,7 +644,7 @@ def _page_chunk(page: dict[str, Any]) -> str:
 def _print_markdown(response: dict[str, Any]) -> None:
     sys.stdout.write("\n\n".join(_page_chunk(page) for page in response["pages"]) + "\n")
     if response.get("next_cursor"):
-        message = (response.get("omitted") or {}).get("message", "more follows")
+        message = _cli_words((response.get("omitted") or {}).get("message", "more follows"))
         print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
 
 
@@ -887,7 +896,7 @@ def _cmd_images(args: argparse.Namespace) -> int:
     if response.get("unreadable"):
         print(f"pdfthin: {response['unreadable']['message']}", file=sys.stderr)
     if response.get("next_cursor"):
-        message = (response.get("omitted") or {}).get("message", "more follows")
+        message = _cli_words((response.get("omitted") or {}).get("message", "more follows"))
         print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
     return EXIT_OK
 
@@ -1059,7 +1068,7 @@ def _inspect_text(r: dict[str, Any]) -> str:
     if not r["matches_output"]:
         lines.append(f"note: {r['note']}")
     if "omitted" in r:
-        lines.append(f"omitted: {r['omitted']['message']}")
+        lines.append(f"omitted: {_cli_words(r['omitted']['message'])}")
     if r.get("output"):
         lines.append(f"wrote {r['output']}")
     return "\n".join(lines)
