@@ -337,3 +337,83 @@ def test_each_ocr_batch_is_shown_and_erased(scanned: Path, tmp_path: Path) -> No
     assert "ocr text 2" in out and "ocr text 3" in out
     assert b"pdfthin: OCR of page(s) 2-3 of 3" in raw
     assert [line for line in shown if line] == []
+
+
+# --- image -o ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
+    """A page with a JPEG (stored as it is) and a grey image (written as PNG), and the JPEG."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    out = BytesIO()
+    Image.new("RGB", (30, 20), (200, 10, 10)).save(out, "JPEG")
+    jpeg = out.getvalue()
+    b = PdfBuilder()
+    photo = b.image_xobject(30, 20, jpeg, color_space="/DeviceRGB", filter="/DCTDecode")
+    grey = b.image_xobject(8, 8)
+    content = b"q 300 0 0 200 72 500 cm /Im1 Do Q q 100 0 0 100 72 300 cm /Im2 Do Q"
+    b.add_page(content, {"XObject": {"Im1": photo, "Im2": grey}})
+    path = tmp_path_factory.mktemp("conventions") / "pictures.pdf"
+    path.write_bytes(b.build())
+    return path, jpeg
+
+
+def image_ids(path: Path) -> dict[str, str]:
+    """Stored format (``raw`` for plain samples) -> the id of the image stored in it."""
+    listed = json.loads(run("images", str(path), "--format", "json").stdout)["images"]
+    return {image["format"]: image["id"] for image in listed}
+
+
+def run_bytes(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "pdfthin", *args], capture_output=True, timeout=120, check=False
+    )
+
+
+def test_image_output_keeps_the_format_its_extension_names(
+    pictures: tuple[Path, bytes], tmp_path: Path
+) -> None:
+    path, jpeg = pictures
+    ids = image_ids(path)
+    assert set(ids) == {"jpeg", "raw"}
+    for name in ("photo.jpg", "photo.JPEG"):
+        r = run("image", str(path), ids["jpeg"], "-o", str(tmp_path / name))
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == "image/jpeg\n" and (tmp_path / name).read_bytes() == jpeg
+    r = run("image", str(path), ids["raw"], "-o", str(tmp_path / "grey.png"))
+    assert r.returncode == 0 and (tmp_path / "grey.png").read_bytes().startswith(b"\x89PNG")
+    # No extension, or one no image format has: written as it is.
+    r = run("image", str(path), ids["jpeg"], "-o", str(tmp_path / "raw.bin"))
+    assert r.returncode == 0 and (tmp_path / "raw.bin").read_bytes() == jpeg
+
+
+@pytest.mark.parametrize(
+    ("stored", "kind", "name", "fits"),
+    [("jpeg", "jpeg", "a.png", "a.jpg"), ("raw", "png", "b.jpg", "b.png")],
+)
+def test_image_output_naming_another_format_is_refused(
+    pictures: tuple[Path, bytes], tmp_path: Path, stored: str, kind: str, name: str, fits: str
+) -> None:
+    path, _ = pictures
+    target = tmp_path / name
+    r = run("image", str(path), image_ids(path)[stored], "-o", str(target))
+    assert r.returncode == 2
+    assert r.stderr.startswith("pdfthin image: ") and len(r.stderr.splitlines()) == 1
+    assert f"is {kind.upper()}" in r.stderr and fits in r.stderr
+    assert not target.exists() and r.stdout == ""
+
+
+def test_image_output_dash_writes_the_bytes_to_stdout(pictures: tuple[Path, bytes]) -> None:
+    path, jpeg = pictures
+    ids = image_ids(path)
+    r = run_bytes("image", str(path), ids["jpeg"], "-o", "-")
+    assert r.returncode == 0 and r.stdout == jpeg and r.stderr == b""
+    png = run_bytes("image", str(path), ids["raw"], "-o", "-")
+    assert png.returncode == 0 and png.stdout.startswith(b"\x89PNG\r\n\x1a\n")
+    # JSON would share stdout with the bytes: usage, before the file is opened.
+    both = run("image", "no-such.pdf", ids["raw"], "-o", "-", "--format", "json")
+    assert both.returncode == 2 and "choose one" in both.stderr

@@ -158,8 +158,10 @@ def _parser() -> argparse.ArgumentParser:
                 "-o",
                 required=True,
                 metavar="FILE",
-                help="where to write it (required): its extension must be the image's format "
-                "(.png, .jpg, .jp2, ...); - writes the bytes to stdout",
+                help="where to write it (required). The image is written in its own format "
+                "(stored JPEG and JPEG 2000 as they are, others as PNG, TIFF or JBIG2): an "
+                "extension naming another format (.png for a JPEG) is refused, exit 2; - "
+                "writes the bytes to stdout",
             )
         if op.command == "inspect":
             p.add_argument(
@@ -926,21 +928,59 @@ def _cmd_image(args: argparse.Namespace) -> int:
         content, info = _run(
             args, lambda: image_file(args.file, **arguments, context=context), json_mode
         )
-        try:
-            with open(args.output, "wb") as fh:
-                fh.write(content)
-        except OSError as exc:
-            error = PdfthinError("invalid_argument", f"cannot write {args.output}: {exc.strerror}")
-            return _fail(error, json_mode)
+        refused = _extension_mismatch(args.output, info)
+        if refused is not None:
+            print(f"pdfthin image: {refused}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.output == "-":
+            sys.stdout.buffer.write(content)
+            sys.stdout.buffer.flush()
+        else:
+            try:
+                with open(args.output, "wb") as fh:
+                    fh.write(content)
+            except OSError as exc:
+                message = f"cannot write {args.output}: {exc.strerror}"
+                return _fail(PdfthinError("invalid_argument", message), json_mode)
     except _Failed as failed:
         return failed.code
     if json_mode:
         _print_json({**info, "output": args.output})
-    else:
+    elif args.output != "-":  # stdout holds the image itself
         print(info["media_type"])
-        for note in info.get("notes", []):
-            print(f"pdfthin: {note}", file=sys.stderr)
+    for note in [] if json_mode else info.get("notes", []):
+        print(f"pdfthin: {note}", file=sys.stderr)
     return EXIT_OK
+
+
+#: The file extensions of each format an image is written in (``image`` gives the stored
+#: JPEG and JPEG 2000 as they are, the rest as PNG, TIFF or JBIG2): what ``-o`` may end with.
+_EXTENSIONS = {
+    "png": (".png",),
+    "jpeg": (".jpg", ".jpeg", ".jpe", ".jfif"),
+    "jp2": (".jp2", ".jpf", ".jpx"),
+    "j2c": (".j2c", ".j2k", ".jpc"),
+    "tiff": (".tif", ".tiff"),
+    "jbig2": (".jb2", ".jbig2"),
+}
+
+
+def _extension_mismatch(output: str, info: Mapping[str, Any]) -> str | None:
+    """Why ``output`` cannot hold the image ``info`` describes: its extension names another
+    image format (converting would need an image library the package does not depend on).
+    ``-``, no extension or one no image format uses (``/dev/null``, ``out.bin``) are fine."""
+    from pathlib import PurePath
+
+    suffix = PurePath(output).suffix.lower() if output != "-" else ""
+    known = {ext: fmt for fmt, exts in _EXTENSIONS.items() for ext in exts}
+    if suffix not in known or known[suffix] == info["format"]:
+        return None
+    fits = _EXTENSIONS.get(info["format"], ("." + info["extension"],))
+    return (
+        f"{info['id']} is {info['format'].upper()}, not {known[suffix].upper()}, and is "
+        f"written as it is: name the file {PurePath(output).stem}{fits[0]} (or -o - for "
+        "stdout); nothing was written"
+    )
 
 
 def _cmd_chunks(args: argparse.Namespace) -> int:
