@@ -417,3 +417,52 @@ def test_image_output_dash_writes_the_bytes_to_stdout(pictures: tuple[Path, byte
     # JSON would share stdout with the bytes: usage, before the file is opened.
     both = run("image", "no-such.pdf", ids["raw"], "-o", "-", "--format", "json")
     assert both.returncode == 2 and "choose one" in both.stderr
+
+
+# --- the synopses -----------------------------------------------------------------------------
+
+
+def synopsis(text: str) -> dict[str, set[str]]:
+    """Command -> the flags its synopsis lines name (a line ``pdfthin COMMAND ...`` and the
+    indented lines after it)."""
+    out: dict[str, set[str]] = {}
+    command = None
+    for line in text.splitlines():
+        head = re.match(r"pdfthin ([a-z]+) ", line)
+        if head:
+            command = head[1]
+            out.setdefault(command, set())
+        elif not line.startswith(" "):
+            command = None
+        if command is not None:
+            code = line.split("  #", 1)[0]  # not the comment
+            out[command] |= set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", code))
+    return out
+
+
+#: Options every command takes, said once beside each synopsis rather than on every line.
+EVERYWHERE = {"-h", "--help", "--native", "--password"}
+
+
+@pytest.mark.parametrize(
+    ("page", "start", "end"),
+    [("README.md", "### Command line", "### MCP server"), ("docs/cli.md", "# The", "## Reading")],
+)
+def test_the_synopses_name_every_command_and_option(page: str, start: str, end: str) -> None:
+    import argparse
+
+    from pdfthin.adapters.cli import _parser
+
+    text = (ROOT / page).read_text(encoding="utf-8")
+    section = text.split(start, 1)[1].split(end, 1)[0]
+    listed = synopsis(section)
+    (sub,) = (a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(sub.choices) <= set(listed), set(sub.choices) - set(listed)
+    for command, parser in sub.choices.items():
+        flags = {flag for action in parser._actions for flag in action.option_strings}
+        missing = flags - EVERYWHERE - listed[command]
+        assert not missing, f"{page}: pdfthin {command} does not name {sorted(missing)}"
+        unknown = listed[command] - flags
+        assert not unknown, f"{page}: pdfthin {command} names {sorted(unknown)}, which it lacks"
+    for flag in EVERYWHERE - {"-h", "--help"}:
+        assert flag in section
