@@ -466,3 +466,49 @@ def test_the_synopses_name_every_command_and_option(page: str, start: str, end: 
         assert not unknown, f"{page}: pdfthin {command} names {sorted(unknown)}, which it lacks"
     for flag in EVERYWHERE - {"-h", "--help"}:
         assert flag in section
+
+
+# --- several files ----------------------------------------------------------------------------
+
+
+def test_read_several_files_heads_each_with_its_name(many: Path) -> None:
+    r = run("read", str(SAMPLE), str(many), "--pages", "1")
+    assert r.returncode == 0, r.stderr
+    first, second = run("read", str(SAMPLE), "--pages", "1"), run("read", str(many), "--pages", "1")
+    assert r.stdout == (
+        f"<!-- file: {SAMPLE} -->\n\n{first.stdout}\n<!-- file: {many} -->\n\n{second.stdout}"
+    )
+    # A file that cannot be read is named, and the others are still read.
+    broken = run("read", str(many), "no-such.pdf", str(SAMPLE), "--pages", "1")
+    assert broken.returncode == 1
+    assert broken.stderr.startswith("pdfthin: no-such.pdf: not_found: ")
+    assert broken.stdout.count("<!-- file: ") == 3 and "A Sample for pdfthin" in broken.stdout
+
+
+def test_find_several_files_answers_each_with_its_coverage(many: Path, scanned: Path) -> None:
+    r = run("find", str(many), str(scanned), "visible")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"{scanned}: page 1: **visible** words")
+    assert r.stdout.count("\n") == 1
+    # Each file's coverage, under its name: only scanned.pdf has pages left unsearched.
+    assert r.stderr.startswith(f"pdfthin: {scanned}: 2 page(s) in scope have no readable text")
+    assert str(many) not in r.stderr
+    assert run("find", str(many), str(scanned), "zebra").returncode == 4
+    assert run("find", str(many), str(scanned), "zebra", "--pages", "1").returncode == 1
+    lines = run("find", str(many), str(scanned), "zebra", "--format", "json").stdout.splitlines()
+    answers = [json.loads(line) for line in lines]
+    assert [(a["file"], a["exit_code"]) for a in answers] == [(str(many), 1), (str(scanned), 4)]
+    assert [a["answer"]["coverage"]["complete"] for a in answers] == [True, False]
+    assert answers[1]["answer"]["coverage"]["pages_needing_ocr"] == "2-3"
+
+
+def test_find_several_files_with_one_unreadable(many: Path, scanned: Path) -> None:
+    found = run("find", "no-such.pdf", str(scanned), "visible")
+    assert found.returncode == 0 and "pdfthin: no-such.pdf: not_found: " in found.stderr
+    missed = run("find", "no-such.pdf", str(many), "zebra")
+    assert missed.returncode == 5 and "pdfthin: no-such.pdf: not_found: " in missed.stderr
+    quiet = run("find", str(many), str(scanned), "needle", "-q")
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    # A cursor belongs to one file's answer.
+    cursor = run("find", str(many), str(scanned), "needle", "--cursor", "abc")
+    assert cursor.returncode == 2 and "give one FILE" in cursor.stderr

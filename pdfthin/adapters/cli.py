@@ -132,7 +132,15 @@ def _parser() -> argparse.ArgumentParser:
             epilog=_FIND_EXITS if op.command == "find" else None,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        p.add_argument("file", metavar="FILE", help="the PDF to read (- reads it from stdin)")
+        if op.command in _SEVERAL_FILES:
+            p.add_argument(
+                "file",
+                metavar="FILE",
+                nargs="+",
+                help="the PDF(s) to read, one after the other (- reads one from stdin)",
+            )
+        else:
+            p.add_argument("file", metavar="FILE", help="the PDF to read (- reads it from stdin)")
         _add_params(p, op)
         formats = _FORMATS.get(op.command, ("text", "json"))
         p.add_argument(
@@ -363,6 +371,9 @@ def _usage_error(args: argparse.Namespace) -> str | None:
             key = (op.command, param.name)
             name = _POSITIONAL.get(key) or _NEGATED.get(param.name, (_flag(key),))[0]
             return exc.message.replace(param.name, name, 1)
+    files = getattr(args, "file", None)
+    if isinstance(files, list) and len(files) > 1 and args.cursor is not None:
+        return "--cursor continues one file's answer; give one FILE with it"
     if args.command == "image" and args.output == "-" and args.format == "json":
         return "--format json and -o - would both write to stdout; choose one"
     return None
@@ -406,7 +417,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     failed_native = _select_engine(args)
     if failed_native is not None:
         return failed_native
+    files = args.file if isinstance(getattr(args, "file", None), list) else None
     try:
+        if files is not None and len(files) > 1:
+            return _several(handler, args, files)
+        if files is not None:
+            args.file = files[0]
         return handler(args)
     except _Failed as failed:
         return failed.code
@@ -416,6 +432,88 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     finally:
         _Progress.end_all()
+
+
+# --- several files -------------------------------------------------------------------------
+
+#: The commands that take several files, each answered in turn.
+_SEVERAL_FILES = frozenset({"read", "find"})
+#: The file being answered when a command was given several (its lines and messages name it).
+_current_label = ""
+
+
+def _label_prefix() -> str:
+    return f"{_current_label}: " if _current_label else ""
+
+
+def _say(text: str) -> None:
+    """One line on stderr, naming the file when a command was given several."""
+    print(f"pdfthin: {_label_prefix()}{text}", file=sys.stderr)
+
+
+def _several(
+    handler: Callable[[argparse.Namespace], int], args: argparse.Namespace, files: list[str]
+) -> int:
+    """Each file answered in turn, as if given alone. As text, ``read`` heads each file's
+    pages with its name and ``find`` starts each match line with it; as JSON, one line a file:
+    ``{"file", "exit_code", "answer"}`` (the answer, or the error envelope). A document error
+    does not stop the files after it."""
+    global _current_label
+    codes: list[int] = []
+    json_mode = args.format == "json"
+    try:
+        for name in files:
+            one = argparse.Namespace(**vars(args))
+            one.file = name
+            _current_label = name
+            if json_mode:
+                import contextlib
+                import io
+
+                captured = io.StringIO()
+                with contextlib.redirect_stdout(captured):
+                    code = _answer(handler, one)
+                text = captured.getvalue().strip()
+                answer = json.loads(text) if text else None
+                line = {"file": name, "exit_code": code, "answer": answer}
+                print(json.dumps(line, ensure_ascii=False))
+            else:
+                if args.command == "read":
+                    sys.stdout.write(
+                        ("\n" if codes else "") + f"<!-- file: {_comment(name)} -->\n\n"
+                    )
+                code = _answer(handler, one)
+            sys.stdout.flush()
+            codes.append(code)
+    finally:
+        _current_label = ""
+    return _combined(args.command, codes)
+
+
+def _answer(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    try:
+        return handler(args)
+    except _Failed as failed:
+        return failed.code
+
+
+def _comment(text: str) -> str:
+    """``text`` inside an HTML comment: it cannot close it."""
+    return text.replace("--", "- -")
+
+
+def _combined(command: str, codes: list[int]) -> int:
+    """The exit code of a command given several files. ``find``: found in one is found (0);
+    else a file that could not be read (5), else a file not searched in full (4), else not
+    found (1). Others: 0 when every file was answered, else the first failure's code."""
+    if command == "find":
+        if EXIT_OK in codes:
+            return EXIT_OK
+        for code in (EXIT_FIND_ERROR, EXIT_NOT_FOUND_INCOMPLETE):
+            if code in codes:
+                return code
+        return max(codes)
+    return next((code for code in codes if code != EXIT_OK), EXIT_OK)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -519,9 +617,9 @@ def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int
     if error["code"] == "encrypted":
         given = error.get("details", {}).get("password_given")
         message += "; check --password" if given else "; give it with --password PASSWORD"
-    print(f"pdfthin: {error['code']}: {message}", file=sys.stderr)
+    _say(f"{error['code']}: {message}")
     if error["code"] == "internal":  # the local user sees what the envelope leaves out
-        print(f"pdfthin: {type(exc).__name__}: {exc}", file=sys.stderr)
+        _say(f"{type(exc).__name__}: {exc}")
     return code
 
 
@@ -647,7 +745,7 @@ def _print_markdown(response: dict[str, Any]) -> None:
     sys.stdout.write("\n\n".join(_page_chunk(page) for page in response["pages"]) + "\n")
     if response.get("next_cursor"):
         message = _cli_words((response.get("omitted") or {}).get("message", "more follows"))
-        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
+        _say(f"{message}; --cursor {response['next_cursor']}")
 
 
 def _stream_markdown(pages: Iterable[dict[str, Any]]) -> None:
@@ -683,12 +781,12 @@ def _cmd_find(args: argparse.Namespace) -> int:
         _print_json(response)
     else:
         for match in response["matches"]:
-            print(f"page {match['page']}: {match['snippet']}")
+            print(f"{_label_prefix()}page {match['page']}: {match['snippet']}")
         coverage = response["coverage"]
         if not coverage["complete"]:
-            print(f"pdfthin: {_cli_words(coverage['message'])}", file=sys.stderr)
+            _say(f"{_cli_words(coverage['message'])}")
         if response.get("next_cursor"):
-            print(f"pdfthin: more matches; --cursor {response['next_cursor']}", file=sys.stderr)
+            _say(f"more matches; --cursor {response['next_cursor']}")
     if response["matches"]:
         return EXIT_OK
     return EXIT_DOCUMENT if response["coverage"]["complete"] else EXIT_NOT_FOUND_INCOMPLETE
