@@ -23,6 +23,7 @@ import pytest
 from conftest import CORPUS, require_corpus
 from pdfbuilder import PdfBuilder
 
+from pdfthin.ocr import OcrBinding, tesseract
 from pdfthin.ocr.loader import load_binding
 from pdfthin.operations import Context, describe_document, find_in_document, read_pages
 
@@ -57,7 +58,8 @@ class Counting:
 def test_tesseract_binding_end_to_end() -> None:
     require_corpus()
     require_programs("pdftoppm", "tesseract")
-    binding = load_binding(TESSERACT)
+    assert isinstance(load_binding(TESSERACT), OcrBinding)
+    binding = tesseract.make_binding()  # a binding of its own: the module's is shared
     counting = Counting(binding.rasterizer)
     binding.rasterizer = counting  # type: ignore[assignment]
     ctx = Context(ocr=binding)
@@ -196,8 +198,6 @@ def test_a_missing_program_is_one_line_naming_it(
 
 
 def test_the_example_file_is_the_packaged_binding() -> None:
-    from pdfthin.ocr import tesseract
-
     example = load_binding(str(EXAMPLES / "ocr_tesseract.py"))
     assert example is tesseract.binding
     assert isinstance(example.rasterizer, tesseract.PdftoppmRasterizer)
