@@ -283,27 +283,32 @@ PROBE = (
 
 
 def on_a_terminal(*args: str) -> tuple[int, str, list[str], bytes]:
+    """Exit code, stdout, the terminal's lines and its raw bytes. Stdout goes to a file, so
+    the child never waits on a full pipe while the terminal is read."""
+    import tempfile
+
     leader, follower = pty.openpty()
-    child = subprocess.Popen(
-        [sys.executable, "-c", PROBE, *args],
-        stdout=subprocess.PIPE,
-        stderr=follower,
-        stdin=subprocess.DEVNULL,
-    )
-    os.close(follower)
-    raw = b""
-    while True:
-        try:
-            chunk = os.read(leader, 4096)
-        except OSError:  # the child closed its end
-            break
-        if not chunk:
-            break
-        raw += chunk
-    os.close(leader)
-    assert child.stdout is not None
-    out = child.stdout.read().decode()
-    return child.wait(timeout=60), out, screen(raw), raw
+    with tempfile.TemporaryFile() as out:
+        child = subprocess.Popen(
+            [sys.executable, "-c", PROBE, *args],
+            stdout=out,
+            stderr=follower,
+            stdin=subprocess.DEVNULL,
+        )
+        os.close(follower)
+        raw = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the child closed its end
+                break
+            if not chunk:
+                break
+            raw += chunk
+        os.close(leader)
+        code = child.wait(timeout=60)
+        out.seek(0)
+        return code, out.read().decode(), screen(raw), raw
 
 
 def test_progress_is_shown_on_a_terminal_and_erased(many: Path) -> None:
