@@ -5,7 +5,7 @@
     python deploy/build_zip.py --sources            # sources only: smaller, slower cold start
 
 - ``pdfthin/``: the package from this source tree, without the adapters the handler never
-  imports (the MCP server, the command line);
+  imports (the MCP server, the command line) and the local Tesseract OCR binding;
 - ``pypdf/`` with its license and metadata: from the pypdf installed for the interpreter that
   runs this script (``pip install 'pypdf>=7,<8'``).
 
@@ -63,6 +63,9 @@ _OTHER_ADAPTERS = (
     # frameworks are not in the zip); the handler answers get_chunks without them.
     "pdfthin/exports.py",
     "pdfthin/integrations/",
+    # The local OCR binding runs poppler and Tesseract, which the Lambda runtime does not
+    # have; a function binds its own provider through the OCR loader, which stays.
+    "pdfthin/ocr/tesseract.py",
 )
 
 

@@ -2,7 +2,9 @@
 a local Ollama at http://127.0.0.1:11434, vLLM, ...) to transcribe page images as Markdown.
 
 Pages are rendered locally with poppler's ``pdftoppm``; page images are sent to the endpoint you
-configure, so use a local server when documents must not leave the machine. Configuration:
+configure, so use a local server when documents must not leave the machine. It stays an example
+rather than a module of the package because it speaks HTTP: the package never reaches the
+network (docs/design.md, invariant 8). Configuration:
 
 - ``PDFTHIN_OCR_URL``: base URL (default ``http://127.0.0.1:11434``, Ollama's);
 - ``PDFTHIN_OCR_MODEL``: model name (default ``llama3.2-vision``);
@@ -17,9 +19,8 @@ import os
 import urllib.request
 from typing import Any
 
-from ocr_tesseract import PdftoppmRasterizer
-
 from pdfthin.ocr import OcrBinding, Signal
+from pdfthin.ocr.tesseract import PdftoppmRasterizer
 
 PROMPT = (
     "Transcribe all text on this page image as Markdown: headings as #, lists, tables as pipe "

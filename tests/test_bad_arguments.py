@@ -311,11 +311,12 @@ def test_fuzz_the_lambda_handler(request: Any, http: bool) -> None:
 @pytest.mark.parametrize(
     ("argv", "exit_code", "code"),
     [
-        (["find", "{file}", "a\udcffb"], 5, "invalid_argument"),  # argv's undecodable bytes
-        (["find", "{file}", "a\x01b"], 5, "invalid_argument"),
-        (["read", "{file}", "--pages", "9" * 5000], 1, "invalid_pages"),
+        # A query no operation accepts is usage (exit 2), refused before the file is opened.
+        (["find", "{file}", "a\udcffb"], 2, "QUERY"),  # argv's undecodable bytes
+        (["find", "{file}", "a\x01b"], 2, "QUERY"),
+        (["read", "{file}", "--pages", "9" * 5000], 2, "--pages"),
         (["read", "{file}", "--pages", "\udcff"], 1, "invalid_pages"),
-        (["section", "{file}", "s-1-1\udcff"], 1, "not_found"),
+        (["section", "{file}", "s-1-1\udcff"], 2, "ID"),
         (["image", "{file}", "p1-\udcff", "-o", "/dev/null"], 1, "invalid_argument"),
         (["read", "{file}", "--cursor", "\udcff" * 10], 1, "invalid_cursor"),
     ],
@@ -332,7 +333,8 @@ def test_the_cli_answers_bad_arguments_in_one_line(
     args = [a.replace("{file}", str(root / "a.pdf")) for a in argv]
     assert main(args) == exit_code
     err = capsys.readouterr().err
-    assert err.startswith(f"pdfthin: {code}: "), err
+    lead = f"pdfthin {argv[0]}: {code} " if exit_code == 2 else f"pdfthin: {code}: "
+    assert err.startswith(lead), err
     assert "Traceback" not in err and len(err.splitlines()) == 1
 
 

@@ -100,6 +100,10 @@ def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
         f"pdfthin/engine/fonts/cidmaps/Adobe-{o}.bin" for o in ("Japan1", "GB1", "CNS1", "Korea1")
     } <= set(names)
     assert not [n for n in names if n.startswith(("pdfthin/adapters/mcp/", "pdfthin/cli."))]
+    # The OCR ports and loader travel (a function may bind a provider); the local Tesseract
+    # binding, which needs programs Lambda does not have, stays behind.
+    assert "pdfthin/ocr/loader" + suffix in names
+    assert "pdfthin/ocr/tesseract" + suffix not in names
     # Under 1 MB either way (docs/lambda.md).
     assert first.stat().st_size < 1_000_000
 

@@ -1,6 +1,8 @@
-"""The example OCR bindings, end to end: poppler + Tesseract on a scanned corpus file, and the
-OpenAI-compatible recognizer against a fake endpoint on 127.0.0.1. In CI the programs must be
-installed (``.ci/run`` installs them); locally their absence skips these tests."""
+"""The OCR bindings, end to end: the package's poppler + Tesseract binding
+(``pdfthin.ocr.tesseract``) on a scanned corpus file and on a generated image-only page, its
+one-line error when a program is missing, and the example OpenAI-compatible recognizer against
+a fake endpoint on 127.0.0.1. In CI the programs must be installed (``.ci/run`` installs
+them); locally their absence skips these tests."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -18,12 +21,15 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS, require_corpus
+from pdfbuilder import PdfBuilder
 
+from pdfthin.ocr import OcrBinding, tesseract
 from pdfthin.ocr.loader import load_binding
 from pdfthin.operations import Context, describe_document, find_in_document, read_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+TESSERACT = "pdfthin.ocr.tesseract"
 SCAN = "docling/ocr/ocr_test.pdf"  # one scanned page: "Docling bundles PDF document conversion..."
 
 
@@ -52,7 +58,8 @@ class Counting:
 def test_tesseract_binding_end_to_end() -> None:
     require_corpus()
     require_programs("pdftoppm", "tesseract")
-    binding = load_binding(str(EXAMPLES / "ocr_tesseract.py"))
+    assert isinstance(load_binding(TESSERACT), OcrBinding)
+    binding = tesseract.make_binding()  # a binding of its own: the module's is shared
     counting = Counting(binding.rasterizer)
     binding.rasterizer = counting  # type: ignore[assignment]
     ctx = Context(ocr=binding)
@@ -86,7 +93,7 @@ def test_cli_ocr_option() -> None:
     run = [sys.executable, "-m", "pdfthin", "find", path, "document conversion"]
     assert subprocess.run(run, capture_output=True, check=False).returncode == 4
     done = subprocess.run(
-        [*run, "--ocr", str(EXAMPLES / "ocr_tesseract.py")],
+        [*run, "--ocr", TESSERACT],
         capture_output=True,
         text=True,
         check=False,
@@ -97,6 +104,104 @@ def test_cli_ocr_option() -> None:
         [*run, "--ocr", "no_such_module_anywhere"], capture_output=True, text=True, check=False
     )
     assert bad.returncode == 5 and "ocr_unavailable" in bad.stderr
+
+
+#: The words drawn on the generated scan, and the resolution its picture is taken at (enough
+#: for Tesseract to read 28-point type).
+WORDS = "Quarterly invoice total"
+SCAN_DPI = 150
+
+
+def image_only_page(tmp_path: Path) -> Path:
+    """A one-page PDF whose only content is a picture of ``WORDS``: the words are drawn in
+    Helvetica, the page is rendered to grey pixels by ``pdftoppm`` and the pixels are the
+    page's one image, so no text layer is left."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    b.add_page(f"BT /F1 28 Tf 72 600 Td ({WORDS}) Tj ET".encode(), {"Font": {"F1": font}})
+    text_pdf = tmp_path / "drawn.pdf"
+    text_pdf.write_bytes(b.build())
+    subprocess.run(
+        ["pdftoppm", "-r", str(SCAN_DPI), "-gray", "-singlefile", str(text_pdf),
+         str(tmp_path / "drawn")],
+        check=True,
+        timeout=120,
+    )  # fmt: skip
+    pgm = (tmp_path / "drawn.pgm").read_bytes()
+    magic, width, height, depth, pixels = pgm.split(maxsplit=4)
+    assert (magic, depth) == (b"P5", b"255")
+    scan = PdfBuilder()
+    image = scan.image_xobject(
+        int(width), int(height), zlib.compress(pixels), filter="/FlateDecode"
+    )
+    scan.add_page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", {"XObject": {"Im1": image}})
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(scan.build())
+    return path
+
+
+def pdfthin_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pdfthin", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+
+
+def test_the_packaged_binding_reads_a_generated_image_only_page(tmp_path: Path) -> None:
+    require_programs("pdftoppm", "tesseract")
+    scan = image_only_page(tmp_path)
+    plain = pdfthin_cli("read", str(scan))
+    assert plain.returncode == 0 and "needs_ocr" in plain.stdout and WORDS not in plain.stdout
+    r = pdfthin_cli("read", str(scan), "--ocr", TESSERACT)
+    assert r.returncode == 0, r.stderr
+    assert "<!-- page 1: ocr" in r.stdout and WORDS in r.stdout
+    found = pdfthin_cli("find", str(scan), "invoice total", "--ocr", TESSERACT)
+    assert found.returncode == 0 and found.stdout.startswith("page 1: ")
+    data = json.loads(pdfthin_cli("read", str(scan), "--ocr", TESSERACT, "--format", "json").stdout)
+    (page,) = data["pages"]
+    assert page["status"] == "ocr" and WORDS in page["markdown"]
+
+
+def stripped_path(tmp_path: Path, *keep: str) -> dict[str, str]:
+    """The environment with PATH holding only ``keep`` (links to the real programs)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in keep:
+        real = shutil.which(name)
+        assert real is not None
+        (bin_dir / name).symlink_to(real)
+    return {**os.environ, "PATH": str(bin_dir)}
+
+
+@pytest.mark.parametrize(("keep", "missing"), [((), "pdftoppm"), (("pdftoppm",), "tesseract")])
+def test_a_missing_program_is_one_line_naming_it(
+    tmp_path: Path, keep: tuple[str, ...], missing: str
+) -> None:
+    require_programs("pdftoppm", "tesseract")
+    scan = image_only_page(tmp_path)
+    env = stripped_path(tmp_path, *keep)
+    r = pdfthin_cli("read", str(scan), "--ocr", TESSERACT, env=env)
+    assert r.returncode == 1
+    assert r.stderr.startswith("pdfthin: ocr_unavailable: ") and len(r.stderr.splitlines()) == 1
+    assert f"{missing!r} is not installed" in r.stderr and "Traceback" not in r.stderr
+    f = pdfthin_cli("find", str(scan), "invoice", "--ocr", TESSERACT, "--format", "json", env=env)
+    assert f.returncode == 5
+    error = json.loads(f.stdout)["error"]
+    assert error["code"] == "ocr_unavailable" and missing in error["message"]
+    # Loading the binding does not look for the programs: a call that needs no OCR works.
+    described = pdfthin_cli("describe", str(scan), "--ocr", TESSERACT, env=env)
+    assert described.returncode == 0 and "needs_ocr" in described.stdout
+
+
+def test_the_example_file_is_the_packaged_binding() -> None:
+    example = load_binding(str(EXAMPLES / "ocr_tesseract.py"))
+    assert example is tesseract.binding
+    assert isinstance(example.rasterizer, tesseract.PdftoppmRasterizer)
+    assert example.name == "tesseract-eng"
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """The ``pdfthin`` command line: a thin adapter over :mod:`pdfthin.operations`.
 
 Exit codes: 0 success; 1 document error (one line on stderr; with ``--format json`` the error
-envelope on stdout); 2 usage. ``find``: 0 found, 1 not found with complete coverage, 4 not found
-while some pages in scope could not be searched (they need OCR), 5 document error.
+envelope on stdout); 2 usage (checked before any document is opened); 3 ``--native require``
+where the accelerator cannot load. ``find``: 0 found, 1 not found with complete coverage, 4 not
+found while some pages in scope could not be searched (they need OCR), 5 document error.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ _HELP = {
     "chunks": "The document as chunks with page boxes, for retrieval; --format jsonl streams "
     "one chunk a line.",
 }
+#: What ``pdfthin find --help`` ends with: every exit code (also in docs/cli.md).
+_FIND_EXITS = """exit codes:
+  0  found (in at least one file)
+  1  not found, and every page in scope was searched
+  4  not found, but some pages could not be searched (they need OCR: --ocr MODULE)
+  5  a document error (one line on stderr)
+  2  usage (a bad option; nothing was opened)
+  3  --native require where the native accelerator cannot load"""
 #: The --format choices of a command, its default first (else text or json).
 _FORMATS = {
     "read": ("markdown", "json"),
@@ -56,8 +65,44 @@ _FORMATS = {
 
 _OCR_HELP = (
     "read pages that need OCR with this binding: a module name or .py file exporting an "
-    "OcrBinding (see examples/ocr_tesseract.py)"
+    "OcrBinding, e.g. pdfthin.ocr.tesseract (default: none; such pages are reported, not read)"
 )
+#: The API's words in help and messages, as the command line spells them.
+_CLI_WORDS = (
+    # A response's "more follows" message: the command line prints the cursor after it.
+    ("; call again with next_cursor to continue", ""),
+    ("retry with ocr=true if OCR is bound", "retry with --ocr MODULE"),
+    ("ocr=true", "--ocr MODULE"),
+    ("call again with next_cursor", "continue with --cursor"),
+    ("continues with next_cursor", "continues with --cursor"),
+    ("next_cursor of the previous response", "the cursor printed by the previous run"),
+    ("next_cursor", "--cursor"),
+    ("list_images", "`pdfthin images`"),
+    ("get_toc", "`pdfthin toc`"),
+    ("read_pages", "`pdfthin read`"),
+    ("max_chars", "--max-chars"),
+    ("top_k", "--top-k"),
+)
+#: What an option defaults to on the command line where that is not what the API says (no
+#: budget on the command line means "print it all": the cursors are followed).
+_CLI_HELP: dict[str, str] = {
+    "max_chars": "Budget of one response in characters (1000-5000000); the response and its "
+    "cursor are printed. Default: no budget, everything is printed (the cursors are followed).",
+    "max_pages": "At most this many pages per response; the response and its cursor are "
+    "printed. Default: no limit, everything is printed.",
+    "cursor": "Continue from the cursor a previous run printed (with the same file and "
+    "options). Default: from the start.",
+    "password": "Password of an encrypted PDF. Default: none.",
+    "seed": "Makes position 'random' reproducible. Default: a new position each run.",
+    "max_results": "At most this many matches in all (the cursors are followed; with "
+    "--max-chars, in the one response printed). Default: every match.",
+}
+
+
+def _cli_words(text: str) -> str:
+    for api, cli in _CLI_WORDS:
+        text = text.replace(api, cli)
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,6 +112,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pdfthin",
         description="Read PDFs a piece at a time: pages as Markdown, search with page numbers.",
+        epilog="FILE may be - to read the PDF from stdin. Exit codes: 0 success, 1 document "
+        "error, 2 usage, 3 native accelerator unavailable (find: see pdfthin find --help).",
     )
     parser.add_argument("--version", action="version", version=f"pdfthin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -78,19 +125,59 @@ def _parser() -> argparse.ArgumentParser:
         OPERATIONS, key=lambda o: order.index(o.command) if o.command in order else 99
     ):
         help_text = _HELP.get(op.command, op.title + ".")
-        p = sub.add_parser(op.command, help=help_text, description=help_text)
-        p.add_argument("file", metavar="FILE", help="the PDF to read")
+        p = sub.add_parser(
+            op.command,
+            help=help_text,
+            description=help_text,
+            epilog=_FIND_EXITS if op.command == "find" else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        if op.command in _SEVERAL_FILES:
+            p.add_argument(
+                "file",
+                metavar="FILE",
+                nargs="+",
+                help="the PDF(s) to read, one after the other (- reads one from stdin)",
+            )
+        else:
+            p.add_argument("file", metavar="FILE", help="the PDF to read (- reads it from stdin)")
         _add_params(p, op)
         formats = _FORMATS.get(op.command, ("text", "json"))
-        p.add_argument("--format", choices=formats, default=formats[0])
+        p.add_argument(
+            "--format",
+            choices=formats,
+            default=formats[0],
+            help=f"what to print (default: {formats[0]})",
+        )
         if op.command == "describe":
-            p.add_argument("--ocr", metavar="MODULE", help="report this OCR binding as bound")
+            p.add_argument(
+                "--ocr", metavar="MODULE", help="report this OCR binding as bound (default: none)"
+            )
+        if op.command == "find":
+            p.add_argument(
+                "-q",
+                "--quiet",
+                action="store_true",
+                help="print nothing; only the exit code answers (default: print the matches)",
+            )
         if op.command == "image":
             p.add_argument(
-                "--output", "-o", required=True, metavar="FILE", help="where to write it"
+                "--output",
+                "-o",
+                required=True,
+                metavar="FILE",
+                help="where to write it (required). The image is written in its own format "
+                "(stored JPEG and JPEG 2000 as they are, others as PNG, TIFF or JBIG2): an "
+                "extension naming another format (.png for a JPEG) is refused, exit 2; - "
+                "writes the bytes to stdout",
             )
         if op.command == "inspect":
-            p.add_argument("--output", "-o", metavar="FILE.svg", help="write the page's SVG here")
+            p.add_argument(
+                "--output",
+                "-o",
+                metavar="FILE.svg",
+                help="write the page's SVG here (default: no file)",
+            )
 
     serve = sub.add_parser(
         "serve",
@@ -99,7 +186,11 @@ def _parser() -> argparse.ArgumentParser:
         "by default, Streamable HTTP on a loopback address with --http.",
     )
     serve.add_argument("root", metavar="ROOT", help="the directory clients may read")
-    serve.add_argument("--ocr", metavar="MODULE", help="module or .py file exporting `binding`")
+    serve.add_argument(
+        "--ocr",
+        metavar="MODULE",
+        help="module or .py file exporting `binding`, e.g. pdfthin.ocr.tesseract (default: none)",
+    )
     serve.add_argument(
         "--cache-size", type=int, default=2, metavar="N", help="documents kept (1-16, default 2)"
     )
@@ -118,7 +209,10 @@ def _parser() -> argparse.ArgumentParser:
         help="list_documents calls at once; one more is `busy` (default 4)",
     )
     serve.add_argument(
-        "--max-chars", type=int, metavar="N", help="default response budget (1000-5000000)"
+        "--max-chars",
+        type=int,
+        metavar="N",
+        help="default response budget (1000-5000000; default 40000)",
     )
     serve.add_argument(
         "--max-file-bytes", type=int, metavar="N", help="largest file read (default 512 MiB)"
@@ -137,7 +231,11 @@ def _parser() -> argparse.ArgumentParser:
         help="file bytes held in memory by all calls at once; past it a call waits, then is "
         "`busy` (default 1 GiB)",
     )
-    serve.add_argument("--http", metavar="HOST:PORT", help="Streamable HTTP on a loopback address")
+    serve.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="Streamable HTTP on a loopback address (default: stdio)",
+    )
     _native_option(parser, sub)
     return parser
 
@@ -186,7 +284,7 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
     default stays ``None`` on the command line: no budget asked for means "print it all"."""
     for param in op.params:
         key = (op.command, param.name)
-        helps = param.description
+        helps = _cli_help(param)
         if key in _POSITIONAL:
             optional = "?" if not param.required else None
             parser.add_argument(
@@ -199,12 +297,24 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
             parser.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
         elif param.name in _NEGATED:
             flag, negated_help = _NEGATED[param.name]
-            parser.add_argument(flag, dest=param.name, action="store_false", help=negated_help)
+            parser.add_argument(
+                flag,
+                dest=param.name,
+                action="store_false",
+                help=f"{negated_help} (default: off)",
+            )
         elif param.kind == "boolean":
             parser.add_argument(_flag(key), dest=param.name, action="store_true", help=helps)
         elif param.kind == "integer":
             flags = (_flag(key), *_ALIASES.get(key, ()))
-            parser.add_argument(*flags, dest=param.name, type=int, metavar="N", help=helps)
+            parser.add_argument(
+                *flags,
+                dest=param.name,
+                type=int,
+                metavar="N",
+                required=param.required,
+                help=helps + (" (required)" if param.required else ""),
+            )
         else:
             parser.add_argument(
                 _flag(key),
@@ -213,6 +323,18 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
                 default=param.default,
                 help=helps,
             )
+
+
+def _cli_help(param: Any) -> str:
+    """The help of ``param`` on the command line: in its words, saying its default."""
+    helps = _CLI_HELP.get(param.name) or _cli_words(param.description)
+    if param.required or "default" in helps.lower():
+        return helps
+    if param.kind == "boolean":
+        return helps + " Default: off."
+    if param.default is not None:
+        return helps + f" Default: {param.default}."
+    return helps + " Default: none."
 
 
 def _flag(key: tuple[str, str]) -> str:
@@ -227,6 +349,34 @@ def _arguments(op: Operation, args: argparse.Namespace, **given: Any) -> dict[st
         out["ocr"] = bool(out["ocr"])
     out.update(given)
     return out
+
+
+def _usage_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, checked against the registry's declarations before
+    any document is opened (an out-of-range ``--max-chars`` is usage, exit 2), in the command
+    line's names; ``None`` when nothing is."""
+    from pdfthin.errors import PdfthinError
+    from pdfthin.operations.registry import BY_COMMAND
+
+    op = BY_COMMAND.get(args.command)
+    if op is None:
+        return None
+    for param in op.params:
+        value = getattr(args, param.name, None)
+        if value is None or param.name == "ocr":  # --ocr names a module, not a boolean
+            continue
+        try:
+            param.check(value)
+        except PdfthinError as exc:
+            key = (op.command, param.name)
+            name = _POSITIONAL.get(key) or _NEGATED.get(param.name, (_flag(key),))[0]
+            return exc.message.replace(param.name, name, 1)
+    files = getattr(args, "file", None)
+    if isinstance(files, list) and len(files) > 1 and args.cursor is not None:
+        return "--cursor continues one file's answer; give one FILE with it"
+    if args.command == "image" and args.output == "-" and args.format == "json":
+        return "--format json and -o - would both write to stdout; choose one"
+    return None
 
 
 def _select_engine(args: argparse.Namespace) -> int | None:
@@ -260,10 +410,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = _COMMANDS.get(args.command, _cmd_json)
+    refused = _usage_error(args)
+    if refused is not None:
+        print(f"pdfthin {args.command}: {refused}", file=sys.stderr)
+        return EXIT_USAGE
     failed_native = _select_engine(args)
     if failed_native is not None:
         return failed_native
+    files = args.file if isinstance(getattr(args, "file", None), list) else None
     try:
+        if files is not None and len(files) > 1:
+            return _several(handler, args, files)
+        if files is not None:
+            args.file = files[0]
         return handler(args)
     except _Failed as failed:
         return failed.code
@@ -273,6 +432,88 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     finally:
         _Progress.end_all()
+
+
+# --- several files -------------------------------------------------------------------------
+
+#: The commands that take several files, each answered in turn.
+_SEVERAL_FILES = frozenset({"read", "find"})
+#: The file being answered when a command was given several (its lines and messages name it).
+_current_label = ""
+
+
+def _label_prefix() -> str:
+    return f"{_current_label}: " if _current_label else ""
+
+
+def _say(text: str) -> None:
+    """One line on stderr, naming the file when a command was given several."""
+    print(f"pdfthin: {_label_prefix()}{text}", file=sys.stderr)
+
+
+def _several(
+    handler: Callable[[argparse.Namespace], int], args: argparse.Namespace, files: list[str]
+) -> int:
+    """Each file answered in turn, as if given alone. As text, ``read`` heads each file's
+    pages with its name and ``find`` starts each match line with it; as JSON, one line a file:
+    ``{"file", "exit_code", "answer"}`` (the answer, or the error envelope). A document error
+    does not stop the files after it."""
+    global _current_label
+    codes: list[int] = []
+    json_mode = args.format == "json"
+    try:
+        for name in files:
+            one = argparse.Namespace(**vars(args))
+            one.file = name
+            _current_label = name
+            if json_mode:
+                import contextlib
+                import io
+
+                captured = io.StringIO()
+                with contextlib.redirect_stdout(captured):
+                    code = _answer(handler, one)
+                text = captured.getvalue().strip()
+                answer = json.loads(text) if text else None
+                line = {"file": name, "exit_code": code, "answer": answer}
+                print(json.dumps(line, ensure_ascii=False))
+            else:
+                if args.command == "read":
+                    sys.stdout.write(
+                        ("\n" if codes else "") + f"<!-- file: {_comment(name)} -->\n\n"
+                    )
+                code = _answer(handler, one)
+            sys.stdout.flush()
+            codes.append(code)
+    finally:
+        _current_label = ""
+    return _combined(args.command, codes)
+
+
+def _answer(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    try:
+        return handler(args)
+    except _Failed as failed:
+        return failed.code
+
+
+def _comment(text: str) -> str:
+    """``text`` inside an HTML comment: it cannot close it."""
+    return text.replace("--", "- -")
+
+
+def _combined(command: str, codes: list[int]) -> int:
+    """The exit code of a command given several files. ``find``: found in one is found (0);
+    else a file that could not be read (5), else a file not searched in full (4), else not
+    found (1). Others: 0 when every file was answered, else the first failure's code."""
+    if command == "find":
+        if EXIT_OK in codes:
+            return EXIT_OK
+        for code in (EXIT_FIND_ERROR, EXIT_NOT_FOUND_INCOMPLETE):
+            if code in codes:
+                return code
+        return max(codes)
+    return next((code for code in codes if code != EXIT_OK), EXIT_OK)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -288,8 +529,12 @@ def _context(args: argparse.Namespace) -> Any:
         print(f"pdfthin: {exc}", file=sys.stderr)
         raise _Failed(EXIT_USAGE) from None
     context = Context(cursor_key=key)
+    if getattr(args, "file", None) == "-":
+        args.file = _stdin_pdf(context.limits.max_file_bytes)
     if sys.stderr.isatty():
-        context.progress = _Progress(sys.stderr)
+        progress = _Progress(sys.stderr)
+        context.progress = progress
+        context.ocr_progress = progress.ocr
     spec = getattr(args, "ocr", None)
     if spec:
         from pdfthin.ocr.loader import load_binding
@@ -298,37 +543,66 @@ def _context(args: argparse.Namespace) -> Any:
     return context
 
 
+def _stdin_pdf(limit: int) -> bytes:
+    """The PDF piped in for ``FILE -``: at most one byte past ``limit`` is read (the engine
+    refuses a document past it, as ``too_large``)."""
+    if sys.stdin is None or sys.stdin.isatty():
+        print("pdfthin: FILE is - but stdin is a terminal; pipe a PDF in", file=sys.stderr)
+        raise _Failed(EXIT_USAGE)
+    return sys.stdin.buffer.read(limit + 1)
+
+
 class _Progress:
-    """Progress on a terminal's stderr for long extractions; nothing on pipes."""
+    """Progress on a terminal's stderr for work on more than one page that takes more than a
+    second; nothing on pipes. The line is erased when the work is done (or the command ends),
+    so what is left on the terminal is the command's output."""
+
+    #: Seconds of work before the line shows: quicker work leaves the terminal alone.
+    DELAY = 1.0
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.shown = False
+        self.width = 0
         import time
 
         self._time = time.monotonic
         self.started = time.monotonic()
 
-    #: Progress lines left open (no newline yet): ended when the command ends.
+    #: Progress lines left open (shown, not erased yet): erased when the command ends.
     _open: ClassVar[list[_Progress]] = []
 
     def __call__(self, done: int, total: int) -> None:
-        if total < 20 or self._time() - self.started < 1.0:
-            return
-        self.shown = True
-        end = "\n" if done == total else ""
-        self.stream.write(f"\rpdfthin: reading page {done}/{total}{end}")
+        if done >= total:
+            self.erase()
+        elif total > 1 and self._time() - self.started >= self.DELAY:
+            self.show(f"pdfthin: reading page {done}/{total}")
+
+    def ocr(self, pages: list[int], total: int) -> None:
+        """Each OCR batch is shown at once: one can take minutes."""
+        from pdfthin.pages import format_pages
+
+        self.show(f"pdfthin: OCR of page(s) {format_pages(pages)} of {total}")
+
+    def show(self, text: str) -> None:
+        self.stream.write("\r" + text.ljust(self.width))
         self.stream.flush()
-        if end:
-            self._open[:] = [p for p in self._open if p is not self]
-        elif self not in self._open:
+        self.width = max(self.width, len(text))
+        self.shown = True
+        if self not in self._open:
             self._open.append(self)
+
+    def erase(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
+        self._open[:] = [p for p in self._open if p is not self]
 
     @classmethod
     def end_all(cls) -> None:
-        for progress in cls._open:
-            progress.stream.write("\n")
-            progress.stream.flush()
+        for progress in list(cls._open):
+            progress.erase()
         cls._open.clear()
 
 
@@ -339,9 +613,13 @@ def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int
     if json_mode:
         print(json.dumps(envelope, ensure_ascii=False))
     error = envelope["error"]
-    print(f"pdfthin: {error['code']}: {error['message']}", file=sys.stderr)
+    message = _cli_words(error["message"])
+    if error["code"] == "encrypted":
+        given = error.get("details", {}).get("password_given")
+        message += "; check --password" if given else "; give it with --password PASSWORD"
+    _say(f"{error['code']}: {message}")
     if error["code"] == "internal":  # the local user sees what the envelope leaves out
-        print(f"pdfthin: {type(exc).__name__}: {exc}", file=sys.stderr)
+        _say(f"{type(exc).__name__}: {exc}")
     return code
 
 
@@ -389,7 +667,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     json_mode = args.format == "json"
     read = _operation("read", args, context)
     streamed = args.max_chars is None and args.max_pages is None and not json_mode
-    if streamed:
+    if streamed and sys.stdout.isatty():
         context.progress = None  # the pages printed as they are read are the progress
     try:
         response = _run(args, read, json_mode)
@@ -466,8 +744,8 @@ def _page_chunk(page: dict[str, Any]) -> str:
 def _print_markdown(response: dict[str, Any]) -> None:
     sys.stdout.write("\n\n".join(_page_chunk(page) for page in response["pages"]) + "\n")
     if response.get("next_cursor"):
-        message = (response.get("omitted") or {}).get("message", "more follows")
-        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
+        message = _cli_words((response.get("omitted") or {}).get("message", "more follows"))
+        _say(f"{message}; --cursor {response['next_cursor']}")
 
 
 def _stream_markdown(pages: Iterable[dict[str, Any]]) -> None:
@@ -481,31 +759,63 @@ def _stream_markdown(pages: Iterable[dict[str, Any]]) -> None:
 
 
 def _cmd_find(args: argparse.Namespace) -> int:
+    """Without ``--max-chars``, follow the cursors (as ``read`` does) until ``--max-results``
+    matches are printed or the document ends, so the exit code answers for the whole scope;
+    with it, print one response and its cursor."""
+    from pdfthin.operations.params import MAX_MAX_RESULTS
+
     context = _context(args)
     json_mode = args.format == "json"
     find = _operation("find", args, context)
+    wanted = args.max_results
     try:
-        response = _run(args, find, json_mode)
-        # With OCR a search reads a batch of scanned pages per call: walk on until something
-        # is found or the document ends, so the exit code answers for the whole document.
-        while args.ocr and not response["matches"] and response.get("next_cursor"):
-            token = response["next_cursor"]
-            response = _run(args, functools.partial(find, cursor=token), json_mode)
+        if args.max_chars is not None:
+            response = _run(args, find, json_mode)
+        else:
+            response = _find_all(args, find, wanted, MAX_MAX_RESULTS, json_mode)
     except _Failed as failed:
         return failed.code
-    if json_mode:
+    if args.quiet:
+        pass
+    elif json_mode:
         _print_json(response)
     else:
         for match in response["matches"]:
-            print(f"page {match['page']}: {match['snippet']}")
+            print(f"{_label_prefix()}page {match['page']}: {match['snippet']}")
         coverage = response["coverage"]
         if not coverage["complete"]:
-            print(f"pdfthin: {coverage['message']}", file=sys.stderr)
+            _say(f"{_cli_words(coverage['message'])}")
         if response.get("next_cursor"):
-            print(f"pdfthin: more matches; --cursor {response['next_cursor']}", file=sys.stderr)
+            _say(f"more matches; --cursor {response['next_cursor']}")
     if response["matches"]:
         return EXIT_OK
     return EXIT_DOCUMENT if response["coverage"]["complete"] else EXIT_NOT_FOUND_INCOMPLETE
+
+
+def _find_all(
+    args: argparse.Namespace,
+    find: Callable[..., dict[str, Any]],
+    wanted: int | None,
+    per_call: int,
+    json_mode: bool,
+) -> dict[str, Any]:
+    """Every match (at most ``wanted``) in one answer: each call asks for what is still
+    wanted, and the last call's coverage (a cursor carries what earlier calls covered) and
+    cursor (set when ``wanted`` stopped the walk) stand for all."""
+    matches: list[dict[str, Any]] = []
+    cursor = args.cursor
+    while True:
+        ask = per_call if wanted is None else min(per_call, wanted - len(matches))
+        call = functools.partial(find, cursor=cursor, max_results=ask)
+        response: dict[str, Any] = _run(args, call, json_mode)
+        matches.extend(response["matches"])
+        cursor = response.get("next_cursor")
+        if cursor is None or (wanted is not None and len(matches) >= wanted):
+            break
+    response = {**response, "matches": matches}
+    if cursor is None:
+        response.pop("more", None)
+    return response
 
 
 def _cmd_describe(args: argparse.Namespace) -> int:
@@ -687,7 +997,7 @@ def _cmd_images(args: argparse.Namespace) -> int:
     if response.get("unreadable"):
         print(f"pdfthin: {response['unreadable']['message']}", file=sys.stderr)
     if response.get("next_cursor"):
-        message = (response.get("omitted") or {}).get("message", "more follows")
+        message = _cli_words((response.get("omitted") or {}).get("message", "more follows"))
         print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
     return EXIT_OK
 
@@ -717,21 +1027,59 @@ def _cmd_image(args: argparse.Namespace) -> int:
         content, info = _run(
             args, lambda: image_file(args.file, **arguments, context=context), json_mode
         )
-        try:
-            with open(args.output, "wb") as fh:
-                fh.write(content)
-        except OSError as exc:
-            error = PdfthinError("invalid_argument", f"cannot write {args.output}: {exc.strerror}")
-            return _fail(error, json_mode)
+        refused = _extension_mismatch(args.output, info)
+        if refused is not None:
+            print(f"pdfthin image: {refused}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.output == "-":
+            sys.stdout.buffer.write(content)
+            sys.stdout.buffer.flush()
+        else:
+            try:
+                with open(args.output, "wb") as fh:
+                    fh.write(content)
+            except OSError as exc:
+                message = f"cannot write {args.output}: {exc.strerror}"
+                return _fail(PdfthinError("invalid_argument", message), json_mode)
     except _Failed as failed:
         return failed.code
     if json_mode:
         _print_json({**info, "output": args.output})
-    else:
+    elif args.output != "-":  # stdout holds the image itself
         print(info["media_type"])
-        for note in info.get("notes", []):
-            print(f"pdfthin: {note}", file=sys.stderr)
+    for note in [] if json_mode else info.get("notes", []):
+        print(f"pdfthin: {note}", file=sys.stderr)
     return EXIT_OK
+
+
+#: The file extensions of each format an image is written in (``image`` gives the stored
+#: JPEG and JPEG 2000 as they are, the rest as PNG, TIFF or JBIG2): what ``-o`` may end with.
+_EXTENSIONS = {
+    "png": (".png",),
+    "jpeg": (".jpg", ".jpeg", ".jpe", ".jfif"),
+    "jp2": (".jp2", ".jpf", ".jpx"),
+    "j2c": (".j2c", ".j2k", ".jpc"),
+    "tiff": (".tif", ".tiff"),
+    "jbig2": (".jb2", ".jbig2"),
+}
+
+
+def _extension_mismatch(output: str, info: Mapping[str, Any]) -> str | None:
+    """Why ``output`` cannot hold the image ``info`` describes: its extension names another
+    image format (converting would need an image library the package does not depend on).
+    ``-``, no extension or one no image format uses (``/dev/null``, ``out.bin``) are fine."""
+    from pathlib import PurePath
+
+    suffix = PurePath(output).suffix.lower() if output != "-" else ""
+    known = {ext: fmt for fmt, exts in _EXTENSIONS.items() for ext in exts}
+    if suffix not in known or known[suffix] == info["format"]:
+        return None
+    fits = _EXTENSIONS.get(info["format"], ("." + info["extension"],))
+    return (
+        f"{info['id']} is {info['format'].upper()}, not {known[suffix].upper()}, and is "
+        f"written as it is: name the file {PurePath(output).stem}{fits[0]} (or -o - for "
+        "stdout); nothing was written"
+    )
 
 
 def _cmd_chunks(args: argparse.Namespace) -> int:
@@ -859,7 +1207,7 @@ def _inspect_text(r: dict[str, Any]) -> str:
     if not r["matches_output"]:
         lines.append(f"note: {r['note']}")
     if "omitted" in r:
-        lines.append(f"omitted: {r['omitted']['message']}")
+        lines.append(f"omitted: {_cli_words(r['omitted']['message'])}")
     if r.get("output"):
         lines.append(f"wrote {r['output']}")
     return "\n".join(lines)

@@ -1,10 +1,11 @@
-"""OCR through two injected ports; pdfthin never performs OCR itself.
+"""OCR through two injected ports; pdfthin performs OCR only through a binding the user
+chooses (its own, :mod:`pdfthin.ocr.tesseract`, drives programs the user installs).
 
 A **rasterizer** turns pages of a PDF into images; a **recognizer** turns page images into
-Markdown. Neither is a dependency of the package: the user binds implementations (see
-``examples/ocr_tesseract.py``) with an :class:`OcrBinding` and passes it as ``ocr=`` to an
-operations :class:`~pdfthin.operations.Context`, or with ``--ocr MODULE`` on the command line
-and the MCP server.
+Markdown. Neither is a dependency of the package: the user binds implementations with an
+:class:`OcrBinding` and passes it as ``ocr=`` to an operations
+:class:`~pdfthin.operations.Context`, or with ``--ocr MODULE`` on the command line and the MCP
+server.
 
 Invariant 9 of docs/design.md, enforced here and in the operations:
 

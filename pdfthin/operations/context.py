@@ -93,6 +93,9 @@ class Context:
     ocr: Any = None
     #: Called as ``progress(done, total)`` while a document is being extracted.
     progress: Callable[[int, int], None] | None = None
+    #: Called as ``ocr_progress(pages, page_count)`` before each batch of pages is sent to the
+    #: OCR provider (a batch can take minutes: a terminal says which pages it waits on).
+    ocr_progress: Callable[[list[int], int], None] | None = None
     #: At most this many documents opened (their profile made) at once (servers); one more is
     #: refused with ``busy``. Pages asked for later are built by the calls asking, one at a
     #: time per document.

@@ -97,6 +97,8 @@ def transcribe(context: Context, doc: Document, source: Source, pages: list[int]
     if not todo:
         return
     binding = require_binding(context)
+    if context.ocr_progress is not None:
+        context.ocr_progress(todo, doc.page_count)
     with context.data(source, doc.fingerprint) as data:
         binding.transcribe(data, doc.fingerprint, todo)
 
