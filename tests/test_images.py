@@ -749,6 +749,85 @@ def test_a_resource_name_is_an_alias_of_the_id() -> None:
         assert err.value.code == "invalid_argument", bad
 
 
+def test_random_chooses_a_figure_reproducibly_within_a_section_leaving_out_ids() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    logo = b.image_xobject(4, 3, GRADIENT)
+    for n in range(4):
+        figures = {f"F{i}": b.image_xobject(4, 3, bytes([n * 4 + i]) * 12) for i in range(3)}
+        body = b" ".join(b"q 90 0 0 90 %d 300 cm /F%d Do Q" % (72 + 100 * i, i) for i in range(3))
+        b.add_page(
+            b"BT /F1 20 Tf 72 720 Td (Chapter %d) Tj ET q 20 0 0 20 30 760 cm /Logo Do Q " % n
+            + body,
+            {"XObject": {"Logo": logo, **figures}, "Font": {"F1": font}},
+        )
+    b.set_outline([Outline(f"Chapter {n}", n) for n in range(4)])
+    pdf = b.build()
+    ctx = Context()
+    listed = list_images(pdf, context=ctx)["images"]
+    figures = {i["id"] for i in listed if not i.get("decorative")}
+    assert len(figures) == 12  # the logo on every page is decorative
+    first = get_image(pdf, "random", seed=7, context=ctx)
+    assert first["id"] in figures
+    assert first["selection"] == {"random": True, "seed": 7, "candidates": 12}
+    assert get_image(pdf, "random", seed=7, context=Context())["id"] == first["id"]
+    # Without a seed one is drawn, and given back: it chooses the same image again.
+    drawn = get_image(pdf, "random", context=ctx)
+    again = get_image(pdf, "random", seed=drawn["selection"]["seed"], context=ctx)
+    assert again["id"] == drawn["id"]
+    # Many seeds reach many figures, never a decorative one.
+    chosen = {get_image(pdf, "random", seed=s, context=ctx)["id"] for s in range(60)}
+    assert chosen <= figures and len(chosen) > 6
+    # Within a section, leaving ids out.
+    toc = get_toc(pdf, context=ctx)["sections"]
+    third = toc[2]["id"]
+    in_third = {i["id"] for i in listed if i["page"] == 3 and not i.get("decorative")}
+    left_out = sorted(in_third)[:2]
+    for s in range(20):
+        got = get_image(
+            pdf, "random", section=third, exclude=",".join(left_out), seed=s, context=ctx
+        )
+        assert got["id"] in in_third - set(left_out)
+        assert got["selection"]["candidates"] == 1
+    with pytest.raises(PdfthinError) as err:
+        get_image(pdf, "random", section=third, exclude=",".join(sorted(in_third)), context=ctx)
+    assert err.value.code == "not_found"
+    for bad in ({"seed": 1}, {"section": third}, {"exclude": "p1-x4"}):
+        with pytest.raises(PdfthinError) as err:
+            get_image(pdf, listed[0]["id"], context=ctx, **bad)  # type: ignore[arg-type]
+        assert err.value.code == "invalid_argument"
+    with pytest.raises(PdfthinError) as err:
+        get_image(pdf, "random", exclude="p1-x4;rm", context=ctx)
+    assert err.value.code == "invalid_argument"
+
+
+def test_the_cli_chooses_at_random_and_prints_base64_without_a_file(tmp_path: Any) -> None:
+    path = tmp_path / "many.pdf"
+    path.write_bytes(many_images_pdf(pages=1, per_page=3))
+
+    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "pdfthin", "image", str(path), *args],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+
+    direct = get_image(path.read_bytes(), "p1-x4", context=Context())
+    shown = run("p1-x4")
+    assert shown.returncode == 0
+    assert shown.stdout.decode().strip() == direct["data"]
+    picked = run("-r", "--seed", "3", "--format", "json")
+    answer = json.loads(picked.stdout)
+    assert answer["selection"]["seed"] == 3 and answer["data"]
+    assert answer["id"] == get_image(path.read_bytes(), "random", seed=3, context=Context())["id"]
+    said = run("--random", "--seed", "3", "-o", str(tmp_path / "x.png"))
+    assert said.returncode == 0 and f"chose {answer['id']}" in said.stderr.decode()
+    for bad in ((), ("p1-x4", "--random")):
+        r = run(*bad)
+        assert r.returncode == 2 and b"ID or --random" in r.stderr
+
+
 # --- errors ---------------------------------------------------------------------------------------
 
 

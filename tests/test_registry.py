@@ -243,7 +243,7 @@ _CLI_ONLY = {"help", "file", "format", "native"}
 _CLI_EXTRA = {
     "describe": {"ocr"},
     "find": {"quiet"},
-    "image": {"output"},
+    "image": {"output", "random"},
     "inspect": {"output"},
 }
 

@@ -9,6 +9,7 @@ found while some pages in scope could not be searched (they need OCR), 5 documen
 from __future__ import annotations
 
 import argparse
+import base64
 import functools
 import json
 import sys
@@ -164,12 +165,19 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument(
                 "--output",
                 "-o",
-                required=True,
                 metavar="FILE",
-                help="where to write it (required). The image is written in its own format "
+                help="where to write it. The image is written in its own format "
                 "(stored JPEG and JPEG 2000 as they are, others as PNG, TIFF or JBIG2): an "
                 "extension naming another format (.png for a JPEG) is refused, exit 2; - "
-                "writes the bytes to stdout",
+                "writes the bytes to stdout (default: its base64 text on stdout, as the MCP "
+                "tool answers it)",
+            )
+            p.add_argument(
+                "-r",
+                "--random",
+                action="store_true",
+                help="an image chosen at random in place of ID (not a decorative one; with "
+                "-s/--section, --exclude, --seed) (default: off)",
             )
         if op.command == "inspect":
             p.add_argument(
@@ -260,7 +268,13 @@ def _native_option(parser: argparse.ArgumentParser, sub: Any) -> None:
 #: An argument a command takes as a positional has its metavar here instead.
 _FLAGS: dict[tuple[str, str], str] = {("find", "match_mode"): "--mode"}
 #: Further spellings of a flag: (command, argument) -> flags (``--pages`` as read has it).
-_ALIASES: dict[tuple[str, str], tuple[str, ...]] = {("inspect", "page"): ("--pages",)}
+_ALIASES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("inspect", "page"): ("--pages",),
+    ("image", "section"): ("-s",),
+    ("images", "section"): ("-s",),
+    ("peek", "position"): ("-p",),
+    ("peek", "limit"): ("-l",),
+}
 _POSITIONAL: dict[tuple[str, str], str] = {
     ("find", "query"): "QUERY",
     ("search", "query"): "QUERY",
@@ -286,12 +300,13 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
         key = (op.command, param.name)
         helps = _cli_help(param)
         if key in _POSITIONAL:
-            optional = "?" if not param.required else None
+            # ``image``'s ID may be left out for --random.
+            optional = "?" if not param.required or key == ("image", "image_id") else None
             parser.add_argument(
                 param.name,
                 metavar=_POSITIONAL[key],
                 nargs=optional,
-                help=helps + (" Omit for the whole document." if optional else ""),
+                help=helps + (" Omit for the whole document." if not param.required else ""),
             )
         elif param.name == "ocr":  # the command line binds a provider, not a flag
             parser.add_argument("--ocr", metavar="MODULE", help=_OCR_HELP)
@@ -318,6 +333,7 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
         else:
             parser.add_argument(
                 _flag(key),
+                *_ALIASES.get(key, ()),
                 dest=param.name,
                 choices=param.enum,
                 default=param.default,
@@ -327,7 +343,9 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
 
 def _cli_help(param: Any) -> str:
     """The help of ``param`` on the command line: in its words, saying its default."""
-    helps = _CLI_HELP.get(param.name) or _cli_words(param.description)
+    # Overrides are per argument name; another argument of that name keeps its own words.
+    override = _CLI_HELP.get(param.name)
+    helps = override if override and _same_words(param) else _cli_words(param.description)
     if param.required or "default" in helps.lower():
         return helps
     if param.kind == "boolean":
@@ -335,6 +353,14 @@ def _cli_help(param: Any) -> str:
     if param.default is not None:
         return helps + f" Default: {param.default}."
     return helps + " Default: none."
+
+
+def _same_words(param: Any) -> bool:
+    """Whether ``param`` is the argument its name's help override was written for (``seed``
+    is peek's position seed and get_image's choice seed)."""
+    from pdfthin.operations import params
+
+    return param is getattr(params, param.name.upper(), None)
 
 
 def _flag(key: tuple[str, str]) -> str:
@@ -347,6 +373,8 @@ def _arguments(op: Operation, args: argparse.Namespace, **given: Any) -> dict[st
     out = {p.name: getattr(args, p.name, None) for p in op.params}
     if "ocr" in out:
         out["ocr"] = bool(out["ocr"])
+    if getattr(args, "random", False):
+        out["image_id"] = "random"
     out.update(given)
     return out
 
@@ -376,6 +404,8 @@ def _usage_error(args: argparse.Namespace) -> str | None:
         return "--cursor continues one file's answer; give one FILE with it"
     if args.command == "image" and args.output == "-" and args.format == "json":
         return "--format json and -o - would both write to stdout; choose one"
+    if args.command == "image" and args.random == (args.image_id is not None):
+        return "give an image ID or --random, one of them"
     return None
 
 
@@ -1027,10 +1057,21 @@ def _cmd_image(args: argparse.Namespace) -> int:
         content, info = _run(
             args, lambda: image_file(args.file, **arguments, context=context), json_mode
         )
-        refused = _extension_mismatch(args.output, info)
+        refused = _extension_mismatch(args.output, info) if args.output else None
         if refused is not None:
             print(f"pdfthin image: {refused}", file=sys.stderr)
             return EXIT_USAGE
+        if args.output is None:
+            # No file: the base64 text get_image answers (the whole answer with --format json).
+            _say_choice(info, json_mode)
+            data = base64.b64encode(content).decode("ascii")
+            if json_mode:
+                _print_json({**info, "encoding": "base64", "data": data})
+            else:
+                print(data)
+                for note in info.get("notes", []):
+                    print(f"pdfthin: {note}", file=sys.stderr)
+            return EXIT_OK
         if args.output == "-":
             sys.stdout.buffer.write(content)
             sys.stdout.buffer.flush()
@@ -1043,6 +1084,7 @@ def _cmd_image(args: argparse.Namespace) -> int:
                 return _fail(PdfthinError("invalid_argument", message), json_mode)
     except _Failed as failed:
         return failed.code
+    _say_choice(info, json_mode)
     if json_mode:
         _print_json({**info, "output": args.output})
     elif args.output != "-":  # stdout holds the image itself
@@ -1050,6 +1092,17 @@ def _cmd_image(args: argparse.Namespace) -> int:
     for note in [] if json_mode else info.get("notes", []):
         print(f"pdfthin: {note}", file=sys.stderr)
     return EXIT_OK
+
+
+def _say_choice(info: Mapping[str, Any], json_mode: bool) -> None:
+    """Which image --random chose, on stderr (JSON answers carry ``selection``)."""
+    chosen = info.get("selection")
+    if chosen and not json_mode:
+        print(
+            f"pdfthin: chose {info['id']} among {chosen['candidates']} images "
+            f"(--seed {chosen['seed']} chooses it again)",
+            file=sys.stderr,
+        )
 
 
 #: The file extensions of each format an image is written in (``image`` gives the stored

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import base64
 import math
+import random
 import re
+import secrets
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -46,10 +48,19 @@ from pdfthin.model.sections import Section, by_page, holds, innermost, section_t
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill
-from pdfthin.operations.params import MAX_BYTES, MAX_MAX_BYTES, budget
+from pdfthin.operations.params import (
+    EXCLUDE,
+    IMAGE_SECTION,
+    IMAGE_SEED,
+    MAX_BYTES,
+    MAX_MAX_BYTES,
+    MAX_SEED,
+    budget,
+)
 from pdfthin.operations.response import TITLE_SOURCES, document_ref, document_summary, size
 from pdfthin.operations.sections import section_span
 from pdfthin.operations.types import (
+    ImageChoice,
     ImageEntry,
     ImageFile,
     ImageResponse,
@@ -57,6 +68,7 @@ from pdfthin.operations.types import (
     ImagesResponse,
     ImagesSection,
     Rendered,
+    Selection,
 )
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
@@ -377,15 +389,26 @@ def get_image(
     document: Source,
     image_id: str,
     *,
+    section: str | None = None,
+    exclude: str | None = None,
+    seed: int | None = None,
     max_bytes: int | None = None,
     password: str | None = None,
     context: Context | None = None,
 ) -> ImageResponse:
     """One image as a file, base64-encoded. ``max_bytes`` bounds the base64 text (default
-    5 MB); a larger image is ``too_large``."""
+    5 MB); a larger image is ``too_large``. ``image_id="random"`` chooses one (see
+    :func:`image_file`)."""
     limit: int = MAX_BYTES.value(max_bytes)
     content, info = image_file(
-        document, image_id, max_bytes=MAX_MAX_BYTES, password=password, context=context
+        document,
+        image_id,
+        section=section,
+        exclude=exclude,
+        seed=seed,
+        max_bytes=MAX_MAX_BYTES,
+        password=password,
+        context=context,
     )
     encoded_size = 4 * math.ceil(len(content) / 3)
     if encoded_size > limit:
@@ -405,15 +428,31 @@ def image_file(
     document: Source,
     image_id: str,
     *,
+    section: str | None = None,
+    exclude: str | None = None,
+    seed: int | None = None,
     max_bytes: int | None = None,
     password: str | None = None,
     context: Context | None = None,
 ) -> tuple[bytes, ImageFile]:
     """The image's file bytes and its description (everything ``get_image`` returns but the
-    data). ``max_bytes`` bounds the file's size here."""
+    data). ``max_bytes`` bounds the file's size here. ``image_id="random"`` chooses one of
+    the images that are not decorative (of ``section``, without the ids in ``exclude``) with
+    ``seed`` (one is drawn and answered when not given), and says so in ``selection``."""
     context = context or default_context()
     limit: int = MAX_BYTES.value(max_bytes)
     text = image_id.strip() if isinstance(image_id, str) else ""
+    section = IMAGE_SECTION.value(section)
+    exclude = EXCLUDE.value(exclude)
+    seed = IMAGE_SEED.value(seed)
+    selection: Selection | None = None
+    if text != RANDOM and (section, exclude, seed) != (None, None, None):
+        raise PdfthinError(
+            "invalid_argument", "section, exclude and seed choose an image only with 'random'"
+        )
+    if text == RANDOM:
+        doc = context.document(document, password)
+        text, selection = _random(doc, document, password, context, section, exclude, seed)
     match = _ID.match(text)
     alias = None if match else _ALIAS.match(text)
     if match is None and alias is None:
@@ -461,11 +500,55 @@ def image_file(
             bytes=len(content),
             max_bytes=limit,
         )
+    chosen: ImageChoice = {} if selection is None else {"selection": selection}
     response: ImageFile = {
         "document": document_ref(doc),
         "id": image_id,
         "page": page,
         **info,
         "bytes": len(content),
+        **chosen,
     }
     return content, response
+
+
+#: The ``image_id`` that asks for an image chosen at random.
+RANDOM = "random"
+
+
+def _random(
+    doc: Document,
+    document: Source,
+    password: str | None,
+    context: Context,
+    section: str | None,
+    exclude: str | None,
+    seed: int | None,
+) -> tuple[str, Selection]:
+    """The id of an image chosen at random among those that are not decorative (in
+    ``section``, without ``exclude``), and how it was chosen."""
+    catalogue = _catalogue(doc, document, password, context)
+    chosen: Section | None = None
+    if section is not None:
+        section_span(doc, section)  # not_found for an unknown or unlocated section
+        chosen = section_tree(doc).by_id(section)
+    left_out = {part.strip() for part in (exclude or "").split(",") if part.strip()}
+    candidates = [
+        entry.id
+        for entries in catalogue.pages
+        for entry in entries
+        if entry.id not in left_out
+        and not _decorative(entry, catalogue, doc)[0]
+        and (chosen is None or holds(chosen, entry.page, entry.placement.bbox[1]))
+    ]
+    if not candidates:
+        where = f" in section {section}" if section else ""
+        raise PdfthinError(
+            "not_found",
+            f"no image to choose from{where}: every image is decorative or excluded",
+            section=section,
+        )
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED)
+    pick = random.Random(seed).choice(candidates)
+    return pick, {"random": True, "seed": seed, "candidates": len(candidates)}

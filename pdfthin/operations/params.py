@@ -60,6 +60,8 @@ MAX_PEEK = 20_000
 MAX_SEED = 2**53
 #: ``get_image``: ``max_bytes`` bounds the base64 text sent.
 MAX_IMAGE_ID_CHARS = 64
+#: ``get_image(image_id="random", exclude=...)``: the ids left out, comma-separated.
+MAX_EXCLUDE_CHARS = 20_000
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 MAX_MAX_BYTES = 256 * 1024 * 1024
 
@@ -375,10 +377,31 @@ SEED = Param(
 IMAGE_ID = Param(
     "image_id",
     "string",
-    "An image id from list_images, like 'p3-x12' or 'p1-i1', or its resource name as an "
-    "alias ('/Im1', or 'p3/Im1' on page 3).",
+    "An image id from list_images, like 'p3-x12' or 'p1-i1', its resource name as an alias "
+    "('/Im1', or 'p3/Im1' on page 3), or 'random' for one chosen at random.",
     required=True,
     max_length=MAX_IMAGE_ID_CHARS,
+)
+IMAGE_SECTION = Param(
+    "section",
+    "string",
+    "With image_id 'random': choose among the images of this section (an id from get_toc).",
+    max_length=MAX_SECTION_CHARS,
+    pattern=SECTION.pattern,
+)
+EXCLUDE = Param(
+    "exclude",
+    "string",
+    "With image_id 'random': image ids not to choose, separated by commas.",
+    max_length=MAX_EXCLUDE_CHARS,
+    pattern=r"^[\w\-.]+(?:\s*,\s*[\w\-.]+)*$",
+)
+IMAGE_SEED = Param(
+    "seed",
+    "integer",
+    "With image_id 'random': makes the choice reproducible (the answer gives the seed used).",
+    minimum=0,
+    maximum=MAX_SEED,
 )
 MAX_BYTES = Param(
     "max_bytes",

@@ -20,9 +20,12 @@ from pdfthin.operations.params import (
     CASE_SENSITIVE,
     CONTEXT_CHARS,
     CURSOR,
+    EXCLUDE,
     FOLD_ACCENTS,
     FULL,
     IMAGE_ID,
+    IMAGE_SECTION,
+    IMAGE_SEED,
     INSPECT_MAX_CHARS,
     LIMIT,
     MATCH_MODE,
@@ -344,8 +347,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "One image of a PDF (ids from list_images): PNG (re-encoded samples, fax images with "
         "Pillow) or JPEG as stored; JPEG 2000, TIFF and JBIG2 as stored or wrapped. The result "
         "describes it (media_type, width, height, bytes, notes). Larger than max_bytes of "
-        "base64 (default 5 MB) is too_large.",
-        (IMAGE_ID, MAX_BYTES, PASSWORD),
+        "base64 (default 5 MB) is too_large. image_id 'random' chooses one that is not "
+        "decorative (within a section, leaving out the ids in exclude; reproducible with "
+        "seed; 'selection' says how it was chosen).",
+        (IMAGE_ID, IMAGE_SECTION, EXCLUDE, IMAGE_SEED, MAX_BYTES, PASSWORD),
         _image,
         ImageResponse,
         file=True,

@@ -614,13 +614,25 @@ class Rendered(_Rendered, total=False):
     notes: Annotated[list[str], "approximations, and what was left out"]
 
 
-class ImageFile(Rendered):
-    """An image's description: everything ``get_image`` answers but its data."""
+class Selection(TypedDict):
+    random: bool
+    seed: Annotated[int, "pass it again to choose the same image"]
+    candidates: Annotated[int, "the images it was chosen among"]
 
+
+class _ImageFile(Rendered):
     document: Annotated[DocumentRef, DOCUMENT_NOTE]
     id: str
     page: int
     bytes: Annotated[int, "the file's size"]
+
+
+class ImageChoice(TypedDict, total=False):
+    selection: Annotated[Selection, "how an image asked for as 'random' was chosen"]
+
+
+class ImageFile(_ImageFile, ImageChoice):
+    """An image's description: everything ``get_image`` answers but its data."""
 
 
 class ImageResponse(ImageFile):
