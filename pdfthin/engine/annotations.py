@@ -20,6 +20,7 @@ from pypdf.generic import StreamObject
 from pdfthin.engine.catalog import Catalog, name_tree, pdf_date
 from pdfthin.engine.content.interpreter import decode_text_string
 from pdfthin.engine.objects import get, num, resolve
+from pdfthin.engine.streams import stored_data
 from pdfthin.engine.walk import Walk
 
 #: Annotations read on one page: far more than any real page holds (a page of a
@@ -220,8 +221,8 @@ def _link_target(catalog: Catalog, node: Any, number: int, cut: list[bool]) -> d
 
 def file_spec(spec: Any, cut: list[bool], sized: bool = True) -> tuple[str | None, int | None]:
     """A file specification's name (``/UF``, else ``/F``; or the string it is) and, when it
-    embeds the file, its size: ``/Params /Size``, else the stored stream's ``/Length``. The
-    stream is never decoded."""
+    embeds the file, its size: ``/Params /Size``, else, for a file stored without a filter,
+    its stored length. The stream is never decoded."""
     if isinstance(spec, (str, bytes)):
         return _text(spec, cut), None
     if not isinstance(spec, dict):
@@ -232,11 +233,12 @@ def file_spec(spec: Any, cut: list[bool], sized: bool = True) -> tuple[str | Non
     embedded = get(spec, "/EF")
     stream = get(embedded, "/F") or get(embedded, "/UF")
     size: int | None = None
-    if isinstance(stream, (StreamObject, dict)):
-        for raw in (get(get(stream, "/Params"), "/Size"), get(stream, "/Length")):
-            if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
-                size = int(raw)
-                break
+    raw = get(get(stream, "/Params"), "/Size")
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+        size = int(raw)
+    elif isinstance(stream, StreamObject) and get(stream, "/Filter") is None:
+        # Stored as is: its stored bytes (already read with the file) are the file.
+        size = len(stored_data(stream))
     return name, size
 
 
