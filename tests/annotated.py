@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.pdfbuilder import PdfBuilder, Ref, Stream
+from pdfbuilder import PdfBuilder, Stream
 
 #: (text, x, baseline) of page 1, Helvetica 12: each piece its own run, far from the others.
 PAGE_ONE = [
@@ -129,6 +129,3 @@ def annotated_pdf(*, rotate_third: bool = True) -> bytes:
     names["EmbeddedFiles"] = b.add({"Names": ["data.csv", spec]})
     return b.build()
 
-
-def page_ref(b: PdfBuilder, index: int) -> Ref:
-    return b.page_refs[index]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pypdf.generic import StreamObject
+from pypdf.generic import IndirectObject, StreamObject
 
 from pdfthin.engine.catalog import Catalog, name_tree, pdf_date
 from pdfthin.engine.content.interpreter import decode_text_string
@@ -134,9 +134,13 @@ def page_annotations(
         items = items[:MAX_PAGE_ANNOTATIONS]
     out: list[Annotation] = []
     for item in items:
+        again = walk.seen(item)
         node = walk.visit(item)
         if walk.cut is not None:
             break
+        if node is None and isinstance(item, IndirectObject) and not again:
+            # pypdf could not parse it (past its own limits, or damaged): said, not dropped.
+            _note(problems, "an annotation cannot be read: its object is broken")
         if not isinstance(node, dict):
             continue
         subtype = get(node, "/Subtype")
@@ -145,12 +149,15 @@ def page_annotations(
         try:
             out.append(_annotation(catalog, node, number, subtype, matrix))
         except Exception as exc:  # damage deep in an entry: the rest of the page is read
-            problem = f"an annotation cannot be read: {type(exc).__name__}"
-            if problem not in problems:
-                problems.append(problem)
+            _note(problems, f"an annotation cannot be read: {type(exc).__name__}")
     if walk.cut is not None:
         problems.append(walk.cut)
     return PageAnnotations(out, problems)
+
+
+def _note(problems: list[str], problem: str) -> None:
+    if problem not in problems:
+        problems.append(problem)
 
 
 def _annotation(
@@ -177,7 +184,7 @@ def _annotation(
         fields["quads"] = _quads(get(node, "/QuadPoints"), matrix)
     if kind in ("comment", "stamp", "file_attachment"):
         icon = get(node, "/Name")
-        if isinstance(icon, str):
+        if isinstance(icon, str) and icon.startswith("/"):  # a name; a string is not an icon
             fields["icon"] = _bare(icon)[:64]
     if kind == "link":
         fields.update(_link_target(catalog, node, number, cut))
@@ -245,8 +252,11 @@ def file_spec(spec: Any, cut: list[bool], sized: bool = True) -> tuple[str | Non
 def embedded_files(catalog: Catalog, problem: Callable[[str | None], None]) -> list[EmbeddedFile]:
     """The document's embedded files (``/Names /EmbeddedFiles``), in name-tree order."""
     root = resolve(catalog.reader.trailer.get("/Root"))
-    tree = get(get(root, "/Names"), "/EmbeddedFiles")
-    if not isinstance(tree, dict):
+    names = get(root, "/Names")
+    # The tree's root as written (a reference, unresolved), so that the walk counts it as
+    # visited and a kid pointing back at it is not read again.
+    tree = dict.get(names, "/EmbeddedFiles") if isinstance(names, dict) else None
+    if not isinstance(resolve(tree), dict):
         return []
     walk = Walk("embedded files")
     out: list[EmbeddedFile] = []
