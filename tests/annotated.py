@@ -128,4 +128,3 @@ def annotated_pdf(*, rotate_third: bool = True) -> bytes:
     names = b.catalog.setdefault("Names", {})
     names["EmbeddedFiles"] = b.add({"Names": ["data.csv", spec]})
     return b.build()
-
