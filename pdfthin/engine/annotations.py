@@ -31,6 +31,11 @@ MAX_PAGE_ANNOTATIONS = 10_000
 MAX_TEXT_CHARS = 4_000
 #: Quadrilaterals read of one markup annotation or link (each is a line of text covered).
 MAX_QUADS = 1_000
+#: Values the annotation walks of one document may look at together (every page's /Annots
+#: entries and quadrilateral numbers): as much as one walk (:data:`.walk.MAX_WALK_STEPS`),
+#: many times what a heavily linked book holds. Without it, pages sharing one long /Annots
+#: array cost pages x its length.
+MAX_DOCUMENT_STEPS = 1_000_000
 #: Embedded files listed from the document's name tree.
 MAX_EMBEDDED_FILES = 1_000
 
@@ -117,14 +122,23 @@ class PageAnnotations:
     annotations: list[Annotation]
     #: What could not be read (a cut array, a broken entry), for the page's account.
     problems: list[str]
+    #: Steps of the document's budget (:data:`MAX_DOCUMENT_STEPS`) this page spent.
+    spent: int = 0
 
 
 def page_annotations(
-    catalog: Catalog, page_obj: Any, number: int, matrix: Matrix
+    catalog: Catalog,
+    page_obj: Any,
+    number: int,
+    matrix: Matrix,
+    steps: int = MAX_DOCUMENT_STEPS,
 ) -> PageAnnotations:
     """The annotations of page ``number`` (its object ``page_obj``) in ``/Annots`` order,
-    popups and widgets left out; ``matrix`` maps user space to the page as displayed."""
-    walk = Walk(f"annotations of page {number}")
+    popups and widgets left out; ``matrix`` maps user space to the page as displayed;
+    ``steps``: what is left of the document's budget."""
+    if steps <= 0:
+        return PageAnnotations([], [_SPENT])
+    walk = Walk(f"annotations of page {number}", limit=steps)
     problems: list[str] = []
     items = walk.items(page_obj, "/Annots")
     if len(items) > MAX_PAGE_ANNOTATIONS:
@@ -150,9 +164,19 @@ def page_annotations(
             out.append(_annotation(catalog, node, number, subtype, matrix))
         except Exception as exc:  # damage deep in an entry: the rest of the page is read
             _note(problems, f"an annotation cannot be read: {type(exc).__name__}")
+            continue
+        # Its quadrilaterals were numbers looked at too (a shared array of thousands).
+        if out[-1].quads and not walk.step(8 * len(out[-1].quads)):
+            break
     if walk.cut is not None:
-        problems.append(walk.cut)
-    return PageAnnotations(out, problems)
+        problems.append(_SPENT if steps < MAX_DOCUMENT_STEPS else walk.cut)
+    return PageAnnotations(out, problems, min(walk.spent, steps))
+
+
+_SPENT = (
+    f"the document's annotations hold more than {MAX_DOCUMENT_STEPS:,} objects to look at; "
+    "the rest of them was not read"
+)
 
 
 def _note(problems: list[str], problem: str) -> None:

@@ -27,6 +27,7 @@ from pypdf.generic import IndirectObject, StreamObject
 
 from pdfthin.engine import _native, recovery
 from pdfthin.engine.annotations import (
+    MAX_DOCUMENT_STEPS,
     EmbeddedFile,
     PageAnnotations,
     embedded_files,
@@ -187,6 +188,8 @@ class EngineDocument:
             self.reader, self._pages = self._open(data, password)
             self.layers = self._layers()
         self.page_count = len(self._pages)
+        #: What is left of the budget all pages' annotation walks share.
+        self._annotation_steps = MAX_DOCUMENT_STEPS
         self._page_numbers = {
             (ref.idnum, ref.generation): i + 1
             for i, ref in enumerate(self._page_refs)
@@ -377,11 +380,18 @@ class EngineDocument:
         box, rotation = _page_geometry(self._pages[number - 1])
         with _pypdf_quiet(self.limits):
             try:
-                return page_annotations(
-                    self.catalog, self._pages[number - 1], number, display_matrix(box, rotation)
+                read = page_annotations(
+                    self.catalog,
+                    self._pages[number - 1],
+                    number,
+                    display_matrix(box, rotation),
+                    self._annotation_steps,
                 )
             except Exception as exc:
                 return PageAnnotations([], [f"the annotations cannot be read: {_short(exc)}"])
+        # One budget for all pages (pages may share one long /Annots array).
+        self._annotation_steps -= read.spent
+        return read
 
     def embedded_files(self) -> list[EmbeddedFile]:
         """The files embedded in the document (its ``/EmbeddedFiles`` name tree): names and
