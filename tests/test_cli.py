@@ -151,3 +151,28 @@ def test_help_version_and_the_operation_list_do_not_load_the_engine() -> None:
         check=True,
     ).stdout
     assert loaded.strip() == "True"
+
+
+def test_annotations_are_listed_one_a_line_with_what_the_annotator_wrote_quoted(
+    tmp_path: Path,
+) -> None:
+    from annotated import annotated_pdf
+
+    path = tmp_path / "annotated.pdf"
+    path.write_bytes(annotated_pdf())
+    listed = run("annotations", str(path))
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0] == 'p1-a1  page 1  link  on "project site"  -> "https://example.com/project"'
+    assert lines[1] == 'p1-a2  page 1  link  on "see page two"  -> page 2'
+    assert 'by "Ann Reviewer"' in lines[3] and 'says "Please check this."' in lines[3]
+    assert lines[8] == "p1-a9  page 1  other (Square)"
+    assert lines[-1] == 'embedded file "data.csv"  8 bytes  description "the table\'s data"'
+    # Without --max-chars every annotation is printed, the cursors followed.
+    assert len(lines) == 11
+    # With a budget: one response, the cursor on stderr.
+    first = run("annotations", str(path), "--kinds", "link", "--max-chars", "1000")
+    assert first.returncode == 0 and "--cursor" in first.stderr
+    assert 0 < len(first.stdout.splitlines()) < 4
+    answer = json.loads(run("annotations", str(path), "--pages", "3", "--format", "json").stdout)
+    assert [a["id"] for a in answer["annotations"]] == ["p3-a1"]

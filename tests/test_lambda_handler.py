@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from annotated import annotated_pdf
 from lambda_support import (
     EVENT_SHAPES,
     b64,
@@ -33,6 +34,7 @@ from pdfthin.operations import (
     Context,
     describe_document,
     find_in_document,
+    get_annotations,
     get_chunks,
     get_info,
     get_toc,
@@ -193,6 +195,11 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
     assert [i["id"] for i in listing["images"]] == ["p1-x3", "p1-x4"]
     image = app({"operation": "get_image", "document": b64(images), "image_id": "p1-x3"}, None)
     assert image["media_type"] == "image/png" and image["encoding"] == "base64"
+    marked = annotated_pdf()
+    request = {"operation": "get_annotations", "document": b64(marked), "kinds": "link"}
+    links = app({**request, "max_chars": 1000}, None)
+    assert links == get_annotations(marked, kinds="link", max_chars=1000, context=Context())
+    assert links["annotations"][0]["uri"] == "https://example.com/project"
     assert set(OPERATIONS) == {
         "describe_document",
         "read_pages",
@@ -206,6 +213,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "get_chunks",
         "inspect_layout",
         "search_chunks",
+        "get_annotations",
     }
 
 

@@ -48,6 +48,8 @@ _HELP = {
     "inspect": "What the layout decided on one page; -o writes it drawn as an SVG.",
     "chunks": "The document as chunks with page boxes, for retrieval; --format jsonl streams "
     "one chunk a line.",
+    "annotations": "List the links (with where they go and their anchor text), comments, "
+    "highlights, stamps, attachments and embedded files.",
 }
 #: What ``pdfthin find --help`` ends with: every exit code (also in docs/cli.md).
 _FIND_EXITS = """exit codes:
@@ -1032,6 +1034,81 @@ def _cmd_images(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_annotations(args: argparse.Namespace) -> int:
+    context = _context(args)
+    json_mode = args.format == "json"
+    get_annotations = _operation("annotations", args, context)
+    try:
+        response = _run(args, get_annotations, json_mode)
+        if args.max_chars is None:
+            # No budget asked for: follow the cursors and print every entry.
+            parts = list(_following(args, get_annotations, response, json_mode))
+            response = {
+                **parts[-1],
+                "annotations": [a for part in parts for a in part["annotations"]],
+                "embedded_files": [f for part in parts for f in part["embedded_files"]],
+                "next_cursor": None,
+            }
+            response.pop("omitted", None)
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+        return EXIT_OK
+    for item in response["annotations"]:
+        print(_annotation_line(item))
+    for item in response["embedded_files"]:
+        line = f"embedded file {_quoted(item['name'])}"
+        if "size" in item:
+            line += f"  {item['size']} bytes"
+        if "description" in item:
+            line += f"  description {_quoted(item['description'])}"
+        print(line)
+    if not response["annotations"] and not response["embedded_files"]:
+        print("(no annotations)")
+    for problem in response.get("problems", []):
+        print(f"pdfthin: {problem}", file=sys.stderr)
+    if response.get("next_cursor"):
+        message = (response.get("omitted") or {}).get("message", "more follows")
+        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _quoted(text: str) -> str:
+    """Text written into the file by whoever annotated it, quoted as JSON: one line, its
+    control characters escaped, never mistaken for pdfthin's own words."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _annotation_line(item: Mapping[str, Any]) -> str:
+    """An annotation in the text listing: id, page, kind, the page text under it, where a
+    link goes, then what the annotator wrote (quoted)."""
+    kind = f"other ({item['subtype']})" if "subtype" in item else item["kind"]
+    parts = [item["id"], f"page {item['page']}", kind]
+    if "text" in item:
+        parts.append(f"on {_quoted(item['text'])}")
+    if "uri" in item:
+        parts.append(f"-> {_quoted(item['uri'])}")
+    elif "target_page" in item:
+        parts.append(f"-> page {item['target_page']}")
+    elif "named" in item:
+        parts.append(f"-> {item['named']}")
+    elif item.get("action") and item["kind"] == "link":
+        parts.append(f"-> {item['action']}")
+    if "file" in item:
+        size = f" ({item['file_size']} bytes)" if "file_size" in item else ""
+        parts.append(f"file {_quoted(item['file'])}{size}")
+    if "icon" in item:
+        parts.append(f"icon {item['icon']}")
+    if "author" in item:
+        parts.append(f"by {_quoted(item['author'])}")
+    if "modified" in item:
+        parts.append(f"at {item['modified']}")
+    if "contents" in item:
+        parts.append(f"says {_quoted(item['contents'])}")
+    return "  ".join(parts)
+
+
 def _image_line(item: dict[str, Any]) -> str:
     box = ",".join(f"{v:g}" for v in item["bbox"])
     line = (
@@ -1344,6 +1421,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "image": _cmd_image,
     "inspect": _cmd_inspect,
     "chunks": _cmd_chunks,
+    "annotations": _cmd_annotations,
     "serve": _cmd_serve,
 }
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from pdfthin.engine._native import NativeUnavailable
 from pdfthin.engine._native import require as require_native
 from pdfthin.engine._native import select as select_native
+from pdfthin.engine.annotations import Annotation, EmbeddedFile, PageAnnotations
 from pdfthin.engine.document import EngineDocument, Limits, fingerprint, password_refused
 from pdfthin.engine.images import ImageFacts, StoredImage, image_facts, load_image
 from pdfthin.engine.pypdf_version import pypdf_warning
@@ -27,7 +28,9 @@ from pdfthin.engine.types import (
 from pdfthin.errors import PdfthinError
 
 __all__ = [
+    "Annotation",
     "DocumentFacts",
+    "EmbeddedFile",
     "EngineDocument",
     "HiddenText",
     "ImageFacts",
@@ -36,6 +39,7 @@ __all__ = [
     "Metadata",
     "NativeUnavailable",
     "OutlineEntry",
+    "PageAnnotations",
     "PageContent",
     "StoredImage",
     "TextRun",

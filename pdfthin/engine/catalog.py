@@ -213,6 +213,13 @@ class Catalog:
                 return None, "the go-to action has no destination"
         return self._destination_page(dest, depth=0)
 
+    def destination_page(self, dest: Any) -> tuple[int | None, str | None]:
+        """The 1-based page a destination (an array, a name, a dictionary with ``/D``) goes
+        to, or ``None`` with the reason."""
+        if dest is None:
+            return None, "no destination"
+        return self._destination_page(dest, depth=0)
+
     def _destination_page(self, dest: Any, depth: int) -> tuple[int | None, str | None]:
         if depth > 8:
             return None, "destination chain too long"
@@ -267,7 +274,7 @@ class Catalog:
             root = resolve(self.reader.trailer.get("/Root"))
             walk = Walk("named destinations")
             names: dict[str, Any] = {}
-            for name, value in _name_tree(get(get(root, "/Names"), "/Dests"), walk):
+            for name, value in name_tree(get(get(root, "/Names"), "/Dests"), walk):
                 names.setdefault(name, value)
             self._dest_names = names
             self._dest_problem = walk.cut
@@ -287,7 +294,7 @@ class Catalog:
         files = get(get(root, "/Names"), "/EmbeddedFiles")
         if isinstance(files, dict):
             walk = Walk("attachments")
-            for name, _ in _name_tree(files, walk):
+            for name, _ in name_tree(files, walk):
                 facts.attachments.append(name)
                 if len(facts.attachments) >= MAX_NAMES:
                     break
@@ -335,7 +342,7 @@ def _count_fields(acroform: Any, walk: Walk) -> int:
     return min(count, MAX_FIELDS)
 
 
-def _name_tree(root: Any, walk: Walk) -> Iterator[tuple[str, Any]]:
+def name_tree(root: Any, walk: Walk) -> Iterator[tuple[str, Any]]:
     """A name tree's ``(key, value)`` pairs in tree order (values unresolved), each node
     once."""
     for _, node in depth_first(walk, [root], lambda n: walk.items(n, "/Kids")):

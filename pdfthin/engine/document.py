@@ -26,6 +26,13 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from pypdf.generic import IndirectObject, StreamObject
 
 from pdfthin.engine import _native, recovery
+from pdfthin.engine.annotations import (
+    MAX_DOCUMENT_STEPS,
+    EmbeddedFile,
+    PageAnnotations,
+    embedded_files,
+    page_annotations,
+)
 from pdfthin.engine.catalog import Catalog
 from pdfthin.engine.content import native_page
 from pdfthin.engine.content.interpreter import (
@@ -181,6 +188,8 @@ class EngineDocument:
             self.reader, self._pages = self._open(data, password)
             self.layers = self._layers()
         self.page_count = len(self._pages)
+        #: What is left of the budget all pages' annotation walks share.
+        self._annotation_steps = MAX_DOCUMENT_STEPS
         self._page_numbers = {
             (ref.idnum, ref.generation): i + 1
             for i, ref in enumerate(self._page_refs)
@@ -362,6 +371,38 @@ class EngineDocument:
                 return self.catalog.facts()
             except Exception:
                 return DocumentFacts()
+
+    def annotations(self, number: int) -> PageAnnotations:
+        """Page ``number``'s annotations (1-based; popups and widgets left out), boxes in the
+        page as displayed; never raises for damage inside them."""
+        self._check_open()
+        number = check_page(number, self.page_count)
+        box, rotation = _page_geometry(self._pages[number - 1])
+        with _pypdf_quiet(self.limits):
+            try:
+                read = page_annotations(
+                    self.catalog,
+                    self._pages[number - 1],
+                    number,
+                    display_matrix(box, rotation),
+                    self._annotation_steps,
+                )
+            except Exception as exc:
+                return PageAnnotations([], [f"the annotations cannot be read: {_short(exc)}"])
+        # One budget for all pages (pages may share one long /Annots array).
+        self._annotation_steps -= read.spent
+        return read
+
+    def embedded_files(self) -> list[EmbeddedFile]:
+        """The files embedded in the document (its ``/EmbeddedFiles`` name tree): names and
+        sizes, never their content."""
+        self._check_open()
+        with _pypdf_quiet(self.limits):
+            try:
+                return embedded_files(self.catalog, self._problem)
+            except Exception as exc:
+                self._problem(f"embedded files cannot be read: {_short(exc)}")
+                return []
 
     def _problem(self, problem: str | None) -> None:
         if problem is not None and problem not in self.problems:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pdfthin.errors import PdfthinError
 
 if TYPE_CHECKING:
+    from pdfthin.operations.annotations import get_annotations
     from pdfthin.operations.chunks import get_chunks
     from pdfthin.operations.context import Context, default_context
     from pdfthin.operations.describe import describe_document
@@ -35,6 +36,7 @@ __all__ = [
     "describe_document",
     "error_envelope",
     "find_in_document",
+    "get_annotations",
     "get_chunks",
     "get_image",
     "get_info",
@@ -72,6 +74,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations import images
 
         return getattr(images, name)
+    if name == "get_annotations":
+        from pdfthin.operations.annotations import get_annotations
+
+        return get_annotations
     if name == "get_chunks":
         from pdfthin.operations.chunks import get_chunks
 

@@ -437,3 +437,28 @@ INSPECT_MAX_CHARS = Param(
     minimum=MIN_MAX_CHARS,
     maximum=MAX_MAX_CHARS,
 )
+
+# --- get_annotations ----------------------------------------------------------------------------
+
+#: What ``kinds`` may name: the kinds of annotations, and the document's embedded files.
+ANNOTATION_KINDS = (
+    "link",
+    "comment",
+    "highlight",
+    "underline",
+    "strikeout",
+    "squiggly",
+    "free_text",
+    "stamp",
+    "ink",
+    "file_attachment",
+    "other",
+    "embedded_file",
+)
+KINDS = Param(
+    "kinds",
+    "string",
+    "Only these kinds, comma-separated: " + ", ".join(ANNOTATION_KINDS) + " (default all).",
+    max_length=200,
+    pattern=r"^\s*[a-z_]+(\s*,\s*[a-z_]+)*\s*$",
+)

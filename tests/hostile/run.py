@@ -44,6 +44,7 @@ def run(name: str) -> dict[str, Any]:
         Context,
         describe_document,
         find_in_document,
+        get_annotations,
         get_image,
         get_info,
         get_toc,
@@ -108,6 +109,13 @@ def run(name: str) -> dict[str, Any]:
         shown = [*inspected["runs"], *inspected["blocks"], *inspected["furniture"]]
         page_text.append(" ".join(item["text"] for item in shown))
         page_text.append(inspected["svg"] or "")
+    # The page text under links and markup is page text too; what the annotations say
+    # (contents, authors) is not, and is not checked here.
+    for response in follow(
+        "get_annotations",
+        lambda c: get_annotations(data, cursor=c, password=pw, context=context),
+    ):
+        page_text.extend(a.get("text", "") for a in response.get("annotations", []))
     for query in (*spec.must_show, *spec.must_not_show, "the"):
         code, hits = _outcome(
             lambda q=query: find_in_document(data, q, password=pw, context=context)

@@ -1,0 +1,77 @@
+"""The page text under a box: what a link's rectangle or a highlight's quadrilaterals cover.
+
+Geometry only. A word of a run belongs to a box when its centre lies inside the box grown by
+:data:`MARGIN_EM` of the word's size; a word's extent is estimated from its place in the run
+(characters of one run share its width evenly), which is exact enough at word granularity:
+link and highlight boxes are drawn around whole words, give or take a fraction of an em.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from pdfthin.engine.types import TextRun
+from pdfthin.layout.lines import WORD_GAP_EM
+
+Box = tuple[float, float, float, float]
+
+#: A box is grown by this many ems of the text's size before a word's centre is tested:
+#: writers draw link rectangles a little inside or outside the glyphs' extent.
+MARGIN_EM = 0.25
+#: Two words whose centres are less than this many ems apart vertically share a line.
+SAME_LINE_EM = 0.5
+#: The text under one box is cut here (a link over a whole page of text is not an anchor).
+MAX_COVERED_CHARS = 2_000
+_WORD = re.compile(r"\S+")
+
+
+def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:
+    """The words of ``runs`` whose centres lie inside any of ``boxes``, in line order (top to
+    bottom, then left to right), joined by single spaces where the page has a gap."""
+    if not boxes:
+        return ""
+    words: list[tuple[float, float, float, float, str]] = []  # (y, x0, x1, size, text)
+    for run in runs:
+        text = run.text
+        if not text.strip() or run.x1 <= run.x0:
+            continue
+        size = run.size if run.size > 0 else run.y1 - run.y0
+        margin = MARGIN_EM * size
+        cy = (run.y0 + run.y1) / 2
+        if run.direction != 0:
+            # Turned text: the run is the finest unit whose place is known.
+            pieces = [(run.x0, run.x1, " ".join(text.split()))]
+        else:
+            per_char = (run.x1 - run.x0) / len(text)
+            pieces = [
+                (run.x0 + per_char * m.start(), run.x0 + per_char * m.end(), m.group())
+                for m in _WORD.finditer(text)
+            ]
+        for x0, x1, word in pieces:
+            cx = (x0 + x1) / 2
+            if any(
+                b[0] - margin <= cx <= b[2] + margin and b[1] - margin <= cy <= b[3] + margin
+                for b in boxes
+            ):
+                words.append((cy, x0, x1, size, word))
+    if not words:
+        return ""
+    words.sort(key=lambda w: (w[0], w[1]))
+    lines: list[list[tuple[float, float, float, float, str]]] = []
+    for placed in words:
+        if lines and abs(placed[0] - lines[-1][0][0]) < SAME_LINE_EM * placed[3]:
+            lines[-1].append(placed)
+        else:
+            lines.append([placed])
+    parts: list[str] = []
+    for line in lines:
+        line.sort(key=lambda w: w[1])
+        joined = line[0][4]
+        for before, after in itertools.pairwise(line):
+            gap = after[1] - before[2]
+            joined += (" " if gap > WORD_GAP_EM * min(before[3], after[3]) else "") + after[4]
+        parts.append(joined)
+    out = " ".join(parts)
+    return out if len(out) <= MAX_COVERED_CHARS else out[: MAX_COVERED_CHARS - 1] + "…"
