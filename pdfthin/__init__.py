@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 __all__ = ["PdfthinError", "__version__", "chunks", "open"]
 
 
+def __dir__() -> list[str]:
+    """The public API only (``dir(pdfthin)`` in a REPL): not the modules and names the
+    package itself imports."""
+    return sorted(__all__)
+
+
 def open(
     source: str | os.PathLike[str] | bytes,
     password: str | None = None,

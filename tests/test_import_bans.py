@@ -245,3 +245,13 @@ def test_ruff_bans_the_same_network_modules() -> None:
     for line in ignores.splitlines():
         if line.startswith('"pdfthin'):
             assert "TID251" not in line, line
+
+
+def test_dir_of_the_package_is_its_public_api() -> None:
+    # A REPL user's dir(pdfthin) lists what to use, not the modules and names the package
+    # imports for itself; each name listed is there.
+    import pdfthin
+
+    assert dir(pdfthin) == sorted(pdfthin.__all__)
+    assert all(hasattr(pdfthin, name) for name in dir(pdfthin))
+    assert {"open", "chunks", "PdfthinError"} <= set(dir(pdfthin))
