@@ -69,3 +69,37 @@ def test_one_session_over_http(tree: Tree) -> None:
         connection.close()
     finally:
         stop(process)
+
+
+def test_the_address_is_announced_and_a_busy_port_is_one_line() -> None:
+    import socket
+    import subprocess
+
+    from mcp_support import PYTHON, WORKDIR, server_args
+
+    root = SAMPLE.parent
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        busy = subprocess.run(
+            [PYTHON, *server_args(root, "--http", f"127.0.0.1:{port}")],
+            cwd=WORKDIR,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert busy.returncode == 2
+    assert busy.stdout == ""
+    assert (
+        busy.stderr == f"pdfthin serve: cannot listen on 127.0.0.1:{port}: address already in use\n"
+    )
+    # Free, it listens and says where, on stderr (the first line), once it listens.
+    process = start_http_server(root, port)
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline().decode()
+        assert line == f"pdfthin serve: listening on http://127.0.0.1:{port}/mcp\n"
+    finally:
+        stop(process)

@@ -1403,9 +1403,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         server = PdfthinServer(config)  # the root, the OCR module: fail here, in one line
+        serve(server)  # a port another process holds: one line too
     except PdfthinError as exc:
         return usage(exc.message)
-    serve(server)
     return EXIT_OK
 
 

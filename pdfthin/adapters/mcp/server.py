@@ -305,7 +305,65 @@ def serve(server: PdfthinServer) -> None:
             allowed_hosts=[netloc, f"localhost:{port}"],
             allowed_origins=[f"http://{netloc}", f"http://localhost:{port}"],
         )
-        run = functools.partial(
-            app.run_streamable_http_async, host=host, port=port, transport_security=security
-        )
+        starlette_app = app.streamable_http_app(transport_security=security, host=host)
+        run = functools.partial(_serve_http, starlette_app, host, port, netloc)
     anyio.run(run)
+
+
+class _BindFailure(logging.Filter):
+    """Keeps uvicorn's "error while attempting to bind" record, so that a port another
+    process holds is one line of ours, not its log line and then an exit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reason: str | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "error while attempting to bind" in message:
+            self.reason = message.rpartition(": ")[2] or message
+            return False
+        return True
+
+
+def _exits(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or groups, a ``SystemExit``."""
+    if isinstance(exc, SystemExit):
+        return True
+    inner = getattr(exc, "exceptions", None)
+    return isinstance(inner, tuple) and any(_exits(e) for e in inner)
+
+
+async def _serve_http(starlette_app: Any, host: str, port: int, netloc: str) -> None:
+    """uvicorn on ``host:port``; once it listens, the address on stderr (stdout is not the
+    protocol's here, but logs go to stderr). A port that cannot be bound is
+    ``invalid_argument`` (the command line's exit 2)."""
+    import uvicorn
+
+    server = uvicorn.Server(
+        uvicorn.Config(starlette_app, host=host, port=port, log_level="warning")
+    )
+    failure = _BindFailure()
+    logger = logging.getLogger("uvicorn.error")
+    logger.addFilter(failure)
+
+    async def announce() -> None:
+        while not server.started and not server.should_exit:
+            await anyio.sleep(0.05)
+        if server.started:
+            print(f"pdfthin serve: listening on http://{netloc}/mcp", file=sys.stderr, flush=True)
+
+    try:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(announce)
+            await server.serve()
+    except BaseException as exc:  # uvicorn's exit comes wrapped in the task group's group
+        if not _exits(exc):
+            raise
+        raise PdfthinError(
+            "invalid_argument",
+            f"cannot listen on {netloc}: {failure.reason or 'the server could not start'}",
+            port=port,
+        ) from None
+    finally:
+        logger.removeFilter(failure)
