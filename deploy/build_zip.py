@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.metadata
+import importlib.util
 import json
 import os
 import shutil
@@ -170,6 +171,59 @@ def runtime_python(runtime: str = RUNTIME) -> str:
     return found
 
 
+_VERSION = "import sys; print(f'python{sys.version_info[0]}.{sys.version_info[1]}')"
+
+
+def interpreter_version(python: str) -> str | None:
+    """``python3.X`` of the interpreter at ``python``; ``None`` when it does not run."""
+    try:
+        done = subprocess.run(
+            [
+                python,
+                "-c",
+                "import sys; print(f'python{sys.version_info[0]}.{sys.version_info[1]}')",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def setup_problem(python: str | None, bytecode: bool, runtime: str = RUNTIME) -> str | None:
+    """What keeps the zip from being built, in one line, checked before anything is packed:
+    pypdf missing from the Python that runs this (its pypdf is what is packed), or no
+    interpreter of the runtime's version to compile the bytecode."""
+    if importlib.util.find_spec("pypdf") is None:
+        return (
+            f"the zip packs the pypdf of the Python running this ({sys.executable}), which has "
+            "none: run it with the project's environment (pip install .)"
+        )
+    if not bytecode:
+        return None
+    if python is None:
+        if runtime == f"python{sys.version_info.major}.{sys.version_info.minor}":
+            return None
+        if shutil.which(runtime) is None:
+            return (
+                f"bytecode for the {runtime} runtime needs {runtime}: put it on the PATH, pass "
+                "--python PATH, or build with --sources"
+            )
+        return None
+    version = interpreter_version(python)
+    if version is None:
+        return f"--python {python} is not a Python interpreter that runs here"
+    if version != runtime:
+        return (
+            f"--python {python} is {version}, but the Lambda runtime is {runtime}: bytecode "
+            "loads only in its own version (give a {runtime}, or build with --sources)"
+        ).replace("{runtime}", runtime)
+    return None
+
+
 #: What compiles the staged sources, run by the runtime's Python: ``compileall -b`` with
 #: unchecked-hash ``.pyc`` files named after ``TASK_ROOT``, except that docstrings are left
 #: out (a sixth of the bytecode; line numbers stay). Nothing the handler runs reads one: pypdf
@@ -208,12 +262,7 @@ for path in sorted(staging.rglob("*.py")):
 def to_bytecode(files: dict[str, bytes], python: str, runtime: str = RUNTIME) -> dict[str, bytes]:
     """``files`` with every ``.py`` replaced by its sourceless ``.pyc``, compiled by ``python``,
     which must be the runtime's version (a ``.pyc`` loads only in its own)."""
-    version = subprocess.run(
-        [python, "-c", "import sys; print(f'python{sys.version_info[0]}.{sys.version_info[1]}')"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    version = interpreter_version(python)
     if version != runtime:
         raise SystemExit(f"{python} is {version}, but the runtime is {runtime}")
     with tempfile.TemporaryDirectory(prefix="pdfthin-lambda-") as tmp:
@@ -268,6 +317,10 @@ def main(argv: list[str] | None = None) -> int:
         "--sources", action="store_true", help="ship .py sources instead of bytecode"
     )
     args = parser.parse_args(argv)
+    problem = setup_problem(args.python, not args.sources)
+    if problem is not None:
+        print(f"build_zip.py: {problem}", file=sys.stderr)
+        return 2
     path = build(args.output, args.python, bytecode=not args.sources)
     data = path.read_bytes()
     with zipfile.ZipFile(path) as archive:

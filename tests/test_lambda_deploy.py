@@ -162,3 +162,32 @@ def test_nothing_the_handler_runs_reads_the_docstrings_the_bytecode_leaves_out(
 def test_bytecode_only_for_the_runtime_version(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match=r"python2\.7"):
         build_zip.build(tmp_path / "x.zip", sys.executable, runtime="python2.7")
+
+
+def test_the_build_checks_its_interpreters_up_front_in_one_line(tmp_path: Path) -> None:
+    script = str(ROOT / "deploy" / "build_zip.py")
+    out = tmp_path / "never.zip"
+
+    def run(python: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [python, script, "--output", str(out), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    # Not a Python at all, and a Python of another version than the runtime's.
+    for given in ("/bin/false", str(tmp_path / "missing-python")):
+        done = run(sys.executable, "--python", given)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "not a Python interpreter" in done.stderr
+    other = "python2.7" if build_zip.RUNTIME != "python2.7" else "python3.0"
+    assert build_zip.setup_problem(sys.executable, True, runtime=other) is not None
+    assert other in str(build_zip.setup_problem(sys.executable, True, runtime=other))
+    # A Python without pypdf cannot pack it: said before anything is built. (A bare venv.)
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    done = run(str(bare / "bin" / "python"), "--sources")
+    assert done.returncode == 2 and "has none" in done.stderr and done.stderr.count("\n") == 1
+    assert not out.exists()
