@@ -55,15 +55,25 @@ def test_the_template_matches_the_code() -> None:
     assert callable(getattr(importlib.import_module(module), name))
     code = (TEMPLATE.parent / function["CodeUri"]).resolve()
     assert code == build_zip.DEFAULT_OUTPUT
-    # The function reads one bucket (and prefix), and nothing else.
+    # The function reads one bucket (and prefix), and nothing else; with no bucket given
+    # (base64 documents only), no bucket and no S3 permission at all.
+    conditions = template()["Conditions"]
+    assert conditions["ReadsBucket"] == {
+        "Fn::Not": [{"Fn::Equals": [{"Ref": "DocumentBucket"}, ""]}]
+    }
+    assert template()["Parameters"]["DocumentBucket"]["Default"] == ""
     (policy,) = function["Policies"]
-    (statement,) = policy["Statement"]
+    condition, statements, otherwise = policy["Fn::If"]
+    assert condition == "ReadsBucket" and otherwise == {"Ref": "AWS::NoValue"}
+    (statement,) = statements["Statement"]
     assert statement["Action"] == ["s3:GetObject", "s3:GetObjectVersion"]
     assert statement["Resource"] == {
         "Fn::Sub": "arn:${AWS::Partition}:s3:::${DocumentBucket}/${DocumentPrefix}*"
     }
     variables = function["Environment"]["Variables"]
-    assert variables["PDFTHIN_S3_BUCKETS"] == {"Fn::Sub": "${DocumentBucket}/${DocumentPrefix}"}
+    assert variables["PDFTHIN_S3_BUCKETS"] == {
+        "Fn::If": ["ReadsBucket", {"Fn::Sub": "${DocumentBucket}/${DocumentPrefix}"}, ""]
+    }
     assert function["FunctionUrlConfig"]["AuthType"] == {"Ref": "UrlAuthType"}
 
 

@@ -672,3 +672,21 @@ def test_a_cursor_that_does_not_decode_is_refused_after_the_document() -> None:
         "not_a_pdf"
     )
     assert app({**bad, "document": b64(REPORT)}, None)["error"]["code"] == "invalid_cursor"
+
+
+def test_an_s3_request_to_a_function_without_buckets_says_so() -> None:
+    # Deployed for base64 documents only (no DocumentBucket): an S3 document is refused with
+    # what to change, not as if the bucket were merely the wrong one.
+    from pdfthin.adapters.aws.config import parse_buckets
+
+    assert parse_buckets("") == ()
+    app = LambdaApp(Config(buckets=()))
+    r = app({"operation": "get_info", "document": {"s3": {"bucket": "docs", "key": "a.pdf"}}}, None)
+    error = r["error"]
+    assert error["code"] == "outside_root"
+    assert "reads no S3 bucket" in error["message"] and "DocumentBucket" in error["message"]
+    with_one = LambdaApp(Config(buckets=(Bucket("docs"),)))
+    r = with_one(
+        {"operation": "get_info", "document": {"s3": {"bucket": "other", "key": "a.pdf"}}}, None
+    )
+    assert "outside the buckets" in r["error"]["message"]

@@ -74,6 +74,14 @@ class Documents:
 
     def _s3(self, spec: Any) -> S3Object:
         bucket, key, version = _s3_location(spec)
+        if not self.config.buckets:
+            raise PdfthinError(
+                "outside_root",
+                f"s3://{bucket}/{key}: this function reads no S3 bucket (PDFTHIN_S3_BUCKETS "
+                "is empty; deploy it with DocumentBucket set), only documents sent as base64",
+                bucket=bucket,
+                key=key,
+            )
         if not any(allowed.allows(bucket, key) for allowed in self.config.buckets):
             raise PdfthinError(
                 "outside_root",
