@@ -18,6 +18,7 @@ prints each response, the init time and each invocation's time. The function run
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import queue
@@ -257,12 +258,47 @@ def unpack(zip_path: Path, into: Path) -> Path:
     return into
 
 
+def setup_problem(zip_path: Path, events: list[Path]) -> str | None:
+    """What would keep the function from starting, in one line, before anything waits for it:
+    the runtime client missing, no zip, a zip whose bytecode is another Python's, an event file
+    that is not JSON."""
+    if importlib.util.find_spec("awslambdaric") is None:
+        return (
+            f"the runtime client awslambdaric is not installed for {sys.executable}: "
+            "pip install awslambdaric"
+        )
+    if not zip_path.is_file():
+        return f"no zip at {zip_path}: build it with python deploy/build_zip.py"
+    try:
+        with zipfile.ZipFile(zip_path) as archive:
+            compiled = next((n for n in archive.namelist() if n.endswith(".pyc")), None)
+            magic = archive.read(compiled)[:4] if compiled else None
+    except (OSError, zipfile.BadZipFile) as exc:
+        return f"{zip_path} is not a readable zip: {exc}"
+    if magic is not None and magic != importlib.util.MAGIC_NUMBER:
+        version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+        return (
+            f"{zip_path} holds bytecode for another Python than this {version}: run this with "
+            "the Python the zip was built for (the runtime's), or build the zip with --sources"
+        )
+    for path in events:
+        try:
+            json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            return f"event {path}: {exc}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--zip", type=Path, default=Path("dist/pdfthin-lambda.zip"))
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the function")
     parser.add_argument("events", nargs="+", type=Path, help="event JSON files, invoked in order")
     args = parser.parse_args(argv)
+    problem = setup_problem(args.zip, args.events)
+    if problem is not None:
+        print(f"local_runtime.py: {problem}", file=sys.stderr)
+        return 2
     env = dict(item.split("=", 1) for item in args.env)
     with tempfile.TemporaryDirectory() as tmp, LocalRuntime() as runtime:
         function = FunctionProcess(runtime, unpack(args.zip, Path(tmp)), env)

@@ -270,6 +270,27 @@ EVENT_SHAPES = {
 }
 
 
+#: The sample events under examples/lambda-events/ (the README's and docs/lambda.md's commands
+#: use them): one request, ``describe_document`` of examples/sample.pdf sent as base64, in each
+#: shape a function receives it. tests/test_lambda_handler.py keeps the files equal to these.
+EXAMPLE_EVENTS = ROOT / "examples" / "lambda-events"
+
+
+def example_events() -> dict[str, Any]:
+    """File name -> event, built from examples/sample.pdf."""
+    pdf = (ROOT / "examples" / "sample.pdf").read_bytes()
+    request = {
+        "operation": "describe_document",
+        "document": {"base64": base64.b64encode(pdf).decode("ascii")},
+    }
+    return {
+        "direct.json": request,
+        "function-url.json": function_url_event(request),
+        "http-api.json": http_api_event(request),
+        "rest-api.json": rest_api_event(request),
+    }
+
+
 def check_http_response(response: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
     """The status, headers and parsed body of a proxy response, checked for its shape."""
     assert set(response) == {"statusCode", "headers", "body", "isBase64Encoded"}, response

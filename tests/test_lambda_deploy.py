@@ -4,6 +4,7 @@ holds pdfthin and pypdf only, and stays small."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import subprocess
 import sys
@@ -201,3 +202,30 @@ def test_the_build_checks_its_interpreters_up_front_in_one_line(tmp_path: Path) 
     done = run(str(bare / "bin" / "python"), "--sources")
     assert done.returncode == 2 and "has none" in done.stderr and done.stderr.count("\n") == 1
     assert not out.exists()
+
+
+def test_the_local_runtime_checks_what_it_needs_before_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event = ROOT / "examples" / "lambda-events" / "direct.json"
+    good = tmp_path / "good.zip"
+    with zipfile.ZipFile(good, "w") as archive:
+        archive.writestr("pdfthin/__init__.pyc", importlib.util.MAGIC_NUMBER + b"\0" * 12)
+    assert local_runtime.setup_problem(good, [event]) is None
+    assert "no zip at" in str(local_runtime.setup_problem(tmp_path / "none.zip", [event]))
+    other = tmp_path / "other.zip"
+    with zipfile.ZipFile(other, "w") as archive:
+        archive.writestr("pdfthin/__init__.pyc", b"\x00\x00\r\n" + b"\0" * 12)
+    assert "another Python" in str(local_runtime.setup_problem(other, [event]))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    assert "broken.json" in str(local_runtime.setup_problem(good, [broken]))
+    # Without the runtime client, said at once (main exits 2, one line).
+    real = local_runtime.importlib.util.find_spec
+    monkeypatch.setattr(
+        local_runtime.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "awslambdaric" else real(name, *a),
+    )
+    assert "pip install awslambdaric" in str(local_runtime.setup_problem(good, [event]))
+    assert local_runtime.main(["--zip", str(good), str(event)]) == 2

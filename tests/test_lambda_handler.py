@@ -690,3 +690,23 @@ def test_an_s3_request_to_a_function_without_buckets_says_so() -> None:
         {"operation": "get_info", "document": {"s3": {"bucket": "other", "key": "a.pdf"}}}, None
     )
     assert "outside the buckets" in r["error"]["message"]
+
+
+def test_the_example_events_are_current_and_each_is_answered() -> None:
+    # examples/lambda-events/ holds what example_events() builds (regenerate them with it
+    # when a shape changes), and each is answered by the handler as a function receives it.
+    import json
+
+    from lambda_support import EXAMPLE_EVENTS, example_events
+
+    built = example_events()
+    assert sorted(p.name for p in EXAMPLE_EVENTS.glob("*.json")) == sorted(built)
+    app = LambdaApp(Config())
+    for name, event in built.items():
+        on_disk = json.loads((EXAMPLE_EVENTS / name).read_text(encoding="utf-8"))
+        assert on_disk == event, f"examples/lambda-events/{name} is stale"
+        answer = app(on_disk, None)
+        if name != "direct.json":
+            status, _, answer = check_http_response(answer)
+            assert status == 200
+        assert answer["type"] == "mixed" and answer["document"]["page_count"] == 3
