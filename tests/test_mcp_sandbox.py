@@ -37,11 +37,17 @@ def escapes(tree: Tree) -> list[tuple[str, str]]:
         ("./" * 40 + "../outside/secret.pdf", "outside_root"),
         ("../" * 30 + "etc/passwd", "outside_root"),
         ("linkdir-in/../../outside/secret.pdf", "outside_root"),
-        # absolute paths, even to a file inside the root
+        # absolute paths outside the root, or leaving it on the way (an absolute path inside
+        # it is walked from the root like a relative one: test_absolute_paths_inside_the_root)
         (str(secret), "outside_root"),
-        (str(tree.root / "sample.pdf"), "outside_root"),
         ("/etc/passwd", "outside_root"),
         ("//etc/passwd", "outside_root"),
+        (str(tree.root) + "/../outside/secret.pdf", "outside_root"),
+        (str(tree.root) + "/docs/../../outside/secret.pdf", "outside_root"),
+        (str(tree.root) + "/link-out.pdf", "outside_root"),
+        (str(tree.root) + "/linkdir-out/secret.pdf", "outside_root"),
+        (str(tree.root) + "-other/sample.pdf", "outside_root"),  # the root's name as a prefix
+        (str(tree.root) + "/missing.pdf", "not_found"),
         # links leading out, directly or through a directory
         ("link-out.pdf", "outside_root"),
         ("linkdir-out/secret.pdf", "outside_root"),
@@ -120,6 +126,22 @@ def test_escape_suite(tree: Tree) -> None:
                 "Chapter 1 of nfc"
             )
         assert SECRET not in json.dumps(answers)
+
+    anyio.run(main)
+
+
+def test_absolute_paths_inside_the_root(tree: Tree) -> None:
+    """An absolute path under the root reaches the same file as its relative spelling, as a
+    document path and as a listing's subdirectory."""
+
+    async def main() -> None:
+        async with session(tree.root) as s:
+            relative = await call(s, "describe_document", path="sample.pdf")
+            absolute = await call(s, "describe_document", path=str(tree.root / "sample.pdf"))
+            assert absolute == relative
+            listed = await call(s, "list_documents", subdirectory=str(tree.root / "docs"))
+            assert listed == await call(s, "list_documents", subdirectory="docs")
+            assert listed["documents"]
 
     anyio.run(main)
 

@@ -100,11 +100,30 @@ def test_refusals(tree: tuple[Sandbox, Path, Path], path: str, code: str) -> Non
     assert code_of(box.read, path) == code
 
 
-def test_an_absolute_path_inside_the_root_is_still_refused(
-    tree: tuple[Sandbox, Path, Path],
+def test_an_absolute_path_inside_the_root_is_walked_from_the_root(
+    tree: tuple[Sandbox, Path, Path], tmp_path: Path
 ) -> None:
-    box, root, _ = tree
-    assert code_of(box.read, str(root / "a.pdf")) == "outside_root"
+    box, root, outside = tree
+    assert box.read(str(root / "a.pdf")) == PDF
+    assert box.read(str(root / "indir" / "b.pdf")) == PDF + b"b"
+    assert box.resolve(str(root)) == []
+    assert box.resolve(str(root) + "/") == []
+    # The same containment check as a relative path: out and back in, or out through a link.
+    for path in (
+        f"{root}/../root/a.pdf",
+        f"{root}/out.pdf",
+        f"{root}/outdir/secret.pdf",
+        f"{outside}/secret.pdf",
+        f"{root}x/a.pdf",
+        "/",
+    ):
+        assert code_of(box.read, path) == "outside_root", path
+    # A root configured through a link answers to both of its spellings.
+    alias = tmp_path / "alias"
+    alias.symlink_to(root)
+    linked = Sandbox(alias, max_file_bytes=1000)
+    assert linked.read(str(alias / "a.pdf")) == PDF
+    assert linked.read(str(root / "a.pdf")) == PDF
 
 
 def test_not_a_string(tree: tuple[Sandbox, Path, Path]) -> None:

@@ -169,6 +169,12 @@ class Sandbox:
         #: Keys listing cursors as the context's key keys document cursors.
         self.cursor_key = cursor_key
         self._prefix = resolved if resolved.endswith(os.sep) else resolved + os.sep
+        # An absolute path names a file under the root when it begins with the root as
+        # configured or as resolved (the two differ when the root's path goes through a link).
+        given = os.path.abspath(os.fspath(root))
+        self._absolute_prefixes = tuple(
+            dict.fromkeys(p if p.endswith(os.sep) else p + os.sep for p in (given, resolved))
+        )
 
     # --- resolving ----------------------------------------------------------------------------
 
@@ -196,12 +202,24 @@ class Sandbox:
         if any(len(part) > MAX_NAME_BYTES for part in encoded.split(b"/")):
             raise _not_found(f"a name in {path!r} is longer than {MAX_NAME_BYTES} bytes", path)
         if os.path.isabs(path) or os.path.splitdrive(path)[0]:
-            raise PdfthinError(
-                "outside_root",
-                f"{path!r} is absolute; paths are relative to the server's root",
-                path=path,
-            )
+            return self._walk(self._under_root(path).split("/"), path)
         return self._walk(path.split("/"), path)
+
+    def _under_root(self, path: str) -> str:
+        """The rest of absolute ``path`` after the root's own path, to be walked from the root
+        like any relative path (so ``/root/../x`` leaves it at its first step and a link on
+        the way is followed and checked as usual); ``outside_root`` when it does not begin
+        with the root. Only the text is compared here: nothing outside the root is looked at."""
+        for prefix in self._absolute_prefixes:
+            if path.startswith(prefix):
+                return path[len(prefix) :]
+            if path == prefix.rstrip(os.sep) or path + os.sep == prefix:
+                return ""
+        raise PdfthinError(
+            "outside_root",
+            f"{path!r} is absolute and not under the server's root",
+            path=path,
+        )
 
     def _walk(self, names: list[str], path: str) -> list[str]:
         """Resolve ``names`` from the root one component at a time, following links as the
