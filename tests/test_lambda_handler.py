@@ -206,6 +206,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "get_chunks",
         "inspect_layout",
         "search_chunks",
+        "get_form_fields",
     }
 
 

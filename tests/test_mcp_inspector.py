@@ -75,6 +75,7 @@ def test_inspector_lists_the_tools(root: Path) -> None:
         "get_chunks",
         "inspect_layout",
         "search_chunks",
+        "get_form_fields",
     }
     read = tools["read_pages"]
     assert read["annotations"]["readOnlyHint"] is True

@@ -59,6 +59,7 @@ TOOLS = {
     "get_chunks",
     "inspect_layout",
     "search_chunks",
+    "get_form_fields",
 }
 
 

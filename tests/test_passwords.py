@@ -36,6 +36,7 @@ from pdfthin.operations import (
     Context,
     describe_document,
     find_in_document,
+    get_form_fields,
     get_image,
     get_info,
     get_toc,
@@ -94,6 +95,7 @@ def operations(image: str) -> dict[str, Any]:
         "list_images": lambda d, pw, c: list_images(d, password=pw, context=c),
         "get_image": lambda d, pw, c: get_image(d, image, password=pw, context=c),
         "inspect_layout": lambda d, pw, c: inspect_layout(d, page=1, password=pw, context=c),
+        "get_form_fields": lambda d, pw, c: get_form_fields(d, password=pw, context=c),
     }
 
 

@@ -575,6 +575,75 @@ class ImageResponse(ImageFile):
     data: str
 
 
+# --- get_form_fields ----------------------------------------------------------------------------
+
+FieldKind = Literal["text", "checkbox", "radio", "choice", "signature", "button"]
+
+
+class FieldWidget(TypedDict):
+    page: int
+    bbox: BBox
+
+
+class _FormFieldEntry(TypedDict):
+    name: Annotated[
+        str, "qualified name (partial names joined by dots): the file's own, not page text"
+    ]
+    kind: Annotated[
+        FieldKind,
+        "text, checkbox, radio, choice (combo or list box), signature, button (push button)",
+    ]
+    label: Annotated[
+        str | None,
+        "the field's tooltip (label_source 'tooltip': the file's metadata, not page text) or "
+        "the page text beside its widget (label_source 'nearby_text'); null: none found",
+    ]
+    label_source: Literal["tooltip", "nearby_text"] | None
+    value: Annotated[
+        str | bool | list[str] | None,
+        "text as typed; a checkbox's state (true: checked) or whether a signature is present; "
+        "a radio group's chosen option; a list's chosen option(s) as shown; null when empty",
+    ]
+    options: Annotated[list[str], "a choice field's options as shown"]
+    page: Annotated[int | None, "the page of its first shown widget; null: no widget"]
+    bbox: Annotated[BBox | None, "that widget's box on the displayed page"]
+    read_only: bool
+    required: bool
+    appearance_differs: Annotated[
+        bool, "what a viewer shows (the widget's appearance) is not the value"
+    ]
+
+
+class FormFieldEntry(_FormFieldEntry, total=False):
+    appearance: Annotated[str, "what the widget's appearance shows, when it differs"]
+    multiline: bool
+    password: Annotated[bool, "a password field: its value is withheld (null)"]
+    hidden: Annotated[bool, "no widget of the field is shown on its page"]
+    widgets: Annotated[list[FieldWidget], "every widget (the first 20) of a field with several"]
+    widget_count: int
+
+
+class FormFieldsOmitted(TypedDict):
+    reason: Literal["budget"]
+    fields: int
+    message: str
+
+
+class FormFieldsAfter(TypedDict, total=False):
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+    note: Annotated[str, "present for an XFA form: what of it is not read"]
+    omitted: FormFieldsOmitted
+
+
+class FormFieldsResponse(FormFieldsAfter):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    pages: str
+    xfa: Annotated[bool, "the form (also) has XFA data, which is not read"]
+    total_fields: Annotated[int, "fields listed over all responses of this selection"]
+    fields: list[FormFieldEntry]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
 # --- inspect_layout -----------------------------------------------------------------------------
 
 BOX_NOTE = "[x0, y0, x1, y1] in points of the displayed page: origin top-left, y down"
