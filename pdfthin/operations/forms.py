@@ -21,7 +21,6 @@ from pdfthin.operations.params import budget
 from pdfthin.operations.response import bbox, document_summary, size
 from pdfthin.operations.types import (
     FieldKind,
-    FieldWidget,
     FormFieldEntry,
     FormFieldsAfter,
     FormFieldsResponse,
@@ -121,9 +120,7 @@ def get_form_fields(
 
 def entry(field: LabelledField) -> FormFieldEntry:
     """One field as the answer lists it."""
-    value = field.value
-    if field.password:
-        value = None  # what a viewer masks is not handed on
+    value = None if field.password else field.value  # what a viewer masks is not handed on
     out: FormFieldEntry = {
         "name": field.name,
         "kind": cast("FieldKind", field.kind),
@@ -139,16 +136,14 @@ def entry(field: LabelledField) -> FormFieldEntry:
     }
     if field.appearance_differs and field.appearance is not None and not field.password:
         out["appearance"] = field.appearance
-    if field.multiline:
-        out["multiline"] = True
-    if field.password:
-        out["password"] = True
-    if field.hidden and field.widgets:
+    for flag in ("multiline", "password"):
+        if getattr(field, flag):
+            out[flag] = True
+    if field.widgets and not any(w.shown for w in field.widgets):
         out["hidden"] = True
     if len(field.widgets) > 1:
-        widgets: list[FieldWidget] = [
+        out["widgets"] = [
             {"page": w.page, "bbox": bbox(w.rect)} for w in field.widgets[:MAX_LISTED_WIDGETS]
         ]
-        out["widgets"] = widgets
         out["widget_count"] = len(field.widgets)
     return out

@@ -586,40 +586,25 @@ class FieldWidget(TypedDict):
 
 
 class _FormFieldEntry(TypedDict):
-    name: Annotated[
-        str, "qualified name (partial names joined by dots): the file's own, not page text"
-    ]
-    kind: Annotated[
-        FieldKind,
-        "text, checkbox, radio, choice (combo or list box), signature, button (push button)",
-    ]
-    label: Annotated[
-        str | None,
-        "the field's tooltip (label_source 'tooltip': the file's metadata, not page text) or "
-        "the page text beside its widget (label_source 'nearby_text'); null: none found",
-    ]
+    name: Annotated[str, "qualified (a.b.c): the file's words, not page text"]
+    kind: FieldKind
+    label: Annotated[str | None, "tooltip (the file's words) or the page text beside the widget"]
     label_source: Literal["tooltip", "nearby_text"] | None
-    value: Annotated[
-        str | bool | list[str] | None,
-        "text as typed; a checkbox's state (true: checked) or whether a signature is present; "
-        "a radio group's chosen option; a list's chosen option(s) as shown; null when empty",
-    ]
-    options: Annotated[list[str], "a choice field's options as shown"]
-    page: Annotated[int | None, "the page of its first shown widget; null: no widget"]
-    bbox: Annotated[BBox | None, "that widget's box on the displayed page"]
+    value: Annotated[str | bool | list[str] | None, "true: a checkbox checked, or signed"]
+    options: list[str]
+    page: Annotated[int | None, "null: no widget"]
+    bbox: BBox | None
     read_only: bool
     required: bool
-    appearance_differs: Annotated[
-        bool, "what a viewer shows (the widget's appearance) is not the value"
-    ]
+    appearance_differs: Annotated[bool, "a viewer shows something else"]
 
 
 class FormFieldEntry(_FormFieldEntry, total=False):
-    appearance: Annotated[str, "what the widget's appearance shows, when it differs"]
+    appearance: str
     multiline: bool
-    password: Annotated[bool, "a password field: its value is withheld (null)"]
-    hidden: Annotated[bool, "no widget of the field is shown on its page"]
-    widgets: Annotated[list[FieldWidget], "every widget (the first 20) of a field with several"]
+    password: Annotated[bool, "its value is withheld"]
+    hidden: bool
+    widgets: list[FieldWidget]
     widget_count: int
 
 
@@ -631,15 +616,15 @@ class FormFieldsOmitted(TypedDict):
 
 class FormFieldsAfter(TypedDict, total=False):
     unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
-    note: Annotated[str, "present for an XFA form: what of it is not read"]
+    note: str
     omitted: FormFieldsOmitted
 
 
 class FormFieldsResponse(FormFieldsAfter):
     document: Annotated[DocumentSummary, DOCUMENT_NOTE]
     pages: str
-    xfa: Annotated[bool, "the form (also) has XFA data, which is not read"]
-    total_fields: Annotated[int, "fields listed over all responses of this selection"]
+    xfa: Annotated[bool, "the form has XFA data, which is not read"]
+    total_fields: int
     fields: list[FormFieldEntry]
     next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
 
