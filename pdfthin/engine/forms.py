@@ -387,6 +387,8 @@ def add_value_runs(content: PageContent, fields: list[FormField]) -> None:
     """Put each field's value on ``content`` where its widget stands, as runs marked with the
     field's name, so layout reads them in order beside their labels. A value the page's own
     content already shows inside the widget (a flattened form) is not added again."""
+    if not any(w.page == content.number for f in fields for w in f.widgets):
+        return  # most pages: nothing to place, and the page's runs are not looked at
     body = [r.size for r in content.runs if not r.form_field and r.size > 0]
     body.sort()
     # A value is set no larger than the page's middle text size: the widget's size says how
