@@ -15,8 +15,9 @@ Bytecode: Lambda's code directory is read-only, so Python cannot cache what it c
 every cold start would compile all of pypdf and pdfthin again (about three times the import
 time). By default the package therefore holds sourceless ``.pyc`` files compiled by the
 runtime's Python version (:data:`RUNTIME`, the template's ``Runtime``) instead of the ``.py``
-files (without column tables: ``PYTHONNODEBUGRANGES``; without pdfthin's docstrings, which
-nothing in the handler reads); ``--sources`` keeps the sources
+files (without column tables: ``PYTHONNODEBUGRANGES``; without docstrings, and without the
+annotations of pdfthin's functions, which nothing in the handler reads); ``--sources`` keeps
+the sources
 instead, for three quarters of the size and about 2.5 times the init. pypdf's Adobe Glyph List
 is read from pdfthin's copy of the same table (one JSON string) rather than kept as a
 4,500-entry dict display.
@@ -228,8 +229,10 @@ def setup_problem(python: str | None, bytecode: bool, runtime: str = RUNTIME) ->
 #: unchecked-hash ``.pyc`` files named after ``TASK_ROOT``, except that docstrings are left
 #: out (a sixth of the bytecode; line numbers stay). Nothing the handler runs reads one: pypdf
 #: never reads ``__doc__``, and in pdfthin only the schemas of the MCP tools do
-#: (``operations/schema.py``), which the handler does not serve; tests/test_lambda_deploy.py
-#: checks both.
+#: (``operations/schema.py``), which the handler does not serve. The annotations of pdfthin's
+#: functions are left out too (about 2% of the zip): nothing reads a function's annotations;
+#: classes keep theirs (dataclasses and TypedDicts read them). tests/test_lambda_deploy.py
+#: checks all of this.
 _COMPILE = """
 import ast, importlib.util, marshal, sys
 from pathlib import Path
@@ -240,6 +243,7 @@ for path in sorted(staging.rglob("*.py")):
     name = path.relative_to(staging).as_posix()
     source = path.read_bytes()
     tree = ast.parse(source, name)
+    own = name.startswith("pdfthin/")
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if (
@@ -251,6 +255,18 @@ for path in sorted(staging.rglob("*.py")):
         ):
             body[0] = ast.copy_location(ast.Pass(), body[0]) if len(body) == 1 else None
             node.body = [statement for statement in body if statement is not None]
+        if own and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            # A function's annotations (strings: ``from __future__ import annotations``);
+            # those of classes, which dataclasses and TypedDicts read, stay.
+            arguments = node.args
+            for argument in (
+                *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                arguments.vararg, arguments.kwarg,
+            ):
+                if argument is not None:
+                    argument.annotation = None
+            if not isinstance(node, ast.Lambda):
+                node.returns = None
     code = compile(tree, root + "/" + name, "exec", dont_inherit=True)
     # PEP 552: a hash-based .pyc whose source is never checked.
     flags = (1).to_bytes(4, "little")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import marshal
 import subprocess
 import sys
 import zipfile
@@ -168,6 +169,40 @@ def test_nothing_the_handler_runs_reads_the_docstrings_the_bytecode_leaves_out(
     assert readers == ["pdfthin/operations/schema.py"]
     handler = (ROOT / "pdfthin" / "adapters" / "aws").rglob("*.py")
     assert not [path.name for path in handler if "schema" in path.read_text(encoding="utf-8")]
+
+
+def test_nothing_reads_the_function_annotations_the_bytecode_leaves_out(tmp_path: Path) -> None:
+    """pdfthin's functions lose their annotations in the zip's bytecode (deploy/build_zip.py);
+    classes keep theirs. What reads annotations reads those of classes: the answers' TypedDicts
+    (their schemas, and the metadata keys), never a function's."""
+    built = build_zip.build(tmp_path / "a.zip", sys.executable, False, runtime=RUNTIME)
+    with zipfile.ZipFile(built) as archive:
+        readers = sorted(
+            name
+            for name in archive.namelist()
+            if name.startswith("pdfthin/")
+            and name.endswith(".py")
+            and any(
+                word in archive.read(name).decode("utf-8", "replace")
+                for word in ("__annotations__", "get_type_hints", "get_annotations", "signature(")
+            )
+        )
+    assert readers == ["pdfthin/operations/describe.py", "pdfthin/operations/schema.py"]
+    # An annotated function compiled as the build compiles it keeps its class annotations only.
+    staged = tmp_path / "staged"
+    (staged / "pdfthin").mkdir(parents=True)
+    (staged / "pdfthin" / "m.py").write_text(
+        "from __future__ import annotations\n"
+        "class C:\n    x: int\n"
+        "def f(a: int, *b: str, c: float = 1, **d: bytes) -> list[int]:\n    return [a]\n",
+        encoding="utf-8",
+    )
+    subprocess.run([sys.executable, "-c", build_zip._COMPILE, str(staged), "/var/task"], check=True)
+    code = marshal.loads((staged / "pdfthin" / "m.pyc").read_bytes()[16:])
+    space: dict[str, Any] = {}
+    exec(code, space)
+    assert space["f"].__annotations__ == {} and space["f"](3) == [3]
+    assert space["C"].__annotations__ == {"x": "int"}
 
 
 def test_bytecode_only_for_the_runtime_version(tmp_path: Path) -> None:

@@ -214,6 +214,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "inspect_layout",
         "search_chunks",
         "get_annotations",
+        "get_form_fields",
     }
 
 

@@ -76,6 +76,7 @@ def test_inspector_lists_the_tools(root: Path) -> None:
         "inspect_layout",
         "search_chunks",
         "get_annotations",
+        "get_form_fields",
     }
     read = tools["read_pages"]
     assert read["annotations"]["readOnlyHint"] is True

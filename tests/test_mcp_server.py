@@ -60,6 +60,7 @@ TOOLS = {
     "inspect_layout",
     "search_chunks",
     "get_annotations",
+    "get_form_fields",
 }
 
 

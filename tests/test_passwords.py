@@ -37,6 +37,7 @@ from pdfthin.operations import (
     describe_document,
     find_in_document,
     get_annotations,
+    get_form_fields,
     get_image,
     get_info,
     get_toc,
@@ -96,6 +97,7 @@ def operations(image: str) -> dict[str, Any]:
         "get_image": lambda d, pw, c: get_image(d, image, password=pw, context=c),
         "inspect_layout": lambda d, pw, c: inspect_layout(d, page=1, password=pw, context=c),
         "get_annotations": lambda d, pw, c: get_annotations(d, password=pw, context=c),
+        "get_form_fields": lambda d, pw, c: get_form_fields(d, password=pw, context=c),
     }
 
 

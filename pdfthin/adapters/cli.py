@@ -45,6 +45,7 @@ _HELP = {
     "peek": "A taste of a section or of the document.",
     "images": "List the images: ids, pages, boxes, pixel sizes, formats, sizes.",
     "image": "Write one image to a file (ids from `pdfthin images`).",
+    "fields": "List the form fields: names, kinds, labels, values, pages, boxes.",
     "inspect": "What the layout decided on one page; -o writes it drawn as an SVG.",
     "chunks": "The document as chunks with page boxes, for retrieval; --format jsonl streams "
     "one chunk a line.",
@@ -1121,6 +1122,57 @@ def _image_line(item: dict[str, Any]) -> str:
     return line
 
 
+def _cmd_fields(args: argparse.Namespace) -> int:
+    context = _context(args)
+    json_mode = args.format == "json"
+    get_form_fields = _operation("fields", args, context)
+    try:
+        response = _run(args, get_form_fields, json_mode)
+        if args.max_chars is None:
+            # No budget asked for: follow the cursors and print every field.
+            parts = list(_following(args, get_form_fields, response, json_mode))
+            fields = [field for part in parts for field in part["fields"]]
+            response = {**parts[-1], "fields": fields, "next_cursor": None}
+            response.pop("omitted", None)
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+        return EXIT_OK
+    for item in response["fields"]:
+        print(_field_line(item))
+    if not response["fields"]:
+        print("(no form fields)")
+    if response.get("note"):
+        print(f"pdfthin: {response['note']}", file=sys.stderr)
+    if response.get("unreadable"):
+        print(f"pdfthin: {response['unreadable']['message']}", file=sys.stderr)
+    if response.get("next_cursor"):
+        message = (response.get("omitted") or {}).get("message", "more follows")
+        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _field_line(item: dict[str, Any]) -> str:
+    """One field: where it stands, its name and kind, its label (and whence), its value."""
+    where = "no widget"
+    if item["page"] is not None:
+        box = item["bbox"]
+        where = f"page {item['page']} at {box['x0']:g},{box['y0']:g},{box['x1']:g},{box['y1']:g}"
+    value = item["value"]
+    shown = json.dumps(value, ensure_ascii=False)
+    line = f"{item['name']}  [{item['kind']}]  = {shown}  ({where})"
+    if item["label"] is not None:
+        # A tooltip is the file's words about the field, not page text: said so.
+        line += f"  label ({item['label_source']}): {json.dumps(item['label'], ensure_ascii=False)}"
+    flags = [f for f in ("read_only", "required", "password", "hidden") if item.get(f)]
+    if item["appearance_differs"]:
+        flags.append(f"shows {json.dumps(item.get('appearance'), ensure_ascii=False)}")
+    if flags:
+        line += f"  [{', '.join(flags)}]"
+    return line
+
+
 def _cmd_image(args: argparse.Namespace) -> int:
     from pdfthin.errors import PdfthinError
     from pdfthin.operations import image_file
@@ -1419,6 +1471,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "peek": _cmd_peek,
     "images": _cmd_images,
     "image": _cmd_image,
+    "fields": _cmd_fields,
     "inspect": _cmd_inspect,
     "chunks": _cmd_chunks,
     "annotations": _cmd_annotations,

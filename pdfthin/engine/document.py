@@ -40,13 +40,18 @@ from pdfthin.engine.content.interpreter import (
     PageTimeout,
     content_bytes,
     display_matrix,
+    form_bbox,
+    form_matrix,
+    mult,
 )
 from pdfthin.engine.content.layers import NO_LAYERS, Layers
+from pdfthin.engine.forms import add_value_runs, read_fields
 from pdfthin.engine.gcpause import collection_paused
 from pdfthin.engine.objects import get, num, resolve
 from pdfthin.engine.structure_tree import StructureTree
 from pdfthin.engine.types import (
     DocumentFacts,
+    FormField,
     Metadata,
     OutlineEntry,
     PageContent,
@@ -76,6 +81,8 @@ DOCUMENT_SECONDS = 20.0
 MAX_INHERITANCE = 32
 
 _HEADER = re.compile(rb"%PDF-(\d\.\d)")
+#: What every page of a form held in XFA alone says (its fields are not in the PDF's objects).
+XFA_PROBLEM = "the document's form is XFA, whose content (fields and their values) is not read"
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,8 @@ class EngineDocument:
         self._keepalive: list[Any] = []
         self._page_refs: list[Any] = []
         self._structure: StructureTree | None = None
+        self._fields: list[FormField] | None = None
+        self._xfa_only = False
         #: Problems of the document as a whole (a walk cut short), for the layers above.
         self.problems: list[str] = []
         #: Work its pages have cost so far (see DOCUMENT_WORK), the pages counted in it, and
@@ -404,6 +413,56 @@ class EngineDocument:
                 self._problem(f"embedded files cannot be read: {_short(exc)}")
                 return []
 
+    def form_fields(self) -> list[FormField]:
+        """The terminal fields of the document's AcroForm, read once (bounded walks; what was
+        cut is one of the document's problems). A document whose form is XFA with no AcroForm
+        field is marked, so its pages say that the form's content is not read."""
+        self._check_open()
+        if self._fields is None:
+            with _pypdf_quiet(self.limits):
+                try:
+                    acroform = get(resolve(self.reader.trailer.get("/Root")), "/AcroForm")
+                    self._fields = read_fields(
+                        acroform,
+                        self._pages,
+                        self._page_numbers,
+                        self._display_matrix,
+                        self._appearance_text,
+                        self._problem,
+                    )
+                    xfa = get(acroform, "/XFA") is not None
+                except DependencyError:
+                    raise
+                except Exception as exc:
+                    self._problem(f"form fields cannot be read: {_short(exc)}")
+                    self._fields, xfa = [], False
+                self._xfa_only = xfa and not any(f.widgets for f in self._fields)
+        return self._fields
+
+    def _display_matrix(self, number: int) -> Any:
+        box, rotation = _page_geometry(self._pages[number - 1])
+        return display_matrix(box, rotation)
+
+    def _appearance_text(self, stream: Any, ends: float) -> str | None:
+        """The text a widget's appearance stream draws (its runs in drawing order), read by
+        the Python interpreter (one rule on both engine paths); ``None`` when unreadable."""
+        bbox = form_bbox(stream) or (0.0, 0.0, 1.0, 1.0)
+        matrix = form_matrix(stream) or (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        content = PageContent(number=0, width=1e6, height=1e6, rotation=0)
+        # The appearance's box mapped by its matrix, then to a top-left origin well inside
+        # the scratch page, so nothing it draws falls off it.
+        base = mult(matrix, (1.0, 0.0, 0.0, -1.0, 1000.0 - bbox[0], 1000.0 + bbox[3]))
+        interpreter = Interpreter(content, base, self._fonts, ends, self._keepalive, self.layers)
+        try:
+            data = stream.get_data()
+            interpreter.run(data, get(stream, "/Resources"))
+        except Exception:
+            return None
+        finally:
+            interpreter.ops_table.clear()
+        runs = sorted(content.runs, key=lambda r: (round(r.y0), r.x0))
+        return " ".join(r.text for r in runs)
+
     def _problem(self, problem: str | None) -> None:
         if problem is not None and problem not in self.problems:
             self.problems.append(problem)
@@ -433,6 +492,10 @@ class EngineDocument:
                 )
             content = self._read_page(number, self._deadline(deadline))
             content.structure = self._page_structure(number)
+            add_value_runs(content, self.form_fields())
+            if self._xfa_only:
+                content.problems.insert(0, XFA_PROBLEM)
+                content.incomplete = True
         if first:
             self._charged.add(number)
             kept = len(content.runs) + len(content.hidden) + len(content.images)

@@ -38,6 +38,9 @@ class TextRun:
     #: Ids met inside a Form XObject belong to the form's own structure, not the page's: a
     #: run there keeps the id of the marked content the form is drawn in.
     mcid: int = -1
+    #: The qualified name of the form field whose value this run shows (a run the engine
+    #: places in the field's widget, :mod:`pdfthin.engine.forms`); ``""``: drawn by the page.
+    form_field: str = ""
 
 
 @dataclass(slots=True)
@@ -168,3 +171,50 @@ class DocumentFacts:
     attachments: list[str] = field(default_factory=list)
     links: int = 0
     annotations: int = 0
+
+
+#: A form field's value: text, a checkbox's state (or a signature's presence), the options
+#: chosen in a multi-select list, or nothing.
+FieldValue = str | bool | list[str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class FormWidget:
+    """Where a form field is drawn: a 1-based page and its box on the displayed page
+    (points, top-left origin, ``/Rotate`` applied), and whether a viewer shows it."""
+
+    page: int
+    rect: tuple[float, float, float, float]
+    shown: bool = True
+    #: A radio button's or checkbox's "on" state (the name of its appearance that is not
+    #: ``Off``, without the slash): which option of a radio group this widget stands for.
+    state: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """One terminal field of the document's interactive form (AcroForm)."""
+
+    #: The qualified name: the partial names (``/T``) from the root down, joined by dots.
+    name: str
+    #: ``text``, ``checkbox``, ``radio``, ``choice``, ``signature`` or ``button`` (a push
+    #: button, which holds no value).
+    kind: str
+    #: The tooltip (``/TU``): a name meant for people, not page text.
+    label: str | None
+    #: Text; ``True``/``False`` for a checkbox (checked) or a signature (signed); the list of
+    #: options chosen in a multi-select list; ``None`` when empty.
+    value: FieldValue
+    #: A choice field's options as shown (their display text).
+    options: tuple[str, ...] = ()
+    read_only: bool = False
+    required: bool = False
+    multiline: bool = False
+    password: bool = False
+    widgets: tuple[FormWidget, ...] = ()
+    #: The text the field's appearance stream draws (what a viewer shows), when it was read.
+    appearance: str | None = None
+    #: The appearance shows something other than the value.
+    appearance_differs: bool = False
+    #: The font size its default appearance (``/DA``) sets; ``0``: sized to fit (auto).
+    font_size: float = 0.0

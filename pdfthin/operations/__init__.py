@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pdfthin.operations.context import Context, default_context
     from pdfthin.operations.describe import describe_document
     from pdfthin.operations.find import find_in_document
+    from pdfthin.operations.forms import form_fields, get_form_fields
     from pdfthin.operations.images import get_image, image_file, list_images
     from pdfthin.operations.info import get_info
     from pdfthin.operations.inspect import inspect_layout
@@ -36,8 +37,10 @@ __all__ = [
     "describe_document",
     "error_envelope",
     "find_in_document",
+    "form_fields",
     "get_annotations",
     "get_chunks",
+    "get_form_fields",
     "get_image",
     "get_info",
     "get_toc",
@@ -70,6 +73,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations.find import find_in_document
 
         return find_in_document
+    if name in ("form_fields", "get_form_fields"):
+        from pdfthin.operations import forms
+
+        return getattr(forms, name)
     if name in ("get_image", "image_file", "list_images"):
         from pdfthin.operations import images
 

@@ -640,6 +640,60 @@ class ImageResponse(ImageFile):
     data: str
 
 
+# --- get_form_fields ----------------------------------------------------------------------------
+
+FieldKind = Literal["text", "checkbox", "radio", "choice", "signature", "button"]
+
+
+class FieldWidget(TypedDict):
+    page: int
+    bbox: BBox
+
+
+class _FormFieldEntry(TypedDict):
+    name: Annotated[str, "qualified (a.b.c): the file's words, not page text"]
+    kind: FieldKind
+    label: Annotated[str | None, "tooltip (the file's words) or the page text beside the widget"]
+    label_source: Literal["tooltip", "nearby_text"] | None
+    value: Annotated[str | bool | list[str] | None, "true: a checkbox checked, or signed"]
+    options: list[str]
+    page: Annotated[int | None, "null: no widget"]
+    bbox: BBox | None
+    read_only: bool
+    required: bool
+    appearance_differs: Annotated[bool, "a viewer shows something else"]
+
+
+class FormFieldEntry(_FormFieldEntry, total=False):
+    appearance: str
+    multiline: bool
+    password: Annotated[bool, "its value is withheld"]
+    hidden: bool
+    widgets: list[FieldWidget]
+    widget_count: int
+
+
+class FormFieldsOmitted(TypedDict):
+    reason: Literal["budget"]
+    fields: int
+    message: str
+
+
+class FormFieldsAfter(TypedDict, total=False):
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+    note: str
+    omitted: FormFieldsOmitted
+
+
+class FormFieldsResponse(FormFieldsAfter):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    pages: str
+    xfa: Annotated[bool, "the form has XFA data, which is not read"]
+    total_fields: int
+    fields: list[FormFieldEntry]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
 # --- inspect_layout -----------------------------------------------------------------------------
 
 BOX_NOTE = "[x0, y0, x1, y1] in points of the displayed page: origin top-left, y down"

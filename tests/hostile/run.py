@@ -45,6 +45,7 @@ def run(name: str) -> dict[str, Any]:
         describe_document,
         find_in_document,
         get_annotations,
+        get_form_fields,
         get_image,
         get_info,
         get_toc,
@@ -102,6 +103,10 @@ def run(name: str) -> dict[str, Any]:
         code, _ = _outcome(lambda i=image_id: get_image(data, i, password=pw, context=context))
         if code != "ok" or "get_image" not in outcomes:
             outcomes["get_image"] = code
+    follow(
+        "get_form_fields",
+        lambda c: get_form_fields(data, cursor=c, password=pw, context=context),
+    )
     # What the layout inspection of page 1 shows: its runs' and blocks' text is page text too.
     code, inspected = _outcome(lambda: inspect_layout(data, page=1, password=pw, context=context))
     outcomes["inspect_layout"] = code
