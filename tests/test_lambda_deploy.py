@@ -116,8 +116,9 @@ def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
     # binding, which needs programs Lambda does not have, stays behind.
     assert "pdfthin/ocr/loader" + suffix in names
     assert "pdfthin/ocr/tesseract" + suffix not in names
-    # Under 1 MB either way (docs/lambda.md).
-    assert first.stat().st_size < 1_000_000
+    # Under 1.1 MB either way (docs/lambda.md: it passed 1 MB when forms and annotations
+    # joined the operations).
+    assert first.stat().st_size < 1_100_000
 
 
 @pytest.mark.parametrize("bytecode", [False, True])
@@ -184,7 +185,14 @@ def test_nothing_reads_the_function_annotations_the_bytecode_leaves_out(tmp_path
             and name.endswith(".py")
             and any(
                 word in archive.read(name).decode("utf-8", "replace")
-                for word in ("__annotations__", "get_type_hints", "get_annotations", "signature(")
+                # (inspect.get_annotations, not the get_annotations operation)
+                for word in (
+                    "__annotations__",
+                    "get_type_hints",
+                    "inspect.get_annotations",
+                    "annotationlib",
+                    "signature(",
+                )
             )
         )
     assert readers == ["pdfthin/operations/describe.py", "pdfthin/operations/schema.py"]
