@@ -1006,73 +1006,72 @@ def _toc_text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _cmd_images(args: argparse.Namespace) -> int:
+def _listing(
+    args: argparse.Namespace, command: str, keys: tuple[str, ...], empty: str
+) -> tuple[int, dict[str, Any] | None]:
+    """Run a listing command (``images``, ``annotations``, ``fields``): without a budget the
+    cursors are followed and the lists under ``keys`` joined, so every entry is printed;
+    ``--format json`` prints the answer. ``(exit code, the answer for the text lines)``, the
+    answer ``None`` when nothing is left to print. The notes a listing answers with (``note``,
+    ``problems``, ``unreadable``, the cursor) go to stderr after the lines."""
     context = _context(args)
     json_mode = args.format == "json"
-    list_images = _operation("images", args, context)
+    operation = _operation(command, args, context)
     try:
-        response = _run(args, list_images, json_mode)
+        response = _run(args, operation, json_mode)
         if args.max_chars is None:
-            # No budget asked for: follow the cursors and print every image.
-            parts = list(_following(args, list_images, response, json_mode))
-            images = [image for part in parts for image in part["images"]]
-            response = {**parts[-1], "images": images, "next_cursor": None}
+            # No budget asked for: follow the cursors and print every entry.
+            parts = list(_following(args, operation, response, json_mode))
+            joined = {key: [item for part in parts for item in part[key]] for key in keys}
+            response = {**parts[-1], **joined, "next_cursor": None}
             response.pop("omitted", None)
     except _Failed as failed:
-        return failed.code
+        return failed.code, None
     if json_mode:
         _print_json(response)
-        return EXIT_OK
-    for item in response["images"]:
-        print(_image_line(item))
-    if not response["images"]:
-        print("(no images)")
+        return EXIT_OK, None
+    if not any(response[key] for key in keys):
+        print(empty)
+    return EXIT_OK, response
+
+
+def _listing_notes(response: dict[str, Any]) -> None:
+    """A listing's notes, problems, unreadable pages and cursor, on stderr."""
+    if response.get("note"):
+        print(f"pdfthin: {response['note']}", file=sys.stderr)
+    for problem in response.get("problems", []):
+        print(f"pdfthin: {problem}", file=sys.stderr)
     if response.get("unreadable"):
         print(f"pdfthin: {response['unreadable']['message']}", file=sys.stderr)
     if response.get("next_cursor"):
         message = _cli_words((response.get("omitted") or {}).get("message", "more follows"))
         print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
-    return EXIT_OK
+
+
+def _cmd_images(args: argparse.Namespace) -> int:
+    code, response = _listing(args, "images", ("images",), "(no images)")
+    if response is not None:
+        for item in response["images"]:
+            print(_image_line(item))
+        _listing_notes(response)
+    return code
 
 
 def _cmd_annotations(args: argparse.Namespace) -> int:
-    context = _context(args)
-    json_mode = args.format == "json"
-    get_annotations = _operation("annotations", args, context)
-    try:
-        response = _run(args, get_annotations, json_mode)
-        if args.max_chars is None:
-            # No budget asked for: follow the cursors and print every entry.
-            parts = list(_following(args, get_annotations, response, json_mode))
-            response = {
-                **parts[-1],
-                "annotations": [a for part in parts for a in part["annotations"]],
-                "embedded_files": [f for part in parts for f in part["embedded_files"]],
-                "next_cursor": None,
-            }
-            response.pop("omitted", None)
-    except _Failed as failed:
-        return failed.code
-    if json_mode:
-        _print_json(response)
-        return EXIT_OK
-    for item in response["annotations"]:
-        print(_annotation_line(item))
-    for item in response["embedded_files"]:
-        line = f"embedded file {_quoted(item['name'])}"
-        if "size" in item:
-            line += f"  {item['size']} bytes"
-        if "description" in item:
-            line += f"  description {_quoted(item['description'])}"
-        print(line)
-    if not response["annotations"] and not response["embedded_files"]:
-        print("(no annotations)")
-    for problem in response.get("problems", []):
-        print(f"pdfthin: {problem}", file=sys.stderr)
-    if response.get("next_cursor"):
-        message = (response.get("omitted") or {}).get("message", "more follows")
-        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
-    return EXIT_OK
+    keys = ("annotations", "embedded_files")
+    code, response = _listing(args, "annotations", keys, "(no annotations)")
+    if response is not None:
+        for item in response["annotations"]:
+            print(_annotation_line(item))
+        for item in response["embedded_files"]:
+            line = f"embedded file {_quoted(item['name'])}"
+            if "size" in item:
+                line += f"  {item['size']} bytes"
+            if "description" in item:
+                line += f"  description {_quoted(item['description'])}"
+            print(line)
+        _listing_notes(response)
+    return code
 
 
 def _quoted(text: str) -> str:
@@ -1123,34 +1122,12 @@ def _image_line(item: dict[str, Any]) -> str:
 
 
 def _cmd_fields(args: argparse.Namespace) -> int:
-    context = _context(args)
-    json_mode = args.format == "json"
-    get_form_fields = _operation("fields", args, context)
-    try:
-        response = _run(args, get_form_fields, json_mode)
-        if args.max_chars is None:
-            # No budget asked for: follow the cursors and print every field.
-            parts = list(_following(args, get_form_fields, response, json_mode))
-            fields = [field for part in parts for field in part["fields"]]
-            response = {**parts[-1], "fields": fields, "next_cursor": None}
-            response.pop("omitted", None)
-    except _Failed as failed:
-        return failed.code
-    if json_mode:
-        _print_json(response)
-        return EXIT_OK
-    for item in response["fields"]:
-        print(_field_line(item))
-    if not response["fields"]:
-        print("(no form fields)")
-    if response.get("note"):
-        print(f"pdfthin: {response['note']}", file=sys.stderr)
-    if response.get("unreadable"):
-        print(f"pdfthin: {response['unreadable']['message']}", file=sys.stderr)
-    if response.get("next_cursor"):
-        message = (response.get("omitted") or {}).get("message", "more follows")
-        print(f"pdfthin: {message}; --cursor {response['next_cursor']}", file=sys.stderr)
-    return EXIT_OK
+    code, response = _listing(args, "fields", ("fields",), "(no form fields)")
+    if response is not None:
+        for item in response["fields"]:
+            print(_field_line(item))
+        _listing_notes(response)
+    return code
 
 
 def _field_line(item: dict[str, Any]) -> str:
