@@ -302,12 +302,24 @@ def test_listing_never_opens_a_file(
 
 def test_listing_pattern_and_subdirectory(tree: tuple[Sandbox, Path, Path]) -> None:
     box, _, _ = tree
-    assert [
-        d["path"] for d in box.list_documents(subdirectory="docs", pattern="*")["documents"]
-    ] == [
+
+    def listed(**arguments: object) -> list[str]:
+        return [d["path"] for d in box.list_documents(**arguments)["documents"]]
+
+    # A pattern keeps the PDF filter unless every file is asked for.
+    assert listed(subdirectory="docs", pattern="*") == ["docs/b.pdf"]
+    assert listed(subdirectory="docs", pattern="*notes*") == []
+    assert listed(subdirectory="docs", pattern="*", all_files=True) == [
         "docs/b.pdf",
         "docs/notes.txt",
     ]
+    assert listed(subdirectory="docs", pattern="*notes*", all_files=True) == ["docs/notes.txt"]
+    # A cursor is bound to the filter it was issued with.
+    token = box.list_documents(pattern="*", max_results=1)["next_cursor"]
+    assert token is not None
+    assert code_of(box.list_documents, pattern="*", all_files=True, cursor=token) == (
+        "invalid_cursor"
+    )
     assert [d["path"] for d in box.list_documents(pattern="*B.PDF")["documents"]] == ["docs/b.pdf"]
     assert box.list_documents(subdirectory="indir")["documents"] == [
         {**box.list_documents(subdirectory="docs")["documents"][0]}
@@ -372,7 +384,9 @@ def test_listing_cursor_is_checked(tree: tuple[Sandbox, Path, Path]) -> None:
     assert code_of(box.list_documents, cursor=token[:-2] + "AA") == "invalid_cursor"
     assert code_of(box.list_documents, cursor="%%%") == "invalid_cursor"
     assert code_of(box.list_documents, cursor=12) == "invalid_cursor"
-    forged = sb._encode_cursor("", "*.pdf", ("..", "..", "etc"))
+    forged = sb._encode_cursor(
+        "", "*.pdf\0pdf", ("..", "..", "etc")
+    )  # as the default listing keys it
     # A forged position only moves where the walk resumes; it never leaves the root.
     assert [d["path"] for d in box.list_documents(cursor=forged)["documents"]] == [
         "a.pdf",

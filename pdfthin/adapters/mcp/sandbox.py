@@ -118,7 +118,13 @@ CURSOR = Param(
     "next_cursor of the previous list_documents call (same subdirectory and pattern).",
     max_length=MAX_LISTING_CURSOR_CHARS,
 )
-LISTING_PARAMS = (SUBDIRECTORY, PATTERN, MAX_RESULTS, CURSOR)
+ALL_FILES = Param(
+    "all_files",
+    "boolean",
+    "List every file the pattern matches, not only those whose name ends in .pdf (default "
+    "false: a pattern such as '*invoice*' still lists PDFs only).",
+)
+LISTING_PARAMS = (SUBDIRECTORY, PATTERN, ALL_FILES, MAX_RESULTS, CURSOR)
 
 
 class ListedDocument(TypedDict):
@@ -418,13 +424,16 @@ class Sandbox:
         self,
         subdirectory: Any = None,
         pattern: Any = None,
+        all_files: Any = None,
         max_results: Any = None,
         cursor: Any = None,
     ) -> Listing:
         """Files under the root (or ``subdirectory``) whose path relative to the root matches
-        ``pattern`` (fnmatch, case-insensitive, ``*`` also matches ``/``), in path order, at
-        most ``max_results``; ``next_cursor`` continues. Never opens a file."""
+        ``pattern`` (fnmatch, case-insensitive, ``*`` also matches ``/``) and, unless
+        ``all_files``, whose name ends in ``.pdf``, in path order, at most ``max_results``;
+        ``next_cursor`` continues. Never opens a file."""
         pattern = PATTERN.value(pattern)
+        pdf_only = not ALL_FILES.value(all_files)
         max_results = MAX_RESULTS.value(max_results)
         start = (
             []
@@ -433,9 +442,11 @@ class Sandbox:
         )
         sub = "/".join(start)
         key = self.cursor_key
-        after = _decode_cursor(cursor, sub, pattern, key) if cursor is not None else None
+        # A cursor is bound to what it lists: the PDF filter is part of the pattern it keys.
+        scope = pattern + ("\0pdf" if pdf_only else "")
+        after = _decode_cursor(cursor, sub, scope, key) if cursor is not None else None
 
-        walk = _Walk(self, pattern.casefold(), after)
+        walk = _Walk(self, pattern.casefold(), after, pdf_only)
         handle = self._open_directory(start, subdirectory)
         documents: list[ListedDocument] = []
         files = walk.files(handle, start)
@@ -459,7 +470,7 @@ class Sandbox:
             "pattern": pattern,
             "documents": documents,
             "next_cursor": (
-                None if position is None else _encode_cursor(sub, pattern, position, key)
+                None if position is None else _encode_cursor(sub, scope, position, key)
             ),
         }
         if walk.skipped:
@@ -549,6 +560,8 @@ class _Walk:
     sandbox: Sandbox
     pattern: str
     after: tuple[str, ...] | None
+    #: Only names ending in ``.pdf`` (case-insensitive), whatever the pattern.
+    pdf_only: bool = True
     position: tuple[str, ...] = ()
     scanned: int = 0
     stopped: bool = False  # the scan budget ran out: the cursor continues from ``position``
@@ -613,7 +626,10 @@ class _Walk:
 
     def _file(self, entry: os.DirEntry[str], parts: tuple[str, ...]) -> ListedDocument | None:
         relative = "/".join(parts)
-        if not fnmatch.fnmatchcase(relative.casefold(), self.pattern):
+        folded = relative.casefold()
+        if not fnmatch.fnmatchcase(folded, self.pattern):
+            return None
+        if self.pdf_only and not folded.endswith(".pdf"):
             return None
         try:
             if entry.is_symlink():

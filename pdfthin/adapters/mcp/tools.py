@@ -115,8 +115,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_documents",
         "List PDFs under the root",
-        "List the files under the server's root whose path matches a glob pattern (default "
-        "'*.pdf', case-insensitive; '*' also matches '/', so it searches every subdirectory). "
+        "List the PDFs under the server's root whose path matches a glob pattern (default "
+        "'*.pdf', case-insensitive; '*' also matches '/', so it searches every subdirectory; "
+        "only names ending in .pdf unless all_files is true). "
         "Returns documents as {path, size (bytes), modified (ISO 8601 UTC)} in path order; "
         "path is what every other tool takes. Files are never opened here (a listed file may "
         "still turn out not to be a PDF). Use this first to find what can be read. At most "
