@@ -200,7 +200,16 @@ def list_images(
         return item
 
     room = limit - size(response) - pager.longest(len(selection), offset=True) - _RESERVE
-    stop = fill(response["images"], placements(), entry, room)
+
+    def lean(at: tuple[int, int], _room: int) -> tuple[ImageEntry, None]:
+        """An image whose whole entry does not fit (a budget taken by a long unreadable
+        report): without the keys another call gives (its section, its resource name)."""
+        item = entry(at)
+        item.pop("section", None)
+        item.pop("name", None)
+        return item, None
+
+    stop = fill(response["images"], placements(), entry, room, split=lean)
     if stop is not None:
         page_index, index = stop.item
         rest = remaining[page_index:]
