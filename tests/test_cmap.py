@@ -8,6 +8,7 @@ import pytest
 from pdfbuilder import cid_cmap, to_unicode_cmap
 
 from pdfthin.engine.fonts.cmap import (
+    MAX_CMAP_BYTES,
     MAX_ENTRIES,
     MAX_RANGE,
     is_vertical_name,
@@ -203,6 +204,16 @@ def test_huge_cidranges_are_not_expanded() -> None:
     assert cmap.cids == {}
     assert len(cmap.cid_ranges) == 100
     assert cmap.cid((5 << 24) + 7) == 12
+
+
+def test_what_lies_past_the_byte_bound_is_not_read() -> None:
+    """Ten million operations of padding cost minutes in Python: only the first MAX_CMAP_BYTES
+    of a stream are read, on both engine paths."""
+    first = b"1 beginbfchar <01> <0041> endbfchar\n"
+    later = b"1 beginbfchar <02> <0042> endbfchar\n"
+    padding = b"0 a " * (MAX_CMAP_BYTES // 4)
+    assert parse_cmap(first + padding + later).unicode == {1: "A"}
+    assert parse_cmap(first + later + padding).unicode == {1: "A", 2: "B"}
 
 
 def test_huge_array_destination_is_bounded() -> None:

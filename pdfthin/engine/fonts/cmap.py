@@ -19,6 +19,10 @@ from pdfthin.engine.content.lexer import iter_operations
 #: Bounds on what one CMap may expand to.
 MAX_RANGE = 65_536
 MAX_ENTRIES = 400_000
+#: The bytes of a CMap stream that are read. An embedded ToUnicode CMap of a 65,536-glyph font
+#: written one ``bfchar`` line per code with ligature destinations is under 3 MiB; past this,
+#: a stream can only be padding that costs time (about 3 µs per operation in Python).
+MAX_CMAP_BYTES = 4 << 20
 
 
 @dataclass
@@ -86,7 +90,9 @@ def _tokenized(native: Any, data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
 
 
 def parse_cmap(data: bytes) -> CMap:
-    """Parse a CMap stream. Never raises: what cannot be read is left out."""
+    """Parse a CMap stream. Never raises: what cannot be read is left out, and so is what lies
+    past its first MAX_CMAP_BYTES (codes it would have mapped count as unmapped)."""
+    data = data[:MAX_CMAP_BYTES]
     native = _native.NATIVE
     if native is not None:
         from pdfthin.engine.fonts.encodings import glyph_to_unicode
