@@ -643,7 +643,7 @@ def test_section_selection() -> None:
         list_images(pdf, section=second["id"], pages="1")
     assert err.value.code == "invalid_argument"
     with pytest.raises(PdfthinError) as err:
-        list_images(pdf, section="s-9-9")
+        list_images(pdf, section="s-9")
     assert err.value.code == "not_found"
 
 

@@ -332,7 +332,7 @@ def test_every_error_code_over_http(monkeypatch: pytest.MonkeyPatch, slow_extrac
     expect("invalid_cursor", {"operation": "read_pages", "document": doc, "cursor": "garbage"})
     error = expect("stale_cursor", {"operation": "read_pages", "document": doc, "cursor": stale})
     assert error["details"] == {"page": 1}
-    expect("not_found", {"operation": "read_section", "document": doc, "section": "s-9-9"})
+    expect("not_found", {"operation": "read_section", "document": doc, "section": "s-9"})
     expect("not_found", {"operation": "get_image", "document": images, "image_id": "p1-x99"})
     error = expect(
         "outside_root",

@@ -29,7 +29,7 @@ TOOLS: dict[str, dict[str, Any]] = {
     "read_pages": {},
     "find_in_document": {"query": "quarterly"},
     "get_toc": {},
-    "read_section": {"section": "s-1-1"},
+    "read_section": {"section": "s-1"},
     "peek": {},
     "get_info": {},
     "list_images": {},

@@ -70,16 +70,19 @@ def test_toc_source_ids_and_pages(book: tuple[bytes, bool]) -> None:
     pdf, with_outline = book
     toc = _toc(pdf)
     assert toc["source"] == ("outline" if with_outline else "headings")
-    got = [(s["id"], s["title"], s["level"], s["page"], s.get("end_page")) for s in toc["sections"]]
+    got = [
+        (s["id"], s["title"], s["level"], s["depth"], s["page"], s.get("end_page"))
+        for s in toc["sections"]
+    ]
     expected = [
-        ("s-1-1", "Chapter One", 1, 1, 2),
+        ("s-1", "Chapter One", 1, 1, 1, 2),
         # Page 2 opens with Part A's last paragraphs; Part B starts below them.
-        ("s-2-2", "Part A", 2, 1, 2),
-        ("s-2-3", "Part B", 2, 2, 2),
-        ("s-1-4", "Chapter Two", 1, 3, 3),
+        ("s-2", "Part A", 2, 2, 1, 2),
+        ("s-3", "Part B", 2, 2, 2, 2),
+        ("s-4", "Chapter Two", 1, 1, 3, 3),
     ]
     if with_outline:
-        expected.append(("s-1-5", "Broken", 1, None, None))
+        expected.append(("s-5", "Broken", 1, 1, None, None))
     assert got == expected
     if with_outline:
         assert toc["sections"][-1]["problem"] == "named destination not found"
@@ -89,17 +92,28 @@ def test_toc_source_ids_and_pages(book: tuple[bytes, bool]) -> None:
 def test_section_runs_to_the_next_heading_of_its_level(book: tuple[bytes, bool]) -> None:
     pdf, _ = book
     ctx = Context()
-    part_a = read_section(pdf, "s-2-2", context=ctx)
+    part_a = read_section(pdf, "s-2", context=ctx)
     assert part_a["section"]["breadcrumb"] == ["Chapter One"]
     assert "Part A" in part_a["markdown"]
     assert "Part B" not in part_a["markdown"]
-    chapter = read_section(pdf, "s-1-1", context=ctx)
+    chapter = read_section(pdf, "s-1", context=ctx)
     assert chapter["section"]["pages"] == "1-2"
     text = chapter["markdown"]
     assert text.index("Part A") < text.index("<!-- page 2 -->") < text.index("Part B")
     assert "Chapter Two" not in text
-    two = read_section(pdf, "s-1-4", context=ctx)["markdown"]
+    two = read_section(pdf, "s-4", context=ctx)["markdown"]
     assert "Chapter One" not in two and "Body sentence number 5" in two
+
+
+def test_ids_of_earlier_releases_name_the_same_section(book: tuple[bytes, bool]) -> None:
+    """s-{depth}-{index} (before sections were numbered plainly) still reads the section; with
+    a depth that is not the section's, it names none."""
+    pdf, _ = book
+    ctx = Context()
+    assert read_section(pdf, "s-2-3", context=ctx) == read_section(pdf, "s-3", context=ctx)
+    with pytest.raises(PdfthinError) as info:
+        read_section(pdf, "s-1-3", context=ctx)
+    assert info.value.code == "not_found"
 
 
 def test_section_ids_are_stable_across_processes(book: tuple[bytes, bool]) -> None:
@@ -109,7 +123,7 @@ def test_section_ids_are_stable_across_processes(book: tuple[bytes, bool]) -> No
 
 def test_unknown_and_broken_sections(book: tuple[bytes, bool]) -> None:
     pdf, with_outline = book
-    for bad in ("s-9-9", "x", "s-1-99"):
+    for bad in ("s-9", "x", "s-99", "s-0", "s-9-9", "s-1-99"):
         with pytest.raises(PdfthinError) as info:
             read_section(pdf, bad, context=Context())
         assert info.value.code == "not_found"
@@ -118,18 +132,18 @@ def test_unknown_and_broken_sections(book: tuple[bytes, bool]) -> None:
     assert info.value.code == "invalid_argument"
     if with_outline:
         with pytest.raises(PdfthinError) as info:
-            read_section(pdf, "s-1-5", context=Context())
+            read_section(pdf, "s-5", context=Context())
         assert info.value.code == "not_found"
 
 
 def test_section_paging_reproduces_the_section(book: tuple[bytes, bool]) -> None:
     pdf, _ = book
     ctx = Context()
-    whole = read_section(pdf, "s-1-1", context=ctx)["markdown"]
+    whole = read_section(pdf, "s-1", context=ctx)["markdown"]
     parts: list[str] = []
     cursor = None
     while True:
-        r = read_section(pdf, "s-1-1", max_chars=1000, cursor=cursor, context=ctx)
+        r = read_section(pdf, "s-1", max_chars=1000, cursor=cursor, context=ctx)
         assert len(dumps(r)) <= 1000
         parts.append(r["markdown"])
         cursor = r["next_cursor"]
@@ -148,10 +162,10 @@ def test_read_section_without_id_is_the_whole_document(book: tuple[bytes, bool])
 def test_peek_positions(book: tuple[bytes, bool]) -> None:
     pdf, _ = book
     ctx = Context()
-    start = peek(pdf, "s-1-1", position="beginning", limit=80, context=ctx)
+    start = peek(pdf, "s-1", position="beginning", limit=80, context=ctx)
     assert start["text"].startswith("# Chapter One") or start["text"].startswith("Chapter One")
     assert len(start["text"]) <= 80 and start["start"] == 0 and start["page"] == 1
-    end = peek(pdf, "s-1-1", position="ending", limit=80, context=ctx)
+    end = peek(pdf, "s-1", position="ending", limit=80, context=ctx)
     assert end["end"] == end["scope"]["chars"] and end["page"] == 2
     middle = peek(pdf, position="middle", limit=100, context=ctx)
     assert 0 < middle["start"] < middle["scope"]["chars"] - 100
@@ -310,16 +324,16 @@ def test_without_outline_or_headings_each_page_is_a_section() -> None:
         (s["id"], s["title"], s["title_source"], s["page"], s["end_page"]) for s in toc["sections"]
     ]
     assert got == [
-        ("s-1-1", "Page 1", "page", 1, 1),
-        ("s-1-2", "Page 2", "page", 2, 2),
-        ("s-1-3", "Page 3", "page", 3, 3),
+        ("s-1", "Page 1", "page", 1, 1),
+        ("s-2", "Page 2", "page", 2, 2),
+        ("s-3", "Page 3", "page", 3, 3),
     ]
     ctx = Context()
-    second = read_section(pdf, "s-1-2", context=ctx)
+    second = read_section(pdf, "s-2", context=ctx)
     assert "Bravo sentence 0" in second["markdown"]
     assert "Alpha" not in second["markdown"] and "Charlie" not in second["markdown"]
     assert second["section"]["title_source"] == "page"
-    assert "Charlie sentence 4" in peek(pdf, "s-1-3", position="ending", context=ctx)["text"]
+    assert "Charlie sentence 4" in peek(pdf, "s-3", position="ending", context=ctx)["text"]
 
 
 def test_bookmarks_without_destinations_are_placed_at_their_headings() -> None:
@@ -379,5 +393,5 @@ def test_the_cli_indents_sections_by_their_depth(tmp_path: Any) -> None:
         key: len(line) - len(line[line.index(key) + len(key) :].lstrip())
         for key, line in lines.items()
     }
-    assert indent["s-2-2"] == indent["s-1-1"] + 2 == indent["s-2-3"]
-    assert indent["s-1-4"] == indent["s-1-1"]
+    assert indent["s-2"] == indent["s-1"] + 2 == indent["s-3"]
+    assert indent["s-4"] == indent["s-1"]

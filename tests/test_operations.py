@@ -349,9 +349,9 @@ def test_info_and_toc(ctx: Context) -> None:
     toc = get_toc(pdf, context=ctx)
     assert toc["source"] == "outline"
     assert [(e["id"], e["title"], e["level"], e["page"]) for e in toc["sections"]] == [
-        ("s-1-1", "Intro", 1, 1),
-        ("s-2-2", "Detail", 2, 2),
-        ("s-1-3", "End", 1, 3),
+        ("s-1", "Intro", 1, 1),
+        ("s-2", "Detail", 2, 2),
+        ("s-3", "End", 1, 3),
     ]
 
 

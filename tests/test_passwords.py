@@ -90,7 +90,7 @@ def operations(image: str) -> dict[str, Any]:
         "read_pages": lambda d, pw, c: read_pages(d, password=pw, context=c),
         "find_in_document": lambda d, pw, c: find_in_document(d, "secret", password=pw, context=c),
         "get_toc": lambda d, pw, c: get_toc(d, password=pw, context=c),
-        "read_section": lambda d, pw, c: read_section(d, "s-1-1", password=pw, context=c),
+        "read_section": lambda d, pw, c: read_section(d, "s-1", password=pw, context=c),
         "peek": lambda d, pw, c: peek(d, password=pw, context=c),
         "get_info": lambda d, pw, c: get_info(d, password=pw, context=c),
         "list_images": lambda d, pw, c: list_images(d, password=pw, context=c),

@@ -47,6 +47,32 @@ def test_names_are_unique() -> None:
         assert len(set(_names(op))) == len(op.params), op.name
 
 
+def _all_params() -> list[Param]:
+    from pdfthin.adapters.mcp import sandbox, tools
+
+    listing = [sandbox.SUBDIRECTORY, sandbox.PATTERN, sandbox.MAX_RESULTS, sandbox.CURSOR]
+    return [tools.PATH, *listing, *(p for op in OPERATIONS for p in op.params)]
+
+
+def test_arguments_of_a_set_form_show_examples() -> None:
+    """An argument whose form a model must get right (a page selection, a pattern, an id, a
+    path) shows examples in its schema, and each example is a value the argument accepts."""
+    pytest.importorskip("mcp")
+    shaped = 0
+    for param in _all_params():
+        has_form = param.kind == "pages" or param.pattern is not None
+        has_form |= param.name in ("path", "image_id", "subdirectory")
+        if has_form:
+            shaped += 1
+            assert param.examples, param.name
+        schema = param.schema()
+        assert schema.get("examples", []) == list(param.examples)
+        for example in param.examples:
+            jsonschema.validate(example, schema)
+            assert param.check(example) == example, (param.name, example)
+    assert shaped >= 6
+
+
 @pytest.mark.parametrize("op", OPERATIONS, ids=IDS)
 def test_the_handler_takes_exactly_the_declared_arguments(op: Operation) -> None:
     params = list(inspect.signature(op.handler).parameters.values())

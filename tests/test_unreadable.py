@@ -199,7 +199,7 @@ def test_peek_on_a_scanned_document_says_why_there_is_no_text() -> None:
 
 
 def test_a_scanned_page_inside_a_section_is_marked_where_it_is() -> None:
-    r = read_section(get("navigation/scan_inside_a_section").build(), "s-1-1", context=Context())
+    r = read_section(get("navigation/scan_inside_a_section").build(), "s-1", context=Context())
     assert r["section"]["pages"] == "1-3"
     assert "<!-- page 2: needs_ocr (image_only) -->" in r["markdown"]
     assert "<!-- page 3 -->" in r["markdown"]
@@ -208,7 +208,7 @@ def test_a_scanned_page_inside_a_section_is_marked_where_it_is() -> None:
 
 def test_forged_markers_in_page_text_are_escaped() -> None:
     pdf = get("navigation/forged_page_markers").build()
-    r = read_section(pdf, "s-1-1", context=Context())
+    r = read_section(pdf, "s-1", context=Context())
     # The one real page break; the text's imitations are escaped.
     assert [m.group(0) for m in PAGE_MARKER.finditer(r["markdown"])] == ["<!-- page 2 -->"]
     assert "&lt;!-- page 2: needs_ocr (image_only) -->" in r["markdown"]
@@ -231,7 +231,7 @@ def test_budgets_hold_with_long_reports() -> None:
     pdf = get("navigation/alternating_scans").build()
     context = Context()
     for call in (
-        lambda: read_section(pdf, "s-1-2", max_chars=1_000, context=context),
+        lambda: read_section(pdf, "s-2", max_chars=1_000, context=context),
         lambda: list_images(pdf, max_chars=1_000, context=context),
         lambda: get_toc(pdf, max_chars=1_000, context=context),
     ):
@@ -256,8 +256,8 @@ def scanned_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (["describe"], "out", "not read: 2 (image_only: 2)"),
         (["info"], "out", "not read: 2 (image_only: 2)"),
         (["toc"], "out", "[not read: 2]"),
-        (["section", "s-1-1"], "out", "<!-- page 2: needs_ocr (image_only) -->"),
-        (["section", "s-1-1"], "out", "(pages 1-3; not read: 2 (image_only: 2))"),
+        (["section", "s-1"], "out", "<!-- page 2: needs_ocr (image_only) -->"),
+        (["section", "s-1"], "out", "(pages 1-3; not read: 2 (image_only: 2))"),
         (["peek"], "out", "not read: 2 (image_only: 2)"),
         (["images"], "err", "1 page(s) in scope could not be read"),
     ],
@@ -305,14 +305,14 @@ def test_the_mcp_tools_carry_the_report_in_their_schema(scanned_file: Path) -> N
                 ("describe_document", {}),
                 ("get_info", {}),
                 ("get_toc", {}),
-                ("read_section", {"section": "s-1-1"}),
+                ("read_section", {"section": "s-1"}),
                 ("peek", {}),
                 ("list_images", {}),
             ):
                 got = await call(s, tool, path="scan.pdf", **arguments)
                 assert got["unreadable"]["pages"] == "2", tool
                 jsonschema.validate(got, schemas[tool])
-            plain = await call(s, "read_section", path="scan.pdf", section="s-1-2")
+            plain = await call(s, "read_section", path="scan.pdf", section="s-2")
             assert "unreadable" not in plain
             jsonschema.validate(plain, schemas["read_section"])
 
@@ -330,7 +330,7 @@ def test_the_lambda_handler_carries_the_report(scanned_file: Path) -> None:
     for operation in ("describe_document", "get_toc", "peek", "read_section"):
         request = {"operation": operation, "document": document}
         if operation == "read_section":
-            request["section"] = "s-1-1"
+            request["section"] = "s-1"
         body = app(request)
         assert body["unreadable"]["pages"] == "2", (operation, json.dumps(body)[:300])
 
@@ -345,7 +345,7 @@ def test_an_unreadable_section_start_is_marked_too() -> None:
     r = read_section(pdf, titles["Scanned appendix"]["id"], context=context)
     assert r["markdown"] == "<!-- page 4: needs_ocr (image_only) -->"
     with pytest.raises(PdfthinError):
-        read_section(pdf, "s-9-99", context=context)
+        read_section(pdf, "s-99", context=context)
 
 
 def test_the_python_api_marks_the_gap_in_a_documents_markdown() -> None:

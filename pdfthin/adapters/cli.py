@@ -990,8 +990,7 @@ def _toc_text(r: dict[str, Any]) -> str:
     lines = [f"(from the {r['source']})"] if r["sections"] else []
     for entry in r["sections"]:
         page = entry["page"] if entry["page"] is not None else "?"
-        # Indented by depth in the tree, which the id carries (s-{depth}-{index}).
-        indent = "  " * (int(entry["id"].split("-")[1]) - 1)
+        indent = "  " * (entry["depth"] - 1)
         gaps = f"  [not read: {entry['unreadable']}]" if entry.get("unreadable") else ""
         lines.append(f"{entry['id']:>8}  {indent}{entry['title']}  .... {page}{gaps}")
     for problem in r.get("problems", []):

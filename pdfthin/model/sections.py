@@ -5,9 +5,10 @@ broken stays in the tree, with its problem, but owns no text), otherwise from th
 layout found. A section runs from its heading to the next section at the same or a higher
 level, across pages. Positions are ``(page, offset)`` into that page's Markdown.
 
-Ids are ``s-{depth}-{index}``: the section's depth in the tree and its 1-based position in the
-document's list of sections. They depend only on the document's bytes and the extraction, so
-they are stable across calls and processes.
+Ids are ``s-{index}``: the section's 1-based position in the document's list of sections, so
+that an agent can name a neighbour without asking. They depend only on the document's bytes and
+the extraction, so they are stable across calls and processes. The ids of earlier releases,
+``s-{depth}-{index}``, still name the same section.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class Section:
     end_offset: int
     end_y: float | None
     parent: int | None
+    #: 1 at the top of the tree.
+    depth: int = 1
     problem: str | None = None
     #: The heading's box on its page (``(x0, y0, x1, y1)``, points, top left origin of the
     #: page as displayed), when the heading was found.
@@ -54,11 +57,13 @@ class SectionTree:
         m = _ID.match(section_id) if isinstance(section_id, str) else None
         if m is None:
             return None
-        index = int(m.group(2)) - 1
+        index = int(m.group("index")) - 1
         if not 0 <= index < len(self.sections):
             return None
         section = self.sections[index]
-        return section if section.id == section_id else None
+        # An id of an earlier release names its depth too, which must be the section's.
+        depth = m.group("depth")
+        return section if depth is None or int(depth) == section.depth else None
 
     def breadcrumb(self, section: Section) -> list[str]:
         out: list[str] = []
@@ -69,7 +74,7 @@ class SectionTree:
         return out[::-1]
 
 
-_ID = re.compile(r"^s-(\d{1,3})-(\d{1,7})$")
+_ID = re.compile(r"^s-(?:(?P<depth>\d{1,3})-)?(?P<index>\d{1,7})$")
 
 
 def _norm(text: str) -> str:
@@ -264,7 +269,7 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
                     break
         sections.append(
             Section(
-                id=f"s-{depth}-{i + 1}",
+                id=f"s-{i + 1}",
                 title=title,
                 level=level,
                 page=page,
@@ -274,6 +279,7 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
                 end_offset=end_offset,
                 end_y=end_y,
                 parent=parent,
+                depth=depth,
                 problem=problem,
                 box=heading.box if heading is not None else None,
             )

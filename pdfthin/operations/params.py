@@ -81,6 +81,9 @@ class Param:
     #: Unicode text: not blank, no lone surrogate (no transport can encode it, and it would
     #: come back in the answer), no NUL or other control character but white space.
     text: bool = False
+    #: Values a model can copy the form of (the schema's ``examples``); each one passes
+    #: :meth:`check` (tests/test_registry.py).
+    examples: tuple[Any, ...] = ()
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of the argument."""
@@ -97,6 +100,8 @@ class Param:
             schema["pattern"] = self.pattern
         if self.default is not None:
             schema["default"] = self.default
+        if self.examples:
+            schema["examples"] = list(self.examples)
         return schema
 
     def check(self, value: Any) -> Any:
@@ -217,6 +222,7 @@ PAGES = Param(
     "Default: the whole document. Out-of-range pages are an invalid_pages error naming the "
     "page count.",
     max_length=MAX_PAGES_CHARS,
+    examples=("1-3,7,10-", 12),
 )
 MAX_CHARS = Param(
     "max_chars",
@@ -274,9 +280,11 @@ OCR = Param(
 SECTION = Param(
     "section",
     "string",
-    "A section id from get_toc, like 's-1-3'.",
+    "A section id from get_toc, like 's-3' (sections are numbered in document order).",
     max_length=MAX_SECTION_CHARS,
-    pattern=r"^s-\d{1,6}-\d{1,9}$",
+    # s-{depth}-{index}: the ids of earlier releases, still accepted.
+    pattern=r"^s-(\d{1,6}-)?\d{1,9}$",
+    examples=("s-1", "s-12"),
 )
 
 # --- search_chunks ------------------------------------------------------------------------------
@@ -312,6 +320,7 @@ QUERY = Param(
     required=True,
     max_length=MAX_QUERY,
     text=True,
+    examples=("net revenue", "Table 3"),
 )
 MATCH_MODE = Param(
     "match_mode",
@@ -381,6 +390,7 @@ IMAGE_ID = Param(
     "('/Im1', or 'p3/Im1' on page 3), or 'random' for one chosen at random.",
     required=True,
     max_length=MAX_IMAGE_ID_CHARS,
+    examples=("p3-x12", "p1-i1", "/Im1", "p3/Im1", "random"),
 )
 IMAGE_SECTION = Param(
     "section",
@@ -388,6 +398,7 @@ IMAGE_SECTION = Param(
     "With image_id 'random': choose among the images of this section (an id from get_toc).",
     max_length=MAX_SECTION_CHARS,
     pattern=SECTION.pattern,
+    examples=SECTION.examples,
 )
 EXCLUDE = Param(
     "exclude",
@@ -395,6 +406,7 @@ EXCLUDE = Param(
     "With image_id 'random': image ids not to choose, separated by commas.",
     max_length=MAX_EXCLUDE_CHARS,
     pattern=r"^[\w\-.]+(?:\s*,\s*[\w\-.]+)*$",
+    examples=("p1-i1,p3-x12",),
 )
 IMAGE_SEED = Param(
     "seed",
@@ -461,4 +473,5 @@ KINDS = Param(
     "Only these kinds, comma-separated: " + ", ".join(ANNOTATION_KINDS) + " (default all).",
     max_length=200,
     pattern=r"^\s*[a-z_]+(\s*,\s*[a-z_]+)*\s*$",
+    examples=("link", "highlight,comment"),
 )

@@ -37,7 +37,7 @@ _RESERVE = 300
 
 def _section(doc: Document, section_id: Any) -> Section:
     if not isinstance(section_id, str):
-        raise PdfthinError("invalid_argument", "section must be a section id like 's-1-3'")
+        raise PdfthinError("invalid_argument", "section must be a section id like 's-3'")
     section = section_tree(doc).by_id(section_id)
     if section is None:
         raise PdfthinError(

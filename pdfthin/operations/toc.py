@@ -61,6 +61,7 @@ def get_toc(
             "title": section.title,
             "title_source": title_source,
             "level": section.level,
+            "depth": section.depth,
             "page": section.page,
             "parent": None if section.parent is None else sections[section.parent].id,
         }

@@ -357,6 +357,7 @@ class _TocEntry(TypedDict):
         TitleSource, "outline: a bookmark, not page text; page: made up from the page number"
     ]
     level: int
+    depth: Annotated[int, "1 at the top of the tree, 2 under it, ..."]
     page: Annotated[int | None, "null for a bookmark that points nowhere (see problem)"]
 
 

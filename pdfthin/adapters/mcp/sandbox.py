@@ -94,6 +94,7 @@ SUBDIRECTORY = Param(
     "List only under this directory (relative to the root). Paths in the answer stay relative "
     "to the root.",
     max_length=MAX_PATH_CHARS,
+    examples=("reports", "reports/2024"),
 )
 PATTERN = Param(
     "pattern",
@@ -103,6 +104,7 @@ PATTERN = Param(
     max_length=MAX_PATTERN_CHARS,
     default=DEFAULT_PATTERN,
     text=True,  # it comes back in the answer: Unicode text only
+    examples=("reports/2024*", "*invoice*"),
 )
 MAX_RESULTS = Param(
     "max_results",

@@ -27,9 +27,11 @@ PATH = Param(
     "path",
     "string",
     "The PDF, as a path relative to the server's root, exactly as list_documents gives it "
-    "(e.g. 'reports/q3.pdf'). Absolute paths and paths leaving the root are refused.",
+    "(e.g. 'reports/q3.pdf'). An absolute path is read only when it lies inside the root; "
+    "paths leaving the root are refused.",
     required=True,
     max_length=MAX_PATH_CHARS,
+    examples=("report.pdf", "reports/2024/q3.pdf"),
 )
 
 #: What a tool answering a file adds to its description: how MCP carries the file.
