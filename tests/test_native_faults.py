@@ -279,8 +279,8 @@ def test_every_entry_point_turns_a_panic_into_the_pure_answer(module: ModuleType
 #: The address space of the child below, and what one glyph of its page maps to: 1,200 of them
 #: need more text than the child can hold.
 CHILD_ADDRESS_SPACE = 1 << 30
-GLYPH_TEXT = 1 << 20
-GLYPHS = 1_200
+GLYPH_TEXT = 1 << 19
+GLYPHS = 2_400
 
 CHILD = "import sys, pdfthin; print(repr(pdfthin.open(open(sys.argv[1], 'rb').read()).pages))"
 
@@ -292,8 +292,9 @@ def _limit() -> None:
 def test_an_allocation_that_fails_is_a_fault_not_an_abort(
     module: ModuleType, tmp_path: Path
 ) -> None:
-    """A glyph whose ToUnicode text is a megabyte, shown 1,200 times in a 5 KB file: the page's
-    text cannot be held. Python raises MemoryError and reads the page in part; the native
+    """A glyph whose ToUnicode text is half a megabyte, shown 2,400 times in a small file (its
+    CMap within MAX_CMAP_BYTES): the page's text cannot be held. Python raises MemoryError
+    and reads the page in part; the native
     interpreter grew its text with an allocation that aborted the process (exit 134, ending a
     server with it). Now its growth is fallible, a failure is a NativeFault, and the page is
     read by the pure interpreter: the same answer, in a process that goes on."""
