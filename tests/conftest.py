@@ -60,16 +60,18 @@ CORPUS_FILES = _load_manifest()
 
 
 def available_implementations() -> list[str]:
-    """The engine paths this run tests: pure Python always; the native module where it loads,
-    and wherever ``PDFTHIN_NATIVE=require`` asks for it (the native tox environments), where a
-    module that does not load fails the test instead of leaving it out."""
+    """The engine paths this run tests: pure Python, and the native module where it loads.
+    Where ``PDFTHIN_NATIVE=require`` asks for it (the native tox environments), only the
+    native path: a module that does not load fails the test instead of leaving it out, and
+    the pure path of the same tests is the plain environment's run on the same interpreter."""
     from native_support import IMPLEMENTATIONS
 
     from pdfthin.engine import _native
 
+    if os.environ.get(_native.ENV, "").strip().lower() == "require":
+        return ["native"]
     module, _ = _native._load()
-    required = os.environ.get(_native.ENV, "").strip().lower() == "require"
-    return list(IMPLEMENTATIONS) if module is not None or required else ["pure"]
+    return list(IMPLEMENTATIONS) if module is not None else ["pure"]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -129,6 +131,18 @@ def corpus_params(files: list[CorpusFile]) -> list[object]:
     if not files:
         return [pytest.param(None, id="corpus-missing")]
     return [pytest.param(f, id=f.relpath) for f in files]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A test reading the real corpus (the whole of it through the ``corpus`` fixture, or one
+    # of its files as a parameter) is a sweep: tox runs sweeps on the main interpreter for
+    # each engine path, and leaves them out of the other interpreters' runs (tox.ini).
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if "corpus" in getattr(item, "fixturenames", ()) or any(
+            isinstance(value, CorpusFile) for value in params.values()
+        ):
+            item.add_marker(pytest.mark.sweep)
 
 
 @pytest.fixture

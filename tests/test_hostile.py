@@ -27,6 +27,9 @@ ADDRESS_SPACE = 4 << 30
 
 ATTACKS = all_attacks()
 
+#: Each attack runs in a child process per engine path: a sweep (conftest.py, tox.ini).
+pytestmark = pytest.mark.sweep
+
 
 #: The CPU the child may use before the kernel stops it: the bound each attack is held to is
 #: MAX_SECONDS of CPU (asserted from the child's own report); this is the hard stop above it.
