@@ -474,3 +474,21 @@ def test_read_pages_says_why_whenever_a_page_is_not_a_text_layer_read_whole(
     assert (page["status"], page["reason_code"]) == ("text", "partial")
     assert page["reason"].startswith("text layer, read in part")
     assert "what could be read" in page["markdown"]
+
+
+def test_a_lone_match_fits_the_smallest_budget_with_less_context(ctx: Context) -> None:
+    """A long title and a long line around the match: the first match always goes in, and
+    when its whole entry is more than the budget holds, its snippet keeps less context."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    lines = [b"(some words of the line %d) Tj T*" % i for i in range(30)]
+    lines.insert(15, b"(the needle in its line) Tj T*")
+    b.add_page(b"BT /F1 10 Tf 72 720 Td 12 TL " + b" ".join(lines) + b" ET", {"Font": {"F1": font}})
+    b.set_info(Title="A title long enough to crowd the response " * 12)
+    pdf = b.build()
+    whole = find_in_document(pdf, "needle", context_chars=400, context=ctx)
+    small = find_in_document(pdf, "needle", context_chars=400, max_chars=1_000, context=ctx)
+    assert len(dumps(whole)) > 1_000 >= len(dumps(small))
+    (mine,), (full,) = small["matches"], whole["matches"]
+    assert {**mine, "snippet": ""} == {**full, "snippet": ""}
+    assert "**needle**" in mine["snippet"] and len(mine["snippet"]) < len(full["snippet"])

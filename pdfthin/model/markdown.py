@@ -9,9 +9,9 @@ from typing import NamedTuple
 
 from pdfthin.layout import Block, list_marker
 from pdfthin.layout.lines import is_monospace
+from pdfthin.model.escaping import escape_heading, escape_inline, escape_line_start
 from pdfthin.model.text import clean, join_hyphenated
 
-_LEADING_MARKUP = re.compile(r"^(#{1,6}(\s|$)|>|[-+*](\s|$))")
 #: A line of code by its content: it opens or closes a bracketed body or ends a statement
 #: (``{``, ``}``, ``;``), calls or declares (``name(``), assigns or compares (``=``), or
 #: comments (``#``, ``//``, ``/*``). Prose in a typewriter face rarely does.
@@ -111,43 +111,46 @@ def _render(
     plain = "\n".join(joined)
     if block.kind == "heading":
         text = " ".join(joined)
-        return ("#" * max(1, min(block.level, 6)) + " " + text if text else ""), plain, marks
+        hashes = "#" * max(1, min(block.level, 6))
+        return (f"{hashes} {escape_heading(text)}" if text else ""), plain, marks
     if block.kind == "list_item":
-        item = _list_item("\n  ".join(joined))
-        return _escape_lines(item, "\n  "), plain, marks
+        return _list_item("\n".join(joined)), plain, marks
     if _is_code(block, ocr_layer):
         body = "\n".join(line for line in lines if line.strip())
-        return (f"```\n{body}\n```" if body else ""), plain, marks
-    return _escape_lines(plain, "\n", first=True), plain, marks
+        return (_fenced(body) if body else ""), plain, marks
+    return escape_paragraph(plain), plain, marks
 
 
 def escape_paragraph(text: str) -> str:
-    """Plain text as a Markdown paragraph: block markup escaped at the start of each line."""
-    return _escape_lines(text, "\n", first=True)
+    """Plain text as a Markdown paragraph whose rendering shows that text: markup escaped
+    inline and at the start of each line (a line "# On and from 16 March" or "- 5 mm" inside
+    a paragraph would open a heading or a list; ``__init__`` would turn bold)."""
+    return "\n".join(escape_line_start(escape_inline(line)) for line in text.split("\n"))
 
 
-def _escape_lines(text: str, sep: str, first: bool = False) -> str:
-    """Markdown's block markup escaped at the start of each line joined by ``sep`` (and of
-    the first one when ``first``): inside a paragraph a line "# On and from 16 March" or
-    "- 5 mm" would open a heading or a list."""
-    lines = text.split(sep)
-    for i in range(0 if first else 1, len(lines)):
-        if _LEADING_MARKUP.match(lines[i]):
-            lines[i] = "\\" + lines[i]
-    return sep.join(lines)
+def _fenced(body: str) -> str:
+    """A code block; its fence longer than any run of backticks in it."""
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{body}\n{fence}"
 
 
 def _list_item(text: str) -> str:
-    """A list item's joined lines as a Markdown list item."""
+    """A list item's joined lines (``\n`` between them) as a Markdown list item, its text
+    escaped; its own marker, when it is not a bullet or a number, stays in its text."""
     found = list_marker(text)
     if found is None:
-        return "- " + text
-    marker, rest = found
-    if marker == "-":
-        return "- " + rest
-    if marker.rstrip(".)").isdigit():
-        return f"{marker.rstrip('.)')}. {rest}"
-    return f"- {marker} {rest}"
+        head, rest = "- ", text
+    else:
+        marker, rest = found
+        if marker == "-":
+            head = "- "
+        elif marker.rstrip(".)").isdigit():
+            head = f"{marker.rstrip('.)')}. "
+        else:
+            head = "- "
+            rest = f"{marker} {rest}"
+    return head + "\n  ".join(escape_line_start(escape_inline(line)) for line in rest.split("\n"))
 
 
 def render_plain(blocks: list[Block], known_words: Container[str] | None = None) -> str:
@@ -157,7 +160,7 @@ def render_plain(blocks: list[Block], known_words: Container[str] | None = None)
 
 
 def _cell(text: str) -> str:
-    return clean(text).replace("|", "\\|").strip()
+    return escape_inline(clean(text).strip())
 
 
 def render_table(rows: list[list[str]], cleaned: bool = False) -> str:
@@ -165,7 +168,7 @@ def render_table(rows: list[list[str]], cleaned: bool = False) -> str:
     have been through :func:`clean` already."""
     width = max(len(r) for r in rows)
     if cleaned:
-        cells = [[c.replace("|", "\\|").strip() for c in r] + [""] * (width - len(r)) for r in rows]
+        cells = [[escape_inline(c.strip()) for c in r] + [""] * (width - len(r)) for r in rows]
     else:
         cells = [[_cell(c) for c in r] + [""] * (width - len(r)) for r in rows]
     header = "| " + " | ".join(cells[0]) + " |"

@@ -131,7 +131,10 @@ def find_in_document(
                 return  # beyond what this call could read: the next call continues from there
             yield match
 
+    looked_at: list[dict[str, Any]] = []
+
     def entry(match: dict[str, Any]) -> Match:
+        looked_at.append(match)
         return _entry(match, views, around, doc)
 
     room = limit - size(response) - _RESERVE
@@ -159,6 +162,18 @@ def find_in_document(
             "text may still be on the pages listed in coverage.pages_needing_ocr "
             "(or coverage.pages_read_in_part)"
         )
+    # The first match always goes in; when it is more than a small budget holds, its snippet
+    # shows less context around it (the match itself is never cut).
+    # (Only where that makes it fit: a coverage report longer than the budget is not the
+    # snippet's to make room for.)
+    over = size(response) - limit
+    if over > 0 and len(response["matches"]) == 1:
+        whole = response["matches"][0]
+        if size(_entry(looked_at[0], views, 0, doc)) <= size(whole) - over:
+            chars = around
+            while size(response) > limit and chars > 0:
+                chars //= 2
+                response["matches"][0] = _entry(looked_at[0], views, chars, doc)
     return response
 
 

@@ -1,0 +1,156 @@
+"""Page Markdown, rendered by a CommonMark parser (markdown-it-py, with GitHub's tables and
+strikethrough), shows the page's text: text that only looks like Markdown syntax is escaped,
+and nothing else is. Checked block by block against the page's plain text, on generated pages
+made of such text and on the first pages of every corpus file."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from markdown_it import MarkdownIt
+from pdfbuilder import PdfBuilder
+
+import pdfthin
+from pdfthin.layout import list_marker
+from pdfthin.model.escaping import escape_inline, escape_line_start
+
+RENDERER = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+#: Tags a block of page text may render to: its own kind's, and nothing another kind of
+#: markup (emphasis, links, raw HTML...) would add.
+BLOCK_TAGS = {
+    "paragraph": {"p"},
+    "heading": {"h1", "h2", "h3", "h4", "h5", "h6"},
+    "list_item": {"ul", "ol", "li", "p"},
+    "table": {"table", "thead", "tbody", "tr", "th", "td"},
+}
+#: Lines of running text that a renderer would otherwise read as markup.
+TRICKY = [
+    "*new* rules and __init__ methods, but snake_case and 2 * 3 stay as written",
+    "0. is where the count starts",
+    "1) and so on",
+    "# of units shipped",
+    "> 5 mm is too wide",
+    "+ plus sign first",
+    "- minus sign first",
+    "a | b | c",
+    "--- | ---",
+    "see [the note](below) and [1]",
+    "<div> tags & &amp; entities</div>",
+    "a `code` span and ~~struck~~ words",
+    "C:\\path\\* and a trailing backslash \\",
+    "===",
+]
+
+
+class _Visible(HTMLParser):
+    """The text a browser would show, and the tags it met."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def rendered(markdown: str) -> tuple[str, set[str]]:
+    parser = _Visible()
+    parser.feed(RENDERER.render(markdown))
+    parser.close()
+    return " ".join("".join(parser.parts).split()), parser.tags
+
+
+def expected_text(kind: str, plain: str) -> str:
+    """The block's plain text as the rendering shows it: a list item's bullet or number is
+    the list's decoration, not text."""
+    if kind == "list_item":
+        first, _, rest = plain.strip().partition("\n")
+        found = list_marker(first)
+        if found and (found[0] == "-" or found[0].rstrip(".)").isdigit()):
+            plain = found[1] + "\n" + rest
+    return " ".join(plain.split())
+
+
+def mismatches(doc: pdfthin.Document, pages: int) -> list[str]:
+    out = []
+    for page in doc.pages[:pages]:
+        for a in page.anchors:
+            if a.kind == "code" or a.plain < 0:
+                continue
+            markdown = page.markdown[a.offset : a.offset + a.length]
+            plain = page.text[a.plain : a.plain + a.plain_length]
+            visible, tags = rendered(markdown)
+            extra = tags - BLOCK_TAGS.get(a.kind, set())
+            if visible != expected_text(a.kind, plain) or extra:
+                shown = f"{markdown[:120]!r} shows {visible[:120]!r}"
+                out.append(f"page {page.number} {a.kind} {shown}")
+    return out
+
+
+def _page_of(lines: list[str]) -> bytes:
+    """One line per paragraph (a blank line's height apart), in Helvetica."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", encoding="/WinAnsiEncoding")
+    body = [b"BT /F1 11 Tf 72 740 Td 30 TL"]
+    for line in lines:
+        escaped = line.encode("cp1252").replace(b"\\", b"\\\\")
+        escaped = escaped.replace(b"(", b"\\(").replace(b")", b"\\)")
+        body.append(b"(" + escaped + b") Tj T*")
+    body.append(b"ET")
+    b.add_page(b"\n".join(body), {"Font": {"F1": font}})
+    return b.build()
+
+
+def test_text_that_looks_like_markup_shows_as_text() -> None:
+    doc = pdfthin.open(_page_of(TRICKY))
+    page = doc.pages[0]
+    assert all(line in page.text for line in TRICKY)
+    assert mismatches(doc, 1) == []
+    # And the page as a whole: nothing but paragraphs and the list items the layout found.
+    _, tags = rendered(page.markdown)
+    assert tags <= {"p", "ul", "ol", "li"}
+
+
+def test_lines_inside_one_paragraph_are_escaped_too() -> None:
+    """The same lines, close together: one paragraph whose lines are soft breaks."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", encoding="/WinAnsiEncoding")
+    lines = ["Counting goes on", "# second", "=== third", "> fourth", "| fifth |", "--- sixth"]
+    body = b"BT /F1 11 Tf 72 740 Td 13 TL " + b" ".join(b"(%s) Tj T*" % x.encode() for x in lines)
+    b.add_page(body + b" ET", {"Font": {"F1": font}})
+    doc = pdfthin.open(b.build())
+    assert [a.kind for a in doc.pages[0].anchors] == ["paragraph"]
+    assert mismatches(doc, 1) == []
+    visible, tags = rendered(doc.pages[0].markdown)
+    assert (visible, tags) == (" ".join(lines), {"p"})
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2 * 3 = 6", "snake_case_name", "~5 mm", "see [1] and [2]", "a < b and c > d", "R&D costs"],
+)
+def test_plain_prose_is_left_alone(text: str) -> None:
+    """Escapes only where a character could act: prose keeps its characters unescaped."""
+    assert escape_line_start(escape_inline(text)) == text
+    assert rendered(text)[0] == text
+
+
+@pytest.mark.parametrize("f", corpus_params(corpus_files()))
+def test_corpus_pages_render_to_their_text(f: CorpusFile | None) -> None:
+    require_corpus()
+    assert f is not None
+    try:
+        doc = pdfthin.open(f.path, password=f.password)
+    except pdfthin.PdfthinError:
+        pytest.skip("the file does not open (its own tests say how it fails)")
+    assert mismatches(doc, 4) == []
