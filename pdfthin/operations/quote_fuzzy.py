@@ -144,6 +144,14 @@ def _align(
         ops = ops[:-1]
     if not any(tag == "equal" for tag, *_ in ops):
         return None
+    # A change at either end takes no more of the document's words than the quote has there
+    # (difflib pairs "accident" with "mistake, and never loses its" at the end of a window).
+    tag, i1, i2, j1, j2 = ops[0]
+    if tag == "replace" and j2 - j1 > i2 - i1:
+        ops[0] = (tag, i1, i2, j2 - (i2 - i1), j2)
+    tag, i1, i2, j1, j2 = ops[-1]
+    if tag == "replace" and j2 - j1 > i2 - i1:
+        ops[-1] = (tag, i1, i2, j1, j1 + (i2 - i1))
     j_first = next(j1 for tag, _, _, j1, j2 in ops if j2 > j1)
     j_last = max(j2 for tag, _, _, j1, j2 in ops if j2 > j1)
     if SEPARATOR in place[j_first:j_last]:
