@@ -108,15 +108,14 @@ def resolve_anchor(
     first, last = doc.page(parts.page), doc.page(parts.end_page)
     if parts.start > len(first.text) or parts.end > len(last.text):
         raise _bad(anchor, "its range is outside the page's text (this file never made it)")
-    response.update(
-        page=parts.page,
-        start=parts.start,
-        end=parts.end,
-        text=passage_text(doc, parts.page, parts.start, parts.end_page, parts.end),
-        bbox=match_boxes(doc, parts.page, parts.start, parts.end, parts.end_page),
-        breadcrumb=[],
-        message=f"the passage on page {parts.page}"
-        + (f" to {parts.end_page}" if parts.end_page != parts.page else ""),
+    response["page"] = parts.page
+    response["start"] = parts.start
+    response["end"] = parts.end
+    response["text"] = passage_text(doc, parts.page, parts.start, parts.end_page, parts.end)
+    response["bbox"] = match_boxes(doc, parts.page, parts.start, parts.end, parts.end_page)
+    response["breadcrumb"] = []
+    response["message"] = f"the passage on page {parts.page}" + (
+        f" to {parts.end_page}" if parts.end_page != parts.page else ""
     )
     if parts.end_page != parts.page:
         response["end_page"] = parts.end_page
