@@ -533,3 +533,14 @@ def test_the_mcp_tool_says_when_to_call_it() -> None:
     from pdfthin.operations.registry import BY_NAME
 
     assert "before quoting" in BY_NAME["verify_quote"].description
+
+
+@pytest.mark.parametrize("query", ["lazy dog near", "runs on across the page break"])
+def test_find_matches_carry_anchors_that_resolve(readable: bytes, query: str) -> None:
+    ctx = Context()
+    (match,) = find_in_document(readable, query, context=ctx)["matches"]
+    r = resolve_anchor(readable, match["anchor"], context=ctx)
+    assert (r["page"], r["start"], r["end"]) == (match["page"], match["start"], match["end"])
+    assert r.get("end_page") == match.get("end_page")
+    assert r["text"].split() == query.split()
+    assert r["bbox"] == match["bbox"]

@@ -279,8 +279,9 @@ OPERATIONS: tuple[Operation, ...] = (
         "Search a PDF",
         "Search a PDF's text; returns matches with page numbers, a snippet (the match in "
         "**bold**), start/end offsets in the page's plain text (end_page when a match crosses "
-        "a page break), and coverage on every response: which pages were searched and which "
-        "could not be (they need OCR, or were read only in part). An empty result with "
+        "a page break), an anchor (resolve_anchor answers it later), and coverage on every "
+        "response: which pages were searched and which could not be (they need OCR, or were "
+        "read only in part). An empty result with "
         "coverage.complete false does NOT mean the text is absent. Matching is across line, "
         "column and page breaks, case-insensitive and accent-insensitive by default; "
         "match_mode 'phrase' (default) finds the query as a substring, 'all_words' gives one "

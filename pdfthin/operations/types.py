@@ -283,6 +283,12 @@ class PageBox(TypedDict):
     y1: float
 
 
+ANCHOR_NOTE = (
+    "names the passage on every surface: pdfthin:<fingerprint>/p/<page>#c=<start>-<end> "
+    "(/p/<page>-<end_page> when it runs on across a page break); resolve_anchor answers it"
+)
+
+
 class _Match(TypedDict):
     page: int
     snippet: Annotated[str, "the match in **bold** with its context"]
@@ -303,6 +309,7 @@ class Match(_Match, total=False):
     ]
     end_page: int
     page_label: Annotated[str, "the file's page label, not page text"]
+    anchor: Annotated[str, ANCHOR_NOTE + "; absent for text recognised by OCR"]
     words: dict[str, int]
     word: str
 
@@ -882,10 +889,6 @@ class AnnotationsResponse(AnnotationsAfter):
 
 # --- verify_quote and resolve_anchor ------------------------------------------------------------
 
-ANCHOR_NOTE = (
-    "names the passage on every surface: pdfthin:<fingerprint>/p/<page>#c=<start>-<end> "
-    "(/p/<page>-<end_page> when it runs on across a page break); resolve_anchor answers it"
-)
 QuoteResult = Literal["exact", "normalized", "fuzzy", "other_page", "not_found", "unverifiable"]
 
 
