@@ -544,3 +544,18 @@ def test_find_matches_carry_anchors_that_resolve(readable: bytes, query: str) ->
     assert r.get("end_page") == match.get("end_page")
     assert r["text"].split() == query.split()
     assert r["bbox"] == match["bbox"]
+
+
+def test_composed_and_decomposed_accents_compare_equal_when_normalized() -> None:
+    from pdfthin.operations.quote_text import fold_pages, fold_quote
+
+    assert fold_quote("un cafe\u0301 noir", True, False) == "un café noir"
+    assert fold_quote("un cafe\u0301 noir", False, False) != "un café noir"
+    # A match ending in a decomposed letter takes in its mark.
+    index = fold_pages([(1, "un cafe\u0301")], True, False)
+    assert index.text == "un café" and index.offsets[-1] == 6  # the letter; the mark is 7
+    pdf = _pdf([["un café noir et un thé"]])
+    r = _verify(pdf, "un cafe\u0301 noir")
+    assert r["result"] == "normalized"
+    assert r["match"]["text"] == "un café noir"
+    assert _verify(pdf, "un cafe noir")["result"] not in ("exact", "normalized")

@@ -107,6 +107,13 @@ def fold_pages(
             folded = fold_char(ch, normalized, casefold)
             if not folded:
                 continue
+            if normalized and space is None and chars and unicodedata.combining(folded[0]):
+                # A combining mark joins the letter before it (e + ´ is é, as NFKC of the
+                # two would write it), so composed and decomposed accents compare equal.
+                joined = unicodedata.normalize("NFKC", chars[-1] + folded)
+                if len(joined) == 1:
+                    chars[-1] = joined  # mapped to the letter: a match's end is widened
+                    continue  # over the marks after it (see ``verify._place``)
             if space is not None:
                 if normalized and _hyphenated(chars, folded):
                     # A word broken at a line end: the hyphen and the break go.

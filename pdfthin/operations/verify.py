@@ -16,8 +16,10 @@ Every found answer carries the passage as it stands, its page and offsets (the c
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pdfthin.model import Document
 from pdfthin.operations.anchors import anchor_of, passage_text
@@ -36,8 +38,16 @@ from pdfthin.operations.quote_fuzzy import (
 from pdfthin.operations.quote_text import fold_pages, fold_quote
 from pdfthin.operations.response import document_summary
 from pdfthin.operations.search_index import SearchIndex
-from pdfthin.operations.types import QuoteDifference, QuoteMatch, VerifyResponse
+from pdfthin.operations.types import (
+    QuoteDifference,
+    QuoteMatch,
+    QuoteResult,
+    VerifyResponse,
+)
 from pdfthin.pages import parse_pages
+
+#: How faithfully a match stands for the quote.
+Level = Literal["exact", "normalized", "fuzzy"]
 
 
 @dataclass(frozen=True)
@@ -53,10 +63,14 @@ class _Place:
         return self.page <= page <= self.end_page
 
 
-def _place(index: SearchIndex, start: int, end: int) -> _Place:
-    return _Place(
-        index.pages[start], index.offsets[start], index.pages[end - 1], index.offsets[end - 1] + 1
-    )
+def _place(doc: Document, index: SearchIndex, start: int, end: int) -> _Place:
+    """The match of ``start``-``end`` of the folded text; its end takes in the combining
+    marks after its last letter (folding joined them to it)."""
+    end_page, stop = index.pages[end - 1], index.offsets[end - 1] + 1
+    text = doc.page(end_page).text
+    while stop < len(text) and unicodedata.combining(text[stop]):
+        stop += 1
+    return _Place(index.pages[start], index.offsets[start], end_page, stop)
 
 
 def verify_quote(
@@ -91,17 +105,19 @@ def verify_quote(
     if cited is not None:
         response["cited_page"] = cited
 
-    def answer(result: str, found: _Place, level: str, message: str) -> VerifyResponse:
-        response["result"] = result  # type: ignore[typeddict-item]
+    def answer(result: QuoteResult, found: _Place, level: Level, message: str) -> VerifyResponse:
+        response["result"] = result
         response["match"] = _entry(doc, views, found, level)
         response["message"] = message
         return response
 
-    elsewhere: tuple[_Place, str] | None = None
+    elsewhere: tuple[_Place, Level] | None = None
+    level: Level
     for level in ("exact", "normalized"):
         normalized = level == "normalized"
         index = _folded(doc, texts, normalized, casefold and normalized)
-        places = _occurrences(index, fold_quote(quote, normalized, casefold and normalized))
+        needle = fold_quote(quote, normalized, casefold and normalized)
+        places = _occurrences(doc, index, needle)
         if not places:
             continue
         if cited is None:
@@ -137,12 +153,12 @@ def verify_quote(
             near = [s for s in spans if cited <= index.pages[s[0]] <= cited + 1]
             on_page = nearest(folded_quote, index.text, near)
             if on_page is not None and on_page.similarity >= MIN_SIMILARITY:
-                found = _place(index, on_page.start, on_page.end)
+                found = _place(doc, index, on_page.start, on_page.end)
                 if found.covers(cited):
                     return _fuzzy(answer, doc, index, found, on_page, "fuzzy", cited)
         best = nearest(folded_quote, index.text, spans)
         if best is not None and best.similarity >= MIN_SIMILARITY:
-            found = _place(index, best.start, best.end)
+            found = _place(doc, index, best.start, best.end)
             if cited is None or found.covers(cited):
                 return _fuzzy(answer, doc, index, found, best, "fuzzy", found.page)
             return _fuzzy(answer, doc, index, found, best, "other_page", cited)
@@ -166,12 +182,12 @@ _OTHER_PAGE = "the quote stands on page {page}, not on the cited page {cited}"
 
 
 def _fuzzy(
-    answer: Any,
+    answer: Callable[[QuoteResult, _Place, Level, str], VerifyResponse],
     doc: Document,
     index: SearchIndex,
     found: _Place,
     near: Approximate,
-    result: str,
+    result: QuoteResult,
     page: int,
 ) -> VerifyResponse:
     if result == "fuzzy":
@@ -198,7 +214,7 @@ def _difference(
 ) -> QuoteDifference:
     if end <= start:
         return {"quote": quote, "document": ""}
-    at = _place(index, start, end)
+    at = _place(doc, index, start, end)
     return {"quote": quote, "document": passage_text(doc, at.page, at.start, at.end_page, at.end)}
 
 
@@ -207,7 +223,7 @@ def _unverifiable(
     doc: Document,
     views: dict[int, dict[str, Any]],
     cited: int | None,
-    elsewhere: tuple[_Place, str] | None,
+    elsewhere: tuple[_Place, Level] | None,
 ) -> VerifyResponse:
     response["result"] = "unverifiable"
     if cited is not None and (
@@ -228,10 +244,10 @@ def _unverifiable(
 
 
 def _entry(
-    doc: Document, views: dict[int, dict[str, Any]], found: _Place, level: str
+    doc: Document, views: dict[int, dict[str, Any]], found: _Place, level: Level
 ) -> QuoteMatch:
     entry: QuoteMatch = {
-        "level": level,  # type: ignore[typeddict-item]
+        "level": level,
         "page": found.page,
         "start": found.start,
         "end": found.end,
@@ -250,14 +266,14 @@ def _entry(
     return entry
 
 
-def _occurrences(index: SearchIndex, needle: str) -> list[_Place]:
+def _occurrences(doc: Document, index: SearchIndex, needle: str) -> list[_Place]:
     """Every place of ``needle`` in the folded text, in order (overlapping ones too)."""
     out: list[_Place] = []
     if not needle:
         return out
     at = index.text.find(needle)
     while at >= 0:
-        out.append(_place(index, at, at + len(needle)))
+        out.append(_place(doc, index, at, at + len(needle)))
         at = index.text.find(needle, at + 1)
     return out
 
