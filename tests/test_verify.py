@@ -559,3 +559,15 @@ def test_composed_and_decomposed_accents_compare_equal_when_normalized() -> None
     assert r["result"] == "normalized"
     assert r["match"]["text"] == "un café noir"
     assert _verify(pdf, "un cafe noir")["result"] not in ("exact", "normalized")
+
+
+def test_no_match_runs_across_a_page_that_could_not_be_read() -> None:
+    from pdfthin.operations.quote_fuzzy import nearest, words_of
+    from pdfthin.operations.quote_text import SEPARATOR, fold_pages
+
+    index = fold_pages([(1, "the end of one"), (2, None), (3, "page and the next")], True, False)
+    assert index.text == f"the end of one{SEPARATOR}page and the next"
+    assert "one page" not in index.text
+    found = nearest("the end of one page and the", index.text, words_of(index.text))
+    assert found is not None
+    assert SEPARATOR not in index.text[found.start : found.end]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
 
 from pdfthin.operations.quote_text import SEPARATOR
 
@@ -134,6 +135,18 @@ def _align(
     slack = len(wanted) // 4 + 2
     lo = max(0, first - slack)
     hi = min(len(words), first + len(wanted) + slack)
+    if SEPARATOR in words[lo:hi]:
+        # A page that could not be read stands in the window: the passage lies on one side of
+        # it, the side holding more of the quote's words.
+        cuts = [lo - 1, *(k for k in range(lo, hi) if words[k] == SEPARATOR), hi]
+        wanted_words = set(wanted)
+        lo, hi = max(
+            ((a + 1, b) for a, b in pairwise(cuts) if b > a + 1),
+            key=lambda seg: sum(w in wanted_words for w in words[seg[0] : seg[1]]),
+            default=(lo, lo),
+        )
+        if hi == lo:
+            return None
     place = words[lo:hi]
     ops = difflib.SequenceMatcher(None, wanted, place, autojunk=False).get_opcodes()
     # The document's words the quote has no counterpart for, at either end, are not part of
