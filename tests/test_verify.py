@@ -571,3 +571,9 @@ def test_no_match_runs_across_a_page_that_could_not_be_read() -> None:
     found = nearest("the end of one page and the", index.text, words_of(index.text))
     assert found is not None
     assert SEPARATOR not in index.text[found.start : found.end]
+
+
+def test_an_unverifiable_answer_does_not_offer_an_argument_it_lacks(scanned: bytes) -> None:
+    message = _verify(scanned, "an entirely different sentence")["coverage"]["message"]
+    assert "ocr=true" in message and "find_in_document" in message
+    assert "retry with ocr=true" not in message  # verify_quote takes no ocr argument

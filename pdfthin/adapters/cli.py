@@ -113,6 +113,7 @@ _CLI_WORDS = (
     # A response's "more follows" message: the command line prints the cursor after it.
     ("; call again with next_cursor to continue", ""),
     ("retry with ocr=true if OCR is bound", "retry with --ocr MODULE"),
+    ("find_in_document with ocr=true", "`pdfthin find --ocr MODULE`"),
     ("ocr=true", "--ocr MODULE"),
     ("call again with next_cursor", "continue with --cursor"),
     ("continues with next_cursor", "continues with --cursor"),

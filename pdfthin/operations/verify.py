@@ -92,6 +92,11 @@ def verify_quote(
     selection = list(range(1, doc.page_count + 1))
     views = {n: page_view(doc, n, False) for n in selection}
     coverage, unreadable = search_coverage(selection, views, None, None, False)
+    if "message" in coverage:  # this operation takes no ocr argument: say where OCR is
+        coverage["message"] = coverage["message"].replace(
+            "retry with ocr=true if OCR is bound",
+            "verify_quote reads no OCR; find_in_document with ocr=true searches them",
+        )
     partial = {n for n in selection if views[n]["reason_code"] == "partial"}
     cited_unreadable = cited is not None and (cited in unreadable or cited in partial)
     texts = [(n, None if n in unreadable else str(views[n]["text"])) for n in selection]
