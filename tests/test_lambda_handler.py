@@ -42,7 +42,9 @@ from pdfthin.operations import (
     peek,
     read_pages,
     read_section,
+    resolve_anchor,
     search_chunks,
+    verify_quote,
 )
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.response import dumps
@@ -188,6 +190,15 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
             search_chunks(REPORT, "gamma delta page 3", top_k=2),
         ),
     ]
+    verified = verify_quote(REPORT, "page 5 in alpha", page=5, context=ctx)
+    cases += [
+        ("verify_quote", {"quote": "page 5 in alpha", "page": 5}, verified),
+        (
+            "resolve_anchor",
+            {"anchor": verified["match"]["anchor"]},
+            resolve_anchor(REPORT, verified["match"]["anchor"], context=ctx),
+        ),
+    ]
     for operation, arguments, expected in cases:
         assert app({"operation": operation, "document": doc, **arguments}, None) == expected
     listing = app({"operation": "list_images", "document": b64(images)}, None)
@@ -215,6 +226,8 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "search_chunks",
         "get_annotations",
         "get_form_fields",
+        "verify_quote",
+        "resolve_anchor",
     }
 
 

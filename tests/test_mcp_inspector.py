@@ -77,6 +77,8 @@ def test_inspector_lists_the_tools(root: Path) -> None:
         "search_chunks",
         "get_annotations",
         "get_form_fields",
+        "verify_quote",
+        "resolve_anchor",
     }
     read = tools["read_pages"]
     assert read["annotations"]["readOnlyHint"] is True

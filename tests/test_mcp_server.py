@@ -42,6 +42,8 @@ from pdfthin.operations import (
     peek,
     read_pages,
     read_section,
+    resolve_anchor,
+    verify_quote,
 )
 from pdfthin.operations import cursor as cur
 
@@ -61,6 +63,8 @@ TOOLS = {
     "search_chunks",
     "get_annotations",
     "get_form_fields",
+    "verify_quote",
+    "resolve_anchor",
 }
 
 
@@ -188,6 +192,16 @@ def test_every_tool_answers_as_the_operation_does(tree: Tree) -> None:
             )
             assert got["matches"] == [] and got["coverage"]["complete"] is False
             assert got["coverage"]["pages_needing_ocr"] == "3"
+
+            got = await call(
+                s, "verify_quote", path="sample.pdf", quote="a piece at a time", page=2
+            )
+            assert got == expect(verify_quote, sample, "a piece at a time", page=2)
+            assert (got["result"], got["match"]["page"]) == ("other_page", 1)
+            anchor = got["match"]["anchor"]
+            got = await call(s, "resolve_anchor", path="sample.pdf", anchor=anchor)
+            assert got == expect(resolve_anchor, sample, anchor)
+            assert got["text"] == "a piece at a time"
 
             got = await call(s, "get_toc", path="docs/alpha.pdf")
             assert got == expect(get_toc, alpha)

@@ -46,6 +46,8 @@ from pdfthin.operations import (
     peek,
     read_pages,
     read_section,
+    resolve_anchor,
+    verify_quote,
 )
 
 USER = "user-pw"
@@ -98,7 +100,13 @@ def operations(image: str) -> dict[str, Any]:
         "inspect_layout": lambda d, pw, c: inspect_layout(d, page=1, password=pw, context=c),
         "get_annotations": lambda d, pw, c: get_annotations(d, password=pw, context=c),
         "get_form_fields": lambda d, pw, c: get_form_fields(d, password=pw, context=c),
+        "verify_quote": lambda d, pw, c: verify_quote(d, "secret", password=pw, context=c),
+        "resolve_anchor": lambda d, pw, c: resolve_anchor(d, ANCHOR, password=pw, context=c),
     }
+
+
+#: An anchor of the right form (made on no document here: answered ``stale`` once opened).
+ANCHOR = f"pdfthin:{'ab' * 32}/p/1#c=0-6"
 
 
 def outcome(call: Any) -> tuple[str, Any]:

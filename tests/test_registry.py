@@ -36,7 +36,13 @@ def _bad_value(param: Param) -> Any:
 
 def _bad(op: Operation, param: Param) -> dict[str, Any]:
     """Arguments that are right but for ``param``'s value."""
-    required = {"query": "the", "image_id": "p1-i1", "page": 1}
+    required = {
+        "query": "the",
+        "image_id": "p1-i1",
+        "page": 1,
+        "quote": "the",
+        "anchor": f"pdfthin:{'0' * 64}/p/1#c=0-3",
+    }
     right = {p.name: required[p.name] for p in op.params if p.required}
     return {**right, param.name: _bad_value(param)}
 
@@ -127,6 +133,11 @@ def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
         return {"query": "the"}
     if op.name == "inspect_layout":
         return {"page": 1}
+    if op.name == "verify_quote":
+        return {"quote": "the"}
+    if op.name == "resolve_anchor":
+        found = BY_NAME["verify_quote"].handler(SAMPLE, quote="the", context=context)
+        return {"anchor": found["match"]["anchor"]}
     if op.name == "get_image":
         listed = BY_NAME["list_images"].handler(SAMPLE, context=context)
         if not listed["images"]:
@@ -311,7 +322,7 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 continue
             flag = "--" + param.name.replace("_", "-")
             argv = [op.command, str(SAMPLE), flag, str(param.maximum + 1)]
-            if op.name in ("find_in_document", "search_chunks"):
+            if op.name in ("find_in_document", "search_chunks", "verify_quote"):
                 argv.insert(2, "the")
             if op.name == "get_image":
                 argv[2:2] = ["p1-i1", "-o", "/dev/null"]

@@ -4,6 +4,8 @@ Exit codes: 0 success; 1 document error (one line on stderr; with ``--format jso
 envelope on stdout); 2 usage (checked before any document is opened); 3 ``--native require``
 where the accelerator cannot load. ``find``: 0 found, 1 not found with complete coverage, 4 not
 found while some pages in scope could not be searched (they need OCR), 5 document error.
+``verify`` (the same codes where they mean the same): 0 exact or normalized, 1 not_found, 4
+unverifiable, 5 document error, 6 fuzzy, 7 other_page. ``resolve``: 0 resolved, 6 stale.
 """
 
 from __future__ import annotations
@@ -25,6 +27,21 @@ EXIT_USAGE = 2
 EXIT_NATIVE = 3
 EXIT_NOT_FOUND_INCOMPLETE = 4
 EXIT_FIND_ERROR = 5
+#: ``verify``: a similar passage only (``fuzzy``); ``resolve``: the anchor is ``stale``.
+EXIT_FUZZY = 6
+EXIT_STALE = 6
+#: ``verify``: found on another page than the one cited.
+EXIT_OTHER_PAGE = 7
+#: ``verify``'s answer -> its exit code (EXIT_DOCUMENT is 1, EXIT_NOT_FOUND_INCOMPLETE 4, as
+#: for ``find``): CI checks a report's quotes by these.
+VERIFY_EXITS = {
+    "exact": EXIT_OK,
+    "normalized": EXIT_OK,
+    "not_found": EXIT_DOCUMENT,
+    "unverifiable": EXIT_NOT_FOUND_INCOMPLETE,
+    "fuzzy": EXIT_FUZZY,
+    "other_page": EXIT_OTHER_PAGE,
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,6 +68,9 @@ _HELP = {
     "one chunk a line.",
     "annotations": "List the links (with where they go and their anchor text), comments, "
     "highlights, stamps, attachments and embedded files.",
+    "verify": "Check that QUOTE stands in the document (on --page when given); the exit code "
+    "answers (see --help).",
+    "resolve": "The passage an anchor (from `pdfthin verify`) names; exit 6 when stale.",
 }
 #: What ``pdfthin find --help`` ends with: every exit code (also in docs/cli.md).
 _FIND_EXITS = """exit codes:
@@ -60,6 +80,23 @@ _FIND_EXITS = """exit codes:
   5  a document error (one line on stderr)
   2  usage (a bad option; nothing was opened)
   3  --native require where the native accelerator cannot load"""
+#: What ``pdfthin verify --help`` ends with: every exit code (also in docs/cli.md).
+_VERIFY_EXITS = """exit codes:
+  0  exact or normalized: the quote stands there (as given, or once typography is normalised)
+  6  fuzzy: only a similar passage stands there (printed with the words that differ)
+  7  other_page: found, but not on the cited --page (the page is printed)
+  1  not_found: every page was read, and the quote is not there
+  4  unverifiable: the cited page, or a page, needs OCR or was read only in part
+  5  a document error (one line on stderr)
+  2  usage (a bad option or a malformed anchor; nothing was opened)
+  3  --native require where the native accelerator cannot load"""
+_RESOLVE_EXITS = """exit codes:
+  0  the passage (text, page, offsets, boxes, breadcrumb)
+  6  stale: the file is not the one the anchor was made on
+  1  a document error, or a range the file never made (one line on stderr)
+  2  usage (a malformed anchor; nothing was opened)
+  3  --native require where the native accelerator cannot load"""
+_EPILOGS = {"find": _FIND_EXITS, "verify": _VERIFY_EXITS, "resolve": _RESOLVE_EXITS}
 #: The --format choices of a command, its default first (else text or json).
 _FORMATS = {
     "read": ("markdown", "json"),
@@ -76,6 +113,7 @@ _CLI_WORDS = (
     # A response's "more follows" message: the command line prints the cursor after it.
     ("; call again with next_cursor to continue", ""),
     ("retry with ocr=true if OCR is bound", "retry with --ocr MODULE"),
+    ("find_in_document with ocr=true", "`pdfthin find --ocr MODULE`"),
     ("ocr=true", "--ocr MODULE"),
     ("call again with next_cursor", "continue with --cursor"),
     ("continues with next_cursor", "continues with --cursor"),
@@ -133,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
             op.command,
             help=help_text,
             description=help_text,
-            epilog=_FIND_EXITS if op.command == "find" else None,
+            epilog=_EPILOGS.get(op.command),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         if op.command in _SEVERAL_FILES:
@@ -284,6 +322,8 @@ _POSITIONAL: dict[tuple[str, str], str] = {
     ("section", "section"): "ID",
     ("peek", "section"): "ID",
     ("image", "image_id"): "ID",
+    ("verify", "quote"): "QUOTE",
+    ("resolve", "anchor"): "ANCHOR",
 }
 #: A flag that switches a default-true argument off: argument -> (flag, help).
 _NEGATED = {
@@ -409,6 +449,13 @@ def _usage_error(args: argparse.Namespace) -> str | None:
         return "--format json and -o - would both write to stdout; choose one"
     if args.command == "image" and args.random == (args.image_id is not None):
         return "give an image ID or --random, one of them"
+    if args.command == "resolve":
+        from pdfthin.operations.anchors import parse_anchor
+
+        try:
+            parse_anchor(args.anchor)
+        except PdfthinError as exc:
+            return exc.message
     return None
 
 
@@ -665,7 +712,7 @@ def _run(args: argparse.Namespace, call: Callable[[], Any], json_mode: bool) -> 
 
 
 def _error_code(args: argparse.Namespace) -> int:
-    return EXIT_FIND_ERROR if args.command == "find" else EXIT_DOCUMENT
+    return EXIT_FIND_ERROR if args.command in ("find", "verify") else EXIT_DOCUMENT
 
 
 class _Failed(Exception):
@@ -849,6 +896,60 @@ def _find_all(
     if cursor is None:
         response.pop("more", None)
     return response
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    """The answer as a few lines (or JSON); the exit code says which (:data:`VERIFY_EXITS`)."""
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+        response = _run(args, _operation("verify", args, context), json_mode)
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+    else:
+        print(f"{response['result']}: {response['message']}")
+        match = response.get("match")
+        if match is not None:
+            print(_passage_lines(match))
+            for difference in match.get("differences", []):
+                quote = _quoted(difference["quote"])
+                theirs = _quoted(" ".join(difference["document"].split()))
+                print(f"  quote {quote} / document {theirs}")
+        if response["result"] == "unverifiable":
+            _say(_cli_words(response["coverage"].get("message", "")))
+        if response.get("note"):
+            _say(response["note"])
+    return VERIFY_EXITS[response["result"]]
+
+
+def _passage_lines(passage: Mapping[str, Any]) -> str:
+    """A passage's place, text and anchor, as ``verify`` and ``resolve`` print them."""
+    pages = f"{passage['page']}" + (f"-{passage['end_page']}" if "end_page" in passage else "")
+    where = f"  page {pages}, characters {passage['start']}-{passage['end']}"
+    if "similarity" in passage:
+        where += f", similarity {passage['similarity']}"
+    text = " ".join(passage["text"].split())
+    return f"{where}: {_quoted(text)}\n  {passage['anchor']}"
+
+
+def _cmd_resolve(args: argparse.Namespace) -> int:
+    context = _context(args)
+    json_mode = args.format == "json"
+    try:
+        response = _run(args, _operation("resolve", args, context), json_mode)
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+    elif response["status"] == "stale":
+        print(f"stale: {response['message']}")
+    else:
+        crumbs = " > ".join(response.get("breadcrumb", []))
+        print(f"{response['message']}" + (f" (in {crumbs})" if crumbs else ""))
+        print(_passage_lines(response))
+    return EXIT_STALE if response["status"] == "stale" else EXIT_OK
 
 
 def _cmd_describe(args: argparse.Namespace) -> int:
@@ -1451,6 +1552,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "inspect": _cmd_inspect,
     "chunks": _cmd_chunks,
     "annotations": _cmd_annotations,
+    "verify": _cmd_verify,
+    "resolve": _cmd_resolve,
     "serve": _cmd_serve,
 }
 

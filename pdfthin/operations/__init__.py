@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pdfthin.errors import PdfthinError
 
 if TYPE_CHECKING:
+    from pdfthin.operations.anchors import resolve_anchor
     from pdfthin.operations.annotations import get_annotations
     from pdfthin.operations.chunks import get_chunks
     from pdfthin.operations.context import Context, default_context
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from pdfthin.operations.registry import OPERATIONS, Operation
     from pdfthin.operations.sections import peek, read_section
     from pdfthin.operations.toc import get_toc
+    from pdfthin.operations.verify import verify_quote
 
 __all__ = [
     "OPERATIONS",
@@ -50,7 +52,9 @@ __all__ = [
     "peek",
     "read_pages",
     "read_section",
+    "resolve_anchor",
     "search_chunks",
+    "verify_quote",
 ]
 
 
@@ -109,6 +113,14 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations import sections
 
         return getattr(sections, name)
+    if name == "verify_quote":
+        from pdfthin.operations.verify import verify_quote
+
+        return verify_quote
+    if name == "resolve_anchor":
+        from pdfthin.operations.anchors import resolve_anchor
+
+        return resolve_anchor
     if name == "get_toc":
         from pdfthin.operations.toc import get_toc
 

@@ -20,6 +20,7 @@ from typing import Any
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.operations import cursor as cur
+from pdfthin.operations.anchors import anchor_of
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.locate import chunk_at, line_boxes, match_boxes
 from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
@@ -414,6 +415,9 @@ def _entry(
         chunk = chunk_at(doc, page, start)
         if chunk is not None:
             entry["chunk_id"] = chunk
+    if views[page]["status"] == "text" and views[end_page]["status"] == "text":
+        # Offsets into an OCR transcription are not the page's text: no anchor for those.
+        entry["anchor"] = anchor_of(doc.fingerprint, page, start, match["end"], end_page)
     if page != end_page:
         entry["end_page"] = end_page
     label = views[page].get("label")

@@ -13,7 +13,7 @@ import threading
 from bisect import bisect_right
 
 from pdfthin.model import Document
-from pdfthin.model.chunks import DEFAULT_MAX_TOKENS
+from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
 from pdfthin.model.markdown import line_boxes_between
 from pdfthin.operations.chunks import ChunkStream, chunk_stream
 from pdfthin.operations.response import bbox
@@ -55,11 +55,11 @@ class _Locator:
     def __init__(self, stream: ChunkStream) -> None:
         self.stream = stream
         self.origins: list[tuple[int, int]] = []
-        self.ids: list[str] = []
+        self.chunks: list[Chunk] = []
         self.taken = 0
         self.lock = threading.Lock()
 
-    def chunk_at(self, page: int, offset: int) -> str | None:
+    def chunk_at(self, page: int, offset: int) -> Chunk | None:
         place = (page, offset)
         with self.lock:
             while not self.origins or self.origins[-1] <= place:
@@ -69,14 +69,21 @@ class _Locator:
                 self.taken += 1
                 if chunk.origin is not None:
                     self.origins.append(chunk.origin)
-                    self.ids.append(chunk.id)
+                    self.chunks.append(chunk)
             at = bisect_right(self.origins, place) - 1
-            return self.ids[at] if at >= 0 else None
+            return self.chunks[at] if at >= 0 else None
 
 
 def chunk_at(doc: Document, page: int, offset: int) -> str | None:
     """The id of the default chunking's chunk whose text holds ``offset`` of the page's plain
     text (``None`` when no chunk does: a page without a text layer)."""
+    chunk = chunk_holding(doc, page, offset)
+    return None if chunk is None else chunk.id
+
+
+def chunk_holding(doc: Document, page: int, offset: int) -> Chunk | None:
+    """The default chunking's chunk whose text holds ``offset`` of the page's plain text (its
+    id and breadcrumb), as :func:`chunk_at`."""
     if doc.page(page).status == "needs_ocr":
         return None
     with _LOCK:

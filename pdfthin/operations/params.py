@@ -475,3 +475,45 @@ KINDS = Param(
     pattern=r"^\s*[a-z_]+(\s*,\s*[a-z_]+)*\s*$",
     examples=("link", "highlight,comment"),
 )
+
+# --- verify_quote and resolve_anchor ------------------------------------------------------------
+
+#: The longest quote checked: a long paragraph (approximate matching is bounded apart, in words:
+#: :data:`pdfthin.operations.quote_fuzzy.MAX_FUZZY_WORDS`).
+MAX_QUOTE = 2_000
+QUOTE = Param(
+    "quote",
+    "string",
+    f"The text to check, as you mean to quote it (1 to {MAX_QUOTE} characters).",
+    required=True,
+    max_length=MAX_QUOTE,
+    text=True,
+)
+CITED_PAGE = Param(
+    "page",
+    "integer",
+    "The page you cite for it, 1-based (default: none, the whole document). Out of range is "
+    "an invalid_pages error naming the page count.",
+    minimum=1,
+    maximum=MAX_MAX_PAGES,
+)
+IGNORE_CASE = Param(
+    "ignore_case",
+    "boolean",
+    "Let a quote whose case differs count as normalized (default false: a difference of case "
+    "is at best fuzzy).",
+    default=False,
+)
+#: ``pdfthin:<64 hex>/p/<page>[-<end page>]#c=<start>-<end>``: at most about 110 characters.
+MAX_ANCHOR_CHARS = 200
+ANCHOR_PATTERN = (
+    r"^pdfthin:[0-9a-f]{64}/p/[1-9][0-9]{0,6}(-[1-9][0-9]{0,6})?#c=[0-9]{1,9}-[0-9]{1,9}$"
+)
+ANCHOR = Param(
+    "anchor",
+    "string",
+    "An anchor from verify_quote: pdfthin:<fingerprint>/p/<page>#c=<start>-<end>.",
+    required=True,
+    max_length=MAX_ANCHOR_CHARS,
+    pattern=ANCHOR_PATTERN,
+)

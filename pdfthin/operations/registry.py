@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from pdfthin.operations.params import (
+    ANCHOR,
     CASE_SENSITIVE,
+    CITED_PAGE,
     CONTEXT_CHARS,
     CURSOR,
     EXCLUDE,
     FOLD_ACCENTS,
     FULL,
+    IGNORE_CASE,
     IMAGE_ID,
     IMAGE_SECTION,
     IMAGE_SEED,
@@ -41,6 +44,7 @@ from pdfthin.operations.params import (
     PASSWORD,
     POSITION,
     QUERY,
+    QUOTE,
     SECTION,
     SEED,
     STITCH,
@@ -62,9 +66,11 @@ from pdfthin.operations.types import (
     InspectResponse,
     PeekResponse,
     ReadPagesResponse,
+    ResolveResponse,
     SearchChunksResponse,
     SectionResponse,
     TocResponse,
+    VerifyResponse,
 )
 
 
@@ -200,6 +206,18 @@ def _search_chunks() -> Callable[..., Any]:
     return search_chunks
 
 
+def _verify() -> Callable[..., Any]:
+    from pdfthin.operations.verify import verify_quote
+
+    return verify_quote
+
+
+def _resolve() -> Callable[..., Any]:
+    from pdfthin.operations.anchors import resolve_anchor
+
+    return resolve_anchor
+
+
 # --- what the descriptions share ----------------------------------------------------------------
 
 #: Invariant 15: what the file's author wrote outside the pages reaches the agent labelled.
@@ -261,8 +279,9 @@ OPERATIONS: tuple[Operation, ...] = (
         "Search a PDF",
         "Search a PDF's text; returns matches with page numbers, a snippet (the match in "
         "**bold**), start/end offsets in the page's plain text (end_page when a match crosses "
-        "a page break), and coverage on every response: which pages were searched and which "
-        "could not be (they need OCR, or were read only in part). An empty result with "
+        "a page break), an anchor (resolve_anchor answers it later), and coverage on every "
+        "response: which pages were searched and which could not be (they need OCR, or were "
+        "read only in part). An empty result with "
         "coverage.complete false does NOT mean the text is absent. Matching is across line, "
         "column and page breaks, case-insensitive and accent-insensitive by default; "
         "match_mode 'phrase' (default) finds the query as a substring, 'all_words' gives one "
@@ -465,6 +484,39 @@ OPERATIONS: tuple[Operation, ...] = (
         (PAGES, KINDS, MAX_CHARS, CURSOR, PASSWORD),
         _annotations,
         AnnotationsResponse,
+    ),
+    Operation(
+        "verify_quote",
+        "verify",
+        "Verify a quote",
+        "Call this before quoting a PDF to a user (or citing a page for a quote): it checks that "
+        "the quote stands in the document, on the cited page when one is given, and answers "
+        "result: 'exact' (as given, white space aside), 'normalized' (once ligatures, curly "
+        "quotes, dashes, line-end hyphenation, compatibility forms and, with ignore_case, case "
+        "are normalised), 'fuzzy' (only a similar passage: its similarity 0..1 and the words "
+        "that differ; quote the document's text instead), 'other_page' (found, but on "
+        "match.page, not the cited page), 'not_found' (every page was read and it is not there) "
+        "or 'unverifiable' (the cited page, or a page, needs OCR or was read only in part: "
+        "neither confirmed nor ruled out). A match gives the passage's text as it stands, page, "
+        "start/end offsets in the page's plain text (as find_in_document), line boxes, "
+        "chunk_id and an anchor that resolve_anchor answers on any surface later. Matching is "
+        "across line and page breaks." + _NOT_PAGE_TEXT,
+        (QUOTE, CITED_PAGE, IGNORE_CASE, PASSWORD),
+        _verify,
+        VerifyResponse,
+    ),
+    Operation(
+        "resolve_anchor",
+        "resolve",
+        "Resolve a passage anchor",
+        "The passage an anchor names (anchors come with verify_quote's matches: "
+        "pdfthin:<fingerprint>/p/<page>#c=<start>-<end>): its text as it stands, page, "
+        "offsets, line boxes, chunk_id and breadcrumb (the headings above it). status 'stale' "
+        "when the document is not the file the anchor was made on (another fingerprint): "
+        "nothing else is answered then. A malformed anchor is invalid_argument." + _NOT_PAGE_TEXT,
+        (ANCHOR, PASSWORD),
+        _resolve,
+        ResolveResponse,
     ),
 )
 

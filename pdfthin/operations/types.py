@@ -283,6 +283,12 @@ class PageBox(TypedDict):
     y1: float
 
 
+ANCHOR_NOTE = (
+    "names the passage on every surface: pdfthin:<fingerprint>/p/<page>#c=<start>-<end> "
+    "(/p/<page>-<end_page> when it runs on across a page break); resolve_anchor answers it"
+)
+
+
 class _Match(TypedDict):
     page: int
     snippet: Annotated[str, "the match in **bold** with its context"]
@@ -303,6 +309,7 @@ class Match(_Match, total=False):
     ]
     end_page: int
     page_label: Annotated[str, "the file's page label, not page text"]
+    anchor: Annotated[str, ANCHOR_NOTE + "; absent for text recognised by OCR"]
     words: dict[str, int]
     word: str
 
@@ -879,3 +886,85 @@ class AnnotationsResponse(AnnotationsAfter):
     annotations: list[AnnotationEntry]
     embedded_files: list[EmbeddedFileEntry]
     next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
+# --- verify_quote and resolve_anchor ------------------------------------------------------------
+
+QuoteResult = Literal["exact", "normalized", "fuzzy", "other_page", "not_found", "unverifiable"]
+
+
+class QuoteDifference(TypedDict):
+    quote: Annotated[str, "the quote's words here (empty: the document has words it lacks)"]
+    document: Annotated[str, "the document's words here, as they stand (empty: it lacks them)"]
+
+
+class _QuoteMatch(TypedDict):
+    level: Annotated[
+        Literal["exact", "normalized", "fuzzy"],
+        "how the quote matched: as given (white space aside), after normalisation, or "
+        "approximately",
+    ]
+    page: int
+    start: Annotated[int, "offset of the passage in the page's plain text (as find_in_document)"]
+    end: Annotated[int, "end offset (exclusive), in end_page's text when end_page is given"]
+    text: Annotated[str, "the passage as it stands in the document (pages joined by a newline)"]
+    bbox: Annotated[list[PageBox], "one box per line the passage covers, in order"]
+    anchor: Annotated[str, ANCHOR_NOTE]
+
+
+class QuoteMatch(_QuoteMatch, total=False):
+    end_page: int
+    chunk_id: Annotated[str, "the get_chunks chunk (default arguments) holding the start"]
+    page_label: Annotated[str, "the file's page label, not page text"]
+    similarity: Annotated[float, "fuzzy: 0..1, the share of the characters that agree"]
+    differences: Annotated[list[QuoteDifference], "fuzzy: the words that differ, in order"]
+
+
+class _Verify(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    result: Annotated[
+        QuoteResult,
+        "exact | normalized | fuzzy (on the cited page, or anywhere without one) | other_page "
+        "(found, but not on the cited page: match.page says where) | not_found (every page "
+        "could be read: the quote is not there) | unverifiable (the cited page or a page in "
+        "scope could not be read, and the quote was not found where it could be checked)",
+    ]
+    message: Annotated[str, "the answer in one sentence"]
+    coverage: Annotated[Coverage, "which pages were searched and which could not be"]
+
+
+class VerifyResponse(_Verify, total=False):
+    match: Annotated[
+        QuoteMatch,
+        "where the quote stands (for unverifiable: where it was found elsewhere, if it was)",
+    ]
+    cited_page: int
+    min_similarity: Annotated[float, "the similarity a fuzzy match needs"]
+    nearest_similarity: Annotated[
+        float, "not_found: the similarity of the nearest place, below min_similarity"
+    ]
+    note: str
+
+
+class _Resolved(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    anchor: str
+    status: Annotated[
+        Literal["ok", "stale"],
+        "stale: the document is not the one the anchor was made on (its fingerprint differs); "
+        "nothing else is answered",
+    ]
+    message: str
+
+
+class ResolveResponse(_Resolved, total=False):
+    page: int
+    end_page: int
+    start: int
+    end: int
+    text: Annotated[str, "the passage as it stands in the document (pages joined by a newline)"]
+    bbox: Annotated[list[PageBox], "one box per line the passage covers, in order"]
+    breadcrumb: Annotated[list[str], "the headings above the passage (its chunk's trail)"]
+    chunk_id: Annotated[str, "the get_chunks chunk (default arguments) holding the start"]
+    page_label: Annotated[str, "the file's page label, not page text"]
+    anchor_fingerprint: Annotated[str, "stale: the fingerprint the anchor names"]
