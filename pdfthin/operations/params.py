@@ -512,8 +512,10 @@ ANCHOR_PATTERN = (
 ANCHOR = Param(
     "anchor",
     "string",
-    "An anchor from verify_quote: pdfthin:<fingerprint>/p/<page>#c=<start>-<end>.",
+    "An anchor from verify_quote or a find_in_document match: "
+    "pdfthin:<fingerprint>/p/<page>#c=<start>-<end>.",
     required=True,
     max_length=MAX_ANCHOR_CHARS,
     pattern=ANCHOR_PATTERN,
+    examples=("pdfthin:" + "0f" * 32 + "/p/12#c=340-415",),
 )
