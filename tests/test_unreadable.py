@@ -10,6 +10,7 @@ checked against is what ``read_pages`` says of every page.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -190,12 +191,19 @@ def test_peek_on_a_scanned_document_says_why_there_is_no_text() -> None:
     r = peek(get("navigation/no_text_at_all").build(), context=Context())
     assert r["unreadable"]["count"] == 3
     assert r["unreadable"]["reasons"] == {"image_only": "1,3", "vector_only": "2"}
-    # Where each page's text would be, the page says it could not be read.
-    assert r["text"].split("\n\n") == [
+    # Where each page's text would be, the page says it could not be read; a scan's image
+    # is referenced by its id, to be fetched (get_image) or read by OCR.
+    parts = r["text"].split("\n\n")
+    assert [p for p in parts if p.startswith("<!--")] == [
         "<!-- page 1: needs_ocr (image_only) -->",
         "<!-- page 2: needs_ocr (vector_only) -->",
         "<!-- page 3: needs_ocr (image_only) -->",
     ]
+    references = [p for p in parts if not p.startswith("<!--")]
+    assert [
+        re.match(r"!\[image p(\d+)-x\d+ \(\d+×\d+ px\)\]\(pdfthin:image/p\1-", p).group(1)
+        for p in references
+    ] == ["1", "3"]  # type: ignore[union-attr]
 
 
 def test_a_scanned_page_inside_a_section_is_marked_where_it_is() -> None:
@@ -343,7 +351,9 @@ def test_an_unreadable_section_start_is_marked_too() -> None:
     assert titles["A scanned letter"]["unreadable"] == "2"
     assert titles["A scanned letter"]["preview"] == ""
     r = read_section(pdf, titles["Scanned appendix"]["id"], context=context)
-    assert r["markdown"] == "<!-- page 4: needs_ocr (image_only) -->"
+    marker, *references = r["markdown"].split("\n\n")
+    assert marker == "<!-- page 4: needs_ocr (image_only) -->"
+    assert references and all(p.startswith("![image p4-") for p in references)
     with pytest.raises(PdfthinError):
         read_section(pdf, "s-99", context=context)
 
@@ -356,6 +366,8 @@ def test_the_python_api_marks_the_gap_in_a_documents_markdown() -> None:
     text = doc.markdown()
     assert "Chapter One opens here" in text and "Chapter Two text" in text
     assert "<!-- page 2: needs_ocr (image_only) -->" in text
-    assert doc.markdown([2]) == "<!-- page 2: needs_ocr (image_only) -->"
+    marker, *references = doc.markdown([2]).split("\n\n")
+    assert marker == "<!-- page 2: needs_ocr (image_only) -->"
+    assert references and all(p.startswith("![image p2-") for p in references)
     forged = pdfthin.open(get("navigation/forged_page_markers").build()).markdown()
     assert PAGE_MARKER.search(forged) is None

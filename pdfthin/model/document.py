@@ -42,6 +42,7 @@ from pdfthin.layout import (
     layout_page,
 )
 from pdfthin.layout.orientation import from_frame
+from pdfthin.model.figures import with_figures
 from pdfthin.model.markdown import LINE_FIELDS, Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
@@ -112,6 +113,9 @@ class Page:
     #: How sure ``status`` is, for a borderline page (:func:`.status.status_confidence`);
     #: ``None`` when it is clear-cut.
     confidence: Confidence | None = None
+    #: Where each image (of ``images``) stands in ``markdown``: its reference's offset
+    #: (:mod:`.figures`); what places it in a section.
+    image_offsets: tuple[int, ...] = ()
 
     @property
     def chars(self) -> int:
@@ -473,6 +477,11 @@ def _page(
     if layout.turn:  # laid out upright in the frame of its turned text: boxes as displayed
         anchors = [_displayed(a, layout.turn, content.width, content.height) for a in anchors]
     status, reason_code, reason = page_status(content, layout, markdown)
+    confidence = status_confidence(content, markdown, status, reason_code)
+    # The status is the text's: references to images come after it is judged.
+    markdown, anchors, image_offsets = with_figures(
+        markdown, anchors, content.number, content.images, bool(layout.turn)
+    )
     return Page(
         number=content.number,
         status=status,
@@ -491,7 +500,8 @@ def _page(
         problems=content.problems,
         ocr_layer=ocr_layer,
         anchors=anchors,
-        confidence=status_confidence(content, markdown, status, reason_code),
+        confidence=confidence,
+        image_offsets=image_offsets,
     )
 
 

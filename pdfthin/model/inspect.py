@@ -30,6 +30,7 @@ from pdfthin.model.document import (
     _vocabulary,
     profile_sample,
 )
+from pdfthin.model.figures import with_figures
 from pdfthin.model.markdown import _is_code, render_page
 
 __all__ = ["PageInspection", "inspect_page", "trace_svg"]
@@ -88,7 +89,8 @@ def _inspect(
             _finish_page(layout, found.profile)
             known = found.known_words | _vocabulary([layout])
     ocr_layer = any(r.ocr_layer for r in content.runs)
-    markdown = render_page(layout.blocks, known, ocr_layer)[0]
+    markdown, anchors, _ = render_page(layout.blocks, known, ocr_layer)
+    markdown = with_figures(markdown, anchors, number, content.images, bool(layout.turn))[0]
     trace = trace_page(content, layout, laid_out)
     trace.blocks = [
         # The Markdown sets these lines as a code block: say so, as read_pages shows it.

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from pdfthin.model.document import Document
+from pdfthin.model.figures import REFERENCE
 from pdfthin.model.markdown import Anchor
 from pdfthin.model.markers import PAGE_MARKER, escape_markers, page_marker
 
@@ -241,6 +242,15 @@ def _from_headings(doc: Document) -> SectionTree:
 
 def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
     """Ends, depths, parents and ids for the raw starting points (in document order)."""
+    # A heading that is the first text on its page starts the section at the page's top:
+    # what stands above it (the references to its figures) is the section's, not the
+    # previous one's.
+    starts = [
+        (title, level, page, 0, heading, problem)
+        if heading is not None and page is not None and _opens_page(doc, page, heading)
+        else (title, level, page, offset, heading, problem)
+        for title, level, page, offset, heading, problem in starts
+    ]
     sections: list[Section] = []
     stack: list[tuple[int, int]] = []  # (level, index) of open ancestors
     last_page = doc.page_count
@@ -287,6 +297,11 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
     return tuple(sections)
 
 
+def _opens_page(doc: Document, page: int, heading: Anchor) -> bool:
+    anchors = doc.page(page).anchors
+    return bool(anchors) and anchors[0].offset == heading.offset
+
+
 def section_text(doc: Document, section: Section) -> str:
     """The section's Markdown, pages joined with a page marker (:mod:`.markers`; the first
     page has one too when it was not read whole)."""
@@ -306,8 +321,8 @@ def section_text(doc: Document, section: Section) -> str:
 
 
 def preview(doc: Document, section: Section) -> str:
-    """The first words after the section's heading."""
-    text = section_text(doc, section)
+    """The first words after the section's heading (its figures' references left out)."""
+    text = REFERENCE.sub("", section_text(doc, section)).strip()
     first, _, rest = text.partition("\n")
     # The first line is the heading itself when the section was found at a heading.
     body = rest if first.startswith("#") or section.y is not None else text
@@ -318,20 +333,19 @@ def preview(doc: Document, section: Section) -> str:
     return words[: cut if cut > 0 else PREVIEW_CHARS] + "…"
 
 
-def holds(section: Section, page: int, top: float) -> bool:
-    """Whether something whose top is at ``top`` on ``page`` lies in the section's span: by
-    page, and by height on its first and last page when the headings were found there."""
+def holds(section: Section, page: int, offset: int) -> bool:
+    """Whether the section's Markdown holds ``offset`` of ``page``'s Markdown: where an
+    image's reference stands (:func:`image_offset`), so that a section's images are those
+    its text shows."""
     if section.page is None or section.end_page is None:
         return False
-    if not section.page <= page <= section.end_page:
-        return False
-    # A section that begins its page (no text before its heading there) holds the page's top
-    # too: a figure above the heading belongs to no earlier section, which ended a page before.
-    if page == section.page and section.y is not None and section.offset and top < section.y:
-        return False
-    if page == section.end_page and section.end_y is not None and top >= section.end_y:
-        return False
-    return not (page == section.end_page and section.end_offset == 0 and page != section.page)
+    return (section.page, section.offset) <= (page, offset) < (section.end_page, section.end_offset)
+
+
+def image_offset(doc: Document, page: int, index: int) -> int:
+    """Where the ``index``-th image of ``page`` stands in the page's Markdown."""
+    offsets = doc.page(page).image_offsets
+    return offsets[index] if index < len(offsets) else 0
 
 
 def image_count(doc: Document, section: Section) -> int:
@@ -341,8 +355,8 @@ def image_count(doc: Document, section: Section) -> int:
     return sum(
         1
         for number in range(section.page, section.end_page + 1)
-        for image in doc.page(number).images
-        if holds(section, number, image.bbox[1])
+        for index in range(len(doc.page(number).images))
+        if holds(section, number, image_offset(doc, number, index))
     )
 
 
@@ -357,11 +371,11 @@ def by_page(tree: SectionTree) -> dict[int, list[Section]]:
     return out
 
 
-def innermost(on_page: list[Section], page: int, top: float) -> Section | None:
+def innermost(on_page: list[Section], page: int, offset: int) -> Section | None:
     """The deepest of ``on_page`` (a page's entry of :func:`by_page`) holding a point: the last
     in document order that holds it, as a section comes after the sections it is under."""
     found = None
     for section in on_page:
-        if holds(section, page, top):
+        if holds(section, page, offset):
             found = section
     return found

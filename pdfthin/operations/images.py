@@ -34,7 +34,6 @@ import math
 import random
 import re
 import secrets
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -43,8 +42,16 @@ from typing import Any
 from pdfthin.engine import EngineDocument, ImagePlacement, image_facts
 from pdfthin.errors import PdfthinError, shown
 from pdfthin.model import Document
+from pdfthin.model.figures import is_tiny, placement_ids
 from pdfthin.model.images import render_image
-from pdfthin.model.sections import Section, by_page, holds, innermost, section_tree
+from pdfthin.model.sections import (
+    Section,
+    by_page,
+    holds,
+    image_offset,
+    innermost,
+    section_tree,
+)
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill
@@ -75,8 +82,6 @@ from pdfthin.pages import format_pages, parse_pages
 
 #: Drawn on this many pages or more: decorative.
 REPEATED_PAGES = 3
-#: Smaller than this on the page (points, either side): decorative.
-TINY_POINTS = 2.0
 #: Room for ``omitted`` beside the cursor (whose longest form is measured).
 _RESERVE = 240
 _ID = re.compile(
@@ -147,7 +152,9 @@ def list_images(
         entries = catalogue.pages[number - 1]
         if chosen is None:
             return list(range(len(entries)))
-        return [i for i, e in enumerate(entries) if holds(chosen, number, e.placement.bbox[1])]
+        return [
+            i for i in range(len(entries)) if holds(chosen, number, image_offset(doc, number, i))
+        ]
 
     selected = {number: wanted(number) for number in selection}
     args = cur.args_digest(op="images", pages=format_pages(selection), section=section)
@@ -190,7 +197,7 @@ def list_images(
         number = remaining[at[0]]
         found = catalogue.pages[number - 1][at[1]]
         item = _listing(found, catalogue, doc)
-        holder = innermost(sections_on.get(number, []), number, found.placement.bbox[1])
+        holder = innermost(sections_on.get(number, []), number, image_offset(doc, number, at[1]))
         if holder is not None:
             item["section"] = {
                 "id": holder.id,
@@ -276,7 +283,7 @@ def _decorative(entry: _Entry, catalogue: _Catalogue, doc: Document) -> tuple[bo
         # repeated in the file), not decoration.
         if not (covers and page.status != "text"):
             return True, f"the same image is drawn on {repeats} pages"
-    if min(x1 - x0, y1 - y0) < TINY_POINTS or entry.placement.width * entry.placement.height <= 4:
+    if is_tiny(entry.placement):
         return True, "tiny on the page"
     return False, ""
 
@@ -367,28 +374,6 @@ def _by_name(doc: Document, name: str, page: int) -> tuple[int, str]:
             id=name,
         )
     return found[0][0], found[0][1]
-
-
-def placement_ids(page: int, placements: list[ImagePlacement]) -> list[str]:
-    """The ids of a page's image placements, in drawing order (see the module docstring)."""
-    seen: dict[str, int] = defaultdict(int)
-    inline = 0
-    direct = 0
-    out = []
-    for p in placements:
-        if p.inline:
-            inline += 1
-            out.append(f"p{page}-i{inline}")
-            continue
-        if p.ref is None:
-            direct += 1
-            out.append(f"p{page}-d{direct}")
-            continue
-        number, generation = p.ref
-        base = f"p{page}-x{number}" + (f".{generation}" if generation else "")
-        seen[base] += 1
-        out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
-    return out
 
 
 # --- get_image ------------------------------------------------------------------------------
@@ -545,10 +530,10 @@ def _random(
     candidates = [
         entry.id
         for entries in catalogue.pages
-        for entry in entries
+        for index, entry in enumerate(entries)
         if entry.id not in left_out
         and not _decorative(entry, catalogue, doc)[0]
-        and (chosen is None or holds(chosen, entry.page, entry.placement.bbox[1]))
+        and (chosen is None or holds(chosen, entry.page, image_offset(doc, entry.page, index)))
     ]
     if not candidates:
         where = f" in section {section}" if section else ""
