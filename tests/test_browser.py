@@ -9,10 +9,10 @@ an encrypted file the empty password opens (no prompt), the password prompt for 
 dropped on the page and the ``cryptography`` message for an AES one, with no prompt. Beside
 those, the page itself: the progress bar moving while Python starts, the hidden file input
 reached and opened with the keyboard, the spinner while busy, the summary folded to one line,
-tabs that stay on screen, the status line cleared by each new action, search notes apart from
-results. Any console error, page error, failed
-request or request leaving 127.0.0.1 fails the test. Screenshots and ``report.json`` are kept
-in ``web/test-artifacts/pyXY/`` (or under ``$PDFTHIN_WEB_ARTIFACTS``).
+tabs that stay on screen, the status line cleared by each new action, search notes (nothing
+found; pages not searched, on a scanned page) apart from results. Any console error, page
+error, failed request or request leaving 127.0.0.1 fails the test. Screenshots and
+``report.json`` are kept in ``web/test-artifacts/pyXY/`` (or under ``$PDFTHIN_WEB_ARTIFACTS``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,10 @@ QUERY = "Stetigkeit"
 ABSENT = "zqxjvwk"  # in no page of DOCUMENT
 RC4 = ("pdfminer/encryption/rc4-40.pdf", "foo")
 AES = ("pdfminer/encryption/aes-128.pdf", "foo")
-EMPTY_PASSWORD = "pdfplumber/pr-138-example.pdf"  # encrypted, the empty user password opens it
+# Encrypted, the empty user password opens it; page 2 is a scan (needs OCR), so a search there
+# is incomplete and says which pages it could not search.
+EMPTY_PASSWORD = "pdfminer/encryption/encrypted_doc_no_id.pdf"
+UNSEARCHED_QUERY = "the"
 READ_BUDGET = 20_000  # app.js READ_BUDGET
 INSPECT_BUDGET = 400_000  # app.js INSPECT_BUDGET
 LIST_BUDGET = 8_000  # app.js LIST_BUDGET
@@ -96,6 +99,8 @@ def expectations() -> dict[str, Any]:
     assert not find_in_document(path, ABSENT)["matches"]
     empty = describe_document(CORPUS / EMPTY_PASSWORD)
     assert empty["metadata"]["encrypted"], f"{EMPTY_PASSWORD} must be encrypted"
+    unsearched = find_in_document(CORPUS / EMPTY_PASSWORD, UNSEARCHED_QUERY)
+    assert not unsearched["coverage"]["complete"] and unsearched["coverage"]["pages_needing_ocr"]
     return {
         "file": str(path),
         "title": described["metadata"].get("title") or path.name,
@@ -125,6 +130,9 @@ def expectations() -> dict[str, Any]:
         "empty_password": {
             "file": str(CORPUS / EMPTY_PASSWORD),
             "title": empty["metadata"].get("title") or Path(EMPTY_PASSWORD).name,
+            "query": UNSEARCHED_QUERY,
+            "matches": len(unsearched["matches"]),
+            "pages_needing_ocr": unsearched["coverage"]["pages_needing_ocr"],
         },
     }
 
@@ -181,6 +189,7 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
         "inspect",
         "images",
         "empty-password",
+        "coverage-notes",
         "password",
         "aes",
     ]

@@ -467,7 +467,10 @@ const search = (() => {
       if (coverage.pages_needing_ocr) said.push([`Not searched (no readable text): pages ${coverage.pages_needing_ocr}.`, "warning"]);
       if (coverage.pages_not_yet_searched) said.push([`Not searched yet: pages ${coverage.pages_not_yet_searched} (More continues).`, "warning"]);
     }
-    if (response.note) said.push([response.note, ""]);
+    // The response's note is worded for agents (it names fields); the same said for people.
+    if (response.note && count + response.matches.length === 0 && !coverage.complete) {
+      said.push([`No match for “${query}” in the pages that could be searched; it may still be on the pages not searched.`, ""]);
+    } else if (response.note) said.push([response.note, ""]);
     for (const match of response.matches) {
       count += 1;
       const where = match.end_page ? `pp. ${match.page}–${match.end_page}` : `p. ${match.page}`;

@@ -292,6 +292,19 @@ try {
     check((await text("#summary .facts")).includes("Encrypted"), "the summary says it is encrypted");
   });
 
+  await step("coverage-notes", async () => {
+    // Page 2 is a scan: the search says it could not search it, as notes, not as results.
+    await page.click("[data-tab=search]");
+    await page.fill("#query", expect.empty_password.query);
+    await page.click("#search-form button[type=submit]");
+    await page.waitForSelector("#search-notes .note.warning");
+    const notes = (await page.locator("#search-notes .note").allInnerTexts()).join(" | ");
+    check(notes.includes(`pages ${expect.empty_password.pages_needing_ocr}`), `the notes name the pages not searched (${notes})`);
+    if (expect.empty_password.matches === 0) check(notes.includes(`No match for “${expect.empty_password.query}” in the pages that could be searched`), "the note says nothing was found where it could search");
+    check((await count("#results li")) === expect.empty_password.matches, "notes are not result items");
+    check((await text("#coverage")).includes("incomplete"), "the coverage line says incomplete");
+  });
+
   await step("password", async () => {
     await dropFile(expect.encrypted.file);
     await page.waitForSelector("#password-form:not([hidden])");
