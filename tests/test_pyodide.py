@@ -241,3 +241,22 @@ def test_rc4_without_cryptography_still_asks_for_the_password() -> None:
     result = _without_cryptography("pdfminer/encryption/rc4-40.pdf", "")
     assert result["error"]["code"] == "encrypted"
     assert result["error"]["details"] == {"password_given": False}
+
+
+def test_cli_says_aes_needs_cryptography_without_asking_for_a_password() -> None:
+    require_corpus()
+    code = (
+        "import sys; sys.modules['cryptography'] = None\n"
+        "from pdfthin.adapters.cli import main\n"
+        "sys.exit(main(['read', sys.argv[1]]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(CORPUS / "pdfminer/encryption/aes-128.pdf")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "cryptography" in done.stderr
+    assert "--password" not in done.stderr
