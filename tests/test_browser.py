@@ -5,10 +5,14 @@ What the page must show is computed here with CPython's pdfthin on the same file
 page statuses, a Markdown heading rendered as a heading, "More" continuing after the last page,
 the first sections of the table of contents and a section read from it, the first search hit
 (highlighted, with its page number), that page's layout drawn (``inspect_layout``), an image,
-the password prompt for an RC4 file dropped on the page and the ``cryptography`` message for an
-AES one. Any console error, page error, failed
-request or request leaving 127.0.0.1 fails the test. Screenshots and ``report.json`` are kept
-in ``web/test-artifacts/pyXY/`` (or under ``$PDFTHIN_WEB_ARTIFACTS``).
+an encrypted file the empty password opens (no prompt), the password prompt for an RC4 file
+dropped on the page and the ``cryptography`` message for an AES one, with no prompt. Beside
+those, the page itself: the progress bar moving while Python starts, the hidden file input
+reached and opened with the keyboard, the spinner while busy, the summary folded to one line,
+tabs that stay on screen, the status line cleared by each new action, search notes (nothing
+found; pages not searched, on a scanned page) apart from results. Any console error, page
+error, failed request or request leaving 127.0.0.1 fails the test. Screenshots and
+``report.json`` are kept in ``web/test-artifacts/pyXY/`` (or under ``$PDFTHIN_WEB_ARTIFACTS``).
 """
 
 from __future__ import annotations
@@ -32,8 +36,13 @@ pytestmark = [pytest.mark.corpus, pytest.mark.slow]
 
 DOCUMENT = "sample-files/GeoTopo-komprimiert.pdf"  # 117 pages, an outline, images
 QUERY = "Stetigkeit"
+ABSENT = "zqxjvwk"  # in no page of DOCUMENT
 RC4 = ("pdfminer/encryption/rc4-40.pdf", "foo")
 AES = ("pdfminer/encryption/aes-128.pdf", "foo")
+# Encrypted, the empty user password opens it; page 2 is a scan (needs OCR), so a search there
+# is incomplete and says which pages it could not search.
+EMPTY_PASSWORD = "pdfminer/encryption/encrypted_doc_no_id.pdf"
+UNSEARCHED_QUERY = "the"
 READ_BUDGET = 20_000  # app.js READ_BUDGET
 INSPECT_BUDGET = 400_000  # app.js INSPECT_BUDGET
 LIST_BUDGET = 8_000  # app.js LIST_BUDGET
@@ -87,6 +96,11 @@ def expectations() -> dict[str, Any]:
     inspected = inspect_layout(path, page=hit_page, max_chars=INSPECT_BUDGET)
     assert inspected["svg"], "the page's layout picture must fit the app's budget"
     rc4 = describe_document(CORPUS / RC4[0], password=RC4[1])
+    assert not find_in_document(path, ABSENT)["matches"]
+    empty = describe_document(CORPUS / EMPTY_PASSWORD)
+    assert empty["metadata"]["encrypted"], f"{EMPTY_PASSWORD} must be encrypted"
+    unsearched = find_in_document(CORPUS / EMPTY_PASSWORD, UNSEARCHED_QUERY)
+    assert not unsearched["coverage"]["complete"] and unsearched["coverage"]["pages_needing_ocr"]
     return {
         "file": str(path),
         "title": described["metadata"].get("title") or path.name,
@@ -104,6 +118,7 @@ def expectations() -> dict[str, Any]:
             "query": QUERY,
             "page": found["matches"][0]["page"],
             "complete": found["coverage"]["complete"],
+            "absent": ABSENT,
         },
         "inspect": {"blocks": inspected["counts"]["blocks"]},
         "encrypted": {
@@ -112,6 +127,13 @@ def expectations() -> dict[str, Any]:
             "title": rc4["metadata"].get("title") or Path(RC4[0]).name,
         },
         "aes": {"file": str(CORPUS / AES[0]), "password": AES[1]},
+        "empty_password": {
+            "file": str(CORPUS / EMPTY_PASSWORD),
+            "title": empty["metadata"].get("title") or Path(EMPTY_PASSWORD).name,
+            "query": UNSEARCHED_QUERY,
+            "matches": len(unsearched["matches"]),
+            "pages_needing_ocr": unsearched["coverage"]["pages_needing_ocr"],
+        },
     }
 
 
@@ -154,15 +176,20 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
     assert report["problems"] == []
     assert [s["name"] for s in report["steps"]] == [
         "ready",
+        "file-input",
         "summary",
+        "summary-details",
         "page",
         "more",
         "toc",
         "section",
+        "search-notes",
         "search",
         "hit-page",
         "inspect",
         "images",
+        "empty-password",
+        "coverage-notes",
         "password",
         "aes",
     ]

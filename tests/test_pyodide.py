@@ -222,3 +222,41 @@ def test_aes_streams_without_cryptography_are_the_encrypted_error() -> None:
     result = _without_cryptography("pypdf/encryption/r4-aes-user-password.pdf", "asdfzxcv")
     assert result["error"]["code"] == "encrypted"
     assert result["error"]["details"] == {"needs": "cryptography"}
+
+
+@pytest.mark.parametrize(
+    "path", ["pdfminer/encryption/aes-128.pdf", "pypdf/encryption/r4-aes-user-password.pdf"]
+)
+def test_aes_without_cryptography_is_said_before_a_password_is_asked(path: str) -> None:
+    """The page asks for a password only when the empty one is refused (``password_given``
+    false): an AES file that even the right password could not open here says why at once."""
+    require_corpus()
+    result = _without_cryptography(path, "")
+    assert result["error"]["code"] == "encrypted"
+    assert result["error"]["details"] == {"needs": "cryptography"}
+
+
+def test_rc4_without_cryptography_still_asks_for_the_password() -> None:
+    require_corpus()
+    result = _without_cryptography("pdfminer/encryption/rc4-40.pdf", "")
+    assert result["error"]["code"] == "encrypted"
+    assert result["error"]["details"] == {"password_given": False}
+
+
+def test_cli_says_aes_needs_cryptography_without_asking_for_a_password() -> None:
+    require_corpus()
+    code = (
+        "import sys; sys.modules['cryptography'] = None\n"
+        "from pdfthin.adapters.cli import main\n"
+        "sys.exit(main(['read', sys.argv[1]]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(CORPUS / "pdfminer/encryption/aes-128.pdf")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "cryptography" in done.stderr
+    assert "--password" not in done.stderr

@@ -694,8 +694,9 @@ def _fail(exc: BaseException, json_mode: bool, code: int = EXIT_DOCUMENT) -> int
         print(json.dumps(envelope, ensure_ascii=False))
     error = envelope["error"]
     message = _cli_words(error["message"])
-    if error["code"] == "encrypted":
-        given = error.get("details", {}).get("password_given")
+    details = error.get("details", {})
+    if error["code"] == "encrypted" and "password_given" in details:  # not AES lacking its module
+        given = details["password_given"]
         message += "; check --password" if given else "; give it with --password PASSWORD"
     _say(f"{error['code']}: {message}")
     if error["code"] == "internal":  # the local user sees what the envelope leaves out

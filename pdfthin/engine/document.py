@@ -330,6 +330,9 @@ class EngineDocument:
                 "encrypted", f"the encryption cannot be opened: {_short(exc)}"
             ) from None
         if not ok:
+            if not password and _uses_aes(reader) and not _aes_available():
+                # Even the right password would not open it here: say so before one is asked.
+                raise _dependency_error(DependencyError("AES needs cryptography"))
             raise password_refused(password)
         self._probe_decryption(reader)
 
@@ -703,6 +706,41 @@ def _empty_password_opened(reader: pypdf.PdfReader) -> bool:
         except Exception:  # damage: let pypdf answer the password on its own
             pass
     return reader.decrypt("") != PasswordType.NOT_DECRYPTED
+
+
+def _uses_aes(reader: pypdf.PdfReader) -> bool:
+    """Whether ``reader``'s encryption decrypts anything with AES (``/V 5``, or a ``/V 4``
+    crypt filter of method ``/AESV2`` or ``/AESV3``)."""
+    try:
+        encrypt = resolve(reader.trailer["/Encrypt"])
+        version = get(encrypt, "/V")
+        if version == 5:
+            return True
+        filters = resolve(get(encrypt, "/CF"))
+        if version != 4 or not isinstance(filters, dict):
+            return False
+        for key in ("/StmF", "/StrF", "/EFF"):
+            name = get(encrypt, key)
+            method = get(resolve(get(filters, str(name))), "/CFM") if name else None
+            if str(method) in ("/AESV2", "/AESV3"):
+                return True
+    except Exception:  # damage: let the password check answer
+        return False
+    return False
+
+
+def _aes_available() -> bool:
+    """Whether pypdf can decrypt AES here (``cryptography`` or ``pycryptodome`` importable;
+    Pyodide offline has neither)."""
+    from pypdf import _crypt_providers  # pypdf's AES, or its stand-in that raises
+
+    try:
+        _crypt_providers.aes_cbc_decrypt(bytes(16), bytes(16), bytes(16))
+    except DependencyError:
+        return False
+    except Exception:  # anything else: AES is there, the input was odd
+        pass
+    return True
 
 
 def password_refused(password: str | None) -> PdfthinError:

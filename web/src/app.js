@@ -63,7 +63,7 @@ worker.onmessage = ({ data }) => {
   }
   switch (data.type) {
     case "progress":
-      runtimeProgress(data.fraction, data.message);
+      runtimeProgress(data);
       break;
     case "ready":
       runtimeReady(data);
@@ -80,16 +80,27 @@ worker.onerror = (event) => runtimeFailed(event.message || "the worker could not
 
 // --- runtime status ---------------------------------------------------------------------
 
+// The worker reports each phase of starting (runtime, wheels, import) with the fraction it
+// starts at and the one the next starts at (`until`); nothing inside loadPyodide reports how
+// far it is, so the bar creeps toward `until` meanwhile, slower as it nears it, never back.
 const startedAt = performance.now();
+let progressTarget = 0;
 const ticker = setInterval(() => {
   $("runtime-elapsed").textContent = `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
-}, 500);
-function runtimeProgress(fraction, message) {
-  $("runtime-progress").value = fraction;
+  const bar = $("runtime-progress");
+  const step = (progressTarget - bar.value) * 0.06;
+  if (step > 0.001) bar.value = Math.min(progressTarget, bar.value + step);
+}, 150);
+function runtimeProgress({ stage, message, fraction, until }) {
+  const bar = $("runtime-progress");
+  bar.value = Math.max(bar.value, fraction);
+  progressTarget = Math.max(fraction, until ?? fraction);
+  $("runtime").dataset.stage = stage;
   $("runtime-message").textContent = message;
 }
 function runtimeReady({ versions, timings }) {
   clearInterval(ticker);
+  $("runtime").dataset.stage = "ready";
   $("runtime-elapsed").textContent = "";
   const runtime = $("runtime");
   runtime.dataset.state = "ready";
@@ -105,10 +116,24 @@ function runtimeFailed(message) {
   $("runtime-message").textContent = `Python could not start: ${message}`;
 }
 
+// The status line says what is going on (kind "busy", with a spinner) or how the last action
+// ended; a busy line gives way to that again when its request is done.
+let resting = { text: "", kind: "" };
 function setStatus(text, kind = "") {
   const status = $("status");
   status.textContent = text;
   status.dataset.kind = kind;
+  if (kind !== "busy") resting = { text, kind };
+}
+
+/** A new action (a file chosen, a search, a tab): what the status said belongs to the last one. */
+function clearStatus() {
+  setStatus("");
+}
+
+/** A request done: a busy line it left (Extracting page N of M…) is over. */
+function settleStatus() {
+  if ($("status").dataset.kind === "busy") setStatus(resting.text, resting.kind);
 }
 
 // --- the open document ------------------------------------------------------------------
@@ -128,6 +153,9 @@ async function call(op, args = {}) {
 
 async function openFile(file) {
   if (!file) return;
+  $("password-form").hidden = true; // it belonged to the file before
+  $("password").value = "";
+  clearStatus();
   setStatus(`Reading ${file.name}…`, "busy");
   const buffer = await file.arrayBuffer();
   if (doc) await request({ type: "close", handle: doc.handle });
@@ -143,9 +171,13 @@ async function openFile(file) {
 async function showDocument() {
   // The first pages first: pdfthin reads pages when they are asked for, and the summary
   // (page statuses, token estimates) then covers the pages read so far, saying which.
+  clearStatus();
   setStatus(`Reading ${doc.name}…`, "busy");
   const started = performance.now();
-  $("summary").replaceChildren(el("h2", { id: "doc-title-pending" }, doc.name));
+  $("summary").open = false;
+  $("summary").replaceChildren(el("summary", {}, el("h2", { id: "doc-title-pending" }, doc.name)));
+  $("summary-warnings").replaceChildren();
+  $("search-notes").replaceChildren();
   $("pages-spec").value = "";
   $("results").replaceChildren();
   $("coverage").textContent = "";
@@ -154,9 +186,15 @@ async function showDocument() {
   const first = await reader.read("read", {}, "All pages");
   if (first?.error) {
     const error = first.error;
-    if (error.code === "encrypted" && error.details.needs !== "cryptography") {
+    // pdfthin tried the empty password already: a password is asked for only when the file
+    // refused it (password_given false) or the one given (true). An AES file that Pyodide
+    // cannot decrypt says so at once (needs: cryptography), with no prompt.
+    if (error.code === "encrypted" && "password_given" in error.details) {
       $("password-form").hidden = false;
+      $("password").select();
       $("password").focus();
+    } else {
+      $("password-form").hidden = true;
     }
     return showError(error);
   }
@@ -205,11 +243,22 @@ function renderSummary(d) {
     ["Encrypted", meta.encrypted ? "yes" : null],
     ["Page labels", d.page_labels ? `${d.page_labels.first} … ${d.page_labels.last}` : null],
   ].filter(([, value]) => value != null && value !== "");
+  // One line while closed (title, pages, statuses); the facts open under it. Warnings stay
+  // in sight outside it.
+  const pageCount = d.document.page_count;
   fill($("summary"), [
-    el("h2", { id: "doc-title" }, meta.title || doc.name),
-    el("div", { id: "page-statuses", class: "chips" }, chips),
+    el(
+      "summary",
+      {},
+      el("h2", { id: "doc-title" }, meta.title || doc.name),
+      el("span", { class: "muted" }, `${pageCount} page${pageCount === 1 ? "" : "s"}`),
+      el("span", { id: "page-statuses", class: "chips" }, chips),
+      el("span", { class: "muted hint" }, "details"),
+    ),
     reasons,
     el("dl", { class: "facts" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
+  ]);
+  fill($("summary-warnings"), [
     d.hidden_text ? el("p", { class: "warning" }, `Hidden text withheld on pages ${d.hidden_text.pages} (${d.hidden_text.runs} runs): ${d.hidden_text.message}.`) : null,
     d.recovered ? el("p", { class: "warning" }, `Recovered: ${d.recovered}`) : null,
     d.unreadable ? el("p", { class: "warning unreadable" }, d.unreadable.message) : null,
@@ -239,6 +288,7 @@ function paged(moreButton, render) {
       const response = await call(op, cursor ? { ...args, cursor } : args);
       if (generation !== state.generation) return null; // a newer request replaced this one
       render(response);
+      settleStatus();
       state.cursor = response.next_cursor;
       moreButton.hidden = !state.cursor;
       return response;
@@ -336,6 +386,7 @@ async function toggleInspect(article, number) {
 
 $("pages-form").addEventListener("submit", (event) => {
   event.preventDefault();
+  clearStatus();
   const spec = $("pages-spec").value.trim();
   reader.read("read", spec ? { pages: spec } : {}, spec ? `Pages ${spec}` : "All pages");
 });
@@ -380,6 +431,7 @@ const toc = (() => {
 })();
 
 function openSection(section) {
+  clearStatus();
   selectTab("pages");
   return reader.read("section", { section: section.id }, `Section: ${section.title}`);
 }
@@ -402,13 +454,23 @@ function snippetNode(snippet) {
 const search = (() => {
   const container = $("results");
   let count = 0;
+  const notes = $("search-notes");
   const list = paged($("results-more"), (response) => {
     const coverage = response.coverage;
     const p = $("coverage");
     p.dataset.complete = String(coverage.complete);
-    p.textContent = coverage.complete
-      ? `Searched pages ${coverage.pages_searched}: coverage complete.`
-      : `Coverage incomplete: ${coverage.message}`;
+    p.textContent = coverage.complete ? `Searched pages ${coverage.pages_searched}: coverage complete.` : "Coverage incomplete.";
+    // What the search says about itself goes in the notes, apart from the results.
+    const said = [];
+    if (!coverage.complete) {
+      said.push([coverage.message ?? "some pages were not searched", "warning"]);
+      if (coverage.pages_needing_ocr) said.push([`Not searched (no readable text): pages ${coverage.pages_needing_ocr}.`, "warning"]);
+      if (coverage.pages_not_yet_searched) said.push([`Not searched yet: pages ${coverage.pages_not_yet_searched} (More continues).`, "warning"]);
+    }
+    // The response's note is worded for agents (it names fields); the same said for people.
+    if (response.note && count + response.matches.length === 0 && !coverage.complete) {
+      said.push([`No match for “${query}” in the pages that could be searched; it may still be on the pages not searched.`, ""]);
+    } else if (response.note) said.push([response.note, ""]);
     for (const match of response.matches) {
       count += 1;
       const where = match.end_page ? `pp. ${match.page}–${match.end_page}` : `p. ${match.page}`;
@@ -422,19 +484,25 @@ const search = (() => {
         ),
       );
     }
-    if (count === 0) container.append(el("li", { class: "muted" }, response.note ?? "No match."));
+    if (count === 0 && !response.note && !response.next_cursor) said.push([`No match for “${query}”.`, ""]);
+    fill(notes, said.map(([text, kind]) => el("p", { class: kind ? `note ${kind}` : "note" }, text)));
   });
+  let query = "";
   return {
-    find(query, mode, caseSensitive) {
+    find(text, mode, caseSensitive) {
       container.replaceChildren();
+      notes.replaceChildren();
+      query = text;
       count = 0;
-      return list.start("find", { query, match_mode: mode, case_sensitive: caseSensitive, max_results: 50, max_chars: LIST_BUDGET });
+      return list.start("find", { query: text, match_mode: mode, case_sensitive: caseSensitive, max_results: 50, max_chars: LIST_BUDGET });
     },
   };
 })();
 
 $("search-form").addEventListener("submit", (event) => {
   event.preventDefault();
+  clearStatus();
+  setStatus("Searching…", "busy");
   search.find($("query").value, $("mode").value, $("case").checked);
 });
 
@@ -514,7 +582,10 @@ const images = (() => {
 // --- wiring -----------------------------------------------------------------------------
 
 for (const tab of document.querySelectorAll("[role=tab]")) {
-  tab.addEventListener("click", () => selectTab(tab.dataset.tab));
+  tab.addEventListener("click", () => {
+    clearStatus();
+    selectTab(tab.dataset.tab);
+  });
 }
 
 $("file").addEventListener("change", (event) => openFile(event.target.files[0]).catch(showError));

@@ -5,7 +5,8 @@
 //   page → worker  {id, type: "open", buffer}                  → {id, result: {handle}}
 //                  {id, type: "call", op, handle, args}        → {id, result: <response JSON>}
 //                  {id, type: "close", handle}                 → {id, result: null}
-//   worker → page  {type: "progress", stage, message, fraction} while starting
+//   worker → page  {type: "progress", stage, message, fraction, until} at each phase of
+//                                                                starting (until: where the next begins)
 //                  {type: "ready", versions, timings}           once started
 //                  {type: "extract", done, total}               while a document is extracted
 //                  {id, failure: message}                       when something broke (not a PDF error)
@@ -13,7 +14,7 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const post = (message) => self.postMessage(message);
-const progress = (stage, message, fraction) => post({ type: "progress", stage, message, fraction });
+const progress = (stage, message, fraction, until) => post({ type: "progress", stage, message, fraction, until });
 
 async function fetchBytes(path) {
   const response = await fetch(here(path));
@@ -35,7 +36,9 @@ async function start() {
     mark = now;
   };
 
-  progress("runtime", "Loading the Python runtime (Pyodide, about 13 MB)…", 0.05);
+  // Phases and their share of the bar: the runtime (download, compile, start: most of the
+  // wait), the two wheels, the import.
+  progress("runtime", "Loading the Python runtime (Pyodide, about 13 MB)…", 0.03, 0.7);
   const manifest = await (await fetch(here("manifest.json"))).json();
   // packageBaseUrl: Pyodide would otherwise look for packages on its CDN; there are none to load.
   const pyodide = await loadPyodide({ indexURL: here("./pyodide/"), packageBaseUrl: here("./pyodide/"), packages: [] });
@@ -43,14 +46,16 @@ async function start() {
 
   let done = 0;
   for (const wheel of manifest.wheels) {
-    progress("wheels", `Installing ${wheel.file}…`, 0.7 + (0.15 * done++) / manifest.wheels.length);
+    const share = 0.15 / manifest.wheels.length;
+    progress("wheels", `Installing ${wheel.file}…`, 0.7 + share * done, 0.7 + share * (done + 1));
+    done += 1;
     const bytes = await fetchBytes(`wheels/${wheel.file}`);
     if ((await sha256(bytes)) !== wheel.sha256) throw new Error(`${wheel.file}: checksum mismatch`);
     pyodide.unpackArchive(bytes, "wheel");
   }
   lap("wheels_ms");
 
-  progress("import", "Importing pdfthin…", 0.9);
+  progress("import", "Importing pdfthin…", 0.85, 0.98);
   const bridge = pyodide.pyimport("pdfthin.adapters.browser");
   bridge.set_progress((doneCount, total) => post({ type: "extract", done: doneCount, total }));
   lap("import_ms");

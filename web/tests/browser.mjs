@@ -1,9 +1,14 @@
-// Drive the built demo in headless Chromium (Debian's, through playwright-core): open a PDF with
-// the file input, then check the summary, a rendered page, "More", the table of contents, a
-// search hit and the images against what CPython's pdfthin answered for the same file (--expect,
-// written by tests/test_browser.py); then drop an RC4 file (password prompt) and open an AES one
-// (the cryptography message). Fails on any console error, page error, failed
-// request or request that leaves the page's origin. Screenshots and a report go to --artifacts.
+// Drive the built demo in headless Chromium (Debian's, through playwright-core): watch the
+// progress bar move while Python starts, open a PDF with the keyboard through the hidden file
+// input, then check the summary (one line, details on demand), a rendered page, "More" (the
+// tabs stay on screen), the table of contents, search notes apart from results, a search hit
+// and the images against what CPython's pdfthin answered for the same file (--expect, written
+// by tests/test_browser.py); that the status line clears on each new action and shows a
+// spinner while busy; then an encrypted file the empty password opens (no prompt), an RC4 file
+// (password prompt, a wrong password, the right one) and an AES one chosen while the prompt is
+// up (the prompt goes, the cryptography message comes). Fails on any console error, page
+// error, failed request or request that leaves the page's origin. Screenshots and a report go
+// to --artifacts.
 //
 //   node web/tests/browser.mjs --url http://127.0.0.1:PORT/ --expect expect.json --artifacts DIR
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -51,6 +56,10 @@ const watch = (where) => (message) => {
 };
 page.on("console", watch("page"));
 page.on("worker", (worker) => worker.on("console", watch("worker")));
+// File dialogs are intercepted from the start (listening only when one is expected races
+// with the key press that opens it).
+const choosers = [];
+page.on("filechooser", (chooser) => choosers.push(chooser));
 page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
 page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
 context.on("request", (request) => {
@@ -90,21 +99,83 @@ async function dropFile(path) {
 
 const text = (selector) => page.locator(selector).first().innerText();
 const count = (selector) => page.locator(selector).count();
+const statusText = () => page.locator("#status").textContent();
+
+// Every value the runtime's progress bar takes, with the phase it was in.
+await page.addInitScript(() => {
+  window.progressSeen = [];
+  document.addEventListener("DOMContentLoaded", () => {
+    const bar = document.getElementById("runtime-progress");
+    const runtime = document.getElementById("runtime");
+    const note = () => window.progressSeen.push({ value: bar.value, stage: runtime.dataset.stage });
+    new MutationObserver(note).observe(bar, { attributes: true, attributeFilter: ["value"] });
+  });
+});
 
 try {
   await step("ready", async () => {
     await page.goto(opts.url);
     await page.waitForSelector("#runtime[data-state=ready]");
     report.runtime = await text("#runtime-message");
+    const seen = await page.evaluate(() => window.progressSeen);
+    report.progress = seen.length;
+    check(seen.every((s, i) => i === 0 || s.value >= seen[i - 1].value), `the progress bar never goes back (${JSON.stringify(seen.map((s) => s.value))})`);
+    for (const stage of ["runtime", "wheels", "import"]) check(seen.some((s) => s.stage === stage), `the progress bar shows the ${stage} phase`);
+    const duringRuntime = new Set(seen.filter((s) => s.stage === "runtime").map((s) => s.value));
+    check(duringRuntime.size >= 4, `the bar moves while Pyodide loads (${duringRuntime.size} values)`);
+    check(seen.at(-1).value === 1, "the bar ends full");
+  });
+
+  await step("file-input", async () => {
+    // The native input is out of sight but in the tab order; its label is the visible button.
+    const input = await page.evaluate(() => {
+      const node = document.getElementById("file");
+      const style = getComputedStyle(node);
+      const box = node.getBoundingClientRect();
+      return { width: box.width, height: box.height, display: style.display, visibility: style.visibility };
+    });
+    check(input.width <= 1 && input.height <= 1, `the file input is visually hidden (${input.width}×${input.height})`);
+    check(input.display !== "none" && input.visibility !== "hidden", "the file input stays focusable");
+    check(await page.locator("label.file-button[for=file]").isVisible(), "a button-like label opens it");
+    await page.locator("h1").click();
+    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== "file"; i += 1) await page.keyboard.press("Tab");
+    check((await page.evaluate(() => document.activeElement?.id)) === "file", "Tab reaches the file input");
+    const outline = await page.locator("label.file-button").evaluate((node) => getComputedStyle(node).outlineStyle);
+    check(outline !== "none", `the focused input shows on its label (outline ${outline})`);
   });
 
   await step("summary", async () => {
-    await page.setInputFiles("#file", expect.file);
+    // While the document is read, the status line turns a CSS spinner (no emoji).
+    const spinning = page.waitForFunction(() => {
+      const status = document.getElementById("status");
+      const before = getComputedStyle(status, "::before");
+      return status.dataset.kind === "busy" && before.animationName === "pdfthin-spin" && !/\p{Extended_Pictographic}/u.test(before.content);
+    }, null, { polling: 50, timeout: 60_000 });
+    spinning.catch(() => {}); // awaited below, after the file is chosen
+    await page.keyboard.press("Space");
+    for (let waited = 0; !choosers.length && waited < 20_000; waited += 100) await page.waitForTimeout(100);
+    check(choosers.length === 1, "Space on the focused input opens the file dialog");
+    await choosers[0].setFiles(expect.file);
+    await spinning;
     await page.waitForSelector("#doc-title");
     check((await text("#doc-title")) === expect.title, `title is ${expect.title}`);
     const statuses = await page.locator("#page-statuses .chip").allInnerTexts();
     check(JSON.stringify(statuses) === JSON.stringify(expect.statuses), `page statuses ${JSON.stringify(statuses)} = ${JSON.stringify(expect.statuses)}`);
-    check((await text("#summary")).includes(`${expect.page_count}`), "the page count is shown");
+    check((await text("#summary")).includes(`${expect.page_count} pages`), "the page count is shown");
+  });
+
+  await step("summary-details", async () => {
+    // One line until asked: the reader starts on screen.
+    check(!(await page.locator("#summary").evaluate((node) => node.open)), "the summary starts closed");
+    check(!(await page.locator("#summary .facts").isVisible()), "the facts are hidden while it is closed");
+    await page.waitForSelector("#reader article.page");
+    const top = await page.locator("#reader article.page").first().evaluate((node) => node.getBoundingClientRect().top);
+    check(top < 900 * 0.6, `the first page starts in the upper part of the window (at ${Math.round(top)} px)`);
+    await page.click("#summary > summary");
+    check(await page.locator("#summary .facts").isVisible(), "the facts open");
+    check((await text("#summary .facts")).includes("Estimated tokens"), "the facts list the estimated tokens");
+    await page.click("#summary > summary");
+    check(!(await page.locator("#summary .facts").isVisible()), "and close again");
   });
 
   await step("page", async () => {
@@ -126,10 +197,16 @@ try {
     const next = await page.locator("#reader article.page").nth(before).getAttribute("data-page");
     check(Number(next) >= Number(last), `More continues after page ${last} (got ${next})`);
     report.pages_after_more = await count("#reader article.page");
+    // Far down the pages, the tabs are still at the top of the window.
+    await page.locator("#reader article.page").last().scrollIntoViewIfNeeded();
+    const tabs = await page.evaluate(() => ({ top: document.querySelector(".tabs").getBoundingClientRect().top, scrolled: window.scrollY }));
+    check(tabs.scrolled > 1000 && Math.abs(tabs.top) <= 1, `the tabs stay on screen (top ${tabs.top} px, scrolled ${tabs.scrolled} px)`);
   });
 
   await step("toc", async () => {
+    check((await statusText()).includes("summary in"), "the status still tells how long the document took");
     await page.click("[data-tab=toc]");
+    check((await statusText()) === "", "a new tab clears the status line");
     await page.waitForSelector("#toc li");
     const titles = await page.locator("#toc li .section-link").allInnerTexts();
     check(JSON.stringify(titles.slice(0, expect.toc.length)) === JSON.stringify(expect.toc), `TOC starts ${JSON.stringify(expect.toc)} (got ${JSON.stringify(titles.slice(0, 5))})`);
@@ -147,8 +224,28 @@ try {
     check((await text("#reader article.section-part")).includes(expect.section.contains), `the section shows "${expect.section.contains}"`);
   });
 
-  await step("search", async () => {
+  await step("search-notes", async () => {
     await page.click("[data-tab=search]");
+    // A query pdfthin refuses: its error is in the status line ...
+    await page.fill("#query", "a\u0007b");
+    await page.click("#search-form button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("status").dataset.kind === "error");
+    check((await statusText()).includes("invalid_argument"), "a refused query says why");
+    // ... until the next search, which finds nothing: said as a note, not as a result.
+    await page.fill("#query", expect.search.absent);
+    await page.click("#search-form button[type=submit]");
+    await page.waitForSelector("#search-notes .note");
+    check((await statusText()) === "", "a new search clears the status line");
+    check((await count("#results li")) === 0, "a note is not a result item");
+    check((await text("#search-notes .note")).includes(expect.search.absent), "the note names the query");
+    const looks = await page.evaluate(() => {
+      const note = getComputedStyle(document.querySelector("#search-notes .note"));
+      return { style: note.fontStyle, border: note.borderLeftStyle };
+    });
+    check(looks.style === "italic" && looks.border === "solid", `notes look like notes (${JSON.stringify(looks)})`);
+  });
+
+  await step("search", async () => {
     await page.fill("#query", expect.search.query);
     await page.click("#search-form button[type=submit]");
     await page.waitForSelector("#results li.result");
@@ -159,6 +256,9 @@ try {
     const marked = await hit.locator("mark").innerText();
     check(marked.toLowerCase() === expect.search.query.toLowerCase(), `the match is highlighted (${marked})`);
     check((await text("#coverage")).includes("coverage complete") === expect.search.complete, "coverage is shown");
+    const notes = await page.locator("#search-notes .note").allInnerTexts();
+    check(!notes.some((note) => note.includes(expect.search.absent)), "the note of the search before is gone");
+    if (expect.search.complete) check(notes.length === 0, "a complete search with matches has no note");
   });
 
   await step("hit-page", async () => {
@@ -183,26 +283,61 @@ try {
     report.images_shown = await page.locator("#images img").count();
   });
 
-  if (expect.encrypted) {
-    await step("password", async () => {
-      await dropFile(expect.encrypted.file);
-      await page.waitForSelector("#password-form:not([hidden])");
-      await page.fill("#password", expect.encrypted.password);
-      await page.click("#password-form button");
-      await page.waitForFunction((t) => document.querySelector("#doc-title")?.textContent === t && !document.querySelector("#document").hidden, expect.encrypted.title);
-    });
-  }
+  await step("empty-password", async () => {
+    // Encrypted, but the empty user password opens it: no prompt.
+    await page.setInputFiles("#file", expect.empty_password.file);
+    await page.waitForFunction((t) => document.querySelector("#doc-title")?.textContent === t && !document.querySelector("#document").hidden, expect.empty_password.title);
+    check(await page.locator("#password-form").isHidden(), "no password is asked");
+    await page.click("#summary > summary");
+    check((await text("#summary .facts")).includes("Encrypted"), "the summary says it is encrypted");
+  });
 
-  if (expect.aes) {
-    await step("aes", async () => {
-      await page.setInputFiles("#file", expect.aes.file);
-      await page.waitForSelector("#password-form:not([hidden])");
-      await page.fill("#password", expect.aes.password);
-      await page.click("#password-form button");
-      await page.waitForFunction(() => document.querySelector("#status").textContent.includes("cryptography"));
-      check((await text("#status")).includes("cryptography"), "AES without cryptography says why");
+  await step("coverage-notes", async () => {
+    // Page 2 is a scan: the search says it could not search it, as notes, not as results.
+    await page.click("[data-tab=search]");
+    await page.fill("#query", expect.empty_password.query);
+    await page.click("#search-form button[type=submit]");
+    await page.waitForSelector("#search-notes .note.warning");
+    const notes = (await page.locator("#search-notes .note").allInnerTexts()).join(" | ");
+    check(notes.includes(`pages ${expect.empty_password.pages_needing_ocr}`), `the notes name the pages not searched (${notes})`);
+    if (expect.empty_password.matches === 0) check(notes.includes(`No match for “${expect.empty_password.query}” in the pages that could be searched`), "the note says nothing was found where it could search");
+    check((await count("#results li")) === expect.empty_password.matches, "notes are not result items");
+    check((await text("#coverage")).includes("incomplete"), "the coverage line says incomplete");
+  });
+
+  await step("password", async () => {
+    await dropFile(expect.encrypted.file);
+    await page.waitForSelector("#password-form:not([hidden])");
+    check((await statusText()).includes("needs a password"), "the status says a password is needed");
+    await page.fill("#password", "not-the-password");
+    await page.click("#password-form button");
+    await page.waitForFunction(() => document.querySelector("#status").textContent.includes("wrong"));
+    check(await page.locator("#password-form").isVisible(), "a wrong password asks again");
+    await page.fill("#password", expect.encrypted.password);
+    await page.click("#password-form button");
+    await page.waitForFunction((t) => document.querySelector("#doc-title")?.textContent === t && !document.querySelector("#document").hidden, expect.encrypted.title);
+    check(await page.locator("#password-form").isHidden(), "the prompt goes once the file opens");
+  });
+
+  await step("aes", async () => {
+    // The prompt is up for the RC4 file when an AES one is chosen: the prompt goes, and the
+    // AES file is never asked a password (even the right one could not open it here).
+    await dropFile(expect.encrypted.file);
+    await page.waitForSelector("#password-form:not([hidden])");
+    // Whether the prompt shows, at each change of the status line from here on.
+    await page.evaluate(() => {
+      const status = document.getElementById("status");
+      window.statusSeen = [];
+      const note = () => window.statusSeen.push({ text: status.textContent, prompt: !document.getElementById("password-form").hidden });
+      new MutationObserver(note).observe(status, { childList: true, characterData: true, subtree: true });
     });
-  }
+    await page.setInputFiles("#file", expect.aes.file);
+    await page.waitForFunction(() => document.querySelector("#status").textContent.includes("cryptography"));
+    const seen = await page.evaluate(() => window.statusSeen);
+    check(seen.length > 0 && seen.every((s) => !s.prompt), `the prompt goes as soon as another file is chosen (${JSON.stringify(seen)})`);
+    check(await page.locator("#password-form").isHidden(), "the prompt of the file before is gone, and AES asks none");
+    check(!(await statusText()).includes("needs a password"), "the status line is the new file's");
+  });
 } catch (error) {
   report.failure = String(error?.message ?? error);
 } finally {
