@@ -124,7 +124,7 @@ def with_figures(
         # A blank line on each side: a reference after a list item must not join it.
         lead = "" if anchor.offset == 0 or markdown.endswith("\n\n", 0, anchor.offset) else "\n"
         insert(block, lead, "\n\n")
-        moved.append(anchor._replace(offset=length) if length != anchor.offset else anchor)
+        moved.append(anchor.moved(length) if length != anchor.offset else anchor)
     put(markdown[done:])
     insert(len(anchors), "\n\n" if markdown else "", "")
     return "".join(out), moved, tuple(offsets)

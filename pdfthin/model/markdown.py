@@ -300,6 +300,10 @@ class Anchor(NamedTuple):
     #: flat (:data:`LINE_FIELDS` numbers a line); empty for a table.
     lines: Sequence[float] = ()
 
+    def moved(self, offset: int) -> Anchor:
+        """The same block at ``offset`` of the page's Markdown (text inserted before it)."""
+        return self._replace(offset=offset)
+
     def placed(self, box: tuple[float, float, float, float], lines: Sequence[float]) -> Anchor:
         """The same block with its box and line boxes given (mapped onto the displayed page)."""
         return self._replace(box=box, lines=lines)
