@@ -255,3 +255,17 @@ def test_dir_of_the_package_is_its_public_api() -> None:
     assert dir(pdfthin) == sorted(pdfthin.__all__)
     assert all(hasattr(pdfthin, name) for name in dir(pdfthin))
     assert {"open", "chunks", "PdfthinError"} <= set(dir(pdfthin))
+
+
+def test_install_hints_name_commands_that_work_while_pdfthin_is_unpublished() -> None:
+    """pdfthin is installed from a checkout (README): a message or docstring telling someone to
+    `pip install pdfthin[...]` names a command that fails; hints name the published package
+    the feature needs, or the checkout's folder."""
+    root = Path(__file__).resolve().parent.parent / "pdfthin"
+    wrong = [
+        f"{path.relative_to(root.parent)}:{number}"
+        for path in sorted(root.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"pip install ['\"]?pdfthin\b", line)
+    ]
+    assert wrong == []

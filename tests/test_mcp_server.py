@@ -511,7 +511,7 @@ def test_serve_without_the_extra_is_one_line_and_exit_2(tree: Tree) -> None:
     done = run_cli("serve", str(tree.root), code=hide)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == "pdfthin serve needs the MCP extra: pip install 'pdfthin[mcp]'\n"
+    assert done.stderr == "pdfthin serve needs the MCP SDK: pip install 'mcp>=2.3,<3'\n"
 
 
 @pytest.mark.parametrize(

@@ -72,13 +72,17 @@ def host() -> str:
     )
 
 
+#: How to get the module: it is built from a checkout (it is not published).
+INSTALL_HINT = "build it from a checkout: pip install ./pdfthin_native"
+
+
 def _load() -> tuple[ModuleType | None, str | None]:
     global Fault
     try:
         import pdfthin_native as module
     except ImportError as exc:
         if isinstance(exc, ModuleNotFoundError) and exc.name == "pdfthin_native":
-            return None, "pdfthin-native is not installed (pip install 'pdfthin[native]')"
+            return None, f"pdfthin-native is not installed ({INSTALL_HINT})"
         return None, f"pdfthin_native cannot be loaded: {' '.join(str(exc).split())}"
     except (KeyboardInterrupt, SystemExit):
         raise
@@ -90,7 +94,7 @@ def _load() -> tuple[ModuleType | None, str | None]:
         # crate's source folder, when Python runs from a checkout's root), not the module.
         where = ", ".join(dict.fromkeys(str(p) for p in getattr(module, "__path__", [])))
         return None, (
-            "pdfthin-native is not installed (pip install 'pdfthin[native]'); "
+            f"pdfthin-native is not installed ({INSTALL_HINT}); "
             f"{where or 'a folder'} is a directory named pdfthin_native, not the module"
         )
     version = str(getattr(module, "__version__", "?"))

@@ -749,7 +749,7 @@ def _dependency_error(exc: BaseException) -> PdfthinError:
         return PdfthinError(
             "encrypted",
             "this PDF uses AES encryption, which needs the optional 'cryptography' package "
-            "(pip install 'pdfthin[crypto]')",
+            "(pip install cryptography)",
             needs="cryptography",
         )
     return PdfthinError("unsupported", f"this PDF needs an optional decoder: {_short(exc)}")

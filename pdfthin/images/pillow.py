@@ -1,4 +1,4 @@
-"""The optional Pillow path (``pip install 'pdfthin[images]'``): CCITT fax images as PNG.
+"""The optional Pillow path (``pip install Pillow``): CCITT fax images as PNG.
 
 Pillow is imported lazily and only here; every caller has a pure-Python answer when it is
 missing (the TIFF wrapper), so the core never needs it.

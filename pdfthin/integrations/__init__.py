@@ -2,9 +2,9 @@
 (:func:`pdfthin.exports.chunks`) as the framework's documents, one per chunk.
 
 - :mod:`pdfthin.integrations.langchain`: ``PdfthinLoader``, a LangChain ``BaseLoader``
-  (``pip install pdfthin[langchain]``).
+  (``pip install langchain-core``).
 - :mod:`pdfthin.integrations.llamaindex`: ``PdfthinReader``, a LlamaIndex ``BaseReader``
-  (``pip install pdfthin[llamaindex]``).
+  (``pip install llama-index-core``).
 
 Each imports its framework when it is imported itself, never on ``import pdfthin``. Their
 metadata is flat (strings and numbers only), which every vector store accepts.

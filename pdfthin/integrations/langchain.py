@@ -1,4 +1,4 @@
-"""A LangChain document loader: one ``Document`` per chunk (``pip install pdfthin[langchain]``).
+"""A LangChain document loader: one ``Document`` per chunk (``pip install langchain-core``).
 
 >>> from pdfthin.integrations.langchain import PdfthinLoader
 >>> docs = PdfthinLoader("paper.pdf", max_tokens=300).load()  # doctest: +SKIP
@@ -16,7 +16,7 @@ try:
     from langchain_core.documents import Document
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError(
-        "pdfthin.integrations.langchain needs langchain-core: pip install 'pdfthin[langchain]'"
+        "pdfthin.integrations.langchain needs langchain-core: pip install langchain-core"
     ) from exc
 
 from pdfthin.exports import chunks

@@ -1,4 +1,4 @@
-"""A LlamaIndex reader: one ``Document`` per chunk (``pip install pdfthin[llamaindex]``).
+"""A LlamaIndex reader: one ``Document`` per chunk (``pip install llama-index-core``).
 
 >>> from pdfthin.integrations.llamaindex import PdfthinReader
 >>> docs = PdfthinReader(max_tokens=300).load_data("paper.pdf")  # doctest: +SKIP
@@ -16,7 +16,7 @@ try:
     from llama_index.core.schema import Document
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError(
-        "pdfthin.integrations.llamaindex needs llama-index-core: pip install 'pdfthin[llamaindex]'"
+        "pdfthin.integrations.llamaindex needs llama-index-core: pip install llama-index-core"
     ) from exc
 
 from pdfthin.exports import chunks

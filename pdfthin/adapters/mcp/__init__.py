@@ -8,4 +8,4 @@ package: ``import pdfthin`` and the CLI's other commands never load the SDK.
 - :mod:`.server` — the SDK glue: registration, worker threads, results and error envelopes.
 """
 
-INSTALL_HINT = "pdfthin serve needs the MCP extra: pip install 'pdfthin[mcp]'"
+INSTALL_HINT = "pdfthin serve needs the MCP SDK: pip install 'mcp>=2.3,<3'"
