@@ -262,6 +262,19 @@ def test_slanted_text_direction() -> None:
     assert run.direction == 2
 
 
+@pytest.mark.parametrize("shear", [0.21, -0.21, 0.5])
+def test_sheared_upright_text_is_upright(shear: float) -> None:
+    """A synthetic italic (a text matrix sheared 12 or 27 degrees, either way) still runs
+    along its line: upright, so it stays in its sentence."""
+    run = one_run(page_of(b"BT /F1 10 Tf 1 0 %g 1 300 300 Tm (A) Tj ET" % shear))
+    assert run.direction == 0
+
+
+def test_glyphs_leaning_past_the_slant_allowance_are_slanted() -> None:
+    run = one_run(page_of(b"BT /F1 10 Tf 1 0 %g 1 300 300 Tm (A) Tj ET" % (interp.MAX_SLANT * 1.2)))
+    assert run.direction == 2
+
+
 def test_mirrored_text_direction() -> None:
     run = one_run(page_of(b"BT /F1 10 Tf -1 0 0 1 300 300 Tm (A) Tj ET"))
     assert run.direction == 2

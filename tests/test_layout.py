@@ -605,3 +605,20 @@ def test_two_columns_drawn_row_by_row_are_read_column_by_column() -> None:
     (md,) = markdown(page(body))
     assert md.index(LEFT[-1]) < md.index(RIGHT[0])
     assert all(not ("left" in ln and "right" in ln) for ln in md.splitlines())
+
+
+def test_a_synthetic_italic_stays_in_its_sentence(implementation: str) -> None:
+    """A title set in a sheared text matrix (a synthetic italic) inside a sentence: one line of
+    one paragraph, not a heading moved to the end of the page."""
+    b = PdfBuilder()
+    font = b.font_standard("Courier")
+    content = (
+        b"BT /F1 12 Tf 1 0 0 1 61 680 Tm (This PDF version of ) Tj "
+        b"1 0 0.21 1 205 680 Tm (Free Culture) Tj "
+        b"1 0 0 1 292 680 Tm ( is licensed) Tj "
+        b"1 0 0 1 61 666 Tm (under a Creative Commons license.) Tj ET"
+    )
+    b.add_page(content, {"Font": {"F1": font}})
+    page = pdfthin.open(b.build()).page(1)
+    assert page.markdown.split("\n")[0] == "This PDF version of Free Culture is licensed"
+    assert "#" not in page.markdown

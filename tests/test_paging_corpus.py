@@ -99,8 +99,9 @@ def test_search_paging_reproduces_all_matches(
     for mine, whole in zip(got, full["matches"], strict=True):
         if mine["snippet"] != whole["snippet"]:
             assert budget < len(dumps(whole)) + 1_000
+            # Less context, the same match: what it keeps is a piece of the whole snippet.
             bare = mine["snippet"].strip("…")
-            assert bare.startswith("**") and bare in whole["snippet"], (mine, whole)
+            assert "**" in bare and bare in whole["snippet"], (mine, whole)
 
 
 def _without_snippet(match: dict[str, Any]) -> dict[str, Any]:

@@ -1936,21 +1936,36 @@ fn _piece(text: &str) -> Piece {
     Piece::new(text)
 }
 
+/// `interpreter.MAX_TILT` and `interpreter.MAX_SLANT`: how far a run's advance may lean off an
+/// axis, and its glyphs' "up" off the baseline's normal (an oblique or synthetic italic).
+const MAX_TILT: f64 = 0.05;
+const MAX_SLANT: f64 = 0.58;
+
 /// `interpreter.quarter_turn`: 0 upright, 3/4/5 turned a quarter/half/three quarters
 /// clockwise, 2 anything else.
 fn quarter_turn(run_x: f64, run_y: f64, up_x: f64, up_y: f64) -> u8 {
-    if run_x > 0.0 && run_y.abs() <= 0.05 * run_x && up_y < 0.0 && up_x.abs() <= 0.05 * -up_y {
+    if run_x > 0.0
+        && run_y.abs() <= MAX_TILT * run_x
+        && up_y < 0.0
+        && up_x.abs() <= MAX_SLANT * -up_y
+    {
         0
-    } else if run_y > 0.0 && run_x.abs() <= 0.05 * run_y && up_x > 0.0 && up_y.abs() <= 0.05 * up_x
+    } else if run_y > 0.0
+        && run_x.abs() <= MAX_TILT * run_y
+        && up_x > 0.0
+        && up_y.abs() <= MAX_SLANT * up_x
     {
         3
-    } else if run_x < 0.0 && run_y.abs() <= 0.05 * -run_x && up_y > 0.0 && up_x.abs() <= 0.05 * up_y
+    } else if run_x < 0.0
+        && run_y.abs() <= MAX_TILT * -run_x
+        && up_y > 0.0
+        && up_x.abs() <= MAX_SLANT * up_y
     {
         4
     } else if run_y < 0.0
-        && run_x.abs() <= 0.05 * -run_y
+        && run_x.abs() <= MAX_TILT * -run_y
         && up_x < 0.0
-        && up_y.abs() <= 0.05 * -up_x
+        && up_y.abs() <= MAX_SLANT * -up_x
     {
         5
     } else {

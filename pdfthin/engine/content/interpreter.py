@@ -91,17 +91,32 @@ def mult(m: Matrix, n: Matrix) -> Matrix:
     )
 
 
+#: How far a run's advance may lean off an axis and still run along it (the tangent: 0.05 is
+#: about 3 degrees).
+MAX_TILT = 0.05
+#: How far its glyphs' "up" may lean off the normal of their baseline: an oblique or a
+#: synthetic italic (a sheared text matrix, typically 10 to 20 degrees) is upright text on
+#: its line, not turned text (tangent of 30 degrees). The kernel's ``quarter_turn`` uses the
+#: same two numbers.
+MAX_SLANT = 0.58
+
+
 def quarter_turn(run_x: float, run_y: float, up_x: float, up_y: float) -> int:
     """The direction of a run from its advance and its glyphs' "up" (display space, y down):
-    ``0`` upright (advancing right, tops up), ``3``/``4``/``5`` turned a quarter, a half or
-    three quarters clockwise, ``2`` anything else (slanted, mirrored)."""
-    if run_x > 0 and abs(run_y) <= 0.05 * run_x and up_y < 0 and abs(up_x) <= 0.05 * -up_y:
+    ``0`` upright (advancing right, tops up, slanted or not), ``3``/``4``/``5`` turned a
+    quarter, a half or three quarters clockwise, ``2`` anything else (tilted, mirrored)."""
+    if run_x > 0 and abs(run_y) <= MAX_TILT * run_x and up_y < 0 and abs(up_x) <= MAX_SLANT * -up_y:
         return 0
-    if run_y > 0 and abs(run_x) <= 0.05 * run_y and up_x > 0 and abs(up_y) <= 0.05 * up_x:
+    if run_y > 0 and abs(run_x) <= MAX_TILT * run_y and up_x > 0 and abs(up_y) <= MAX_SLANT * up_x:
         return 3
-    if run_x < 0 and abs(run_y) <= 0.05 * -run_x and up_y > 0 and abs(up_x) <= 0.05 * up_y:
+    if run_x < 0 and abs(run_y) <= MAX_TILT * -run_x and up_y > 0 and abs(up_x) <= MAX_SLANT * up_y:
         return 4
-    if run_y < 0 and abs(run_x) <= 0.05 * -run_y and up_x < 0 and abs(up_y) <= 0.05 * -up_x:
+    if (
+        run_y < 0
+        and abs(run_x) <= MAX_TILT * -run_y
+        and up_x < 0
+        and abs(up_y) <= MAX_SLANT * -up_x
+    ):
         return 5
     return 2
 
