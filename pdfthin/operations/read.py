@@ -4,6 +4,10 @@ Whole pages are returned while they fit. A page is split only when it alone does
 what is left of an otherwise empty response; reading then continues inside that page, and the
 cursor carries that page's text fingerprint so a changed page is ``stale_cursor``, never
 silently skipped content.
+
+Every answer carries the reading ledger of its chain of cursors (:mod:`.ledger_state`): which
+pages of the document have been delivered whole, in part, not at all, or could not be read,
+from the first call of the chain to this one, carried in the cursor.
 """
 
 from __future__ import annotations
@@ -13,6 +17,16 @@ from typing import Any
 from pdfthin.errors import PdfthinError
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.ledger_state import (
+    ChainLedger,
+    carry_limit,
+    display_room,
+    from_cursor,
+    to_extra,
+)
+from pdfthin.operations.ledger_state import (
+    view as ledger_view,
+)
 from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
 from pdfthin.operations.paging import Pager, fill, fit_text
 from pdfthin.operations.params import MAX_PAGES, OCR, budget
@@ -51,9 +65,17 @@ def read_pages(
     selection = parse_pages(pages, doc.page_count)
     args = cur.args_digest(op="read", pages=format_pages(selection))
     pager = Pager("read", doc, args, cursor, context.cursor_key, ocr=use_ocr)
-    remaining = selection[pager.resume_at(len(selection)) :]
+    position = pager.resume_at(len(selection))
+    remaining = selection[position:]
     # Where reading resumes inside the first page (a cursor issued when a page was split).
     offset = pager.start.offset if pager.start is not None else 0
+    chain = ChainLedger()
+    if pager.start is not None:
+        chain = from_cursor(pager.start, doc.page_count, selection[:position])
+        if offset and set(chain.partial) != {remaining[0]}:
+            raise PdfthinError(
+                "invalid_cursor", "the cursor's reading ledger does not match its position"
+            )
 
     def view(number: int) -> dict[str, Any]:
         return page_view(doc, number, use_ocr, context)
@@ -78,12 +100,17 @@ def read_pages(
         "next_cursor": None,
     }
     # Room for the cursor and the account of what was left out: the largest cursor this
-    # selection can produce, plus the "omitted" object.
+    # selection can produce (its ledger at most ``carried`` characters), the "omitted" object
+    # and the ledger shown.
+    carried = carry_limit(limit)
+    ledger_room = display_room(limit)
+    longest_cursor = pager.longest(len(selection), offset=True, page_hash=True, extra=carried)
     room = (
         limit
-        - size({**response, "omitted": None})
-        - pager.longest(len(selection), offset=True, page_hash=True)
+        - size({**response, "omitted": None, "ledger": None})
+        - longest_cursor
         - _OMITTED_RESERVE
+        - ledger_room
     )
 
     def start_of(index: int) -> int:
@@ -111,15 +138,23 @@ def read_pages(
     stop = fill(
         response["pages"], range(len(remaining)), entry, room, max_items=page_limit, split=split
     )
+    for delivered in response["pages"]:
+        chain.add_entry(dict(delivered))
+    totals = {n: len(view(n)["markdown"]) for n in chain.partial}
+    response["ledger"] = ledger_view(chain, doc.page_count, ledger_room, totals)
     if stop is not None:
         rest = remaining[stop.item :]
         resume = stop.offset
         first_text = view(rest[0])["markdown"]
-        response["next_cursor"] = pager.cursor(
-            len(selection) - len(rest),
-            resume,
-            cur.text_hash(first_text) if resume else None,
-        )
+        reached = len(selection) - len(rest)
+        page_hash = cur.text_hash(first_text) if resume else None
+        token = pager.cursor(reached, resume, page_hash, to_extra(chain, reached, carried))
+        while len(token) > longest_cursor and carried:
+            # The room kept assumed the ledger would not compress; should it ever grow past
+            # that room, it is carried shorter (pages dropped, never added) until it fits.
+            carried //= 2
+            token = pager.cursor(reached, resume, page_hash, to_extra(chain, reached, carried))
+        response["next_cursor"] = token
         omitted: PagesOmitted = {
             "reason": "max_pages" if stop.reason == "max_items" else "budget",
             "pages": len(rest),
