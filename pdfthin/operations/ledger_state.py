@@ -4,9 +4,11 @@ the cursors themselves (no server state), and shown compactly in each answer.
 A chain reads its page selection in order, so what it delivered before a cursor is the
 selection up to the cursor's position (``index``), plus the first ``offset`` characters of the
 page it resumes in. The cursor does not carry the selection (the caller passes it again), so it
-carries the ledger: the pages delivered whole and readable (``ld``), those whose entry came but
-whose text could not be read, by reason code (``lu``), and the page cut by the budget (``lp``;
-delivered up to the cursor's ``offset``). Page sets are runs with steps (:mod:`.page_sets`).
+carries the ledger: the pages whose entry came whole (``lr``), those of them whose text could
+not be read, by reason code (``lu``; the others were delivered), and the page cut by the budget
+(``lp``; delivered up to the cursor's ``offset``). Page sets are runs with steps
+(:mod:`.page_sets`), so a chain over 10,000 pages with scattered scans is still ``1-9856`` and
+one stepped run or a few ranges of reasons.
 
 Honesty over completeness: what a cursor carries is bounded (:func:`carry_limit`, so a cursor
 stays short at any budget and on documents of 10,000+ pages); when the exact ledger does not
@@ -32,8 +34,9 @@ from pdfthin.operations.response import size
 from pdfthin.operations.types import Ledger, LedgerCounts, PartialPage
 from pdfthin.pages import format_pages
 
-#: The cursor's ``extra`` keys: delivered, unreadable by reason, partial page.
-_DELIVERED, _UNREADABLE, _PARTIAL = "ld", "lu", "lp"
+#: The cursor's ``extra`` keys: pages whose entry came whole, those unreadable by reason, the
+#: page cut by the budget.
+_REACHED, _UNREADABLE, _PARTIAL = "lr", "lu", "lp"
 #: Characters of ledger text a cursor carries at most (a fraction of a small budget).
 MAX_CARRIED_CHARS = 1_000
 #: Page lists shown in an answer are cut to these lengths in turn until the ledger fits.
@@ -67,6 +70,11 @@ class ChainLedger:
     partial: dict[int, int] = field(default_factory=dict)
     #: Pages reached that the cursor could not record (they count as not delivered).
     unrecorded: int = 0
+
+    def copy(self) -> ChainLedger:
+        return ChainLedger(
+            set(self.delivered), dict(self.unreadable), dict(self.partial), self.unrecorded
+        )
 
     def add_entry(self, entry: dict[str, Any]) -> None:
         """Record one ``read_pages`` page entry."""
@@ -112,48 +120,65 @@ class ChainLedger:
 
 def to_extra(chain: ChainLedger, reached: int, limit: int) -> dict[str, str]:
     """The cursor fields of ``chain`` in at most ``limit`` characters (``reached``: how many
-    pages of the selection the chain has passed). Pages that do not fit are dropped, never
-    added: unreadable pages first kept whole or dropped by reason, then delivered pages cut at
-    a run; the chain's position says how many went unrecorded."""
+    pages of the selection the chain has passed). Carried: the pages whose entry came whole
+    (``lr``, delivered or unreadable: usually one run, whatever the statuses), those of them
+    that could not be read, by reason (``lu``), and the page the budget cut (``lp``). When it
+    does not fit, it is cut to the pages up to some page number: pages dropped, never added
+    (an unreadable page is never dropped from ``lu`` while kept in ``lr``, which would make it
+    delivered); the chain's position says how many went unrecorded."""
     extra: dict[str, str] = {}
     cut_page = next(iter(chain.partial), None)
     if cut_page is not None:
         extra[_PARTIAL] = str(cut_page)
         limit -= len(extra[_PARTIAL])
-    by_code: dict[str, list[int]] = {}
-    for number, code in sorted(chain.unreadable.items()):
-        by_code.setdefault(code, []).append(number)
-    # Unreadable pages may take what the delivered pages leave, and at least half.
-    delivered_text = page_sets.encode(chain.delivered)
-    room = limit - min(len(delivered_text), limit // 2)
-    groups: list[str] = []
-    for code, numbers in sorted(by_code.items(), key=lambda item: item[1][0]):
-        group = f"{code}={page_sets.encode(numbers)}"
-        if sum(len(g) + 1 for g in groups) + len(group) <= room:
-            groups.append(group)
-    extra[_UNREADABLE] = ";".join(groups)
-    delivered, _ = page_sets.prefix_within(chain.delivered, limit - len(extra[_UNREADABLE]))
-    extra[_DELIVERED] = delivered
+    whole = sorted(chain.delivered | set(chain.unreadable))
+
+    def fields(count: int) -> tuple[str, str]:
+        kept = whole[:count]
+        by_code: dict[str, list[int]] = {}
+        for number in kept:
+            if number in chain.unreadable:
+                by_code.setdefault(chain.unreadable[number], []).append(number)
+        groups = ";".join(f"{code}={page_sets.encode(nums)}" for code, nums in by_code.items())
+        return page_sets.encode(kept), groups
+
+    def fits(count: int) -> bool:
+        runs, groups = fields(count)
+        return len(runs) + len(groups) <= limit
+
+    best = len(whole)
+    if not fits(best):
+        low, high, best = 1, len(whole) - 1, 0
+        while low <= high:  # the most pages, from the first, whose record fits
+            mid = (low + high) // 2
+            if fits(mid):
+                best, low = mid, mid + 1
+            else:
+                high = mid - 1
+    extra[_REACHED], extra[_UNREADABLE] = fields(best)
     return extra
 
 
 def from_cursor(token: Cursor, page_count: int, passed: Iterable[int] | None = None) -> ChainLedger:
     """The ledger a ``read_pages`` cursor carries, checked: ``invalid_cursor`` when it names a
     page outside the document, outside ``passed`` (the selection the cursor has passed, when
-    known), or more pages than the cursor has passed. A cursor without a ledger (issued before
-    there was one) gives an inexact ledger of its position alone."""
+    known), more pages than the cursor has passed, or an unreadable page it does not say came.
+    A cursor without a ledger (issued before there was one) gives an inexact ledger of its
+    position alone."""
     extra = token.extra or {}
     chain = ChainLedger()
-    if _DELIVERED not in extra:
+    if _REACHED not in extra:
         chain.unrecorded = token.index
         return chain
     try:
-        chain.delivered = page_sets.decode(extra[_DELIVERED], page_count)
+        whole = page_sets.decode(extra[_REACHED], page_count)
         for group in filter(None, extra.get(_UNREADABLE, "").split(";")):
             code, _, runs = group.partition("=")
             if not code or not set(code) <= _CODE_CHARS or len(code) > 32:
                 raise ValueError("a malformed reason code")
             for number in page_sets.decode(runs, page_count):
+                if number in chain.unreadable:
+                    raise ValueError("a page with two reasons")
                 chain.unreadable[number] = code
         if _PARTIAL in extra:
             cut = page_sets.decode(extra[_PARTIAL], page_count)
@@ -162,14 +187,14 @@ def from_cursor(token: Cursor, page_count: int, passed: Iterable[int] | None = N
             chain.partial[cut.pop()] = token.offset
     except ValueError:
         raise _bad("the cursor's reading ledger is malformed") from None
-    recorded = chain.delivered | set(chain.unreadable)
-    if len(recorded) != len(chain.delivered) + len(chain.unreadable):
-        raise _bad("the cursor's reading ledger lists a page twice")
-    if len(recorded) > token.index or (token.offset and not chain.partial):
+    if not set(chain.unreadable) <= whole or set(chain.partial) & whole:
+        raise _bad("the cursor's reading ledger contradicts itself")
+    if len(whole) > token.index or (token.offset and not chain.partial):
         raise _bad("the cursor's reading ledger does not match its position")
-    if passed is not None and not recorded <= set(passed):
+    if passed is not None and not whole <= set(passed):
         raise _bad("the cursor's reading ledger names pages its selection has not passed")
-    chain.unrecorded = token.index - len(recorded)
+    chain.delivered = whole - set(chain.unreadable)
+    chain.unrecorded = token.index - len(whole)
     return chain
 
 

@@ -42,6 +42,10 @@ from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the ``omitted`` object (its message and counts) while filling a response.
 _OMITTED_RESERVE = 240
+#: A response with more room left than this is filled again with it; the second filling
+#: keeps this margin for the digits its cursor, ledger and "omitted" may gain.
+_REFILL_MIN_SLACK = 64
+_REFILL_MARGIN = 32
 
 
 def read_pages(
@@ -69,10 +73,10 @@ def read_pages(
     remaining = selection[position:]
     # Where reading resumes inside the first page (a cursor issued when a page was split).
     offset = pager.start.offset if pager.start is not None else 0
-    chain = ChainLedger()
+    prior = ChainLedger()
     if pager.start is not None:
-        chain = from_cursor(pager.start, doc.page_count, selection[:position])
-        if offset and set(chain.partial) != {remaining[0]}:
+        prior = from_cursor(pager.start, doc.page_count, selection[:position])
+        if offset and set(prior.partial) != {remaining[0]}:
             raise PdfthinError(
                 "invalid_cursor", "the cursor's reading ledger does not match its position"
             )
@@ -94,7 +98,7 @@ def read_pages(
                 page=remaining[0],
             )
 
-    response: ReadPagesResponse = {
+    base: ReadPagesResponse = {
         "document": document_summary(doc),
         "pages": [],
         "next_cursor": None,
@@ -107,7 +111,7 @@ def read_pages(
     longest_cursor = pager.longest(len(selection), offset=True, page_hash=True, extra=carried)
     room = (
         limit
-        - size({**response, "omitted": None, "ledger": None})
+        - size({**base, "omitted": None, "ledger": None})
         - longest_cursor
         - _OMITTED_RESERVE
         - ledger_room
@@ -135,44 +139,60 @@ def read_pages(
         end = fit_text(text, start, fits)
         return _entry(page, text[start:end], start, len(text)), end if end < len(text) else None
 
-    stop = fill(
-        response["pages"], range(len(remaining)), entry, room, max_items=page_limit, split=split
-    )
-    for delivered in response["pages"]:
-        chain.add_entry(dict(delivered))
-    totals = {n: len(view(n)["markdown"]) for n in chain.partial}
-    response["ledger"] = ledger_view(chain, doc.page_count, ledger_room, totals)
-    if stop is not None:
-        rest = remaining[stop.item :]
-        resume = stop.offset
-        first_text = view(rest[0])["markdown"]
-        reached = len(selection) - len(rest)
-        page_hash = cur.text_hash(first_text) if resume else None
-        token = pager.cursor(reached, resume, page_hash, to_extra(chain, reached, carried))
-        while len(token) > longest_cursor and carried:
-            # The room kept assumed the ledger would not compress; should it ever grow past
-            # that room, it is carried shorter (pages dropped, never added) until it fits.
-            carried //= 2
-            token = pager.cursor(reached, resume, page_hash, to_extra(chain, reached, carried))
-        response["next_cursor"] = token
-        omitted: PagesOmitted = {
-            "reason": "max_pages" if stop.reason == "max_items" else "budget",
-            "pages": len(rest),
-            "message": (
-                f"{len(rest)} more page(s) not in this response; call again with next_cursor "
-                "to continue"
-            ),
-        }
-        # The pages left are counted in characters only when all of them were read already:
-        # pages are read on demand, and a call answers with what it returns, not the rest.
-        if all(doc.is_cached(n) for n in rest[1:]):
-            chars_left = sum(len(view(n)["markdown"]) for n in rest) - resume
-            omitted["chars"] = chars_left
-            omitted["message"] = (
-                f"{len(rest)} more page(s), {chars_left} characters, not in this response; "
-                "call again with next_cursor to continue"
-            )
-        response["omitted"] = omitted
+    def build(room: int) -> tuple[ReadPagesResponse, str | None]:
+        """The answer filled to ``room``, and why it stopped (``None``: nothing was left)."""
+        response: ReadPagesResponse = {**base, "pages": []}
+        chain = prior.copy()
+        stop = fill(
+            response["pages"], range(len(remaining)), entry, room, max_items=page_limit, split=split
+        )
+        for delivered in response["pages"]:
+            chain.add_entry(dict(delivered))
+        totals = {n: len(view(n)["markdown"]) for n in chain.partial}
+        response["ledger"] = ledger_view(chain, doc.page_count, ledger_room, totals)
+        if stop is not None:
+            rest = remaining[stop.item :]
+            resume = stop.offset
+            first_text = view(rest[0])["markdown"]
+            reached = len(selection) - len(rest)
+            page_hash = cur.text_hash(first_text) if resume else None
+            carrying = carried
+            token = pager.cursor(reached, resume, page_hash, to_extra(chain, reached, carrying))
+            while len(token) > longest_cursor and carrying:
+                # The room kept assumed the ledger would not compress; should it ever grow past
+                # that room, it is carried shorter (pages dropped, never added) until it fits.
+                carrying //= 2
+                token = pager.cursor(reached, resume, page_hash, to_extra(chain, reached, carrying))
+            response["next_cursor"] = token
+            omitted: PagesOmitted = {
+                "reason": "max_pages" if stop.reason == "max_items" else "budget",
+                "pages": len(rest),
+                "message": (
+                    f"{len(rest)} more page(s) not in this response; call again with next_cursor "
+                    "to continue"
+                ),
+            }
+            # The pages left are counted in characters only when all of them were read already:
+            # pages are read on demand, and a call answers with what it returns, not the rest.
+            if all(doc.is_cached(n) for n in rest[1:]):
+                chars_left = sum(len(view(n)["markdown"]) for n in rest) - resume
+                omitted["chars"] = chars_left
+                omitted["message"] = (
+                    f"{len(rest)} more page(s), {chars_left} characters, not in this response; "
+                    "call again with next_cursor to continue"
+                )
+            response["omitted"] = omitted
+        return response, stop.reason if stop is not None else None
+
+    # The room kept for the cursor, the ledger and "omitted" is their largest; once they are
+    # known, a response cut by the budget is filled again with what they left (a page cut
+    # at the smallest budget gets several times the text), and kept only if it fits.
+    response, stopped = build(room)
+    slack = limit - size(response)
+    if stopped == "budget" and slack > _REFILL_MIN_SLACK:
+        again, _ = build(room + slack - _REFILL_MARGIN)
+        if size(again) <= limit:
+            return again
     return response
 
 
