@@ -367,3 +367,23 @@ def test_the_ledger_is_never_more_than_what_format_pages_names() -> None:
     # The lists an answer shows are plain selections (no stepped runs) an agent can pass back.
     r = read_pages(SOURCE, pages="1-3", context=SyntheticContext(_LONG))
     assert r["ledger"]["delivered"] == format_pages([1, 2, 3])
+
+
+def test_a_cursor_without_a_ledger_gives_an_inexact_one_never_a_claim() -> None:
+    """A cursor issued before cursors carried a ledger: its position is all there is."""
+    doc = SyntheticContext(_LONG).document(SOURCE, None)
+    token = cur.encode(
+        cur.Cursor(
+            op="read",
+            fingerprint=cur.fingerprint_prefix(doc.fingerprint),
+            ocr=False,
+            args=cur.args_digest(op="read", pages="1-50"),
+            index=4,
+        )
+    )
+    r = read_pages(SOURCE, pages="1-50", max_pages=2, cursor=token, context=SyntheticContext(_LONG))
+    assert r["ledger"]["delivered"] == "5-6"
+    assert r["ledger"]["exact"] is False
+    assert r["ledger"]["note"].startswith("4 page(s) delivered could not be recorded")
+    answer = ledger(SOURCE, cursors=r["next_cursor"], context=SyntheticContext(_LONG))
+    assert answer["ledger"]["delivered"] == "5-6" and answer["ledger"]["exact"] is False

@@ -70,10 +70,16 @@ class ChainLedger:
     partial: dict[int, int] = field(default_factory=dict)
     #: Pages reached that the cursor could not record (they count as not delivered).
     unrecorded: int = 0
+    #: Read from a cursor that carries no ledger (issued before there was one).
+    legacy: bool = False
 
     def copy(self) -> ChainLedger:
         return ChainLedger(
-            set(self.delivered), dict(self.unreadable), dict(self.partial), self.unrecorded
+            set(self.delivered),
+            dict(self.unreadable),
+            dict(self.partial),
+            self.unrecorded,
+            self.legacy,
         )
 
     def add_entry(self, entry: dict[str, Any]) -> None:
@@ -168,7 +174,10 @@ def from_cursor(token: Cursor, page_count: int, passed: Iterable[int] | None = N
     extra = token.extra or {}
     chain = ChainLedger()
     if _REACHED not in extra:
-        chain.unrecorded = token.index
+        # Its position alone: the pages passed, and the page it resumes in when it resumes
+        # inside one, are unrecorded (read_pages, knowing the selection, names that page).
+        chain.unrecorded = token.index + (1 if token.offset else 0)
+        chain.legacy = True
         return chain
     try:
         whole = page_sets.decode(extra[_REACHED], page_count)

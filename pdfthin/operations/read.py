@@ -73,13 +73,6 @@ def read_pages(
     remaining = selection[position:]
     # Where reading resumes inside the first page (a cursor issued when a page was split).
     offset = pager.start.offset if pager.start is not None else 0
-    prior = ChainLedger()
-    if pager.start is not None:
-        prior = from_cursor(pager.start, doc.page_count, selection[:position])
-        if offset and set(prior.partial) != {remaining[0]}:
-            raise PdfthinError(
-                "invalid_cursor", "the cursor's reading ledger does not match its position"
-            )
 
     def view(number: int) -> dict[str, Any]:
         return page_view(doc, number, use_ocr, context)
@@ -96,6 +89,19 @@ def read_pages(
                 f"the text of page {remaining[0]} changed since the cursor was issued; "
                 "read the page again without the cursor",
                 page=remaining[0],
+            )
+
+    # The chain's ledger so far (checked after the page text, so that a changed page is
+    # stale_cursor whatever the cursor carries).
+    prior = ChainLedger()
+    if pager.start is not None:
+        prior = from_cursor(pager.start, doc.page_count, selection[:position])
+        if prior.legacy and offset:  # a cursor without a ledger: the page it resumes in
+            prior.partial[remaining[0]] = offset
+            prior.unrecorded -= 1
+        if offset and set(prior.partial) != {remaining[0]}:
+            raise PdfthinError(
+                "invalid_cursor", "the cursor's reading ledger does not match its position"
             )
 
     base: ReadPagesResponse = {
