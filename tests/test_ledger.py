@@ -235,11 +235,13 @@ def test_a_shuffled_selection_at_the_smallest_budget_is_inexact_never_wrong() ->
     got, tokens = _follow(",".join(map(str, picked)), max_chars=1000)
     last = from_cursor(cur.decode(tokens[-1]), PAGES)
     assert not last.exact  # a random set does not fit the few characters a small cursor has
-    answer = ledger(SOURCE, cursors=tokens[-1], context=SyntheticContext(_LONG), max_chars=1000)
-    assert size(answer) <= 1000
-    assert answer["ledger"]["exact"] is False
-    assert "could not be recorded" in answer["ledger"]["note"]
-    assert answer["ledger"]["counts"]["delivered"] == len(last.delivered) < len(got.whole)
+    small = ledger(SOURCE, cursors=tokens[-1], context=SyntheticContext(_LONG), max_chars=1000)
+    assert size(small) <= 1000
+    assert small["ledger"]["exact"] is False
+    assert small["ledger"]["counts"]["delivered"] == len(last.delivered) < len(got.whole)
+    answer = ledger(SOURCE, cursors=tokens[-1], context=SyntheticContext(_LONG))
+    assert answer["ledger"]["note"].startswith(f"{last.unrecorded} page(s) delivered could not")
+    assert expand(answer["ledger"]["delivered"]) == last.delivered
 
 
 def test_stepped_runs_round_trip_and_refuse_what_is_outside() -> None:
@@ -289,6 +291,7 @@ def test_a_forged_ledger_is_invalid_cursor() -> None:
         "an unreadable page that did not come": {"lu": "image_only=7"},
         "a page with two reasons": {"lu": "image_only=3;blank=3"},
         "a malformed reason": {"lu": "Image Only=3"},
+        "an unknown short reason": {"lu": "Q=3"},
         "a partial page without an offset": {"lp": "6"},
     }
     for why, fields in forged.items():
@@ -387,3 +390,46 @@ def test_a_cursor_without_a_ledger_gives_an_inexact_one_never_a_claim() -> None:
     assert r["ledger"]["note"].startswith("4 page(s) delivered could not be recorded")
     answer = ledger(SOURCE, cursors=r["next_cursor"], context=SyntheticContext(_LONG))
     assert answer["ledger"]["delivered"] == "5-6" and answer["ledger"]["exact"] is False
+
+
+#: Every reason code a page that could not be read may carry (docs/api.md, "Page statuses").
+_CODES = [
+    ("needs_ocr", "image_only"),
+    ("needs_ocr", "vector_only"),
+    ("needs_ocr", "unmapped_glyphs"),
+    ("needs_ocr", "symbols_only"),
+    ("needs_ocr", "scan_with_sparse_text"),
+    ("needs_ocr", "hidden_only"),
+    ("text", "partial"),
+]
+
+
+def test_many_reason_codes_and_cut_pages_keep_the_smallest_budget() -> None:
+    """A ledger naming every reason code, with a page cut, at the smallest budget: the page
+    lists give way (counts stay), and the page text gives way to the ledger, never the budget."""
+    doc = document(["text"] * 120, lambda n: f"words of page {n} " * (4 + n % 50))
+    for n, (status, code) in zip(range(5, 120, 9), _CODES * 3, strict=False):
+        doc.pages[n - 1].status, doc.pages[n - 1].reason_code = status, code
+    got = Received()
+    exact_to = 0
+    token = None
+    for _ in range(2_000):
+        r = read_pages(SOURCE, cursor=token, max_chars=1000, context=SyntheticContext(doc))
+        assert size(r) <= 1000
+        got.add(dict(r))
+        counts = r["ledger"]["counts"]
+        # Never more than came; exactly what came while the cursor could record it all.
+        assert counts["delivered"] <= len(got.whole)
+        assert counts["unreadable"] <= len(got.unreadable)
+        if r["ledger"]["exact"]:
+            assert counts["delivered"] == len(got.whole)
+            assert counts["unreadable"] == len(got.unreadable)
+            exact_to = max(got.whole | set(got.unreadable))
+        token = r["next_cursor"]
+        if token is None:
+            break
+    assert token is None
+    assert len(set(got.unreadable.values())) == len(_CODES)
+    # Short reason codes keep a small budget's ledger exact past five pages of five codes
+    # (written whole, the second code would not have fitted).
+    assert exact_to >= 41

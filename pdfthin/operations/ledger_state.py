@@ -45,6 +45,19 @@ _LIST_STEPS = (80, 40, 16, 0)
 _MAX_PARTIAL_SHOWN = 5
 #: A reason code as the engine writes them.
 _CODE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz_0123456789")
+#: The reason codes of pages that could not be read, as a cursor writes them (one capital
+#: letter: a small budget's cursor has room for a few dozen characters); any other code is
+#: written whole, in lower case, so the two never meet.
+_SHORT = {
+    "image_only": "I",
+    "vector_only": "V",
+    "unmapped_glyphs": "U",
+    "symbols_only": "S",
+    "scan_with_sparse_text": "W",
+    "hidden_only": "H",
+    "partial": "P",
+}
+_LONG = {short: code for code, short in _SHORT.items()}
 
 
 def carry_limit(max_chars: int) -> int:
@@ -56,7 +69,7 @@ def carry_limit(max_chars: int) -> int:
 
 def display_room(max_chars: int) -> int:
     """Room kept in a response for its ``ledger`` object (its lists are cut to fit)."""
-    return max(260, min(800, max_chars // 15))
+    return max(200, min(800, max_chars // 15))
 
 
 @dataclass
@@ -145,7 +158,9 @@ def to_extra(chain: ChainLedger, reached: int, limit: int) -> dict[str, str]:
         for number in kept:
             if number in chain.unreadable:
                 by_code.setdefault(chain.unreadable[number], []).append(number)
-        groups = ";".join(f"{code}={page_sets.encode(nums)}" for code, nums in by_code.items())
+        groups = ";".join(
+            f"{_SHORT.get(code, code)}={page_sets.encode(nums)}" for code, nums in by_code.items()
+        )
         return page_sets.encode(kept), groups
 
     def fits(count: int) -> bool:
@@ -182,7 +197,8 @@ def from_cursor(token: Cursor, page_count: int, passed: Iterable[int] | None = N
     try:
         whole = page_sets.decode(extra[_REACHED], page_count)
         for group in filter(None, extra.get(_UNREADABLE, "").split(";")):
-            code, _, runs = group.partition("=")
+            written, _, runs = group.partition("=")
+            code = _LONG.get(written, written)
             if not code or not set(code) <= _CODE_CHARS or len(code) > 32:
                 raise ValueError("a malformed reason code")
             for number in page_sets.decode(runs, page_count):
@@ -257,21 +273,25 @@ def view(
             entry["total"] = totals[number]
         partial.append(entry)
     shown: Ledger = {"delivered": "", "not_delivered": "", "counts": counts, "exact": True}
-    for width in _LIST_STEPS:
+    # Widest lists first; the last form is the counts alone (the ledger operation, and each
+    # page entry of the same answer, give the details).
+    for width in (*_LIST_STEPS, None):
         shown = {
-            "delivered": _cut(delivered, width),
-            "not_delivered": _cut(missing, width),
+            "delivered": _cut(delivered, width or 0),
+            "not_delivered": _cut(missing, width or 0),
             "counts": counts,
             "exact": chain.exact,
         }
+        if width is None:
+            break
         if partial:
             shown["partial"] = partial if width else partial[:1]
         if by_code:
             shown["unreadable"] = {code: _cut(nums, width) for code, nums in by_code.items()}
-        if not chain.exact:
+        if not chain.exact and width:  # the smaller forms leave it to exact: false
             shown["note"] = (
-                f"{chain.unrecorded} page(s) delivered could not be recorded in the cursor; "
-                "they are counted as not delivered"
+                f"{chain.unrecorded} page(s) delivered could not be recorded in the cursor: "
+                "counted as not delivered"
             )
         if size(shown) <= room:
             break

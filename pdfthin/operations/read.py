@@ -190,13 +190,21 @@ def read_pages(
             response["omitted"] = omitted
         return response, stop.reason if stop is not None else None
 
-    # The room kept for the cursor, the ledger and "omitted" is their largest; once they are
-    # known, a response cut by the budget is filled again with what they left (a page cut
-    # at the smallest budget gets several times the text), and kept only if it fits.
+    # The room kept for the cursor, the ledger and "omitted" is their likely largest; once they
+    # are known, a response cut by the budget is filled again with what they left (a page cut
+    # at the smallest budget gets several times the text) and kept if it fits. A ledger
+    # larger than its room (many reason codes at a small budget) makes the filling give back
+    # the difference instead.
     response, stopped = build(room)
-    slack = limit - size(response)
-    if stopped == "budget" and slack > _REFILL_MIN_SLACK:
-        again, _ = build(room + slack - _REFILL_MARGIN)
+    excess = size(response) - limit
+    for _ in range(3):
+        if excess <= 0:
+            break
+        room -= excess + _REFILL_MARGIN
+        response, stopped = build(room)
+        excess = size(response) - limit
+    if stopped == "budget" and -excess > _REFILL_MIN_SLACK:
+        again, _ = build(room - excess - _REFILL_MARGIN)
         if size(again) <= limit:
             return again
     return response
