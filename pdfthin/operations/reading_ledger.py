@@ -67,10 +67,14 @@ def ledger(
     # The page lists are cut to what the budget leaves (the counts and the summary stay).
     room = limit - size({**response, "ledger": _empty()})
     response["ledger"] = view(chain, doc.page_count, max(room, 0), totals, known)
-    if size(response) > limit and "resume_cursor" in response:
-        # A budget too small for the cursor given back: the agent holds it already.
-        del response["resume_cursor"]
-        response["summary"] = summary(shown, next_pages, False)
+    # A budget too small for what helps to act: the cursor given back (the agent holds it
+    # already), then the selection of what is left (the counts say how much).
+    for key in ("resume_cursor", "next_pages"):
+        if size(response) > limit and key in response:
+            del response[key]
+            response["summary"] = summary(
+                shown, response.get("next_pages", ""), "resume_cursor" in response
+            )
     return response
 
 
