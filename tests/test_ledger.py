@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pdfbuilder import PdfBuilder
 from synthetic import SOURCE, SyntheticContext, document
 
@@ -433,3 +435,46 @@ def test_many_reason_codes_and_cut_pages_keep_the_smallest_budget() -> None:
     # Short reason codes keep a small budget's ledger exact past five pages of five codes
     # (written whole, the second code would not have fitted).
     assert exact_to >= 41
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    kinds=st.lists(
+        st.sampled_from(["text", "text", "needs_ocr", "unmapped", "partial", "empty"]),
+        min_size=1,
+        max_size=40,
+    ),
+    lengths=st.lists(st.integers(0, 3_000), min_size=40, max_size=40),
+    budget=st.integers(1_000, 3_000),
+    seed=st.integers(0, 10**6),
+)
+def test_any_document_and_budget_keep_the_budget_and_never_overclaim(
+    kinds: list[str], lengths: list[int], budget: int, seed: int
+) -> None:
+    def text(n: int) -> str | None:
+        return ("é\\n" + "w" * lengths[n - 1]) if kinds[n - 1] in ("text", "partial") else None
+
+    doc = document(kinds, text)
+    pages = list(range(1, len(kinds) + 1))
+    random.Random(seed).shuffle(pages)
+    spec = ",".join(map(str, pages[: max(1, len(pages) // 2 + seed % len(pages))]))
+    got = Received()
+    token = None
+    for _ in range(2_000):
+        r = read_pages(
+            SOURCE, pages=spec, cursor=token, max_chars=budget, context=SyntheticContext(doc)
+        )
+        assert size(r) <= budget
+        got.add(dict(r))
+        counts = r["ledger"]["counts"]
+        assert counts["delivered"] <= len(got.whole)
+        assert counts["unreadable"] <= len(got.unreadable)
+        if r["ledger"]["exact"]:
+            assert counts["delivered"] == len(got.whole)
+        token = r["next_cursor"]
+        if token is None:
+            break
+        carried = from_cursor(cur.decode(token), len(kinds))
+        assert carried.delivered <= got.whole
+        assert set(carried.unreadable) <= set(got.unreadable)
+    assert token is None
