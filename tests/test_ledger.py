@@ -478,3 +478,56 @@ def test_any_document_and_budget_keep_the_budget_and_never_overclaim(
         assert carried.delivered <= got.whole
         assert set(carried.unreadable) <= set(got.unreadable)
     assert token is None
+
+
+# --- with OCR -----------------------------------------------------------------------------------
+
+
+class _Raster:
+    def render(self, pdf: bytes, pages: list[int], dpi: int, signal: Any) -> list[dict[str, Any]]:
+        return [{"page": p, "image": b"x", "media_type": "image/png"} for p in pages]
+
+
+class _Recognizer:
+    """Reads "recognised words" on every page but those of ``blind``."""
+
+    name = "fake"
+
+    def __init__(self, blind: set[int]) -> None:
+        self.blind = blind
+
+    def recognize(self, pages: list[dict[str, Any]], signal: Any) -> list[dict[str, Any]]:
+        return [
+            {"page": i["page"], "markdown": "" if i["page"] in self.blind else "recognised words"}
+            for i in pages
+        ]
+
+
+def test_pages_read_by_ocr_are_delivered_and_pages_it_could_not_read_are_not() -> None:
+    from pdfthin.ocr import OcrBinding
+
+    doc = document(["text", "needs_ocr", "needs_ocr", "text", "needs_ocr"])
+    binding = OcrBinding(_Raster(), _Recognizer({3}), max_pages_per_call=10)
+
+    def context() -> Context:
+        return SyntheticContext(doc, ocr=binding)
+
+    first = read_pages(SOURCE, ocr=True, max_pages=2, context=context())
+    second = read_pages(
+        SOURCE, ocr=True, max_pages=2, cursor=first["next_cursor"], context=context()
+    )
+    assert [e["status"] for e in first["pages"] + second["pages"]] == [
+        "text",
+        "ocr",
+        "needs_ocr",
+        "text",
+    ]
+    assert second["ledger"]["delivered"] == "1-2,4"
+    assert second["ledger"]["unreadable"] == {"image_only": "3"}
+    # The same pages read without OCR: page 2 could not be read there; merged, OCR's reading
+    # stands (a page delivered anywhere is delivered).
+    plain = read_pages(SOURCE, max_pages=4, context=SyntheticContext(doc))
+    tokens = f"{plain['next_cursor']} {second['next_cursor']}"
+    merged = ledger(SOURCE, cursors=tokens, context=context())["ledger"]
+    assert merged["delivered"] == "1-2,4"
+    assert merged["unreadable"] == {"image_only": "3,5"}
