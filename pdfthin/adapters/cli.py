@@ -143,6 +143,14 @@ _CLI_HELP: dict[str, str] = {
 }
 
 
+#: An option whose meaning on one command is not the one ``_CLI_HELP`` gives: (command,
+#: argument) -> help (``ledger`` answers once; it has no cursors to follow).
+_COMMAND_HELP: dict[tuple[str, str], str] = {
+    ("ledger", "max_chars"): "Budget of the answer in characters (1000-5000000); page lists "
+    "are cut to fit, counts never. Default: 40000.",
+}
+
+
 def _cli_words(text: str) -> str:
     for api, cli in _CLI_WORDS:
         text = text.replace(api, cli)
@@ -343,7 +351,7 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
     default stays ``None`` on the command line: no budget asked for means "print it all"."""
     for param in op.params:
         key = (op.command, param.name)
-        helps = _cli_help(param)
+        helps = _COMMAND_HELP.get(key) or _cli_help(param)
         if key in _POSITIONAL:
             # ``image``'s ID may be left out for --random.
             optional = "?" if not param.required or key == ("image", "image_id") else None
