@@ -38,6 +38,7 @@ from pdfthin.operations import (
     get_chunks,
     get_info,
     get_toc,
+    ledger,
     list_images,
     peek,
     read_pages,
@@ -199,6 +200,15 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
             resolve_anchor(REPORT, verified["match"]["anchor"], context=ctx),
         ),
     ]
+    cut = read_pages(REPORT, max_chars=1000, context=ctx)
+    assert cut["next_cursor"]
+    cases.append(
+        (
+            "ledger",
+            {"cursors": cut["next_cursor"]},
+            ledger(REPORT, cursors=cut["next_cursor"], context=ctx),
+        )
+    )
     for operation, arguments, expected in cases:
         assert app({"operation": operation, "document": doc, **arguments}, None) == expected
     listing = app({"operation": "list_images", "document": b64(images)}, None)
@@ -228,6 +238,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "get_form_fields",
         "verify_quote",
         "resolve_anchor",
+        "ledger",
     }
 
 

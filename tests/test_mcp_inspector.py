@@ -79,6 +79,7 @@ def test_inspector_lists_the_tools(root: Path) -> None:
         "get_form_fields",
         "verify_quote",
         "resolve_anchor",
+        "ledger",
     }
     read = tools["read_pages"]
     assert read["annotations"]["readOnlyHint"] is True

@@ -38,6 +38,7 @@ from pdfthin.operations import (
     get_image,
     get_info,
     get_toc,
+    ledger,
     list_images,
     peek,
     read_pages,
@@ -65,6 +66,7 @@ TOOLS = {
     "get_form_fields",
     "verify_quote",
     "resolve_anchor",
+    "ledger",
 }
 
 
@@ -202,6 +204,12 @@ def test_every_tool_answers_as_the_operation_does(tree: Tree) -> None:
             got = await call(s, "resolve_anchor", path="sample.pdf", anchor=anchor)
             assert got == expect(resolve_anchor, sample, anchor)
             assert got["text"] == "a piece at a time"
+
+            first = await call(s, "read_pages", path="sample.pdf", max_chars=1000)
+            token = first["next_cursor"]
+            got = await call(s, "ledger", path="sample.pdf", cursors=token)
+            assert got == expect(ledger, sample, cursors=token)
+            assert got["ledger"]["delivered"] == first["ledger"]["delivered"]
 
             got = await call(s, "get_toc", path="docs/alpha.pdf")
             assert got == expect(get_toc, alpha)

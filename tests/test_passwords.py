@@ -42,6 +42,7 @@ from pdfthin.operations import (
     get_info,
     get_toc,
     inspect_layout,
+    ledger,
     list_images,
     peek,
     read_pages,
@@ -102,6 +103,7 @@ def operations(image: str) -> dict[str, Any]:
         "get_form_fields": lambda d, pw, c: get_form_fields(d, password=pw, context=c),
         "verify_quote": lambda d, pw, c: verify_quote(d, "secret", password=pw, context=c),
         "resolve_anchor": lambda d, pw, c: resolve_anchor(d, ANCHOR, password=pw, context=c),
+        "ledger": lambda d, pw, c: ledger(d, password=pw, context=c),
     }
 
 

@@ -71,6 +71,8 @@ _HELP = {
     "verify": "Check that QUOTE stands in the document (on --page when given); the exit code "
     "answers (see --help).",
     "resolve": "The passage an anchor (from `pdfthin verify`) names; exit 6 when stale.",
+    "ledger": "Which pages the `pdfthin read` cursors given (--cursors) delivered in full, in "
+    "part, not at all, or could not read, and what to read next.",
 }
 #: What ``pdfthin find --help`` ends with: every exit code (also in docs/cli.md).
 _FIND_EXITS = """exit codes:
@@ -138,6 +140,14 @@ _CLI_HELP: dict[str, str] = {
     "seed": "Makes position 'random' reproducible. Default: a new position each run.",
     "max_results": "At most this many matches in all (the cursors are followed; with "
     "--max-chars, in the one response printed). Default: every match.",
+}
+
+
+#: An option whose meaning on one command is not the one ``_CLI_HELP`` gives: (command,
+#: argument) -> help (``ledger`` answers once; it has no cursors to follow).
+_COMMAND_HELP: dict[tuple[str, str], str] = {
+    ("ledger", "max_chars"): "Budget of the answer in characters (1000-5000000); page lists "
+    "are cut to fit, counts never. Default: 40000.",
 }
 
 
@@ -341,7 +351,7 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
     default stays ``None`` on the command line: no budget asked for means "print it all"."""
     for param in op.params:
         key = (op.command, param.name)
-        helps = _cli_help(param)
+        helps = _COMMAND_HELP.get(key) or _cli_help(param)
         if key in _POSITIONAL:
             # ``image``'s ID may be left out for --random.
             optional = "?" if not param.required or key == ("image", "image_id") else None
@@ -953,6 +963,31 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
     return EXIT_STALE if response["status"] == "stale" else EXIT_OK
 
 
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    return _simple(args, _ledger_text)
+
+
+def _ledger_text(r: dict[str, Any]) -> str:
+    """The summary, then each list of the ledger on a line (page lists as the API cuts them)."""
+    ledger = r["ledger"]
+    counts = ledger["counts"]
+    lines = [_cli_words(r["summary"])]
+    lines.append(f"delivered: {counts['delivered']} ({ledger['delivered'] or 'none'})")
+    for part in ledger.get("partial", []):
+        total = f" of {part['total']}" if "total" in part else ""
+        lines.append(f"partial: page {part['page']}, characters 0-{part['end']}{total}")
+    lines.append(f"not delivered: {counts['not_delivered']} ({ledger['not_delivered'] or 'none'})")
+    for code, pages in ledger.get("unreadable", {}).items():
+        lines.append(f"unreadable ({code}): {pages}")
+    if not ledger["exact"]:
+        lines.append(f"! {ledger.get('note', 'the ledger is not exact')}")
+    if "next_pages" in r:
+        lines.append(f"next: pdfthin read FILE --pages {r['next_pages']}")
+    if "resume_cursor" in r:
+        lines.append(f"or continue: --cursor {r['resume_cursor']}")
+    return "\n".join(lines)
+
+
 def _cmd_describe(args: argparse.Namespace) -> int:
     return _simple(args, _describe_text)
 
@@ -1555,6 +1590,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "annotations": _cmd_annotations,
     "verify": _cmd_verify,
     "resolve": _cmd_resolve,
+    "ledger": _cmd_ledger,
     "serve": _cmd_serve,
 }
 

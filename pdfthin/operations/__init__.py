@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pdfthin.operations.inspect import inspect_layout
     from pdfthin.operations.ranked import search_chunks
     from pdfthin.operations.read import read_pages
+    from pdfthin.operations.reading_ledger import ledger
     from pdfthin.operations.registry import OPERATIONS, Operation
     from pdfthin.operations.sections import peek, read_section
     from pdfthin.operations.toc import get_toc
@@ -48,6 +49,7 @@ __all__ = [
     "get_toc",
     "image_file",
     "inspect_layout",
+    "ledger",
     "list_images",
     "peek",
     "read_pages",
@@ -105,6 +107,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations.inspect import inspect_layout
 
         return inspect_layout
+    if name == "ledger":
+        from pdfthin.operations.reading_ledger import ledger
+
+        return ledger
     if name == "read_pages":
         from pdfthin.operations.read import read_pages
 

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pdfthin.model import Document, Page
 from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.ledger_state import ChainLedger
+from pdfthin.operations.ledger_state import view as ledger_view
 from pdfthin.operations.pages_read import pages_read
 from pdfthin.operations.params import FULL
 from pdfthin.operations.response import compact, document_ref, engine_versions
@@ -22,6 +24,8 @@ from pdfthin.operations.unreadable import report
 CHARS_PER_TOKEN = 4
 #: Borderline pages listed (the least sure first); ``count`` says how many there are.
 MAX_BORDERLINE = 20
+#: The most the ledger template takes of the answer (its page lists are cut to fit).
+LEDGER_TEMPLATE_CHARS = 400
 
 
 def describe_document(
@@ -96,6 +100,14 @@ def describe_document(
     unreadable = report(doc, [p.number for p in known])
     if unreadable:
         response["unreadable"] = unreadable
+    # The reading ledger before anything is read: every page not delivered, those already
+    # known to be unreadable apart (read_pages and ``ledger`` keep it from here).
+    response["ledger"] = ledger_view(
+        ChainLedger(),
+        doc.page_count,
+        LEDGER_TEMPLATE_CHARS,
+        known_unreadable={p.number: p.reason_code for p in known if p.unreadable},
+    )
     borderline = [p for p in known if p.confidence is not None]
     if borderline:
         borderline.sort(key=lambda p: (p.confidence.value if p.confidence else 1.0, p.number))

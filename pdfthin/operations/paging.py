@@ -28,6 +28,8 @@ E = TypeVar("E")
 _LONGEST_OFFSET = 10**9 - 1
 #: A page or section text fingerprint (``cursor.text_hash``) as long as any.
 _LONGEST_HASH = "f" * 12
+#: What an ``extra`` of up to four short keys adds to a cursor's JSON besides its values.
+_EXTRA_KEYS_CHARS = 40
 
 
 class Pager:
@@ -85,18 +87,26 @@ class Pager:
             self.key,
         )
 
-    def longest(self, index: int = 0, *, offset: bool = False, page_hash: bool = False) -> int:
+    def longest(
+        self, index: int = 0, *, offset: bool = False, page_hash: bool = False, extra: int = 0
+    ) -> int:
         """The length of the longest cursor this call could issue: ``index`` as large as the
         result set, and an offset or page fingerprint as long as any, where the operation's
-        cursors carry them. Room for it is kept before filling, so the response stays within
-        its budget whatever the cursor turns out to be."""
-        return len(
+        cursors carry them, and ``extra`` characters of operation state at most (counted as
+        if they did not compress). Room for it is kept before filling, so the response stays
+        within its budget whatever the cursor turns out to be."""
+        bare = len(
             self.cursor(
                 index,
                 _LONGEST_OFFSET if offset else 0,
                 _LONGEST_HASH if page_hash else None,
             )
         )
+        if not extra:
+            return bare
+        # The state's text, its keys and quoting, grown by base64 (4/3) and by what zlib adds
+        # to incompressible input (a few bytes per block).
+        return bare + (extra + _EXTRA_KEYS_CHARS) * 4 // 3 + 16
 
 
 def decoded(arguments: Mapping[str, Any], key: bytes | None) -> dict[str, Any]:

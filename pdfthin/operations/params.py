@@ -519,3 +519,19 @@ ANCHOR = Param(
     pattern=ANCHOR_PATTERN,
     examples=("pdfthin:" + "0f" * 32 + "/p/12#c=340-415",),
 )
+
+#: ``ledger``: the read_pages cursors an agent has seen.
+MAX_CURSORS = 64
+CURSORS = Param(
+    "cursors",
+    "string",
+    "read_pages cursors (next_cursor values) this agent was given for the document, separated "
+    "by spaces or commas: the last cursor of each chain is enough, as each carries its chain's "
+    "ledger so far. Without it, the ledger before anything was read.",
+    max_length=MAX_CURSORS * (MAX_CURSOR_CHARS + 1),
+    pattern=r"^[\s,]*[A-Za-z0-9_-]+(?:[\s,]+[A-Za-z0-9_-]+)*[\s,]*$",
+    examples=(
+        "eNqrVspUslIqzs9NVbJSSs7PS8tJTS1JLVGyUjI0MjA2MTYxNDEz",
+        "eNqrVkosS1WyUjI0MjA2MTYxNDEz eNqrVsrJT8_MU7JSSs5IzcvLT1GyUjI0MjA2MTYxNDEz",
+    ),
+)

@@ -22,6 +22,7 @@ from pdfthin.operations.params import (
     CITED_PAGE,
     CONTEXT_CHARS,
     CURSOR,
+    CURSORS,
     EXCLUDE,
     FOLD_ACCENTS,
     FULL,
@@ -64,6 +65,7 @@ from pdfthin.operations.types import (
     ImagesResponse,
     InfoResponse,
     InspectResponse,
+    LedgerResponse,
     PeekResponse,
     ReadPagesResponse,
     ResolveResponse,
@@ -210,6 +212,12 @@ def _verify() -> Callable[..., Any]:
     from pdfthin.operations.verify import verify_quote
 
     return verify_quote
+
+
+def _ledger() -> Callable[..., Any]:
+    from pdfthin.operations.reading_ledger import ledger
+
+    return ledger
 
 
 def _resolve() -> Callable[..., Any]:
@@ -517,6 +525,24 @@ OPERATIONS: tuple[Operation, ...] = (
         (ANCHOR, PASSWORD),
         _resolve,
         ResolveResponse,
+    ),
+    Operation(
+        "ledger",
+        "ledger",
+        "What has been read so far",
+        "The reading ledger of a PDF: which pages the read_pages cursors given (the last one of "
+        "each chain is enough) have delivered in full, which in part (the budget cut them: "
+        "delivered up to character 'end'), which not at all, and which could not be read "
+        "(they need OCR, or were read only in part; reason codes), as compact page ranges "
+        "with counts, and a one-line summary ending with what to call next (next_pages: a "
+        "selection of what is left; resume_cursor: the cursor to continue with). read_pages "
+        "carries the same ledger for its own chain in every answer. It never claims a page "
+        "delivered that was not: pages the cursors could not record make exact false and "
+        "count as not delivered. A cursor of another document or operation, or an edited one "
+        "(with a deployment key), is invalid_cursor.",
+        (CURSORS, MAX_CHARS, PASSWORD),
+        _ledger,
+        LedgerResponse,
     ),
 )
 

@@ -53,6 +53,56 @@ class Part(TypedDict):
     total: int
 
 
+# --- the reading ledger (read_pages, ledger, describe_document) ---------------------------------
+
+
+class LedgerCounts(TypedDict):
+    delivered: int
+    partial: int
+    not_delivered: int
+    unreadable: int
+
+
+class _PartialPage(TypedDict):
+    page: int
+    end: Annotated[int, "characters of the page's Markdown delivered, from its start"]
+
+
+class PartialPage(_PartialPage, total=False):
+    total: Annotated[int, "characters of the page's Markdown"]
+
+
+class _Ledger(TypedDict):
+    delivered: Annotated[
+        str, "pages whose Markdown was delivered whole and readable (compact ranges; … when cut)"
+    ]
+    not_delivered: Annotated[str, "pages not delivered at all (compact ranges; … when cut)"]
+    counts: Annotated[LedgerCounts, "how many pages each list holds (whole numbers, never cut)"]
+    exact: Annotated[
+        bool,
+        "false when the cursors could not carry every page delivered: those pages are counted "
+        "as not delivered (the ledger never claims more than was delivered)",
+    ]
+
+
+class Ledger(_Ledger, total=False):
+    partial: Annotated[
+        list[PartialPage], "pages the budget cut: delivered up to character end (a few listed)"
+    ]
+    unreadable: Annotated[
+        dict[str, str],
+        "{reason_code: pages}: pages whose entry came but whose text could not be read (they "
+        "need OCR, or were read only in part); never counted as delivered",
+    ]
+    note: str
+
+
+LEDGER_NOTE = (
+    "what this chain of cursors has delivered so far, for the whole document: delivered, "
+    "partial (cut by the budget), not_delivered, unreadable (need OCR or read in part), counts"
+)
+
+
 class Metadata(TypedDict, total=False):
     """The file's own metadata (not page text); empty fields are left out."""
 
@@ -171,6 +221,11 @@ class DescribeResponse(_Describe, total=False):
     recovered: str
     problems: list[str]
     unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+    ledger: Annotated[
+        Ledger,
+        "the reading ledger before anything is read: every page not delivered, the pages "
+        "known so far to be unreadable apart",
+    ]
 
 
 # --- get_info -----------------------------------------------------------------------------------
@@ -267,6 +322,7 @@ class _ReadPages(TypedDict):
 
 class ReadPagesResponse(_ReadPages, total=False):
     omitted: PagesOmitted
+    ledger: Annotated[Ledger, LEDGER_NOTE]
 
 
 # --- find_in_document ---------------------------------------------------------------------------
@@ -968,3 +1024,23 @@ class ResolveResponse(_Resolved, total=False):
     chunk_id: Annotated[str, "the get_chunks chunk (default arguments) holding the start"]
     page_label: Annotated[str, "the file's page label, not page text"]
     anchor_fingerprint: Annotated[str, "stale: the fingerprint the anchor names"]
+
+
+# --- ledger -------------------------------------------------------------------------------------
+
+
+class _LedgerAnswer(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    ledger: Annotated[Ledger, "the pages delivered by the cursors given, for the whole document"]
+    summary: Annotated[str, "the ledger in one line, with what to call next"]
+
+
+class LedgerResponse(_LedgerAnswer, total=False):
+    next_pages: Annotated[
+        str, "a selection of pages not delivered yet, to pass as read_pages' pages"
+    ]
+    resume_cursor: Annotated[
+        str,
+        "the last cursor given that still has pages to deliver: pass it to read_pages with the "
+        "same pages argument as the call that issued it",
+    ]
