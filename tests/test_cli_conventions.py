@@ -161,6 +161,18 @@ def test_every_option_in_help_says_its_default(command: str) -> None:
         assert "default" in said or "required" in said, f"{command} {flag}: {said}"
 
 
+def test_max_chars_help_speaks_of_cursors_only_where_they_are_followed() -> None:
+    from pdfthin.operations import OPERATIONS
+
+    for op in OPERATIONS:
+        names = [p.name for p in op.params]
+        if "max_chars" not in names:
+            continue
+        said = " ".join(run(op.command, "--help").stdout.split())
+        entry = said.split("--max-chars N", 2)[-1].split(" --", 1)[0]
+        assert ("cursor" in entry) == ("cursor" in names), f"{op.command}: {entry}"
+
+
 # --- usage before opening ---------------------------------------------------------------------
 
 

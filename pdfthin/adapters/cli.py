@@ -143,6 +143,11 @@ _CLI_HELP: dict[str, str] = {
 }
 
 
+#: ``--max-chars`` of a command that answers once (no cursor to follow: search, ledger).
+_ONE_ANSWER_MAX_CHARS = (
+    "Budget of the answer in characters (1000-5000000): what does not fit is left out and "
+    "named in it. Default: 40000."
+)
 #: An option whose meaning on one command is not the one ``_CLI_HELP`` gives: (command,
 #: argument) -> help (``ledger`` answers once; it has no cursors to follow).
 _COMMAND_HELP: dict[tuple[str, str], str] = {
@@ -352,6 +357,9 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
     for param in op.params:
         key = (op.command, param.name)
         helps = _COMMAND_HELP.get(key) or _cli_help(param)
+        answers_once = "cursor" not in (p.name for p in op.params)
+        if param.name == "max_chars" and key not in _COMMAND_HELP and answers_once:
+            helps = helps if "cursors" not in helps else _ONE_ANSWER_MAX_CHARS
         if key in _POSITIONAL:
             # ``image``'s ID may be left out for --random.
             optional = "?" if not param.required or key == ("image", "image_id") else None
