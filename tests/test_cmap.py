@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from pdfbuilder import cid_cmap, to_unicode_cmap
 
@@ -191,11 +189,11 @@ def test_huge_bfrange_is_bounded() -> None:
 
 
 def test_many_huge_bfranges_stay_within_the_entry_budget() -> None:
+    """Two hundred ranges of 65,536 codes: the entries made stop at the budget (the work is
+    bounded by it; speed is the benchmarks' to measure)."""
     ranges = b"".join(b"<%08X> <%08X> <0041> " % (i << 16, (i << 16) + 0xFFFF) for i in range(200))
-    start = time.monotonic()
     cmap = parse_cmap(b"200 beginbfrange " + ranges + b"endbfrange")
-    assert len(cmap.unicode) <= MAX_ENTRIES
-    assert time.monotonic() - start < 5
+    assert MAX_ENTRIES - MAX_RANGE < len(cmap.unicode) <= MAX_ENTRIES
 
 
 def test_huge_cidranges_are_not_expanded() -> None:
