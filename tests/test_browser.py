@@ -91,7 +91,14 @@ def expectations() -> dict[str, Any]:
     )
     found = find_in_document(path, QUERY, max_results=50, max_chars=LIST_BUDGET)
     assert found["matches"], f"{QUERY!r} must be in {DOCUMENT}"
-    assert list_images(path, max_chars=LIST_BUDGET)["total_images"] > 0
+    listed = list_images(path, max_chars=LIST_BUDGET)
+    assert listed["total_images"] > 0
+    # The first image the pages reference (not a tiny one): the reader shows it on request.
+    figure = next(i for i in listed["images"] if i.get("decorative_reason") != "tiny on the page")
+    assert (
+        f"pdfthin:image/{figure['id']})"
+        in read_pages(path, pages=str(figure["page"]))["pages"][0]["markdown"]
+    )
     hit_page = found["matches"][0]["page"]
     inspected = inspect_layout(path, page=hit_page, max_chars=INSPECT_BUDGET)
     assert inspected["svg"], "the page's layout picture must fit the app's budget"
@@ -121,6 +128,7 @@ def expectations() -> dict[str, Any]:
             "absent": ABSENT,
         },
         "inspect": {"blocks": inspected["counts"]["blocks"]},
+        "figure": {"id": figure["id"], "page": figure["page"]},
         "encrypted": {
             "file": str(CORPUS / RC4[0]),
             "password": RC4[1],
@@ -188,6 +196,7 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
         "hit-page",
         "inspect",
         "images",
+        "figure",
         "empty-password",
         "coverage-notes",
         "password",

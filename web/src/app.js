@@ -320,7 +320,7 @@ const reader = (() => {
       const first = !response.part || response.part.start === 0;
       if (first && response.unreadable) container.append(el("p", { class: "warning unreadable" }, response.unreadable.message));
       const part = el("article", { class: "page section-part" });
-      renderMarkdown(part, response.markdown ?? "");
+      renderMarkdown(part, response.markdown ?? "", figureButton);
       container.append(part);
     }
     if (response.omitted) container.append(el("p", { class: "omitted muted" }, response.omitted.message));
@@ -347,7 +347,7 @@ function pageArticle(page) {
     el("button", { type: "button", class: "inspect-toggle", onclick: (event) => toggleInspect(event.target.closest("article"), page.page) }, "Inspect layout"),
   );
   const body = el("div", { class: "page-body" });
-  if (page.markdown) renderMarkdown(body, page.markdown);
+  if (page.markdown) renderMarkdown(body, page.markdown, figureButton);
   else body.append(el("p", { class: "muted" }, page.status === "empty" ? "(nothing is drawn on this page)" : "(no text)"));
   const hidden = page.hidden_text
     ? el("p", { class: "warning" }, `${page.hidden_text.runs} hidden text run(s) withheld (${Object.entries(page.hidden_text.reasons ?? {}).map(([why, n]) => `${why}: ${n}`).join(", ")})`)
@@ -534,6 +534,14 @@ async function showImage(card, id) {
   } catch (error) {
     slot.replaceChildren(el("span", { class: "warning" }, `${error.code ?? "error"}: ${error.message}`));
   }
+}
+
+// An image reference in the text: a button that shows the picture in place, from the document
+// (get_image), when asked.
+function figureButton(figure, id) {
+  const card = el("span", { class: "figure-card" }, el("span", { class: "thumb" }), el("span", { class: "meta" }));
+  card.querySelector(".thumb").append(el("button", { type: "button", onclick: () => showImage(card, id) }, "show"));
+  figure.append(" ", card);
 }
 
 const images = (() => {

@@ -1,11 +1,24 @@
 // Markdown from a PDF is untrusted text. It is rendered by markdown-it with raw HTML off (every
-// "<" in the text is escaped), images off (an image reference could make the browser fetch an
-// address named by the PDF), links neutralised to inert text with the address shown, and no
-// inline styles (the page's CSP forbids them). Nothing from the PDF becomes markup or a request.
+// "<" in the text is escaped), images never fetched (an image reference could make the browser
+// fetch an address named by the PDF), links neutralised to inert text with the address shown,
+// and no inline styles (the page's CSP forbids them). Nothing from the PDF becomes markup or a
+// request. pdfthin's own image references (`![image p3-x12 (640×480 px)](pdfthin:image/p3-x12)`;
+// the PDF's text cannot make one, pdfthin escapes it) become a figure placeholder that the app
+// fills from the document on request.
 import MarkdownIt from "./vendor/markdown-it.mjs";
 
 const md = new MarkdownIt("default", { html: false, linkify: false, typographer: false });
-md.disable(["image", "autolink", "html_inline", "html_block"]);
+md.disable(["autolink", "html_inline", "html_block"]);
+
+const FIGURE = /^pdfthin:image\/([A-Za-z0-9./-]{1,64})$/;
+
+md.renderer.rules.image = (tokens, index) => {
+  const token = tokens[index];
+  const alt = md.utils.escapeHtml(token.content);
+  const found = FIGURE.exec(token.attrGet("src") ?? "");
+  if (!found) return `<span class="image-alt">${alt}</span>`; // never a request
+  return `<span class="figure" data-image="${md.utils.escapeHtml(found[1])}">${alt}</span>`;
+};
 
 // A link is shown as its text followed by its address, never as a live <a>.
 md.renderer.rules.link_open = (tokens, index) => {
@@ -32,8 +45,8 @@ const PAGE_MARKER = /^<!-- page (\d+)(?:: ([a-z_]+) \(([a-z_]+)\))? -->$/gm;
 
 /** Render pdfthin Markdown into `container` (its children are replaced). Page markers
  *  (read_section puts them between pages) become page dividers, saying when a page could not
- *  be read. */
-export function renderMarkdown(container, text) {
+ *  be read; `onFigure(element, imageId)` is called for each image reference's placeholder. */
+export function renderMarkdown(container, text, onFigure = null) {
   container.replaceChildren();
   const pieces = text.split(PAGE_MARKER);
   // split with three capture groups: [text, page, status, reason, text, ...]
@@ -52,4 +65,5 @@ export function renderMarkdown(container, text) {
       container.append(block);
     }
   }
+  if (onFigure) for (const figure of container.querySelectorAll(".figure[data-image]")) onFigure(figure, figure.dataset.image);
 }

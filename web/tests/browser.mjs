@@ -283,6 +283,19 @@ try {
     report.images_shown = await page.locator("#images img").count();
   });
 
+  await step("figure", async () => {
+    // From the images list to the page: the reference stands in the text as a placeholder,
+    // and shows the picture when asked.
+    const { id, page: number } = expect.figure;
+    await page.locator(`#images li.image[data-image="${id}"] .page-link`).click();
+    const figure = page.locator(`#reader article.page[data-page="${number}"] .figure[data-image="${id}"]`);
+    await figure.waitFor();
+    check((await figure.innerText()).includes(`image ${id}`), `page ${number} shows the reference to ${id}`);
+    check((await figure.locator("img").count()) === 0, "the picture is not fetched before it is asked for");
+    await figure.locator("button").click();
+    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].some((img) => img.complete && img.naturalWidth > 0), `#reader .figure[data-image="${id}"] img`);
+  });
+
   await step("empty-password", async () => {
     // Encrypted, but the empty user password opens it: no prompt.
     await page.setInputFiles("#file", expect.empty_password.file);
