@@ -17,6 +17,7 @@ from test_ocr import binding, scanned_pdf
 
 from pdfthin.errors import PdfthinError
 from pdfthin.mcp import RANGES, Server
+from pdfthin.model.figures import REFERENCE
 
 pytestmark = pytest.mark.usefixtures("implementation")
 
@@ -44,7 +45,12 @@ def test_without_ocr_the_page_says_it_needs_it(root: Path) -> None:
         return await Server(str(root)).call("read_pages", {"path": "scan.pdf", "pages": "2"})
 
     page = anyio.run(main)["pages"][0]
-    assert page["status"] == "needs_ocr" and page["markdown"] == ""
+    # No text: only the reference to the page's scan, to fetch or to OCR.
+    assert page["status"] == "needs_ocr"
+    assert (
+        REFERENCE.sub("", page["markdown"]).strip() == ""
+        and "pdfthin:image/p2-" in page["markdown"]
+    )
 
 
 def test_a_failed_call_is_the_error_envelope(root: Path) -> None:
