@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -310,6 +311,9 @@ def serve(server: PdfthinServer) -> None:
     anyio.run(run)
 
 
+_ERRNO_PREFIX = re.compile(r"^\[errno \d+\]\s*", re.IGNORECASE)
+
+
 class _BindFailure(logging.Filter):
     """Keeps uvicorn's "error while attempting to bind" record, so that a port another
     process holds is one line of ours, not its log line and then an exit."""
@@ -321,7 +325,10 @@ class _BindFailure(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if "error while attempting to bind" in message:
-            self.reason = message.rpartition(": ")[2] or message
+            reason = message.rpartition(": ")[2] or message
+            # Python 3.13's asyncio puts the errno in the text ("[errno 98] address already in
+            # use"); the line says what happened, the same on every version.
+            self.reason = _ERRNO_PREFIX.sub("", reason)
             return False
         return True
 
