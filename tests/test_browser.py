@@ -162,7 +162,10 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
                 node_bin,
                 str(WEB / "tests" / "browser.mjs"),
                 "--url",
-                url,
+                # Time limits far above need (the page passes them to the worker): on a loaded
+                # machine the default 20 s for a whole document can leave pages of this 117-page
+                # file unsearched, and the search steps would then see a different, honest, page.
+                f"{url}?page_seconds=600&document_seconds=3600",
                 "--expect",
                 str(expect),
                 "--artifacts",

@@ -273,6 +273,23 @@ def test_the_bridge_calls_exactly_the_registry(bridge: Any) -> None:
             assert error["details"]["argument"] == param.name
 
 
+def test_the_bridge_takes_time_limits(bridge: Any) -> None:
+    try:
+        bridge.set_limits(document_seconds=1e-9)
+        handle = bridge.open_document(SAMPLE.read_bytes())
+        pages = json.loads(bridge.call("read", handle))["pages"]
+        assert pages and all("time limit" in page["reason"] for page in pages)
+        for bad in (0, -1, float("nan"), float("inf"), True, "5"):
+            with pytest.raises(PdfthinError) as info:
+                bridge.set_limits(page_seconds=bad)
+            assert info.value.code == "invalid_argument"
+    finally:
+        bridge.set_limits()
+    handle = bridge.open_document(SAMPLE.read_bytes())
+    pages = json.loads(bridge.call("read", handle))["pages"]
+    assert not any("time limit" in page.get("reason", "") for page in pages)
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 #: What a command takes that is the command line's own, not an argument of its operation.

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Callable
 
+from pdfthin.engine import Limits
 from pdfthin.errors import PdfthinError
 from pdfthin.operations import Context, error_envelope
 from pdfthin.operations.registry import BY_COMMAND
@@ -30,6 +32,29 @@ _context = Context()
 def set_progress(callback: Callable[[int, int], None] | None) -> None:
     """Report ``callback(done, total)`` while a document is being extracted."""
     _context.progress = callback
+
+
+def set_limits(page_seconds: float | None = None, document_seconds: float | None = None) -> None:
+    """Give each page, and each whole document, this many seconds of reading (``None``: the
+    default). A tab may wait longer than an agent's server should; the documents opened so far
+    are read again under the new limits."""
+    global _context
+    for name, value in (("page_seconds", page_seconds), ("document_seconds", document_seconds)):
+        if value is not None and (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or value <= 0
+        ):
+            raise PdfthinError("invalid_argument", f"{name} must be a positive number of seconds")
+    defaults = Limits()
+    limits = Limits(
+        page_seconds=defaults.page_seconds if page_seconds is None else float(page_seconds),
+        document_seconds=(
+            defaults.document_seconds if document_seconds is None else float(document_seconds)
+        ),
+    )
+    _context = Context(limits=limits, progress=_context.progress)
 
 
 def open_document(data: bytes | bytearray | memoryview) -> str:

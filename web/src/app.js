@@ -33,7 +33,20 @@ const AUTO_THUMBNAILS = 24;
 
 // --- the worker -------------------------------------------------------------------------
 
-const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+/** The time limits of a page address's query, as the worker's query ("" when none). */
+function limitsQuery(search) {
+  const given = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const name of ["page_seconds", "document_seconds"]) {
+    if (given.has(name)) kept.set(name, given.get(name));
+  }
+  const query = kept.toString();
+  return query ? `?${query}` : "";
+}
+
+// The page's address may carry time limits for the worker (?page_seconds=60&document_seconds=600):
+// a tab can afford to wait longer than the defaults, meant for an agent's server, allow.
+const worker = new Worker(new URL(`./worker.js${limitsQuery(location.search)}`, import.meta.url), { type: "module" });
 const pending = new Map();
 let nextId = 1;
 

@@ -58,6 +58,13 @@ async function start() {
   progress("import", "Importing pdfthin…", 0.85, 0.98);
   const bridge = pyodide.pyimport("pdfthin.adapters.browser");
   bridge.set_progress((doneCount, total) => post({ type: "extract", done: doneCount, total }));
+  // Time limits from the page's address (app.js passes them on); a bad value stops the start
+  // with the bridge's own message rather than being ignored.
+  const query = new URLSearchParams(self.location.search);
+  const seconds = (name) => (query.has(name) ? Number(query.get(name)) : undefined);
+  if (query.has("page_seconds") || query.has("document_seconds")) {
+    bridge.set_limits.callKwargs({ page_seconds: seconds("page_seconds"), document_seconds: seconds("document_seconds") });
+  }
   lap("import_ms");
 
   const versions = JSON.parse(

@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from pdfthin.adapters import browser as bridge
-from pdfthin.engine import Limits
-from pdfthin.operations import Context
 
 
 def plan(entry: dict[str, Any], budget: int) -> list[tuple[str, dict[str, Any]]]:
@@ -36,7 +34,7 @@ def run(cases_path: str, corpus: str) -> dict[str, Any]:
     # The same answers are compared under CPython and Pyodide: time limits far above either's
     # need on a loaded machine (a page left unread by the clock on one side only would
     # differ, and is not what this compares).
-    bridge._context = Context(limits=Limits(page_seconds=600, document_seconds=3_600))
+    bridge.set_limits(page_seconds=600, document_seconds=3_600)
     cases = json.loads(Path(cases_path).read_text(encoding="utf-8"))
     budget: int = cases["budget"]
     max_calls: int = cases["max_calls"]
