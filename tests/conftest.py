@@ -11,8 +11,12 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("PDFTHIN_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -115,6 +119,19 @@ def require_corpus() -> None:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+def open_corpus_file(f: CorpusFile | None) -> Document:
+    """``f`` opened (with its password), after :func:`require_corpus`; a file that does not
+    open is skipped here, as how it fails is its own tests' subject."""
+    import pdfthin
+
+    require_corpus()
+    assert f is not None
+    try:
+        return pdfthin.open(f.path, password=f.password)
+    except pdfthin.PdfthinError as error:
+        pytest.skip(f"{f.relpath} does not open ({error.code}); its own tests say how it fails")
 
 
 def corpus_files(*, tag: str | None = None, has_gt: str | None = None) -> list[CorpusFile]:

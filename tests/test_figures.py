@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from conftest import CorpusFile, corpus_files, corpus_params, open_corpus_file
 from pdfbuilder import PdfBuilder
 
 import pdfthin
@@ -123,12 +123,7 @@ def test_corpus_sections_show_the_images_they_hold(f: CorpusFile | None) -> None
     """On every corpus file, each section's Markdown references exactly the images that are
     placed in it and not tiny, each once, and every page references each of its images that
     is not tiny."""
-    require_corpus()
-    assert f is not None
-    try:
-        doc = pdfthin.open(f.path, password=f.password)
-    except pdfthin.PdfthinError:
-        pytest.skip("the file does not open (its own tests say how it fails)")
+    doc = open_corpus_file(f)
     if doc.page_count > 60:
         pytest.skip("long: its sections are checked on the shorter files")
     for page in doc.pages:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pytest
-from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from conftest import CorpusFile, corpus_files, corpus_params, open_corpus_file
 from markdown_it import MarkdownIt
 from pdfbuilder import PdfBuilder
 
@@ -147,10 +147,5 @@ def test_plain_prose_is_left_alone(text: str) -> None:
 
 @pytest.mark.parametrize("f", corpus_params(corpus_files()))
 def test_corpus_pages_render_to_their_text(f: CorpusFile | None) -> None:
-    require_corpus()
-    assert f is not None
-    try:
-        doc = pdfthin.open(f.path, password=f.password)
-    except pdfthin.PdfthinError:
-        pytest.skip("the file does not open (its own tests say how it fails)")
+    doc = open_corpus_file(f)
     assert mismatches(doc, 4) == []
