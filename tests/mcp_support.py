@@ -166,12 +166,11 @@ def server_args(root: Path, *options: str) -> list[str]:
     return ["-m", "pdfthin", "serve", str(root), "--max-file-bytes", str(MAX_FILE_BYTES), *options]
 
 
-@asynccontextmanager
-async def session(
+def server_parameters(
     root: Path, *options: str, python_path: Path | None = None
-) -> AsyncIterator[ClientSession]:
-    """A client session with ``pdfthin serve`` over stdio; ``python_path`` goes first on the
-    server's ``PYTHONPATH`` (for a test's ``sitecustomize``)."""
+) -> StdioServerParameters:
+    """How a stdio client starts ``pdfthin serve`` on ``root``; ``python_path`` goes first on
+    the server's ``PYTHONPATH`` (for a test's ``sitecustomize``)."""
     # The SDK passes a server only a minimal environment; the engine switch goes along, so a
     # native test run tests the native server (and answers match the in-process operations).
     env = get_default_environment()
@@ -181,9 +180,17 @@ async def session(
         env["PYTHONPATH"] = os.pathsep.join(
             [str(python_path), *filter(None, [os.environ.get("PYTHONPATH")])]
         )
-    params = StdioServerParameters(
+    return StdioServerParameters(
         command=PYTHON, args=server_args(root, *options), cwd=WORKDIR, env=env
     )
+
+
+@asynccontextmanager
+async def session(
+    root: Path, *options: str, python_path: Path | None = None
+) -> AsyncIterator[ClientSession]:
+    """A client session with ``pdfthin serve`` over stdio (see :func:`server_parameters`)."""
+    params = server_parameters(root, *options, python_path=python_path)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
         await s.initialize()
         yield s

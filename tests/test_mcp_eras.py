@@ -5,24 +5,21 @@ era, and must answer the same tools with the same answers."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
 import pytest
 from mcp.client.client import Client
-from mcp.client.stdio import StdioServerParameters, get_default_environment
+from mcp.client.stdio import StdioServerParameters
 from mcp_support import (
-    PYTHON,
     SAMPLE,
-    WORKDIR,
     Tree,
     build_tree,
     call,
     fail,
     free_port,
-    server_args,
+    server_parameters,
     start_http_server,
     stop,
 )
@@ -62,15 +59,8 @@ async def _conversation(client: Client) -> None:
 
 @pytest.mark.parametrize("era", ERAS)
 def test_each_era_over_stdio(tree: Tree, era: str) -> None:
-    env = get_default_environment()
-    if "PDFTHIN_NATIVE" in os.environ:
-        env["PDFTHIN_NATIVE"] = os.environ["PDFTHIN_NATIVE"]
-    params = StdioServerParameters(
-        command=PYTHON, args=server_args(tree.root), cwd=WORKDIR, env=env
-    )
-
     async def main() -> None:
-        async with _client(params, era) as client:
+        async with _client(server_parameters(tree.root), era) as client:
             await _conversation(client)
 
     anyio.run(main)
@@ -93,11 +83,11 @@ def test_each_era_over_http(tree: Tree, era: str) -> None:
 
 def test_a_client_that_asks_gets_the_newest_era(tree: Tree) -> None:
     """A client in the SDK's default mode discovers what the server speaks and picks the
-    stateless era."""
-    params = StdioServerParameters(command=PYTHON, args=server_args(tree.root), cwd=WORKDIR)
+    stateless era, and is answered in it."""
 
     async def main() -> None:
-        async with Client(params) as client:
+        async with Client(server_parameters(tree.root)) as client:
             assert client.protocol_version == "2026-07-28"
+            await _conversation(client)
 
     anyio.run(main)
