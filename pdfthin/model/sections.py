@@ -31,11 +31,11 @@ class Section:
     level: int
     page: int | None
     offset: int
-    #: Top of the heading on its page, when the heading was found; used to attribute images.
-    y: float | None
+    #: Whether the section starts at its heading found on the page (its Markdown then opens
+    #: with that heading).
+    at_heading: bool
     end_page: int | None
     end_offset: int
-    end_y: float | None
     parent: int | None
     #: 1 at the top of the tree.
     depth: int = 1
@@ -262,20 +262,17 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
         stack.append((level, i))
         end_page: int | None = None
         end_offset = 0
-        end_y: float | None = None
         if page is not None:
             end_page, end_offset = last_page, len(doc.page(last_page).markdown)
-            for _title2, level2, page2, offset2, heading2, _ in starts[i + 1 :]:
+            for _title2, level2, page2, offset2, _heading2, _ in starts[i + 1 :]:
                 if page2 is None or level2 > level:
                     continue
                 if (page2, offset2) > (page, offset):
                     end_page, end_offset = page2, offset2
-                    end_y = heading2.y if heading2 is not None else None
                     if end_offset == 0 and end_page > page:
                         # The next section starts a page: this one ends with the page before.
                         end_page -= 1
                         end_offset = len(doc.page(end_page).markdown)
-                        end_y = None
                     break
         sections.append(
             Section(
@@ -284,10 +281,9 @@ def _finish(doc: Document, starts: list[_Start]) -> tuple[Section, ...]:
                 level=level,
                 page=page,
                 offset=offset,
-                y=heading.y if heading is not None else None,
+                at_heading=heading is not None,
                 end_page=end_page,
                 end_offset=end_offset,
-                end_y=end_y,
                 parent=parent,
                 depth=depth,
                 problem=problem,
@@ -325,7 +321,7 @@ def preview(doc: Document, section: Section) -> str:
     text = REFERENCE.sub("", section_text(doc, section)).strip()
     first, _, rest = text.partition("\n")
     # The first line is the heading itself when the section was found at a heading.
-    body = rest if first.startswith("#") or section.y is not None else text
+    body = rest if first.startswith("#") or section.at_heading else text
     words = " ".join(PAGE_MARKER.sub(" ", body).split())
     if len(words) <= PREVIEW_CHARS:
         return words
@@ -355,8 +351,8 @@ def image_count(doc: Document, section: Section) -> int:
     return sum(
         1
         for number in range(section.page, section.end_page + 1)
-        for index in range(len(doc.page(number).images))
-        if holds(section, number, image_offset(doc, number, index))
+        for offset in doc.page(number).image_offsets
+        if holds(section, number, offset)
     )
 
 
