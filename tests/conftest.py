@@ -151,13 +151,16 @@ def corpus_params(files: list[CorpusFile]) -> list[object]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # A test reading the real corpus (the whole of it through the ``corpus`` fixture, or one
-    # of its files as a parameter) is a sweep: tox runs sweeps on the main interpreter for
-    # each engine path, and leaves them out of the other interpreters' runs (tox.ini).
+    # A test reading the real corpus (the whole of it through the ``corpus`` fixture, one of
+    # its files as a parameter, or marked ``corpus``) is a sweep: tox runs sweeps on the main
+    # interpreter for each engine path, and leaves them out of the other interpreters' runs
+    # (tox.ini).
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if "corpus" in getattr(item, "fixturenames", ()) or any(
-            isinstance(value, CorpusFile) for value in params.values()
+        if (
+            "corpus" in getattr(item, "fixturenames", ())
+            or item.get_closest_marker("corpus") is not None
+            or any(isinstance(value, CorpusFile) for value in params.values())
         ):
             item.add_marker(pytest.mark.sweep)
 

@@ -32,7 +32,7 @@ from webtools import CORPUS, WEB, build_dist, chromium, node
 sys.path.insert(0, str(WEB))
 import serve
 
-pytestmark = [pytest.mark.corpus, pytest.mark.slow]
+pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.web]
 
 DOCUMENT = "sample-files/GeoTopo-komprimiert.pdf"  # 117 pages, an outline, images
 QUERY = "Stetigkeit"

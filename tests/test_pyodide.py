@@ -34,7 +34,7 @@ CASES_PATH = WEB / "tests" / "parity_cases.json"
 CASES: dict[str, Any] = json.loads(CASES_PATH.read_text(encoding="utf-8"))
 FILES = [entry["path"] for entry in CASES["files"]]
 
-pytestmark = [pytest.mark.corpus, pytest.mark.slow]
+pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.web]
 
 CPYTHON_SIDE = """
 import json, sys
