@@ -7,6 +7,7 @@ glyphs."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from statements import Canvas, paragraph, statement
 import pdfthin
 from pdfthin.engine import open_pdf
 from pdfthin.model.chunks import CHARS_PER_TOKEN, chunk_pages
-from pdfthin.operations import Context, get_chunks
+from pdfthin.operations import Context, get_chunks, resolve_anchor, search_chunks
 from pdfthin.operations.response import size
 
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -267,3 +268,45 @@ def test_boxes_hold_every_glyph_of_a_generated_page_rotated_or_not(rotate: int) 
     # As displayed: the heading is at the top of a portrait page, at a side when turned.
     if rotate == 0:
         assert box[1] < 100
+
+
+def _words(text: str) -> list[str]:
+    # Markdown table syntax and heading marks aside: the words a chunk shows.
+    return [w for w in re.split(r"[\s|#*]+", text) if w and set(w) != {"-"}]
+
+
+@pytest.mark.parametrize("stitch", [True, False])
+def test_each_chunk_has_an_anchor_to_the_text_it_stands_in(report: bytes, stitch: bool) -> None:
+    """A chunk's anchor resolves to page text holding the chunk's words in order; the anchors
+    of a document's chunks follow each other without overlapping; an unreadable page's chunk
+    has none. With the default arguments, the passage resolves to the chunk itself."""
+    context = Context()
+    chunks = _all(report, stitch=stitch)
+    readable = [c for c in chunks if c["kind"] != "unreadable"]
+    assert readable and all("anchor" not in c for c in chunks if c["kind"] == "unreadable")
+    assert any(c["kind"] == "unreadable" for c in chunks)
+    previous: tuple[int, int] = (0, 0)
+    for chunk in readable:
+        answer = resolve_anchor(report, chunk["anchor"], context=context)
+        assert answer["status"] == "ok"
+        passage = _words(answer["text"])
+        wanted = _words(chunk["text"])
+        # The chunk's words, in order, in the passage (a table's repeated header aside).
+        at = 0
+        for word in wanted if chunk["kind"] != "table" else wanted[-5:]:
+            assert word in passage[at:], (chunk["chunk_id"], word)
+            at = passage.index(word, at) + 1
+        start = (answer["page"], answer["start"])
+        assert start >= previous, chunk["chunk_id"]
+        previous = (answer.get("end_page", answer["page"]), answer["end"])
+        assert answer["page"] == chunk["page"]
+        if stitch:
+            assert answer["chunk_id"] == chunk["chunk_id"]
+
+
+def test_search_hits_carry_their_chunks_anchor(report: bytes) -> None:
+    by_id = {c["chunk_id"]: c for c in _all(report)}
+    hits = search_chunks(report, "committee annual figures", context=Context())["results"]
+    assert hits
+    for hit in hits:
+        assert hit["anchor"] == by_id[hit["chunk_id"]]["anchor"]

@@ -17,11 +17,14 @@ from dataclasses import dataclass
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
+from pdfthin.operations.anchor_names import anchor_of
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.locate import chunk_holding, match_boxes
 from pdfthin.operations.params import ANCHOR
 from pdfthin.operations.response import document_summary
 from pdfthin.operations.types import ResolveResponse
+
+__all__ = ["Anchor", "anchor_of", "parse_anchor", "passage_text", "resolve_anchor"]
 
 _PARTS = re.compile(
     r"^pdfthin:(?P<fp>[0-9a-f]{64})/p/(?P<page>\d+)(?:-(?P<end_page>\d+))?"
@@ -36,14 +39,6 @@ class Anchor:
     start: int
     end_page: int
     end: int
-
-
-def anchor_of(
-    fingerprint: str, page: int, start: int, end: int, end_page: int | None = None
-) -> str:
-    """The anchor of a passage (``end`` in ``end_page``'s text when it is another page)."""
-    pages = str(page) if end_page is None or end_page == page else f"{page}-{end_page}"
-    return f"pdfthin:{fingerprint}/p/{pages}#c={start}-{end}"
 
 
 def parse_anchor(anchor: str) -> Anchor:

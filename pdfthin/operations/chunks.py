@@ -16,6 +16,7 @@ from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.model.chunks import Chunk, chunk_pages
 from pdfthin.operations import cursor as cur
+from pdfthin.operations.anchor_names import chunk_anchor
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill, fit_text
 from pdfthin.operations.params import MAX_TOKENS, STITCH, budget
@@ -132,18 +133,25 @@ def get_chunks(
     def entry(index: int) -> ChunkEntry:
         chunk = stream.get(index)
         assert chunk is not None
-        return _entry(chunk, offset if index == start else 0)
+        return _entry(chunk, offset if index == start else 0, anchor=anchor(index))
+
+    def anchor(index: int) -> str | None:
+        chunk = stream.get(index)
+        assert chunk is not None
+        return chunk_anchor(doc, chunk, stream.get(index + 1))
 
     def split(index: int, room: int) -> tuple[ChunkEntry, int | None]:
         chunk = stream.get(index)
         assert chunk is not None
         first = offset if index == start else 0
 
+        named = anchor(index)
+
         def fits(end: int) -> bool:
-            return size(_entry(chunk, first, end)) + 1 <= room
+            return size(_entry(chunk, first, end, anchor=named)) + 1 <= room
 
         end = fit_text(chunk.markdown, first, fits)
-        return _entry(chunk, first, end), end if end < len(chunk.markdown) else None
+        return _entry(chunk, first, end, anchor=named), end if end < len(chunk.markdown) else None
 
     stop = fill(response["chunks"], items(), entry, room, split=split)
     if stop is not None:
@@ -160,9 +168,12 @@ def get_chunks(
     return response
 
 
-def _entry(chunk: Chunk, start: int = 0, end: int | None = None) -> ChunkEntry:
+def _entry(
+    chunk: Chunk, start: int = 0, end: int | None = None, *, anchor: str | None = None
+) -> ChunkEntry:
     """A chunk as the answer gives it; a part of its Markdown (``start``-``end``) when it does
-    not fit whole (its plain text is then left out: it is given with the whole chunk)."""
+    not fit whole (its plain text is then left out: it is given with the whole chunk). Its
+    ``anchor`` (the whole chunk's, :func:`.anchor_names.chunk_anchor`) when it has one."""
     whole = start == 0 and (end is None or end >= len(chunk.markdown))
     item: ChunkEntry = {
         "chunk_id": chunk.id,
@@ -176,6 +187,8 @@ def _entry(chunk: Chunk, start: int = 0, end: int | None = None) -> ChunkEntry:
         "provenance": chunk.provenance,
         "page_spans": [{"page": s.page, "bbox": bbox(s.box)} for s in chunk.spans],
     }
+    if anchor is not None:
+        item["anchor"] = anchor
     if whole:
         item["text"] = chunk.text
     else:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
+from pdfthin.operations.anchor_names import chunk_anchor
 from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.find import search_coverage
@@ -183,7 +184,7 @@ def search_chunks(
     def entry(pair: tuple[float, int]) -> ChunkHit:
         score, i = pair
         chunk = index.chunks[i]
-        return {
+        hit: ChunkHit = {
             "chunk_id": chunk.id,
             "page": chunk.page,
             "bbox": bbox(chunk.box),
@@ -191,6 +192,11 @@ def search_chunks(
             "snippet": snippet(chunk.text, query, terms),
             "breadcrumb": list(chunk.breadcrumb),
         }
+        following = index.chunks[i + 1] if i + 1 < len(index.chunks) else None
+        named = chunk_anchor(doc, chunk, following)
+        if named is not None:
+            hit["anchor"] = named
+        return hit
 
     room = limit - size(response) - _RESERVE
     stop = fill(response["results"], ranked[:wanted], entry, room)

@@ -545,6 +545,13 @@ class PageSpan(TypedDict):
     bbox: BBox
 
 
+#: What a chunk's anchor names.
+CHUNK_ANCHOR_NOTE = (
+    ANCHOR_NOTE + ": the page text the chunk stands in, from where its text starts to where "
+    "the next chunk's starts; absent for an unreadable page's chunk"
+)
+
+
 class _Chunk(TypedDict):
     chunk_id: Annotated[str, "page and order ('p12-3'): stable for the same file and arguments"]
     page: Annotated[int, "the chunk's first page (1-based)"]
@@ -562,6 +569,7 @@ class ChunkEntry(_Chunk, total=False):
     text: Annotated[str, "the chunk without Markdown syntax (absent in a part)"]
     part: Annotated[Part, "where this piece lies in the chunk's Markdown, when split"]
     reason_code: Annotated[str, "why the page is not a text layer read whole"]
+    anchor: Annotated[str, CHUNK_ANCHOR_NOTE]
 
 
 class _Chunks(TypedDict):
@@ -578,7 +586,7 @@ class ChunksResponse(_Chunks, total=False):
 # --- search_chunks ------------------------------------------------------------------------------
 
 
-class ChunkHit(TypedDict):
+class _ChunkHit(TypedDict):
     chunk_id: Annotated[
         str, "the chunk as get_chunks gives it for the same pages (default max_tokens, stitch)"
     ]
@@ -587,6 +595,10 @@ class ChunkHit(TypedDict):
     score: Annotated[float, "BM25 with the phrase bonus; compares results of one query only"]
     snippet: Annotated[str, "the query (or its first word found) in **bold** with its context"]
     breadcrumb: Annotated[list[str], "the titles of the headings the chunk stands under"]
+
+
+class ChunkHit(_ChunkHit, total=False):
+    anchor: Annotated[str, CHUNK_ANCHOR_NOTE]
 
 
 class _SearchChunks(TypedDict):
