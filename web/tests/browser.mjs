@@ -2,11 +2,13 @@
 // progress bar move while Python starts, open a PDF with the keyboard through the hidden file
 // input, then check the summary (one line, details on demand), a rendered page, "More" (the
 // tabs stay on screen), the table of contents, search notes apart from results, a search hit
-// and the images against what CPython's pdfthin answered for the same file (--expect, written
-// by tests/test_browser.py); that the status line clears on each new action and shows a
-// spinner while busy; then an encrypted file the empty password opens (no prompt), an RC4 file
-// (password prompt, a wrong password, the right one) and an AES one chosen while the prompt is
-// up (the prompt goes, the cryptography message comes). Fails on any console error, page
+// (and "show on page": pdf.js draws the page, the hit's boxes highlighted over it), a quote
+// verified (its verdict, and its page) and the images against what CPython's pdfthin answered
+// for the same file (--expect, written by tests/test_browser.py); that the status line clears
+// on each new action and shows a spinner while busy; then an encrypted file the empty password
+// opens (no prompt), an RC4 file (password prompt, a wrong password, the right one; a hit in it
+// drawn on its page, so pdf.js had the password) and an AES one chosen while the prompt is up
+// (the prompt goes, the cryptography message comes). Fails on any console error, page
 // error, failed request or request that leaves the page's origin. Screenshots and a report go
 // to --artifacts.
 //
@@ -95,6 +97,38 @@ async function dropFile(path) {
     return dataTransfer;
   }, payload);
   await page.dispatchEvent("#dropzone", "drop", { dataTransfer: transfer });
+}
+
+/** "show on page" drew `expected.page` (its displayed size in points, `width` × `height`) into a
+ *  canvas with ink on it, and a highlight over each of `expected.boxes` (points, top left of
+ *  the displayed page) at the same scale, in the window. */
+async function checkPageView(view, expected) {
+  const sheet = view.locator(`.sheet[data-page="${expected.page}"]`);
+  await sheet.locator("canvas").waitFor();
+  const drawn = await sheet.evaluate((node) => {
+    const canvas = node.querySelector("canvas");
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && Math.min(data[i], data[i + 1], data[i + 2]) < 160) ink += 1;
+    const rect = (n) => {
+      const r = n.getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width, height: r.height };
+    };
+    return { scale: Number(node.dataset.scale), canvas: rect(canvas), ink, pixels: data.length / 4, marks: [...node.querySelectorAll(".highlight")].map(rect), window: window.innerHeight };
+  });
+  const { scale, canvas, marks } = drawn;
+  const near = (a, b) => Math.abs(a - b) <= 1;
+  check(drawn.ink >= 100 && drawn.ink < drawn.pixels / 2, `page ${expected.page} is drawn (${drawn.ink} of ${drawn.pixels} pixels inked)`);
+  check(scale > 0.3 && near(canvas.width, expected.width * scale) && near(canvas.height, expected.height * scale), `the page is ${expected.width}×${expected.height} pt at scale ${scale} (${canvas.width}×${canvas.height} px)`);
+  check(marks.length === expected.boxes.length, `${expected.boxes.length} highlight(s) on page ${expected.page} (got ${marks.length})`);
+  expected.boxes.forEach((box, i) => {
+    const mark = marks[i];
+    const want = { left: box.x0 * scale, top: box.y0 * scale, width: (box.x1 - box.x0) * scale, height: (box.y1 - box.y0) * scale };
+    const got = { left: mark.left - canvas.left, top: mark.top - canvas.top, width: mark.width, height: mark.height };
+    check(Object.keys(want).every((k) => near(got[k], want[k])), `highlight ${i} at ${JSON.stringify(want)} (got ${JSON.stringify(got)})`);
+  });
+  check(marks[0].top >= 0 && marks[0].top + marks[0].height <= drawn.window, `the highlight is scrolled into view (top ${Math.round(marks[0].top)} px)`);
+  return drawn;
 }
 
 const text = (selector) => page.locator(selector).first().innerText();
@@ -263,6 +297,32 @@ try {
     if (expect.search.complete) check(notes.length === 0, "a complete search with matches has no note");
   });
 
+  await step("highlight", async () => {
+    const hit = page.locator("#results li.result").first();
+    await hit.locator(".show-on-page").click();
+    report.highlight = await checkPageView(hit.locator(".pageview"), expect.highlight);
+    check((await hit.locator(".show-on-page").getAttribute("aria-expanded")) === "true", "the button says the page is shown");
+  });
+
+  await step("verify", async () => {
+    await page.fill("#quote", expect.verify.quote);
+    await page.fill("#quote-page", String(expect.verify.cited));
+    await page.click("#verify-form button[type=submit]");
+    const verdict = page.locator("#verdict [data-result]");
+    await verdict.waitFor();
+    check((await verdict.getAttribute("data-result")) === expect.verify.result, `the verdict is ${expect.verify.result} (got ${await verdict.getAttribute("data-result")})`);
+    check((await text("#verdict")).includes(`page ${expect.verify.on_page.page}`), "the verdict names the page the quote is on");
+    await page.locator("#verdict .show-on-page").click();
+    await checkPageView(page.locator("#verdict .pageview"), expect.verify.on_page);
+    check((await count(".pageview")) === 1, "one page view at a time: the hit's went");
+    check((await page.locator("#results .show-on-page[aria-expanded=true]").count()) === 0, "the hit's button says so");
+    // Pressed again, the page goes; once more, it comes back.
+    await page.locator("#verdict .show-on-page").click();
+    check((await count(".pageview")) === 0, "pressed again, the page goes");
+    await page.locator("#verdict .show-on-page").click();
+    await checkPageView(page.locator("#verdict .pageview"), expect.verify.on_page);
+  });
+
   await step("hit-page", async () => {
     await page.locator("#results li.result .page-link").first().click();
     await page.waitForSelector(`#reader article.page[data-page="${expect.search.page}"]`);
@@ -332,6 +392,18 @@ try {
     await page.click("#password-form button");
     await page.waitForFunction((t) => document.querySelector("#doc-title")?.textContent === t && !document.querySelector("#document").hidden, expect.encrypted.title);
     check(await page.locator("#password-form").isHidden(), "the prompt goes once the file opens");
+  });
+
+  await step("password-page", async () => {
+    // pdf.js opens the encrypted file with the password the user typed.
+    await page.click("[data-tab=search]");
+    check((await count("#verdict *")) === 0, "the verdict of the file before is gone");
+    await page.fill("#query", expect.encrypted.query);
+    await page.click("#search-form button[type=submit]");
+    const hit = page.locator("#results li.result").first();
+    await hit.waitFor();
+    await hit.locator(".show-on-page").click();
+    await checkPageView(hit.locator(".pageview"), expect.encrypted.on_page);
   });
 
   await step("aes", async () => {
