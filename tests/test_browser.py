@@ -7,7 +7,8 @@ the first sections of the table of contents and a section read from it, the firs
 (highlighted, with its page number) and its lines highlighted on the page pdf.js draws (at the
 boxes pdfthin answered, scaled), a quote verified on another page than the one cited and shown
 on its page, that page's layout drawn (``inspect_layout``), an image,
-an encrypted file the empty password opens (no prompt), the password prompt for an RC4 file
+an encrypted file the empty password opens (no prompt), a hit on each of four pages turned
+by /Rotate drawn with its highlight on the text, the password prompt for an RC4 file
 dropped on the page (then a hit in it drawn on its page: pdf.js got the password too) and
 the ``cryptography`` message for an AES one, with no prompt. Beside
 those, the page itself: the progress bar moving while Python starts, the hidden file input
@@ -49,6 +50,8 @@ UNSEARCHED_QUERY = "the"
 # Cited on the wrong page: verify_quote finds it on the next one.
 QUOTE = ("Seien (X, TX), (Y, TY) topologische Räume", 12)
 RC4_QUERY = "Secret"
+# Four pages turned by /Rotate 90, 180, 270 and 0, the same words on each.
+ROTATED = ("sample-files/habibi-rotated.pdf", "habibi")
 READ_BUDGET = 20_000  # app.js READ_BUDGET
 INSPECT_BUDGET = 400_000  # app.js INSPECT_BUDGET
 LIST_BUDGET = 8_000  # app.js LIST_BUDGET
@@ -71,6 +74,7 @@ def on_page(path: Path, passage: dict[str, Any], password: str | None = None) ->
     size = inspect_layout(path, page=page, password=password, max_chars=INSPECT_BUDGET)
     return {
         "page": page,
+        "rotation": size["rotation"],
         "width": size["width"],
         "height": size["height"],
         "boxes": [box for box in passage["bbox"] if box["page"] == page],
@@ -127,6 +131,10 @@ def expectations() -> dict[str, Any]:
     rc4 = describe_document(CORPUS / RC4[0], password=RC4[1])
     rc4_hit = find_in_document(CORPUS / RC4[0], RC4_QUERY, password=RC4[1])["matches"][0]
     verified = verify_quote(path, QUOTE[0], page=QUOTE[1])
+    rotated_path = CORPUS / ROTATED[0]
+    rotated_hits = find_in_document(rotated_path, ROTATED[1])["matches"]
+    rotated = [on_page(rotated_path, match) for match in rotated_hits]
+    assert sorted(r["rotation"] for r in rotated) == [0, 90, 180, 270]
     assert verified["result"] == "other_page", verified["message"]
     assert not find_in_document(path, ABSENT)["matches"]
     empty = describe_document(CORPUS / EMPTY_PASSWORD)
@@ -169,6 +177,12 @@ def expectations() -> dict[str, Any]:
             "title": rc4["metadata"].get("title") or Path(RC4[0]).name,
             "query": RC4_QUERY,
             "on_page": on_page(CORPUS / RC4[0], rc4_hit, RC4[1]),
+        },
+        "rotated": {
+            "file": str(rotated_path),
+            "title": describe_document(rotated_path)["metadata"].get("title") or rotated_path.name,
+            "query": ROTATED[1],
+            "hits": rotated,
         },
         "aes": {"file": str(CORPUS / AES[0]), "password": AES[1]},
         "empty_password": {
@@ -240,6 +254,7 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
         "figure",
         "empty-password",
         "coverage-notes",
+        "rotated",
         "password",
         "password-page",
         "aes",

@@ -101,21 +101,32 @@ async function dropFile(path) {
 
 /** "show on page" drew `expected.page` (its displayed size in points, `width` × `height`) into a
  *  canvas with ink on it, and a highlight over each of `expected.boxes` (points, top left of
- *  the displayed page) at the same scale, in the window. */
+ *  the displayed page) at the same scale, in the window, with ink under each: pdf.js drew the
+ *  text where pdfthin says it is (on a rotated page too). */
 async function checkPageView(view, expected) {
   const sheet = view.locator(`.sheet[data-page="${expected.page}"]`);
   await sheet.locator("canvas").waitFor();
-  const drawn = await sheet.evaluate((node) => {
+  const drawn = await sheet.evaluate((node, boxes) => {
     const canvas = node.querySelector("canvas");
-    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
-    let ink = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && Math.min(data[i], data[i + 1], data[i + 2]) < 160) ink += 1;
+    const scale = Number(node.dataset.scale);
+    const ratio = canvas.width / canvas.getBoundingClientRect().width; // device pixels per CSS pixel
+    const context = canvas.getContext("2d");
+    const inked = ({ data }) => {
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && Math.min(data[i], data[i + 1], data[i + 2]) < 160) n += 1;
+      return n;
+    };
+    const under = boxes.map((b) => {
+      const [x, y] = [Math.floor(b.x0 * scale * ratio), Math.floor(b.y0 * scale * ratio)];
+      const [w, h] = [Math.ceil((b.x1 - b.x0) * scale * ratio), Math.ceil((b.y1 - b.y0) * scale * ratio)];
+      return inked(context.getImageData(x, y, Math.max(1, w), Math.max(1, h)));
+    });
     const rect = (n) => {
       const r = n.getBoundingClientRect();
       return { left: r.left, top: r.top, width: r.width, height: r.height };
     };
-    return { scale: Number(node.dataset.scale), canvas: rect(canvas), ink, pixels: data.length / 4, marks: [...node.querySelectorAll(".highlight")].map(rect), window: window.innerHeight };
-  });
+    return { scale, canvas: rect(canvas), ink: inked(context.getImageData(0, 0, canvas.width, canvas.height)), pixels: canvas.width * canvas.height, under, marks: [...node.querySelectorAll(".highlight")].map(rect), window: window.innerHeight };
+  }, expected.boxes);
   const { scale, canvas, marks } = drawn;
   const near = (a, b) => Math.abs(a - b) <= 1;
   check(drawn.ink >= 100 && drawn.ink < drawn.pixels / 2, `page ${expected.page} is drawn (${drawn.ink} of ${drawn.pixels} pixels inked)`);
@@ -127,6 +138,7 @@ async function checkPageView(view, expected) {
     const got = { left: mark.left - canvas.left, top: mark.top - canvas.top, width: mark.width, height: mark.height };
     check(Object.keys(want).every((k) => near(got[k], want[k])), `highlight ${i} at ${JSON.stringify(want)} (got ${JSON.stringify(got)})`);
   });
+  check(drawn.under.every((n) => n >= 20), `ink under each highlight (${JSON.stringify(drawn.under)} pixels)`);
   check(marks[0].top >= 0 && marks[0].top + marks[0].height <= drawn.window, `the highlight is scrolled into view (top ${Math.round(marks[0].top)} px)`);
   return drawn;
 }
@@ -378,6 +390,23 @@ try {
     if (expect.empty_password.matches === 0) check(notes.includes(`No match for “${expect.empty_password.query}” in the pages that could be searched`), "the note says nothing was found where it could search");
     check((await count("#results li")) === expect.empty_password.matches, "notes are not result items");
     check((await text("#coverage")).includes("incomplete"), "the coverage line says incomplete");
+  });
+
+  await step("rotated", async () => {
+    // One page for each /Rotate (90, 180, 270, 0): the highlight lies on the drawn text.
+    await page.setInputFiles("#file", expect.rotated.file);
+    await page.waitForFunction((t) => document.querySelector("#doc-title")?.textContent === t && !document.querySelector("#document").hidden, expect.rotated.title);
+    await page.click("[data-tab=search]");
+    await page.fill("#query", expect.rotated.query);
+    await page.click("#search-form button[type=submit]");
+    await page.waitForFunction((n) => document.querySelectorAll("#results li.result").length === n, expect.rotated.hits.length);
+    report.rotated = [];
+    for (const [i, hit] of expect.rotated.hits.entries()) {
+      const item = page.locator("#results li.result").nth(i);
+      await item.locator(".show-on-page").click();
+      const drawn = await checkPageView(item.locator(".pageview"), hit);
+      report.rotated.push({ page: hit.page, rotation: hit.rotation, canvas: drawn.canvas, under: drawn.under });
+    }
   });
 
   await step("password", async () => {
