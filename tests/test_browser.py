@@ -4,9 +4,13 @@ and drive Debian's Chromium with playwright-core (``web/tests/browser.mjs``).
 What the page must show is computed here with CPython's pdfthin on the same file: the title and
 page statuses, a Markdown heading rendered as a heading, "More" continuing after the last page,
 the first sections of the table of contents and a section read from it, the first search hit
-(highlighted, with its page number), that page's layout drawn (``inspect_layout``), an image,
-an encrypted file the empty password opens (no prompt), the password prompt for an RC4 file
-dropped on the page and the ``cryptography`` message for an AES one, with no prompt. Beside
+(highlighted, with its page number) and its lines highlighted on the page pdf.js draws (at the
+boxes pdfthin answered, scaled), a quote verified on another page than the one cited and shown
+on its page, that page's layout drawn (``inspect_layout``), an image,
+an encrypted file the empty password opens (no prompt), a hit on each of four pages turned
+by /Rotate drawn with its highlight on the text, the password prompt for an RC4 file
+dropped on the page (then a hit in it drawn on its page: pdf.js got the password too) and
+the ``cryptography`` message for an AES one, with no prompt. Beside
 those, the page itself: the progress bar moving while Python starts, the hidden file input
 reached and opened with the keyboard, the spinner while busy, the summary folded to one line,
 tabs that stay on screen, the status line cleared by each new action, search notes (nothing
@@ -43,6 +47,11 @@ AES = ("pdfminer/encryption/aes-128.pdf", "foo")
 # is incomplete and says which pages it could not search.
 EMPTY_PASSWORD = "pdfminer/encryption/encrypted_doc_no_id.pdf"
 UNSEARCHED_QUERY = "the"
+# Cited on the wrong page: verify_quote finds it on the next one.
+QUOTE = ("Seien (X, TX), (Y, TY) topologische Räume", 12)
+RC4_QUERY = "Secret"
+# Four pages turned by /Rotate 90, 180, 270 and 0, the same words on each.
+ROTATED = ("sample-files/habibi-rotated.pdf", "habibi")
 READ_BUDGET = 20_000  # app.js READ_BUDGET
 INSPECT_BUDGET = 400_000  # app.js INSPECT_BUDGET
 LIST_BUDGET = 8_000  # app.js LIST_BUDGET
@@ -56,6 +65,22 @@ STATUS_LABELS = {
 PLAIN = re.compile(r"[\w ,.:;()?!'-]+")
 
 
+def on_page(path: Path, passage: dict[str, Any], password: str | None = None) -> dict[str, Any]:
+    """What "show on page" must draw for a passage (a match): its first page, that page's
+    displayed size in points, and the passage's boxes on it."""
+    from pdfthin.operations import inspect_layout
+
+    page = passage["bbox"][0]["page"]
+    size = inspect_layout(path, page=page, password=password, max_chars=INSPECT_BUDGET)
+    return {
+        "page": page,
+        "rotation": size["rotation"],
+        "width": size["width"],
+        "height": size["height"],
+        "boxes": [box for box in passage["bbox"] if box["page"] == page],
+    }
+
+
 def expectations() -> dict[str, Any]:
     """What the page must show for DOCUMENT, from CPython's pdfthin."""
     from pdfthin.operations import (
@@ -66,6 +91,7 @@ def expectations() -> dict[str, Any]:
         list_images,
         read_pages,
         read_section,
+        verify_quote,
     )
     from pdfthin.operations.context import Context
 
@@ -103,6 +129,13 @@ def expectations() -> dict[str, Any]:
     inspected = inspect_layout(path, page=hit_page, max_chars=INSPECT_BUDGET)
     assert inspected["svg"], "the page's layout picture must fit the app's budget"
     rc4 = describe_document(CORPUS / RC4[0], password=RC4[1])
+    rc4_hit = find_in_document(CORPUS / RC4[0], RC4_QUERY, password=RC4[1])["matches"][0]
+    verified = verify_quote(path, QUOTE[0], page=QUOTE[1])
+    rotated_path = CORPUS / ROTATED[0]
+    rotated_hits = find_in_document(rotated_path, ROTATED[1])["matches"]
+    rotated = [on_page(rotated_path, match) for match in rotated_hits]
+    assert sorted(r["rotation"] for r in rotated) == [0, 90, 180, 270]
+    assert verified["result"] == "other_page", verified["message"]
     assert not find_in_document(path, ABSENT)["matches"]
     empty = describe_document(CORPUS / EMPTY_PASSWORD)
     assert empty["metadata"]["encrypted"], f"{EMPTY_PASSWORD} must be encrypted"
@@ -128,11 +161,28 @@ def expectations() -> dict[str, Any]:
             "absent": ABSENT,
         },
         "inspect": {"blocks": inspected["counts"]["blocks"]},
+        # "show on page": the boxes (points, top left of the page as displayed) and the page's
+        # displayed size in points, which the drawn page and its highlights must match scaled.
+        "highlight": on_page(path, found["matches"][0]),
+        "verify": {
+            "quote": QUOTE[0],
+            "cited": QUOTE[1],
+            "result": verified["result"],
+            "on_page": on_page(path, verified["match"]),
+        },
         "figure": {"id": figure["id"], "page": figure["page"]},
         "encrypted": {
             "file": str(CORPUS / RC4[0]),
             "password": RC4[1],
             "title": rc4["metadata"].get("title") or Path(RC4[0]).name,
+            "query": RC4_QUERY,
+            "on_page": on_page(CORPUS / RC4[0], rc4_hit, RC4[1]),
+        },
+        "rotated": {
+            "file": str(rotated_path),
+            "title": describe_document(rotated_path)["metadata"].get("title") or rotated_path.name,
+            "query": ROTATED[1],
+            "hits": rotated,
         },
         "aes": {"file": str(CORPUS / AES[0]), "password": AES[1]},
         "empty_password": {
@@ -196,13 +246,17 @@ def test_demo_in_chromium(tmp_path: Path) -> None:
         "section",
         "search-notes",
         "search",
+        "highlight",
+        "verify",
         "hit-page",
         "inspect",
         "images",
         "figure",
         "empty-password",
         "coverage-notes",
+        "rotated",
         "password",
+        "password-page",
         "aes",
     ]
     assert all((artifacts / s["screenshot"]).is_file() for s in report["steps"])

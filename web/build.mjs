@@ -4,8 +4,9 @@
 //
 // It builds the pdfthin wheel from this checkout (pip wheel --no-deps), fetches the pypdf wheel
 // for Pyodide's Python (pip download --python-version 3.14), copies the Pyodide runtime from
-// node_modules and markdown-it's browser bundle, and writes the page, the worker and
-// manifest.json (the wheels and their SHA-256). Nothing in the output points at a CDN.
+// node_modules, markdown-it's browser bundle and pdf.js (which draws a page to show a search hit or
+// a quote on), and writes the page, the worker and manifest.json (the wheels and their SHA-256).
+// Nothing in the output points at a CDN.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -22,7 +23,21 @@ const modules = join(web, "node_modules");
 // The Pyodide files a page needs: the loader, the Emscripten module, the interpreter and the
 // standard library. The lock file is written trimmed (see below).
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"];
-const SOURCES = ["index.html", "app.js", "worker.js", "markdown.js", "style.css", "favicon.svg"];
+const SOURCES = ["index.html", "app.js", "worker.js", "markdown.js", "pageview.js", "style.css", "favicon.svg"];
+// pdf.js (pdfjs-dist): the legacy build (polyfilled for browsers a year or two old as well; the
+// modern one needs this year's), its worker, and the data it fetches from this origin when a PDF
+// needs it: character maps (CJK fonts), the standard 14 fonts (when not embedded), the
+// WebAssembly decoders (JPEG 2000, JBIG2, ICC colour) and the default CMYK profile. Left out:
+// source maps, the scripting sandbox (QuickJS: the demo runs no PDF JavaScript), the
+// off-main-thread renderer and the decoders' JavaScript fallbacks for browsers without
+// WebAssembly (Pyodide needs it anyway).
+const PDFJS_FILES = [
+  ["legacy/build/pdf.min.mjs", "pdf.min.mjs"],
+  ["legacy/build/pdf.worker.min.mjs", "pdf.worker.min.mjs"],
+  ["LICENSE", "LICENSE"],
+];
+const PDFJS_DIRS = ["cmaps", "standard_fonts", "iccs"];
+const PDFJS_WASM = /^(LICENSE_(?!.*QUICKJS).*|openjpeg\.wasm|jbig2\.wasm|qcms_bg\.wasm)$/;
 
 function defaultPython() {
   if (process.env.PYTHON) return process.env.PYTHON;
@@ -102,17 +117,29 @@ export async function build({ out = join(web, "dist"), python = defaultPython(),
   await cp(join(markdownIt, "dist", "browser", "markdown-it.esm.min.mjs"), join(out, "vendor", "markdown-it.mjs"));
   await cp(join(markdownIt, "LICENSE"), join(out, "vendor", "markdown-it.LICENSE"));
 
+  const pdfjsDir = join(modules, "pdfjs-dist");
+  const pdfjsVersion = JSON.parse(await readFile(join(pdfjsDir, "package.json"), "utf8")).version;
+  const pdfjsOut = join(out, "vendor", "pdfjs");
+  await mkdir(join(pdfjsOut, "wasm"), { recursive: true });
+  for (const [from, to] of PDFJS_FILES) await cp(join(pdfjsDir, from), join(pdfjsOut, to));
+  for (const dir of PDFJS_DIRS) await cp(join(pdfjsDir, dir), join(pdfjsOut, dir), { recursive: true });
+  for (const name of (await readdir(join(pdfjsDir, "wasm"))).filter((n) => PDFJS_WASM.test(n))) {
+    await cp(join(pdfjsDir, "wasm", name), join(pdfjsOut, "wasm", name));
+  }
+
   for (const name of SOURCES) await cp(join(web, "src", name), join(out, name));
 
   const manifest = {
     wheels,
     pyodide: pyodideVersion,
     "markdown-it": markdownVersion,
+    "pdfjs-dist": pdfjsVersion,
     licenses: {
       pdfthin: "MIT",
       pypdf: "BSD-3-Clause",
       pyodide: "MPL-2.0 (CPython: PSF-2.0)",
       "markdown-it": "MIT",
+      "pdfjs-dist": "Apache-2.0; vendor/pdfjs/ holds the licences of what it bundles (Foxit fonts: BSD-3-Clause; Liberation fonts: GPL-2.0 with the font exception; OpenJPEG, JBIG2, qcms: BSD/MIT; the CMYK profile: CC0)",
     },
   };
   await writeFile(join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");

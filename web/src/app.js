@@ -2,6 +2,7 @@
 // Everything from the PDF is put in the page as text nodes (or through markdown.js, which
 // escapes it): never as markup.
 import { renderMarkdown } from "./markdown.js";
+import { PageSource, pageViewError, showPassage } from "./pageview.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -151,7 +152,7 @@ function settleStatus() {
 
 // --- the open document ------------------------------------------------------------------
 
-let doc = null; // {handle, name, password, describe}
+let doc = null; // {handle, name, password, describe, bytes, pages}
 let objectUrls = [];
 
 async function call(op, args = {}) {
@@ -171,13 +172,17 @@ async function openFile(file) {
   clearStatus();
   setStatus(`Reading ${file.name}…`, "busy");
   const buffer = await file.arrayBuffer();
+  // The page keeps a copy for pdf.js (showing a passage on its page): the original is
+  // transferred to the worker, which leaves it detached here.
+  const bytes = buffer.slice(0);
   if (doc) await request({ type: "close", handle: doc.handle });
+  doc?.pages?.destroy();
   for (const url of objectUrls) URL.revokeObjectURL(url);
   objectUrls = [];
   $("document").hidden = true;
   if (!$("file").files?.[0] || $("file").files[0] !== file) $("file").value = ""; // dropped: not the input's file
   const { handle } = await request({ type: "open", buffer }, [buffer]);
-  doc = { handle, name: file.name, password: null };
+  doc = { handle, name: file.name, password: null, bytes, pages: null };
   await showDocument();
 }
 
@@ -195,6 +200,7 @@ async function showDocument() {
   $("results").replaceChildren();
   $("coverage").textContent = "";
   $("results-more").hidden = true;
+  $("verdict").replaceChildren();
   selectTab("pages");
   const first = await reader.read("read", {}, "All pages");
   if (first?.error) {
@@ -494,6 +500,8 @@ const search = (() => {
           el("button", { type: "button", class: "page-link", onclick: () => openPage(match.page) }, where, match.page_label ? ` (${match.page_label})` : ""),
           " ",
           snippetNode(match.snippet),
+          " ",
+          showOnPageButton(match),
         ),
       );
     }
@@ -517,6 +525,95 @@ $("search-form").addEventListener("submit", (event) => {
   clearStatus();
   setStatus("Searching…", "busy");
   search.find($("query").value, $("mode").value, $("case").checked);
+});
+
+// --- a passage on its page (pdf.js) ----------------------------------------------------
+
+/** pdf.js's view of the open document, with the password the user typed (made again when
+ *  that changes). */
+function pageSource() {
+  if (!doc.pages || doc.pages.password !== doc.password) {
+    doc.pages?.destroy();
+    doc.pages = new PageSource(doc.bytes, doc.password);
+  }
+  return doc.pages;
+}
+
+/** A "show on page" button for a passage ({page, bbox}): it draws the page under the item it
+ *  stands in, with the passage highlighted; pressed again, it takes the page away. One page
+ *  view is open at a time. */
+function showOnPageButton(passage) {
+  return el("button", { type: "button", class: "show-on-page", "aria-expanded": "false", onclick: (event) => togglePage(event.target, passage) }, "show on page");
+}
+
+async function togglePage(button, passage) {
+  const item = button.parentElement;
+  const open = item.querySelector(":scope > .pageview");
+  for (const view of document.querySelectorAll(".pageview")) view.remove();
+  for (const other of document.querySelectorAll(".show-on-page[aria-expanded=true]")) other.setAttribute("aria-expanded", "false");
+  if (open) return;
+  const pages = [...new Set((passage.bbox ?? []).map((box) => box.page))];
+  const where = pages.length > 1 ? `Pages ${pages.join(" and ")}` : `Page ${pages[0] ?? passage.page}`;
+  const sheets = el("div", { class: "sheets" }, el("span", { class: "muted" }, "drawing the page…"));
+  const view = el(
+    "figure",
+    { class: "pageview", "data-page": pages[0] ?? passage.page },
+    el("figcaption", { class: "muted" }, `${where} as pdf.js draws it, the passage's lines highlighted where pdfthin found them.`),
+    sheets,
+  );
+  item.append(view);
+  button.setAttribute("aria-expanded", "true");
+  try {
+    await showPassage(sheets, pageSource(), passage);
+  } catch (error) {
+    fill(sheets, [el("span", { class: "warning" }, pageViewError(error))]);
+  }
+}
+
+// --- verifying a quote ------------------------------------------------------------------
+
+const VERDICTS = {
+  exact: "found as given",
+  normalized: "found, once normalised",
+  fuzzy: "only a similar passage",
+  other_page: "found on another page",
+  not_found: "not in the document",
+  unverifiable: "could not be checked",
+};
+
+function renderVerdict(v) {
+  const match = v.match;
+  const found = match
+    ? el(
+        "p",
+        { class: "verdict-match" },
+        el("span", { class: "muted" }, match.end_page ? `pp. ${match.page}–${match.end_page}: ` : `p. ${match.page}: `),
+        el("q", {}, match.text),
+        match.similarity != null ? el("span", { class: "muted" }, ` (similarity ${match.similarity})`) : null,
+        " ",
+        match.bbox?.length ? showOnPageButton(match) : null,
+      )
+    : null;
+  fill($("verdict"), [
+    el("p", {}, el("span", { class: `chip verdict-${v.result}`, "data-result": v.result }, VERDICTS[v.result] ?? v.result), " ", v.message),
+    found,
+    v.coverage && !v.coverage.complete && v.coverage.pages_needing_ocr ? el("p", { class: "note warning" }, `Pages not read (no text): ${v.coverage.pages_needing_ocr}.`) : null,
+  ]);
+}
+
+$("verify-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearStatus();
+  setStatus("Verifying…", "busy");
+  $("verdict").replaceChildren();
+  const page = $("quote-page").value.trim();
+  try {
+    const v = await call("verify", { quote: $("quote").value, ...(page ? { page: Number(page) } : {}), ignore_case: $("quote-case").checked });
+    renderVerdict(v);
+    settleStatus();
+  } catch (error) {
+    showError(error);
+  }
 });
 
 // --- images -----------------------------------------------------------------------------

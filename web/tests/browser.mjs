@@ -2,11 +2,13 @@
 // progress bar move while Python starts, open a PDF with the keyboard through the hidden file
 // input, then check the summary (one line, details on demand), a rendered page, "More" (the
 // tabs stay on screen), the table of contents, search notes apart from results, a search hit
-// and the images against what CPython's pdfthin answered for the same file (--expect, written
-// by tests/test_browser.py); that the status line clears on each new action and shows a
-// spinner while busy; then an encrypted file the empty password opens (no prompt), an RC4 file
-// (password prompt, a wrong password, the right one) and an AES one chosen while the prompt is
-// up (the prompt goes, the cryptography message comes). Fails on any console error, page
+// (and "show on page": pdf.js draws the page, the hit's boxes highlighted over it), a quote
+// verified (its verdict, and its page) and the images against what CPython's pdfthin answered
+// for the same file (--expect, written by tests/test_browser.py); that the status line clears
+// on each new action and shows a spinner while busy; then an encrypted file the empty password
+// opens (no prompt), an RC4 file (password prompt, a wrong password, the right one; a hit in it
+// drawn on its page, so pdf.js had the password) and an AES one chosen while the prompt is up
+// (the prompt goes, the cryptography message comes). Fails on any console error, page
 // error, failed request or request that leaves the page's origin. Screenshots and a report go
 // to --artifacts.
 //
@@ -95,6 +97,50 @@ async function dropFile(path) {
     return dataTransfer;
   }, payload);
   await page.dispatchEvent("#dropzone", "drop", { dataTransfer: transfer });
+}
+
+/** "show on page" drew `expected.page` (its displayed size in points, `width` × `height`) into a
+ *  canvas with ink on it, and a highlight over each of `expected.boxes` (points, top left of
+ *  the displayed page) at the same scale, in the window, with ink under each: pdf.js drew the
+ *  text where pdfthin says it is (on a rotated page too). */
+async function checkPageView(view, expected) {
+  const sheet = view.locator(`.sheet[data-page="${expected.page}"]`);
+  await sheet.locator("canvas").waitFor();
+  const drawn = await sheet.evaluate((node, boxes) => {
+    const canvas = node.querySelector("canvas");
+    const scale = Number(node.dataset.scale);
+    const ratio = canvas.width / canvas.getBoundingClientRect().width; // device pixels per CSS pixel
+    const context = canvas.getContext("2d");
+    const inked = ({ data }) => {
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && Math.min(data[i], data[i + 1], data[i + 2]) < 160) n += 1;
+      return n;
+    };
+    const under = boxes.map((b) => {
+      const [x, y] = [Math.floor(b.x0 * scale * ratio), Math.floor(b.y0 * scale * ratio)];
+      const [w, h] = [Math.ceil((b.x1 - b.x0) * scale * ratio), Math.ceil((b.y1 - b.y0) * scale * ratio)];
+      return inked(context.getImageData(x, y, Math.max(1, w), Math.max(1, h)));
+    });
+    const rect = (n) => {
+      const r = n.getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width, height: r.height };
+    };
+    return { scale, canvas: rect(canvas), ink: inked(context.getImageData(0, 0, canvas.width, canvas.height)), pixels: canvas.width * canvas.height, under, marks: [...node.querySelectorAll(".highlight")].map(rect), window: window.innerHeight };
+  }, expected.boxes);
+  const { scale, canvas, marks } = drawn;
+  const near = (a, b) => Math.abs(a - b) <= 1;
+  check(drawn.ink >= 100 && drawn.ink < drawn.pixels / 2, `page ${expected.page} is drawn (${drawn.ink} of ${drawn.pixels} pixels inked)`);
+  check(scale > 0.3 && near(canvas.width, expected.width * scale) && near(canvas.height, expected.height * scale), `the page is ${expected.width}×${expected.height} pt at scale ${scale} (${canvas.width}×${canvas.height} px)`);
+  check(marks.length === expected.boxes.length, `${expected.boxes.length} highlight(s) on page ${expected.page} (got ${marks.length})`);
+  expected.boxes.forEach((box, i) => {
+    const mark = marks[i];
+    const want = { left: box.x0 * scale, top: box.y0 * scale, width: (box.x1 - box.x0) * scale, height: (box.y1 - box.y0) * scale };
+    const got = { left: mark.left - canvas.left, top: mark.top - canvas.top, width: mark.width, height: mark.height };
+    check(Object.keys(want).every((k) => near(got[k], want[k])), `highlight ${i} at ${JSON.stringify(want)} (got ${JSON.stringify(got)})`);
+  });
+  check(drawn.under.every((n) => n >= 20), `ink under each highlight (${JSON.stringify(drawn.under)} pixels)`);
+  check(marks[0].top >= 0 && marks[0].top + marks[0].height <= drawn.window, `the highlight is scrolled into view (top ${Math.round(marks[0].top)} px)`);
+  return drawn;
 }
 
 const text = (selector) => page.locator(selector).first().innerText();
@@ -263,6 +309,32 @@ try {
     if (expect.search.complete) check(notes.length === 0, "a complete search with matches has no note");
   });
 
+  await step("highlight", async () => {
+    const hit = page.locator("#results li.result").first();
+    await hit.locator(".show-on-page").click();
+    report.highlight = await checkPageView(hit.locator(".pageview"), expect.highlight);
+    check((await hit.locator(".show-on-page").getAttribute("aria-expanded")) === "true", "the button says the page is shown");
+  });
+
+  await step("verify", async () => {
+    await page.fill("#quote", expect.verify.quote);
+    await page.fill("#quote-page", String(expect.verify.cited));
+    await page.click("#verify-form button[type=submit]");
+    const verdict = page.locator("#verdict [data-result]");
+    await verdict.waitFor();
+    check((await verdict.getAttribute("data-result")) === expect.verify.result, `the verdict is ${expect.verify.result} (got ${await verdict.getAttribute("data-result")})`);
+    check((await text("#verdict")).includes(`page ${expect.verify.on_page.page}`), "the verdict names the page the quote is on");
+    await page.locator("#verdict .show-on-page").click();
+    await checkPageView(page.locator("#verdict .pageview"), expect.verify.on_page);
+    check((await count(".pageview")) === 1, "one page view at a time: the hit's went");
+    check((await page.locator("#results .show-on-page[aria-expanded=true]").count()) === 0, "the hit's button says so");
+    // Pressed again, the page goes; once more, it comes back.
+    await page.locator("#verdict .show-on-page").click();
+    check((await count(".pageview")) === 0, "pressed again, the page goes");
+    await page.locator("#verdict .show-on-page").click();
+    await checkPageView(page.locator("#verdict .pageview"), expect.verify.on_page);
+  });
+
   await step("hit-page", async () => {
     await page.locator("#results li.result .page-link").first().click();
     await page.waitForSelector(`#reader article.page[data-page="${expect.search.page}"]`);
@@ -320,6 +392,23 @@ try {
     check((await text("#coverage")).includes("incomplete"), "the coverage line says incomplete");
   });
 
+  await step("rotated", async () => {
+    // One page for each /Rotate (90, 180, 270, 0): the highlight lies on the drawn text.
+    await page.setInputFiles("#file", expect.rotated.file);
+    await page.waitForFunction((t) => document.querySelector("#doc-title")?.textContent === t && !document.querySelector("#document").hidden, expect.rotated.title);
+    await page.click("[data-tab=search]");
+    await page.fill("#query", expect.rotated.query);
+    await page.click("#search-form button[type=submit]");
+    await page.waitForFunction((n) => document.querySelectorAll("#results li.result").length === n, expect.rotated.hits.length);
+    report.rotated = [];
+    for (const [i, hit] of expect.rotated.hits.entries()) {
+      const item = page.locator("#results li.result").nth(i);
+      await item.locator(".show-on-page").click();
+      const drawn = await checkPageView(item.locator(".pageview"), hit);
+      report.rotated.push({ page: hit.page, rotation: hit.rotation, canvas: drawn.canvas, under: drawn.under });
+    }
+  });
+
   await step("password", async () => {
     await dropFile(expect.encrypted.file);
     await page.waitForSelector("#password-form:not([hidden])");
@@ -332,6 +421,18 @@ try {
     await page.click("#password-form button");
     await page.waitForFunction((t) => document.querySelector("#doc-title")?.textContent === t && !document.querySelector("#document").hidden, expect.encrypted.title);
     check(await page.locator("#password-form").isHidden(), "the prompt goes once the file opens");
+  });
+
+  await step("password-page", async () => {
+    // pdf.js opens the encrypted file with the password the user typed.
+    await page.click("[data-tab=search]");
+    check((await count("#verdict *")) === 0, "the verdict of the file before is gone");
+    await page.fill("#query", expect.encrypted.query);
+    await page.click("#search-form button[type=submit]");
+    const hit = page.locator("#results li.result").first();
+    await hit.waitFor();
+    await hit.locator(".show-on-page").click();
+    await checkPageView(hit.locator(".pageview"), expect.encrypted.on_page);
   });
 
   await step("aes", async () => {
