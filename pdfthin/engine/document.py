@@ -56,6 +56,7 @@ from pdfthin.engine.types import (
     Metadata,
     OutlineEntry,
     PageContent,
+    PageLink,
     PageStructure,
 )
 from pdfthin.engine.walk import Walk
@@ -200,6 +201,7 @@ class EngineDocument:
         self.page_count = len(self._pages)
         #: What is left of the budget all pages' annotation walks share.
         self._annotation_steps = MAX_DOCUMENT_STEPS
+        self._page_links: dict[int, tuple[PageLink, ...]] = {}
         self._page_numbers = {
             (ref.idnum, ref.generation): i + 1
             for i, ref in enumerate(self._page_refs)
@@ -496,6 +498,7 @@ class EngineDocument:
                 )
             content = self._read_page(number, self._deadline(deadline))
             content.structure = self._page_structure(number)
+            content.links = self._links(number)
             add_value_runs(content, self.form_fields())
             if self._xfa_only:
                 content.problems.insert(0, XFA_PROBLEM)
@@ -506,6 +509,23 @@ class EngineDocument:
             work = content.operators + content.glyphs + KEPT_WORK * kept + PAGE_OVERHEAD_WORK
             self.work_spent += work
         return content
+
+    def _links(self, number: int) -> list[PageLink]:
+        """Page ``number``'s links to addresses outside the document (``/URI`` actions), read
+        once per page: a page read again (its cache evicted) does not spend the annotation
+        budget again."""
+        known = self._page_links.get(number)
+        if known is not None:
+            return list(known)
+        links: list[PageLink] = []
+        for a in self.annotations(number).annotations:
+            if a.kind != "link" or a.action != "uri" or not a.uri:
+                continue
+            boxes = a.quads or ((a.rect,) if a.rect is not None else ())
+            if boxes:
+                links.append(PageLink(a.uri, boxes))
+        self._page_links[number] = tuple(links)
+        return links
 
     def _page_structure(self, number: int) -> PageStructure | None:
         """Page ``number``'s slice of the structure tree (tagged PDFs), read on demand; a

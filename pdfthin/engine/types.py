@@ -106,6 +106,15 @@ class PageStructure:
     problems: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class PageLink:
+    """A link annotation of the page to an address outside the document (its ``/URI``), with
+    the boxes it covers (its ``/QuadPoints``, else its ``/Rect``), in the page as displayed."""
+
+    uri: str
+    boxes: tuple[tuple[float, float, float, float], ...]
+
+
 @dataclass(slots=True)
 class PageContent:
     """Everything the engine found on one page."""
@@ -134,6 +143,8 @@ class PageContent:
     #: The page's slice of the document's structure tree (tagged PDFs); ``None`` when the
     #: document has none or the page is not in it.
     structure: PageStructure | None = None
+    #: The page's links to addresses outside the document, in ``/Annots`` order.
+    links: list[PageLink] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -43,6 +43,7 @@ from pdfthin.layout import (
 )
 from pdfthin.layout.orientation import from_frame
 from pdfthin.model.figures import with_figures
+from pdfthin.model.links import with_links
 from pdfthin.model.markdown import LINE_FIELDS, Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
@@ -482,6 +483,10 @@ def _page(
     markdown, anchors, image_offsets = with_figures(
         markdown, anchors, content.number, content.images, bool(layout.turn)
     )
+    if content.links:
+        markdown, anchors, image_offsets = with_links(
+            markdown, anchors, image_offsets, content.links, content.runs
+        )
     return Page(
         number=content.number,
         status=status,

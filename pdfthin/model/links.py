@@ -1,0 +1,135 @@
+"""Links in the page's Markdown: the text under a link to a web or mail address becomes a
+Markdown link, ``[text](address)``, where the page makes it certain.
+
+Certain means: the words under the link's boxes (:func:`pdfthin.layout.covered.covered_text`)
+occur exactly once in the Markdown of the blocks the boxes touch, as written there (escapes and
+line breaks aside). Anything less (words in another order, split by emphasis, repeated in the
+block, under a code block) leaves the text as it was: a link is an addition, never a guess.
+Only ``http``, ``https`` and ``mailto`` addresses are written; a ``javascript:`` or ``file:``
+target, which a Markdown renderer might act on, stays text (``get_annotations`` lists every
+link with its target). The page's plain text does not change, so search and anchors do not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pdfthin.engine.types import PageLink, TextRun
+from pdfthin.layout.covered import covered_text
+from pdfthin.model.markdown import Anchor
+
+#: The addresses written as links (lower case, with their separator).
+SCHEMES = ("http://", "https://", "mailto:")
+#: Longer addresses stay out of the Markdown (a data: blob dressed as a web address...).
+MAX_ADDRESS_CHARS = 2_000
+#: Characters percent-encoded in an address: those that would end or break a Markdown link
+#: destination, and spaces and controls.
+_UNSAFE = frozenset(' ()<>\\"`') | {chr(c) for c in range(0x21)} | {"\x7f"}
+#: Blocks whose text is never made a link (a code block shows its text as written).
+_LITERAL = frozenset({"code"})
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def destination(uri: str) -> str | None:
+    """``uri`` as a Markdown link destination, or ``None`` when it is not written as one."""
+    address = uri.strip()
+    if not address.lower().startswith(SCHEMES) or len(address) > MAX_ADDRESS_CHARS:
+        return None
+    if address.lower() in SCHEMES:  # a scheme and nothing else
+        return None
+    return "".join(
+        "".join(f"%{b:02X}" for b in ch.encode("utf-8")) if ch in _UNSAFE else ch for ch in address
+    )
+
+
+def _pattern(words: list[str]) -> re.Pattern[str]:
+    """The words as the Markdown may show them: ASCII punctuation possibly escaped with a
+    backslash, any run of white space (a line break too) between words."""
+    parts = [
+        "".join(("\\\\?" + re.escape(ch)) if ch in _PUNCTUATION else re.escape(ch) for ch in word)
+        for word in words
+    ]
+    return re.compile(r"(?<![\w\\])" + r"\s+".join(parts) + r"(?!\w)")
+
+
+def _touches(box: tuple[float, float, float, float], other: Sequence[float]) -> bool:
+    return min(box[2], other[2]) > max(box[0], other[0]) and min(box[3], other[3]) > max(
+        box[1], other[1]
+    )
+
+
+def _span(
+    link: PageLink, markdown: str, anchors: Sequence[Anchor], runs: Sequence[TextRun]
+) -> tuple[int, int] | None:
+    """Where the link's text stands in ``markdown``, when that is certain."""
+    words = covered_text(runs, link.boxes).split()
+    if not words:
+        return None
+    pattern = _pattern(words)
+    found: list[tuple[int, int]] = []
+    for anchor in anchors:
+        if anchor.kind in _LITERAL or not any(_touches(b, anchor.box) for b in link.boxes):
+            continue
+        block = markdown[anchor.offset : anchor.offset + anchor.length]
+        found.extend(
+            (anchor.offset + m.start(), anchor.offset + m.end()) for m in pattern.finditer(block)
+        )
+    if len(found) != 1:
+        return None
+    start, end = found[0]
+    text = markdown[start:end]
+    # Brackets in the text would end the link text early; a link already there stays alone.
+    if "[" in text or "]" in text or "](" in markdown[end : end + 2]:
+        return None
+    return start, end
+
+
+def with_links(
+    markdown: str,
+    anchors: list[Anchor],
+    image_offsets: tuple[int, ...],
+    links: Sequence[PageLink],
+    runs: Sequence[TextRun],
+) -> tuple[str, list[Anchor], tuple[int, ...]]:
+    """The page's Markdown with its links written as Markdown links where certain, its
+    anchors and image offsets moved along."""
+    found: list[tuple[int, int, str]] = []
+    for link in links:
+        target = destination(link.uri)
+        span = _span(link, markdown, anchors, runs) if target is not None else None
+        if target is not None and span is not None:
+            found.append((*span, target))
+    # Two links over the same words: neither is certain.
+    spans = [
+        (start, end, target)
+        for i, (start, end, target) in enumerate(found)
+        if not any(s < end and start < e for j, (s, e, _) in enumerate(found) if j != i)
+    ]
+    if not spans:
+        return markdown, anchors, image_offsets
+    spans.sort()
+    out: list[str] = []
+    done = 0
+    #: (position in the old Markdown, characters inserted there) in order.
+    inserted: list[tuple[int, int]] = []
+    for start, end, target in spans:
+        out.append(markdown[done:start])
+        out.append("[" + markdown[start:end] + "](" + target + ")")
+        done = end
+        inserted.append((start, 1))
+        inserted.append((end, len(target) + 3))
+    out.append(markdown[done:])
+
+    def shift(offset: int, inclusive: bool) -> int:
+        """``offset`` in the new Markdown: after what was inserted before it (at it too, when
+        ``inclusive``: a block's end takes the closing part of a link that ends it)."""
+        return offset + sum(n for at, n in inserted if at < offset or (inclusive and at == offset))
+
+    moved: list[Anchor] = []
+    for anchor in anchors:
+        start = shift(anchor.offset, False)
+        end = shift(anchor.offset + anchor.length, True)
+        moved.append(anchor._replace(offset=start, length=end - start))
+    offsets = tuple(shift(at, False) for at in image_offsets)
+    return "".join(out), moved, offsets

@@ -1,0 +1,137 @@
+"""Links in the page Markdown (pdfthin/model/links.py): the words under a link to a web or
+mail address become ``[words](address)`` where that is certain; anything else stays text."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from annotated import annotated_pdf
+from markdown_it import MarkdownIt
+from pdfbuilder import PdfBuilder
+
+import pdfthin
+from pdfthin.model.links import MAX_ADDRESS_CHARS, destination
+from pdfthin.operations import Context, find_in_document, get_chunks
+
+pytestmark = pytest.mark.usefixtures("implementation")
+
+SIZE = 12
+CHAR_WIDTH = 0.6 * SIZE  # Courier: every character 0.6 em wide
+
+
+def _linked(lines: list[tuple[str, float, float]], links: list[tuple[str, str, Any]]) -> bytes:
+    """A page with ``lines`` (text, x, baseline) and a link over each ``(words, uri, line)``:
+    ``words`` is found in the line's text and boxed where it is drawn."""
+    b = PdfBuilder()
+    font = b.font_standard("Courier")
+    content = b"".join(
+        b"BT /F1 %d Tf %g %g Td (%s) Tj ET\n" % (SIZE, x, y, text.encode("latin-1"))
+        for text, x, y in lines
+    )
+    page = b.add_page(content, {"Font": {"F1": font}})
+    annots = []
+    for words, uri, line in links:
+        text, x, y = lines[line]
+        at = text.index(words)
+        x0 = x + at * CHAR_WIDTH
+        rect = [x0 - 1, y - 3, x0 + len(words) * CHAR_WIDTH + 1, y + SIZE - 1]
+        annots.append(
+            b.add(
+                {"Type": "/Annot", "Subtype": "/Link", "Rect": rect, "A": {"S": "/URI", "URI": uri}}
+            )
+        )
+    b.get(page)["Annots"] = annots
+    return b.build()
+
+
+def _rendered_links(markdown: str) -> list[tuple[str, str]]:
+    """(href, visible text) of each link a CommonMark renderer makes of ``markdown``."""
+    html = MarkdownIt("commonmark").render(markdown)
+    return [
+        (href, re.sub(r"<[^>]+>", "", text))
+        for href, text in re.findall(r'<a href="([^"]*)">(.*?)</a>', html)
+    ]
+
+
+def test_a_link_to_a_web_address_is_a_markdown_link_and_the_plain_text_stays() -> None:
+    doc = pdfthin.open(annotated_pdf())
+    first, _, turned = doc.pages
+    assert "[project site](https://example.com/project)" in first.markdown
+    assert _rendered_links(first.markdown) == [("https://example.com/project", "project site")]
+    # Links inside the document (go-to, named destinations) stay text.
+    assert "[see page two]" not in first.markdown and "[chapter]" not in first.markdown
+    assert "project site" in first.text and "](" not in first.text
+    # A page shown turned: its link's box is where the turned words are.
+    assert turned.markdown == "[Turned link](http://example.org/)"
+
+
+def test_blocks_still_locate_their_markdown_and_text_after_a_link() -> None:
+    doc = pdfthin.open(annotated_pdf())
+    page = doc.page(1)
+    pieces = [page.markdown[a.offset : a.offset + a.length] for a in page.anchors]
+    assert "\n\n".join(pieces) == page.markdown
+    for anchor, piece in zip(page.anchors, pieces, strict=True):
+        plain = page.text[anchor.plain : anchor.plain + anchor.plain_length]
+        assert re.sub(r"\[(.*?)\]\([^)]*\)", r"\1", piece) == plain
+
+
+def test_search_and_chunks_see_the_words_not_the_syntax() -> None:
+    data = annotated_pdf()
+    context = Context()
+    found = find_in_document(data, "project site", context=context)
+    assert [m["page"] for m in found["matches"]] == [1]
+    chunk = next(
+        c for c in get_chunks(data, context=context)["chunks"] if "project site" in c["text"]
+    )
+    assert "](https://example.com/project)" in chunk["markdown"]
+    assert "](" not in chunk["text"]
+
+
+@pytest.mark.parametrize(
+    ("uri", "written"),
+    [
+        (b"javascript:alert(1)", None),
+        (b"file:///etc/passwd", None),
+        (b"https://", None),
+        (b"https://example.com/a b(c)", "https://example.com/a%20b%28c%29"),
+        (b"mailto:someone@example.com", "mailto:someone@example.com"),
+        (b"HTTP://EXAMPLE.COM/<x>", "HTTP://EXAMPLE.COM/%3Cx%3E"),
+    ],
+)
+def test_only_web_and_mail_addresses_are_written_and_never_break_the_link(
+    uri: bytes, written: str | None
+) -> None:
+    data = _linked([("Read the notice first.", 72, 700)], [("notice", uri, 0)])
+    markdown = pdfthin.open(data).page(1).markdown
+    if written is None:
+        assert markdown == "Read the notice first."
+    else:
+        assert markdown == f"Read the [notice]({written}) first."
+        assert _rendered_links(markdown) == [(written.replace("&", "&amp;"), "notice")]
+
+
+def test_a_long_address_stays_out() -> None:
+    assert destination("https://example.com/" + "a" * MAX_ADDRESS_CHARS) is None
+    assert destination(" https://example.com/x ") == "https://example.com/x"
+
+
+def test_words_that_occur_twice_in_the_block_stay_text() -> None:
+    """The box covers one "site" of two in its line: which one the Markdown shows is not
+    certain from the words alone, so neither becomes a link."""
+    line = "the site and the other site"
+    data = _linked([(line, 72, 700)], [("other site", "https://a.example/", 0)])
+    assert (
+        pdfthin.open(data).page(1).markdown == "the site and the [other site](https://a.example/)"
+    )
+    data = _linked([(line, 72, 700)], [("site", "https://a.example/", 0)])
+    assert pdfthin.open(data).page(1).markdown == line
+
+
+def test_two_links_over_the_same_words_leave_them_text() -> None:
+    lines = [("Ask the desk today.", 72, 700)]
+    data = _linked(
+        lines, [("desk", "https://one.example/", 0), ("desk", "https://two.example/", 0)]
+    )
+    assert pdfthin.open(data).page(1).markdown == "Ask the desk today."
