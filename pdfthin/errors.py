@@ -32,6 +32,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "too_large",
         "timeout",
         "ocr_unavailable",
+        "renderer_unavailable",
         "stale_cursor",
         "invalid_cursor",
         "busy",

@@ -66,6 +66,7 @@ TOOLS = {
     "get_form_fields",
     "verify_quote",
     "resolve_anchor",
+    "render_citation",
     "ledger",
 }
 

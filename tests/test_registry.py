@@ -31,7 +31,9 @@ def _names(op: Operation) -> list[str]:
 
 def _bad_value(param: Param) -> Any:
     """A value the declaration refuses whatever the document."""
-    return {"string": 12, "integer": "twelve", "boolean": "yes", "pages": [1]}[param.kind]
+    return {"string": 12, "integer": "twelve", "boolean": "yes", "pages": [1], "boxes": 12}[
+        param.kind
+    ]
 
 
 def _bad(op: Operation, param: Param) -> dict[str, Any]:
@@ -66,7 +68,7 @@ def test_arguments_of_a_set_form_show_examples() -> None:
     pytest.importorskip("mcp")
     shaped = 0
     for param in _all_params():
-        has_form = param.kind == "pages" or param.pattern is not None
+        has_form = param.kind in ("pages", "boxes") or param.pattern is not None
         has_form |= param.name in ("path", "image_id", "subdirectory")
         if has_form:
             shaped += 1
@@ -138,6 +140,8 @@ def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
     if op.name == "resolve_anchor":
         found = BY_NAME["verify_quote"].handler(SAMPLE, quote="the", context=context)
         return {"anchor": found["match"]["anchor"]}
+    if op.name == "render_citation":
+        return {"page": 1, "bbox": "72,72,200,100"}
     if op.name == "get_image":
         listed = BY_NAME["list_images"].handler(SAMPLE, context=context)
         if not listed["images"]:
@@ -148,7 +152,10 @@ def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=IDS)
 def test_answers_satisfy_their_schema(op: Operation) -> None:
-    context = Context()
+    from citation_support import fake_binding
+
+    # A rasterizer that answers a blank PNG (render_citation's image; no program needed).
+    context = Context(ocr=fake_binding())
     answers = [op.handler(SAMPLE, **_sample_arguments(op, context), context=context)]
     if op.budgeted:  # a small budget: the answer with its cursor (or what it left out) too
         answers.append(
@@ -298,6 +305,7 @@ _CLI_EXTRA = {
     "describe": {"ocr"},
     "find": {"quiet"},
     "image": {"output", "random"},
+    "cite": {"output", "ocr"},
     "inspect": {"output"},
 }
 

@@ -16,9 +16,9 @@ import json
 import math
 from collections.abc import Callable
 
-from pdfthin.engine import Limits
 from pdfthin.errors import PdfthinError
 from pdfthin.operations import Context, error_envelope
+from pdfthin.operations.context import Limits
 from pdfthin.operations.registry import BY_COMMAND
 
 #: The documents opened in this tab, by handle: bytes stay here, so each call does not copy

@@ -71,6 +71,8 @@ _HELP = {
     "verify": "Check that QUOTE stands in the document (on --page when given); the exit code "
     "answers (see --help).",
     "resolve": "The passage an anchor (from `pdfthin verify`) names; exit 6 when stale.",
+    "cite": "Write an image of a passage on its page, highlighted (--bbox with --page, or "
+    "--anchor); drawn by the rasterizer of --ocr MODULE.",
     "ledger": "Which pages the `pdfthin read` cursors given (--cursors) delivered in full, in "
     "part, not at all, or could not read, and what to read next.",
 }
@@ -98,7 +100,21 @@ _RESOLVE_EXITS = """exit codes:
   1  a document error, or a range the file never made (one line on stderr)
   2  usage (a malformed anchor; nothing was opened)
   3  --native require where the native accelerator cannot load"""
-_EPILOGS = {"find": _FIND_EXITS, "verify": _VERIFY_EXITS, "resolve": _RESOLVE_EXITS}
+_CITE_EXAMPLES = """examples:
+  pdfthin cite report.pdf --page 3 --bbox 72,90,540,104 --ocr pdfthin.ocr.tesseract -o cite.png
+  pdfthin cite report.pdf --page 3 --bbox 72,90,540,104 --bbox 72,106,310,120 -o - > cite.png
+  pdfthin cite report.pdf --anchor 'pdfthin:<fingerprint>/p/3#c=340-415' -o cite.png
+
+Boxes are in points on the page as displayed (origin top left), as `pdfthin verify --format
+json`, `pdfthin chunks` and `pdfthin find --format json` give them. Without --ocr (a binding
+whose rasterizer draws pages, e.g. pdfthin.ocr.tesseract with poppler's pdftoppm), the answer
+is renderer_unavailable."""
+_EPILOGS = {
+    "find": _FIND_EXITS,
+    "verify": _VERIFY_EXITS,
+    "resolve": _RESOLVE_EXITS,
+    "cite": _CITE_EXAMPLES,
+}
 #: The --format choices of a command, its default first (else text or json).
 _FORMATS = {
     "read": ("markdown", "json"),
@@ -234,6 +250,20 @@ def _parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="an image chosen at random in place of ID (not a decorative one; with "
                 "-s/--section, --exclude, --seed) (default: off)",
+            )
+        if op.command == "cite":
+            p.add_argument(
+                "--output",
+                "-o",
+                metavar="FILE.png",
+                help="where to write the image; - writes its bytes to stdout (default: its "
+                "base64 text on stdout, as the MCP tool answers it)",
+            )
+            p.add_argument(
+                "--ocr",
+                metavar="MODULE",
+                help="the OCR binding whose rasterizer draws the image: a module name or .py "
+                "file, e.g. pdfthin.ocr.tesseract (default: none: renderer_unavailable)",
             )
         if op.command == "inspect":
             p.add_argument(
@@ -381,6 +411,14 @@ def _add_params(parser: argparse.ArgumentParser, op: Operation) -> None:
             )
         elif param.kind == "boolean":
             parser.add_argument(_flag(key), dest=param.name, action="store_true", help=helps)
+        elif param.kind == "boxes":  # given again for each box
+            parser.add_argument(
+                _flag(key),
+                dest=param.name,
+                action="append",
+                metavar="X0,Y0,X1,Y1",
+                help=helps + " Repeat the option for each box.",
+            )
         elif param.kind == "integer":
             flags = (_flag(key), *_ALIASES.get(key, ()))
             parser.add_argument(
@@ -431,13 +469,22 @@ def _flag(key: tuple[str, str]) -> str:
 def _arguments(op: Operation, args: argparse.Namespace, **given: Any) -> dict[str, Any]:
     """The keyword arguments of ``op`` from the command line (``given`` replaces some); the
     ``--ocr`` module becomes ``ocr=True`` (its binding is in the context)."""
-    out = {p.name: getattr(args, p.name, None) for p in op.params}
+    out = {p.name: _value(p, args) for p in op.params}
     if "ocr" in out:
         out["ocr"] = bool(out["ocr"])
     if getattr(args, "random", False):
         out["image_id"] = "random"
     out.update(given)
     return out
+
+
+def _value(param: Any, args: argparse.Namespace) -> Any:
+    """The value of ``param`` on the command line: a repeated option's values (boxes) joined
+    into the one string the declaration takes."""
+    value = getattr(args, param.name, None)
+    if param.kind == "boxes" and isinstance(value, list):
+        return ";".join(value)
+    return value
 
 
 def _usage_error(args: argparse.Namespace) -> str | None:
@@ -451,7 +498,7 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     if op is None:
         return None
     for param in op.params:
-        value = getattr(args, param.name, None)
+        value = _value(param, args)
         if value is None or param.name == "ocr":  # --ocr names a module, not a boolean
             continue
         try:
@@ -463,7 +510,7 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     files = getattr(args, "file", None)
     if isinstance(files, list) and len(files) > 1 and args.cursor is not None:
         return "--cursor continues one file's answer; give one FILE with it"
-    if args.command == "image" and args.output == "-" and args.format == "json":
+    if args.command in ("image", "cite") and args.output == "-" and args.format == "json":
         return "--format json and -o - would both write to stdout; choose one"
     if args.command == "image" and args.random == (args.image_id is not None):
         return "give an image ID or --random, one of them"
@@ -1344,6 +1391,45 @@ def _cmd_image(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_cite(args: argparse.Namespace) -> int:
+    from pdfthin.errors import PdfthinError
+    from pdfthin.operations.citation import citation_file
+    from pdfthin.operations.registry import BY_COMMAND
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    arguments = _arguments(BY_COMMAND["cite"], args)
+    try:
+        # The file itself rather than render_citation's base64 answer: the same arguments.
+        content, info = _run(
+            args, lambda: citation_file(args.file, **arguments, context=context), json_mode
+        )
+    except _Failed as failed:
+        return failed.code
+    if args.output is None:
+        data = base64.b64encode(content).decode("ascii")
+        if json_mode:
+            _print_json({**info, "encoding": "base64", "data": data})
+        else:
+            print(data)
+        return EXIT_OK
+    if args.output == "-":
+        sys.stdout.buffer.write(content)
+        sys.stdout.buffer.flush()
+        return EXIT_OK
+    try:
+        with open(args.output, "wb") as fh:
+            fh.write(content)
+    except OSError as exc:
+        message = f"cannot write {args.output}: {exc.strerror}"
+        return _fail(PdfthinError("invalid_argument", message), json_mode)
+    if json_mode:
+        _print_json({**info, "output": args.output})
+    else:
+        print(f"{info['media_type']} {info['width']}x{info['height']} page {info['page']}")
+    return EXIT_OK
+
+
 def _say_choice(info: Mapping[str, Any], json_mode: bool) -> None:
     """Which image --random chose, on stderr (JSON answers carry ``selection``)."""
     chosen = info.get("selection")
@@ -1598,6 +1684,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "annotations": _cmd_annotations,
     "verify": _cmd_verify,
     "resolve": _cmd_resolve,
+    "cite": _cmd_cite,
     "ledger": _cmd_ledger,
     "serve": _cmd_serve,
 }

@@ -35,6 +35,7 @@ from pdfthin.engine.annotations import (
     page_annotations,
 )
 from pdfthin.engine.catalog import Catalog
+from pdfthin.engine.citation import MAX_ANNOTATIONS, citation_pdf
 from pdfthin.engine.content import native_page
 from pdfthin.engine.content.interpreter import (
     Interpreter,
@@ -407,6 +408,44 @@ class EngineDocument:
         # One budget for all pages (pages may share one long /Annots array).
         self._annotation_steps -= read.spent
         return read
+
+    def citation_pdf(
+        self, number: int, region: tuple[float, float, float, float], highlights: list[Any]
+    ) -> bytes:
+        """Page ``number`` as a one-page PDF showing ``region`` with ``highlights`` filled
+        (boxes on the page as displayed: :mod:`.citation`), unencrypted, for a rasterizer.
+        A content stream that cannot be read is left out of the page (``malformed`` when no
+        part of it can be: an image of nothing would cite nothing)."""
+        self._check_open()
+        number = check_page(number, self.page_count)
+        page_obj = self._pages[number - 1]
+        box, rotation = _page_geometry(page_obj)
+        with _pypdf_quiet(self.limits):
+            content, problems = content_bytes(page_obj)
+            if problems and not content:
+                raise PdfthinError(
+                    "malformed", f"page {number} cannot be drawn: {problems[0]}", page=number
+                )
+            annotations = get(page_obj, "/Annots")
+            listed = (
+                [resolve(a) for a in annotations[:MAX_ANNOTATIONS]]
+                if isinstance(annotations, list)
+                else []
+            )
+            try:
+                return citation_pdf(
+                    content,
+                    _inherited(page_obj, "/Resources"),
+                    listed,
+                    box,
+                    rotation,
+                    region,
+                    highlights,
+                )
+            except RecursionError:
+                raise PdfthinError(
+                    "malformed", f"page {number} nests too deeply to copy", page=number
+                ) from None
 
     def embedded_files(self) -> list[EmbeddedFile]:
         """The files embedded in the document (its ``/EmbeddedFiles`` name tree): names and

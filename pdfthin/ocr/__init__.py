@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pdfthin.deadline import current, timeout_error
 from pdfthin.errors import PdfthinError
+
+_T = TypeVar("_T")
 
 __all__ = [
     "OcrBinding",
@@ -165,6 +168,47 @@ class OcrBinding:
         return out
 
     def _run(self, pdf: bytes, fingerprint: str, pages: list[int]) -> list[Transcription]:
+        def work(signal: Signal) -> list[Transcription]:
+            results = self._call_ports(pdf, pages, signal)
+            # Cached even when the caller has stopped waiting: the work is done.
+            for result in results:
+                self._store(fingerprint, result)
+            return results
+
+        return self._bounded(work, pages, f"the OCR provider {self.name!r}", "ocr_unavailable")
+
+    def rasterize(self, pdf: bytes, page: int, dpi: int) -> dict[str, Any]:
+        """The rasterizer's image of page ``page`` of ``pdf`` at ``dpi``, under the binding's
+        limits (its slots and timeout, as :meth:`transcribe`): ``{"page", "image",
+        "media_type"}``. A port that fails, or answers no image of that page, is
+        ``renderer_unavailable``; raises ``timeout`` or ``busy`` as OCR does."""
+
+        def work(signal: Signal) -> dict[str, Any]:
+            try:
+                images = self.rasterizer.render(pdf, [page], dpi, signal)
+            except PdfthinError as exc:
+                if exc.code != "ocr_unavailable":
+                    raise
+                raise PdfthinError("renderer_unavailable", exc.message, **exc.details) from None
+            for item in images or []:
+                if _page_of(item) == page and isinstance(item.get("image"), bytes):
+                    return dict(item)
+            raise PdfthinError(
+                "renderer_unavailable",
+                f"the rasterizer of {self.name!r} gave no image of the page",
+                provider=self.name,
+            )
+
+        return self._bounded(
+            work, [page], f"the rasterizer of {self.name!r}", "renderer_unavailable"
+        )
+
+    def _bounded(self, call: Callable[[Signal], _T], pages: list[int], who: str, failed: str) -> _T:
+        """``call(signal)`` on a thread of its own, within a slot of the binding and its
+        timeout (or less when the call has less time left): ``busy`` when no slot frees in
+        time, ``timeout`` when the port does not answer in time (``signal`` is then
+        cancelled); an exception of the port that is not a :class:`PdfthinError` is
+        ``failed`` (the code), naming ``who``."""
         # The binding's own timeout, or less when the call has less time left.
         deadline = current()
         left = deadline.remaining()
@@ -173,7 +217,7 @@ class OcrBinding:
             deadline.check()
             raise PdfthinError(
                 "busy",
-                "the OCR provider is busy with other pages; retry shortly",
+                f"{who} is busy with other pages; retry shortly",
                 retry_after_seconds=max(1, round(self.timeout / 4)),
             )
         signal = Signal()
@@ -184,11 +228,7 @@ class OcrBinding:
             # The slot is released here, when the ports have really returned, not when the
             # caller stops waiting.
             try:
-                results = self._call_ports(pdf, pages, signal)
-                # Cached even when the caller has stopped waiting: the work is done.
-                for result in results:
-                    self._store(fingerprint, result)
-                box["results"] = results
+                box["result"] = call(signal)
             except BaseException as exc:  # reported to the caller below
                 box["error"] = exc
             finally:
@@ -203,7 +243,7 @@ class OcrBinding:
                 raise timeout_error()
             raise PdfthinError(
                 "timeout",
-                f"the OCR provider {self.name!r} did not answer within {self.timeout:g} s",
+                f"{who} did not answer within {self.timeout:g} s",
                 pages=pages,
                 provider=self.name,
             )
@@ -212,12 +252,12 @@ class OcrBinding:
             raise error
         if error is not None:
             raise PdfthinError(
-                "ocr_unavailable",
-                f"the OCR provider {self.name!r} failed: {type(error).__name__}: {error}",
+                failed,
+                f"{who} failed: {type(error).__name__}: {error}",
                 provider=self.name,
             )
-        results: list[Transcription] = box["results"]
-        return results
+        result: _T = box["result"]
+        return result
 
     def _call_ports(self, pdf: bytes, pages: list[int], signal: Signal) -> list[Transcription]:
         wanted = set(pages)

@@ -61,6 +61,22 @@ def _bad(anchor: str, why: str) -> PdfthinError:
     return PdfthinError("invalid_argument", f"anchor is malformed: {why}", argument="anchor")
 
 
+def check_passage(doc: Document, parts: Anchor, anchor: str) -> None:
+    """Nothing when the passage ``parts`` (of ``anchor``, made on ``doc``'s file) lies in
+    ``doc``: ``invalid_pages`` for a page past its last, ``invalid_argument`` for a range
+    past its page's text."""
+    for number in (parts.page, parts.end_page):
+        if number > doc.page_count:
+            raise PdfthinError(
+                "invalid_pages",
+                f"the anchor names page {number}; the document has {doc.page_count} pages",
+                page_count=doc.page_count,
+            )
+    first, last = doc.page(parts.page), doc.page(parts.end_page)
+    if parts.start > len(first.text) or parts.end > len(last.text):
+        raise _bad(anchor, "its range is outside the page's text (this file never made it)")
+
+
 def passage_text(doc: Document, page: int, start: int, end_page: int, end: int) -> str:
     """The passage as it stands in the document: page texts joined by a newline."""
     if end_page == page:
@@ -93,16 +109,8 @@ def resolve_anchor(
             "verify the quote again on this document"
         )
         return response
-    for number in (parts.page, parts.end_page):
-        if number > doc.page_count:
-            raise PdfthinError(
-                "invalid_pages",
-                f"the anchor names page {number}; the document has {doc.page_count} pages",
-                page_count=doc.page_count,
-            )
-    first, last = doc.page(parts.page), doc.page(parts.end_page)
-    if parts.start > len(first.text) or parts.end > len(last.text):
-        raise _bad(anchor, "its range is outside the page's text (this file never made it)")
+    check_passage(doc, parts, anchor)
+    first = doc.page(parts.page)
     response["page"] = parts.page
     response["start"] = parts.start
     response["end"] = parts.end

@@ -18,13 +18,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pdfthin.errors import PdfthinError, shown
+from pdfthin.operations.boxes import boxes_schema, parse_boxes
 from pdfthin.operations.cursor import MAX_CURSOR_CHARS
 
 if TYPE_CHECKING:
     from pdfthin.operations.context import Context
 
-#: What a parameter holds: a page selection is a string like "1-3,7" or one page number.
-Kind = Literal["string", "integer", "boolean", "pages"]
+#: What a parameter holds: a page selection is a string like "1-3,7" or one page number;
+#: boxes are one box or several on a page (:mod:`.boxes`: a string or JSON objects).
+Kind = Literal["string", "integer", "boolean", "pages", "boxes"]
 
 _SCHEMA_TYPES: dict[str, Any] = {
     "string": "string",
@@ -87,7 +89,12 @@ class Param:
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of the argument."""
-        schema: dict[str, Any] = {"type": _SCHEMA_TYPES[self.kind], "description": self.description}
+        if self.kind == "boxes":
+            schema: dict[str, Any] = {**boxes_schema(), "description": self.description}
+            if self.examples:
+                schema["examples"] = list(self.examples)
+            return schema
+        schema = {"type": _SCHEMA_TYPES[self.kind], "description": self.description}
         if self.enum is not None:
             schema["enum"] = list(self.enum)
         if self.minimum is not None:
@@ -117,6 +124,9 @@ class Param:
 
         if self.kind in ("integer", "pages") and isinstance(value, float) and value.is_integer():
             value = int(value)
+        if self.kind == "boxes":
+            parse_boxes(value, self.name)  # the form only: the page is the handler's
+            return value
         if self.kind == "boolean":
             if not isinstance(value, bool):
                 raise bad("true or false")
@@ -518,6 +528,67 @@ ANCHOR = Param(
     max_length=MAX_ANCHOR_CHARS,
     pattern=ANCHOR_PATTERN,
     examples=("pdfthin:" + "0f" * 32 + "/p/12#c=340-415",),
+)
+
+#: ``render_citation``: the passage to show by anchor, in place of page and bbox.
+CITATION_ANCHOR = Param(
+    "anchor",
+    "string",
+    "In place of page and bbox: a passage's anchor (from verify_quote, find_in_document or "
+    "resolve_anchor: pdfthin:<fingerprint>/p/<page>#c=<start>-<end>); its line boxes are "
+    "highlighted. A passage across a page break is shown on its first page (page chooses "
+    "the other).",
+    max_length=MAX_ANCHOR_CHARS,
+    pattern=ANCHOR_PATTERN,
+    examples=ANCHOR.examples,
+)
+
+# --- render_citation ----------------------------------------------------------------------------
+
+CITATION_PAGE = Param(
+    "page",
+    "integer",
+    "The page the boxes are on, 1-based (default: the page the boxes or the anchor name). "
+    "Out of range is an invalid_pages error naming the page count.",
+    minimum=1,
+    maximum=MAX_MAX_PAGES,
+)
+BBOX = Param(
+    "bbox",
+    "boxes",
+    "The passage's box or boxes, in points on the page as displayed (origin top left, y "
+    'down: the bbox of chunks, matches and quotes): "x0,y0,x1,y1", several separated by ";", '
+    "an object {x0, y0, x1, y1} (with its page, if any), or a list of them (verify_quote's "
+    "match.bbox as it is). Each must lie on the page.",
+    examples=(
+        "72,90.5,540,104",
+        "72,90.5,540,104;72,106,310,120",
+        {"x0": 72, "y0": 90.5, "x1": 540, "y1": 104},
+        [{"page": 3, "x0": 72, "y0": 90.5, "x1": 540, "y1": 104}],
+    ),
+)
+#: The resolution range of a citation's image, and its default (a sharp image of a passage
+#: that stays well inside an agent's image budget).
+MIN_DPI = 36
+MAX_DPI = 600
+DEFAULT_DPI = 144
+DPI = Param(
+    "dpi",
+    "integer",
+    f"Resolution of the image in dots per inch (default {DEFAULT_DPI}; the image is the "
+    "region's size in points x dpi / 72 pixels).",
+    minimum=MIN_DPI,
+    maximum=MAX_DPI,
+    default=DEFAULT_DPI,
+)
+CITATION_MAX_BYTES = Param(
+    "max_bytes",
+    "integer",
+    "Refuse an image whose base64 text is larger than this (default 5 MB): too_large; ask "
+    "again with a lower dpi.",
+    minimum=1,
+    maximum=MAX_MAX_BYTES,
+    default=DEFAULT_MAX_BYTES,
 )
 
 #: ``ledger``: the read_pages cursors an agent has seen.

@@ -18,11 +18,16 @@ from typing import Any
 
 from pdfthin.operations.params import (
     ANCHOR,
+    BBOX,
     CASE_SENSITIVE,
+    CITATION_ANCHOR,
+    CITATION_MAX_BYTES,
+    CITATION_PAGE,
     CITED_PAGE,
     CONTEXT_CHARS,
     CURSOR,
     CURSORS,
+    DPI,
     EXCLUDE,
     FOLD_ACCENTS,
     FULL,
@@ -58,6 +63,7 @@ from pdfthin.operations.schema import json_schema
 from pdfthin.operations.types import (
     AnnotationsResponse,
     ChunksResponse,
+    CitationResponse,
     DescribeResponse,
     FindResponse,
     FormFieldsResponse,
@@ -212,6 +218,12 @@ def _verify() -> Callable[..., Any]:
     from pdfthin.operations.verify import verify_quote
 
     return verify_quote
+
+
+def _cite() -> Callable[..., Any]:
+    from pdfthin.operations.citation import render_citation
+
+    return render_citation
 
 
 def _ledger() -> Callable[..., Any]:
@@ -525,6 +537,24 @@ OPERATIONS: tuple[Operation, ...] = (
         (ANCHOR, PASSWORD),
         _resolve,
         ResolveResponse,
+    ),
+    Operation(
+        "render_citation",
+        "cite",
+        "Show a passage on its page",
+        "An image of a passage where it stands on its page, highlighted in yellow: to show a "
+        "user what you cite (after verify_quote), or to look at what the text does not carry "
+        "(a table's layout, a formula, a figure's caption in place). Give the boxes (bbox: "
+        "from verify_quote's match, get_chunks, find_in_document or search_chunks, in points "
+        "on the page as displayed) with their page, or the passage's anchor. The image shows "
+        "the boxes with a margin around them, at dpi (its pixel size is the region's points x "
+        "dpi / 72); the result gives page, region, highlights, width, height and bytes. It is "
+        "drawn by the server's rasterizer: renderer_unavailable when none is bound. A box "
+        "that does not lie on the page is invalid_argument.",
+        (CITATION_PAGE, BBOX, CITATION_ANCHOR, DPI, CITATION_MAX_BYTES, PASSWORD),
+        _cite,
+        CitationResponse,
+        file=True,
     ),
     Operation(
         "ledger",

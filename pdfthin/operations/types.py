@@ -716,6 +716,32 @@ class ImageResponse(ImageFile):
     data: str
 
 
+# --- render_citation ----------------------------------------------------------------------------
+
+
+class _Citation(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    page: int
+    region: Annotated[BBox, "the part of the page shown, in points on the page as displayed"]
+    highlights: Annotated[list[BBox], "the boxes highlighted, in points on the page as displayed"]
+    dpi: int
+    media_type: Annotated[str, "image/png (or image/jpeg from a rasterizer that makes JPEG)"]
+    width: Annotated[int, "pixels"]
+    height: Annotated[int, "pixels"]
+    bytes: Annotated[int, "the image file's size"]
+
+
+class CitationFile(_Citation, total=False):
+    """A citation's image described: everything ``render_citation`` answers but its data."""
+
+    anchor: Annotated[str, "the passage's anchor, when it was given"]
+
+
+class CitationResponse(CitationFile):
+    encoding: Literal["base64"]
+    data: str
+
+
 # --- get_form_fields ----------------------------------------------------------------------------
 
 FieldKind = Literal["text", "checkbox", "radio", "choice", "signature", "button"]

@@ -75,6 +75,7 @@ STATUS: dict[str, int] = {
     "unsupported": 422,
     "internal": 500,
     "ocr_unavailable": 501,
+    "renderer_unavailable": 501,
     "busy": 503,
     "timeout": 504,
 }
