@@ -239,6 +239,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "verify_quote",
         "resolve_anchor",
         "ledger",
+        "render_citation",
     }
 
 
@@ -376,6 +377,8 @@ def test_every_error_code_over_http(monkeypatch: pytest.MonkeyPatch, slow_extrac
     )
     assert error["details"] == {"size": 1_000_004, "limit": 1_000_000}
     expect("ocr_unavailable", {"operation": "read_pages", "document": doc, "ocr": True})
+    cite = {"operation": "render_citation", "document": doc, "page": 1, "bbox": "72,72,200,100"}
+    expect("renderer_unavailable", cite)
 
     # busy and timeout: a step of the extraction that checks no deadline holds the one slot
     # until it ends, after the answer.

@@ -358,6 +358,13 @@ def test_every_error_code_is_a_tool_error_with_the_envelope(tree: Tree) -> None:
 
             await code("read_pages", "ocr_unavailable", path="sample.pdf", ocr=True)
             await code(
+                "render_citation",
+                "renderer_unavailable",
+                path="sample.pdf",
+                page=1,
+                bbox="72,72,200,100",
+            )
+            await code(
                 "find_in_document", "ocr_unavailable", path="sample.pdf", query="x", ocr=True
             )
 

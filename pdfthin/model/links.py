@@ -130,6 +130,6 @@ def with_links(
     for anchor in anchors:
         start = shift(anchor.offset, False)
         end = shift(anchor.offset + anchor.length, True)
-        moved.append(anchor._replace(offset=start, length=end - start))
+        moved.append(anchor.spanning(start, end - start))
     offsets = tuple(shift(at, False) for at in image_offsets)
     return "".join(out), moved, offsets

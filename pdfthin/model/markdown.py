@@ -304,6 +304,10 @@ class Anchor(NamedTuple):
         """The same block at ``offset`` of the page's Markdown (text inserted before it)."""
         return self._replace(offset=offset)
 
+    def spanning(self, offset: int, length: int) -> Anchor:
+        """The same block at ``offset`` with ``length`` characters (text inserted into it)."""
+        return self._replace(offset=offset, length=length)
+
     def placed(self, box: tuple[float, float, float, float], lines: Sequence[float]) -> Anchor:
         """The same block with its box and line boxes given (mapped onto the displayed page)."""
         return self._replace(box=box, lines=lines)
