@@ -52,8 +52,11 @@ def extract_schema(
     doc = context.document(document, password)
     selection = parse_pages(pages, doc.page_count)
     chosen = set(selection)
-    views = {n: {"status": p.status, "reason_code": p.reason_code}
-             for n in selection for p in (doc.page(n),)}
+    views = {
+        n: {"status": p.status, "reason_code": p.reason_code}
+        for n in selection
+        for p in (doc.page(n),)
+    }
     coverage, _ = search_coverage(selection, views, None, None, False)
     readable = [doc.page(n) for n in selection if views[n]["status"] in ("text", "ocr")]
     form = [
@@ -88,7 +91,8 @@ def _data(spec: SchemaSpec, values: dict[str, Any]) -> dict[str, Any]:
 
     def build(shape: Any, prefix: str) -> dict[str, Any]:
         return {
-            name: build(inner, f"{prefix}{name}.") if isinstance(inner, dict)
+            name: build(inner, f"{prefix}{name}.")
+            if isinstance(inner, dict)
             else values.get(prefix + name)
             for name, inner in shape.items()
         }

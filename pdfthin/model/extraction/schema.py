@@ -148,8 +148,9 @@ def _type_of(node: Mapping[str, Any], where: str) -> str:
             raise _refuse(where + "/type", "one type (with 'null' beside it at most)")
         kind = named[0]
     if not isinstance(kind, str):
-        raise _refuse(where + "/type", "a type is needed: string, number, integer, boolean, "
-                      "object or array")
+        raise _refuse(
+            where + "/type", "a type is needed: string, number, integer, boolean, object or array"
+        )
     if kind not in (*_SCALARS, "object", "array"):
         raise _refuse(where + "/type", f"type {kind!r} is not one pdfthin fills")
     return kind
@@ -186,11 +187,11 @@ def _object(
         kind = _type_of(child, at)
         path = f"{prefix}{name}"
         if kind == "object":
-            inner, inner_shape = _object(child, at, path + ".", depth + 1, counter,
-                                         in_item=in_item)
+            inner, inner_shape = _object(child, at, path + ".", depth + 1, counter, in_item=in_item)
             if in_item:
-                raise _refuse(at, "an item of an array holds strings, numbers, dates and "
-                              "booleans only")
+                raise _refuse(
+                    at, "an item of an array holds strings, numbers, dates and booleans only"
+                )
             fields.extend(inner)
             shape[name] = inner_shape
             continue
@@ -199,8 +200,10 @@ def _object(
                 raise _refuse(at, "an array inside an array's items is not supported")
             items = child.get("items")
             if not isinstance(items, dict) or _type_of(items, at + "/items") != "object":
-                raise _refuse(at + "/items", "an array's items must be objects (line items: "
-                              "one property per table column)")
+                raise _refuse(
+                    at + "/items",
+                    "an array's items must be objects (line items: one property per table column)",
+                )
             inner, _ = _object(items, at + "/items", "", depth + 1, counter, in_item=True)
             fields.append(_spec(child, at, path, name, "array", tuple(inner)))
         else:

@@ -165,9 +165,12 @@ def extract(
     out = Extraction()
     lines = [ln for p in pages for ln in page_lines(p)]
     tables = [t for p in pages for t in page_tables(p)]
+    # A table row read as a line, for its "Label: value" pairs only (the colon says where a
+    # label ends; cells the layout gathered into a grid are not a line's words otherwise).
+    rows = [TextLine(t.page, " ".join(c for c in r if c), t.box) for t in tables for r in t.rows]
     stages: list[tuple[Tier, Callable[[FieldSpec], list[_Candidate]]]] = [
         ("form_field", lambda f: _form_candidates(f, form)),
-        ("text_pair", lambda f: _text_candidates(f, lines, spec, settings)),
+        ("text_pair", lambda f: _text_candidates(f, lines, rows, spec, settings)),
         ("key_value_table", lambda f: _table_candidates(f, tables)),
     ]
     for spec_field in spec.fields:
@@ -238,10 +241,10 @@ def _choose(
         # A subset match is trusted only when one page label gives it.
         distinct = {lb.normalise(c.page_label) for c in pool}
         if len(distinct) > 1:
-            shown = ", ".join(sorted(repr(c.page_label) for c in pool)[:4])
+            listed = ", ".join(sorted({repr(c.page_label) for c in pool})[:4])
             return values.Unparsed(
                 "ambiguous",
-                f"several page labels contain its label ({shown}); none is its label exactly",
+                f"several page labels contain its label ({listed}); none is its label exactly",
             )
     pool.sort(key=lambda c: (c.page, round(c.y, 1), c.x))
     if pool[0].tier == "form_field" and pool[0].held in (None, "", []):
@@ -331,10 +334,14 @@ _LEADING_PUNCT = re.compile(r"^[\s:–—=-]+")
 
 
 def _text_candidates(
-    spec: FieldSpec, lines: Sequence[TextLine], schema: SchemaSpec, s: Settings
+    spec: FieldSpec,
+    lines: Sequence[TextLine],
+    rows: Sequence[TextLine],
+    schema: SchemaSpec,
+    s: Settings,
 ) -> list[_Candidate]:
-    out: list[_Candidate] = []
     every_label = [label for f in schema.fields for label in f.labels]
+    out = [c for row in rows if ":" in row.text for c in _colon_pairs(spec, row, every_label, s)]
     for i, line in enumerate(lines):
         text = line.text
         # A check mark before the label: "☒ Paid".
@@ -367,7 +374,14 @@ def _text_candidates(
 
 def _at(line: TextLine, how: lb.Match, place: Place, label: str, text: str) -> _Candidate:
     return _Candidate(
-        line.page, line.box[1], line.box[0], how, place, label.strip(), text.strip(), line.box,
+        line.page,
+        line.box[1],
+        line.box[0],
+        how,
+        place,
+        label.strip(),
+        text.strip(),
+        line.box,
         "text_pair",
     )
 
@@ -375,7 +389,7 @@ def _at(line: TextLine, how: lb.Match, place: Place, label: str, text: str) -> _
 def _colon_pairs(
     spec: FieldSpec, line: TextLine, every_label: Sequence[str], s: Settings
 ) -> list[_Candidate]:
-    """"Label: value" pairs on one line ("Invoice: 12  Date: 2024-03-02" holds two): the
+    """ "Label: value" pairs on one line ("Invoice: 12  Date: 2024-03-02" holds two): the
     label is the words before a colon (the fewest that match, else none); the value runs to
     the next pair's label: a field's label before the next colon, else that colon's last word."""
     text = line.text
@@ -468,8 +482,15 @@ def _beside(
     """A value on its own line: ordered by its label's place, pointing at the value's box."""
     x0, y0 = label_line.box[0], label_line.box[1]
     return _Candidate(
-        label_line.page, y0, x0, how, place, label.strip().rstrip(":"), value_line.text,
-        value_line.box, "text_pair",
+        label_line.page,
+        y0,
+        x0,
+        how,
+        place,
+        label.strip().rstrip(":"),
+        value_line.text,
+        value_line.box,
+        "text_pair",
     )
 
 
@@ -477,19 +498,30 @@ def _beside(
 
 
 def _table_candidates(spec: FieldSpec, tables: Sequence[Table]) -> list[_Candidate]:
+    """A table cell that is the label (a trailing colon aside) and the next non-empty cell
+    of its row, the value: a two-column key/value table, and the label/value cells the
+    layout gathered into a wider grid."""
     out: list[_Candidate] = []
     for table in tables:
-        if max(len(r) for r in table.rows) != 2:
-            continue
         for row in table.rows:
-            if len(row) != 2 or not row[1]:
-                continue
-            how = lb.match(row[0].rstrip(":"), spec.labels, spec.exact_labels)
-            if how:
-                out.append(
-                    _Candidate(table.page, table.box[1], table.box[0], how, "cell", row[0],
-                               row[1], table.box, "key_value_table")
-                )
+            for i, cell in enumerate(row):
+                how = lb.match(cell.rstrip(":"), spec.labels, spec.exact_labels)
+                value = next((c for c in row[i + 1 :] if c), "")
+                if how and value:
+                    out.append(
+                        _Candidate(
+                            table.page,
+                            table.box[1],
+                            table.box[0],
+                            how,
+                            "cell",
+                            cell,
+                            value,
+                            table.box,
+                            "key_value_table",
+                        )
+                    )
+                    break
     return out
 
 
@@ -501,7 +533,8 @@ def _columns(spec: FieldSpec, header: Sequence[str]) -> dict[str, tuple[int, lb.
     that one column alone gives; each column answers one property."""
     taken: set[int] = set()
     out: dict[str, tuple[int, lb.Match]] = {}
-    for wanted in ("exact", "subset"):
+    order: tuple[lb.Match, ...] = ("exact", "subset")
+    for wanted in order:
         for item in spec.items:
             if item.path in out:
                 continue
@@ -511,7 +544,7 @@ def _columns(spec: FieldSpec, header: Sequence[str]) -> dict[str, tuple[int, lb.
                 if i not in taken and lb.match(cell, item.labels, item.exact_labels) == wanted
             ]
             if len(hits) == 1 or (hits and wanted == "exact"):
-                out[item.path] = (hits[0], wanted)  # type: ignore[assignment]
+                out[item.path] = (hits[0], wanted)
                 taken.add(hits[0])
     return out
 
@@ -520,19 +553,27 @@ def _line_items(spec: FieldSpec, tables: Sequence[Table], s: Settings, out: Extr
     need = min(s.min_item_columns, len(spec.items))
     best: tuple[int, Table, dict[str, tuple[int, lb.Match]]] | None = None
     for table in tables:
-        mapping = _columns(spec, table.rows[0])
-        if len(mapping) >= need and (best is None or len(mapping) > best[0]):
-            best = (len(mapping), table, mapping)
+        for at, row in enumerate(table.rows):
+            mapping = _columns(spec, row)
+            if len(mapping) >= need and (best is None or len(mapping) > best[0]):
+                # The layout may gather lines above the header into its table: the rows
+                # before the header are not items.
+                best = (len(mapping), Table(table.page, table.box, table.rows[at:]), mapping)
     if best is None:
         out.missing.append(
-            Missing(spec.path, "not_found",
-                    "no table whose header names its item properties on the pages in scope")
+            Missing(
+                spec.path,
+                "not_found",
+                "no table whose header names its item properties on the pages in scope",
+            )
         )
         return
     _, first, mapping = best
     header = lb.words(" ".join(first.rows[0]))
-    chosen = [t for t in tables if t is first or (
-        t.page > first.page and lb.words(" ".join(t.rows[0])) == header)]
+    # The table, and its continuations: tables on later pages with the same header.
+    chosen = [first] + [
+        t for t in tables if t.page > first.page and lb.words(" ".join(t.rows[0])) == header
+    ]
     items: list[dict[str, Any]] = []
     raws: list[dict[str, str]] = []
     by_path = {item.path: item for item in spec.items}
@@ -542,19 +583,18 @@ def _line_items(spec: FieldSpec, tables: Sequence[Table], s: Settings, out: Extr
             if not any(cells.values()):
                 continue
             item: dict[str, Any] = {}
-            for path in by_path:
+            for path, item_spec in by_path.items():
                 text = cells.get(path, "")
                 if not text:
                     item[path] = None
                     continue
-                parsed = _parse(by_path[path], text)
+                parsed = _parse(item_spec, text)
                 if isinstance(parsed, values.Parsed):
                     item[path] = parsed.value
                 else:
                     item[path] = None
                     out.missing.append(
-                        Missing(f"{spec.path}[{len(items)}].{path}", parsed.reason,
-                                parsed.message)
+                        Missing(f"{spec.path}[{len(items)}].{path}", parsed.reason, parsed.message)
                     )
             items.append(item)
             raws.append({p: t for p, t in cells.items() if t})

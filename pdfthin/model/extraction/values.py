@@ -71,8 +71,10 @@ _NUMBER = re.compile(
     rf"(?P<digits>\d[\d,.{_GROUPING}]*\d|\d)"
     rf"\s?{_CURRENCY}?(?P<close>\))?(?P<trail>-(?!\d))?"
 )
-_SPACED = re.compile(rf"^\(?\s?[-−]?\s?{_CURRENCY}?\s?[-−]?\d{{1,3}}(?: \d{{3}})+(?:[.,]\d+)?"
-                     rf"\s?{_CURRENCY}?\)?-?$")
+_SPACED = re.compile(
+    rf"^\(?\s?[-−]?\s?{_CURRENCY}?\s?[-−]?\d{{1,3}}(?: \d{{3}})+(?:[.,]\d+)?"
+    rf"\s?{_CURRENCY}?\)?-?$"
+)
 
 
 def number(text: str, integer: bool = False) -> Parsed | Unparsed:
@@ -156,20 +158,32 @@ _MONTHS = {
 }
 _MONTH = r"(?P<month>[A-Za-z]{3,9})\.?"
 _ISO = re.compile(r"(?<!\d)(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})(?!\d)")
-_NUMERIC = re.compile(r"(?<![\d.])(?P<a>\d{1,2})(?P<sep>[./-])(?P<b>\d{1,2})(?P=sep)"
-                      r"(?P<y>\d{4}|\d{2})(?![\d])")
-_DAY_MONTH = re.compile(rf"(?<!\d)(?P<d>\d{{1,2}})(?:st|nd|rd|th)?[ -]+{_MONTH},?[ -]+"
-                        r"(?P<y>\d{4})(?!\d)")
-_MONTH_DAY = re.compile(rf"\b{_MONTH}[ -]+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?[ -]+"
-                        r"(?P<y>\d{4})(?!\d)")
+_NUMERIC = re.compile(
+    r"(?<![\d.])(?P<a>\d{1,2})(?P<sep>[./-])(?P<b>\d{1,2})(?P=sep)"
+    r"(?P<y>\d{4}|\d{2})(?![\d])"
+)
+_DAY_MONTH = re.compile(
+    rf"(?<!\d)(?P<d>\d{{1,2}})(?:st|nd|rd|th)?[ -]+{_MONTH},?[ -]+"
+    r"(?P<y>\d{4})(?!\d)"
+)
+_MONTH_DAY = re.compile(
+    rf"\b{_MONTH}[ -]+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?[ -]+"
+    r"(?P<y>\d{4})(?!\d)"
+)
 
 
 def date(text: str, order: DateOrder | None = None) -> Parsed | Unparsed:
     """The first date in ``text`` by the rules above, as ``YYYY-MM-DD``."""
     found: list[tuple[int, Parsed | Unparsed]] = []
     for m in _ISO.finditer(text):
-        found.append((m.start(), _make(m.group(0), int(m.group("y")), int(m.group("m")),
-                                       int(m.group("d")), "ISO_DATE")))
+        found.append(
+            (
+                m.start(),
+                _make(
+                    m.group(0), int(m.group("y")), int(m.group("m")), int(m.group("d")), "ISO_DATE"
+                ),
+            )
+        )
         break
     for m in _NUMERIC.finditer(text):
         a, b, year = int(m.group("a")), int(m.group("b")), _year(m.group("y"))
@@ -181,19 +195,28 @@ def date(text: str, order: DateOrder | None = None) -> Parsed | Unparsed:
         elif b > 12 or order == "MDY":
             found.append((m.start(), _make(raw, year, a, b, "SLASHED_ORDER")))
         else:
-            found.append((m.start(), Unparsed(
-                "ambiguous_date",
-                f"{raw!r} could be day or month first; give the field x-date-order "
-                "('DMY' or 'MDY')",
-            )))
+            found.append(
+                (
+                    m.start(),
+                    Unparsed(
+                        "ambiguous_date",
+                        f"{raw!r} could be day or month first; give the field x-date-order "
+                        "('DMY' or 'MDY')",
+                    ),
+                )
+            )
         break
     for pattern in (_DAY_MONTH, _MONTH_DAY):
         for m in pattern.finditer(text):
             month = _MONTHS.get(m.group("month").lower())
             if month is None:
                 continue
-            found.append((m.start(), _make(m.group(0), int(m.group("y")), month,
-                                           int(m.group("d")), "MONTH_NAME")))
+            found.append(
+                (
+                    m.start(),
+                    _make(m.group(0), int(m.group("y")), month, int(m.group("d")), "MONTH_NAME"),
+                )
+            )
             break
     usable = [f for f in found if isinstance(f[1], Parsed)] or found
     if not usable:
