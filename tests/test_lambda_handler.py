@@ -33,6 +33,7 @@ from pdfthin.errors import ERROR_CODES
 from pdfthin.operations import (
     Context,
     describe_document,
+    extract_schema,
     find_in_document,
     get_annotations,
     get_chunks,
@@ -209,6 +210,10 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
             ledger(REPORT, cursors=cut["next_cursor"], context=ctx),
         )
     )
+    schema = {"type": "object", "properties": {"alpha": {"type": "string"}}}
+    cases.append(
+        ("extract_schema", {"schema": schema}, extract_schema(REPORT, schema=schema, context=ctx))
+    )
     for operation, arguments, expected in cases:
         assert app({"operation": operation, "document": doc, **arguments}, None) == expected
     listing = app({"operation": "list_images", "document": b64(images)}, None)
@@ -236,6 +241,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "search_chunks",
         "get_annotations",
         "get_form_fields",
+        "extract_schema",
         "verify_quote",
         "resolve_anchor",
         "ledger",

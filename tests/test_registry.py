@@ -31,9 +31,18 @@ def _names(op: Operation) -> list[str]:
 
 def _bad_value(param: Param) -> Any:
     """A value the declaration refuses whatever the document."""
-    return {"string": 12, "integer": "twelve", "boolean": "yes", "pages": [1], "boxes": 12}[
-        param.kind
-    ]
+    return {
+        "string": 12,
+        "integer": "twelve",
+        "boolean": "yes",
+        "pages": [1],
+        "boxes": 12,
+        "object": 12,
+    }[param.kind]
+
+
+#: A schema extract_schema takes, whatever the document.
+_SCHEMA = {"type": "object", "properties": {"title": {"type": "string"}}}
 
 
 def _bad(op: Operation, param: Param) -> dict[str, Any]:
@@ -44,6 +53,7 @@ def _bad(op: Operation, param: Param) -> dict[str, Any]:
         "page": 1,
         "quote": "the",
         "anchor": f"pdfthin:{'0' * 64}/p/1#c=0-3",
+        "schema": _SCHEMA,
     }
     right = {p.name: required[p.name] for p in op.params if p.required}
     return {**right, param.name: _bad_value(param)}
@@ -135,6 +145,8 @@ def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
         return {"query": "the"}
     if op.name == "inspect_layout":
         return {"page": 1}
+    if op.name == "extract_schema":
+        return {"schema": _SCHEMA}
     if op.name == "verify_quote":
         return {"quote": "the"}
     if op.name == "resolve_anchor":
@@ -353,6 +365,8 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 argv[2:2] = ["p1-i1", "-o", "/dev/null"]
             if op.name == "inspect_layout":
                 argv += ["--page", "1"]
+            if op.name == "extract_schema":
+                argv += ["--schema", json.dumps(_SCHEMA)]
             assert main(argv) == 2, argv
             assert f"{flag} must be an integer from" in capsys.readouterr().err
 

@@ -63,6 +63,8 @@ _HELP = {
     "images": "List the images: ids, pages, boxes, pixel sizes, formats, sizes.",
     "image": "Write one image to a file (ids from `pdfthin images`).",
     "fields": "List the form fields: names, kinds, labels, values, pages, boxes.",
+    "extract": "Fill a JSON Schema (--schema) from form fields, labels in the text and tables; "
+    "print the data, where each value was found, and what was not.",
     "inspect": "What the layout decided on one page; -o writes it drawn as an SVG.",
     "chunks": "The document as chunks with page boxes, for retrieval; --format jsonl streams "
     "one chunk a line.",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pdfthin.operations.chunks import get_chunks
     from pdfthin.operations.context import Context, default_context
     from pdfthin.operations.describe import describe_document
+    from pdfthin.operations.extract import extract_schema
     from pdfthin.operations.find import find_in_document
     from pdfthin.operations.forms import form_fields, get_form_fields
     from pdfthin.operations.images import get_image, image_file, list_images
@@ -39,6 +40,7 @@ __all__ = [
     "default_context",
     "describe_document",
     "error_envelope",
+    "extract_schema",
     "find_in_document",
     "form_fields",
     "get_annotations",
@@ -75,6 +77,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations.describe import describe_document
 
         return describe_document
+    if name == "extract_schema":
+        from pdfthin.operations.extract import extract_schema
+
+        return extract_schema
     if name == "find_in_document":
         from pdfthin.operations.find import find_in_document
 

@@ -12,6 +12,7 @@ selection, a section id, a cursor, an image id) are bound to it by their handler
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,14 +26,17 @@ if TYPE_CHECKING:
     from pdfthin.operations.context import Context
 
 #: What a parameter holds: a page selection is a string like "1-3,7" or one page number;
-#: boxes are one box or several on a page (:mod:`.boxes`: a string or JSON objects).
-Kind = Literal["string", "integer", "boolean", "pages", "boxes"]
+#: boxes are one box or several on a page (:mod:`.boxes`: a string or JSON objects); an
+#: object is a JSON object (its JSON text on the command line).
+Kind = Literal["string", "integer", "boolean", "pages", "boxes", "object"]
 
 _SCHEMA_TYPES: dict[str, Any] = {
     "string": "string",
     "integer": "integer",
     "boolean": "boolean",
     "pages": ["string", "integer"],
+    # An object, or its JSON text (the command line's form).
+    "object": ["object", "string"],
 }
 #: Characters no text argument holds: NUL and the other controls but tab and line breaks.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -137,6 +141,8 @@ class Param:
             if isinstance(value, str) and len(value) > (self.max_length or MAX_PAGES_CHARS):
                 raise bad(f"at most {self.max_length} characters")
             return value
+        if self.kind == "object":
+            return self._object(value, bad)
         if self.kind == "integer":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise bad("an integer")
@@ -157,6 +163,24 @@ class Param:
             raise bad(f"at most {self.max_length} characters")
         if self.pattern is not None and not re.search(self.pattern, value):
             raise bad(f"a string matching {self.pattern}")
+        return value
+
+    def _object(self, value: Any, bad: Any) -> dict[str, Any]:
+        """An object argument: given as one or as its JSON text, at most ``max_length``
+        characters as compact JSON (what it must hold is its handler's to check)."""
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise bad("a JSON object (or its text); the text is not JSON") from None
+        if not isinstance(value, dict):
+            raise bad("a JSON object")
+        try:
+            length = len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+        except (TypeError, ValueError, RecursionError):
+            raise bad("plain JSON") from None
+        if self.max_length is not None and length > self.max_length:
+            raise bad(f"at most {self.max_length} characters as JSON")
         return value
 
     def value(self, value: Any) -> Any:
@@ -604,5 +628,42 @@ CURSORS = Param(
     examples=(
         "eNqrVspUslIqzs9NVbJSSs7PS8tJTS1JLVGyUjI0MjA2MTYxNDEz",
         "eNqrVkosS1WyUjI0MjA2MTYxNDEz eNqrVsrJT8_MU7JSSs5IzcvLT1GyUjI0MjA2MTYxNDEz",
+    ),
+)
+
+#: ``extract_schema``: the schema to fill (its checks: :mod:`pdfthin.model.extraction.schema`,
+#: whose MAX_SCHEMA_CHARS this is).
+MAX_SCHEMA_CHARS = 20_000
+SCHEMA = Param(
+    "schema",
+    "object",
+    "A JSON Schema of the data to extract: type 'object' with properties of type string "
+    "(format 'date' for a date, returned as YYYY-MM-DD; enum allowed), number, integer, "
+    "boolean, object (nested), or array of objects (line items: one property per table "
+    "column). Labels looked for: each property's name (invoice_number reads 'invoice "
+    "number'), title, x-labels (a list of strings) and, matched exactly only, description. "
+    "x-date-order 'DMY' or 'MDY' reads 03/02/2024 one way (else it is ambiguous and null). "
+    "Given as an object or as its JSON text.",
+    required=True,
+    max_length=MAX_SCHEMA_CHARS,
+    examples=(
+        {
+            "type": "object",
+            "properties": {
+                "invoice_number": {"type": "string", "x-labels": ["Invoice No"]},
+                "date": {"type": "string", "format": "date"},
+                "total": {"type": "number", "title": "Total due"},
+                "items": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "description": {"type": "string"},
+                            "amount": {"type": "number"},
+                        },
+                    },
+                },
+            },
+        },
     ),
 )

@@ -796,6 +796,70 @@ class FormFieldsResponse(FormFieldsAfter):
     next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
 
 
+# --- extract_schema -----------------------------------------------------------------------------
+
+#: The tier that found a field (docs/api.md, "extract_schema").
+ExtractTier = Literal["form_field", "text_pair", "key_value_table", "line_item_table"]
+
+
+class _ExtractedField(TypedDict):
+    value: Annotated[object, "the value as the schema's type (an ISO date for format date)"]
+    raw: Annotated[object, "the text it was read from, as it stands (an array: per item)"]
+    page: int
+    bbox: Annotated[
+        BBox | None,
+        "the form field's widget, the line the value stands on, or the table it is in; "
+        "points, origin top-left of the page as displayed",
+    ]
+    tier: ExtractTier
+    confidence: Annotated[
+        float,
+        "TIER_BASE x MATCH_FACTOR x PLACE_FACTOR (x 0.8 when the label stood elsewhere with "
+        "another value): how the value was found, not a probability",
+    ]
+    label: Annotated[str, "the page's label (a form field's name, a header) that answered"]
+    match: Literal["exact", "subset"]
+
+
+class ExtractedField(_ExtractedField, total=False):
+    rule: Annotated[str, "the rule that read the value (NUMBER, MONTH_NAME, ...)"]
+    also_found: Annotated[
+        list[object], "other [page, value] where its label stood with another value"
+    ]
+    columns: Annotated[dict[str, str], "line items: the header each item property was read from"]
+    pages: Annotated[str, "line items: the pages of the tables read"]
+
+
+class ExtractMissing(TypedDict):
+    path: str
+    reason: str
+    message: str
+
+
+class ExtractOmitted(TypedDict):
+    reason: Literal["budget"]
+    paths: Annotated[list[str], "fields found but left out of data and fields to fit max_chars"]
+    message: str
+
+
+class _Extract(TypedDict):
+    document: Annotated[DocumentSummary, DOCUMENT_NOTE]
+    pages: str
+    data: Annotated[
+        dict[str, object],
+        "the schema's object filled: each property its value, or null when not found",
+    ]
+    fields: Annotated[dict[str, ExtractedField], "path -> how each filled field was found"]
+    missing: Annotated[list[ExtractMissing], "the fields left null, each with its reason"]
+    coverage: Annotated[Coverage, "which pages were read and which could not be"]
+
+
+class ExtractResponse(_Extract, total=False):
+    unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
+    notes: list[str]
+    omitted: ExtractOmitted
+
+
 # --- inspect_layout -----------------------------------------------------------------------------
 
 BOX_NOTE = "[x0, y0, x1, y1] in points of the displayed page: origin top-left, y down"
