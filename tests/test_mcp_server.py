@@ -68,6 +68,7 @@ TOOLS = {
     "resolve_anchor",
     "render_citation",
     "ledger",
+    "extract_schema",
 }
 
 
