@@ -295,3 +295,35 @@ def test_corpus_libreoffice_form_by_field_names() -> None:
     assert answer["data"]["last_name"] is None  # the field is there, empty
     assert {m["path"]: m["reason"] for m in answer["missing"]} == {"last_name": "empty_form_field"}
     assert answer["fields"]["first_name"]["tier"] == "form_field"
+
+
+def test_a_schema_outside_the_subset_is_refused_before_the_document_is_opened() -> None:
+    """As an argument check: every surface refuses it with the rest of the arguments, and the
+    command line exits 2 (usage) without opening the file."""
+    import json
+    import subprocess
+    import sys
+
+    from pdfthin.operations.params import SCHEMA
+
+    refused = {"type": "object", "properties": {"a": {"$ref": "#/x"}}}
+    with pytest.raises(PdfthinError) as info:
+        SCHEMA.check(refused)
+    assert info.value.details["path"] == "/properties/a/$ref"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pdfthin",
+            "extract",
+            "/no/such.pdf",
+            "--schema",
+            json.dumps(refused),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "/properties/a/$ref" in done.stderr and "/no/such.pdf" not in done.stderr

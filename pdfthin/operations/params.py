@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -90,6 +90,9 @@ class Param:
     #: Values a model can copy the form of (the schema's ``examples``); each one passes
     #: :meth:`check` (tests/test_registry.py).
     examples: tuple[Any, ...] = ()
+    #: What the value must hold beyond its kind, checked with the rest (before any document
+    #: is opened; the command line's exit 2): raises ``invalid_argument``.
+    refine: Callable[[Any], object] | None = None
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of the argument."""
@@ -142,7 +145,10 @@ class Param:
                 raise bad(f"at most {self.max_length} characters")
             return value
         if self.kind == "object":
-            return self._object(value, bad)
+            value = self._object(value, bad)
+            if self.refine is not None:
+                self.refine(value)
+            return value
         if self.kind == "integer":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise bad("an integer")
@@ -634,6 +640,16 @@ CURSORS = Param(
 #: ``extract_schema``: the schema to fill (its checks: :mod:`pdfthin.model.extraction.schema`,
 #: whose MAX_SCHEMA_CHARS this is).
 MAX_SCHEMA_CHARS = 20_000
+
+
+def _schema_subset(value: Any) -> object:
+    """The schema's own checks (the subset extract_schema fills), imported when first used:
+    the model is not loaded to declare arguments."""
+    from pdfthin.model.extraction.schema import compile_schema
+
+    return compile_schema(value)
+
+
 SCHEMA = Param(
     "schema",
     "object",
@@ -646,6 +662,7 @@ SCHEMA = Param(
     "Given as an object or as its JSON text.",
     required=True,
     max_length=MAX_SCHEMA_CHARS,
+    refine=_schema_subset,
     examples=(
         {
             "type": "object",
