@@ -190,6 +190,12 @@ def test_the_command_line_writes_the_image(
     capsys.readouterr()
     assert main([*argv, "-o", str(out)]) == 1  # nothing bound
     assert "renderer_unavailable" in capsys.readouterr().err
+    # A name for another format is refused, as `pdfthin image` refuses it: nothing written.
+    wrong = tmp_path / "cite.jpg"
+    assert main([*argv, "--ocr", "pdfthin.ocr.tesseract", "-o", str(wrong)]) == 2
+    assert not wrong.exists()
+    said = capsys.readouterr().err
+    assert said.startswith("pdfthin cite: the citation image is PNG") and "cite.png" in said
 
 
 # --- what the rasterizer is given (no program) ----------------------------------------------

@@ -1344,7 +1344,6 @@ def _field_line(item: dict[str, Any]) -> str:
 
 
 def _cmd_image(args: argparse.Namespace) -> int:
-    from pdfthin.errors import PdfthinError
     from pdfthin.operations import image_file
     from pdfthin.operations.registry import BY_COMMAND
 
@@ -1356,45 +1355,18 @@ def _cmd_image(args: argparse.Namespace) -> int:
         content, info = _run(
             args, lambda: image_file(args.file, **arguments, context=context), json_mode
         )
-        refused = _extension_mismatch(args.output, info) if args.output else None
-        if refused is not None:
-            print(f"pdfthin image: {refused}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.output is None:
-            # No file: the base64 text get_image answers (the whole answer with --format json).
-            _say_choice(info, json_mode)
-            data = base64.b64encode(content).decode("ascii")
-            if json_mode:
-                _print_json({**info, "encoding": "base64", "data": data})
-            else:
-                print(data)
-                for note in info.get("notes", []):
-                    print(f"pdfthin: {note}", file=sys.stderr)
-            return EXIT_OK
-        if args.output == "-":
-            sys.stdout.buffer.write(content)
-            sys.stdout.buffer.flush()
-        else:
-            try:
-                with open(args.output, "wb") as fh:
-                    fh.write(content)
-            except OSError as exc:
-                message = f"cannot write {args.output}: {exc.strerror}"
-                return _fail(PdfthinError("invalid_argument", message), json_mode)
     except _Failed as failed:
         return failed.code
     _say_choice(info, json_mode)
-    if json_mode:
-        _print_json({**info, "output": args.output})
-    elif args.output != "-":  # stdout holds the image itself
+    code = _write_image(args, content, info, info["format"], info["id"], json_mode)
+    if code == EXIT_OK and args.output and args.output != "-" and not json_mode:
         print(info["media_type"])
-    for note in [] if json_mode else info.get("notes", []):
+    for note in [] if json_mode or code != EXIT_OK else info.get("notes", []):
         print(f"pdfthin: {note}", file=sys.stderr)
-    return EXIT_OK
+    return code
 
 
 def _cmd_cite(args: argparse.Namespace) -> int:
-    from pdfthin.errors import PdfthinError
     from pdfthin.operations.citation import citation_file
     from pdfthin.operations.registry import BY_COMMAND
 
@@ -1408,27 +1380,51 @@ def _cmd_cite(args: argparse.Namespace) -> int:
         )
     except _Failed as failed:
         return failed.code
-    if args.output is None:
+    fmt = "jpeg" if info["media_type"] == "image/jpeg" else "png"
+    code = _write_image(args, content, info, fmt, "the citation image", json_mode)
+    if code == EXIT_OK and args.output and args.output != "-" and not json_mode:
+        print(f"{info['media_type']} {info['width']}x{info['height']} page {info['page']}")
+    return code
+
+
+def _write_image(
+    args: argparse.Namespace,
+    content: bytes,
+    info: Mapping[str, Any],
+    fmt: str,
+    name: str,
+    json_mode: bool,
+) -> int:
+    """An image command's output: without ``-o`` the base64 text (the whole answer with
+    ``--format json``), with ``-o -`` the bytes on stdout, else the file, refused when its
+    extension names another format than ``fmt``. The exit code."""
+    from pdfthin.errors import PdfthinError
+
+    output: str | None = args.output
+    if output is None:
         data = base64.b64encode(content).decode("ascii")
         if json_mode:
             _print_json({**info, "encoding": "base64", "data": data})
         else:
             print(data)
         return EXIT_OK
-    if args.output == "-":
+    refused = _extension_mismatch(output, fmt, name)
+    if refused is not None:
+        print(f"pdfthin {args.command}: {refused}", file=sys.stderr)
+        return EXIT_USAGE
+    if output == "-":
         sys.stdout.buffer.write(content)
         sys.stdout.buffer.flush()
         return EXIT_OK
     try:
-        with open(args.output, "wb") as fh:
+        with open(output, "wb") as fh:
             fh.write(content)
     except OSError as exc:
-        message = f"cannot write {args.output}: {exc.strerror}"
-        return _fail(PdfthinError("invalid_argument", message), json_mode)
+        return _fail(
+            PdfthinError("invalid_argument", f"cannot write {output}: {exc.strerror}"), json_mode
+        )
     if json_mode:
-        _print_json({**info, "output": args.output})
-    else:
-        print(f"{info['media_type']} {info['width']}x{info['height']} page {info['page']}")
+        _print_json({**info, "output": output})
     return EXIT_OK
 
 
@@ -1455,21 +1451,21 @@ _EXTENSIONS = {
 }
 
 
-def _extension_mismatch(output: str, info: Mapping[str, Any]) -> str | None:
-    """Why ``output`` cannot hold the image ``info`` describes: its extension names another
-    image format (converting would need an image library the package does not depend on).
-    ``-``, no extension or one no image format uses (``/dev/null``, ``out.bin``) are fine."""
+def _extension_mismatch(output: str, fmt: str, name: str) -> str | None:
+    """Why ``output`` cannot hold ``name``, an image in format ``fmt``: its extension names
+    another image format (converting would need an image library the package does not depend
+    on). ``-``, no extension or one no image format uses (``/dev/null``, ``out.bin``) are
+    fine."""
     from pathlib import PurePath
 
     suffix = PurePath(output).suffix.lower() if output != "-" else ""
-    known = {ext: fmt for fmt, exts in _EXTENSIONS.items() for ext in exts}
-    if suffix not in known or known[suffix] == info["format"]:
+    known = {ext: form for form, exts in _EXTENSIONS.items() for ext in exts}
+    if suffix not in known or known[suffix] == fmt:
         return None
-    fits = _EXTENSIONS.get(info["format"], ("." + info["extension"],))
+    fits = _EXTENSIONS.get(fmt, ("." + fmt,))
     return (
-        f"{info['id']} is {info['format'].upper()}, not {known[suffix].upper()}, and is "
-        f"written as it is: name the file {PurePath(output).stem}{fits[0]} (or -o - for "
-        "stdout); nothing was written"
+        f"{name} is {fmt.upper()}, not {known[suffix].upper()}, and is written as it is: name "
+        f"the file {PurePath(output).stem}{fits[0]} (or -o - for stdout); nothing was written"
     )
 
 
