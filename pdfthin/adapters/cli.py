@@ -968,28 +968,24 @@ def _find_all(
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     """The answer as a few lines (or JSON); the exit code says which (:data:`VERIFY_EXITS`)."""
-    context = _context(args)
-    json_mode = args.format == "json"
-    try:
-        response = _run(args, _operation("verify", args, context), json_mode)
-    except _Failed as failed:
-        return failed.code
-    if json_mode:
-        _print_json(response)
-    else:
-        print(f"{response['result']}: {response['message']}")
-        match = response.get("match")
-        if match is not None:
-            print(_passage_lines(match))
-            for difference in match.get("differences", []):
-                quote = _quoted(difference["quote"])
-                theirs = _quoted(" ".join(difference["document"].split()))
-                print(f"  quote {quote} / document {theirs}")
-        if response["result"] == "unverifiable":
-            _say(_cli_words(response["coverage"].get("message", "")))
-        if response.get("note"):
-            _say(response["note"])
-    return VERIFY_EXITS[response["result"]]
+    return _simple(args, _verify_text, lambda r: VERIFY_EXITS[r["result"]])
+
+
+def _verify_text(response: dict[str, Any]) -> str:
+    lines = [f"{response['result']}: {response['message']}"]
+    match = response.get("match")
+    if match is not None:
+        lines.append(_passage_lines(match))
+        for difference in match.get("differences", []):
+            quote = _quoted(difference["quote"])
+            theirs = _quoted(" ".join(difference["document"].split()))
+            lines.append(f"  quote {quote} / document {theirs}")
+    # Why it could not be told, on stderr.
+    if response["result"] == "unverifiable":
+        _say(_cli_words(response["coverage"].get("message", "")))
+    if response.get("note"):
+        _say(response["note"])
+    return "\n".join(lines)
 
 
 def _passage_lines(passage: Mapping[str, Any]) -> str:
@@ -1003,21 +999,15 @@ def _passage_lines(passage: Mapping[str, Any]) -> str:
 
 
 def _cmd_resolve(args: argparse.Namespace) -> int:
-    context = _context(args)
-    json_mode = args.format == "json"
-    try:
-        response = _run(args, _operation("resolve", args, context), json_mode)
-    except _Failed as failed:
-        return failed.code
-    if json_mode:
-        _print_json(response)
-    elif response["status"] == "stale":
-        print(f"stale: {response['message']}")
-    else:
-        crumbs = " > ".join(response.get("breadcrumb", []))
-        print(f"{response['message']}" + (f" (in {crumbs})" if crumbs else ""))
-        print(_passage_lines(response))
-    return EXIT_STALE if response["status"] == "stale" else EXIT_OK
+    return _simple(args, _resolve_text, lambda r: EXIT_STALE if r["status"] == "stale" else EXIT_OK)
+
+
+def _resolve_text(response: dict[str, Any]) -> str:
+    if response["status"] == "stale":
+        return f"stale: {response['message']}"
+    crumbs = " > ".join(response.get("breadcrumb", []))
+    head = f"{response['message']}" + (f" (in {crumbs})" if crumbs else "")
+    return f"{head}\n{_passage_lines(response)}"
 
 
 def _cmd_ledger(args: argparse.Namespace) -> int:
@@ -1099,8 +1089,13 @@ def _cmd_peek(args: argparse.Namespace) -> int:
     return _simple(args, as_text)
 
 
-def _simple(args: argparse.Namespace, as_text: Callable[[dict[str, Any]], str]) -> int:
-    """A command that prints one response: as JSON, or as ``as_text`` renders it."""
+def _simple(
+    args: argparse.Namespace,
+    as_text: Callable[[dict[str, Any]], str],
+    exit_code: Callable[[dict[str, Any]], int] = lambda _: EXIT_OK,
+) -> int:
+    """A command that prints one response: as JSON, or as ``as_text`` renders it; the exit
+    code is ``exit_code``'s for the response."""
     context = _context(args)
     json_mode = args.format == "json"
     try:
@@ -1111,7 +1106,7 @@ def _simple(args: argparse.Namespace, as_text: Callable[[dict[str, Any]], str]) 
         _print_json(response)
     else:
         print(as_text(response))
-    return EXIT_OK
+    return exit_code(response)
 
 
 def _cmd_json(args: argparse.Namespace) -> int:
