@@ -860,33 +860,15 @@ def _merge_parts(pages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _whole_pages(pages: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Each page once its parts (a page split across responses) are joined, in order."""
-    held: dict[str, Any] | None = None
-    for page in pages:
-        if held is not None and "part" in page and held["page"] == page["page"]:
-            held["markdown"] += page["markdown"]
-            if page["part"]["end"] >= page["part"]["total"]:
-                held.pop("part", None)
-            continue
-        if held is not None:
-            yield held
-        held = dict(page)
-        part = held.get("part")
-        if part and part["start"] == 0 and part["end"] >= part["total"]:
-            held.pop("part")
-    if held is not None:
-        yield held
+    from pdfthin.exports import whole_pages
+
+    return whole_pages(pages)
 
 
-def _page_chunk(page: dict[str, Any]) -> str:
-    from pdfthin.operations.sections import escape_markers
+def _page_chunk(page: Mapping[str, Any]) -> str:
+    from pdfthin.exports import page_markdown
 
-    head = f"<!-- page {page['page']}: {page['status']}"
-    if page.get("reason"):
-        head += f" ({page['reason']})"
-    head += " -->"
-    body = escape_markers(page["markdown"])  # the page's text never passes for a header
-    return head + "\n\n" + body if body else head
+    return page_markdown(page)
 
 
 def _print_markdown(response: dict[str, Any]) -> None:
