@@ -61,7 +61,7 @@ def run_batch(
     ``jsonl``): the documents a previous run did with the same file and options are given
     first as ``skipped``, then the others as they complete; the manifest is written as they
     come and the summary once the last is taken (see :mod:`pdfthin.batch.outputs`)."""
-    _options(options.format, options.pages, None, None, None, options.timeout_seconds)
+    check_options(options.format, options.pages, options.max_tokens, options.timeout_seconds)
     target = Path(out)
     if options.format == "jsonl":
         if target.is_dir():
@@ -125,6 +125,13 @@ def _options(
     password: str | None,
     timeout_seconds: float | None,
 ) -> Options:
+    check_options(format, pages, max_tokens, timeout_seconds)
+    return Options(format, pages, max_tokens, stitch, timeout_seconds, password)
+
+
+def check_options(
+    format: str, pages: str | None, max_tokens: int | None, timeout_seconds: float | None
+) -> None:
     """The options, checked before any worker starts (a bad one is ``invalid_argument``)."""
     if format not in FORMATS:
         raise PdfthinError("invalid_argument", f"format must be one of {', '.join(FORMATS)}")
@@ -138,4 +145,3 @@ def _options(
         if value is not None:
             (param,) = (p for p in BY_COMMAND["chunks"].params if p.name == name)
             param.check(value)
-    return Options(format, pages, max_tokens, stitch, timeout_seconds, password)
