@@ -233,6 +233,10 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.chunks_cost import main as chunks_cost
 
         return chunks_cost(given[1:])
+    if given[:1] == ["batch"]:  # its own options: benchmarks/batch_scaling.py
+        from benchmarks.batch_scaling import main as batch_scaling
+
+        return batch_scaling(given[1:])
     if given[:1] == ["first-page"]:  # its own options: benchmarks/first_page.py
         from benchmarks.first_page import main as first_page
 
@@ -312,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         "first-page",
         help="time and memory to the first page against page count (first-page --help)",
     )
+    sub.add_parser("batch", help="pdfthin batch throughput against --jobs (batch --help)")
     eng = sub.add_parser("engines", help="list the engines and whether they are installed")
     eng.set_defaults(func=cmd_engines)
 

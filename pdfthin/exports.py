@@ -204,3 +204,39 @@ def _row(chunk: ChunkEntry) -> dict[str, Any]:
         "provenance": chunk["provenance"],
         "page_spans": [{"page": s["page"], **s["bbox"]} for s in chunk["page_spans"]],
     }
+
+
+# --- pages as Markdown, as ``pdfthin read`` prints them ---------------------------------------
+
+
+def whole_pages(pages: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Each page once its parts (a page split across responses) are joined, in order."""
+    held: dict[str, Any] | None = None
+    for page in pages:
+        if held is not None and "part" in page and held["page"] == page["page"]:
+            held["markdown"] += page["markdown"]
+            if page["part"]["end"] >= page["part"]["total"]:
+                held.pop("part", None)
+            continue
+        if held is not None:
+            yield held
+        held = dict(page)
+        part = held.get("part")
+        if part and part["start"] == 0 and part["end"] >= part["total"]:
+            held.pop("part")
+    if held is not None:
+        yield held
+
+
+def page_markdown(page: Mapping[str, Any]) -> str:
+    """A page as ``pdfthin read`` prints it: a comment naming its number and status (and the
+    reason, for a page that could not be read), then its Markdown, whose own text can never
+    pass for such a comment."""
+    from pdfthin.operations.sections import escape_markers
+
+    head = f"<!-- page {page['page']}: {page['status']}"
+    if page.get("reason"):
+        head += f" ({page['reason']})"
+    head += " -->"
+    body = escape_markers(page["markdown"])
+    return head + "\n\n" + body if body else head

@@ -43,6 +43,8 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "pdfthin.operations": (*BASE, "pdfthin.operations", "pdfthin.model", "pdfthin.ocr"),
     # Chunks for indexing pipelines (JSON Lines, columns): on the operations, like an adapter.
     "pdfthin.exports": (*BASE, "pdfthin.operations"),
+    # Many documents in worker processes: on the operations and the exports, like an adapter.
+    "pdfthin.batch": (*BASE, "pdfthin.batch", "pdfthin.operations", "pdfthin.exports"),
     # Loaders for retrieval frameworks (LangChain, LlamaIndex): on the exports (and the
     # answers' types).
     "pdfthin.integrations": (
@@ -57,6 +59,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
         "pdfthin.operations",
         "pdfthin.ocr",
         "pdfthin.exports",
+        "pdfthin.batch",
     ),
     # The MCP server from Python: a front on its adapter.
     "pdfthin.mcp": (*BASE, "pdfthin.adapters.mcp", "pdfthin.ocr", "pdfthin.operations.reads"),

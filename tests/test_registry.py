@@ -332,7 +332,7 @@ def _subcommands() -> dict[str, argparse.ArgumentParser]:
 
 def test_the_cli_has_a_command_for_each_operation_with_its_arguments() -> None:
     commands = _subcommands()
-    assert set(commands) == {*BY_COMMAND, "serve"}
+    assert set(commands) == {*BY_COMMAND, "serve", "batch"}
     for op in OPERATIONS:
         actions = {a.dest: a for a in commands[op.command]._actions}
         extra = _CLI_ONLY | _CLI_EXTRA.get(op.command, set())

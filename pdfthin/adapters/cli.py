@@ -6,6 +6,8 @@ where the accelerator cannot load. ``find``: 0 found, 1 not found with complete 
 found while some pages in scope could not be searched (they need OCR), 5 document error.
 ``verify`` (the same codes where they mean the same): 0 exact or normalized, 1 not_found, 4
 unverifiable, 5 document error, 6 fuzzy, 7 other_page. ``resolve``: 0 resolved, 6 stale.
+``batch``: 0 every document read, 8 some could not be (each in the summary with its code), 1
+the batch could not run (``pdfthin/adapters/batch_command.py``).
 """
 
 from __future__ import annotations
@@ -188,7 +190,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="pdfthin",
         description="Read PDFs a piece at a time: pages as Markdown, search with page numbers.",
         epilog="FILE may be - to read the PDF from stdin. Exit codes: 0 success, 1 document "
-        "error, 2 usage, 3 native accelerator unavailable (find: see pdfthin find --help).",
+        "error, 2 usage, 3 native accelerator unavailable (find, verify, batch: see their "
+        "--help).",
     )
     parser.add_argument("--version", action="version", version=f"pdfthin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -332,6 +335,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="Streamable HTTP on a loopback address (default: stdio)",
     )
+    from pdfthin.adapters import batch_command
+
+    batch_command.add_parser(sub)
     _native_option(parser, sub)
     return parser
 
@@ -496,6 +502,10 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     from pdfthin.errors import PdfthinError
     from pdfthin.operations.registry import BY_COMMAND
 
+    if args.command == "batch":
+        from pdfthin.adapters import batch_command
+
+        return batch_command.usage_error(args)
     op = BY_COMMAND.get(args.command)
     if op is None:
         return None
@@ -860,33 +870,15 @@ def _merge_parts(pages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _whole_pages(pages: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Each page once its parts (a page split across responses) are joined, in order."""
-    held: dict[str, Any] | None = None
-    for page in pages:
-        if held is not None and "part" in page and held["page"] == page["page"]:
-            held["markdown"] += page["markdown"]
-            if page["part"]["end"] >= page["part"]["total"]:
-                held.pop("part", None)
-            continue
-        if held is not None:
-            yield held
-        held = dict(page)
-        part = held.get("part")
-        if part and part["start"] == 0 and part["end"] >= part["total"]:
-            held.pop("part")
-    if held is not None:
-        yield held
+    from pdfthin.exports import whole_pages
+
+    return whole_pages(pages)
 
 
-def _page_chunk(page: dict[str, Any]) -> str:
-    from pdfthin.operations.sections import escape_markers
+def _page_chunk(page: Mapping[str, Any]) -> str:
+    from pdfthin.exports import page_markdown
 
-    head = f"<!-- page {page['page']}: {page['status']}"
-    if page.get("reason"):
-        head += f" ({page['reason']})"
-    head += " -->"
-    body = escape_markers(page["markdown"])  # the page's text never passes for a header
-    return head + "\n\n" + body if body else head
+    return page_markdown(page)
 
 
 def _print_markdown(response: dict[str, Any]) -> None:
@@ -1661,6 +1653,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_batch(args: argparse.Namespace) -> int:
+    from pdfthin.adapters import batch_command
+
+    return batch_command.run(args)
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "read": _cmd_read,
     "find": _cmd_find,
@@ -1680,6 +1678,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "cite": _cmd_cite,
     "ledger": _cmd_ledger,
     "serve": _cmd_serve,
+    "batch": _cmd_batch,
 }
 
 
