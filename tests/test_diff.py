@@ -218,12 +218,20 @@ def test_cursors_walk_every_change_within_the_budget(base: bytes) -> None:
     )
     whole = _diff(base, edited, max_chars=1_000_000)
     assert whole["next_cursor"] is None
-    walked = _all_changes(base, edited, max_chars=1_000)
+    walked = _all_changes(base, edited, max_chars=3_000)
     assert walked == whole["changes"] and len(walked) == sum(whole["counts"].values()) >= 4
+    # At the smallest budget a change larger than a response is cut, and says so.
     context = Context()
     answer = diff_documents(base, new=edited, context=context, max_chars=1_000)
-    assert size(answer) <= 1_000 and answer["next_cursor"]
-    assert answer["counts"] == whole["counts"]  # the whole diff's counts on every page
+    small = [answer]
+    while small[-1]["next_cursor"]:
+        cursor = small[-1]["next_cursor"]
+        small.append(diff_documents(base, new=edited, context=context, cursor=cursor, max_chars=1_000))
+    assert all(size(r) <= 1_000 for r in small)
+    assert all(r["counts"] == whole["counts"] for r in small)  # the whole diff's, every time
+    cut = [c for r in small for c in r["changes"]]
+    assert [c["kind"] for c in cut] == [c["kind"] for c in whole["changes"]]
+    assert any(c.get("truncated") for c in cut)
     # A cursor belongs to its pair of files.
     with pytest.raises(Exception) as info:
         diff_documents(base, new=base, context=context, cursor=answer["next_cursor"])

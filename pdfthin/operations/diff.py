@@ -115,7 +115,10 @@ def diff_documents(
     def entry(index: int) -> DiffChange:
         return _entry(changes[index], compared, old_doc, new_doc)
 
-    stop = fill(response["changes"], range(start, len(changes)), entry, room)
+    def split(index: int, room: int) -> tuple[DiffChange, int | None]:
+        return _shortened(entry(index), room), None
+
+    stop = fill(response["changes"], range(start, len(changes)), entry, room, split=split)
     if stop is not None:
         response["next_cursor"] = pager.cursor(stop.item)
     return response
@@ -266,6 +269,35 @@ def _entry(change: Change, compared: Compared, old: Document, new: Document) -> 
             item["similarity"] = change.similarity
     else:
         item["reason"] = _reason(compared, change, old, new)
+    return item
+
+
+def _shortened(item: DiffChange, room: int) -> DiffChange:
+    """A change too large for a response of its own, cut to fit (``truncated``): its text,
+    diff and cells first, then, at the smallest budgets, its breadcrumbs and anchors (page,
+    box and chunk id stay). The passages are whole in the documents."""
+    item = {**item, "truncated": True}  # type: ignore[assignment]
+    if "cells" in item:
+        cells = item["cells"]
+        while cells and size(item) + 1 > room:
+            cells = cells[: len(cells) // 2]
+            item["cells"] = cells
+    for key in ("diff", "text"):
+        text = item.get(key)
+        if isinstance(text, str):
+            over = size(item) + 1 - room
+            if over > 0:
+                kept = text[: max(0, len(text) - over - 1)]
+                item[key] = kept + "…"  # type: ignore[literal-required]
+    for field in ("breadcrumb", "anchor"):
+        for side in ("old", "new"):
+            place = item[side]  # type: ignore[literal-required]
+            if size(item) + 1 > room and place is not None and field in place:
+                item[side] = {**place}  # type: ignore[literal-required]
+                if field == "breadcrumb":
+                    item[side]["breadcrumb"] = []  # type: ignore[literal-required]
+                else:
+                    del item[side]["anchor"]  # type: ignore[literal-required]
     return item
 
 

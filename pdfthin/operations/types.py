@@ -1206,6 +1206,12 @@ class DiffChange(_DiffChange, total=False):
     cells_changed: Annotated[int, "changed table: how many cells differ (cells lists at most 200)"]
     similarity: Annotated[float, "changed: how alike the two versions are, over words (0..1)"]
     reason: Annotated[str, "not_compared: why (which pages could not be read)"]
+    truncated: Annotated[
+        bool,
+        "the change alone is larger than the budget: its text, diff or cells are cut (ending "
+        "in …), at the smallest budgets its breadcrumbs and anchors left out too; ask again "
+        "with a larger max_chars for it whole",
+    ]
 
 
 class DiffCounts(TypedDict):
