@@ -226,7 +226,9 @@ def test_cursors_walk_every_change_within_the_budget(base: bytes) -> None:
     small = [answer]
     while small[-1]["next_cursor"]:
         cursor = small[-1]["next_cursor"]
-        small.append(diff_documents(base, new=edited, context=context, cursor=cursor, max_chars=1_000))
+        small.append(
+            diff_documents(base, new=edited, context=context, cursor=cursor, max_chars=1_000)
+        )
     assert all(size(r) <= 1_000 for r in small)
     assert all(r["counts"] == whole["counts"] for r in small)  # the whole diff's, every time
     cut = [c for r in small for c in r["changes"]]
@@ -281,3 +283,10 @@ def test_short_repeated_lines_are_not_moves() -> None:
 # --- a real pair from the corpus ----------------------------------------------------------------
 
 CORPUS = Path("/work/shared/corpus")
+
+
+def test_a_scan_against_itself_is_not_compared_on_its_page_only() -> None:
+    scanned = _version(scan_second=True)
+    (change,) = _diff(scanned, scanned)["changes"]
+    assert change["kind"] == "not_compared"
+    assert change["old"]["pages"] == change["new"]["pages"] == "2"

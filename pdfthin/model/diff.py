@@ -131,7 +131,9 @@ def diff_passages(
     state = _State(old, new, [_key(p) for p in old], [_key(p) for p in new], settings)
     ops = _align(state)
     ops = _not_compared(state, ops)
-    removed = [i for tag, i1, i2, _, _ in ops if tag in ("delete", "replace") for i in range(i1, i2)]
+    removed = [
+        i for tag, i1, i2, _, _ in ops if tag in ("delete", "replace") for i in range(i1, i2)
+    ]
     added = [j for tag, _, _, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)]
     moved_old, moved_new = _moves(state, removed, added)
     for tag, i1, i2, j1, j2 in ops:
@@ -171,9 +173,22 @@ def _not_compared(state: _State, ops: list[Opcode]) -> list[Opcode]:
     for op in ops:
         tag, i1, i2, j1, j2 = op
         olds, news = state.old[i1:i2], state.new[j1:j2]
-        if any(not p.compared for p in (*olds, *news)) and (
-            tag != "equal" or any(p.kind == "unreadable" for p in olds)
-        ):
+        if tag == "equal":
+            # Aligned one to one: only the unreadable pages themselves, run by run.
+            k = 0
+            while k < i2 - i1:
+                if olds[k].kind != "unreadable":
+                    k += 1
+                    continue
+                end = k
+                while end < i2 - i1 and olds[end].kind == "unreadable":
+                    end += 1
+                state.changes.append(
+                    Change("not_compared", (i1 + k, i1 + end), (j1 + k, j1 + end))
+                )
+                k = end
+            kept.append(op)
+        elif any(not p.compared for p in (*olds, *news)):
             state.changes.append(Change("not_compared", (i1, i2), (j1, j2)))
             kept.append(("equal", i1, i1, j1, j1))  # nothing left to compare there
         else:

@@ -245,7 +245,9 @@ def _entry(change: Change, compared: Compared, old: Document, new: Document) -> 
         "new": _place(compared.new, change.new),
     }
     if change.kind in ("added", "removed"):
-        side = compared.new[change.new[0]] if change.kind == "added" else compared.old[change.old[0]]
+        side = (
+            compared.new[change.new[0]] if change.kind == "added" else compared.old[change.old[0]]
+        )
         item["text"] = _cut(side.passage.text, MAX_TEXT_CHARS)
     elif change.kind == "moved":
         item["text"] = _cut(compared.new[change.new[0]].passage.text, MAX_MOVED_TEXT_CHARS)

@@ -1155,9 +1155,7 @@ class _DiffPlace(TypedDict):
     page: Annotated[int, "the first passage's page (1-based)"]
     pages: Annotated[str, "every page the passages concerned stand on, as compact ranges"]
     bbox: Annotated[BBox, "where the first passage stands on its page"]
-    chunk_id: Annotated[
-        str, "the get_chunks chunk (default arguments) holding the first passage"
-    ]
+    chunk_id: Annotated[str, "the get_chunks chunk (default arguments) holding the first passage"]
     breadcrumb: Annotated[list[str], "the titles of the headings the passage stands under"]
     kind: Annotated[
         str, "the first passage's kind: heading, paragraph, list_item, table, code, unreadable"
@@ -1175,7 +1173,9 @@ class DiffPlace(_DiffPlace, total=False):
 
 class DiffCell(TypedDict):
     old_row: Annotated[int | None, "the row in the older table (1-based, header = 1); null: added"]
-    new_row: Annotated[int | None, "the row in the newer table (1-based, header = 1); null: removed"]
+    new_row: Annotated[
+        int | None, "the row in the newer table (1-based, header = 1); null: removed"
+    ]
     column: Annotated[int, "1-based"]
     header: Annotated[str | None, "the column's header in the newer table"]
     old: Annotated[str | None, "the cell's text in the older table; null: no such cell"]
