@@ -120,7 +120,7 @@ def test_a_resaved_and_recompressed_copy_is_identical(base: bytes) -> None:
     assert compressed != base
     for other in (copy, compressed):
         answer = _diff(base, other)
-        assert answer["old"]["fingerprint"] != answer["new"]["fingerprint"]
+        assert answer["document"]["fingerprint"] != answer["new"]["fingerprint"]
         assert answer["identical"] is True, answer["changes"]
 
 

@@ -1041,7 +1041,7 @@ def _where(place: Mapping[str, Any] | None) -> str:
 
 
 def _print_diff(response: Mapping[str, Any]) -> None:
-    old, new = response["old"], response["new"]
+    old, new = response["document"], response["new"]
     print(f"--- {old['fingerprint'][:16]} ({old['page_count']} pages)")
     print(f"+++ {new['fingerprint'][:16]} ({new['page_count']} pages)")
     for change in response["changes"]:

@@ -183,9 +183,7 @@ def _not_compared(state: _State, ops: list[Opcode]) -> list[Opcode]:
                 end = k
                 while end < i2 - i1 and olds[end].kind == "unreadable":
                     end += 1
-                state.changes.append(
-                    Change("not_compared", (i1 + k, i1 + end), (j1 + k, j1 + end))
-                )
+                state.changes.append(Change("not_compared", (i1 + k, i1 + end), (j1 + k, j1 + end)))
                 k = end
             kept.append(op)
         elif any(not p.compared for p in (*olds, *news)):

@@ -95,7 +95,7 @@ def diff_documents(
         counts[change.kind] += 1
     complete = counts["not_compared"] == 0
     response: DiffResponse = {
-        "old": document_summary(old_doc),
+        "document": document_summary(old_doc),
         "new": document_summary(new_doc),
         "identical": complete and not changes,
         "complete": complete,

@@ -1228,7 +1228,7 @@ class DiffUnreadable(TypedDict, total=False):
 
 
 class _DiffAnswer(TypedDict):
-    old: Annotated[DocumentSummary, "the older version (the document): " + DOCUMENT_NOTE]
+    document: Annotated[DocumentSummary, "the older version (document): " + DOCUMENT_NOTE]
     new: Annotated[DocumentSummary, "the newer version (new): " + DOCUMENT_NOTE]
     identical: Annotated[
         bool,
