@@ -290,3 +290,71 @@ def test_a_scan_against_itself_is_not_compared_on_its_page_only() -> None:
     (change,) = _diff(scanned, scanned)["changes"]
     assert change["kind"] == "not_compared"
     assert change["old"]["pages"] == change["new"]["pages"] == "2"
+
+
+#: Real files diffed against a copy pypdf re-saves with its streams re-compressed (made in a
+#: temporary directory: corpus files are never copied into the repository).
+_RESAVED = (
+    "tabula-icdar2013/competition-dataset-eu/eu-005.pdf",
+    "tabula-icdar2013/competition-dataset-eu/eu-001.pdf",
+    "pdfminer/simple2.pdf",
+)
+
+
+@pytest.mark.parametrize("relpath", _RESAVED)
+def test_a_real_file_and_its_resaved_copy_diff_as_identical(relpath: str) -> None:
+    from conftest import CORPUS
+    from pypdf import PdfReader, PdfWriter
+
+    path = CORPUS / relpath
+    if not path.exists():
+        pytest.skip(f"the corpus file {relpath} is missing")
+    original = path.read_bytes()
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(original)))
+    for page in writer.pages:
+        page.compress_content_streams(level=9)
+    out = io.BytesIO()
+    writer.write(out)
+    answer = _diff(original, out.getvalue())
+    assert answer["document"]["fingerprint"] != answer["new"]["fingerprint"]
+    assert answer["changes"] == [] and answer["identical"] is True, relpath
+
+
+# --- the other surfaces -------------------------------------------------------------------------
+
+
+def test_the_browser_bridge_takes_the_new_version_by_handle(base: bytes) -> None:
+    from pdfthin.adapters import browser
+
+    old = browser.open_document(base)
+    new = browser.open_document(_version(swap=True))
+    answer = json.loads(browser.call("diff", old, json.dumps({"new": new})))
+    assert answer["counts"]["moved"] == 1
+    error = json.loads(browser.call("diff", old, json.dumps({"new": "doc-0"})))["error"]
+    assert (error["code"], error["details"]["argument"]) == ("invalid_argument", "new")
+
+
+def test_the_command_line_prints_hunks_and_answers_with_its_exit_code(
+    base: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pdfthin.adapters.cli import main
+
+    old, new, scan = tmp_path / "old.pdf", tmp_path / "new.pdf", tmp_path / "scan.pdf"
+    old.write_bytes(base)
+    new.write_bytes(_version(staff=STAFF.replace("Seven", "Eight", 1), cash="$15,001"))
+    scan.write_bytes(_version(scan_second=True))
+    assert main(["diff", str(old), str(old)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "identical"
+    assert main(["diff", str(old), str(new)]) == 1
+    out = capsys.readouterr().out
+    assert "~ [-Seven-]{+Eight+} members" in out and "$14,259 -> $15,001" in out
+    assert out.splitlines()[-1] == "2 changed"
+    assert main(["diff", str(scan), str(scan)]) == 4
+    assert "could not be compared" in capsys.readouterr().err
+    assert main(["diff", str(old), str(new), "--format", "json", "--max-chars", "1000"]) == 1
+    first = json.loads(capsys.readouterr().out)
+    assert first["next_cursor"] and first["counts"]["changed"] == 2
+    assert main(["diff", str(old), str(tmp_path / "none.pdf")]) == 5
+    with pytest.raises(SystemExit) as usage:
+        main(["diff", str(old)])
+    assert usage.value.code == 2

@@ -90,12 +90,10 @@ def call(operation: str, handle: str, arguments: str = "{}") -> str:
             raise PdfthinError("invalid_argument", "arguments must be a JSON object") from None
         if not isinstance(raw, dict):
             raise PdfthinError("invalid_argument", "arguments must be a JSON object")
-        arguments = op.arguments(raw)
+        kwargs = op.arguments(raw)
         for param in documents(op.params):  # a second document (diff's new): by its handle
             other = (
-                _documents.get(arguments[param.name])
-                if isinstance(arguments[param.name], str)
-                else None
+                _documents.get(kwargs[param.name]) if isinstance(kwargs[param.name], str) else None
             )
             if other is None:
                 raise PdfthinError(
@@ -103,8 +101,8 @@ def call(operation: str, handle: str, arguments: str = "{}") -> str:
                     f"{param.name} must be the handle of an open document",
                     argument=param.name,
                 )
-            arguments[param.name] = other
-        response = op.handler(data, **arguments, context=_context)
+            kwargs[param.name] = other
+        response = op.handler(data, **kwargs, context=_context)
     except Exception as exc:
         response = error_envelope(exc)
     return json.dumps(response, ensure_ascii=False, sort_keys=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Any, cast
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
@@ -278,29 +279,30 @@ def _shortened(item: DiffChange, room: int) -> DiffChange:
     """A change too large for a response of its own, cut to fit (``truncated``): its text,
     diff and cells first, then, at the smallest budgets, its breadcrumbs and anchors (page,
     box and chunk id stay). The passages are whole in the documents."""
-    item = {**item, "truncated": True}  # type: ignore[assignment]
-    if "cells" in item:
-        cells = item["cells"]
-        while cells and size(item) + 1 > room:
-            cells = cells[: len(cells) // 2]
-            item["cells"] = cells
+    cut: dict[str, Any] = {**item, "truncated": True}
+
+    def over() -> int:
+        return size(cut) + 1 - room
+
+    cells = cut.get("cells")
+    while cells and over() > 0:
+        cells = cells[: len(cells) // 2]
+        cut["cells"] = cells
     for key in ("diff", "text"):
-        text = item.get(key)
-        if isinstance(text, str):
-            over = size(item) + 1 - room
-            if over > 0:
-                kept = text[: max(0, len(text) - over - 1)]
-                item[key] = kept + "…"  # type: ignore[literal-required]
+        text = cut.get(key)
+        if isinstance(text, str) and over() > 0:
+            cut[key] = text[: max(0, len(text) - over() - 1)] + "…"
     for field in ("breadcrumb", "anchor"):
         for side in ("old", "new"):
-            place = item[side]  # type: ignore[literal-required]
-            if size(item) + 1 > room and place is not None and field in place:
-                item[side] = {**place}  # type: ignore[literal-required]
+            place = cut[side]
+            if over() > 0 and place is not None and field in place:
+                place = dict(place)
                 if field == "breadcrumb":
-                    item[side]["breadcrumb"] = []  # type: ignore[literal-required]
+                    place["breadcrumb"] = []
                 else:
-                    del item[side]["anchor"]  # type: ignore[literal-required]
-    return item
+                    del place["anchor"]
+                cut[side] = place
+    return cast(DiffChange, cut)
 
 
 def _reason(compared: Compared, change: Change, old: Document, new: Document) -> str:
