@@ -204,10 +204,15 @@ def _moves(state: _State, removed: list[int], added: list[int]) -> tuple[set[int
     removed_set = set(removed)
     moved_old: set[int] = set()
     moved_new: set[int] = set()
+    # Many alike short passages ("Total") could make this quadratic: candidates are bounded.
+    budget = state.settings.max_pairings
     for i in removed:
         if i in moved_old:
             continue
         for j in where.get(state.okeys[i], []):
+            budget -= 1
+            if budget < 0:
+                return moved_old, moved_new
             if j not in free_new:
                 continue
             # The longest run from (i, j) on, both sides removed/added and alike.
