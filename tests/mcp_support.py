@@ -176,6 +176,9 @@ def server_parameters(
     env = get_default_environment()
     if "PDFTHIN_NATIVE" in os.environ:
         env["PDFTHIN_NATIVE"] = os.environ["PDFTHIN_NATIVE"]
+    # A run against a checkout other than the installed one (PYTHONPATH) serves that checkout.
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     if python_path is not None:
         env["PYTHONPATH"] = os.pathsep.join(
             [str(python_path), *filter(None, [os.environ.get("PYTHONPATH")])]

@@ -33,6 +33,7 @@ from pdfthin.errors import ERROR_CODES
 from pdfthin.operations import (
     Context,
     describe_document,
+    diff_documents,
     extract_schema,
     find_in_document,
     get_annotations,
@@ -214,6 +215,11 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
     cases.append(
         ("extract_schema", {"schema": schema}, extract_schema(REPORT, schema=schema, context=ctx))
     )
+    # diff_documents: its second document is a document object too.
+    differs = diff_documents(REPORT, new=OTHER, max_chars=3000, context=ctx)
+    assert differs["counts"]["changed"]
+    assert differs["document"]["fingerprint"] != differs["new"]["fingerprint"]
+    cases.append(("diff_documents", {"new": b64(OTHER), "max_chars": 3000}, differs))
     for operation, arguments, expected in cases:
         assert app({"operation": operation, "document": doc, **arguments}, None) == expected
     listing = app({"operation": "list_images", "document": b64(images)}, None)
@@ -246,6 +252,7 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "resolve_anchor",
         "ledger",
         "render_citation",
+        "diff_documents",
     }
 
 

@@ -34,6 +34,7 @@ from pdfthin.errors import ERROR_CODES
 from pdfthin.operations import (
     Context,
     describe_document,
+    diff_documents,
     find_in_document,
     get_image,
     get_info,
@@ -69,6 +70,7 @@ TOOLS = {
     "render_citation",
     "ledger",
     "extract_schema",
+    "diff_documents",
 }
 
 
@@ -213,6 +215,14 @@ def test_every_tool_answers_as_the_operation_does(tree: Tree) -> None:
             assert got == expect(ledger, sample, cursors=token)
             assert got["ledger"]["delivered"] == first["ledger"]["delivered"]
 
+            # diff_documents: its second document is a path under the root too.
+            beta = (tree.root / "docs" / "beta.pdf").read_bytes()
+            got = await call(s, "diff_documents", path="docs/alpha.pdf", new="docs/beta.pdf")
+            assert got == expect(diff_documents, alpha, new=beta)
+            assert got["counts"]["changed"] and got["identical"] is False
+            got = await call(s, "diff_documents", path="docs/alpha.pdf", new="docs/alpha.pdf")
+            assert got["identical"] is True
+
             got = await call(s, "get_toc", path="docs/alpha.pdf")
             assert got == expect(get_toc, alpha)
             assert [x["title"] for x in got["sections"]] == [
@@ -342,6 +352,9 @@ def test_every_error_code_is_a_tool_error_with_the_envelope(tree: Tree) -> None:
 
             await code("describe_document", "outside_root", path="../outside/secret.pdf")
             await code("describe_document", "outside_root", path="link-out.pdf")
+            # A second document is held inside the root as the first is.
+            await code("diff_documents", "outside_root", path="sample.pdf", new="link-out.pdf")
+            await code("diff_documents", "not_found", path="sample.pdf", new="docs/none.pdf")
             await code("list_documents", "outside_root", subdirectory="linkdir-out")
 
             await code("describe_document", "not_a_pdf", path="text.pdf")

@@ -38,6 +38,7 @@ def _bad_value(param: Param) -> Any:
         "pages": [1],
         "boxes": 12,
         "object": 12,
+        "document": 12,
     }[param.kind]
 
 
@@ -54,6 +55,7 @@ def _bad(op: Operation, param: Param) -> dict[str, Any]:
         "quote": "the",
         "anchor": f"pdfthin:{'0' * 64}/p/1#c=0-3",
         "schema": _SCHEMA,
+        "new": "v2.pdf",
     }
     right = {p.name: required[p.name] for p in op.params if p.required}
     return {**right, param.name: _bad_value(param)}
@@ -147,6 +149,8 @@ def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
         return {"page": 1}
     if op.name == "extract_schema":
         return {"schema": _SCHEMA}
+    if op.name == "diff_documents":
+        return {"new": SAMPLE}
     if op.name == "verify_quote":
         return {"quote": "the"}
     if op.name == "resolve_anchor":
@@ -218,6 +222,13 @@ def test_mcp_serves_exactly_the_registry(tmp_path: Path) -> None:
         schema = tool.input_schema
         assert list(schema["properties"]) == ["path", *_names(op)]
         for param in op.params:
+            if param.kind == "document":  # a second document: a path under the root, as path
+                assert schema["properties"][param.name]["type"] == "string"
+                assert (
+                    schema["properties"][param.name]["maxLength"]
+                    == (schema["properties"]["path"]["maxLength"])
+                )
+                continue
             assert schema["properties"][param.name] == param.schema()
         assert schema["required"] == ["path", *(p.name for p in op.params if p.required)]
         assert schema["additionalProperties"] is False
@@ -367,6 +378,8 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 argv += ["--page", "1"]
             if op.name == "extract_schema":
                 argv += ["--schema", json.dumps(_SCHEMA)]
+            if op.name == "diff_documents":
+                argv.insert(2, str(SAMPLE))
             assert main(argv) == 2, argv
             assert f"{flag} must be an integer from" in capsys.readouterr().err
 

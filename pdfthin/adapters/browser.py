@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pdfthin.errors import PdfthinError
 from pdfthin.operations import Context, error_envelope
 from pdfthin.operations.context import Limits
+from pdfthin.operations.params import documents
 from pdfthin.operations.registry import BY_COMMAND
 
 #: The documents opened in this tab, by handle: bytes stay here, so each call does not copy
@@ -89,7 +90,19 @@ def call(operation: str, handle: str, arguments: str = "{}") -> str:
             raise PdfthinError("invalid_argument", "arguments must be a JSON object") from None
         if not isinstance(raw, dict):
             raise PdfthinError("invalid_argument", "arguments must be a JSON object")
-        response = op.handler(data, **op.arguments(raw), context=_context)
+        kwargs = op.arguments(raw)
+        for param in documents(op.params):  # a second document (diff's new): by its handle
+            other = (
+                _documents.get(kwargs[param.name]) if isinstance(kwargs[param.name], str) else None
+            )
+            if other is None:
+                raise PdfthinError(
+                    "invalid_argument",
+                    f"{param.name} must be the handle of an open document",
+                    argument=param.name,
+                )
+            kwargs[param.name] = other
+        response = op.handler(data, **kwargs, context=_context)
     except Exception as exc:
         response = error_envelope(exc)
     return json.dumps(response, ensure_ascii=False, sort_keys=True)

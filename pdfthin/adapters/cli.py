@@ -79,6 +79,8 @@ _HELP = {
     "--anchor); drawn by the rasterizer of --ocr MODULE.",
     "ledger": "Which pages the `pdfthin read` cursors given (--cursors) delivered in full, in "
     "part, not at all, or could not read, and what to read next.",
+    "diff": "Compare two versions of a PDF, OLD and NEW, passage by passage: added, removed, "
+    "changed (words, table cells), moved; the exit code answers (see --help).",
 }
 #: What ``pdfthin find --help`` ends with: every exit code (also in docs/cli.md).
 _FIND_EXITS = """exit codes:
@@ -104,6 +106,19 @@ _RESOLVE_EXITS = """exit codes:
   1  a document error, or a range the file never made (one line on stderr)
   2  usage (a malformed anchor; nothing was opened)
   3  --native require where the native accelerator cannot load"""
+#: What ``pdfthin diff --help`` ends with: every exit code (also in docs/cli.md).
+_DIFF_EXITS = """exit codes:
+  0  identical: every page of both was read and their text is the same (whatever the bytes)
+  1  differences: passages added, removed, changed or moved (also when some pages could not
+     be compared: the output says which)
+  4  no difference found, but some pages could not be compared (they need OCR, or were read
+     only in part): not identical
+  5  a document error (one line on stderr)
+  2  usage (a bad option; nothing was opened)
+  3  --native require where the native accelerator cannot load
+
+Changes print as `diff -u` hunks per passage: `-` the old text, `+` the new, a changed
+paragraph as its words with [-removed-]{+added+}, a changed table as its cells."""
 _CITE_EXAMPLES = """examples:
   pdfthin cite report.pdf --page 3 --bbox 72,90,540,104 --ocr pdfthin.ocr.tesseract -o cite.png
   pdfthin cite report.pdf --page 3 --bbox 72,90,540,104 --bbox 72,106,310,120 -o - > cite.png
@@ -117,6 +132,7 @@ _EPILOGS = {
     "find": _FIND_EXITS,
     "verify": _VERIFY_EXITS,
     "resolve": _RESOLVE_EXITS,
+    "diff": _DIFF_EXITS,
     "cite": _CITE_EXAMPLES,
 }
 #: The --format choices of a command, its default first (else text or json).
@@ -217,6 +233,8 @@ def _parser() -> argparse.ArgumentParser:
                 nargs="+",
                 help="the PDF(s) to read, one after the other (- reads one from stdin)",
             )
+        elif op.command == "diff":
+            p.add_argument("file", metavar="OLD", help="the older version (- reads it from stdin)")
         else:
             p.add_argument("file", metavar="FILE", help="the PDF to read (- reads it from stdin)")
         _add_params(p, op)
@@ -377,6 +395,7 @@ _POSITIONAL: dict[tuple[str, str], str] = {
     ("image", "image_id"): "ID",
     ("verify", "quote"): "QUOTE",
     ("resolve", "anchor"): "ANCHOR",
+    ("diff", "new"): "NEW",
 }
 #: A flag that switches a default-true argument off: argument -> (flag, help).
 _NEGATED = {
@@ -790,7 +809,7 @@ def _run(args: argparse.Namespace, call: Callable[[], Any], json_mode: bool) -> 
 
 
 def _error_code(args: argparse.Namespace) -> int:
-    return EXIT_FIND_ERROR if args.command in ("find", "verify") else EXIT_DOCUMENT
+    return EXIT_FIND_ERROR if args.command in ("find", "verify", "diff") else EXIT_DOCUMENT
 
 
 class _Failed(Exception):
@@ -978,6 +997,80 @@ def _verify_text(response: dict[str, Any]) -> str:
     if response.get("note"):
         _say(response["note"])
     return "\n".join(lines)
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    """The changes as ``diff -u``-like hunks, one per passage (or JSON); without
+    ``--max-chars`` every change, following the cursors. The exit code: :data:`_DIFF_EXITS`."""
+    context = _context(args)
+    json_mode = args.format == "json"
+    diff = _operation("diff", args, context)
+    try:
+        response = _run(args, diff, json_mode)
+        if args.max_chars is None:
+            changes = [c for r in _following(args, diff, response, json_mode) for c in r["changes"]]
+            response = {**response, "changes": changes, "next_cursor": None}
+    except _Failed as failed:
+        return failed.code
+    if json_mode:
+        _print_json(response)
+    else:
+        _print_diff(response)
+    counts = response["counts"]
+    if any(counts[kind] for kind in ("added", "removed", "changed", "moved")):
+        return EXIT_DOCUMENT
+    return EXIT_OK if response["identical"] else EXIT_NOT_FOUND_INCOMPLETE
+
+
+def _where(place: Mapping[str, Any] | None) -> str:
+    if place is None:
+        return "-"
+    return f"page {place['pages']} ({place['chunk_id']})"
+
+
+def _print_diff(response: Mapping[str, Any]) -> None:
+    old, new = response["document"], response["new"]
+    print(f"--- {old['fingerprint'][:16]} ({old['page_count']} pages)")
+    print(f"+++ {new['fingerprint'][:16]} ({new['page_count']} pages)")
+    for change in response["changes"]:
+        kind = change["kind"].replace("_", " ")
+        place = change["new"] or change["old"]
+        trail = " > ".join(place["breadcrumb"]) if place else ""
+        print(
+            f"@@ {kind}: {_where(change['old'])} -> {_where(change['new'])}"
+            + (f"  [{trail}]" if trail else "")
+            + " @@"
+        )
+        if change["kind"] == "removed":
+            print(_prefixed("-", change["text"]))
+        elif change["kind"] == "added":
+            print(_prefixed("+", change["text"]))
+        elif change["kind"] == "moved":
+            print(_prefixed(" ", change["text"]))
+        elif change["kind"] == "not_compared":
+            print(f"  {_cli_words(change['reason'])}")
+        elif "diff" in change:
+            print(_prefixed("~", change["diff"]))
+        else:
+            for cell in change.get("cells", []):
+                row = cell["new_row"] if cell["new_row"] is not None else cell["old_row"]
+                header = f" ({cell['header']})" if cell["header"] else ""
+                print(
+                    f"~ row {row}, column {cell['column']}{header}: "
+                    f"{cell['old'] if cell['old'] is not None else '(none)'} -> "
+                    f"{cell['new'] if cell['new'] is not None else '(none)'}"
+                )
+    counts = response["counts"]
+    said = ", ".join(f"{counts[k]} {k.replace('_', ' ')}" for k in counts if counts[k])
+    print("identical" if response["identical"] else said or "no differences")
+    if not response["complete"]:
+        _say("some pages could not be compared (they need OCR, or were read only in part)")
+    if response.get("next_cursor"):
+        _say(f"more changes; --cursor {response['next_cursor']}")
+
+
+def _prefixed(mark: str, text: str) -> str:
+    return "\n".join(f"{mark} {line}" for line in text.splitlines() or [""])
 
 
 def _passage_lines(passage: Mapping[str, Any]) -> str:
@@ -1677,6 +1770,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "resolve": _cmd_resolve,
     "cite": _cmd_cite,
     "ledger": _cmd_ledger,
+    "diff": _cmd_diff,
     "serve": _cmd_serve,
     "batch": _cmd_batch,
 }

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pdfthin.operations.chunks import get_chunks
     from pdfthin.operations.context import Context, default_context
     from pdfthin.operations.describe import describe_document
+    from pdfthin.operations.diff import diff_documents
     from pdfthin.operations.extract import extract_schema
     from pdfthin.operations.find import find_in_document
     from pdfthin.operations.forms import form_fields, get_form_fields
@@ -39,6 +40,7 @@ __all__ = [
     "Operation",
     "default_context",
     "describe_document",
+    "diff_documents",
     "error_envelope",
     "extract_schema",
     "find_in_document",
@@ -133,6 +135,10 @@ def __getattr__(name: str) -> Any:
         from pdfthin.operations.anchors import resolve_anchor
 
         return resolve_anchor
+    if name == "diff_documents":
+        from pdfthin.operations.diff import diff_documents
+
+        return diff_documents
     if name == "get_toc":
         from pdfthin.operations.toc import get_toc
 

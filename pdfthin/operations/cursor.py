@@ -55,7 +55,9 @@ _MAX_EXTRA_KEYS = 4
 MAX_EXTRA_CHARS = 2_600
 _HEX = re.compile(r"^[0-9a-f]{8,64}$")
 _EXTRA_KEY = re.compile(r"^[a-z]{1,4}$")
-_OPS = frozenset({"read", "find", "section", "toc", "images", "chunks", "annotations", "fields"})
+_OPS = frozenset(
+    {"read", "find", "section", "toc", "images", "chunks", "annotations", "fields", "diff"}
+)
 
 
 @dataclass(frozen=True)

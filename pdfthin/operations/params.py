@@ -27,8 +27,12 @@ if TYPE_CHECKING:
 
 #: What a parameter holds: a page selection is a string like "1-3,7" or one page number;
 #: boxes are one box or several on a page (:mod:`.boxes`: a string or JSON objects); an
-#: object is a JSON object (its JSON text on the command line).
-Kind = Literal["string", "integer", "boolean", "pages", "boxes", "object"]
+#: object is a JSON object (its JSON text on the command line); a document is a second
+#: document, given in the transport's own form as the first one is (a path under the MCP
+#: server's root, a Lambda ``{"base64"|"s3"}`` object, a browser handle, a command-line FILE,
+#: a path, bytes or opened source in Python), which each adapter resolves as it resolves the
+#: first (:func:`documents`).
+Kind = Literal["string", "integer", "boolean", "pages", "boxes", "object", "document"]
 
 _SCHEMA_TYPES: dict[str, Any] = {
     "string": "string",
@@ -37,6 +41,8 @@ _SCHEMA_TYPES: dict[str, Any] = {
     "pages": ["string", "integer"],
     # An object, or its JSON text (the command line's form).
     "object": ["object", "string"],
+    # What a transport takes in place of this schema is its own (adapters substitute it).
+    "document": ["string", "object"],
 }
 #: Characters no text argument holds: NUL and the other controls but tab and line breaks.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -133,6 +139,14 @@ class Param:
             value = int(value)
         if self.kind == "boxes":
             parse_boxes(value, self.name)  # the form only: the page is the handler's
+            return value
+        if self.kind == "document":
+            # Its form is the transport's (a path, a handle, an object): the adapter that
+            # resolves it says what is wrong with it; here only what no transport takes.
+            if isinstance(value, str) and not value.strip():
+                raise bad("a document")
+            if isinstance(value, (bool, int, float, list)) or value is None:
+                raise bad("a document (as the transport gives the first one)")
             return value
         if self.kind == "boolean":
             if not isinstance(value, bool):
@@ -243,6 +257,12 @@ def text_argument(value: Any, name: str, maximum: int) -> str:
     if _CONTROL.search(value):
         raise PdfthinError("invalid_argument", f"{name} holds a control character (NUL, ...)")
     return value
+
+
+def documents(params: Sequence[Param]) -> tuple[Param, ...]:
+    """The arguments among ``params`` that are documents besides the first (kind
+    ``document``): the adapters resolve each one as they resolve the first."""
+    return tuple(p for p in params if p.kind == "document")
 
 
 def budget(max_chars: Any, context: Context) -> int:
@@ -683,4 +703,22 @@ SCHEMA = Param(
             },
         },
     ),
+)
+
+# --- diff_documents -----------------------------------------------------------------------------
+
+NEW_DOCUMENT = Param(
+    "new",
+    "document",
+    "The newer version of the PDF, given as the first one is (over MCP a path under the "
+    "server's root, as path; on Lambda a document object, as document; in the browser a "
+    "handle; on the command line the second FILE). The first document is the older version.",
+    required=True,
+)
+NEW_PASSWORD = Param(
+    "new_password",
+    "string",
+    "Password of the newer version when it is encrypted (omit otherwise; password is the "
+    "older version's).",
+    max_length=MAX_PASSWORD_CHARS,
 )

@@ -44,6 +44,8 @@ from pdfthin.operations.params import (
     MAX_PAGES,
     MAX_RESULTS,
     MAX_TOKENS,
+    NEW_DOCUMENT,
+    NEW_PASSWORD,
     OCR,
     PAGE,
     PAGES,
@@ -66,6 +68,7 @@ from pdfthin.operations.types import (
     ChunksResponse,
     CitationResponse,
     DescribeResponse,
+    DiffResponse,
     ExtractResponse,
     FindResponse,
     FormFieldsResponse,
@@ -244,6 +247,12 @@ def _resolve() -> Callable[..., Any]:
     from pdfthin.operations.anchors import resolve_anchor
 
     return resolve_anchor
+
+
+def _diff() -> Callable[..., Any]:
+    from pdfthin.operations.diff import diff_documents
+
+    return diff_documents
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -606,6 +615,30 @@ OPERATIONS: tuple[Operation, ...] = (
         (CURSORS, MAX_CHARS, PASSWORD),
         _ledger,
         LedgerResponse,
+    ),
+    Operation(
+        "diff_documents",
+        "diff",
+        "Compare two versions",
+        "What changed from one version of a PDF (the document) to another (new), passage by "
+        "passage (headings, paragraphs, list items, tables), aligned in reading order across "
+        "sections and pages: each change is 'added', 'removed', 'changed' (a paragraph's "
+        "word-level edits in diff: the newer text with [-removed words-]{+added words+}; a "
+        "table's cells that differ in cells, by row, column and header), 'moved' (a passage "
+        "or a whole section, heading and content, that stands unchanged elsewhere) or "
+        "'not_compared' (a page of either version could not be read: it needs OCR or was "
+        "read only in part; what stands there is neither changed nor unchanged). Each change "
+        "is located in both versions: old and new give page, pages, bbox {x0,y0,x1,y1} "
+        "(points, origin top-left of the page as displayed), chunk_id (as get_chunks gives "
+        "it), breadcrumb and the passage's anchor, which resolve_anchor answers on that "
+        "version. identical is true only when both were read whole and their text is the "
+        "same in the same order, whatever the bytes (a re-saved or re-compressed copy is "
+        "identical); complete is false when anything was not compared. counts covers the "
+        "whole diff in every response. Both versions are read whole (slow the first time on "
+        "long documents)." + _PAGINATION + _NOT_PAGE_TEXT,
+        (NEW_DOCUMENT, MAX_CHARS, CURSOR, PASSWORD, NEW_PASSWORD),
+        _diff,
+        DiffResponse,
     ),
 )
 

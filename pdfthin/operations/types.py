@@ -1146,3 +1146,104 @@ class LedgerResponse(_LedgerAnswer, total=False):
         "the last cursor given that still has pages to deliver: pass it to read_pages with the "
         "same pages argument as the call that issued it",
     ]
+
+
+# --- diff_documents -----------------------------------------------------------------------------
+
+
+class _DiffPlace(TypedDict):
+    page: Annotated[int, "the first passage's page (1-based)"]
+    pages: Annotated[str, "every page the passages concerned stand on, as compact ranges"]
+    bbox: Annotated[BBox, "where the first passage stands on its page"]
+    chunk_id: Annotated[str, "the get_chunks chunk (default arguments) holding the first passage"]
+    breadcrumb: Annotated[list[str], "the titles of the headings the passage stands under"]
+    kind: Annotated[
+        str, "the first passage's kind: heading, paragraph, list_item, table, code, unreadable"
+    ]
+    passages: Annotated[int, "how many passages (blocks) the change covers in this version"]
+
+
+class DiffPlace(_DiffPlace, total=False):
+    anchor: Annotated[
+        str,
+        "the first passage's anchor (pdfthin:<fingerprint>/p/<page>#c=<start>-<end>): "
+        "resolve_anchor and render_citation answer it on this version",
+    ]
+
+
+class DiffCell(TypedDict):
+    old_row: Annotated[int | None, "the row in the older table (1-based, header = 1); null: added"]
+    new_row: Annotated[
+        int | None, "the row in the newer table (1-based, header = 1); null: removed"
+    ]
+    column: Annotated[int, "1-based"]
+    header: Annotated[str | None, "the column's header in the newer table"]
+    old: Annotated[str | None, "the cell's text in the older table; null: no such cell"]
+    new: Annotated[str | None, "the cell's text in the newer table; null: no such cell"]
+
+
+class _DiffChange(TypedDict):
+    kind: Annotated[
+        Literal["added", "removed", "changed", "moved", "not_compared"],
+        "what happened to the passage(s)",
+    ]
+    old: Annotated[DiffPlace | None, "where it stands in the older version (null: added)"]
+    new: Annotated[DiffPlace | None, "where it stands in the newer version (null: removed)"]
+
+
+class DiffChange(_DiffChange, total=False):
+    text: Annotated[
+        str,
+        "added, removed, moved: the passage's text (of a moved run, its first passage's, "
+        "cut at 300 characters)",
+    ]
+    diff: Annotated[
+        str,
+        "changed text: the newer passage with the older one's words folded in, "
+        "[-removed words-]{+added words+}, words separated by single spaces",
+    ]
+    cells: Annotated[list[DiffCell], "changed table: the cells that differ"]
+    cells_changed: Annotated[int, "changed table: how many cells differ (cells lists at most 200)"]
+    similarity: Annotated[float, "changed: how alike the two versions are, over words (0..1)"]
+    reason: Annotated[str, "not_compared: why (which pages could not be read)"]
+    truncated: Annotated[
+        bool,
+        "the change alone is larger than the budget: its text, diff or cells are cut (ending "
+        "in …), at the smallest budgets its breadcrumbs and anchors left out too; ask again "
+        "with a larger max_chars for it whole",
+    ]
+
+
+class DiffCounts(TypedDict):
+    added: int
+    removed: int
+    changed: int
+    moved: int
+    not_compared: int
+
+
+class DiffUnreadable(TypedDict, total=False):
+    old: Annotated[UnreadableReport, "the older version's pages that could not be read"]
+    new: Annotated[UnreadableReport, "the newer version's pages that could not be read"]
+
+
+class _DiffAnswer(TypedDict):
+    document: Annotated[DocumentSummary, "the older version (document): " + DOCUMENT_NOTE]
+    new: Annotated[DocumentSummary, "the newer version (new): " + DOCUMENT_NOTE]
+    identical: Annotated[
+        bool,
+        "every page of both versions was read and their text is the same, in the same order "
+        "(whatever the bytes: a re-saved copy is identical)",
+    ]
+    complete: Annotated[
+        bool,
+        "every passage of both versions was compared (false: some pages could not be read; "
+        "their passages are not_compared changes, never unchanged)",
+    ]
+    counts: Annotated[DiffCounts, "the changes of each kind over the whole diff"]
+    changes: Annotated[list[DiffChange], "in the order of the newer version"]
+    next_cursor: Annotated[str | None, NEXT_CURSOR_NOTE]
+
+
+class DiffResponse(_DiffAnswer, total=False):
+    unreadable: Annotated[DiffUnreadable, "the pages of each version that could not be read"]

@@ -48,7 +48,7 @@ from pdfthin.operations import OPERATIONS as REGISTRY
 from pdfthin.operations import Context, error_envelope
 from pdfthin.operations.context import DocumentCache, Limits, pypdf_warning, require_native
 from pdfthin.operations.paging import decoded
-from pdfthin.operations.params import MIN_MAX_CHARS
+from pdfthin.operations.params import MIN_MAX_CHARS, documents
 from pdfthin.operations.registry import BY_NAME
 from pdfthin.operations.response import dumps
 
@@ -133,10 +133,14 @@ class LambdaApp:
         loaded: list[Any] = []
         arguments = decoded(arguments, self.context.cursor_key)  # once, for every attempt
 
+        others = documents(BY_NAME[name].params)
+
         def run(max_chars: int | None) -> dict[str, Any]:
             if not loaded:  # once, even when the answer is made again with a smaller budget
                 loaded.append(self.documents.load(document))
-            kwargs = dict(arguments)
+                # A second document (diff_documents' new) is given and loaded as the first.
+                loaded.append({p.name: self.documents.load(arguments[p.name]) for p in others})
+            kwargs = {**arguments, **loaded[1]}
             if max_chars is not None:
                 kwargs["max_chars"] = max_chars
             return dict(operation(loaded[0], **kwargs, context=self.context))

@@ -12,13 +12,14 @@ envelope).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
 from pdfthin.adapters.mcp.sandbox import LISTING_PARAMS, MAX_PATH_CHARS, Listing, Sandbox
 from pdfthin.deadline import Deadline, applied
 from pdfthin.operations import OPERATIONS, Context, Operation
-from pdfthin.operations.params import Param, arguments
+from pdfthin.operations.params import Param, arguments, documents
 from pdfthin.operations.schema import json_schema
 from pdfthin.operations.source import CachedOnly
 from pdfthin.operations.types import ErrorBody
@@ -64,6 +65,11 @@ class ToolSpec:
     def handler(self) -> Callable[..., Any] | None:
         return None if self.operation is None else self.operation.handler
 
+    @property
+    def documents(self) -> tuple[Param, ...]:
+        """The documents the call names besides ``path``, each opened as ``path`` is."""
+        return () if self.operation is None else documents(self.operation.params)
+
     def input_schema(self) -> dict[str, Any]:
         return {
             "type": "object",
@@ -102,12 +108,27 @@ class ToolSpec:
         return arguments(self.name, self.params, raw)
 
 
+def _as_path(param: Param) -> Param:
+    """A second document of an operation (``diff_documents``' ``new``), given over MCP as the
+    first is: a path under the root."""
+    if param.kind != "document":
+        return param
+    return Param(
+        param.name,
+        "string",
+        param.description + " Here: a path relative to the server's root, as path.",
+        required=param.required,
+        max_length=MAX_PATH_CHARS,
+        examples=PATH.examples,
+    )
+
+
 def _tool(op: Operation) -> ToolSpec:
     return ToolSpec(
         op.name,
         op.title,
         op.description + (_FILE_CONTENT if op.file else ""),
-        (PATH, *op.params),
+        (PATH, *(_as_path(p) for p in op.params)),
         op.response,
         op,
     )
@@ -151,7 +172,10 @@ class Runner:
             if tool.handler is None:
                 return dict(self.sandbox.list_documents(**arguments))
             kwargs = dict(arguments)
-            with self.sandbox.open(kwargs.pop("path")) as file:
+            with ExitStack() as files:
+                file = files.enter_context(self.sandbox.open(kwargs.pop("path")))
+                for param in tool.documents:
+                    kwargs[param.name] = files.enter_context(self.sandbox.open(kwargs[param.name]))
                 return dict(tool.handler(file, **kwargs, context=self.context))
 
     def cached(
@@ -163,7 +187,13 @@ class Runner:
         assert tool.handler is not None
         with applied(deadline or Deadline()):
             kwargs = dict(arguments)
-            with self.sandbox.open(kwargs.pop("path"), cached_only=True) as file:
+            with ExitStack() as files:
+                file = files.enter_context(self.sandbox.open(kwargs.pop("path"), cached_only=True))
+                for param in tool.documents:
+                    path = kwargs[param.name]
+                    kwargs[param.name] = files.enter_context(
+                        self.sandbox.open(path, cached_only=True)
+                    )
                 try:
                     return dict(tool.handler(file, **kwargs, context=self.context))
                 except CachedOnly:
