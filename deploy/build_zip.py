@@ -60,7 +60,11 @@ _OTHER_ADAPTERS = (
     "pdfthin/mcp.py",
     "pdfthin/adapters/cli.py",
     "pdfthin/adapters/browser.py",
+    "pdfthin/adapters/batch_command.py",
     "pdfthin/__main__.py",
+    # Batches of files in worker processes, a machine's job (a function reads one document a
+    # request).
+    "pdfthin/batch/",
     # Chunk exports and the retrieval frameworks' loaders, for indexing pipelines in Python (the
     # frameworks are not in the zip); the handler answers get_chunks without them.
     "pdfthin/exports.py",

@@ -46,6 +46,7 @@ COLUMNS = (
     "reason_code",
     "provenance",
     "page_spans",
+    "anchor",
 )
 
 
@@ -171,7 +172,8 @@ def to_columns(chunks: Iterable[ChunkEntry]) -> dict[str, list[Any]]:
     as it is. The box of the chunk's first page is flat (``x0``, ``y0``, ``x1``, ``y1``);
     ``breadcrumb`` is a list of titles (a title may hold any text, so they are not joined);
     ``page_spans`` a list of ``{page, x0, y0, x1, y1}``; ``reason_code`` is ``text_layer``
-    where the chunk leaves it out; ``text`` is ``None`` for a chunk joined from parts.
+    where the chunk leaves it out; ``text`` is ``None`` for a chunk joined from parts, and
+    ``anchor`` for an unreadable page's chunk.
     A chunk whose parts are not all there is a ``ValueError``."""
     columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     for chunk in whole_chunks(chunks):
@@ -203,6 +205,7 @@ def _row(chunk: ChunkEntry) -> dict[str, Any]:
         "reason_code": chunk.get("reason_code", "text_layer"),
         "provenance": chunk["provenance"],
         "page_spans": [{"page": s["page"], **s["bbox"]} for s in chunk["page_spans"]],
+        "anchor": chunk.get("anchor"),
     }
 
 

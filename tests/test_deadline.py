@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -241,12 +241,15 @@ class _FakeEngine:
     class limits:  # stands for the engine's Limits
         page_seconds = 10.0
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, during_first: Callable[[], None] | None = None) -> None:
         self.seconds = seconds
         self.deadlines: list[float | None] = []
+        self.during_first = during_first
 
     def page(self, number: int, deadline: float | None = None) -> str:
         self.deadlines.append(deadline)
+        if self.during_first is not None and len(self.deadlines) == 1:
+            self.during_first()  # while the first read runs, whatever the machine's load
         time.sleep(self.seconds)
         return f"page {number}"
 
@@ -261,9 +264,7 @@ def test_a_page_a_callers_deadline_may_have_cut_is_never_kept() -> None:
     interest = Interest()
     short = Deadline(0.02)
     interest.join(short)
-    engine = _FakeEngine(0.05)
-    joined = threading.Timer(0.01, interest.join, [Deadline(5)])
-    joined.start()
+    engine = _FakeEngine(0.05, lambda: interest.join(Deadline(5)))
     assert document_module._read_page(engine, 1, interest) == "page 1"  # type: ignore[arg-type]
     assert len(engine.deadlines) == 2
     # Far away (later than the page's own limit): the page keeps its own limit.

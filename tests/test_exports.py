@@ -285,6 +285,8 @@ def _as_entry(row: dict[str, Any]) -> dict[str, Any]:
     }
     if row["reason_code"] != "text_layer":
         entry["reason_code"] = row["reason_code"]
+    if row["anchor"] is not None:
+        entry["anchor"] = row["anchor"]
     return entry
 
 
