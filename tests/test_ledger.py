@@ -402,6 +402,7 @@ _CODES = [
     ("needs_ocr", "symbols_only"),
     ("needs_ocr", "scan_with_sparse_text"),
     ("needs_ocr", "hidden_only"),
+    ("needs_ocr", "limit_reached"),
     ("text", "partial"),
 ]
 

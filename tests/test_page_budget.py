@@ -179,7 +179,7 @@ def test_a_page_cut_short_before_any_text_is_never_empty(
     b.add_page(b"/Fm Do", {"Font": {"F1": font}, "XObject": {"Fm": form}})
     doc = pdfthin.open(b.build())
     page = doc.page(1)
-    assert (page.status, page.reason_code) == ("needs_ocr", "unreadable")
+    assert (page.status, page.reason_code) == ("needs_ocr", "limit_reached")
     assert "more than 200 bytes of content" in page.reason
 
 
@@ -254,7 +254,7 @@ def test_the_documents_work_budget_reaches_the_agent() -> None:
     context = Context(limits=Limits(document_work=2 * page_work))
     described = describe_document(_pages(5), context=context)
     assert described["pages"]["text"] == "1-2"
-    assert described["pages"]["needs_ocr_reasons"] == {"unreadable": "3-5"}
+    assert described["pages"]["needs_ocr_reasons"] == {"limit_reached": "3-5"}
     assert described["problems"] == [
         f"the document's work budget ({2 * page_work} work units) was spent before page 3; "
         "it and the pages after it were not read"

@@ -275,3 +275,22 @@ def test_describe_lists_the_borderline_pages_least_sure_first() -> None:
         simple_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"), context=Context()
     )
     assert "borderline" not in plain
+
+
+def test_a_page_stopped_at_a_limit_is_told_apart_from_a_damaged_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both are ``needs_ocr`` (never empty), but only a limit says a larger one may read it."""
+    from pdfthin.engine.content import interpreter
+
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    broken = b.stream(b"not deflate data at all", flate=False, Filter="/FlateDecode")
+    b.add_page(None, {"Font": {"F1": font}}, extra={"Contents": broken})
+    b.add_page(b"q Q " * 100 + b"BT /F1 10 Tf 72 600 Td (late) Tj ET", {"Font": {"F1": font}})
+    monkeypatch.setattr(interpreter, "MAX_CONTENT_BYTES", 200)
+    doc = pdfthin.open(b.build())
+    damaged, limited = doc.page(1), doc.page(2)
+    assert (damaged.status, damaged.reason_code) == ("needs_ocr", "unreadable")
+    assert (limited.status, limited.reason_code) == ("needs_ocr", "limit_reached")
+    assert "more than 200 bytes" in limited.reason

@@ -39,6 +39,7 @@ from pdfthin.engine.citation import MAX_ANNOTATIONS, citation_pdf
 from pdfthin.engine.content import native_page
 from pdfthin.engine.content.interpreter import (
     Interpreter,
+    LimitProblem,
     PageTimeout,
     content_bytes,
     display_matrix,
@@ -614,7 +615,7 @@ class EngineDocument:
             self._problem(f"{why} before page {number}; it and the pages after it were not read")
         content, _, _ = self._blank(number)
         content.problems.append(f"not read: {why} on the pages before it")
-        content.incomplete = True
+        content.incomplete = content.stopped_at_limit = True
         return content
 
     def _deadline(self, call: float | None = None) -> float:
@@ -636,6 +637,7 @@ class EngineDocument:
         if problems:
             content.problems.extend(problems)
             content.incomplete = True
+            content.stopped_at_limit = any(isinstance(p, LimitProblem) for p in problems)
         resources = _inherited(page_obj, "/Resources")
         if _native.NATIVE is not None:
             try:
@@ -657,7 +659,7 @@ class EngineDocument:
         except PageTimeout as exc:
             interpreter._finish()
             content.problems.append(str(exc))
-            content.incomplete = True
+            content.incomplete = content.stopped_at_limit = True
         except RecursionError:
             interpreter._finish()
             content.problems.append("the page nests too deeply to read")
@@ -699,8 +701,9 @@ class EngineDocument:
         )
         if stop is None:
             return content
-        if isinstance(stop, str):
+        if isinstance(stop, str):  # the native twin of PageTimeout
             content.problems.append(stop)
+            content.stopped_at_limit = True
         elif isinstance(stop, RecursionError):
             content.problems.append("the page nests too deeply to read")
         else:

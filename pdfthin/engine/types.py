@@ -140,6 +140,9 @@ class PageContent:
     problems: list[str] = field(default_factory=list)
     #: True when reading stopped early (a limit or an unrecoverable error).
     incomplete: bool = False
+    #: True when what stopped it was a limit (time, size, the document's budget), not damage:
+    #: reading again with a larger limit may read it.
+    stopped_at_limit: bool = False
     #: The page's slice of the document's structure tree (tagged PDFs); ``None`` when the
     #: document has none or the page is not in it.
     structure: PageStructure | None = None

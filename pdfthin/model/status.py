@@ -97,6 +97,14 @@ def page_status(page: PageContent, layout: PageLayout, markdown: str) -> tuple[s
                 "vector_only",
                 (f"no text layer; {page.paths} vector paths may draw text as outlines"),
             )
+        if page.incomplete and page.stopped_at_limit:
+            # Not damage: a larger limit (or a rasterizer, which has its own) may read it.
+            return (
+                "needs_ocr",
+                "limit_reached",
+                "reading stopped at a limit before any text was read: "
+                + "; ".join(page.problems[:2]),
+            )
         if page.incomplete:
             return (
                 "needs_ocr",

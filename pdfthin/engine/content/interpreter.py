@@ -73,6 +73,11 @@ MAX_MASK_OPERATIONS = 10_000
 MAX_PATH_RECTS = 64
 
 
+class LimitProblem(str):
+    """A page's problem that is a limit reached, not damage in the file: reading again with a
+    larger limit may read what it left out."""
+
+
 class PageTimeout(Exception):
     pass
 
@@ -1438,8 +1443,10 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
             total += len(data) + (1 if parts else 0)
             if total > MAX_CONTENT_BYTES:
                 problems.append(
-                    f"the page's content streams hold more than {MAX_CONTENT_BYTES} bytes; "
-                    "the rest was not read"
+                    LimitProblem(
+                        f"the page's content streams hold more than {MAX_CONTENT_BYTES} bytes; "
+                        "the rest was not read"
+                    )
                 )
                 break
             parts.append(data)
