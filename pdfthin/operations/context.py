@@ -33,6 +33,7 @@ from functools import partial
 from typing import Any
 
 from pdfthin.deadline import Deadline, Stop, current
+from pdfthin.ocr.store import AgentTranscriptions, ResultDir
 from pdfthin.engine import (
     EngineDocument,
     Limits,
@@ -91,6 +92,11 @@ class Context:
     default_max_chars: int = DEFAULT_MAX_CHARS
     #: An :class:`pdfthin.ocr.OcrBinding`, or ``None`` (OCR unavailable).
     ocr: Any = None
+    #: The transcriptions agents submitted (``submit_transcription``): in memory, and in the
+    #: directory ``PDFTHIN_OCR_CACHE_DIR`` names when it is set (:mod:`pdfthin.ocr.store`).
+    transcriptions: AgentTranscriptions = field(
+        default_factory=lambda: AgentTranscriptions(ResultDir.from_env())
+    )
     #: Called as ``progress(done, total)`` while a document is being extracted.
     progress: Callable[[int, int], None] | None = None
     #: Called as ``ocr_progress(pages, page_count)`` before each batch of pages is sent to the
