@@ -232,11 +232,7 @@ class OcrBinding:
         def work(signal: Signal) -> Transcription | None:
             images = self.rasterizer.render(region_pdf, [1], self.dpi, signal)
             image = next(
-                (
-                    i
-                    for i in images or []
-                    if _page_of(i) == 1 and isinstance(i.get("image"), bytes)
-                ),
+                (i for i in images or [] if _page_of(i) == 1 and isinstance(i.get("image"), bytes)),
                 None,
             )
             if image is None or signal.cancelled:

@@ -33,7 +33,6 @@ from functools import partial
 from typing import Any
 
 from pdfthin.deadline import Deadline, Stop, current
-from pdfthin.ocr.store import AgentTranscriptions, ResultDir
 from pdfthin.engine import (
     EngineDocument,
     Limits,
@@ -53,6 +52,7 @@ from pdfthin.model.cache import MAX_SIZE as MAX_CACHE_SIZE
 from pdfthin.model.cache import Cached
 from pdfthin.model.keyring import Keyring
 from pdfthin.model.pagecache import DEFAULT_PAGE_CACHE_BYTES, PageCache
+from pdfthin.ocr.store import AgentTranscriptions, ResultDir
 from pdfthin.operations.cursor import key_from_env
 from pdfthin.operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
 from pdfthin.operations.source import CachedOnly, Opened, PathFile

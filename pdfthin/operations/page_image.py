@@ -18,8 +18,8 @@ import math
 from typing import Any
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model.page_image import embedded_page_image, scan_placement
 from pdfthin.model.figures import placement_ids
+from pdfthin.model.page_image import embedded_page_image, scan_placement
 from pdfthin.operations.boxes import Rect, parse_boxes
 from pdfthin.operations.citation import EDGE_TOLERANCE, _check_pixels, _image_facts, bbox_of
 from pdfthin.operations.context import Context, Source, default_context
@@ -165,7 +165,9 @@ def page_image_file(
         image = context.ocr.rasterize(pdf, 1, resolution)
         content = image["image"]
         media_type, pixels = _image_facts(content)
-        info.update(media_type=media_type, width=pixels[0], height=pixels[1], bytes=len(content))
+        info["media_type"] = media_type
+        info["width"], info["height"] = pixels
+        info["bytes"] = len(content)
     encoded = 4 * math.ceil(len(content) / 3)
     if encoded > limit:
         raise PdfthinError(

@@ -682,8 +682,7 @@ PAGE_IMAGE_MAX_BYTES = Param(
 TRANSCRIBED_PAGE = Param(
     "page",
     "integer",
-    "The page transcribed, 1-based. Out of range is an invalid_pages error naming the page "
-    "count.",
+    "The page transcribed, 1-based. Out of range is an invalid_pages error naming the page count.",
     required=True,
     minimum=1,
     maximum=MAX_MAX_PAGES,

@@ -24,14 +24,14 @@ import math
 import re
 import threading
 import unicodedata
-from typing import Any
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
-from pdfthin.operations.anchor_names import chunk_anchor
 from pdfthin.ocr.store import AgentTranscriptions
+from pdfthin.operations.anchor_names import chunk_anchor
 from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.find import search_coverage

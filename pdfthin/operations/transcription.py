@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from pdfthin.errors import PdfthinError
-from pdfthin.ocr.store import AGENT, AgentText
+from pdfthin.ocr.store import AgentText
 from pdfthin.operations.boxes import parse_boxes
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.page_image import check_region
@@ -70,15 +70,14 @@ def submit_transcription(
         "page": number,
         "region": None if box is None else bbox(box),
         "chars": len(body),
-        "provenance": AGENT,
+        "provenance": "agent",
         "status": "ocr" if box is None else the_page.status,
         "regions_transcribed": len(texts.regions),
         "persisted": context.transcriptions.directory is not None,
         "message": (
             f"page {number} now reads as status 'ocr', provenance 'agent'"
             if box is None
-            else f"kept apart from page {number}'s text: read_pages lists it under "
-            "transcriptions"
+            else f"kept apart from page {number}'s text: read_pages lists it under transcriptions"
         ),
     }
     return response
