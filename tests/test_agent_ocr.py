@@ -304,3 +304,46 @@ def test_a_binding_that_supports_regions_is_sent_the_region_alone() -> None:
     got = whole.transcribe_region(b"%PDF-page", b"%PDF-region", "f" * 64, 3, region)
     assert got is not None and got.region is None and got.markdown == "read None"
     assert whole_raster.calls[0][0] == b"%PDF-page"
+
+
+def test_a_region_of_a_page_that_needs_ocr_leaves_it_needing_ocr() -> None:
+    pdf = scan_pdf()
+    ctx = Context()
+    kept = submit_transcription(pdf, page=1, text="a stamp", region="0,0,100,100", context=ctx)
+    assert kept["status"] == "needs_ocr"
+    page = read_pages(pdf, context=ctx)["pages"][0]
+    # Part of a page is not the page: it still needs OCR, and says how to proceed.
+    assert page["status"] == "needs_ocr" and "next_steps" in page
+    assert [t["markdown"] for t in page["transcriptions"]] == ["a stamp"]
+    assert find_in_document(pdf, "stamp", context=ctx)["coverage"]["complete"] is False
+
+
+def test_a_jpeg_scan_is_answered_as_stored_and_cut_with_pillow() -> None:
+    image_module = pytest.importorskip("PIL.Image")
+    import io
+
+    picture = image_module.new("L", (W, H))
+    picture.putdata([pixel(x, y) for y in range(H) for x in range(W)])
+    stored = io.BytesIO()
+    picture.save(stored, format="JPEG", quality=95)
+    b = PdfBuilder()
+    image = b.image_xobject(W, H, stored.getvalue(), filter="/DCTDecode")
+    b.add_page(
+        b"q 600 0 0 800 0 0 cm /Im1 Do Q", {"XObject": {"Im1": image}}, media_box=(0, 0, 600, 800)
+    )
+    pdf = b.build()
+    whole = get_page_image(pdf, page=1, context=Context())
+    assert whole["media_type"] == "image/jpeg"
+    assert base64.b64decode(whole["data"]) == stored.getvalue()
+    cut = get_page_image(pdf, page=1, region="100,200,300,400", context=Context())
+    assert (cut["media_type"], cut["width"], cut["height"]) == ("image/png", 20, 20)
+    with image_module.open(io.BytesIO(base64.b64decode(cut["data"]))) as shown:
+        got = shown.convert("L").tobytes()
+
+    def error(x0: int, y0: int) -> float:
+        want = b"".join(expected(x0, y0, x0 + 20, y0 + 20))
+        return sum(abs(a - b) for a, b in zip(got, want, strict=True)) / len(want)
+
+    # JPEG is lossy: the cut is nearly the stored picture's columns 10..30, rows 20..40, and
+    # far from the same square a few pixels off.
+    assert error(10, 20) < 8 < min(error(12, 20), error(10, 22))
