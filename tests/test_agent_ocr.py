@@ -162,7 +162,9 @@ def test_a_transcription_is_read_searched_and_chunked_as_the_agents() -> None:
     found = find_in_document(pdf, "total due", context=ctx)
     assert [(m["page"], m["provenance"]) for m in found["matches"]] == [(2, "agent")]
     assert found["coverage"]["pages_needing_ocr"] == "1"
-    chunks = get_chunks(pdf, context=ctx)["chunks"]
+    chunked = get_chunks(pdf, context=ctx)
+    assert chunked["unreadable"]["pages"] == "1"
+    chunks = chunked["chunks"]
     assert [(c["page"], c["status"], c["provenance"]) for c in chunks] == [
         (1, "needs_ocr", "text_layer"),
         (2, "ocr", "agent"),

@@ -202,7 +202,9 @@ def get_chunks(
         )
     response["complete"] = stop is None
     covered = sorted({s["page"] for e in response["chunks"] for s in e["page_spans"]})
-    unreadable = report(doc, covered)
+    # A page the agent transcribed whole is read (its chunk says so, provenance agent).
+    transcribed = {e["page"] for e in response["chunks"] if e["provenance"] == AGENT}
+    unreadable = report(doc, [n for n in covered if n not in transcribed])
     if unreadable:
         response["unreadable"] = unreadable
     return response
