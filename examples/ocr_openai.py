@@ -9,6 +9,10 @@ network (docs/design.md, invariant 8). Configuration:
 - ``PDFTHIN_OCR_URL``: base URL (default ``http://127.0.0.1:11434``, Ollama's);
 - ``PDFTHIN_OCR_MODEL``: model name (default ``llama3.2-vision``);
 - ``PDFTHIN_OCR_API_KEY``: bearer token, if the endpoint wants one.
+
+It declares ``supports_regions``: asked for a region of a page
+(:meth:`pdfthin.ocr.OcrBinding.transcribe_region`), it is given the image of that region
+alone, rendered from a one-page PDF cut to it, and sends only that crop to the endpoint.
 """
 
 from __future__ import annotations
@@ -26,6 +30,10 @@ PROMPT = (
     "Transcribe all text on this page image as Markdown: headings as #, lists, tables as pipe "
     "tables. Output only the transcription; output nothing if the page has no text."
 )
+REGION_PROMPT = (
+    "This image is one region cut from a page. Transcribe all text in it as Markdown. Output "
+    "only the transcription; output nothing if it holds no text."
+)
 
 
 class ChatRecognizer:
@@ -34,6 +42,8 @@ class ChatRecognizer:
         self.model = model
         self.api_key = api_key
         self.name = f"chat-{model}"
+        #: Region items carry the crop alone: only that crop is sent.
+        self.supports_regions = True
 
     def recognize(self, pages: list[dict[str, Any]], signal: Signal) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -50,7 +60,10 @@ class ChatRecognizer:
                     {
                         "role": "user",
                         "content": [
-                            {"type": "text", "text": PROMPT},
+                            {
+                                "type": "text",
+                                "text": REGION_PROMPT if item.get("region") else PROMPT,
+                            },
                             {"type": "image_url", "image_url": {"url": data_uri}},
                         ],
                     }

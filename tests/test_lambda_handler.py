@@ -253,7 +253,21 @@ def test_every_operation_with_its_arguments(app: LambdaApp) -> None:
         "ledger",
         "render_citation",
         "diff_documents",
+        "get_page_image",
+        "submit_transcription",
     }
+
+
+def test_the_agent_as_ocr_on_lambda(app: LambdaApp) -> None:
+    from test_agent_ocr import scan_pdf
+
+    scan = b64(scan_pdf())
+    shown = app({"operation": "get_page_image", "document": scan, "page": 1}, None)
+    assert shown["source"] == "embedded_image" and shown["encoding"] == "base64"
+    given = app(
+        {"operation": "submit_transcription", "document": scan, "page": 1, "text": "words"}, None
+    )
+    assert (given["status"], given["provenance"]) == ("ocr", "agent")
 
 
 def test_null_arguments_count_as_absent(app: LambdaApp) -> None:

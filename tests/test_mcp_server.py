@@ -71,6 +71,8 @@ TOOLS = {
     "ledger",
     "extract_schema",
     "diff_documents",
+    "get_page_image",
+    "submit_transcription",
 }
 
 

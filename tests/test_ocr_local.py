@@ -255,3 +255,29 @@ def test_openai_compatible_recognizer_against_a_local_fake(
     image = body["messages"][0]["content"][1]["image_url"]["url"]
     assert image.startswith("data:image/png;base64,")
     assert base64.b64decode(image.split(",", 1)[1]).startswith(b"\x89PNG")
+
+
+def test_the_openai_compatible_example_sends_only_a_regions_crop(
+    fake_chat_server: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, requests = fake_chat_server
+    monkeypatch.setenv("PDFTHIN_OCR_URL", url)
+    example = load_binding(str(EXAMPLES / "ocr_openai.py"))
+    assert example.supports_regions
+
+    class Raster:
+        """Draws the page PDF and the region PDF as images one can tell apart."""
+
+        def render(self, pdf: bytes, pages: list[int], dpi: int, signal: Any) -> Any:
+            return [
+                {"page": p, "image": b"\x89PNG " + pdf, "media_type": "image/png"} for p in pages
+            ]
+
+    binding = OcrBinding(Raster(), example.provider, store=None)
+    got = binding.transcribe_region(b"%PDF-page", b"%PDF-region", "0" * 64, 2, (1, 2, 30, 40))
+    assert got is not None and got.markdown == "# Scanned heading\n\nRecognised text"
+    (request,) = requests
+    text, image = request["body"]["messages"][0]["content"]
+    assert "region" in text["text"]
+    sent = base64.b64decode(image["image_url"]["url"].split(",", 1)[1])
+    assert sent == b"\x89PNG %PDF-region"

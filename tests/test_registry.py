@@ -56,6 +56,7 @@ def _bad(op: Operation, param: Param) -> dict[str, Any]:
         "anchor": f"pdfthin:{'0' * 64}/p/1#c=0-3",
         "schema": _SCHEMA,
         "new": "v2.pdf",
+        "text": "words read on the page",
     }
     right = {p.name: required[p.name] for p in op.params if p.required}
     return {**right, param.name: _bad_value(param)}
@@ -158,6 +159,11 @@ def _sample_arguments(op: Operation, context: Context) -> dict[str, Any]:
         return {"anchor": found["match"]["anchor"]}
     if op.name == "render_citation":
         return {"page": 1, "bbox": "72,72,200,100"}
+    if op.name == "get_page_image":
+        return {"page": 1, "region": "72,72,200,100"}
+    if op.name == "submit_transcription":
+        # The sample has a text layer: a region's transcription (kept apart) is taken.
+        return {"page": 1, "text": "a signature", "region": "72,600,300,720"}
     if op.name == "get_image":
         listed = BY_NAME["list_images"].handler(SAMPLE, context=context)
         if not listed["images"]:
@@ -329,6 +335,7 @@ _CLI_EXTRA = {
     "find": {"quiet"},
     "image": {"output", "random"},
     "cite": {"output", "ocr"},
+    "page-image": {"output", "ocr"},
     "inspect": {"output"},
 }
 
@@ -374,12 +381,14 @@ def test_the_cli_checks_through_the_registry(capsys: pytest.CaptureFixture[str])
                 argv.insert(2, "the")
             if op.name == "get_image":
                 argv[2:2] = ["p1-i1", "-o", "/dev/null"]
-            if op.name == "inspect_layout":
+            if op.name == "inspect_layout" or (op.name == "get_page_image" and flag != "--page"):
                 argv += ["--page", "1"]
             if op.name == "extract_schema":
                 argv += ["--schema", json.dumps(_SCHEMA)]
             if op.name == "diff_documents":
                 argv.insert(2, str(SAMPLE))
+            if op.name == "submit_transcription":
+                argv += ["--page", "1", "--text", "words"] if flag != "--page" else ["--text", "w"]
             assert main(argv) == 2, argv
             assert f"{flag} must be an integer from" in capsys.readouterr().err
 

@@ -77,6 +77,10 @@ _HELP = {
     "resolve": "The passage an anchor (from `pdfthin verify`) names; exit 6 when stale.",
     "cite": "Write an image of a passage on its page, highlighted (--bbox with --page, or "
     "--anchor); drawn by the rasterizer of --ocr MODULE.",
+    "page-image": "Write a page (or --region of it) as an image: a scanned page's own picture, "
+    "else drawn by the rasterizer of --ocr MODULE.",
+    "transcribe": "Keep your transcription (--text) of a page that needs OCR (or of --region) "
+    "in the cache directory PDFTHIN_OCR_CACHE_DIR, where later reads find it.",
     "ledger": "Which pages the `pdfthin read` cursors given (--cursors) delivered in full, in "
     "part, not at all, or could not read, and what to read next.",
     "diff": "Compare two versions of a PDF, OLD and NEW, passage by passage: added, removed, "
@@ -287,6 +291,21 @@ def _parser() -> argparse.ArgumentParser:
                 metavar="MODULE",
                 help="the OCR binding whose rasterizer draws the image: a module name or .py "
                 "file, e.g. pdfthin.ocr.tesseract (default: none: renderer_unavailable)",
+            )
+        if op.command == "page-image":
+            p.add_argument(
+                "--output",
+                "-o",
+                metavar="FILE",
+                help="where to write the image (PNG, or JPEG when the scan is one); - writes "
+                "its bytes to stdout (default: its base64 text on stdout, as the MCP tool "
+                "answers it)",
+            )
+            p.add_argument(
+                "--ocr",
+                metavar="MODULE",
+                help="the OCR binding whose rasterizer draws a page that is not one scanned "
+                "picture, e.g. pdfthin.ocr.tesseract (default: none: renderer_unavailable)",
             )
         if op.command == "inspect":
             p.add_argument(
@@ -519,6 +538,7 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     any document is opened (an out-of-range ``--max-chars`` is usage, exit 2), in the command
     line's names; ``None`` when nothing is."""
     from pdfthin.errors import PdfthinError
+    from pdfthin.ocr.store import CACHE_DIR_ENV, ResultDir
     from pdfthin.operations.registry import BY_COMMAND
 
     if args.command == "batch":
@@ -541,7 +561,17 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     files = getattr(args, "file", None)
     if isinstance(files, list) and len(files) > 1 and args.cursor is not None:
         return "--cursor continues one file's answer; give one FILE with it"
-    if args.command in ("image", "cite") and args.output == "-" and args.format == "json":
+    if args.command == "transcribe" and ResultDir.from_env() is None:
+        # Without a directory the transcription would end with the process: pointless.
+        return (
+            f"a transcription is kept only where later commands find it: set {CACHE_DIR_ENV} "
+            "to a directory"
+        )
+    if (
+        args.command in ("image", "cite", "page-image")
+        and args.output == "-"
+        and args.format == "json"
+    ):
         return "--format json and -o - would both write to stdout; choose one"
     if args.command == "image" and args.random == (args.image_id is not None):
         return "give an image ID or --random, one of them"
@@ -1467,6 +1497,30 @@ def _cmd_cite(args: argparse.Namespace) -> int:
     return code
 
 
+def _cmd_page_image(args: argparse.Namespace) -> int:
+    from pdfthin.operations.page_image import page_image_file
+    from pdfthin.operations.registry import BY_COMMAND
+
+    context = _context(args)
+    json_mode = args.format == "json"
+    arguments = _arguments(BY_COMMAND["page-image"], args)
+    try:
+        # The file itself rather than get_page_image's base64 answer: the same arguments.
+        content, info = _run(
+            args, lambda: page_image_file(args.file, **arguments, context=context), json_mode
+        )
+    except _Failed as failed:
+        return failed.code
+    fmt = "jpeg" if info["media_type"] == "image/jpeg" else "png"
+    code = _write_image(args, content, info, fmt, "the page image", json_mode)
+    if code == EXIT_OK and args.output and args.output != "-" and not json_mode:
+        print(
+            f"{info['media_type']} {info['width']}x{info['height']} page {info['page']} "
+            f"({info['source']})"
+        )
+    return code
+
+
 def _write_image(
     args: argparse.Namespace,
     content: bytes,
@@ -1769,6 +1823,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "verify": _cmd_verify,
     "resolve": _cmd_resolve,
     "cite": _cmd_cite,
+    "page-image": _cmd_page_image,
     "ledger": _cmd_ledger,
     "diff": _cmd_diff,
     "serve": _cmd_serve,

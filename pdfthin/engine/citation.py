@@ -75,6 +75,8 @@ def _number(value: float) -> bytes:
 
 def overlay(boxes: Sequence[Box]) -> bytes:
     """The content drawn over the page: each box (user space) filled with the highlight."""
+    if not boxes:
+        return b""  # the page alone (get_page_image): nothing to fill
     r, g, b = (_number(v) for v in HIGHLIGHT_RGB)
     parts = [b"q %s gs %s %s %s rg" % (_HIGHLIGHT.encode(), r, g, b)]
     for x0, y0, x1, y1 in boxes:

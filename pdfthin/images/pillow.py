@@ -58,3 +58,26 @@ def grey_samples(data: bytes, width: int, height: int) -> bytes | None:
                 return bytes(grey.tobytes())
     except Exception:
         return None
+
+
+def crop_to_png(data: bytes, box: tuple[int, int, int, int], max_pixels: int) -> bytes | None:
+    """The pixels of ``box`` (columns and rows, ends excluded) of an image Pillow reads (a
+    JPEG), as a PNG; ``None`` when Pillow is missing or cannot read it."""
+    image_module = pillow()
+    if image_module is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with image_module.open(io.BytesIO(data)) as image:
+                width, height = image.size
+                if width * height > max_pixels:
+                    return None
+                part = image.crop(box)
+                if part.mode not in ("1", "L", "RGB", "RGBA"):
+                    part = part.convert("RGB")
+                out = io.BytesIO()
+                part.save(out, format="PNG")
+                return out.getvalue()
+    except Exception:  # a decoder's error of any kind: the caller finds another way
+        return None

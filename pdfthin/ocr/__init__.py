@@ -13,7 +13,11 @@ Invariant 9 of docs/design.md, enforced here and in the operations:
 - results are matched to the requested page numbers: a port's reordered, skipped, duplicated
   or invented pages are ignored, so it can never overwrite a page the text layer answered;
 - an empty transcription leaves the page ``needs_ocr``;
-- transcriptions are cached by document fingerprint, page, provider name and resolution;
+- transcriptions are cached by document fingerprint, page, provider name and resolution (in
+  memory, and in the directory ``PDFTHIN_OCR_CACHE_DIR`` names when it is set:
+  :mod:`pdfthin.ocr.store`), a region's under its region too;
+- a recognizer that declares ``supports_regions = True`` is sent the image of a region alone
+  (:meth:`OcrBinding.transcribe_region`); any other still gets whole pages;
 - a call that times out answers ``timeout``, but the port's concurrency slot stays held until
   the port's work has really ended.
 """
@@ -28,6 +32,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pdfthin.deadline import current, timeout_error
 from pdfthin.errors import PdfthinError
+from pdfthin.ocr.store import Region, ResultDir, region_key
 
 _T = TypeVar("_T")
 
@@ -76,6 +81,11 @@ class Rasterizer(Protocol):
 
 @runtime_checkable
 class Recognizer(Protocol):
+    """Turns images into Markdown. Optional attributes: ``version`` (a string, part of the
+    cache key: change it when the same name reads differently) and ``supports_regions``
+    (``True``: it may be sent the image of a region of a page, its item carrying
+    ``"region": {"x0", "y0", "x1", "y1"}`` in points on the page as displayed)."""
+
     name: str
 
     def recognize(self, pages: list[dict[str, Any]], signal: Signal) -> list[dict[str, Any]]:
@@ -90,10 +100,15 @@ class Transcription:
     provider: str
     dpi: int
     confidence: float | None = None
+    #: The region transcribed (points on the page as displayed); ``None``: the whole page.
+    region: Region | None = None
 
     @property
     def empty(self) -> bool:
         return not self.markdown.strip()
+
+    def as_record(self) -> dict[str, Any]:
+        return {"markdown": self.markdown, "confidence": self.confidence}
 
 
 #: Transcriptions kept per binding (pages); the oldest go first.
@@ -112,7 +127,10 @@ class OcrBinding:
     timeout: float = 120.0
     #: Port calls running at once; one more waits (up to ``timeout``) for a slot.
     max_concurrent: int = 1
-    _cache: OrderedDict[tuple[str, int, str, int], Transcription] = field(
+    #: Where results persist across processes: the directory ``PDFTHIN_OCR_CACHE_DIR`` names
+    #: (read when the binding is made), or ``None`` (memory only).
+    store: ResultDir | None = field(default_factory=ResultDir.from_env)
+    _cache: OrderedDict[tuple[str, int, str, int, str], Transcription] = field(
         default_factory=OrderedDict, repr=False
     )
     _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -132,21 +150,116 @@ class OcrBinding:
         return str(getattr(self.provider, "name", type(self.provider).__name__))
 
     @property
+    def version(self) -> str:
+        """The provider's ``version`` (empty when it declares none): part of the cache key."""
+        return str(getattr(self.provider, "version", ""))
+
+    @property
+    def supports_regions(self) -> bool:
+        return getattr(self.provider, "supports_regions", False) is True
+
+    @property
     def cache_key(self) -> tuple[str, int]:
         return (self.name, self.dpi)
 
-    def cached(self, fingerprint: str, page: int) -> Transcription | None:
-        with self._cache_lock:
-            hit = self._cache.get((fingerprint, page, self.name, self.dpi))
-            if hit is not None:
-                self._cache.move_to_end((fingerprint, page, self.name, self.dpi))
-            return hit
+    def _key(self, fingerprint: str, page: int, region: Region | None) -> dict[str, Any]:
+        return {
+            "fingerprint": fingerprint,
+            "page": page,
+            "region": region_key(region),
+            "provider": self.name,
+            "version": self.version,
+            "dpi": self.dpi,
+        }
 
-    def _store(self, fingerprint: str, result: Transcription) -> None:
+    def cached(
+        self, fingerprint: str, page: int, region: Region | None = None
+    ) -> Transcription | None:
+        """The transcription of ``page`` (or of ``region`` of it) kept in memory or, when a
+        directory is configured, found there (checked: :class:`~.store.ResultDir`)."""
+        key = (fingerprint, page, self.name, self.dpi, region_key(region))
         with self._cache_lock:
-            self._cache[(fingerprint, result.page, self.name, self.dpi)] = result
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit
+        if self.store is None:
+            return None
+        record = self.store.get(self._key(fingerprint, page, region))
+        markdown = None if record is None else record.get("markdown")
+        if not isinstance(markdown, str):
+            return None
+        confidence = record.get("confidence") if record is not None else None
+        found = Transcription(
+            page,
+            markdown,
+            self.name,
+            self.dpi,
+            float(confidence) if isinstance(confidence, (int, float)) else None,
+            region,
+        )
+        self._remember(fingerprint, found)
+        return found
+
+    def _remember(self, fingerprint: str, result: Transcription) -> None:
+        key = (fingerprint, result.page, self.name, self.dpi, region_key(result.region))
+        with self._cache_lock:
+            self._cache[key] = result
             while len(self._cache) > CACHE_PAGES:
                 self._cache.popitem(last=False)
+
+    def _store(self, fingerprint: str, result: Transcription) -> None:
+        self._remember(fingerprint, result)
+        if self.store is not None:
+            self.store.put(self._key(fingerprint, result.page, result.region), result.as_record())
+
+    def transcribe_region(
+        self, pdf: bytes, region_pdf: bytes, fingerprint: str, page: int, region: Region
+    ) -> Transcription | None:
+        """The transcription of ``region`` of ``page``: a recognizer that supports regions is
+        sent the image of the region alone (``region_pdf``: a one-page PDF showing just the
+        region, as :meth:`pdfthin.engine.EngineDocument.citation_pdf` makes it), rendered by
+        the rasterizer; any other is sent the whole page (``pdf``), and its whole-page
+        transcription (``region`` ``None``) is answered. Cached as :meth:`transcribe` caches.
+        ``None`` when the port answered nothing for it."""
+        if not self.supports_regions:
+            return self.transcribe(pdf, fingerprint, [page]).get(page)
+        hit = self.cached(fingerprint, page, region)
+        if hit is not None:
+            return hit
+        x0, y0, x1, y1 = region
+
+        def work(signal: Signal) -> Transcription | None:
+            images = self.rasterizer.render(region_pdf, [1], self.dpi, signal)
+            image = next(
+                (i for i in images or [] if _page_of(i) == 1 and isinstance(i.get("image"), bytes)),
+                None,
+            )
+            if image is None or signal.cancelled:
+                return None
+            item = {
+                **image,
+                "page": page,
+                "region": {"x0": x0, "y0": y0, "x1": x1, "y1": y1},
+            }
+            for answer in self.provider.recognize([item], signal) or []:
+                if _page_of(answer) != page:
+                    continue  # only the page asked about
+                markdown = answer.get("markdown")
+                confidence = answer.get("confidence")
+                result = Transcription(
+                    page,
+                    markdown if isinstance(markdown, str) else "",
+                    self.name,
+                    self.dpi,
+                    float(confidence) if isinstance(confidence, (int, float)) else None,
+                    region,
+                )
+                self._store(fingerprint, result)
+                return result
+            return None
+
+        return self._bounded(work, [page], f"the OCR provider {self.name!r}", "ocr_unavailable")
 
     def transcribe(
         self, pdf: bytes, fingerprint: str, pages: list[int]

@@ -104,6 +104,8 @@ class TesseractRecognizer:
     def __init__(self, languages: str = "eng") -> None:
         self.languages = languages
         self.name = f"tesseract-{languages}"
+        #: A region's image is its crop (rendered from a PDF cut to it): read as a page is.
+        self.supports_regions = True
 
     def recognize(self, pages: list[dict[str, Any]], signal: Signal) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

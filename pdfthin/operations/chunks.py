@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.model.chunks import Chunk, chunk_pages
+from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchor_names import chunk_anchor
 from pdfthin.operations.context import Context, Source, default_context
@@ -35,9 +37,17 @@ _LONGEST_INDEX = 10**9 - 1
 class ChunkStream:
     """A selection's chunks, made on demand and kept: ``upto(n)`` makes the first ``n``."""
 
-    def __init__(self, doc: Document, pages: list[int], max_tokens: int, stitch: bool) -> None:
-        self._source: Iterator[Chunk] | None = chunk_pages(
-            (doc.page(n) for n in pages), max_tokens, stitch
+    def __init__(
+        self,
+        doc: Document,
+        pages: list[int],
+        max_tokens: int,
+        stitch: bool,
+        transcriptions: AgentTranscriptions | None = None,
+    ) -> None:
+        made = chunk_pages((doc.page(n) for n in pages), max_tokens, stitch)
+        self._source: Iterator[Chunk] | None = (
+            made if transcriptions is None else _transcribed(made, doc, transcriptions)
         )
         self.made: list[Chunk] = []
         self._lock = threading.Lock()
@@ -62,15 +72,45 @@ class ChunkStream:
         return made[index] if index < len(made) else None
 
 
-def chunk_stream(doc: Document, pages: list[int], max_tokens: int, stitch: bool) -> ChunkStream:
-    """The document's stream of chunks for these arguments, kept with it."""
+def chunk_stream(
+    doc: Document,
+    pages: list[int],
+    max_tokens: int,
+    stitch: bool,
+    transcriptions: AgentTranscriptions | None = None,
+) -> ChunkStream:
+    """The document's stream of chunks for these arguments, kept with it; with
+    ``transcriptions``, a page the agent transcribed whole is a chunk of its transcription
+    (status ``ocr``, provenance ``agent``) instead of an ``unreadable`` one."""
     key = f"chunks:{format_pages(pages)}:{max_tokens}:{stitch}"
+    if transcriptions is not None:
+        key += f":agent{id(transcriptions)}.{transcriptions.generation(doc.fingerprint)}"
     with _STREAMS_LOCK:
         found = doc.derived.get(key)
         if not isinstance(found, ChunkStream):
-            found = ChunkStream(doc, pages, max_tokens, stitch)
+            found = ChunkStream(doc, pages, max_tokens, stitch, transcriptions)
             doc.derived[key] = found
     return found
+
+
+def _transcribed(
+    chunks: Iterator[Chunk], doc: Document, transcriptions: AgentTranscriptions
+) -> Iterator[Chunk]:
+    for chunk in chunks:
+        if chunk.kind == "unreadable" and chunk.status == "needs_ocr":
+            whole = transcriptions.page(doc.fingerprint, chunk.page).whole
+            if whole is not None:
+                text = whole.markdown.strip()
+                chunk = replace(
+                    chunk,
+                    kind="paragraph",
+                    markdown=text,
+                    text=text,
+                    status="ocr",
+                    reason_code="ocr",
+                    provenance=AGENT,
+                )
+        yield chunk
 
 
 _STREAMS_LOCK = threading.Lock()
@@ -97,7 +137,7 @@ def get_chunks(
         op="chunks", pages=format_pages(selection), max_tokens=tokens, stitch=stitched
     )
     pager = Pager("chunks", doc, args, cursor, context.cursor_key)
-    stream = chunk_stream(doc, selection, tokens, stitched)
+    stream = chunk_stream(doc, selection, tokens, stitched, context.transcriptions)
     start, offset = 0, 0
     if pager.start is not None:
         made = stream.upto(pager.start.index + 1)
@@ -162,7 +202,9 @@ def get_chunks(
         )
     response["complete"] = stop is None
     covered = sorted({s["page"] for e in response["chunks"] for s in e["page_spans"]})
-    unreadable = report(doc, covered)
+    # A page the agent transcribed whole is read (its chunk says so, provenance agent).
+    transcribed = {e["page"] for e in response["chunks"] if e["provenance"] == AGENT}
+    unreadable = report(doc, [n for n in covered if n not in transcribed])
     if unreadable:
         response["unreadable"] = unreadable
     return response

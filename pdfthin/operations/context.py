@@ -52,6 +52,7 @@ from pdfthin.model.cache import MAX_SIZE as MAX_CACHE_SIZE
 from pdfthin.model.cache import Cached
 from pdfthin.model.keyring import Keyring
 from pdfthin.model.pagecache import DEFAULT_PAGE_CACHE_BYTES, PageCache
+from pdfthin.ocr.store import AgentTranscriptions, ResultDir
 from pdfthin.operations.cursor import key_from_env
 from pdfthin.operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT, Bytes, Reads
 from pdfthin.operations.source import CachedOnly, Opened, PathFile
@@ -91,6 +92,11 @@ class Context:
     default_max_chars: int = DEFAULT_MAX_CHARS
     #: An :class:`pdfthin.ocr.OcrBinding`, or ``None`` (OCR unavailable).
     ocr: Any = None
+    #: The transcriptions agents submitted (``submit_transcription``): in memory, and in the
+    #: directory ``PDFTHIN_OCR_CACHE_DIR`` names when it is set (:mod:`pdfthin.ocr.store`).
+    transcriptions: AgentTranscriptions = field(
+        default_factory=lambda: AgentTranscriptions(ResultDir.from_env())
+    )
     #: Called as ``progress(done, total)`` while a document is being extracted.
     progress: Callable[[int, int], None] | None = None
     #: Called as ``ocr_progress(pages, page_count)`` before each batch of pages is sent to the

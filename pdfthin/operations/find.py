@@ -287,7 +287,8 @@ def _index(
     accents: bool,
 ) -> SearchIndex:
     ocr_key = context.ocr.cache_key if use_ocr and context.ocr is not None else None
-    key = ("search", sensitive, accents, use_ocr, ocr_key)
+    agent = context.transcriptions.generation(doc.fingerprint)
+    key = ("search", sensitive, accents, use_ocr, ocr_key, agent)
     cache: dict[Any, Any] = doc.derived
     found = cache.get(key)
     ocr_pages = tuple(sorted(n for n, v in views.items() if v["status"] == "ocr"))
@@ -420,6 +421,8 @@ def _entry(
         entry["anchor"] = anchor_of(doc.fingerprint, page, start, match["end"], end_page)
     if page != end_page:
         entry["end_page"] = end_page
+    if views[page].get("provenance"):
+        entry["provenance"] = views[page]["provenance"]
     label = views[page].get("label")
     if label:
         entry["page_label"] = label  # the file's page label, not page text

@@ -13,7 +13,9 @@ from typing import Any
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
+from pdfthin.ocr.store import AGENT, AgentText, PageTexts
 from pdfthin.operations.context import Context, Source
+from pdfthin.operations.response import bbox
 
 
 def require_binding(context: Context) -> Any:
@@ -47,6 +49,24 @@ def hidden_report(hidden: list[dict[str, Any]]) -> dict[str, Any]:
     return report
 
 
+def region_box(text: AgentText) -> tuple[float, float, float, float]:
+    assert text.region is not None
+    return text.region
+
+
+def next_steps(context: Context | None) -> str:
+    """What an agent can do about a page that needs OCR: a short hint, in every such page's
+    answer."""
+    steps = (
+        "this page has no text layer: look at it with get_page_image, then give its text "
+        "with submit_transcription (the page is then read and searched as status 'ocr', "
+        "provenance 'agent')"
+    )
+    if context is not None and context.ocr is not None:
+        steps += f"; or call again with ocr=true (OCR provider {context.ocr.name!r} is bound)"
+    return steps
+
+
 def page_view(
     doc: Document, number: int, use_ocr: bool, context: Context | None = None
 ) -> dict[str, Any]:
@@ -62,6 +82,35 @@ def page_view(
     }
     if page.hidden:
         view["hidden"] = hidden_report(page.hidden)
+    agent = (
+        context.transcriptions.page(doc.fingerprint, number)
+        if context is not None
+        else PageTexts(None, ())
+    )
+    if agent.regions:
+        view["transcriptions"] = [
+            {
+                "region": bbox(region_box(t)),
+                "markdown": t.markdown,
+                "provenance": AGENT,
+            }
+            for t in agent.regions
+        ]
+    if page.status == "needs_ocr" and agent.whole is not None:
+        # The agent's transcription of the whole page (submit_transcription): only ever of a
+        # page without a text layer, and always labelled as the agent's.
+        text = agent.whole.markdown.strip()
+        view.update(
+            status="ocr",
+            reason_code="ocr",
+            reason="text transcribed by the agent from the page image (submit_transcription)",
+            markdown=text,
+            text=text,
+            provenance=AGENT,
+        )
+        return view
+    if page.status == "needs_ocr" and view["reason_code"] != "ocr":
+        view["next_steps"] = next_steps(context)
     if use_ocr and page.status == "needs_ocr" and context is not None and context.ocr is not None:
         done = context.ocr.cached(doc.fingerprint, number)
         if done is not None and not done.empty:
@@ -71,7 +120,9 @@ def page_view(
                 reason=f"text recognised by OCR provider {done.provider!r} at {done.dpi} dpi",
                 markdown=done.markdown.strip(),
                 text=done.markdown.strip(),
+                provenance=done.provider,
             )
+            view.pop("next_steps", None)
         elif done is not None:
             view["reason"] = (
                 f"{page.reason}; OCR provider {done.provider!r} found no text on the page image"
@@ -87,7 +138,9 @@ def pending(context: Context, doc: Document, pages: list[int]) -> list[int]:
     return [
         n
         for n in pages
-        if doc.page(n).status == "needs_ocr" and binding.cached(doc.fingerprint, n) is None
+        if doc.page(n).status == "needs_ocr"
+        and binding.cached(doc.fingerprint, n) is None
+        and context.transcriptions.page(doc.fingerprint, n).whole is None
     ]
 
 

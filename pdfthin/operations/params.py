@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pdfthin.errors import PdfthinError, shown
+from pdfthin.ocr.store import MAX_TRANSCRIPTION_CHARS
 from pdfthin.operations.boxes import boxes_schema, parse_boxes
 from pdfthin.operations.cursor import MAX_CURSOR_CHARS
 
@@ -639,6 +640,64 @@ CITATION_MAX_BYTES = Param(
     minimum=1,
     maximum=MAX_MAX_BYTES,
     default=DEFAULT_MAX_BYTES,
+)
+
+# --- get_page_image and submit_transcription --------------------------------------------------
+
+IMAGE_PAGE = Param(
+    "page",
+    "integer",
+    "The page to show, 1-based. Out of range is an invalid_pages error naming the page count.",
+    required=True,
+    minimum=1,
+    maximum=MAX_MAX_PAGES,
+)
+REGION = Param(
+    "region",
+    "boxes",
+    "A region of the page, one box in points on the page as displayed (origin top left, y "
+    'down, as every bbox pdfthin answers): "x0,y0,x1,y1" or {x0, y0, x1, y1}. Default: the '
+    "whole page. It must lie on the page.",
+    examples=("72,600,300,720", {"x0": 72, "y0": 600, "x1": 300, "y1": 720}),
+)
+PAGE_DPI = Param(
+    "dpi",
+    "integer",
+    f"Resolution when the page is drawn by the server's rasterizer (default {DEFAULT_DPI}: "
+    "the image is the region's size in points x dpi / 72 pixels). A scanned page comes at "
+    "its scan's own resolution.",
+    minimum=MIN_DPI,
+    maximum=MAX_DPI,
+    default=DEFAULT_DPI,
+)
+PAGE_IMAGE_MAX_BYTES = Param(
+    "max_bytes",
+    "integer",
+    "Refuse an image whose base64 text is larger than this (default 5 MB): too_large; ask "
+    "again for a region of the page (or a lower dpi).",
+    minimum=1,
+    maximum=MAX_MAX_BYTES,
+    default=DEFAULT_MAX_BYTES,
+)
+TRANSCRIBED_PAGE = Param(
+    "page",
+    "integer",
+    "The page transcribed, 1-based. Out of range is an invalid_pages error naming the page count.",
+    required=True,
+    minimum=1,
+    maximum=MAX_MAX_PAGES,
+)
+#: The longest transcription taken.
+MAX_TRANSCRIPTION = MAX_TRANSCRIPTION_CHARS
+TRANSCRIPTION = Param(
+    "text",
+    "string",
+    f"What the page (or the region) says, as Markdown, 1 to {MAX_TRANSCRIPTION} characters: "
+    "transcribe what you see on get_page_image's image, nothing else.",
+    required=True,
+    max_length=MAX_TRANSCRIPTION,
+    text=True,
+    examples=("# Invoice 1042\n\nTotal due: 310.00 EUR",),
 )
 
 #: ``ledger``: the read_pages cursors an agent has seen.

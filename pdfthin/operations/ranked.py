@@ -26,9 +26,11 @@ import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
+from pdfthin.ocr.store import AgentTranscriptions
 from pdfthin.operations.anchor_names import chunk_anchor
 from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
@@ -131,14 +133,19 @@ class Bm25Index:
         return scored
 
 
-def bm25_index(doc: Document, selection: list[int]) -> Bm25Index:
-    """The index of the selection's default chunks, built once and kept with the document."""
+def bm25_index(
+    doc: Document, selection: list[int], transcriptions: AgentTranscriptions | None = None
+) -> Bm25Index:
+    """The index of the selection's default chunks, built once and kept with the document
+    (pages the agent transcribed whole are indexed with their transcription)."""
     key = f"bm25:{format_pages(selection)}"
+    if transcriptions is not None:
+        key += f":agent{id(transcriptions)}.{transcriptions.generation(doc.fingerprint)}"
     with _LOCK:
         found = doc.derived.get(key)
     if isinstance(found, Bm25Index):
         return found
-    stream = chunk_stream(doc, selection, DEFAULT_MAX_TOKENS, True)
+    stream = chunk_stream(doc, selection, DEFAULT_MAX_TOKENS, True, transcriptions)
     while not stream.complete:
         stream.upto(len(stream.made) + 64)
     index = Bm25Index.of(stream.made)
@@ -166,10 +173,8 @@ def search_chunks(
     limit = budget(max_chars, context)
     doc = context.document(document, password)
     selection = parse_pages(pages, doc.page_count)
-    index = bm25_index(doc, selection)
-    views = {
-        n: {"status": doc.page(n).status, "reason_code": doc.page(n).reason_code} for n in selection
-    }
+    index = bm25_index(doc, selection, context.transcriptions)
+    views = {n: _status(doc, n, context) for n in selection}
     coverage, _ = search_coverage(selection, views, None, None, False)
     terms = words(query)
     ranked = index.rank(terms)
@@ -212,6 +217,17 @@ def search_chunks(
             "coverage.pages_needing_ocr (or coverage.pages_read_in_part)"
         )
     return response
+
+
+def _status(doc: Document, number: int, context: Context) -> dict[str, Any]:
+    """The page's status for coverage: ``ocr`` once the agent transcribed it whole."""
+    page = doc.page(number)
+    if (
+        page.status == "needs_ocr"
+        and context.transcriptions.page(doc.fingerprint, number).whole is not None
+    ):
+        return {"status": "ocr", "reason_code": "ocr"}
+    return {"status": page.status, "reason_code": page.reason_code}
 
 
 def snippet(text: str, query: str, terms: list[str]) -> str:

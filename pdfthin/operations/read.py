@@ -224,4 +224,10 @@ def _entry(page: dict[str, Any], text: str, offset: int, total: int) -> PageEntr
         extras["part"] = {"start": offset, "end": offset + len(text), "total": total}
     if page.get("hidden"):
         extras["hidden_text"] = page["hidden"]
+    if page.get("provenance"):
+        extras["provenance"] = page["provenance"]
+    if page.get("next_steps"):
+        extras["next_steps"] = page["next_steps"]
+    if page.get("transcriptions"):
+        extras["transcriptions"] = page["transcriptions"]
     return {"page": page["page"], "status": page["status"], **why, "markdown": text, **extras}

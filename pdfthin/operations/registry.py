@@ -33,6 +33,7 @@ from pdfthin.operations.params import (
     FULL,
     IGNORE_CASE,
     IMAGE_ID,
+    IMAGE_PAGE,
     IMAGE_SECTION,
     IMAGE_SEED,
     INSPECT_MAX_CHARS,
@@ -48,17 +49,22 @@ from pdfthin.operations.params import (
     NEW_PASSWORD,
     OCR,
     PAGE,
+    PAGE_DPI,
+    PAGE_IMAGE_MAX_BYTES,
     PAGES,
     PASSWORD,
     POSITION,
     QUERY,
     QUOTE,
+    REGION,
     SCHEMA,
     SECTION,
     SEED,
     STITCH,
     SVG,
     TOP_K,
+    TRANSCRIBED_PAGE,
+    TRANSCRIPTION,
     Param,
     arguments,
 )
@@ -77,12 +83,14 @@ from pdfthin.operations.types import (
     InfoResponse,
     InspectResponse,
     LedgerResponse,
+    PageImageResponse,
     PeekResponse,
     ReadPagesResponse,
     ResolveResponse,
     SearchChunksResponse,
     SectionResponse,
     TocResponse,
+    TranscriptionResponse,
     VerifyResponse,
 )
 
@@ -253,6 +261,18 @@ def _diff() -> Callable[..., Any]:
     from pdfthin.operations.diff import diff_documents
 
     return diff_documents
+
+
+def _page_image() -> Callable[..., Any]:
+    from pdfthin.operations.page_image import get_page_image
+
+    return get_page_image
+
+
+def _transcription() -> Callable[..., Any]:
+    from pdfthin.operations.transcription import submit_transcription
+
+    return submit_transcription
 
 
 # --- what the descriptions share ----------------------------------------------------------------
@@ -642,6 +662,44 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
 )
 
+
+OPERATIONS += (
+    Operation(
+        "get_page_image",
+        "page-image",
+        "See a page as an image",
+        "A page (or a region of it) as an image you can look at: to read a page whose status "
+        "is 'needs_ocr' (then give its text with submit_transcription), or a region the text "
+        "layer does not carry (a scanned signature, a chart's words). When the page is one "
+        "scanned picture, the answer is that picture's own pixels (source 'embedded_image', "
+        "at the scan's resolution; rotation says how far to turn it to see the page as "
+        "displayed); otherwise the server's rasterizer draws it (source 'rasterizer', at "
+        "dpi), and without one the answer is renderer_unavailable. region is a box in points "
+        "on the page as displayed (origin top left), as every bbox pdfthin answers. An image "
+        "larger than max_bytes is too_large: ask for a region.",
+        (IMAGE_PAGE, REGION, PAGE_DPI, PAGE_IMAGE_MAX_BYTES, PASSWORD),
+        _page_image,
+        PageImageResponse,
+        file=True,
+    ),
+    Operation(
+        "submit_transcription",
+        "transcribe",
+        "Give a page's text you read",
+        "Give the text you read on a page's image (get_page_image) back to the server: a page "
+        "whose status is 'needs_ocr' then reads, in read_pages, find_in_document, get_chunks "
+        "and search_chunks, as status 'ocr' with provenance 'agent' (your transcription, "
+        "never mistaken for the file's text layer). A page that has a text layer is never "
+        "replaced: transcribe a region of it (region: a box in points on the page as "
+        "displayed), which read_pages lists apart under 'transcriptions'. A later "
+        "transcription of the same page or region replaces the earlier one. Kept in the "
+        "server's cache (and its cache directory when one is configured), per document "
+        "fingerprint and page. Transcribe what the image shows, as Markdown; add nothing.",
+        (TRANSCRIBED_PAGE, TRANSCRIPTION, REGION, PASSWORD),
+        _transcription,
+        TranscriptionResponse,
+    ),
+)
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
 BY_COMMAND: dict[str, Operation] = {op.command: op for op in OPERATIONS}

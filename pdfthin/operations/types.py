@@ -291,9 +291,24 @@ class PageWhy(TypedDict, total=False):
     page_label: Annotated[str, "the file's page label, not page text"]
 
 
+class RegionTranscription(TypedDict):
+    region: Annotated[BBox, "points on the page as displayed"]
+    markdown: str
+    provenance: Annotated[str, "agent: submitted with submit_transcription"]
+
+
 class PageExtras(TypedDict, total=False):
     part: Annotated[Part, "where this piece lies in the page's Markdown, when split"]
     hidden_text: Annotated[HiddenReport, "text withheld: each piece's reason, box and length"]
+    provenance: Annotated[
+        str, "where an 'ocr' page's text came from: 'agent' or the OCR provider's name"
+    ]
+    next_steps: Annotated[str, "a page that needs OCR: how to get its text"]
+    transcriptions: Annotated[
+        list[RegionTranscription],
+        "regions of the page the agent transcribed (submit_transcription with a region): kept "
+        "apart from the page's text, never searched",
+    ]
 
 
 class PageEntry(PageWhy, PageExtras):
@@ -364,6 +379,9 @@ class Match(_Match, total=False):
         "holding the match start; absent for text recognised by OCR",
     ]
     end_page: int
+    provenance: Annotated[
+        str, "text recognised by OCR: 'agent' (submit_transcription) or the OCR provider's name"
+    ]
     page_label: Annotated[str, "the file's page label, not page text"]
     anchor: Annotated[str, ANCHOR_NOTE + "; absent for text recognised by OCR"]
     words: dict[str, int]
@@ -740,6 +758,56 @@ class CitationFile(_Citation, total=False):
 class CitationResponse(CitationFile):
     encoding: Literal["base64"]
     data: str
+
+
+# --- get_page_image and submit_transcription ---------------------------------------------------
+
+
+class _PageImage(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    page: int
+    region: Annotated[BBox, "the part of the page shown, in points on the page as displayed"]
+    source: Annotated[
+        Literal["embedded_image", "rasterizer"],
+        "embedded_image: the page is one scanned picture, answered as stored (pure Python); "
+        "rasterizer: drawn by the server's rasterizer",
+    ]
+    media_type: Annotated[str, "image/png or image/jpeg"]
+    width: Annotated[int, "pixels"]
+    height: Annotated[int, "pixels"]
+    dpi: Annotated[float, "pixels per inch of the page (a scan's own resolution)"]
+    rotation: Annotated[
+        int, "degrees to turn the image clockwise to see the page as displayed (its /Rotate)"
+    ]
+    bytes: Annotated[int, "the image file's size"]
+    next_steps: Annotated[str, "what to do with the image"]
+
+
+class PageImageFile(_PageImage, total=False):
+    """A page's image described: everything ``get_page_image`` answers but its data."""
+
+    image_id: Annotated[str, "the embedded picture's id (list_images, get_image)"]
+    pixels: Annotated[list[int], "the stored picture's pixels shown: [x0, y0, x1, y1]"]
+    notes: list[str]
+
+
+class PageImageResponse(PageImageFile):
+    encoding: Literal["base64"]
+    data: str
+
+
+class TranscriptionResponse(TypedDict):
+    document: Annotated[DocumentRef, DOCUMENT_NOTE]
+    page: int
+    region: Annotated[BBox | None, "the region transcribed; null: the whole page"]
+    chars: int
+    provenance: Literal["agent"]
+    status: Annotated[str, "the page's status from now on ('ocr' once transcribed whole)"]
+    regions_transcribed: Annotated[int, "regions of the page transcribed so far"]
+    persisted: Annotated[
+        bool, "kept in the configured cache directory (PDFTHIN_OCR_CACHE_DIR), not only in memory"
+    ]
+    message: str
 
 
 # --- get_form_fields ----------------------------------------------------------------------------

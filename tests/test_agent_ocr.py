@@ -1,0 +1,351 @@
+"""The agent as OCR, through tools (issue 26): get_page_image, submit_transcription, the hint
+read_pages gives for needs_ocr pages, the OCR cache directory and bindings that take regions.
+
+Scans are generated here: one image XObject covering the page, its pixels a known function of
+their column and row, so a crop can be checked pixel by pixel.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from citation_support import FakeRasterizer, blank_png, fake_binding
+from pdfbuilder import PdfBuilder
+
+from pdfthin.errors import PdfthinError
+from pdfthin.ocr import OcrBinding, Signal
+from pdfthin.ocr.store import CACHE_DIR_ENV, MAX_TRANSCRIPTION_CHARS, ResultDir
+from pdfthin.operations import (
+    Context,
+    find_in_document,
+    get_chunks,
+    read_pages,
+    search_chunks,
+)
+from pdfthin.operations.page_image import get_page_image
+from pdfthin.operations.transcription import submit_transcription
+
+W, H = 60, 80
+
+
+def pixel(x: int, y: int) -> int:
+    return (x * 3 + y * 7) % 256
+
+
+def scan_pdf(rotate: int = 0, pages: int = 1, text_page: bool = False) -> bytes:
+    """``pages`` scanned pages (a W x H grey image covering a 600 x 800 page); with
+    ``text_page``, one more page with a text layer."""
+    b = PdfBuilder()
+    data = bytes(pixel(x, y) for y in range(H) for x in range(W))
+    image = b.image_xobject(W, H, data, flate=True)
+    for _ in range(pages):
+        b.add_page(
+            b"q 600 0 0 800 0 0 cm /Im1 Do Q",
+            {"XObject": {"Im1": image}},
+            media_box=(0, 0, 600, 800),
+            rotate=rotate or None,
+        )
+    if text_page:
+        font = b.font_standard("Helvetica")
+        b.add_page(b"BT /F1 12 Tf 72 700 Td (text layer words) Tj ET", {"Font": {"F1": font}})
+    return b.build()
+
+
+def grey_rows(png: bytes) -> list[bytes]:
+    """The rows of an 8-bit grey PNG written without filters (as pdfthin writes them)."""
+    assert png.startswith(b"\x89PNG")
+    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
+    assert (depth, colour) == (8, 0)
+    at, idat = 8, b""
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at : at + 8])
+        if kind == b"IDAT":
+            idat += png[at + 8 : at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompress(idat)
+    rows = [raw[r * (width + 1) : (r + 1) * (width + 1)] for r in range(height)]
+    assert all(row[0] == 0 for row in rows)
+    return [row[1:] for row in rows]
+
+
+def expected(x0: int, y0: int, x1: int, y1: int) -> list[bytes]:
+    return [bytes(pixel(x, y) for x in range(x0, x1)) for y in range(y0, y1)]
+
+
+# --- get_page_image -----------------------------------------------------------------------------
+
+
+def test_a_scanned_page_is_answered_as_its_own_picture_without_a_renderer() -> None:
+    got = get_page_image(scan_pdf(), page=1, context=Context())
+    assert got["source"] == "embedded_image" and got["media_type"] == "image/png"
+    assert (got["width"], got["height"], got["rotation"]) == (W, H, 0)
+    assert got["region"] == {"x0": 0.0, "y0": 0.0, "x1": 600.0, "y1": 800.0}
+    assert grey_rows(base64.b64decode(got["data"])) == expected(0, 0, W, H)
+
+
+def test_a_region_of_a_scan_is_cut_from_its_pixels() -> None:
+    # 10 points a pixel: the region 100..300 x 200..400 is columns 10..30, rows 20..40.
+    got = get_page_image(scan_pdf(), page=1, region="100,200,300,400", context=Context())
+    assert got["pixels"] == [10, 20, 30, 40]
+    assert grey_rows(base64.b64decode(got["data"])) == expected(10, 20, 30, 40)
+    assert got["dpi"] == pytest.approx(7.2)
+
+
+def test_a_region_of_a_rotated_scan_is_cut_where_the_page_shows_it() -> None:
+    # /Rotate 90: the page is displayed 800 wide, 600 high; a displayed point (u, v) is the
+    # stored picture's (v, 1 - u). The displayed top-left 200 x 150 points are the stored
+    # picture's bottom-left: columns 0..15, rows 60..80.
+    got = get_page_image(scan_pdf(rotate=90), page=1, region="0,0,200,150", context=Context())
+    assert got["rotation"] == 90
+    assert got["pixels"] == [0, 60, 15, 80]
+    assert grey_rows(base64.b64decode(got["data"])) == expected(0, 60, 15, 80)
+
+
+def test_a_page_that_is_not_a_scan_needs_the_rasterizer() -> None:
+    pdf = scan_pdf(text_page=True)
+    with pytest.raises(PdfthinError) as info:
+        get_page_image(pdf, page=2, context=Context())
+    assert info.value.code == "renderer_unavailable"
+    raster = FakeRasterizer(blank_png(3, 2))
+    got = get_page_image(
+        pdf, page=2, region="72,72,144,144", dpi=72, context=Context(ocr=fake_binding(raster))
+    )
+    assert got["source"] == "rasterizer" and (got["width"], got["height"]) == (3, 2)
+    drawn, pages, dpi = raster.calls[0]
+    assert drawn.startswith(b"%PDF-") and pages == [1] and dpi == 72
+
+
+def test_bad_regions_and_pages_are_typed_errors() -> None:
+    pdf = scan_pdf()
+    for region, code in (("0,0,700,100", "invalid_argument"), ("5,5,1,1", "invalid_argument")):
+        with pytest.raises(PdfthinError) as info:
+            get_page_image(pdf, page=1, region=region, context=Context())
+        assert info.value.code == code
+    with pytest.raises(PdfthinError) as info:
+        get_page_image(pdf, page=2, context=Context())
+    assert info.value.code == "invalid_pages"
+    with pytest.raises(PdfthinError) as info:
+        get_page_image(pdf, page=1, max_bytes=10, context=Context())
+    assert info.value.code == "too_large"
+
+
+# --- read_pages' hint and submit_transcription --------------------------------------------------
+
+
+def test_read_pages_says_how_to_proceed_on_a_page_that_needs_ocr() -> None:
+    pdf = scan_pdf(text_page=True)
+    pages = read_pages(pdf, context=Context())["pages"]
+    assert pages[0]["status"] == "needs_ocr"
+    assert "get_page_image" in pages[0]["next_steps"]
+    assert "submit_transcription" in pages[0]["next_steps"]
+    assert "next_steps" not in pages[1]
+    bound = read_pages(pdf, pages="1", context=Context(ocr=fake_binding()))["pages"][0]
+    assert "ocr=true" in bound["next_steps"] and "'none'" in bound["next_steps"]
+
+
+def test_a_transcription_is_read_searched_and_chunked_as_the_agents() -> None:
+    pdf = scan_pdf(pages=2)
+    ctx = Context()
+    answer = submit_transcription(pdf, page=2, text="Invoice 1042\n\nTotal due 310", context=ctx)
+    assert (answer["status"], answer["provenance"], answer["persisted"]) == ("ocr", "agent", False)
+    pages = read_pages(pdf, context=ctx)["pages"]
+    assert pages[0]["status"] == "needs_ocr"
+    assert pages[1]["status"] == "ocr" and pages[1]["provenance"] == "agent"
+    assert pages[1]["markdown"] == "Invoice 1042\n\nTotal due 310"
+    assert "next_steps" not in pages[1]
+    found = find_in_document(pdf, "total due", context=ctx)
+    assert [(m["page"], m["provenance"]) for m in found["matches"]] == [(2, "agent")]
+    assert found["coverage"]["pages_needing_ocr"] == "1"
+    chunked = get_chunks(pdf, context=ctx)
+    assert chunked["unreadable"]["pages"] == "1"
+    chunks = chunked["chunks"]
+    assert [(c["page"], c["status"], c["provenance"]) for c in chunks] == [
+        (1, "needs_ocr", "text_layer"),
+        (2, "ocr", "agent"),
+    ]
+    hits = search_chunks(pdf, "invoice", context=ctx)
+    assert [h["page"] for h in hits["results"]] == [2]
+    # A later transcription replaces it; other contexts (servers) do not see it.
+    submit_transcription(pdf, page=2, text="Invoice 1043", context=ctx)
+    assert find_in_document(pdf, "1043", context=ctx)["matches"][0]["page"] == 2
+    assert read_pages(pdf, pages="2", context=Context())["pages"][0]["status"] == "needs_ocr"
+
+
+def test_a_text_layer_is_never_replaced_but_a_region_is_kept_apart() -> None:
+    pdf = scan_pdf(text_page=True)
+    ctx = Context()
+    with pytest.raises(PdfthinError) as info:
+        submit_transcription(pdf, page=2, text="something else", context=ctx)
+    assert info.value.code == "invalid_argument" and info.value.details["status"] == "text"
+    kept = submit_transcription(
+        pdf,
+        page=2,
+        text="signed J. Doe",
+        region={"x0": 72, "y0": 600, "x1": 300, "y1": 700},
+        context=ctx,
+    )
+    assert kept["status"] == "text" and kept["regions_transcribed"] == 1
+    page = read_pages(pdf, pages="2", context=ctx)["pages"][0]
+    assert page["status"] == "text" and "signed" not in page["markdown"]
+    assert page["transcriptions"] == [
+        {
+            "region": {"x0": 72.0, "y0": 600.0, "x1": 300.0, "y1": 700.0},
+            "markdown": "signed J. Doe",
+            "provenance": "agent",
+        }
+    ]
+    assert find_in_document(pdf, "J. Doe", context=ctx)["matches"] == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [
+        ({"page": 1, "text": "   "}, "invalid_argument"),
+        ({"page": 1, "text": "x" * (MAX_TRANSCRIPTION_CHARS + 1)}, "invalid_argument"),
+        ({"page": 0, "text": "words"}, "invalid_argument"),
+        ({"page": 3, "text": "words"}, "invalid_pages"),
+        ({"page": 1, "text": "words", "region": "1,1,0,0"}, "invalid_argument"),
+        ({"page": 1, "text": "words", "region": "0,0,10,10;0,0,5,5"}, "invalid_argument"),
+    ],
+)
+def test_bad_transcriptions_are_typed_errors(arguments: dict[str, Any], code: str) -> None:
+    with pytest.raises(PdfthinError) as info:
+        submit_transcription(scan_pdf(), **arguments, context=Context())
+    assert info.value.code == code
+
+
+# --- the cache directory ------------------------------------------------------------------------
+
+
+def test_an_agents_transcription_persists_in_the_cache_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    pdf = scan_pdf()
+    assert submit_transcription(pdf, page=1, text="kept words", context=Context())["persisted"]
+    # A fresh context (another process: nothing in memory) reads it from the directory.
+    page = read_pages(pdf, context=Context())["pages"][0]
+    assert (page["status"], page["provenance"], page["markdown"]) == ("ocr", "agent", "kept words")
+    # A corrupt entry is ignored, never trusted: the page needs OCR again.
+    for entry in tmp_path.rglob("*.json"):
+        entry.write_text(json.dumps({"key": "another", "record": {"page": {"text": "forged"}}}))
+    assert read_pages(pdf, context=Context())["pages"][0]["status"] == "needs_ocr"
+
+
+class CountingRecognizer:
+    name = "counting"
+    version = "1"
+
+    def __init__(self, regions: bool = False) -> None:
+        self.calls: list[list[dict[str, Any]]] = []
+        self.supports_regions = regions
+
+    def recognize(self, pages: list[dict[str, Any]], signal: Signal) -> list[dict[str, Any]]:
+        self.calls.append(pages)
+        return [{"page": p["page"], "markdown": f"read {p.get('region')}"} for p in pages]
+
+
+def test_a_bindings_results_are_read_back_without_calling_it(tmp_path: Path) -> None:
+    pdf = scan_pdf()
+    first = CountingRecognizer()
+    ctx = Context(ocr=OcrBinding(FakeRasterizer(), first, store=ResultDir(tmp_path)))
+    assert read_pages(pdf, ocr=True, context=ctx)["pages"][0]["markdown"] == "read None"
+    assert len(first.calls) == 1
+    second = CountingRecognizer()
+    fresh = Context(ocr=OcrBinding(FakeRasterizer(), second, store=ResultDir(tmp_path)))
+    page = read_pages(pdf, ocr=True, context=fresh)["pages"][0]
+    assert (page["status"], page["markdown"], page["provenance"]) == (
+        "ocr",
+        "read None",
+        "counting",
+    )
+    assert second.calls == []
+    # Another version of the provider is another key: it reads the page again.
+    third = CountingRecognizer()
+    third.version = "2"
+    again = Context(ocr=OcrBinding(FakeRasterizer(), third, store=ResultDir(tmp_path)))
+    read_pages(pdf, ocr=True, context=again)
+    assert len(third.calls) == 1
+    # Entries that cannot be trusted are ignored.
+    for entry in tmp_path.rglob("*.json"):
+        entry.write_bytes(b"\xff not json")
+    fourth = CountingRecognizer()
+    broken = Context(ocr=OcrBinding(FakeRasterizer(), fourth, store=ResultDir(tmp_path)))
+    read_pages(pdf, ocr=True, context=broken)
+    assert len(fourth.calls) == 1
+
+
+# --- bindings that take regions -----------------------------------------------------------------
+
+
+def test_a_binding_that_supports_regions_is_sent_the_region_alone() -> None:
+    region = (10.0, 20.0, 110.0, 220.0)
+    raster = FakeRasterizer()
+    reader = CountingRecognizer(regions=True)
+    binding = OcrBinding(raster, reader, store=None)
+    got = binding.transcribe_region(b"%PDF-page", b"%PDF-region", "f" * 64, 3, region)
+    assert got is not None and got.region == region
+    assert raster.calls[0][0] == b"%PDF-region"
+    sent = reader.calls[0][0]
+    assert sent["page"] == 3 and sent["region"] == {
+        "x0": 10.0,
+        "y0": 20.0,
+        "x1": 110.0,
+        "y1": 220.0,
+    }
+    assert binding.cached("f" * 64, 3, region) is got
+    # One without region support still gets the whole page.
+    whole_raster = FakeRasterizer()
+    whole = OcrBinding(whole_raster, CountingRecognizer(), store=None)
+    got = whole.transcribe_region(b"%PDF-page", b"%PDF-region", "f" * 64, 3, region)
+    assert got is not None and got.region is None and got.markdown == "read None"
+    assert whole_raster.calls[0][0] == b"%PDF-page"
+
+
+def test_a_region_of_a_page_that_needs_ocr_leaves_it_needing_ocr() -> None:
+    pdf = scan_pdf()
+    ctx = Context()
+    kept = submit_transcription(pdf, page=1, text="a stamp", region="0,0,100,100", context=ctx)
+    assert kept["status"] == "needs_ocr"
+    page = read_pages(pdf, context=ctx)["pages"][0]
+    # Part of a page is not the page: it still needs OCR, and says how to proceed.
+    assert page["status"] == "needs_ocr" and "next_steps" in page
+    assert [t["markdown"] for t in page["transcriptions"]] == ["a stamp"]
+    assert find_in_document(pdf, "stamp", context=ctx)["coverage"]["complete"] is False
+
+
+def test_a_jpeg_scan_is_answered_as_stored_and_cut_with_pillow() -> None:
+    image_module = pytest.importorskip("PIL.Image")
+    import io
+
+    picture = image_module.new("L", (W, H))
+    picture.putdata([pixel(x, y) for y in range(H) for x in range(W)])
+    stored = io.BytesIO()
+    picture.save(stored, format="JPEG", quality=95)
+    b = PdfBuilder()
+    image = b.image_xobject(W, H, stored.getvalue(), filter="/DCTDecode")
+    b.add_page(
+        b"q 600 0 0 800 0 0 cm /Im1 Do Q", {"XObject": {"Im1": image}}, media_box=(0, 0, 600, 800)
+    )
+    pdf = b.build()
+    whole = get_page_image(pdf, page=1, context=Context())
+    assert whole["media_type"] == "image/jpeg"
+    assert base64.b64decode(whole["data"]) == stored.getvalue()
+    cut = get_page_image(pdf, page=1, region="100,200,300,400", context=Context())
+    assert (cut["media_type"], cut["width"], cut["height"]) == ("image/png", 20, 20)
+    with image_module.open(io.BytesIO(base64.b64decode(cut["data"]))) as shown:
+        got = shown.convert("L").tobytes()
+
+    def error(x0: int, y0: int) -> float:
+        want = b"".join(expected(x0, y0, x0 + 20, y0 + 20))
+        return sum(abs(a - b) for a, b in zip(got, want, strict=True)) / len(want)
+
+    # JPEG is lossy: the cut is nearly the stored picture's columns 10..30, rows 20..40, and
+    # far from the same square a few pixels off.
+    assert error(10, 20) < 8 < min(error(12, 20), error(10, 22))
