@@ -179,6 +179,8 @@ def parse_item(event: dict[str, Any]) -> Item:
     # An empty string is absent (a template parameter cannot be null).
     pages, max_tokens = body.get("pages") or None, body.get("max_tokens")
     stitch, seconds = body.get("stitch"), body.get("timeout_seconds")
+    if pages is not None and not isinstance(pages, str):
+        raise PdfthinError("invalid_argument", 'pages must be a string like "1-3,7" or null')
     if stitch is not None and not isinstance(stitch, bool):
         raise PdfthinError("invalid_argument", "stitch must be true, false or null")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)):
