@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from cfnlint.decode import decode_str
+from conftest import CORPUS_FILES, require_corpus
 from lambda_support import ROOT, local_runtime, moto_server, report_pdf, s3_client, s3_env
 
 sys.path.insert(0, str(ROOT / "deploy"))
@@ -74,7 +75,7 @@ def function_env(endpoint: str) -> dict[str, str]:
     return {
         **s3_env(endpoint),
         "PDFTHIN_NATIVE": "off",  # the zip has no native accelerator
-        "PDFTHIN_S3_BUCKETS": "docs/in/",
+        "PDFTHIN_S3_BUCKETS": "docs/in/, docs/corpus/",
         "PDFTHIN_S3_OUTPUT": "results/pdfthin/",
     }
 
@@ -392,3 +393,53 @@ def test_the_state_machine_definitions_are_valid_asl(tmp_path: Path) -> None:
         assert f'"{file}" is valid' in out, out
     assert f'"{tmp_path / "broken.asl.json"}" is invalid' in out, out
     assert "must have required property 'StartAt'" in out
+
+
+#: Corpus documents the local Map run reads: the shortest, so the sweep stays short.
+CORPUS_DOCUMENTS = 8
+
+
+@pytest.mark.corpus
+def test_the_map_played_locally_over_corpus_documents(
+    functions: local_map.Functions, endpoint: str, tmp_path: Path
+) -> None:
+    """The same item loop over a few real PDFs: each output is what ``pdfthin batch`` writes
+    for the file, and each failure is the failure it records, with a typed name."""
+    require_corpus()
+    chosen = sorted(
+        (f for f in CORPUS_FILES if f.password is None and f.pages.isdigit()),
+        key=lambda f: (int(f.pages), f.relpath),
+    )[:CORPUS_DOCUMENTS]
+    s3 = s3_client(endpoint)
+    local = tmp_path / "corpus"
+    for f in chosen:
+        s3.put_object(Bucket="docs", Key=f"corpus/{f.relpath}", Body=f.path.read_bytes())
+        (local / f.relpath).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f.path, local / f.relpath)
+    run = local_map.run_map(
+        machine(
+            SourcePrefix="corpus/", OutputPrefix="pdfthin/corpus/", ToleratedFailurePercentage="100"
+        ),
+        s3,
+        functions,
+        jobs=2,
+        run_id="corpus",
+    )
+    assert run.status == "SUCCEEDED" and not run.pending
+    batch = run_batch(sources(str(local)), tmp_path / "out", Options(format="chunks"))
+    expected = {r.name: r for r in batch.results}
+    assert len(expected) == len(chosen) == len(run.succeeded) + len(run.failed)
+    for outcome in run.succeeded:
+        record = outcome.output
+        want = expected[record["source"]]
+        assert (record["status"], record["fingerprint"]) == ("ok", want.fingerprint)
+        written = s3.get_object(Bucket="results", Key=record["output"]["key"])["Body"].read()
+        assert written == Path(want.output or "").read_bytes(), record["source"]
+    for outcome in run.failed:
+        assert outcome.error is not None
+        name, cause = outcome.error
+        source = outcome.input["batch_item"]["source"]["key"].removeprefix("corpus/")
+        want = expected[source]
+        assert want.status == "failed" and want.error is not None
+        assert name == ERROR_NAMES[want.error.code]
+        assert json.loads(cause)["errorMessage"].startswith(want.error.code + ":")
