@@ -255,6 +255,22 @@ def test_every_error_code_has_an_error_name() -> None:
     assert set(RETRYABLE) <= set(ERROR_NAMES.values())
 
 
+def test_requests_do_not_load_the_batch_code() -> None:
+    code = (
+        "import sys\n"
+        "from pdfthin.adapters.aws.handler import APP\n"
+        "APP({'operation': 'nope'})\n"
+        "print(sorted(m for m in sys.modules"
+        " if m.startswith(('pdfthin.batch', 'pdfthin.exports'))))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PDFTHIN_NATIVE": "off"}
+    env.pop("PDFTHIN_S3_BUCKETS", None)
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
+    )
+    assert out.stdout.strip() == "[]"
+
+
 def test_an_item_is_told_apart_from_requests() -> None:
     assert kind_of(item("in/a.pdf")) == ITEM
     assert kind_of({"operation": "read_pages", "document": {}}) == DIRECT
