@@ -25,6 +25,12 @@ A key that is not a ``*.pdf`` (any case; a folder marker), or not under ``source
 inventory lists the whole bucket), is answered ``ignored`` without reading it, as a folder walk
 passes it over. ``key_encoding: "url"``: the key is URL-encoded, as S3 inventory reports are.
 
+A rerun skips a document whose output object was made from the same source object (its
+version, or its ETag) with the same options (their digest, which names pdfthin's version):
+the answer is the kept record with ``status: "skipped"``, as ``pdfthin batch`` resumes. The
+output object carries both in its metadata (``pdfthin-source``, ``pdfthin-record``), so the
+function reads (HEADs) its own output prefix too.
+
 A failure is raised, not answered: Step Functions sees the exception's class name as the
 ``Error`` (:data:`ERROR_NAMES`; the message starts with the envelope's code), so the Map's
 Retry retries :data:`RETRYABLE` only, and a bad document fails its item at once and counts
@@ -38,6 +44,7 @@ memory is the function's (the batch's worker holds one document at a time).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -251,6 +258,11 @@ def _run(app: Any, event: dict[str, Any], deadline: Deadline | None) -> dict[str
         stitch=item.stitch,
         timeout_seconds=_seconds(item.timeout_seconds, deadline),
     )
+    # The source object as its HEAD named it: its version, or its ETag.
+    made_from = document.version or document.etag
+    kept = _still_good(app.documents, item.output_bucket, key, made_from, options.digest())
+    if kept is not None:
+        return {"source": item.name, **kept, "status": "skipped"}
     folder = tempfile.mkdtemp(prefix="pdfthin-item-")
     try:
         local = os.path.join(folder, "output")
@@ -266,13 +278,49 @@ def _run(app: Any, event: dict[str, Any], deadline: Deadline | None) -> dict[str
                 f"the {item.format} of s3://{item.bucket}/{item.key} is {size} bytes; this "
                 f"function writes at most {limit} (PDFTHIN_MAX_OUTPUT_BYTES)",
             )
-        _upload(app.documents, local, item.output_bucket, key, item.format, result)
+        entry = result.manifest_entry(options.digest())
+        entry["output"] = {"bucket": item.output_bucket, "key": key, "bytes": size}
+        _upload(app.documents, local, item.format, entry, made_from)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    entry = result.manifest_entry(options.digest())
-    entry["output"] = {"bucket": item.output_bucket, "key": key, "bytes": size}
     entry["seconds"] = round(result.seconds, 3)
     return entry
+
+
+#: The record's fields kept in the output object's metadata, for a rerun to answer from.
+_KEPT = ("fingerprint", "options", "page_count", "page_statuses", "needs_ocr", "output")
+#: S3 keeps at most 2 KB of user metadata: a longer record is not kept (the rerun redoes it).
+_MAX_METADATA = 1800
+
+
+def _still_good(
+    documents: Any, bucket: str, key: str, made_from: str, digest: str
+) -> dict[str, Any] | None:
+    """The record kept with the output at ``key`` when it was made from the same source
+    object (version or ETag) with the same options: a rerun skips the document, as ``pdfthin
+    batch`` skips a document whose output still stands. ``None``: (re)do it."""
+    from pdfthin.adapters.aws.documents import _s3_errors
+
+    if not made_from:
+        return None
+    client = documents._s3_client()
+    try:
+        with _s3_errors(bucket, key, None):
+            head = client.head_object(Bucket=bucket, Key=key)
+    except PdfthinError as exc:
+        if exc.code == "not_found":  # nothing made yet (or not readable): make it
+            return None
+        raise
+    meta = head.get("Metadata", {})
+    if meta.get("pdfthin-source") != made_from:
+        return None
+    try:
+        record = json.loads(meta.get("pdfthin-record", ""))
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("options") != digest:
+        return None
+    return {k: record[k] for k in _KEPT if k in record}
 
 
 def _seconds(asked: float | None, deadline: Deadline | None) -> float | None:
@@ -295,17 +343,21 @@ def _check_output(outputs: tuple[Bucket, ...], bucket: str, key: str) -> None:
         )
 
 
-def _upload(documents: Any, path: str, bucket: str, key: str, fmt: str, result: Any) -> None:
+def _upload(documents: Any, path: str, fmt: str, entry: dict[str, Any], made_from: str) -> None:
+    """The output written, with what a rerun needs to skip it (:func:`_still_good`): the
+    source object it was made from and the document's record (ASCII JSON, as S3 metadata
+    must be)."""
     from pdfthin.adapters.aws.documents import _s3_errors
 
+    bucket, key = entry["output"]["bucket"], entry["output"]["key"]
+    record = json.dumps({k: entry[k] for k in _KEPT}, separators=(",", ":"))
+    meta = {"pdfthin-source": made_from}
+    if len(record) <= _MAX_METADATA and made_from.isascii():
+        meta["pdfthin-record"] = record
     client = documents._s3_client()
     with open(path, "rb") as body, _s3_errors(bucket, key, None):
         client.put_object(
-            Bucket=bucket,
-            Key=key,
-            Body=body,
-            ContentType=_CONTENT_TYPES[fmt],
-            Metadata={"pdfthin-fingerprint": result.fingerprint or ""},
+            Bucket=bucket, Key=key, Body=body, ContentType=_CONTENT_TYPES[fmt], Metadata=meta
         )
 
 
