@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 from cfnlint.decode import decode_str
 from conftest import CORPUS_FILES, require_corpus
-from lambda_support import ROOT, local_runtime, moto_server, report_pdf, s3_client, s3_env
+from lambda_support import (
+    ROOT,
+    dense_pdf,
+    local_runtime,
+    moto_server,
+    report_pdf,
+    s3_client,
+    s3_env,
+)
 
 sys.path.insert(0, str(ROOT / "deploy"))
 import local_map
@@ -200,6 +208,24 @@ def test_a_rerun_skips_an_output_made_from_the_same_object_with_the_same_options
         s3.delete_object(Bucket="docs", Key=key)
 
 
+def test_an_item_out_of_time_is_a_retryable_timeout(
+    functions: local_map.Functions, endpoint: str
+) -> None:
+    s3 = s3_client(endpoint)
+    key = "in/slow/dense.pdf"
+    s3.put_object(Bucket="docs", Key=key, Body=dense_pdf(10))
+    try:
+        # Lambda's deadline 1.3 s away: the handler keeps 1 s back, the document gets 0.3 s.
+        done = functions.runtime.invoke(item(key), function_timeout=1.3)
+        assert done.result is None
+        assert done.error["errorType"] == "PdfthinTimeout", done.error
+        assert done.error["errorMessage"].startswith("timeout:")
+        assert "PdfthinTimeout" in RETRYABLE
+    finally:
+        s3.delete_object(Bucket="docs", Key=key)
+    assert not s3.list_objects_v2(Bucket="results", Prefix="pdfthin/slow/").get("Contents")
+
+
 # --- the Map, played locally ------------------------------------------------------------------
 
 
@@ -346,20 +372,6 @@ def test_an_inventory_key_is_url_decoded() -> None:
     event["batch_item"]["source"]["key_encoding"] = "url"
     parsed = parse_item(event)
     assert (parsed.key, parsed.name) == ("in/résumé 2024+.pdf", "résumé 2024+.pdf")
-
-
-def test_an_item_out_of_time_is_a_retryable_timeout() -> None:
-    class Context:
-        @staticmethod
-        def get_remaining_time_in_millis() -> int:
-            return 1000  # the handler keeps 1 s back: nothing left
-
-    app = LambdaApp(Config(buckets=(), outputs=()))
-    with pytest.raises(ItemError) as raised:
-        app(item("in/a.pdf"), Context())
-    # The item is checked before anything is read; an item with no time left is a timeout
-    # or the item's own error, never an unnamed failure.
-    assert type(raised.value).__name__ in ("PdfthinTimeout", "PdfthinBadItem")
 
 
 # --- the template and the definitions ---------------------------------------------------------
