@@ -62,12 +62,9 @@ _OTHER_ADAPTERS = (
     "pdfthin/adapters/browser.py",
     "pdfthin/adapters/batch_command.py",
     "pdfthin/__main__.py",
-    # Batches of files in worker processes, a machine's job (a function reads one document a
-    # request).
-    "pdfthin/batch/",
-    # Chunk exports and the retrieval frameworks' loaders, for indexing pipelines in Python (the
-    # frameworks are not in the zip); the handler answers get_chunks without them.
-    "pdfthin/exports.py",
+    # pdfthin/batch/ and pdfthin/exports.py travel: a Step Functions batch item is done by the
+    # batch's own work on one document (pdfthin/adapters/aws/items.py), imported for items only.
+    # The retrieval frameworks' loaders stay behind (the frameworks are not in the zip).
     "pdfthin/integrations/",
     # The local OCR binding runs poppler and Tesseract, which the Lambda runtime does not
     # have; a function binds its own provider through the OCR loader, which stays.

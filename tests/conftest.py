@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,3 +170,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def corpus() -> Path:
     require_corpus()
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def lambda_code(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Lambda deployment zip (bytecode for this interpreter), unpacked as Lambda unpacks
+    it: built once a run (it takes seconds) for every test that runs it, shared by pytest-xdist's
+    workers through the run's temporary folder (the first to need it builds it under a lock)."""
+    import fcntl
+
+    from lambda_support import build_zip, local_runtime
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    task = base / "lambda-task"
+    with open(base / "lambda-task.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (task / "pdfthin").is_dir():
+            runtime = f"python{sys.version_info.major}.{sys.version_info.minor}"
+            archive = build_zip.build(base / "pdfthin-lambda.zip", sys.executable, runtime=runtime)
+            local_runtime.unpack(archive, base / "lambda-task.part")
+            os.replace(base / "lambda-task.part", task)
+    return task

@@ -22,10 +22,14 @@ CFN_LINT = Path(sys.executable).with_name("cfn-lint")
 RUNTIME = f"python{sys.version_info.major}.{sys.version_info.minor}"
 
 
-def cfn_lint(template: Path) -> subprocess.CompletedProcess[str]:
+def cfn_lint(*templates: Path) -> subprocess.CompletedProcess[str]:
     assert CFN_LINT.is_file(), f"cfn-lint is not installed next to {sys.executable}"
     return subprocess.run(
-        [str(CFN_LINT), str(template)], check=False, capture_output=True, text=True, timeout=300
+        [str(CFN_LINT), *map(str, templates)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -36,7 +40,8 @@ def template() -> dict[str, Any]:
 
 
 def test_cfn_lint_passes_on_the_template() -> None:
-    result = cfn_lint(TEMPLATE)
+    # ... and on the Step Functions batch's (tests/test_lambda_batch.py), in the same run.
+    result = cfn_lint(TEMPLATE, TEMPLATE.with_name("batch-template.yaml"))
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -112,7 +117,9 @@ def test_the_zip_is_deterministic_and_holds_pdfthin_and_pypdf(
         f"pdfthin/engine/fonts/cidmaps/Adobe-{o}.bin" for o in ("Japan1", "GB1", "CNS1", "Korea1")
     } <= set(names)
     assert not [n for n in names if n.startswith(("pdfthin/adapters/mcp/", "pdfthin/cli."))]
-    assert not [n for n in names if n.startswith(("pdfthin/batch/", "pdfthin/adapters/batch"))]
+    assert not [n for n in names if n.startswith("pdfthin/adapters/batch")]
+    # The batch's work on one document and the chunk exports travel for Step Functions items.
+    assert {"pdfthin/batch/work" + suffix, "pdfthin/exports" + suffix} <= set(names)
     # The OCR ports and loader travel (a function may bind a provider); the local Tesseract
     # binding, which needs programs Lambda does not have, stays behind.
     assert "pdfthin/ocr/loader" + suffix in names

@@ -33,11 +33,9 @@ RUNTIME = f"python{sys.version_info.major}.{sys.version_info.minor}"
 
 
 @pytest.fixture(scope="module")
-def code(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The deployment zip (bytecode for this interpreter), unpacked as Lambda unpacks it."""
-    tmp = tmp_path_factory.mktemp("lambda")
-    archive = build_zip.build(tmp / "pdfthin-lambda.zip", sys.executable, runtime=RUNTIME)
-    return local_runtime.unpack(archive, tmp / "task")
+def code(lambda_code: Path) -> Path:
+    """The deployment zip, unpacked (built once a session: tests/conftest.py)."""
+    return lambda_code
 
 
 @pytest.fixture(scope="module")

@@ -24,11 +24,14 @@ RESPONSE_CHARS = 200_000
 
 @dataclass(frozen=True)
 class Task:
-    """One document to do: where its output goes (``None``: returned in the result)."""
+    """One document to do: where its output goes (``None``: returned in the result), and
+    the document already opened when it is not a file at ``source.path`` (the Lambda
+    handler's S3 object, read through its sandbox: ``pdfthin/adapters/aws/items.py``)."""
 
     source: SourceFile
     options: Options
     output: str | None = None
+    document: Any = None
 
 
 #: The worker's context, made on its first document: one document cached at a time (a batch
@@ -75,13 +78,14 @@ def _do(task: Task, context: Any) -> DocumentResult:
     from pdfthin.exports import page_markdown
 
     options, source = task.options, task.source
+    document = source.path if task.document is None else task.document
     statuses: Counter[str] = Counter()
     unread: list[int] = []
     summary: dict[str, Any] = {}
 
     def pages() -> Iterator[dict[str, Any]]:
         """Each page once, whole, counted as it goes by."""
-        for page in _pages(source.path, options, context, summary):
+        for page in _pages(document, options, context, summary):
             statuses[page["status"]] += 1
             if page["status"] == "needs_ocr":
                 unread.append(page["page"])
@@ -94,7 +98,7 @@ def _do(task: Task, context: Any) -> DocumentResult:
     elif options.format == "chunks":
         for _ in pages():  # the statuses; the pages stay in the page cache for the chunks
             pass
-        chunks = _chunks(source.path, options, context)
+        chunks = _chunks(document, options, context)
         if task.output is None:
             content = list(chunks)
         else:
@@ -123,7 +127,7 @@ def _do(task: Task, context: Any) -> DocumentResult:
 
 
 def _pages(
-    path: str, options: Options, context: Any, summary: dict[str, Any]
+    path: Any, options: Options, context: Any, summary: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
     """``read_pages`` followed through its cursors: each page whole; the document's summary
     (fingerprint, page count) put in ``summary``."""
@@ -150,7 +154,7 @@ def _pages(
     return whole_pages(responses())
 
 
-def _chunks(path: str, options: Options, context: Any) -> Iterator[Any]:
+def _chunks(path: Any, options: Options, context: Any) -> Iterator[Any]:
     from pdfthin.exports import chunks
 
     return chunks(

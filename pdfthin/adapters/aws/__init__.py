@@ -6,7 +6,10 @@
 - :mod:`.s3` — documents from S3 through boto3 (imported only for an S3 request), inside the
   configured buckets;
 - :mod:`.handler` — dispatch to :mod:`pdfthin.operations`, HTTP status codes, the response
-  payload limit and the deadline.
+  payload limit and the deadline;
+- :mod:`.items` — one Step Functions Distributed Map item (``{"batch_item": ...}``): an S3
+  document into ``pdfthin batch``'s output for it, written to S3; failures raised with typed
+  names for the Map's Retry (imported for items only).
 
 Nothing here keeps state a later request depends on: cursors carry everything, so any
 container, cold or warm, answers the same request the same way. The per-container caches only

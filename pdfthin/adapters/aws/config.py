@@ -23,6 +23,10 @@ DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024
 #: Answer ``timeout`` this long before Lambda would kill the invocation, so the client gets an
 #: envelope instead of a bare gateway error.
 DEADLINE_MARGIN_SECONDS = 1.0
+#: A batch item's output (one document's Markdown or chunks) larger than this is refused
+#: (``too_large``) rather than uploaded: it is written to /tmp first, whose default size on
+#: Lambda is 512 MB.
+DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,10 @@ class Config:
     #: ``PDFTHIN_CURSOR_KEY``: the secret that keys cursors (every container of a function
     #: needs the same one to continue each other's cursors); ``None``: an unkeyed checksum.
     cursor_key: bytes | None = field(default=None, repr=False)
+    #: ``PDFTHIN_S3_OUTPUT``: where batch items may write their outputs (bucket/prefix, as
+    #: ``PDFTHIN_S3_BUCKETS``); empty: this function writes nothing.
+    outputs: tuple[Bucket, ...] = ()
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -69,16 +77,20 @@ class Config:
             payload_limit=_int(env, "PDFTHIN_PAYLOAD_LIMIT", DEFAULT_PAYLOAD_LIMIT, 10_000, 2**31),
             ocr=env.get("PDFTHIN_OCR", "").strip() or None,
             cursor_key=key_from_env(env),
+            outputs=parse_buckets(env.get("PDFTHIN_S3_OUTPUT", ""), "PDFTHIN_S3_OUTPUT"),
+            max_output_bytes=_int(
+                env, "PDFTHIN_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES, 1, 2**40
+            ),
         )
 
 
-def parse_buckets(value: str) -> tuple[Bucket, ...]:
+def parse_buckets(value: str, variable: str = "PDFTHIN_S3_BUCKETS") -> tuple[Bucket, ...]:
     """``"docs, archive/reports/"``: bucket names, each optionally followed by ``/prefix``."""
     buckets = []
     for item in value.replace(",", " ").split():
         name, _, prefix = item.partition("/")
         if not 3 <= len(name) <= 63:
-            raise ValueError(f"PDFTHIN_S3_BUCKETS: {item!r} does not start with a bucket name")
+            raise ValueError(f"{variable}: {item!r} does not start with a bucket name")
         buckets.append(Bucket(name, prefix))
     return tuple(buckets)
 

@@ -4,7 +4,10 @@
   ``requestContext.http.method``;
 - ``http_v1``: API Gateway REST API proxy integrations (and HTTP APIs with payload format 1.0):
   ``httpMethod`` at the top;
-- ``direct``: ``aws lambda invoke`` / an SDK call / Step Functions: the event is the request.
+- ``direct``: ``aws lambda invoke`` / an SDK call / Step Functions: the event is the request;
+- ``batch_item``: one item of a Step Functions Distributed Map, ``{"batch_item": {...}}``
+  (:mod:`pdfthin.adapters.aws.items`): answered with the document's record, or a failure
+  raised so that Step Functions sees its name as the ``Error``.
 
 HTTP events carry the request as a JSON body (base64-encoded when the gateway decided the body
 was binary) and get ``{statusCode, headers, body}`` back; a direct invocation gets the
@@ -24,6 +27,7 @@ from pdfthin.operations.response import dumps
 HTTP_V2 = "http_v2"
 HTTP_V1 = "http_v1"
 DIRECT = "direct"
+ITEM = "batch_item"
 
 _JSON = "application/json; charset=utf-8"
 
@@ -47,6 +51,8 @@ def kind_of(event: Any) -> str:
                 return HTTP_V2
             if "httpMethod" in event:
                 return HTTP_V1
+        if ITEM in event:  # a request has "operation"; an item has this key and no other
+            return ITEM
     return DIRECT
 
 

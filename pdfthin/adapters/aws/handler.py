@@ -36,6 +36,7 @@ from typing import Any
 from pdfthin.adapters.aws.config import DEADLINE_MARGIN_SECONDS, Config
 from pdfthin.adapters.aws.documents import Documents
 from pdfthin.adapters.aws.events import (
+    ITEM,
     MethodNotAllowed,
     kind_of,
     payload_bytes,
@@ -106,6 +107,8 @@ class LambdaApp:
 
     def __call__(self, event: Any, lambda_context: Any = None) -> Any:
         kind = kind_of(event)
+        if kind == ITEM:
+            return self._item(event, self._deadline(lambda_context))
         try:
             request = request_of(kind, event)
             return self._answer(kind, request, self._deadline(lambda_context))
@@ -168,6 +171,16 @@ class LambdaApp:
             payload_bytes=size,
             limit=limit,
         )
+
+    def _item(self, event: dict[str, Any], deadline: Deadline | None) -> dict[str, Any]:
+        """One Distributed Map item (:mod:`pdfthin.adapters.aws.items`, imported for items
+        only): its record, or its failure raised for Step Functions' Retry and Catch."""
+        from pdfthin.adapters.aws.items import item_error, run_item
+
+        try:
+            return _within(deadline, partial(run_item, self, event, deadline))
+        except PdfthinError as exc:  # the deadline passed before the item answered
+            raise item_error(exc.code, exc.message) from None
 
     def _deadline(self, lambda_context: Any) -> Deadline | None:
         """When this invocation answers ``timeout``: a second before Lambda's deadline, or
