@@ -327,3 +327,74 @@ def test_a_schema_outside_the_subset_is_refused_before_the_document_is_opened() 
     )
     assert done.returncode == 2
     assert "/properties/a/$ref" in done.stderr and "/no/such.pdf" not in done.stderr
+
+
+def _invoice_with_totals() -> bytes:
+    """Line items, then summary rows inside the same table: a label in the first column, the
+    quantity and price columns empty, the amount in the last."""
+    c = Canvas()
+    rows = [
+        ("Description", "Qty", "Unit price", "Amount"),
+        ("Widget", "2", "10.00", "20.00"),
+        ("Gadget", "1", "5.00", "5.00"),
+        ("Cable", "4", "2.50", "10.00"),
+        ("Subtotal", "", "", "35.00"),
+        ("Tax", "", "", "7.00"),
+        ("Balance due", "", "", "42.00"),
+    ]
+    for i, (a, b, cc, d) in enumerate(rows):
+        y = 200 + i * 14
+        c.text(a, 72, y, 10)
+        if b:
+            c.right(b, 300, y, 10)
+        if cc:
+            c.right(cc, 400, y, 10)
+        c.right(d, 500, y, 10)
+    return pdf(c)
+
+
+def test_summary_rows_of_a_line_item_table_are_not_items_but_answer_fields() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "items": ITEMS,
+            "subtotal": {"type": "number"},
+            "tax": {"type": "number"},
+            "balance": {"type": "number", "title": "Balance due"},
+        },
+    }
+    answer = _extract(_invoice_with_totals(), schema)
+    data = answer["data"]
+    assert [item["description"] for item in data["items"]] == ["Widget", "Gadget", "Cable"]
+    assert (data["subtotal"], data["tax"], data["balance"]) == (35.0, 7.0, 42.0)
+    # An item without a quantity but no summary word stays an item.
+    c = Canvas()
+    for i, (a, b, d) in enumerate([("Description", "Qty", "Amount"), ("Widget", "2", "20.00")]):
+        c.text(a, 72, 200 + i * 14, 10)
+        c.right(b, 300, 200 + i * 14, 10)
+        c.right(d, 500, 200 + i * 14, 10)
+    c.text("Setup", 72, 228, 10)
+    c.right("9.00", 500, 228, 10)
+    items = _extract(pdf(c), {"type": "object", "properties": {"items": ITEMS}})["data"]["items"]
+    assert [item["description"] for item in items] == ["Widget", "Setup"]
+
+
+def test_the_command_line_prints_the_fields_as_text_and_json(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from pdfthin.adapters import cli
+
+    path = tmp_path / "invoice.pdf"
+    path.write_bytes(_invoice())
+    schema = json.dumps(SCHEMA)
+    assert cli.main(["extract", str(path), "--schema", schema]) == 0
+    text = capsys.readouterr().out
+    assert 'invoice_number: "INV-2024-007"  (page 1, tier text_pair, confidence ' in text
+    assert "items: 3 item(s)  (pages 1, tier line_item_table" in text
+    assert '  [1] {"description": "Widget", "quantity": 2' in text
+    assert "po_number: null  (not_found: " in text
+    assert not text.lstrip().startswith("{")  # not the JSON answer
+    assert cli.main(["extract", str(path), "--schema", schema, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["data"]["invoice_number"] == "INV-2024-007"
