@@ -15,8 +15,9 @@ Certain means all of:
   not) followed by its text; a mark followed by ``.`` or ``)`` opens a numbered list (a list
   of references), not a note;
 - each mark stands once in the text and opens one note; the numbered notes of the page run
-  on without a gap, top to bottom. A mark whose note is on another page, a note without its
-  mark, a number used twice: all stay text.
+  on without a gap, top to bottom, and every raised number after a word has its note (else
+  none of the page's numbered notes is linked). A mark whose note is on another page, a note
+  without its mark, a number used twice: all stay text.
 
 The marks and notes are found on the page's runs and lines, a note by the rule headings use
 to tell a footnote from a heading (:data:`pdfthin.layout.headings.NOTE_SIZE_RATIO`: smaller
@@ -43,8 +44,8 @@ from pdfthin.model.markdown import Anchor
 _MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶])$")
 #: A note line's first run holding its mark and text together ("1 The note").
 _MARK_AND_TEXT = re.compile(r"^(\d{1,3}|[*†‡§¶])\s+(?=[^\s.)])")
-#: Symbols as footnote labels (GitHub writes ``[^label]``).
-_SYMBOL_LABELS = {"*": "ast", "†": "dagger", "‡": "ddagger", "§": "sect", "¶": "para"}
+#: Symbols as footnote labels (GitHub writes ``[^label]``); a number is its own label.
+SYMBOL_LABELS = {"*": "ast", "†": "dagger", "‡": "ddagger", "§": "sect", "¶": "para"}
 #: Blocks whose text never takes a footnote.
 _LITERAL = frozenset({"code", "table"})
 #: What may close the word before a mark ("end.¹", "(see below)²").
@@ -200,7 +201,7 @@ def _wordlike(word: str) -> bool:
 
 
 def _label(mark: str) -> str:
-    return _SYMBOL_LABELS.get(mark, mark)
+    return SYMBOL_LABELS.get(mark, mark)
 
 
 def _box(run: TextRun) -> tuple[float, float, float, float]:
@@ -249,6 +250,9 @@ def find_footnotes(
         return []
     marks = _marks(runs, body, notes, s)
     counted = Counter(m.mark for m in marks)
+    # A numbered mark used twice or without its note: the page's numbers are not certain.
+    if any(m.isdigit() and (n > 1 or len(opened.get(m, ())) != 1) for m, n in counted.items()):
+        marks = [m for m in marks if not m.mark.isdigit()]
     out = []
     for m in marks:
         bodies = opened.get(m.mark, [])
