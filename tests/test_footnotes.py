@@ -73,9 +73,9 @@ def test_two_marks_and_their_notes_become_footnotes_and_the_plain_text_stays() -
     md = first.markdown
     assert "stated here and[^1] it" in md
     assert "claim after it[^2], here" in md
-    assert "\n\n[^1]: The first note says this." in md
-    assert "\n\n[^2]: The second note." in md
-    # Each definition a block of its own, marks once each.
+    # The second definition on the line after the first (GitHub reads both); the space after
+    # a note's mark as printed: none after the raised 1, one after the 2.
+    assert "\n\n[^1]:The first note says this.\n[^2]: The second note." in md
     assert md.count("[^1]") == 2 and md.count("[^2]") == 2
     # Plain text, search and anchors read the page as printed.
     assert "[^" not in first.text
@@ -100,7 +100,7 @@ def test_a_note_without_its_mark_stays_text() -> None:
     lines.append((128, BODY, ["a second claim after it", mark("2"), ", here on this line."]))
     md = _page(page(lines + NOTES)).markdown
     assert "[^1]" not in md and "The first note says this." in md
-    assert "after it[^2]" in md and "[^2]: The second note." in md
+    assert "after it[^2]" in md and "\n[^2]: The second note." in md
 
 
 def test_exponents_stay_text() -> None:

@@ -273,21 +273,27 @@ def with_footnotes(
     its anchors and image offsets moved along, and the footnotes linked."""
     pairs = find_footnotes(layout, runs, settings)
     edits: list[tuple[int, int, str]] = []
+    #: (where the note's mark starts, its end, its block's start, its label)
+    notes: list[tuple[int, int, int, str]] = []
     linked: list[Footnote] = []
     for mark, line, first in pairs:
         label = _label(mark.mark)
         at_mark = _place_mark(markdown, anchors, mark)
-        at_note = _place_note(markdown, anchors, mark.mark, line, first)
+        at_note = _place_note(markdown, anchors, mark.mark, first)
         if at_mark is None or at_note is None:
             continue
         start, end = at_mark
         edits.append((start, end, f"[^{label}]"))
-        note_start, note_end, block_start = at_note
-        lead = "" if block_start else "\n\n"  # a definition is a block of its own
-        edits.append((note_start, note_end, f"{lead}[^{label}]: "))
+        notes.append((*at_note, label))
         linked.append(
             Footnote(label, mark.mark, _box(mark.run), (line.x0, line.y0, line.x1, line.y1))
         )
+    for start, end, block, label in notes:
+        # A definition starts a line: a block's first, or one after a line break that follows
+        # another definition; else it is made a block of its own.
+        after_note = any(b == block and s < start for s, _, b, _ in notes)
+        lead = "" if start == block else "\n" if after_note else "\n\n"
+        edits.append((start, end, f"{lead}[^{label}]:"))
     if not edits:
         return markdown, anchors, image_offsets, []
     edits.sort()
@@ -332,20 +338,20 @@ def _place_mark(markdown: str, anchors: Sequence[Anchor], mark: _Mark) -> tuple[
 
 
 def _place_note(
-    markdown: str, anchors: Sequence[Anchor], mark: str, line: Line, first: TextRun
-) -> tuple[int, int, bool] | None:
-    """Where the note's mark (and the space after it) stands in the Markdown, at the start of
-    a line of the block that holds the note: ``(start, end, at the block's start)``; the
-    start of a line within a block is its line break."""
-    pattern = re.compile(r"(^|\n)" + _escaped(mark) + r"(?![\d.)])\s*(?=\S)")
-    found: list[tuple[int, int, bool]] = []
+    markdown: str, anchors: Sequence[Anchor], mark: str, first: TextRun
+) -> tuple[int, int, int] | None:
+    """Where the note's mark stands in the Markdown, at the start of a line of the block that
+    holds the note: ``(start, end, the block's start)``; the start of a line within a block is
+    its line break. The space after the mark, if any, stays as printed (``[^1]:Text`` is a
+    definition too)."""
+    pattern = re.compile(r"(^|\n)" + _escaped(mark) + r"(?![\d.)])(?=[^\S\n]*\S)")
+    found: list[tuple[int, int, int]] = []
     for anchor in anchors:
         if anchor.kind in _LITERAL or not _contains(anchor.box, first):
             continue
         block = markdown[anchor.offset : anchor.offset + anchor.length]
-        for m in pattern.finditer(block):
-            if m.group(1):
-                found.append((anchor.offset + m.start(), anchor.offset + m.end(), False))
-            else:
-                found.append((anchor.offset + m.start(), anchor.offset + m.end(), True))
+        found.extend(
+            (anchor.offset + m.start(), anchor.offset + m.end(), anchor.offset)
+            for m in pattern.finditer(block)
+        )
     return found[0] if len(found) == 1 else None
