@@ -398,3 +398,34 @@ def test_the_command_line_prints_the_fields_as_text_and_json(
     assert not text.lstrip().startswith("{")  # not the JSON answer
     assert cli.main(["extract", str(path), "--schema", schema, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["data"]["invoice_number"] == "INV-2024-007"
+
+
+@pytest.mark.parametrize("font", ["Helvetica", "Times-Roman"])
+def test_a_value_on_its_label_line_points_at_its_own_words(font: str) -> None:
+    """Label and value drawn as two pieces of one line: the value's box holds the value's
+    glyphs and none of the label's (the line's box held both)."""
+    from pdfthin.engine.fonts._fontdata import CORE_METRICS
+
+    chars, advances, default, _, _ = CORE_METRICS[font]
+    widths = dict(zip(chars, advances, strict=False))
+    size, x, baseline = 10.0, 72.0, 700.0
+
+    def width(text: str) -> float:
+        return sum(widths.get(ch, default) for ch in text) * size / 1000
+
+    label, value = "Invoice number: ", "INV-2024-007"
+    b = PdfBuilder()
+    f = b.font_standard(font, encoding="/WinAnsiEncoding")
+    content = (
+        f"BT /F1 {size:g} Tf {x} {baseline} Td ({label}) Tj ET "
+        f"BT /F1 {size:g} Tf {x + width(label)} {baseline} Td ({value}) Tj ET"
+    )
+    b.add_page(content.encode(), {"Font": {"F1": f}})
+    schema = {"type": "object", "properties": {"invoice_number": {"type": "string"}}}
+    field = _extract(b.build(), schema)["fields"]["invoice_number"]
+    assert field["value"] == value
+    box = field["bbox"]
+    label_end = x + width(label.rstrip(" "))  # the colon's right edge
+    value_start, value_end = x + width(label), x + width(label + value)
+    assert box["x0"] <= value_start and box["x1"] >= value_end  # the value's glyphs
+    assert box["x0"] > label_end  # none of the label's

@@ -33,7 +33,14 @@ from typing import Any, Literal
 from pdfthin.model.document import Page
 from pdfthin.model.extraction import labels as lb
 from pdfthin.model.extraction import values
-from pdfthin.model.extraction.page_text import Box, Table, TextLine, page_lines, page_tables
+from pdfthin.model.extraction.page_text import (
+    Box,
+    Table,
+    TextLine,
+    page_lines,
+    page_tables,
+    span_box,
+)
 from pdfthin.model.extraction.schema import FieldSpec, SchemaSpec
 from pdfthin.model.forms import LabelledField
 
@@ -382,6 +389,13 @@ def _text_candidates(
 
 
 def _at(line: TextLine, how: lb.Match, place: Place, label: str, text: str) -> _Candidate:
+    """A value on its label's line: ordered by the line's place, pointing at the value's own
+    part of the line (after its label)."""
+    value = text.strip()
+    after = line.text.find(label.strip())
+    after = after + len(label.strip()) if after >= 0 else 0
+    at = line.text.find(value, after)
+    box = span_box(line, at, at + len(value)) if at >= 0 else line.box
     return _Candidate(
         line.page,
         line.box[1],
@@ -389,8 +403,8 @@ def _at(line: TextLine, how: lb.Match, place: Place, label: str, text: str) -> _
         how,
         place,
         label.strip(),
-        text.strip(),
-        line.box,
+        value,
+        box,
         "text_pair",
     )
 
