@@ -327,3 +327,105 @@ def test_a_schema_outside_the_subset_is_refused_before_the_document_is_opened() 
     )
     assert done.returncode == 2
     assert "/properties/a/$ref" in done.stderr and "/no/such.pdf" not in done.stderr
+
+
+def _invoice_with_totals() -> bytes:
+    """Line items, then summary rows inside the same table: a label in the first column, the
+    quantity and price columns empty, the amount in the last."""
+    c = Canvas()
+    rows = [
+        ("Description", "Qty", "Unit price", "Amount"),
+        ("Widget", "2", "10.00", "20.00"),
+        ("Gadget", "1", "5.00", "5.00"),
+        ("Cable", "4", "2.50", "10.00"),
+        ("Subtotal", "", "", "35.00"),
+        ("Tax", "", "", "7.00"),
+        ("Balance due", "", "", "42.00"),
+    ]
+    for i, (a, b, cc, d) in enumerate(rows):
+        y = 200 + i * 14
+        c.text(a, 72, y, 10)
+        if b:
+            c.right(b, 300, y, 10)
+        if cc:
+            c.right(cc, 400, y, 10)
+        c.right(d, 500, y, 10)
+    return pdf(c)
+
+
+def test_summary_rows_of_a_line_item_table_are_not_items_but_answer_fields() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "items": ITEMS,
+            "subtotal": {"type": "number"},
+            "tax": {"type": "number"},
+            "balance": {"type": "number", "title": "Balance due"},
+        },
+    }
+    answer = _extract(_invoice_with_totals(), schema)
+    data = answer["data"]
+    assert [item["description"] for item in data["items"]] == ["Widget", "Gadget", "Cable"]
+    assert (data["subtotal"], data["tax"], data["balance"]) == (35.0, 7.0, 42.0)
+    # An item without a quantity but no summary word stays an item.
+    c = Canvas()
+    for i, (a, b, d) in enumerate([("Description", "Qty", "Amount"), ("Widget", "2", "20.00")]):
+        c.text(a, 72, 200 + i * 14, 10)
+        c.right(b, 300, 200 + i * 14, 10)
+        c.right(d, 500, 200 + i * 14, 10)
+    c.text("Setup", 72, 228, 10)
+    c.right("9.00", 500, 228, 10)
+    items = _extract(pdf(c), {"type": "object", "properties": {"items": ITEMS}})["data"]["items"]
+    assert [item["description"] for item in items] == ["Widget", "Setup"]
+
+
+def test_the_command_line_prints_the_fields_as_text_and_json(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from pdfthin.adapters import cli
+
+    path = tmp_path / "invoice.pdf"
+    path.write_bytes(_invoice())
+    schema = json.dumps(SCHEMA)
+    assert cli.main(["extract", str(path), "--schema", schema]) == 0
+    text = capsys.readouterr().out
+    assert 'invoice_number: "INV-2024-007"  (page 1, tier text_pair, confidence ' in text
+    assert "items: 3 item(s)  (pages 1, tier line_item_table" in text
+    assert '  [1] {"description": "Widget", "quantity": 2' in text
+    assert "po_number: null  (not_found: " in text
+    assert not text.lstrip().startswith("{")  # not the JSON answer
+    assert cli.main(["extract", str(path), "--schema", schema, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["data"]["invoice_number"] == "INV-2024-007"
+
+
+@pytest.mark.parametrize("font", ["Helvetica", "Times-Roman"])
+def test_a_value_on_its_label_line_points_at_its_own_words(font: str) -> None:
+    """Label and value drawn as two pieces of one line: the value's box holds the value's
+    glyphs and none of the label's (the line's box held both)."""
+    from pdfthin.engine.fonts._fontdata import CORE_METRICS
+
+    chars, advances, default, _, _ = CORE_METRICS[font]
+    widths = dict(zip(chars, advances, strict=False))
+    size, x, baseline = 10.0, 72.0, 700.0
+
+    def width(text: str) -> float:
+        return sum(widths.get(ch, default) for ch in text) * size / 1000
+
+    label, value = "Invoice number: ", "INV-2024-007"
+    b = PdfBuilder()
+    f = b.font_standard(font, encoding="/WinAnsiEncoding")
+    content = (
+        f"BT /F1 {size:g} Tf {x} {baseline} Td ({label}) Tj ET "
+        f"BT /F1 {size:g} Tf {x + width(label)} {baseline} Td ({value}) Tj ET"
+    )
+    b.add_page(content.encode(), {"Font": {"F1": f}})
+    schema = {"type": "object", "properties": {"invoice_number": {"type": "string"}}}
+    field = _extract(b.build(), schema)["fields"]["invoice_number"]
+    assert field["value"] == value
+    box = field["bbox"]
+    label_end = x + width(label.rstrip(" "))  # the colon's right edge
+    value_start, value_end = x + width(label), x + width(label + value)
+    assert box["x0"] <= value_start and box["x1"] >= value_end  # the value's glyphs
+    assert box["x0"] > label_end  # none of the label's

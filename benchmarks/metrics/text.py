@@ -57,6 +57,12 @@ _BULLET = re.compile(r"^(\s*)[-*+]\s+")
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+#: Footnotes (``[^1]`` and a line's ``[^1]:``, the space after it as printed), read as the
+#: marks they were printed as; pdfthin's labels for symbol marks (pdfthin/model/footnotes.py)
+#: back to the symbols.
+_FOOTNOTE_DEFINITION = re.compile(r"^\[\^([^\]\s]+)\]:")
+_FOOTNOTE = re.compile(r"(?<!\\)\[\^([^\]\s]+)\]")
+_FOOTNOTE_SYMBOLS = {"ast": "*", "dagger": "†", "ddagger": "‡", "sect": "§", "para": "¶"}
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(\s[^<>]*)?/?>")
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", re.DOTALL)
@@ -86,6 +92,10 @@ def split_row(line: str) -> list[str]:
 def is_table_row(line: str) -> bool:
     stripped = line.strip()
     return stripped.startswith("|") and stripped.count("|") >= 2
+
+
+def _footnote_mark(match: re.Match[str]) -> str:
+    return _FOOTNOTE_SYMBOLS.get(match.group(1), match.group(1))
 
 
 def strip_inline(text: str) -> str:
@@ -124,5 +134,7 @@ def strip_markdown(markdown: str) -> str:
         else:
             line = _QUOTE.sub("", line)
             line = _BULLET.sub(r"\1", line)
+        line = _FOOTNOTE_DEFINITION.sub(_footnote_mark, line)
+        line = _FOOTNOTE.sub(_footnote_mark, line)
         out.append(strip_inline(line))
     return "\n".join(out)

@@ -60,3 +60,19 @@ def test_strip_markdown_removes_syntax_and_keeps_text() -> None:
 def test_markdown_engines_are_scored_on_stripped_text() -> None:
     assert tx.text_score(["## Heading\n\nBody **bold**"], "Heading\n\nBody bold", True) == 1.0
     assert tx.text_score(["## Heading"], "Heading", False) < 1.0
+
+
+def test_footnotes_are_read_as_their_marks() -> None:
+    """pdfthin's footnotes (pdfthin/model/footnotes.py) score as the marks printed."""
+    from pdfthin.model.footnotes import SYMBOL_LABELS
+
+    md = "A claim[^1] and another[^ast].\n\n[^1]: The note.\n\n[^ast]:Its note.\nOn \\[^2] here."
+    assert tx.strip_markdown(md).split("\n") == [
+        "A claim1 and another*.",
+        "",
+        "1 The note.",
+        "",
+        "*Its note.",
+        "On [^2] here.",
+    ]
+    assert {v: k for k, v in tx._FOOTNOTE_SYMBOLS.items()} == SYMBOL_LABELS

@@ -1424,6 +1424,42 @@ def _image_line(item: dict[str, Any]) -> str:
     return line
 
 
+def _cmd_extract(args: argparse.Namespace) -> int:
+    return _simple(args, _extract_text)
+
+
+def _extract_text(r: dict[str, Any]) -> str:
+    """The filled schema, a field a line in the schema's order: ``path: value`` (as JSON, the
+    document's words quoted), where it was found (page, tier, confidence); each line item on
+    a line of its own; then the fields left null with why, and the answer's notes."""
+    lines: list[str] = []
+    for path, entry in r["fields"].items():
+        where = f"page {entry['page']}" if entry["page"] is not None else "no page"
+        if "pages" in entry:
+            where = f"pages {entry['pages']}"
+        found = f"({where}, tier {entry['tier']}, confidence {entry['confidence']:g})"
+        value = entry["value"]
+        if isinstance(value, list):
+            lines.append(f"{path}: {len(value)} item(s)  {found}")
+            lines.extend(f"  [{i}] {_quoted_value(item)}" for i, item in enumerate(value, 1))
+        else:
+            lines.append(f"{path}: {_quoted_value(value)}  {found}")
+    for missing in r["missing"]:
+        lines.append(f"{missing['path']}: null  ({missing['reason']}: {missing['message']})")
+    if "omitted" in r:
+        lines.append(f"omitted: {', '.join(r['omitted']['paths'])}  ({r['omitted']['message']})")
+    lines.extend(f"note: {note}" for note in r.get("notes", []))
+    note = _unreadable_note(r)
+    if note:
+        lines.append(note)
+    return "\n".join(lines) if lines else "(no fields)"
+
+
+def _quoted_value(value: Any) -> str:
+    """A value read from the document, as JSON on one line."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _cmd_fields(args: argparse.Namespace) -> int:
     code, response = _listing(args, "fields", ("fields",), "(no form fields)")
     if response is not None:
@@ -1817,6 +1853,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "images": _cmd_images,
     "image": _cmd_image,
     "fields": _cmd_fields,
+    "extract": _cmd_extract,
     "inspect": _cmd_inspect,
     "chunks": _cmd_chunks,
     "annotations": _cmd_annotations,

@@ -43,6 +43,7 @@ from pdfthin.layout import (
 )
 from pdfthin.layout.orientation import from_frame
 from pdfthin.model.figures import with_figures
+from pdfthin.model.footnotes import with_footnotes
 from pdfthin.model.links import with_links
 from pdfthin.model.markdown import LINE_FIELDS, Anchor, render_page
 from pdfthin.model.markers import joined_pages
@@ -487,6 +488,9 @@ def _page(
         markdown, anchors, image_offsets = with_links(
             markdown, anchors, image_offsets, content.links, content.runs
         )
+    markdown, anchors, image_offsets, _ = with_footnotes(
+        markdown, anchors, image_offsets, layout, content.runs
+    )
     return Page(
         number=content.number,
         status=status,

@@ -5,7 +5,8 @@ Escapes are added only where the character could act: ``2 * 3`` and ``snake_case
 they are, ``*new*`` and ``__init__`` do not become emphasis. The rules follow CommonMark's:
 emphasis needs a ``*`` or ``_`` next to a non-space (``_`` not between two letters or digits),
 a link or image needs ``](`` / ``][``, raw HTML and autolinks ``<`` before a letter, ``/``,
-``!`` or ``?``, an entity ``&name;``; GitHub adds tables (``|``) and strikethrough (``~``).
+``!`` or ``?``, an entity ``&name;``; GitHub adds tables (``|``), strikethrough (``~``) and
+footnote references (``[^``).
 At the start of a line: headings, quotes, list items, thematic breaks and setext underlines.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 #: Characters that may need an escape somewhere in a line (the fast path skips the rest).
-_SPECIAL = re.compile(r"[\\`*_\]<&|~]")
+_SPECIAL = re.compile(r"[\\`*_\[\]<&|~]")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: Block markup at the start of a line that a leading backslash disarms: a heading, a block
@@ -46,6 +47,8 @@ def escape_inline(text: str) -> str:
             escape = not (before.isalnum() and after.isalnum())
         elif ch == "~":
             escape = tildes
+        elif ch == "[":  # opens a footnote reference only before ^ (``[^1]``)
+            escape = after == "^"
         elif ch == "]":  # closes a link's or an image's text only before these
             escape = after in "([:"
         elif ch == "<":

@@ -4,7 +4,9 @@ headers and footers left out), from what the page keeps (:class:`~pdfthin.model.
 without reading the page again.
 
 A line's box is the box of the whole line (points, origin top-left of the page as displayed);
-a table keeps one box for all its cells, so a value found in a table points at its table.
+a value that shares its line with its label gets the part of the line its characters take
+(:func:`span_box`, estimated from typical advance widths: the page keeps lines, not glyphs). A
+table keeps one box for all its cells, so a value found in a table points at its table.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pdfthin.engine.fonts._fontdata import CORE_METRICS
 from pdfthin.model.document import Page
 from pdfthin.model.markdown import LINE_FIELDS
 
@@ -37,6 +40,41 @@ class Table:
     box: Box
     #: Cells row by row, the header first, unescaped.
     rows: tuple[tuple[str, ...], ...]
+
+
+#: Advance widths (thousandths of an em) of a typical proportional font, Helvetica's (the
+#: standard 14 metrics), for characters it lacks its default; what a part of a line spans is
+#: estimated with them.
+_CHARS, _ADVANCES, _DEFAULT_ADVANCE, _, _ = CORE_METRICS["Helvetica"]
+_ADVANCE = dict(zip(_CHARS, _ADVANCES, strict=False))
+
+
+def _advance(text: str) -> int:
+    return sum(_ADVANCE.get(ch, _DEFAULT_ADVANCE) for ch in text)
+
+
+#: The estimate is widened by this many ems of the line (its height) on each side, for fonts
+#: whose advances differ from the typical ones; less than a word space and a colon, so the
+#: label before a value stays out.
+SPAN_SLACK_EM = 0.15
+
+
+def span_box(line: TextLine, start: int, end: int) -> Box:
+    """The part of ``line``'s box that its characters ``start``-``end`` take: the line's width
+    shared by the characters' typical advances, widened by :data:`SPAN_SLACK_EM` (the whole
+    box when the span is the line). An estimate: a monospaced or condensed font's glyphs may
+    stand a little off it."""
+    text = line.text
+    start, end = max(0, start), min(len(text), end)
+    total = _advance(text)
+    if total <= 0 or (start == 0 and end == len(text)) or start >= end:
+        return line.box
+    x0, y0, x1, y1 = line.box
+    width = x1 - x0
+    slack = SPAN_SLACK_EM * line.em
+    left = max(x0, x0 + width * _advance(text[:start]) / total - slack)
+    right = min(x1, x0 + width * _advance(text[:end].rstrip()) / total + slack)
+    return (round(left, 1), y0, round(right, 1), y1)
 
 
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")

@@ -33,7 +33,14 @@ from typing import Any, Literal
 from pdfthin.model.document import Page
 from pdfthin.model.extraction import labels as lb
 from pdfthin.model.extraction import values
-from pdfthin.model.extraction.page_text import Box, Table, TextLine, page_lines, page_tables
+from pdfthin.model.extraction.page_text import (
+    Box,
+    Table,
+    TextLine,
+    page_lines,
+    page_tables,
+    span_box,
+)
 from pdfthin.model.extraction.schema import FieldSpec, SchemaSpec
 from pdfthin.model.forms import LabelledField
 
@@ -95,6 +102,15 @@ class Settings:
     #: A line-item table needs this many item properties matched to its header (or all of
     #: them when the item has fewer).
     min_item_columns: int = 2
+    #: A line-item table's row whose first cell opens with one of these words, and which
+    #: leaves empty a column the items fill (their quantity), sums the items up: it is not an
+    #: item, and its label and value answer scalar fields (the key/value tier reads it).
+    summary_words: frozenset[str] = frozenset(
+        {"total", "subtotal", "sub", "tax", "vat", "gst", "hst", "balance", "amount", "grand"}
+        | {"discount", "shipping", "freight", "net", "gross", "sum", "due", "rounding"}
+    )
+    #: ... a column the items fill: at least this share of the table's other rows fill it.
+    summary_filled_share: float = 0.5
 
 
 @dataclass(slots=True)
@@ -373,6 +389,13 @@ def _text_candidates(
 
 
 def _at(line: TextLine, how: lb.Match, place: Place, label: str, text: str) -> _Candidate:
+    """A value on its label's line: ordered by the line's place, pointing at the value's own
+    part of the line (after its label)."""
+    value = text.strip()
+    after = line.text.find(label.strip())
+    after = after + len(label.strip()) if after >= 0 else 0
+    at = line.text.find(value, after)
+    box = span_box(line, at, at + len(value)) if at >= 0 else line.box
     return _Candidate(
         line.page,
         line.box[1],
@@ -380,8 +403,8 @@ def _at(line: TextLine, how: lb.Match, place: Place, label: str, text: str) -> _
         how,
         place,
         label.strip(),
-        text.strip(),
-        line.box,
+        value,
+        box,
         "text_pair",
     )
 
@@ -578,9 +601,11 @@ def _line_items(spec: FieldSpec, tables: Sequence[Table], s: Settings, out: Extr
     raws: list[dict[str, str]] = []
     by_path = {item.path: item for item in spec.items}
     for table in chosen:
-        for row in table.rows[1:]:
+        body = table.rows[1:]
+        summaries = _summary_rows(body, [c for c, _ in mapping.values()], s)
+        for r, row in enumerate(body):
             cells = {p: row[c] if c < len(row) else "" for p, (c, _) in mapping.items()}
-            if not any(cells.values()):
+            if not any(cells.values()) or r in summaries:
                 continue
             item: dict[str, Any] = {}
             for path, item_spec in by_path.items():
@@ -617,3 +642,30 @@ def _line_items(spec: FieldSpec, tables: Sequence[Table], s: Settings, out: Extr
         columns={p: first.rows[0][c] for p, (c, _) in mapping.items()},
         pages=sorted({t.page for t in chosen}),
     )
+
+
+def _summary_rows(rows: Sequence[tuple[str, ...]], columns: Sequence[int], s: Settings) -> set[int]:
+    """The rows of a line-item table's body that sum its items up ("Subtotal", "Tax",
+    "Balance due"): a summary word opens the row's first non-empty cell, and a column that
+    most other rows fill (the items' quantity) is empty in it."""
+
+    def filled(row: tuple[str, ...], column: int) -> bool:
+        return column < len(row) and bool(row[column].strip())
+
+    labelled = {
+        r
+        for r, row in enumerate(rows)
+        for first in (next((c for c in row if c.strip()), ""),)
+        if first and lb.words(first)[:1] and lb.words(first)[0] in s.summary_words
+    }
+    out: set[int] = set()
+    for r in labelled:
+        others = [row for k, row in enumerate(rows) if k not in labelled]
+        if not others:
+            continue
+        for column in columns:
+            share = sum(filled(row, column) for row in others) / len(others)
+            if share >= s.summary_filled_share and not filled(rows[r], column):
+                out.add(r)
+                break
+    return out
