@@ -89,6 +89,15 @@ def test_one_symbol_font_bullet_per_line_is_not_mojibake() -> None:
     assert regions(pdf) == ()
 
 
+def test_dot_leaders_in_a_symbol_font_are_not_mojibake() -> None:
+    # One private-use sign repeated along each line: leaders, drawn; no text is missing.
+    dots = {"Font": lambda b: {"F9": b.font_standard("Leaders", to_unicode={0x2E: "\uf02e"})}}
+    leaders = b"".join(
+        b"BT /F9 10 Tf 330 %d Td (%s) Tj ET\n" % (760 - 14 * i, b"." * 30) for i in range(10)
+    )
+    assert regions(_page(leaders, dots)) == ()
+
+
 def test_a_large_image_without_text_over_it_is_an_image_of_text() -> None:
     # A scanned signature block: 600 x 200 px drawn 300 x 100 pt under the text.
     scan = {"Im1": lambda b: b.image_xobject(600, 200, bpc=1)}

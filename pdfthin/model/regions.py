@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pdfthin.engine import PageContent
 from pdfthin.layout import PageLayout
 from pdfthin.layout.headings import body_size
+from pdfthin.layout.orientation import frame_size, from_frame
 
 Box = tuple[float, float, float, float]
 
@@ -58,8 +59,11 @@ class RegionSettings:
     unmapped_run_chars: int = 2
     #: ... making at least this share of its characters.
     unmapped_run_share: float = 0.3
-    #: A region of such runs needs at least this many unreadable characters in all.
+    #: A region of such runs needs at least this many unreadable characters in all ...
     unmapped_min_chars: int = 6
+    #: ... of at least this many different ones (one sign repeated is dot leaders or a rule
+    #: drawn with a symbol font, not text).
+    unmapped_min_distinct: int = 3
     #: Score 1 at this many unreadable characters.
     unmapped_full_chars: int = 60
     # --- image_of_text
@@ -68,16 +72,20 @@ class RegionSettings:
     image_min_share: float = 0.04
     #: ... and images this large share of the page that is a scan: the page's status speaks.
     image_max_share: float = 0.5
-    #: Fewer pixels than this on the image's shorter side cannot hold legible text.
+    #: Fewer pixels than this on the image's shorter side cannot hold legible text ...
     image_min_pixels: int = 100
+    #: ... nor can an image narrower than this on the page (ems): a coloured band or rule.
+    image_min_ems: float = 3.0
     #: An image with this much text layer over it (characters per square em of its area) is
     #: a background or a scan with its OCR layer: its text is read.
     image_text_density: float = 0.05
     #: Score 1 at this share of the page.
     image_full_share: float = 0.3
     # --- table_grid_failed
-    #: A grid given up on counts when it holds at least this many cells.
+    #: A grid given up on counts when it holds at least this many cells ...
     grid_min_cells: int = 6
+    #: ... in at least this many columns (a stack of boxes is a form's, not a table's).
+    grid_min_columns: int = 2
     #: Score 1 at this many cells.
     grid_full_cells: int = 40
     # --- vector_drawing
@@ -94,6 +102,9 @@ class RegionSettings:
     drawing_max_text_density: float = 0.25
     #: Score 1 at this density of paints (per square em).
     drawing_full_density: float = 1.5
+    #: A drawing this much of whose box the layout read as tables (or gave up on as a grid)
+    #: is a table's ruling, read or reported as the grid it is.
+    drawing_max_table_share: float = 0.5
 
 
 SETTINGS = RegionSettings()
@@ -188,14 +199,21 @@ def _text_chars(page: PageContent, box: Box) -> int:
 
 def _unmapped(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]:
     bad: list[tuple[Box, int]] = []
+    signs: list[tuple[Box, set[str]]] = []
     for run in page.runs:
-        n = unreadable_count(run.text)
+        found = _UNREADABLE.findall(run.text)
+        n = len(found)
         if n >= s.unmapped_run_chars and n >= s.unmapped_run_share * len(run.text.strip()):
-            bad.append(((run.x0, run.y0, run.x1, run.y1), n))
+            box = (run.x0, run.y0, run.x1, run.y1)
+            bad.append((box, n))
+            signs.append((box, set(found)))
     if not bad:
         return
     for box, n in _clusters(bad, s.join_em * em):
         if n < s.unmapped_min_chars:
+            continue
+        distinct = set().union(*(found for b, found in signs if _overlap(b, box) > 0))
+        if len(distinct) < s.unmapped_min_distinct:
             continue
         yield Region(
             _rounded(box),
@@ -215,6 +233,8 @@ def _images(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]
             continue
         if min(image.width, image.height) < s.image_min_pixels:
             continue
+        if min(box[2] - box[0], box[3] - box[1]) < s.image_min_ems * em:
+            continue
         chars = _text_chars(page, box)
         if chars > s.image_text_density * _area(box) / (em * em):
             continue
@@ -229,9 +249,10 @@ def _images(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]
         )
 
 
+#: Why a grid was given up on, as reported; a grid whose cells are mostly empty is a form's
+#: boxes far more often than a table (its labels are read as text), and is not reported.
 _GRID_WHY = {
     "sparse": "text in few of its rows (a chart's gridlines?)",
-    "empty_cells": "most of its cells empty",
     "no_cells": "no two rows of two filled cells",
 }
 
@@ -239,7 +260,9 @@ _GRID_WHY = {
 def _grids(layout: PageLayout, s: RegionSettings) -> Iterable[Region]:
     for grid in layout.failed_grids:
         cells = grid.rows * grid.columns
-        if cells < s.grid_min_cells:
+        if grid.why not in _GRID_WHY or cells < s.grid_min_cells:
+            continue
+        if grid.columns < s.grid_min_columns:
             continue
         yield Region(
             _rounded(grid.box),
@@ -247,7 +270,7 @@ def _grids(layout: PageLayout, s: RegionSettings) -> Iterable[Region]:
             _score(_margin(cells, s.grid_min_cells, s.grid_full_cells)),
             (
                 f"a ruled grid of {grid.rows}×{grid.columns} cells not read as a table: "
-                f"{_GRID_WHY.get(grid.why, grid.why)}"
+                f"{_GRID_WHY[grid.why]}"
             ),
         )
 
@@ -265,7 +288,7 @@ def _drawings(
     ]
     if len(boxes) < s.drawing_min_paints:
         return
-    grids = [g.box for g in layout.failed_grids]
+    read = [g.box for g in layout.failed_grids] + _table_boxes(layout)
     for box, n in _clusters(boxes, s.join_em * em):
         if n < s.drawing_min_paints:
             continue
@@ -281,8 +304,8 @@ def _drawings(
         chars = _text_chars(page, (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap))
         if not chars or chars > s.drawing_max_text_density * ems:
             continue
-        if any(_inside(box, g) for g in grids):
-            continue  # reported as the grid it is
+        if sum(_overlap(box, t) for t in read) >= s.drawing_max_table_share * size:
+            continue
         yield Region(
             _rounded(box),
             VECTOR_DRAWING,
@@ -291,10 +314,14 @@ def _drawings(
         )
 
 
-def _inside(box: Box, outer: Box, slack: float = 2.0) -> bool:
-    return (
-        box[0] >= outer[0] - slack
-        and box[1] >= outer[1] - slack
-        and box[2] <= outer[2] + slack
-        and box[3] <= outer[3] + slack
-    )
+def _overlap(a: Box, b: Box) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _table_boxes(layout: PageLayout) -> list[Box]:
+    """The boxes of the page's table blocks, on the page as displayed."""
+    boxes = [(b.x0, b.y0, b.x1, b.y1) for b in layout.blocks if b.kind == "table"]
+    if layout.turn:
+        width, height = frame_size(layout.turn, layout.width, layout.height)
+        boxes = [from_frame(b, layout.turn, width, height) for b in boxes]
+    return boxes

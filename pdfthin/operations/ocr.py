@@ -14,6 +14,7 @@ from typing import Any
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.operations.context import Context, Source
+from pdfthin.operations.response import review_regions
 
 
 def require_binding(context: Context) -> Any:
@@ -62,6 +63,8 @@ def page_view(
     }
     if page.hidden:
         view["hidden"] = hidden_report(page.hidden)
+    if page.regions:
+        view["regions"] = review_regions(page.regions)
     if use_ocr and page.status == "needs_ocr" and context is not None and context.ocr is not None:
         done = context.ocr.cached(doc.fingerprint, number)
         if done is not None and not done.empty:

@@ -224,4 +224,6 @@ def _entry(page: dict[str, Any], text: str, offset: int, total: int) -> PageEntr
         extras["part"] = {"start": offset, "end": offset + len(text), "total": total}
     if page.get("hidden"):
         extras["hidden_text"] = page["hidden"]
+    if page.get("regions"):
+        extras["regions_needing_review"] = page["regions"]
     return {"page": page["page"], "status": page["status"], **why, "markdown": text, **extras}
