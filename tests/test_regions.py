@@ -11,6 +11,7 @@ from pdfbuilder import PdfBuilder
 
 import pdfthin
 from pdfthin.model.regions import REASONS, SETTINGS, Region
+from pdfthin.operations import Context, get_chunks, inspect_layout, read_pages
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -184,3 +185,44 @@ def test_a_page_that_needs_ocr_reports_no_regions() -> None:
 def test_the_reasons_are_a_closed_set_and_settings_name_every_threshold() -> None:
     assert len(set(REASONS)) == 4
     assert all(v > 0 for v in vars(SETTINGS).values())
+
+
+# --- what the operations answer ------------------------------------------------------------------
+
+
+def _signature_pdf() -> bytes:
+    scan = {"Im1": lambda b: b.image_xobject(600, 200, bpc=1)}
+    return _page(b"q 300 0 0 100 72 300 cm /Im1 Do Q", {"XObject": scan})
+
+
+def test_read_pages_reports_the_regions_of_a_page_and_only_when_there_are_some() -> None:
+    ctx = Context()
+    (entry,) = read_pages(_signature_pdf(), context=ctx)["pages"]
+    (region,) = entry["regions_needing_review"]
+    assert region["reason"] == "image_of_text"
+    assert region["bbox"] == {"x0": 72.0, "y0": 392.0, "x1": 372.0, "y1": 492.0}
+    assert 0.5 <= region["score"] <= 1 and region["message"]
+    (plain,) = read_pages(_page(b""), context=ctx)["pages"]
+    assert "regions_needing_review" not in plain
+
+
+def test_a_chunk_reports_the_regions_its_box_meets() -> None:
+    # The body's chunks stand above the image; a caption set on its lower edge meets it.
+    caption = b"BT /F1 10 Tf 80 296 Td (Figure 1: the signatures, scanned.) Tj ET\n"
+    scan = {"Im1": lambda b: b.image_xobject(600, 200, bpc=1)}
+    pdf = _page(b"q 300 0 0 100 72 300 cm /Im1 Do Q\n" + caption, {"XObject": scan})
+    chunks = get_chunks(pdf, max_tokens=50, context=Context())["chunks"]
+    met = [c for c in chunks if "regions_needing_review" in c]
+    assert met and all("Figure 1" in c["markdown"] for c in met)
+    assert [r["reason"] for r in met[0]["regions_needing_review"]] == ["image_of_text"]
+    assert any("regions_needing_review" not in c for c in chunks)
+
+
+def test_inspect_layout_lists_and_draws_the_regions() -> None:
+    answer = inspect_layout(_signature_pdf(), page=1, svg=True, context=Context())
+    (region,) = answer["regions_needing_review"]
+    svg = answer["svg"]
+    assert svg is not None
+    assert 'class="review" data-reason="image_of_text"' in svg
+    assert 'x="72.00" y="392.00" width="300.00" height="100.00"' in svg
+    assert region["reason"] == "image_of_text"

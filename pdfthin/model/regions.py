@@ -161,26 +161,41 @@ def _area(box: Box) -> float:
 
 
 def _clusters(boxes: Sequence[tuple[Box, int]], gap: float) -> list[tuple[Box, int]]:
-    """Boxes closer than ``gap`` joined (their boxes' union, their weights summed); boxes in
-    reading order (top to bottom), each joined with the clusters it touches."""
-    out: list[tuple[Box, int]] = []
-    for box, weight in sorted(boxes, key=lambda b: (b[0][1], b[0][0])):
+    """Boxes closer than ``gap`` joined (their boxes' union, their weights summed), top to
+    bottom. A sweep down the page: each box joins the clusters still open that it comes
+    within ``gap`` of; a cluster ends when the sweep passes ``gap`` below it."""
+    done: list[list[float]] = []
+    open_: list[list[float]] = []
+    for box, weight in sorted(boxes, key=lambda b: b[0][1]):
         x0, y0, x1, y1 = box
-        keep: list[tuple[Box, int]] = []
-        for other, w in out:
-            if (
-                other[0] - gap <= x1
-                and x0 <= other[2] + gap
-                and other[1] - gap <= y1
-                and y0 <= other[3] + gap
-            ):
-                x0, y0 = min(x0, other[0]), min(y0, other[1])
-                x1, y1 = max(x1, other[2]), max(y1, other[3])
-                weight += w
-            else:
-                keep.append((other, w))
-        keep.append(((x0, y0, x1, y1), weight))
-        out = keep
+        still = []
+        for c in open_:
+            (done if c[3] + gap < y0 else still).append(c)
+        open_ = still
+        into: list[float] | None = None
+        kept = []
+        for c in open_:
+            if c[0] - gap <= x1 and x0 <= c[2] + gap and c[1] - gap <= y1 and y0 <= c[3] + gap:
+                if into is None:
+                    into = c
+                    c[0], c[1], c[2], c[3] = (
+                        min(c[0], x0),
+                        min(c[1], y0),
+                        max(c[2], x1),
+                        max(c[3], y1),
+                    )
+                    c[4] += weight
+                else:  # the box bridges two clusters: one
+                    into[0], into[1] = min(into[0], c[0]), min(into[1], c[1])
+                    into[2], into[3] = max(into[2], c[2]), max(into[3], c[3])
+                    into[4] += c[4]
+                    continue
+            kept.append(c)
+        if into is None:
+            kept.append([x0, y0, x1, y1, float(weight)])
+        open_ = kept
+    out = [((c[0], c[1], c[2], c[3]), int(c[4])) for c in done + open_]
+    out.sort(key=lambda c: (c[0][1], c[0][0]))
     return out
 
 
@@ -281,10 +296,11 @@ def _drawings(
     area = page.width * page.height
     if len(page.drawings) + len(page.rules) < s.drawing_min_paints:
         return
+    largest = s.drawing_max_share * area
     boxes = [
         (box, 1)
         for box in (*page.drawings, *page.rules)
-        if _area(box) <= s.drawing_max_share * area
+        if (box[2] - box[0]) * (box[3] - box[1]) <= largest
     ]
     if len(boxes) < s.drawing_min_paints:
         return
