@@ -115,6 +115,12 @@ def test_a_large_image_with_its_text_layer_over_it_is_read() -> None:
     assert regions(pdf) == ()
 
 
+def test_a_background_band_from_edge_to_edge_is_not_an_image_of_text() -> None:
+    # A strip of the page's ground, 1200 x 200 px, across the whole width under the footer.
+    band = {"Im1": lambda b: b.image_xobject(1200, 200, bpc=8)}
+    assert regions(_page(b"q 612 0 0 100 0 0 cm /Im1 Do Q", {"XObject": band})) == ()
+
+
 def test_a_region_is_placed_on_the_page_as_displayed() -> None:
     # The signature image on a page turned a quarter (/Rotate 90): 792 x 612 as displayed.
     scan = {"Im1": lambda b: b.image_xobject(600, 200, bpc=1)}

@@ -76,6 +76,9 @@ class RegionSettings:
     image_min_pixels: int = 100
     #: ... nor can an image narrower than this on the page (ems): a coloured band or rule.
     image_min_ems: float = 3.0
+    #: An image running across the page from edge to edge but this share of it (either way)
+    #: is a background band or a tile of one (a page's ground is often set in strips).
+    image_bleed: float = 0.02
     #: An image with this much text layer over it (characters per square em of its area) is
     #: a background or a scan with its OCR layer: its text is read.
     image_text_density: float = 0.05
@@ -250,6 +253,8 @@ def _images(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]
             continue
         if min(box[2] - box[0], box[3] - box[1]) < s.image_min_ems * em:
             continue
+        if _bleeds(box, page.width, page.height, s.image_bleed):
+            continue
         chars = _text_chars(page, box)
         if chars > s.image_text_density * _area(box) / (em * em):
             continue
@@ -266,6 +271,13 @@ def _images(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]
 
 #: Why a grid was given up on, as reported; a grid whose cells are mostly empty is a form's
 #: boxes far more often than a table (its labels are read as text), and is not reported.
+def _bleeds(box: Box, width: float, height: float, margin: float) -> bool:
+    """Whether ``box`` runs across the page from one edge to the other (but ``margin`` of it)."""
+    across = box[0] <= margin * width and box[2] >= (1 - margin) * width
+    down = box[1] <= margin * height and box[3] >= (1 - margin) * height
+    return across or down
+
+
 _GRID_WHY = {
     "sparse": "text in few of its rows (a chart's gridlines?)",
     "no_cells": "no two rows of two filled cells",
