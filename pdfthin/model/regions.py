@@ -171,12 +171,12 @@ def _clusters(boxes: Sequence[tuple[Box, int]], gap: float) -> list[tuple[Box, i
     open_: list[list[float]] = []
     for box, weight in sorted(boxes, key=lambda b: b[0][1]):
         x0, y0, x1, y1 = box
-        still = []
+        still: list[list[float]] = []
         for c in open_:
             (done if c[3] + gap < y0 else still).append(c)
         open_ = still
         into: list[float] | None = None
-        kept = []
+        kept: list[list[float]] = []
         for c in open_:
             if c[0] - gap <= x1 and x0 <= c[2] + gap and c[1] - gap <= y1 and y0 <= c[3] + gap:
                 if into is None:
@@ -309,14 +309,16 @@ def _drawings(
     if len(page.drawings) + len(page.rules) < s.drawing_min_paints:
         return
     largest = s.drawing_max_share * area
-    boxes = [
-        (box, 1)
+    # A table's own ruling (read, or reported as the grid it is) is left out.
+    read = [g.box for g in layout.failed_grids] + _table_boxes(layout)
+    shapes = [
+        box
         for box in (*page.drawings, *page.rules)
         if (box[2] - box[0]) * (box[3] - box[1]) <= largest
     ]
+    boxes = [(box, 1) for box in shapes if not read or not _centre_in(box, read)]
     if len(boxes) < s.drawing_min_paints:
         return
-    read = [g.box for g in layout.failed_grids] + _table_boxes(layout)
     for box, n in _clusters(boxes, s.join_em * em):
         if n < s.drawing_min_paints:
             continue
@@ -340,6 +342,11 @@ def _drawings(
             _score(_margin(density, s.drawing_min_density, s.drawing_full_density)),
             f"a vector drawing ({n} painted shapes) with {chars} characters of labels",
         )
+
+
+def _centre_in(box: Box, boxes: Sequence[Box]) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
 
 
 def _overlap(a: Box, b: Box) -> float:
