@@ -108,6 +108,12 @@ def test_a_large_image_without_text_over_it_is_an_image_of_text() -> None:
     assert "600×200 px" in region.message
 
 
+def test_an_image_placed_again_over_itself_is_one_region() -> None:
+    scan = {"Im1": lambda b: b.image_xobject(600, 200, bpc=1)}
+    twice = b"q 300 0 0 100 72 300 cm /Im1 Do Q\nq 300 0 0 100 72 300 cm /Im1 Do Q"
+    _only(regions(_page(twice, {"XObject": scan})), "image_of_text")
+
+
 def test_a_large_image_with_its_text_layer_over_it_is_read() -> None:
     # A white image under lines of text (a letterhead's background): its text is read.
     scan = {"Im1": lambda b: b.image_xobject(600, 200, b"\xff" * (75 * 200), bpc=1)}

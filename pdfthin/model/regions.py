@@ -53,6 +53,8 @@ class RegionSettings:
     join_em: float = 1.0
     #: At most this many regions per page (the surest kept).
     max_regions: int = 8
+    #: A region this much of whose box lies in a surer one of the same reason is that one.
+    same_share: float = 0.9
     # --- unmapped_text
     #: A run counts when it has at least this many unreadable characters (a single symbol-font
     #: bullet in the private-use area is not mojibake) ...
@@ -138,7 +140,16 @@ def find_regions(
         *_drawings(page, layout, em, settings),
     ]
     found.sort(key=lambda r: (-r.score, r.box[1], r.box[0], r.reason))
-    return tuple(found[: settings.max_regions])
+    kept: list[Region] = []
+    for region in found:
+        # The same picture placed again over itself (a banner drawn in layers) is one region.
+        size = _area(region.box)
+        if not any(
+            k.reason == region.reason and _overlap(k.box, region.box) >= settings.same_share * size
+            for k in kept
+        ):
+            kept.append(region)
+    return tuple(kept[: settings.max_regions])
 
 
 def unreadable_count(text: str) -> int:
