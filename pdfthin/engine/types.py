@@ -130,6 +130,9 @@ class PageContent:
     rules: list[tuple[float, float, float, float]] = field(default_factory=list)
     #: Painted vector paths (fills and strokes); text drawn as outlines shows up here.
     paths: int = 0
+    #: The boxes of the vector fills and strokes the interpreter kept as painted areas (not
+    #: pictures or shadings; no more than it keeps), in drawing order: where a page draws.
+    drawings: list[tuple[float, float, float, float]] = field(default_factory=list)
     #: Glyphs shown in total, and glyphs whose font gives no Unicode mapping.
     glyphs: int = 0
     unmapped_glyphs: int = 0

@@ -8,7 +8,7 @@ alone (docs/design.md, invariant 5: a page's Markdown depends on the page and th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pdfthin.engine.types import PageContent, TextRun
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
@@ -25,7 +25,7 @@ from pdfthin.layout.structure import (
 )
 from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.tagged import tagged_blocks
-from pdfthin.layout.types import Block, Line, PageLayout
+from pdfthin.layout.types import Block, FailedGrid, Line, PageLayout
 
 __all__ = [
     "MAX_LAYOUT_RUNS",
@@ -53,13 +53,15 @@ def layout_page(page: PageContent) -> PageLayout:
     of the page (a rotated table header, a margin stamp) follows it, in its own frame. A
     tagged page whose structure tree is sane there is laid out from the tree (``tagged``)."""
     turn = dominant_turn(page.runs)
+    shown = page
     page, by_direction = runs_by_direction(page, turn)
+    failed: list[FailedGrid] = []
     vertical = by_direction.get(1)
     rotated = by_direction.get(2)
     ordered, tree = tagged_blocks(page, by_direction.get(0, []))
     if ordered is None:
         lines = build_lines(by_direction.get(0, []))
-        tables, rest = find_tables(lines, page.rules)
+        tables, rest = find_tables(lines, page.rules, failed)
         for line in lines:
             line.spans = ()  # read by table detection only (see Line.spans)
         blocks = build_blocks(rejoin_rows(rest))
@@ -72,7 +74,13 @@ def layout_page(page: PageContent) -> PageLayout:
             ordered.extend(_turned_blocks(turned, k, page.width, page.height))
     if rotated:
         ordered.extend(_rotated_blocks(rotated))
-    return PageLayout(page.number, page.width, page.height, ordered, tree=tree, turn=turn)
+    if turn and failed:
+        failed = [
+            replace(g, box=from_frame(g.box, turn, shown.width, shown.height)) for g in failed
+        ]
+    return PageLayout(
+        page.number, page.width, page.height, ordered, tree=tree, failed_grids=failed, turn=turn
+    )
 
 
 def runs_by_direction(

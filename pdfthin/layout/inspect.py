@@ -70,6 +70,17 @@ class TracedHidden:
     chars: int
 
 
+@dataclass(frozen=True, slots=True)
+class TracedRegion:
+    """A region of the page that geometry cannot read reliably (the document model's
+    regions needing review), drawn so that a person can see the decision."""
+
+    reason: str
+    box: Box
+    score: float
+    message: str
+
+
 @dataclass(slots=True)
 class LayoutTrace:
     """What each layout stage decided on one page (displayed page points, y down)."""
@@ -87,6 +98,8 @@ class LayoutTrace:
     blocks: list[TracedBlock] = field(default_factory=list)
     furniture: list[TracedFurniture] = field(default_factory=list)
     hidden: list[TracedHidden] = field(default_factory=list)
+    #: Regions needing review (filled by the document model, which judges them).
+    regions: list[TracedRegion] = field(default_factory=list)
     #: What was decided about the page's structure tree (``PageLayout.tree``).
     tree: str = ""
     #: Quarter turns of the frame the page was laid out in (0: as displayed).
@@ -167,6 +180,7 @@ _COLOURS = {
     "code": "#6d4c41",
     "furniture": "#757575",
     "hidden": "#d81b60",
+    "review": "#ff6f00",
 }
 #: What the legend names, in its order.
 _LEGEND = (
@@ -177,6 +191,7 @@ _LEGEND = (
     ("code", "code"),
     ("furniture", "header/footer (left out)"),
     ("hidden", "hidden text (withheld)"),
+    ("review", "region needing review"),
     ("line", "line"),
     ("run", "run"),
     ("gutter", "gutter"),
@@ -229,6 +244,15 @@ def trace_svg(
     for furniture in trace.furniture:
         out.append(
             _rect(furniture.box, "furniture", 0.8, dashed=True, data={"band": furniture.band})
+        )
+    for region in trace.regions:
+        data = {"reason": region.reason, "score": f"{region.score:.2f}"}
+        out.append(_rect(region.box, "review", 1.5, dashed=True, data=data))
+        x0, y1 = region.box[0], region.box[3]
+        out.append(
+            f'<text class="label" x="{x0:.2f}" y="{min(y1 + _LABEL_PT, trace.height):.2f}" '
+            f'font-size="{_LABEL_PT}" fill="{_COLOURS["review"]}" font-family="sans-serif">'
+            f"review: {escape(region.reason)} {region.score:.2f}</text>"
         )
     for block in trace.blocks:
         colour = _COLOURS.get(block.kind, "#000000")

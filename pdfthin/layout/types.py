@@ -61,6 +61,19 @@ class Block:
         return min((line.seq for line in self.lines), default=0)
 
 
+@dataclass(frozen=True, slots=True)
+class FailedGrid:
+    """A ruled grid the table stage found but could not read as a table: its box (in the page
+    as displayed), why it gave up (``sparse``: text in fewer than half its row bands, a
+    chart's gridlines; ``empty_cells``: most of its cells empty; ``no_cells``: fewer than two
+    rows of two filled cells), and its size in cells."""
+
+    box: tuple[float, float, float, float]
+    why: str
+    rows: int
+    columns: int
+
+
 @dataclass(slots=True)
 class PageLayout:
     number: int
@@ -73,6 +86,8 @@ class PageLayout:
     #: What was decided about the page's structure tree (tagged PDFs): "" without one,
     #: "tree used", or why it was not ("tree not used: ...", "tree ignored (setting)").
     tree: str = ""
+    #: The ruled grids the table stage gave up on (:class:`FailedGrid`).
+    failed_grids: list[FailedGrid] = field(default_factory=list)
     #: Quarter turns clockwise of the frame the page was laid out in (its text mostly turned):
     #: ``width``, ``height`` and every box are in that frame; ``orientation.from_frame`` maps
     #: them back onto the page as displayed.

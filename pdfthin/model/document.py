@@ -48,6 +48,7 @@ from pdfthin.model.links import with_links
 from pdfthin.model.markdown import LINE_FIELDS, Anchor, render_page
 from pdfthin.model.markers import joined_pages
 from pdfthin.model.pagecache import PageCache, default_page_cache
+from pdfthin.model.regions import Region, find_regions
 from pdfthin.model.status import Confidence, page_status, status_confidence
 from pdfthin.pages import check_page
 
@@ -118,6 +119,8 @@ class Page:
     #: Where each image (of ``images``) stands in ``markdown``: its reference's offset
     #: (:mod:`.figures`); what places it in a section.
     image_offsets: tuple[int, ...] = ()
+    #: Parts of a text page that geometry cannot read reliably (:mod:`.regions`).
+    regions: tuple[Region, ...] = ()
 
     @property
     def chars(self) -> int:
@@ -226,11 +229,13 @@ def _build(
     sample = profile_sample(engine.page_count)
     contents: list[PageContent] = []
     layouts: list[PageLayout] = []
+    regions: list[tuple[Region, ...]] = []
     for done, number in enumerate(sample, 1):
         stop.check()
-        content, layout = _read_and_lay_out(engine, number, stop)
+        content, layout, found = _read_and_lay_out(engine, number, stop)
         contents.append(content)
         layouts.append(layout)
+        regions.append(found)
         collect_if_due()
         if progress is not None:
             progress(done, len(sample))
@@ -245,9 +250,9 @@ def _build(
     known_words = frozenset(_vocabulary(layouts))
     labels = metadata.page_labels
     profiled: dict[int, Page] = {}
-    for content, layout in zip(contents, layouts, strict=True):
+    for content, layout, found in zip(contents, layouts, regions, strict=True):
         stop.check()
-        profiled[content.number] = _page(content, layout, known_words, labels)
+        profiled[content.number] = _page(content, layout, known_words, labels, found)
     stop.check()
     facts = engine.facts()
     builder = _Builder(engine, profile, known_words, profiled, labels, cache)
@@ -417,7 +422,7 @@ class _Builder:
         """Page ``number`` read, laid out, finished and rendered, and what the engine read."""
         deadline.check()
         # A page laid out is finished and kept even if the deadline passes meanwhile.
-        content, layout = _read_and_lay_out(self.engine, number, deadline)
+        content, layout, found = _read_and_lay_out(self.engine, number, deadline)
         self.built += 1
         if self.profile is not None:
             try:
@@ -425,7 +430,7 @@ class _Builder:
             except Exception as exc:  # a layout bug must not cost the page
                 _problem(content, f"document structure not found (layout error: {_name(exc)})")
         known = self.known_words | _vocabulary([layout])
-        return _page(content, layout, known, self.labels), content
+        return _page(content, layout, known, self.labels, found), content
 
 
 class _NoStop:
@@ -461,19 +466,38 @@ def _read_page(engine: EngineDocument, number: int, stop: Stop) -> PageContent:
 
 def _read_and_lay_out(
     engine: EngineDocument, number: int, stop: Stop
-) -> tuple[PageContent, PageLayout]:
+) -> tuple[PageContent, PageLayout, tuple[Region, ...]]:
+    """The page read and laid out, and its regions needing review (:mod:`.regions`)."""
     content = _read_page(engine, number, stop)
     stop.check()
     layout = _layout(content)
-    # Ruling lines are read by layout alone: a long document's build need not hold them.
+    found = _regions(content, layout)
+    # Ruling lines and drawings are read by layout and regions alone: a long document's
+    # build need not hold them.
     content.rules = []
-    return content, layout
+    content.drawings = []
+    return content, layout, found
+
+
+def _regions(content: PageContent, layout: PageLayout) -> tuple[Region, ...]:
+    """The page's regions needing review; none should finding them fail (a bug, never the
+    input's fault: the page is read without them, and says so)."""
+    try:
+        return find_regions(content, layout)
+    except Exception as exc:
+        _problem(content, f"regions needing review not found (error: {_name(exc)})")
+        return ()
 
 
 def _page(
-    content: PageContent, layout: PageLayout, known_words: frozenset[str], labels: list[str] | None
+    content: PageContent,
+    layout: PageLayout,
+    known_words: frozenset[str],
+    labels: list[str] | None,
+    regions: tuple[Region, ...] = (),
 ) -> Page:
-    """The finished page rendered: Markdown, plain text, status."""
+    """The finished page rendered: Markdown, plain text, status; its regions needing review
+    when its status is ``text`` (a page that needs OCR needs it whole)."""
     ocr_layer = any(r.ocr_layer for r in content.runs)
     markdown, anchors, text = render_page(layout.blocks, known_words, ocr_layer)
     if layout.turn:  # laid out upright in the frame of its turned text: boxes as displayed
@@ -511,6 +535,7 @@ def _page(
         anchors=anchors,
         confidence=confidence,
         image_offsets=image_offsets,
+        regions=regions if status == "text" else (),
     )
 
 

@@ -21,7 +21,7 @@ from pdfthin.deadline import current
 from pdfthin.engine import EngineDocument, PageContent
 from pdfthin.engine.gcpause import collection_paused
 from pdfthin.layout import DocumentProfile, PageLayout, finish_document, finish_page
-from pdfthin.layout.inspect import LayoutTrace, trace_page, trace_svg
+from pdfthin.layout.inspect import LayoutTrace, TracedRegion, trace_page, trace_svg
 from pdfthin.model.document import (
     Document,
     Page,
@@ -92,6 +92,8 @@ def _inspect(
     markdown, anchors, _ = render_page(layout.blocks, known, ocr_layer)
     markdown = with_figures(markdown, anchors, number, content.images, bool(layout.turn))[0]
     trace = trace_page(content, layout, laid_out)
+    # The regions the document judged on the page (what read_pages reports).
+    trace.regions = [TracedRegion(r.reason, r.box, r.score, r.message) for r in page.regions]
     trace.blocks = [
         # The Markdown sets these lines as a code block: say so, as read_pages shows it.
         dataclasses.replace(traced, kind="code") if _is_code(block, ocr_layer) else traced

@@ -16,13 +16,14 @@ from dataclasses import replace
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.model.chunks import Chunk, chunk_pages
+from pdfthin.model.regions import Region
 from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchor_names import chunk_anchor
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill, fit_text
 from pdfthin.operations.params import MAX_TOKENS, STITCH, budget
-from pdfthin.operations.response import bbox, document_summary, size
+from pdfthin.operations.response import bbox, document_summary, review_regions, size
 from pdfthin.operations.types import ChunkEntry, ChunksResponse
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
@@ -173,7 +174,7 @@ def get_chunks(
     def entry(index: int) -> ChunkEntry:
         chunk = stream.get(index)
         assert chunk is not None
-        return _entry(chunk, offset if index == start else 0, anchor=anchor(index))
+        return _entry(chunk, offset if index == start else 0, anchor=anchor(index), doc=doc)
 
     def anchor(index: int) -> str | None:
         chunk = stream.get(index)
@@ -188,10 +189,11 @@ def get_chunks(
         named = anchor(index)
 
         def fits(end: int) -> bool:
-            return size(_entry(chunk, first, end, anchor=named)) + 1 <= room
+            return size(_entry(chunk, first, end, anchor=named, doc=doc)) + 1 <= room
 
         end = fit_text(chunk.markdown, first, fits)
-        return _entry(chunk, first, end, anchor=named), end if end < len(chunk.markdown) else None
+        piece = _entry(chunk, first, end, anchor=named, doc=doc)
+        return piece, end if end < len(chunk.markdown) else None
 
     stop = fill(response["chunks"], items(), entry, room, split=split)
     if stop is not None:
@@ -211,11 +213,17 @@ def get_chunks(
 
 
 def _entry(
-    chunk: Chunk, start: int = 0, end: int | None = None, *, anchor: str | None = None
+    chunk: Chunk,
+    start: int = 0,
+    end: int | None = None,
+    *,
+    anchor: str | None = None,
+    doc: Document | None = None,
 ) -> ChunkEntry:
     """A chunk as the answer gives it; a part of its Markdown (``start``-``end``) when it does
     not fit whole (its plain text is then left out: it is given with the whole chunk). Its
-    ``anchor`` (the whole chunk's, :func:`.anchor_names.chunk_anchor`) when it has one."""
+    ``anchor`` (the whole chunk's, :func:`.anchor_names.chunk_anchor`) when it has one; the
+    regions needing review of ``doc``'s pages that its boxes meet."""
     whole = start == 0 and (end is None or end >= len(chunk.markdown))
     item: ChunkEntry = {
         "chunk_id": chunk.id,
@@ -238,4 +246,20 @@ def _entry(
         item["part"] = {"start": start, "end": stop, "total": len(chunk.markdown)}
     if chunk.reason_code != "text_layer":
         item["reason_code"] = chunk.reason_code
+    met = _regions_met(chunk, doc) if doc is not None else []
+    if met:
+        item["regions_needing_review"] = review_regions(met)
     return item
+
+
+def _regions_met(chunk: Chunk, doc: Document) -> list[Region]:
+    """The regions needing review of the chunk's pages that its box on each page meets."""
+    out: list[Region] = []
+    for span in chunk.spans:
+        x0, y0, x1, y1 = span.box
+        out.extend(
+            r
+            for r in doc.page(span.page).regions
+            if r.box[0] <= x1 and x0 <= r.box[2] and r.box[1] <= y1 and y0 <= r.box[3]
+        )
+    return out

@@ -16,7 +16,7 @@ from typing import Any
 from pdfthin.model.inspect import PageInspection, inspect_page, trace_svg
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.params import INSPECT_MAX_CHARS, PAGE, SVG
-from pdfthin.operations.response import document_summary, size
+from pdfthin.operations.response import document_summary, review_regions, size
 from pdfthin.operations.types import InspectBlock, InspectOmitted, InspectResponse
 
 #: Runs listed one by one (all are counted and drawn): enough to see how a few paragraphs
@@ -134,6 +134,8 @@ def _response(found: PageInspection, document: Any) -> InspectResponse:
         response["tree"] = trace.tree
     if trace.turn:
         response["turned"] = trace.turn
+    if page.regions:
+        response["regions_needing_review"] = review_regions(page.regions)
     if not found.matches_output:
         response["note"] = (
             "these blocks do not render to the page's Markdown as read_pages answers it (the "

@@ -15,7 +15,7 @@ from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.ocr.store import AGENT, AgentText, PageTexts
 from pdfthin.operations.context import Context, Source
-from pdfthin.operations.response import bbox
+from pdfthin.operations.response import bbox, review_regions
 
 
 def require_binding(context: Context) -> Any:
@@ -82,6 +82,8 @@ def page_view(
     }
     if page.hidden:
         view["hidden"] = hidden_report(page.hidden)
+    if page.regions:
+        view["regions"] = review_regions(page.regions)
     agent = (
         context.transcriptions.page(doc.fingerprint, number)
         if context is not None

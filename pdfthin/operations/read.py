@@ -230,4 +230,6 @@ def _entry(page: dict[str, Any], text: str, offset: int, total: int) -> PageEntr
         extras["next_steps"] = page["next_steps"]
     if page.get("transcriptions"):
         extras["transcriptions"] = page["transcriptions"]
+    if page.get("regions"):
+        extras["regions_needing_review"] = page["regions"]
     return {"page": page["page"], "status": page["status"], **why, "markdown": text, **extras}

@@ -7,15 +7,18 @@ form every adapter sends, so "fits the budget" means exactly what the client rec
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any, cast
 
 from pdfthin._version import __version__
 from pdfthin.model import Document
+from pdfthin.model.regions import Region
 from pdfthin.operations.types import (
     BBox,
     DocumentRef,
     DocumentSummary,
     EngineCapability,
+    ReviewRegion,
     TitleSource,
 )
 from pdfthin.pages import format_pages
@@ -69,6 +72,17 @@ def bbox(box: tuple[float, float, float, float]) -> BBox:
     """A box ``(x0, y0, x1, y1)`` as the answers that name its corners give it."""
     x0, y0, x1, y1 = box
     return {"x0": x0, "y0": y0, "x1": x1, "y1": y1}
+
+
+def review_regions(regions: Iterable[Region]) -> list[ReviewRegion]:
+    """Regions needing review as the answers give them (``regions_needing_review``)."""
+    return [
+        cast(
+            "ReviewRegion",
+            {"bbox": bbox(r.box), "reason": r.reason, "score": r.score, "message": r.message},
+        )
+        for r in regions
+    ]
 
 
 def compact(pages: list[int]) -> str:

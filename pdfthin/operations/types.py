@@ -309,6 +309,7 @@ class PageExtras(TypedDict, total=False):
         "regions of the page the agent transcribed (submit_transcription with a region): kept "
         "apart from the page's text, never searched",
     ]
+    regions_needing_review: Annotated[list[ReviewRegion], REGIONS_NOTE]
 
 
 class PageEntry(PageWhy, PageExtras):
@@ -563,6 +564,27 @@ class PageSpan(TypedDict):
     bbox: BBox
 
 
+#: What ``regions_needing_review`` says, wherever it is given.
+REGIONS_NOTE = (
+    "parts of a text page that geometry cannot read reliably (given only when there are "
+    "some): look at the region's image (get_page_image with region) or send it to an OCR "
+    "binding"
+)
+
+
+class ReviewRegion(TypedDict):
+    bbox: Annotated[BBox, "the region on the page as displayed"]
+    reason: Annotated[
+        Literal["unmapped_text", "image_of_text", "table_grid_failed", "vector_drawing"],
+        "glyphs without a Unicode mapping, an image with no text layer over it, a ruled "
+        "grid not read as a table, a dense vector drawing with labels",
+    ]
+    score: Annotated[
+        float, "how surely the region needs review: 0.5 at the threshold that flagged it, 1 sure"
+    ]
+    message: str
+
+
 #: What a chunk's anchor names.
 CHUNK_ANCHOR_NOTE = (
     ANCHOR_NOTE + ": the page text the chunk stands in, from where its text starts to where "
@@ -588,6 +610,9 @@ class ChunkEntry(_Chunk, total=False):
     part: Annotated[Part, "where this piece lies in the chunk's Markdown, when split"]
     reason_code: Annotated[str, "why the page is not a text layer read whole"]
     anchor: Annotated[str, CHUNK_ANCHOR_NOTE]
+    regions_needing_review: Annotated[
+        list[ReviewRegion], "the regions of its pages the chunk's box meets: " + REGIONS_NOTE
+    ]
 
 
 class _Chunks(TypedDict):
@@ -1022,6 +1047,7 @@ class InspectResponse(_Inspect, total=False):
     ]
     note: str
     omitted: InspectOmitted
+    regions_needing_review: Annotated[list[ReviewRegion], REGIONS_NOTE + " (drawn in the SVG)"]
 
 
 # --- errors -------------------------------------------------------------------------------------

@@ -385,6 +385,10 @@ def _reason(
     return _painted_over(grid, run, look, tests)
 
 
+#: The kinds of paint that are vector drawing (``PageContent.drawings``).
+_VECTOR_PAINTS = ("fill", "stroke")
+
+
 def sort_runs(
     page: PageContent,
     drawn: Iterable[tuple[TextRun, Look]],
@@ -398,6 +402,7 @@ def sort_runs(
     order (as the native interpreter hands them) read the same as :class:`Look` and
     :class:`Paint`."""
     grid = _Grid(page.width, page.height, paints) if complete else None
+    page.drawings.extend(p[1] for p in paints if p[7] in _VECTOR_PAINTS)
     boxes = [image.bbox for image in page.images]
     scan: bool | None = None
     ocr_layer: list[TextRun] = []

@@ -18,7 +18,7 @@ from pdfthin.layout.tables.cells import is_value, running_text, share_words, sof
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
 from pdfthin.layout.tables.values import Span, value_boundaries
-from pdfthin.layout.types import Block, Line
+from pdfthin.layout.types import Block, FailedGrid, Line
 
 MIN_ROWS = 3
 #: Rows further apart than this (in ems) do not belong to one table.
@@ -85,9 +85,12 @@ def _ruled(rows: list[list[Line]], rules: list[tuple[float, float, float, float]
 
 
 def find_tables(
-    lines: list[Line], rules: list[tuple[float, float, float, float]]
+    lines: list[Line],
+    rules: list[tuple[float, float, float, float]],
+    failed: list[FailedGrid] | None = None,
 ) -> tuple[list[Block], list[Line]]:
-    """Split ``lines`` into table blocks and the lines that are not part of a table."""
+    """Split ``lines`` into table blocks and the lines that are not part of a table; the
+    ruled grids holding text that could not be read as a table are added to ``failed``."""
     tables: list[Block] = []
     rest = lines
     grids = find_grids(rules)
@@ -96,7 +99,7 @@ def find_tables(
     every = rest
     # Inner lattices first: a frame drawn around a chart or a table must not claim its lines.
     for grid in sorted(grids, key=lambda g: (g.x1 - g.x0) * (g.y1 - g.y0)):
-        found = _from_grid(grid, rest)
+        found = _from_grid(grid, rest, failed)
         if found is None:
             continue
         inside = {id(ln) for ln in found.lines}
@@ -154,7 +157,9 @@ def _cut(ln: Line, end: float, start: float) -> tuple[Line, Line] | None:
     )
 
 
-def _from_grid(grid: Grid, lines: list[Line]) -> Block | None:
+def _from_grid(
+    grid: Grid, lines: list[Line], failed: list[FailedGrid] | None = None
+) -> Block | None:
     """The table a ruled grid holds: each line goes to the cell under it; a line that runs
     across cells (a row set as one string) has its words shared out between them. A block
     of kind ``chart`` holds the lines of a lattice that is a chart's grid, not a table."""
@@ -176,6 +181,7 @@ def _from_grid(grid: Grid, lines: list[Line]) -> Block | None:
     # A chart's gridlines make a lattice too, with a label here and there: a table's rows
     # hold text.
     if len(bands) < 0.5 * (len(grid.ys) - 1):
+        _gave_up(failed, grid, "sparse")
         return Block(members, grid.x0, grid.y0, grid.x1, grid.y1, members[0].size, kind="chart")
     records: dict[int, list[list[tuple[Line, dict[int, str]]]]] = {}
     for r in sorted(bands):
@@ -188,11 +194,20 @@ def _from_grid(grid: Grid, lines: list[Line]) -> Block | None:
     _merge_down(grid, xs, records)
     rows = [_row_texts(rec, len(xs) - 1) for r in sorted(records) for rec in records[r]]
     block = _table_block(rows, members)
-    if block is not None and block.rows is not None and _fill(block.rows) < MIN_FILL:
+    if block is None:
+        _gave_up(failed, grid, "no_cells")
+    elif block.rows is not None and _fill(block.rows) < MIN_FILL:
         # Mostly empty cells: a plot's frame and gridlines with labels, or a form's boxes,
         # not a table of data.
+        _gave_up(failed, grid, "empty_cells")
         return replace(block, kind="chart", rows=None)
     return block
+
+
+def _gave_up(failed: list[FailedGrid] | None, grid: Grid, why: str) -> None:
+    if failed is not None:
+        box = (grid.x0, grid.y0, grid.x1, grid.y1)
+        failed.append(FailedGrid(box, why, len(grid.ys) - 1, len(grid.xs) - 1))
 
 
 def _fill(rows: list[list[str]]) -> float:
