@@ -167,7 +167,8 @@ def test_jsonl_writes_each_chunk_as_soon_as_a_response_holds_it_whole(
 
 def test_parts_across_responses_are_joined_into_one_chunk(pdf: Path) -> None:
     """Following the cursors of the smallest budget by hand, every chunk comes in parts; joined,
-    each is the whole chunk's Markdown (its plain text is in no part)."""
+    each is the whole chunk: its Markdown and its plain text, each part carrying the piece of
+    the plain text its Markdown shows."""
     entries: list[dict[str, Any]] = []
     cursor = None
     while True:
@@ -181,7 +182,28 @@ def test_parts_across_responses_are_joined_into_one_chunk(pdf: Path) -> None:
     whole = _one_response(pdf, max_tokens=_TOKENS)
     assert len(entries) > len(whole)  # the premise: chunks came in parts
     joined = list(whole_chunks(entries))  # type: ignore[arg-type]
-    assert joined == [{k: v for k, v in c.items() if k != "text"} for c in whole]
+    assert joined == whole
+    for part in entries:
+        # Its text's letters and digits are its Markdown's, in order (less the syntax).
+        shown = iter(ch for ch in part["markdown"] if ch.isalnum())
+        assert all(ch in shown for ch in part["text"] if ch.isalnum()), part
+
+
+def test_the_stream_asks_each_response_once(pdf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk cut for the budget comes in parts that carry their plain text: the stream
+    follows the cursors and never asks a response again with a larger budget."""
+    budgets: list[int] = []
+    original = cli._run
+
+    def noting(args: Any, ask: Any, json_mode: bool) -> Any:
+        budgets.append(ask.keywords["max_chars"])
+        return original(args, ask, json_mode)
+
+    monkeypatch.setattr(cli, "_run", noting)
+    args = ("chunks", str(pdf), "--max-tokens", str(_TOKENS), "--max-chars", str(MIN_MAX_CHARS))
+    code, out, _ = _cli(*args, "--format", "jsonl")
+    assert code == 0 and _jsonl(out) == _one_response(pdf, max_tokens=_TOKENS)
+    assert len(budgets) > len(_jsonl(out)) and set(budgets) == {MIN_MAX_CHARS}
 
 
 def test_text_listing_names_each_chunk(pdf: Path) -> None:

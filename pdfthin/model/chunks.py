@@ -18,7 +18,8 @@ arguments, on every run, surface and engine path.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -247,6 +248,48 @@ def _spans(pieces: list[_Piece]) -> tuple[Span, ...]:
 
 def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def text_cuts(markdown: str, text: str) -> Callable[[int], int]:
+    """Where to cut ``text`` (a chunk's plain text) to match a cut of its ``markdown`` at an
+    offset: ``cut(offset)`` is the end of the plain text that ``markdown[:offset]`` shows, so
+    the pieces of the plain text between the cuts of the Markdown join to the whole (``0``
+    gives 0, the Markdown's length the text's), and a later cut never comes before an earlier.
+
+    The plain text's letters and digits are the Markdown's, in order, less its syntax (list
+    marks, table pipes, escapes, link targets): each is placed at the first of the Markdown's
+    after the one before it. A cut ends after the last letter or digit the Markdown before it
+    shows, with the punctuation that follows it and the spaces after that (a Markdown cut
+    falls between words), so the next piece starts where the next piece of Markdown does."""
+    ends: list[int] = []  # where each placed letter stands in the Markdown
+    places: list[int] = []  # the plain text's offset just after it
+    at = 0
+    for i, ch in enumerate(text):
+        if not ch.isalnum():
+            continue
+        found = markdown.find(ch, at)
+        if found < 0:  # not the Markdown's (never so far): the rest goes with the last piece
+            break
+        ends.append(found)
+        places.append(i + 1)
+        at = found + 1
+
+    def cut(offset: int) -> int:
+        if offset <= 0:
+            return 0
+        if offset >= len(markdown):
+            return len(text)
+        shown = bisect_left(ends, offset)
+        if not shown:
+            return 0
+        end = places[shown - 1]
+        while end < len(text) and not text[end].isspace() and not text[end].isalnum():
+            end += 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        return end
+
+    return cut
 
 
 def _table_parts(piece: _Piece, max_tokens: int) -> list[_Piece]:
