@@ -104,6 +104,9 @@ class _Chunker:
     #: Open headings: ``(level, title)``, outermost first.
     trail: list[tuple[int, str]] = field(default_factory=list)
     pending: list[_Piece] = field(default_factory=list)
+    #: The Markdown of ``pending`` in characters, each piece counted with its separator (kept
+    #: as pieces come, so sizing the chunk being gathered does not go over it again).
+    pending_chars: int = 0
     #: The breadcrumb of the chunk being gathered, fixed by its first piece of content.
     crumb: tuple[str, ...] | None = None
     #: Chunks started on each page so far (for ids).
@@ -126,7 +129,7 @@ class _Chunker:
             while self.trail and self.trail[-1][0] >= piece.level:
                 self.trail.pop()
             self.trail.append((piece.level, _title(piece.markdown)))
-            self.pending.append(piece)
+            self._push(piece)
             return
         if piece.kind in ("table", "code"):
             if self._has_content():
@@ -145,20 +148,24 @@ class _Chunker:
     def _add(self, piece: _Piece) -> None:
         if self.crumb is None:
             self.crumb = tuple(title for _, title in self.trail)
+        self._push(piece)
+
+    def _push(self, piece: _Piece) -> None:
         self.pending.append(piece)
+        self.pending_chars += len(piece.markdown) + 2
 
     def _has_content(self) -> bool:
         return any(p.kind != "heading" for p in self.pending)
 
     def _chars(self) -> int:
         """The Markdown of the chunk being gathered, in characters, separators included."""
-        return sum(len(p.markdown) + 2 for p in self.pending) - 2 if self.pending else 0
+        return self.pending_chars - 2 if self.pending else 0
 
     def _limit(self) -> int:
         return self.max_tokens * CHARS_PER_TOKEN
 
     def flush(self) -> Iterator[Chunk]:
-        pieces, self.pending = self.pending, []
+        pieces, self.pending, self.pending_chars = self.pending, [], 0
         crumb = self.crumb if self.crumb is not None else tuple(t for _, t in self.trail)
         self.crumb = None
         if not pieces:
