@@ -1,6 +1,7 @@
 """What chunks cost over the Markdown alone, on the whole corpus (issue 22: at most 15%).
 
     python -m benchmarks chunks-cost [--corpus PATH] [--repeat 3] [--name chunks_cost]
+                                     [--sample N] [--pure-only]
 
 For each corpus file, in one process: the CPU time to open it and build every page (what
 ``read_pages`` of the whole document costs: Markdown, plain text, block and line boxes), then
@@ -65,17 +66,25 @@ print(json.dumps(rows))
 """
 
 
-def _files(corpus: Path) -> list[tuple[str, str | None]]:
+def _files(corpus: Path, sample: int | None = None) -> list[tuple[str, str | None]]:
+    """The corpus files (relpath, password); with ``sample``, that many spread evenly over
+    the manifest's order (a quick look on a shared machine, not the benchmark's figure)."""
     sys.path.insert(0, str(ROOT / "tests"))
     os.environ.setdefault("PDFTHIN_CORPUS", str(corpus))
     from conftest import corpus_files
 
-    return [(f.relpath, f.password) for f in corpus_files()]
+    files = [(f.relpath, f.password) for f in corpus_files()]
+    if sample is not None and 0 < sample < len(files):
+        step = len(files) / sample
+        files = [files[int(i * step)] for i in range(sample)]
+    return files
 
 
-def measure(corpus: Path, repeat: int, native: bool) -> list[dict[str, Any]]:
+def measure(
+    corpus: Path, repeat: int, native: bool, sample: int | None = None
+) -> list[dict[str, Any]]:
     env = {**os.environ, "PDFTHIN_NATIVE": "require" if native else "off"}
-    files = _files(corpus)
+    files = _files(corpus, sample)
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, str(corpus), str(repeat)],
         input="\n".join(json.dumps(f) for f in files),
@@ -131,12 +140,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--name", default="chunks_cost")
     parser.add_argument("--pure-only", action="store_true")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="only N files spread evenly over the corpus (a quick look, not the figure)",
+    )
     args = parser.parse_args(argv)
     import pdfthin
 
-    paths = {"pure": measure(args.corpus, args.repeat, native=False)}
+    paths = {"pure": measure(args.corpus, args.repeat, native=False, sample=args.sample)}
     if not args.pure_only:
-        paths["native"] = measure(args.corpus, args.repeat, native=True)
+        paths["native"] = measure(args.corpus, args.repeat, native=True, sample=args.sample)
     result = {
         "name": args.name,
         "pdfthin": pdfthin.__version__,

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 #: The budget of each ``get_chunks`` call made here, in characters: a response covers some
 #: dozens of pages, so the first chunks come before the last pages are read, and holds three
 #: chunks of the largest size target (8,000 tokens: about 32,000 characters of Markdown and as
-#: many of plain text), so a call is rarely asked again for a chunk that did not fit.
+#: many of plain text), so few chunks come in parts (joined here).
 RESPONSE_CHARS = 200_000
 
 #: The columns of :func:`to_columns`, in order.
@@ -93,38 +93,24 @@ def chunk_responses(
 ) -> Iterator[_Response]:
     """The responses of ``call(cursor, max_chars)`` (``get_chunks`` with its other arguments
     bound), from ``cursor`` (the start when ``None``), each asked for with the cursor of the
-    one before once it has been used. A chunk too long for ``max_chars`` comes first in its
-    response, cut (``part``), and a cut chunk has no plain text: that response is asked for
-    again with a larger budget (doubled, up to the largest a call takes) until the chunk comes
-    whole; the next calls keep ``max_chars``."""
-    from pdfthin.operations.params import MAX_MAX_CHARS
-
+    one before once it has been used. A chunk too long for ``max_chars`` comes in parts
+    (``part``), each with its piece of the plain text: :func:`whole_chunks` joins them."""
     while True:
         response = call(cursor, max_chars)
-        budget = max_chars
-        while _starts_cut(response) and budget < MAX_MAX_CHARS:
-            budget = min(MAX_MAX_CHARS, 2 * budget)
-            response = call(cursor, budget)
         yield response
         cursor = response["next_cursor"]
         if cursor is None:
             return
 
 
-def _starts_cut(response: Mapping[str, Any]) -> bool:
-    """Whether the response's first chunk is the beginning of a chunk cut for the budget."""
-    entries = response["chunks"]
-    return bool(entries) and "part" in entries[0] and entries[0]["part"]["start"] == 0
-
-
 def whole_chunks(entries: Iterable[ChunkEntry]) -> Iterator[ChunkEntry]:
-    """Each chunk once its parts (a chunk split across responses) are joined, in order. A
-    joined chunk has no ``text``: responses leave it out of every part (:func:`chunks` asks
-    again for a chunk that was cut, so that only one longer than any response is joined)."""
+    """Each chunk once its parts (a chunk split across responses) are joined, in order: its
+    Markdown and its plain text, each the parts' pieces end to end."""
     held: ChunkEntry | None = None  # a chunk whose next part is still to come
     for entry in entries:
         if held is not None and "part" in entry and held["chunk_id"] == entry["chunk_id"]:
             held["markdown"] += entry["markdown"]
+            held["text"] += entry["text"]
             held["part"] = {**held["part"], "end": entry["part"]["end"]}
             piece = held
         else:
@@ -172,8 +158,7 @@ def to_columns(chunks: Iterable[ChunkEntry]) -> dict[str, list[Any]]:
     as it is. The box of the chunk's first page is flat (``x0``, ``y0``, ``x1``, ``y1``);
     ``breadcrumb`` is a list of titles (a title may hold any text, so they are not joined);
     ``page_spans`` a list of ``{page, x0, y0, x1, y1}``; ``reason_code`` is ``text_layer``
-    where the chunk leaves it out; ``text`` is ``None`` for a chunk joined from parts, and
-    ``anchor`` for an unreadable page's chunk.
+    where the chunk leaves it out; ``anchor`` is ``None`` for an unreadable page's chunk.
     A chunk whose parts are not all there is a ``ValueError``."""
     columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     for chunk in whole_chunks(chunks):
@@ -199,7 +184,7 @@ def _row(chunk: ChunkEntry) -> dict[str, Any]:
         "kind": chunk["kind"],
         "breadcrumb": list(chunk["breadcrumb"]),
         "markdown": chunk["markdown"],
-        "text": chunk.get("text"),
+        "text": chunk["text"],
         "token_estimate": chunk["token_estimate"],
         "status": chunk["status"],
         "reason_code": chunk.get("reason_code", "text_layer"),

@@ -17,7 +17,7 @@ from statements import Canvas, paragraph, statement
 
 import pdfthin
 from pdfthin.engine import open_pdf
-from pdfthin.model.chunks import CHARS_PER_TOKEN, chunk_pages
+from pdfthin.model.chunks import CHARS_PER_TOKEN, chunk_pages, text_cuts
 from pdfthin.operations import Context, get_chunks, resolve_anchor, search_chunks
 from pdfthin.operations.response import size
 
@@ -165,17 +165,46 @@ def test_ids_are_stable_across_runs_paths_and_budgets(report: bytes) -> None:
     again = _all(report)
     small = _all(report, max_chars=1_000)
     assert one == again
-    # A small budget splits chunks into parts; joined, they are the same chunks.
+    # A small budget splits chunks into parts; joined, they are the same chunks, their plain
+    # text too (each part carries the piece its Markdown shows).
     joined: list[dict[str, Any]] = []
     for entry in small:
         if joined and "part" in entry and entry["part"]["start"] > 0:
             joined[-1]["markdown"] += entry["markdown"]
+            joined[-1]["text"] += entry["text"]
             continue
         joined.append(dict(entry))
-    assert [(c["chunk_id"], c["markdown"]) for c in joined] == [
-        (c["chunk_id"], c["markdown"]) for c in one
+    assert [(c["chunk_id"], c["markdown"], c["text"]) for c in joined] == [
+        (c["chunk_id"], c["markdown"], c["text"]) for c in one
     ]
+    assert any("part" in c for c in small)  # the premise
     assert all(size(c) < 1_000 for c in small)
+    for part in (c for c in small if "part" in c):
+        # Its text's letters and digits are its Markdown's, in order (less the syntax).
+        shown = iter(ch for ch in part["markdown"] if ch.isalnum())
+        assert all(ch in shown for ch in part["text"] if ch.isalnum()), part
+    assert sum(1 for c in small if "part" in c and c["text"].strip()) > len(small) // 2
+
+
+def test_a_cut_of_the_markdown_cuts_the_plain_text_where_it_shows() -> None:
+    markdown = (
+        "## Results\n\n- The **first** run, see [the table](https://example.org/t1).\n- Then 3\\*4."
+    )
+    text = "Results\nThe first run, see the table.\nThen 3*4."
+    cut = text_cuts(markdown, text)
+    assert (cut(0), cut(len(markdown))) == (0, len(text))
+    expected = {
+        markdown.index("Results") + 3: "Res",  # inside a word: up to what is shown
+        markdown.index("- The"): "Results\n",  # the heading, its line break with it
+        markdown.index("run,") + 4: "Results\nThe first run, ",  # punctuation and space
+        markdown.index("(https"): "Results\nThe first run, see the table.\n",  # ends line
+        markdown.index("- Then"): "Results\nThe first run, see the table.\n",  # not the URL's
+        markdown.index("4."): "Results\nThe first run, see the table.\nThen 3*",
+    }
+    for offset, before in expected.items():
+        assert text[: cut(offset)] == before, markdown[:offset]
+    offsets = range(len(markdown) + 1)
+    assert [cut(o) for o in offsets] == sorted(cut(o) for o in offsets)  # never backwards
 
 
 def test_a_response_reads_only_the_pages_its_chunks_come_from(

@@ -112,15 +112,27 @@ def test_jsonl_stream_is_the_chunks_of_one_big_response(pdf: Path) -> None:
     assert all("\n" not in line for line in out.splitlines())  # one chunk, one line
 
 
-def test_a_chunk_cut_by_a_tiny_budget_comes_out_whole_on_one_line(pdf: Path) -> None:
+def test_a_chunk_cut_by_a_tiny_budget_comes_out_whole_on_one_line(
+    pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The smallest budget cuts every chunk of the fixture (the premise, checked)...
     first = get_chunks(str(pdf), max_tokens=_TOKENS, max_chars=MIN_MAX_CHARS, context=Context())
     assert "part" in first["chunks"][0]
+    budgets: list[int] = []
+    original = cli._run
+
+    def noting(args: Any, ask: Any, json_mode: bool) -> Any:
+        budgets.append(ask.keywords["max_chars"])
+        return original(args, ask, json_mode)
+
+    monkeypatch.setattr(cli, "_run", noting)
     # ...yet each is written whole, plain text included, on a line of its own.
     args = ("chunks", str(pdf), "--max-tokens", str(_TOKENS), "--max-chars", str(MIN_MAX_CHARS))
     code, out, _ = _cli(*args, "--format", "jsonl")
     assert code == 0
     assert _jsonl(out) == _one_response(pdf, max_tokens=_TOKENS)
+    # The parts carry their plain text: no response is asked for again with a larger budget.
+    assert len(budgets) > len(_jsonl(out)) and set(budgets) == {MIN_MAX_CHARS}
 
 
 class _Screen(io.StringIO):
@@ -167,7 +179,8 @@ def test_jsonl_writes_each_chunk_as_soon_as_a_response_holds_it_whole(
 
 def test_parts_across_responses_are_joined_into_one_chunk(pdf: Path) -> None:
     """Following the cursors of the smallest budget by hand, every chunk comes in parts; joined,
-    each is the whole chunk's Markdown (its plain text is in no part)."""
+    each is the whole chunk: its Markdown and its plain text, each part carrying the piece of
+    the plain text its Markdown shows."""
     entries: list[dict[str, Any]] = []
     cursor = None
     while True:
@@ -181,7 +194,11 @@ def test_parts_across_responses_are_joined_into_one_chunk(pdf: Path) -> None:
     whole = _one_response(pdf, max_tokens=_TOKENS)
     assert len(entries) > len(whole)  # the premise: chunks came in parts
     joined = list(whole_chunks(entries))  # type: ignore[arg-type]
-    assert joined == [{k: v for k, v in c.items() if k != "text"} for c in whole]
+    assert joined == whole
+    for part in entries:
+        # Its text's letters and digits are its Markdown's, in order (less the syntax).
+        shown = iter(ch for ch in part["markdown"] if ch.isalnum())
+        assert all(ch in shown for ch in part["text"] if ch.isalnum()), part
 
 
 def test_text_listing_names_each_chunk(pdf: Path) -> None:

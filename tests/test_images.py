@@ -496,7 +496,7 @@ def test_listing_fields() -> None:
     pdf = one_image(GRADIENT, 4, 3, flate=True)
     item = list_images(pdf)["images"][0]
     assert item["page"] == 1
-    assert item["bbox"] == [50.0, 642.0, 150.0, 742.0]
+    assert item["bbox"] == {"x0": 50.0, "y0": 642.0, "x1": 150.0, "y1": 742.0}
     assert (item["width"], item["height"], item["bits_per_component"]) == (4, 3, 8)
     assert (item["color_space"], item["format"]) == ("DeviceGray", "flate")
     assert item["bytes"] == len(zlib.compress(GRADIENT))

@@ -175,7 +175,15 @@ def _read(path: Path, page: int) -> dict[str, Any]:
     return dict(answer["pages"][0])
 
 
-def _inside(inner: list[float], outer: list[float], slack: float = 0.01) -> bool:
+def _corners(box: dict[str, float]) -> list[float]:
+    """An answer's box (``{x0, y0, x1, y1}``, the one shape every answer gives) as a list."""
+    assert set(box) == {"x0", "y0", "x1", "y1"}, box
+    return [box["x0"], box["y0"], box["x1"], box["y1"]]
+
+
+def _inside(inner: Any, outer: Any, slack: float = 0.01) -> bool:
+    inner = _corners(inner) if isinstance(inner, dict) else inner
+    outer = _corners(outer) if isinstance(outer, dict) else outer
     return (
         inner[0] >= outer[0] - slack
         and inner[1] >= outer[1] - slack
@@ -224,7 +232,7 @@ def test_a_rotated_page_is_traced_as_displayed(report: Path, implementation: str
     lines = answer["lines"]
     assert len(lines) == len(ROTATED)
     for line in lines:
-        assert line[3] - line[1] > 5 * (line[2] - line[0])  # sideways: tall and narrow
+        assert line["y1"] - line["y0"] > 5 * (line["x1"] - line["x0"])  # sideways: tall, narrow
         assert _inside(line, block["bbox"])
 
 
@@ -241,7 +249,7 @@ def test_hidden_text_is_reported_without_its_text(report: Path, implementation: 
         (p["reason"], p["chars"]) for p in pieces
     ]
     for mine, theirs in zip(answer["hidden_text"], pieces, strict=True):
-        assert mine["bbox"] == pytest.approx(theirs["bbox"], abs=0.051)
+        assert _corners(mine["bbox"]) == pytest.approx(_corners(theirs["bbox"]), abs=0.051)
     dumped = json.dumps(answer)
     for secret in (WHITE_SECRET, CLIPPED_SECRET, "Ignore", "secret"):
         assert secret not in dumped
@@ -275,13 +283,13 @@ def test_the_svg_draws_the_json(report: Path, implementation: str) -> None:
         ]
         assert [attrs["data-kind"] for attrs, _ in blocks] == [b["kind"] for b in answer["blocks"]]
         for (_, drawn), block in zip(blocks, answer["blocks"], strict=True):
-            assert drawn == pytest.approx(block["bbox"], abs=0.011)
+            assert drawn == pytest.approx(_corners(block["bbox"]), abs=0.011)
         labels = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "label"]
         assert [label.split()[0] for label in labels] == [str(b["order"]) for b in answer["blocks"]]
         hidden = _svg_boxes(svg, "hidden")
         assert [a["data-reason"] for a, _ in hidden] == [h["reason"] for h in answer["hidden_text"]]
         for (_, drawn), piece in zip(hidden, answer["hidden_text"], strict=True):
-            assert drawn == pytest.approx(piece["bbox"], abs=0.011)
+            assert drawn == pytest.approx(_corners(piece["bbox"]), abs=0.011)
         assert len(_svg_boxes(svg, "run")) == answer["counts"]["runs"]
         legend = [g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "legend"]
         assert len(legend) == 1 and "hidden text" in "".join(legend[0].itertext())

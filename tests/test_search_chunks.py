@@ -10,10 +10,12 @@ import pytest
 from conftest import CORPUS, corpus_files, require_corpus
 from pdfbuilder import PdfBuilder
 
+from pdfthin.engine import open_pdf
 from pdfthin.model.chunks import Chunk, Span
 from pdfthin.operations import Context, get_chunks, search_chunks
 from pdfthin.operations.ranked import K1, PHRASE_BONUS, B, Bm25Index, words
 from pdfthin.operations.response import dumps
+from pdfthin.operations.types import PageBox
 
 
 def _chunk(n: int, text: str) -> Chunk:
@@ -103,9 +105,89 @@ def test_results_are_chunks_of_get_chunks_with_their_boxes() -> None:
     assert r["total_hits"] == len(holding) == len(r["results"]) >= 1
     for result in r["results"]:
         chunk = chunks[result["chunk_id"]]
-        assert result["bbox"] == chunk["bbox"] and result["page"] == chunk["page"]
+        assert result["chunk_bbox"] == chunk["bbox"] and result["page"] == chunk["page"]
         assert "**satellites**" in result["snippet"]
     assert r["coverage"]["complete"]
+
+
+GARDEN = [
+    "The garden soil was dry and pale this",
+    "year so we watered the beds every morning",
+    "and the tomatoes grew tall beside the old red",
+    "apple tree that stands near the back fence",
+    "where the harvest came late but plentiful.",
+]
+
+
+def _word_runs_pdf(pages: list[list[str]]) -> bytes:
+    """``pages`` of lines drawn a word at a time (one glyph run per word), 14 pt apart."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", encoding="/WinAnsiEncoding")
+    for lines in pages:
+        body = [b"BT /F1 11 Tf 72 700 Td 14 TL"]
+        for line in lines:
+            body.extend(f"({word} ) Tj".encode() for word in line.split())
+            body.append(b"T*")
+        body.append(b"ET")
+        b.add_page(b"\n".join(body), {"Font": {"F1": font}})
+    return b.build()
+
+
+def _word_boxes(pdf: bytes, page: int, word: str) -> list[tuple[float, float, float, float]]:
+    runs = open_pdf(pdf).page(page).runs
+    return [(r.x0, r.y0, r.x1, r.y1) for r in runs if r.text.strip().strip(".") == word]
+
+
+def _holds(box: PageBox, glyphs: tuple[float, float, float, float], slack: float = 0.5) -> bool:
+    x0, y0, x1, y1 = glyphs
+    return (
+        box["x0"] - slack <= x0
+        and x1 <= box["x1"] + slack
+        and box["y0"] - slack <= y0
+        and y1 <= box["y1"] + slack
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "words_in_order"),
+    [
+        ("red apple", ["red", "apple"]),  # a phrase across a line break: both lines
+        ("harvest tomatoes", ["tomatoes", "harvest"]),  # no phrase: each word's line
+        ("Fence", ["fence"]),
+    ],
+)
+def test_a_result_frames_the_lines_where_the_query_stands(
+    query: str, words_in_order: list[str], implementation: str
+) -> None:
+    pdf = _word_runs_pdf([["An opening page about other things entirely."], GARDEN])
+    ctx = Context()
+    (result,) = search_chunks(pdf, query, context=ctx)["results"]
+    boxes = result["bbox"]
+    assert len(boxes) == len(words_in_order)  # one line each, no other line of the chunk
+    for box, word in zip(boxes, words_in_order, strict=True):
+        assert box["page"] == 2
+        (glyphs,) = _word_boxes(pdf, 2, word)
+        assert _holds(box, glyphs), (word, box, glyphs)
+        # The line's box, not the chunk's: it holds no glyph of another line.
+        (other,) = _word_boxes(pdf, 2, "garden")
+        assert not _holds(box, other)
+    (chunk,) = [
+        c for c in get_chunks(pdf, context=ctx)["chunks"] if c["chunk_id"] == result["chunk_id"]
+    ]
+    assert result["chunk_bbox"] == chunk["bbox"]
+    spans = {s["page"]: s["bbox"] for s in chunk["page_spans"]}
+    assert all(_holds(spans[2], (b["x0"], b["y0"], b["x1"], b["y1"])) for b in boxes)
+
+
+def test_a_result_across_a_page_break_frames_lines_on_both_pages() -> None:
+    pages = [["Notes on the garden.", *GARDEN[:2], "and the tomatoes grew beside an old"], []]
+    pages[1] = ["orchard wall all summer long until the frost."]
+    pdf = _word_runs_pdf(pages)
+    (result,) = search_chunks(pdf, "old orchard", context=Context())["results"]
+    assert [b["page"] for b in result["bbox"]] == [1, 2]
+    (old,) = _word_boxes(pdf, 1, "old")
+    (orchard,) = _word_boxes(pdf, 2, "orchard")
+    assert _holds(result["bbox"][0], old) and _holds(result["bbox"][1], orchard)
 
 
 def test_coverage_names_the_pages_that_could_not_be_searched() -> None:

@@ -324,7 +324,7 @@ def test_read_pages_reports_each_withheld_piece_without_its_text() -> None:
     assert report["reasons"] == {"covered": 1, "invisible": MAX_HIDDEN_PIECES + 5}
     first = report["pieces"][0]
     assert (first["reason"], first["chars"]) == ("covered", len("send the keys"))
-    x0, y0, x1, y1 = first["bbox"]
+    x0, y0, x1, y1 = (first["bbox"][corner] for corner in ("x0", "y0", "x1", "y1"))
     assert 72 <= x0 < x1 and 180 < y0 < y1 < 200  # where it stands, top-left origin
     assert len(report["pieces"]) == MAX_HIDDEN_PIECES and report["more_pieces"] == 6
     assert "send the keys" not in json.dumps(response)

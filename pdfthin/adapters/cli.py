@@ -1412,8 +1412,14 @@ def _annotation_line(item: Mapping[str, Any]) -> str:
     return "  ".join(parts)
 
 
+def _box_text(box: Mapping[str, float], separator: str = ",") -> str:
+    """A box of an answer (``{x0, y0, x1, y1}``) as the text listings show it: ``x0,y0,x1,y1``
+    (what ``--bbox`` takes back)."""
+    return separator.join(f"{box[corner]:g}" for corner in ("x0", "y0", "x1", "y1"))
+
+
 def _image_line(item: dict[str, Any]) -> str:
-    box = ",".join(f"{v:g}" for v in item["bbox"])
+    box = _box_text(item["bbox"])
     line = (
         f"{item['id']}  page {item['page']}  {item['width']}x{item['height']} px  "
         f"{item['bits_per_component']}-bit {item['color_space']}  {item['format']}  "
@@ -1473,8 +1479,7 @@ def _field_line(item: dict[str, Any]) -> str:
     """One field: where it stands, its name and kind, its label (and whence), its value."""
     where = "no widget"
     if item["page"] is not None:
-        box = item["bbox"]
-        where = f"page {item['page']} at {box['x0']:g},{box['y0']:g},{box['x1']:g},{box['y1']:g}"
+        where = f"page {item['page']} at {_box_text(item['bbox'])}"
     value = item["value"]
     shown = json.dumps(value, ensure_ascii=False)
     line = f"{item['name']}  [{item['kind']}]  = {shown}  ({where})"
@@ -1641,8 +1646,8 @@ def _extension_mismatch(output: str, fmt: str, name: str) -> str | None:
 
 def _cmd_chunks(args: argparse.Namespace) -> int:
     """``--format jsonl`` and ``text`` follow the cursors (``--max-chars`` sizes each request;
-    a chunk longer than that is asked for again with a larger budget, so it comes whole) and
-    write each chunk as its response arrives; ``json`` prints one response with
+    a chunk longer than that comes in parts, joined before it is written) and write each
+    chunk as its response arrives; ``json`` prints one response with
     ``--max-chars``, else every chunk in one answer."""
     from pdfthin.exports import RESPONSE_CHARS, chunk_responses, jsonl_line, whole_chunks
     from pdfthin.operations.params import MAX_MAX_CHARS
@@ -1757,7 +1762,7 @@ def _inspect_text(r: dict[str, Any]) -> str:
         kind = block["kind"] + (f" h{block['level']}" if block["kind"] == "heading" else "")
         if "table" in block:
             kind += f" {block['table']['rows']}x{block['table']['columns']}"
-        box = ", ".join(f"{v:g}" for v in block["bbox"])
+        box = _box_text(block["bbox"], ", ")
         lines.append(f"  {block['order']:>3} {kind:<14} [{box}] {block['text']}")
     for piece in r["hidden_text"]:
         lines.append(f"  hidden: {piece['reason']}, {piece['chars']} characters (withheld)")

@@ -18,7 +18,8 @@ arguments, on every run, surface and engine path.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -103,6 +104,9 @@ class _Chunker:
     #: Open headings: ``(level, title)``, outermost first.
     trail: list[tuple[int, str]] = field(default_factory=list)
     pending: list[_Piece] = field(default_factory=list)
+    #: The Markdown of ``pending`` in characters, each piece counted with its separator (kept
+    #: as pieces come, so sizing the chunk being gathered does not go over it again).
+    pending_chars: int = 0
     #: The breadcrumb of the chunk being gathered, fixed by its first piece of content.
     crumb: tuple[str, ...] | None = None
     #: Chunks started on each page so far (for ids).
@@ -125,7 +129,7 @@ class _Chunker:
             while self.trail and self.trail[-1][0] >= piece.level:
                 self.trail.pop()
             self.trail.append((piece.level, _title(piece.markdown)))
-            self.pending.append(piece)
+            self._push(piece)
             return
         if piece.kind in ("table", "code"):
             if self._has_content():
@@ -144,20 +148,24 @@ class _Chunker:
     def _add(self, piece: _Piece) -> None:
         if self.crumb is None:
             self.crumb = tuple(title for _, title in self.trail)
+        self._push(piece)
+
+    def _push(self, piece: _Piece) -> None:
         self.pending.append(piece)
+        self.pending_chars += len(piece.markdown) + 2
 
     def _has_content(self) -> bool:
         return any(p.kind != "heading" for p in self.pending)
 
     def _chars(self) -> int:
         """The Markdown of the chunk being gathered, in characters, separators included."""
-        return sum(len(p.markdown) + 2 for p in self.pending) - 2 if self.pending else 0
+        return self.pending_chars - 2 if self.pending else 0
 
     def _limit(self) -> int:
         return self.max_tokens * CHARS_PER_TOKEN
 
     def flush(self) -> Iterator[Chunk]:
-        pieces, self.pending = self.pending, []
+        pieces, self.pending, self.pending_chars = self.pending, [], 0
         crumb = self.crumb if self.crumb is not None else tuple(t for _, t in self.trail)
         self.crumb = None
         if not pieces:
@@ -247,6 +255,48 @@ def _spans(pieces: list[_Piece]) -> tuple[Span, ...]:
 
 def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def text_cuts(markdown: str, text: str) -> Callable[[int], int]:
+    """Where to cut ``text`` (a chunk's plain text) to match a cut of its ``markdown`` at an
+    offset: ``cut(offset)`` is the end of the plain text that ``markdown[:offset]`` shows, so
+    the pieces of the plain text between the cuts of the Markdown join to the whole (``0``
+    gives 0, the Markdown's length the text's), and a later cut never comes before an earlier.
+
+    The plain text's letters and digits are the Markdown's, in order, less its syntax (list
+    marks, table pipes, escapes, link targets): each is placed at the first of the Markdown's
+    after the one before it. A cut ends after the last letter or digit the Markdown before it
+    shows, with the punctuation that follows it and the spaces after that (a Markdown cut
+    falls between words), so the next piece starts where the next piece of Markdown does."""
+    ends: list[int] = []  # where each placed letter stands in the Markdown
+    places: list[int] = []  # the plain text's offset just after it
+    at = 0
+    for i, ch in enumerate(text):
+        if not ch.isalnum():
+            continue
+        found = markdown.find(ch, at)
+        if found < 0:  # not the Markdown's (never so far): the rest goes with the last piece
+            break
+        ends.append(found)
+        places.append(i + 1)
+        at = found + 1
+
+    def cut(offset: int) -> int:
+        if offset <= 0:
+            return 0
+        if offset >= len(markdown):
+            return len(text)
+        shown = bisect_left(ends, offset)
+        if not shown:
+            return 0
+        end = places[shown - 1]
+        while end < len(text) and not text[end].isspace() and not text[end].isalnum():
+            end += 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        return end
+
+    return cut
 
 
 def _table_parts(piece: _Piece, max_tokens: int) -> list[_Piece]:

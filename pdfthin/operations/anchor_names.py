@@ -19,10 +19,13 @@ def anchor_of(
     return f"pdfthin:{fingerprint}/p/{pages}#c={start}-{end}"
 
 
-def chunk_anchor(doc: Document, chunk: Chunk, following: Chunk | None) -> str | None:
-    """The anchor of the page text a chunk stands in: from where its text starts to where the
-    next chunk's starts, or to the end of its last page when the next starts on a later page
-    (or there is none). ``None`` for a chunk with no text on a page (an unreadable page)."""
+def chunk_range(
+    doc: Document, chunk: Chunk, following: Chunk | None
+) -> tuple[int, int, int, int] | None:
+    """The page text a chunk stands in, ``(page, start, end_page, end)``: from where its text
+    starts to where the next chunk's starts, or to the end of its last page when the next
+    starts on a later page (or there is none); ``end`` is an offset in ``end_page``'s text.
+    ``None`` for a chunk with no text on a page (an unreadable page)."""
     if chunk.origin is None:
         return None
     page, start = chunk.origin
@@ -37,4 +40,14 @@ def chunk_anchor(doc: Document, chunk: Chunk, following: Chunk | None) -> str | 
         end_page, end = last, len(doc.page(last).text)
     if (end_page, end) <= (page, start):
         return None
+    return page, start, end_page, end
+
+
+def chunk_anchor(doc: Document, chunk: Chunk, following: Chunk | None) -> str | None:
+    """The anchor of the page text a chunk stands in (:func:`chunk_range`); ``None`` for a
+    chunk with no text on a page (an unreadable page)."""
+    found = chunk_range(doc, chunk, following)
+    if found is None:
+        return None
+    page, start, end_page, end = found
     return anchor_of(doc.fingerprint, page, start, end, end_page)

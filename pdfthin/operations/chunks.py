@@ -10,12 +10,12 @@ them again up to where it resumes (the same chunks: they depend only on the page
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
-from pdfthin.model.chunks import Chunk, chunk_pages
+from pdfthin.model.chunks import Chunk, chunk_pages, text_cuts
 from pdfthin.model.regions import Region
 from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
@@ -187,12 +187,13 @@ def get_chunks(
         first = offset if index == start else 0
 
         named = anchor(index)
+        cuts = text_cuts(chunk.markdown, chunk.text)
 
         def fits(end: int) -> bool:
-            return size(_entry(chunk, first, end, anchor=named, doc=doc)) + 1 <= room
+            return size(_entry(chunk, first, end, anchor=named, doc=doc, cuts=cuts)) + 1 <= room
 
         end = fit_text(chunk.markdown, first, fits)
-        piece = _entry(chunk, first, end, anchor=named, doc=doc)
+        piece = _entry(chunk, first, end, anchor=named, doc=doc, cuts=cuts)
         return piece, end if end < len(chunk.markdown) else None
 
     stop = fill(response["chunks"], items(), entry, room, split=split)
@@ -219,19 +220,29 @@ def _entry(
     *,
     anchor: str | None = None,
     doc: Document | None = None,
+    cuts: Callable[[int], int] | None = None,
 ) -> ChunkEntry:
     """A chunk as the answer gives it; a part of its Markdown (``start``-``end``) when it does
-    not fit whole (its plain text is then left out: it is given with the whole chunk). Its
-    ``anchor`` (the whole chunk's, :func:`.anchor_names.chunk_anchor`) when it has one; the
-    regions needing review of ``doc``'s pages that its boxes meet."""
+    not fit whole, with the piece of its plain text that part shows (``cuts``: the chunk's
+    :func:`~pdfthin.model.chunks.text_cuts`, made here when not given), so the parts' texts
+    join to the chunk's. Its ``anchor`` (the whole chunk's,
+    :func:`.anchor_names.chunk_anchor`) when it has one; the regions needing review of
+    ``doc``'s pages that its boxes meet."""
     whole = start == 0 and (end is None or end >= len(chunk.markdown))
+    stop = len(chunk.markdown) if end is None else end
+    if whole:
+        text = chunk.text
+    else:
+        cut = cuts or text_cuts(chunk.markdown, chunk.text)
+        text = chunk.text[cut(start) : cut(stop)]
     item: ChunkEntry = {
         "chunk_id": chunk.id,
         "page": chunk.page,
         "bbox": bbox(chunk.box),
         "kind": chunk.kind,
         "breadcrumb": list(chunk.breadcrumb),
-        "markdown": chunk.markdown if whole else chunk.markdown[start:end],
+        "markdown": chunk.markdown if whole else chunk.markdown[start:stop],
+        "text": text,
         "token_estimate": chunk.tokens,
         "status": chunk.status,
         "provenance": chunk.provenance,
@@ -239,10 +250,7 @@ def _entry(
     }
     if anchor is not None:
         item["anchor"] = anchor
-    if whole:
-        item["text"] = chunk.text
-    else:
-        stop = len(chunk.markdown) if end is None else end
+    if not whole:
         item["part"] = {"start": start, "end": stop, "total": len(chunk.markdown)}
     if chunk.reason_code != "text_layer":
         item["reason_code"] = chunk.reason_code

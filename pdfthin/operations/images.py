@@ -64,7 +64,13 @@ from pdfthin.operations.params import (
     MAX_SEED,
     budget,
 )
-from pdfthin.operations.response import TITLE_SOURCES, document_ref, document_summary, size
+from pdfthin.operations.response import (
+    TITLE_SOURCES,
+    bbox,
+    document_ref,
+    document_summary,
+    size,
+)
 from pdfthin.operations.sections import section_span
 from pdfthin.operations.types import (
     ImageChoice,
@@ -82,6 +88,8 @@ from pdfthin.pages import format_pages, parse_pages
 
 #: Drawn on this many pages or more: decorative.
 REPEATED_PAGES = 3
+#: Decimals of an image's box (a tenth of a point).
+BOX_PLACES = 1
 #: Room for ``omitted`` beside the cursor (whose longest form is measured).
 _RESERVE = 240
 _ID = re.compile(
@@ -239,7 +247,7 @@ def _listing(entry: _Entry, catalogue: _Catalogue, doc: Document) -> ImageEntry:
     item: ImageEntry = {
         "id": entry.id,
         "page": entry.page,
-        "bbox": [round(v, 1) for v in p.bbox],
+        "bbox": bbox(p.bbox, BOX_PLACES),
         "width": p.width,
         "height": p.height,
         "bits_per_component": p.bits_per_component,

@@ -16,8 +16,8 @@ from typing import Any
 from pdfthin.model.inspect import PageInspection, inspect_page, trace_svg
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.params import INSPECT_MAX_CHARS, PAGE, SVG
-from pdfthin.operations.response import document_summary, review_regions, size
-from pdfthin.operations.types import InspectBlock, InspectOmitted, InspectResponse
+from pdfthin.operations.response import bbox, document_summary, review_regions, size
+from pdfthin.operations.types import BBox, InspectBlock, InspectOmitted, InspectResponse
 
 #: Runs listed one by one (all are counted and drawn): enough to see how a few paragraphs
 #: were pieced together; a dense page has thousands, each some 60 characters of JSON.
@@ -64,8 +64,8 @@ def inspect_layout(
     return response
 
 
-def _box(box: tuple[float, float, float, float]) -> list[float]:
-    return [round(v, _PLACES) for v in box]
+def _box(box: tuple[float, float, float, float]) -> BBox:
+    return bbox(box, _PLACES)
 
 
 def _preview(text: str) -> str:

@@ -28,6 +28,8 @@ def require_binding(context: Context) -> Any:
 
 #: Hidden pieces listed one by one per page (all are counted).
 MAX_HIDDEN_PIECES = 20
+#: Decimals of a hidden piece's box (a tenth of a point, as the page's other boxes).
+BOX_PLACES = 1
 
 
 def hidden_report(hidden: list[dict[str, Any]]) -> dict[str, Any]:
@@ -38,7 +40,7 @@ def hidden_report(hidden: list[dict[str, Any]]) -> dict[str, Any]:
     pieces = [
         {
             "reason": h["reason"],
-            "bbox": [round(v, 1) for v in h["bbox"]],
+            "bbox": bbox(h["bbox"], BOX_PLACES),
             "chars": len(h["text"]),
         }
         for h in hidden[:MAX_HIDDEN_PIECES]

@@ -31,15 +31,16 @@ from typing import Any
 from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
 from pdfthin.ocr.store import AgentTranscriptions
-from pdfthin.operations.anchor_names import chunk_anchor
+from pdfthin.operations.anchor_names import chunk_anchor, chunk_range
 from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.find import search_coverage
+from pdfthin.operations.locate import match_boxes
 from pdfthin.operations.paging import fill
 from pdfthin.operations.params import QUERY, TOP_K, budget
 from pdfthin.operations.response import bbox, document_summary, size
 from pdfthin.operations.search_index import build_index, normalize_query
-from pdfthin.operations.types import ChunkHit, SearchChunksResponse
+from pdfthin.operations.types import ChunkHit, PageBox, SearchChunksResponse
 from pdfthin.pages import format_pages, parse_pages
 
 #: BM25's term-frequency saturation: a word's tenth occurrence adds far less than its second.
@@ -55,6 +56,9 @@ PHRASE_BONUS = 0.5
 SNIPPET_CONTEXT = 80
 #: Scores are given to this many decimals.
 SCORE_DECIMALS = 4
+#: Line boxes given with a result, at most: a phrase across a few lines and a handful of the
+#: query's words; a longer query's other words stand in the chunk's box (``chunk_bbox``).
+MAX_HIT_BOXES = 12
 #: Room kept for ``omitted`` and the note beside the results.
 _RESERVE = 400
 
@@ -189,15 +193,16 @@ def search_chunks(
     def entry(pair: tuple[float, int]) -> ChunkHit:
         score, i = pair
         chunk = index.chunks[i]
+        following = index.chunks[i + 1] if i + 1 < len(index.chunks) else None
         hit: ChunkHit = {
             "chunk_id": chunk.id,
             "page": chunk.page,
-            "bbox": bbox(chunk.box),
+            "bbox": hit_boxes(doc, chunk, following, query, terms),
+            "chunk_bbox": bbox(chunk.box),
             "score": round(score, SCORE_DECIMALS),
             "snippet": snippet(chunk.text, query, terms),
             "breadcrumb": list(chunk.breadcrumb),
         }
-        following = index.chunks[i + 1] if i + 1 < len(index.chunks) else None
         named = chunk_anchor(doc, chunk, following)
         if named is not None:
             hit["anchor"] = named
@@ -230,26 +235,63 @@ def _status(doc: Document, number: int, context: Context) -> dict[str, Any]:
     return {"status": page.status, "reason_code": page.reason_code}
 
 
+def occurrences(folded: str, query: str, terms: list[str]) -> list[tuple[int, int]]:
+    """Where the query stands in ``folded`` (text folded as ``find`` folds it), as ``(start,
+    end)`` pairs in order: the query as a phrase (its first occurrence), else the first
+    occurrence of each of its words found; each match whole words."""
+    needle = normalize_query(query, True, True)
+    phrase = _whole(needle).search(folded) if needle else None
+    if phrase is not None:
+        return [phrase.span()]
+    found = [m.span() for term in dict.fromkeys(terms) if (m := _whole(term).search(folded))]
+    return sorted(found)
+
+
+def _whole(needle: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(needle) + r"(?!\w)")
+
+
+def hit_boxes(
+    doc: Document, chunk: Chunk, following: Chunk | None, query: str, terms: list[str]
+) -> list[PageBox]:
+    """The boxes of the lines where the query stands in the chunk (:func:`occurrences`, in
+    the page text the chunk stands in), in order, each line once, at most
+    :data:`MAX_HIT_BOXES`; the chunk's own boxes when they cannot be placed (its words found
+    in its text but not in its pages', which a chunk's text and its pages' share)."""
+    place = chunk_range(doc, chunk, following)
+    boxes: list[PageBox] = []
+    if place is not None:
+        page, start, end_page, end = place
+        slices: list[tuple[int, str]] = []
+        shift: dict[int, int] = {}
+        for number in range(page, end_page + 1):
+            text = doc.page(number).text
+            lo = start if number == page else 0
+            hi = end if number == end_page else len(text)
+            slices.append((number, text[lo:hi]))
+            shift[number] = lo
+        found = build_index(slices, casefold=True, accents=True)
+        for at, stop in occurrences(found.text, query, terms):
+            first, last = found.pages[at], found.pages[stop - 1]
+            begin = found.offsets[at] + shift[first]
+            finish = found.offsets[stop - 1] + shift[last] + 1
+            for box in match_boxes(doc, first, begin, finish, last):
+                if box not in boxes:
+                    boxes.append(box)
+    if not boxes:
+        boxes = [{"page": s.page, **bbox(s.box)} for s in chunk.spans]
+    return boxes[:MAX_HIT_BOXES]
+
+
 def snippet(text: str, query: str, terms: list[str]) -> str:
-    """The chunk's text around the query (as a phrase, else its first word found), the match
-    in **bold**, whitespace runs as single spaces."""
+    """The chunk's text around the query (:func:`occurrences`: the phrase, else the first of
+    its words found), the match in **bold**, whitespace runs as single spaces."""
     found = build_index([(1, text)], casefold=True, accents=True)
     folded = found.text
-    needle = normalize_query(query, True, True)
-    at, end = folded.find(needle), -1
-    if at >= 0:
-        end = at + len(needle)
-    else:
-        hits = [
-            m
-            for term in dict.fromkeys(terms)
-            if (m := re.search(r"(?<!\w)" + re.escape(term) + r"(?!\w)", folded)) is not None
-        ]
-        if hits:
-            first = min(hits, key=lambda m: m.start())
-            at, end = first.start(), first.end()
-    if at < 0 or not folded:
+    places = occurrences(folded, query, terms)
+    if not places or not folded:
         return " ".join(text[: 2 * SNIPPET_CONTEXT].split())
+    at, end = places[0]
     start, stop = found.offsets[at], found.offsets[end - 1] + 1
     before = text[max(0, start - SNIPPET_CONTEXT) : start]
     after = text[stop : stop + SNIPPET_CONTEXT]

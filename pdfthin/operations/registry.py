@@ -423,8 +423,9 @@ OPERATIONS: tuple[Operation, ...] = (
         "images",
         "List images",
         "The images placed on the pages of a PDF (the given pages, or a section's pages, or "
-        "all), in page and drawing order: id (pass it to get_image), page, bbox on the page "
-        "(points), pixel size, format, and 'decorative' for logos, backgrounds and rules that "
+        "all), in page and drawing order: id (pass it to get_image), page, bbox {x0,y0,x1,y1} "
+        "(points, origin top-left of the page as displayed), pixel size, format, and "
+        "'decorative' for logos, backgrounds and rules that "
         "repeat on many pages or are tiny. total_images and decorative_images count the "
         "whole selection." + _UNREADABLE + _PAGINATION,
         (SECTION, PAGES, MAX_CHARS, CURSOR, PASSWORD),
@@ -522,7 +523,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "text preview, table rows x columns), running headers/footers left out, column "
         "gutters, ruling lines, and hidden text withheld (reason, box and length, never its "
         "text); and an SVG of the page with those boxes drawn and numbered in reading order. "
-        "Boxes are [x0, y0, x1, y1] in points of the page as displayed (origin top-left, "
+        "Boxes are {x0,y0,x1,y1} in points of the page as displayed (origin top-left, "
         "after /Rotate and the crop box). matches_output says whether the blocks are exactly "
         "those read_pages renders. The answer fits max_chars: what does not fit is named in "
         "'omitted'." + _NOT_PAGE_TEXT,
@@ -537,8 +538,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "The chunks of a PDF (as get_chunks gives them with its defaults) that best answer a "
         "query, best first: BM25 over their text (case and accents folded as find folds "
         "them; a chunk holding the whole query as a phrase scores more), at most top_k "
-        "results, each with chunk_id, page, bbox {x0,y0,x1,y1} (points, origin top-left of "
-        "the page as displayed), score, a snippet (the match in **bold**) and breadcrumb. "
+        "results, each with chunk_id, page, bbox (a box {page,x0,y0,x1,y1} per line where "
+        "the query stands: points, origin top-left of the page as displayed), chunk_bbox "
+        "(the chunk's box on its first page), score, a snippet (the match in **bold**) and "
+        "breadcrumb. "
         "To rank, it reads every page of the selection (the first call on a long document is "
         "slow; later queries reuse the index). coverage says which pages were searched and "
         "which could not be (they need OCR, or were read only in part): an empty result "

@@ -68,9 +68,11 @@ def pages_with_status(doc: Document, status: str, pages: list[int] | None = None
     return [n for n in chosen if doc.page(n).status == status]
 
 
-def bbox(box: tuple[float, float, float, float]) -> BBox:
-    """A box ``(x0, y0, x1, y1)`` as the answers that name its corners give it."""
-    x0, y0, x1, y1 = box
+def bbox(box: tuple[float, float, float, float], places: int | None = None) -> BBox:
+    """A box ``(x0, y0, x1, y1)`` as every answer gives one: ``{x0, y0, x1, y1}``, in points
+    on the page as displayed (origin at the top left of the crop box, y down, after /Rotate),
+    rounded to ``places`` decimals when given. The one place a box takes its answer's shape."""
+    x0, y0, x1, y1 = box if places is None else (round(v, places) for v in box)
     return {"x0": x0, "y0": y0, "x1": x1, "y1": y1}
 
 

@@ -47,6 +47,16 @@ UNREADABLE_NOTE = (
 NEXT_CURSOR_NOTE = "null when nothing is left; else pass it as cursor to continue"
 
 
+class BBox(TypedDict):
+    """A box in points, origin at the top left of the page as displayed (after its /Rotate
+    and crop box), y down."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
 class Part(TypedDict):
     start: int
     end: int
@@ -269,7 +279,7 @@ class InfoResponse(_Info, total=False):
 
 class HiddenPiece(TypedDict):
     reason: str
-    bbox: list[float]
+    bbox: Annotated[BBox, "where the withheld text stands (points, page as displayed)"]
     chars: int
 
 
@@ -549,16 +559,6 @@ class PeekResponse(_Peek, total=False):
 # --- get_chunks ---------------------------------------------------------------------------------
 
 
-class BBox(TypedDict):
-    """A box in points, origin at the top left of the page as displayed (after its /Rotate
-    and crop box), y down."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-
 class PageSpan(TypedDict):
     page: int
     bbox: BBox
@@ -599,6 +599,11 @@ class _Chunk(TypedDict):
     kind: Annotated[str, "heading, paragraph, list, table, code or unreadable"]
     breadcrumb: Annotated[list[str], "the titles of the headings the chunk stands under"]
     markdown: str
+    text: Annotated[
+        str,
+        "the chunk without Markdown syntax (in a part: the piece the part's Markdown shows; "
+        "the parts' texts join to the chunk's)",
+    ]
     token_estimate: Annotated[int, "characters of the Markdown / 4"]
     status: Annotated[str, "the status of the chunk's first page"]
     provenance: Annotated[str, "text_layer, or ocr for a scanner's invisible OCR layer"]
@@ -606,7 +611,6 @@ class _Chunk(TypedDict):
 
 
 class ChunkEntry(_Chunk, total=False):
-    text: Annotated[str, "the chunk without Markdown syntax (absent in a part)"]
     part: Annotated[Part, "where this piece lies in the chunk's Markdown, when split"]
     reason_code: Annotated[str, "why the page is not a text layer read whole"]
     anchor: Annotated[str, CHUNK_ANCHOR_NOTE]
@@ -634,7 +638,12 @@ class _ChunkHit(TypedDict):
         str, "the chunk as get_chunks gives it for the same pages (default max_tokens, stitch)"
     ]
     page: Annotated[int, "the chunk's first page (1-based)"]
-    bbox: Annotated[BBox, "where the chunk stands on its first page"]
+    bbox: Annotated[
+        list[PageBox],
+        "one box per line where the query stands in the chunk (the phrase, else each of its "
+        "words' first occurrence), in order, as find_in_document's; a few at most",
+    ]
+    chunk_bbox: Annotated[BBox, "where the chunk stands on its first page"]
     score: Annotated[float, "BM25 with the phrase bonus; compares results of one query only"]
     snippet: Annotated[str, "the query (or its first word found) in **bold** with its context"]
     breadcrumb: Annotated[list[str], "the titles of the headings the chunk stands under"]
@@ -663,7 +672,7 @@ class SearchChunksResponse(_SearchChunks, total=False):
 class _ImageEntry(TypedDict):
     id: str
     page: int
-    bbox: Annotated[list[float], "points, top-left origin"]
+    bbox: Annotated[BBox, "where it is drawn, in points on the page as displayed"]
     width: int
     height: int
     bits_per_component: int
@@ -955,12 +964,12 @@ class ExtractResponse(_Extract, total=False):
 
 # --- inspect_layout -----------------------------------------------------------------------------
 
-BOX_NOTE = "[x0, y0, x1, y1] in points of the displayed page: origin top-left, y down"
+BOX_NOTE = "{x0, y0, x1, y1} in points of the displayed page: origin top-left, y down"
 
 
 class InspectRun(TypedDict):
     text: str
-    bbox: Annotated[list[float], BOX_NOTE]
+    bbox: Annotated[BBox, BOX_NOTE]
     size: Annotated[float, "font size in points"]
 
 
@@ -973,7 +982,7 @@ class _InspectBlock(TypedDict):
     order: Annotated[int, "place in the reading order, from 1"]
     kind: Annotated[str, "paragraph, heading, list_item, table, code"]
     level: Annotated[int, "heading level (0 for other blocks)"]
-    bbox: Annotated[list[float], BOX_NOTE]
+    bbox: Annotated[BBox, BOX_NOTE]
     text: Annotated[str, "the block's text, cut at 80 characters (ending in …)"]
     chars: int
 
@@ -984,7 +993,7 @@ class InspectBlock(_InspectBlock, total=False):
 
 class InspectFurniture(TypedDict):
     band: Annotated[Literal["header", "footer"], "running header or footer, left out"]
-    bbox: Annotated[list[float], BOX_NOTE]
+    bbox: Annotated[BBox, BOX_NOTE]
     text: Annotated[str, "cut at 80 characters"]
 
 
@@ -1028,11 +1037,11 @@ class _Inspect(TypedDict):
     ]
     counts: Annotated[InspectCounts, "how many of each the page has (lists may be cut)"]
     runs: Annotated[list[InspectRun], "text runs as the engine placed them, in drawing order"]
-    lines: Annotated[list[list[float]], "boxes of the lines built from the upright runs"]
+    lines: Annotated[list[BBox], "boxes of the lines built from the upright runs"]
     blocks: Annotated[list[InspectBlock], "the page's blocks in reading order"]
     furniture: Annotated[list[InspectFurniture], "blocks moved out as running headers/footers"]
-    gutters: Annotated[list[list[float]], "bands kept apart as column gutters, as boxes"]
-    rules: Annotated[list[list[float]], "ruling lines found (what ruled tables are built on)"]
+    gutters: Annotated[list[BBox], "bands kept apart as column gutters, as boxes"]
+    rules: Annotated[list[BBox], "ruling lines found (what ruled tables are built on)"]
     hidden_text: Annotated[
         list[HiddenPiece], "text withheld: each piece's reason, box and length, never its text"
     ]
