@@ -92,7 +92,7 @@ def test_a_scanned_page_is_answered_as_its_own_picture_without_a_renderer() -> N
 def test_a_region_of_a_scan_is_cut_from_its_pixels() -> None:
     # 10 points a pixel: the region 100..300 x 200..400 is columns 10..30, rows 20..40.
     got = get_page_image(scan_pdf(), page=1, region="100,200,300,400", context=Context())
-    assert got["pixels"] == [10, 20, 30, 40]
+    assert got["pixels"] == {"x0": 10, "y0": 20, "x1": 30, "y1": 40}
     assert grey_rows(base64.b64decode(got["data"])) == expected(10, 20, 30, 40)
     assert got["dpi"] == pytest.approx(7.2)
 
@@ -103,7 +103,7 @@ def test_a_region_of_a_rotated_scan_is_cut_where_the_page_shows_it() -> None:
     # picture's bottom-left: columns 0..15, rows 60..80.
     got = get_page_image(scan_pdf(rotate=90), page=1, region="0,0,200,150", context=Context())
     assert got["rotation"] == 90
-    assert got["pixels"] == [0, 60, 15, 80]
+    assert got["pixels"] == {"x0": 0, "y0": 60, "x1": 15, "y1": 80}
     assert grey_rows(base64.b64decode(got["data"])) == expected(0, 60, 15, 80)
 
 

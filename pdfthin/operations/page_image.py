@@ -24,7 +24,7 @@ from pdfthin.operations.boxes import Rect, parse_boxes
 from pdfthin.operations.citation import EDGE_TOLERANCE, _check_pixels, _image_facts, bbox_of
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.params import IMAGE_PAGE, PAGE_DPI, PAGE_IMAGE_MAX_BYTES, REGION
-from pdfthin.operations.response import document_ref
+from pdfthin.operations.response import bbox, document_ref
 from pdfthin.operations.types import PageImageFile, PageImageResponse
 from pdfthin.pages import check_page
 
@@ -137,7 +137,7 @@ def page_image_file(
                 "bytes": len(content),
                 "next_steps": NEXT_STEPS,
                 "image_id": image_id,
-                "pixels": list(picture.pixels),
+                "pixels": bbox(picture.pixels),
             }
             if picture.notes:
                 info["notes"] = list(picture.notes)

@@ -821,7 +821,9 @@ class PageImageFile(_PageImage, total=False):
     """A page's image described: everything ``get_page_image`` answers but its data."""
 
     image_id: Annotated[str, "the embedded picture's id (list_images, get_image)"]
-    pixels: Annotated[list[int], "the stored picture's pixels shown: [x0, y0, x1, y1]"]
+    pixels: Annotated[
+        BBox, "the stored picture's pixels shown: columns x0 to x1, rows y0 to y1 (top first)"
+    ]
     notes: list[str]
 
 
