@@ -1494,67 +1494,78 @@ def _field_line(item: dict[str, Any]) -> str:
     return line
 
 
-def _cmd_image(args: argparse.Namespace) -> int:
-    from pdfthin.operations import image_file
+#: What an image command's file function answers: the image's bytes and its description.
+_ImageFile = Callable[..., tuple[bytes, Any]]
+
+
+def _image_command(
+    args: argparse.Namespace,
+    fetch: _ImageFile,
+    fmt: Callable[[Any], str],
+    name: Callable[[Any], str],
+    announce: Callable[[Any, bool], None] | None = None,
+) -> tuple[int, Any]:
+    """An image command: the operation's ``*_file`` function (the file itself rather than the
+    base64 answer, from the same arguments), ``announce`` on stderr, then :func:`_write_image`.
+    The exit code and the image's description (``None`` when the operation failed)."""
     from pdfthin.operations.registry import BY_COMMAND
 
     context = _context(args)
     json_mode = args.format == "json"
-    arguments = _arguments(BY_COMMAND["image"], args)
+    arguments = _arguments(BY_COMMAND[args.command], args)
     try:
-        # The file itself rather than get_image's base64 answer: the same arguments.
         content, info = _run(
-            args, lambda: image_file(args.file, **arguments, context=context), json_mode
+            args, lambda: fetch(args.file, **arguments, context=context), json_mode
         )
     except _Failed as failed:
-        return failed.code
-    _say_choice(info, json_mode)
-    code = _write_image(args, content, info, info["format"], info["id"], json_mode)
-    if code == EXIT_OK and args.output and args.output != "-" and not json_mode:
+        return failed.code, None
+    if announce is not None:
+        announce(info, json_mode)
+    return _write_image(args, content, info, fmt(info), name(info), json_mode), info
+
+
+def _printed_file(args: argparse.Namespace, code: int) -> bool:
+    """Whether an image command wrote a file and may say what it wrote on stdout."""
+    return code == EXIT_OK and bool(args.output) and args.output != "-" and args.format != "json"
+
+
+def _stored_format(info: Any) -> str:
+    return "jpeg" if info["media_type"] == "image/jpeg" else "png"
+
+
+def _cmd_image(args: argparse.Namespace) -> int:
+    from pdfthin.operations import image_file
+
+    code, info = _image_command(
+        args,
+        image_file,
+        lambda info: str(info["format"]),
+        lambda info: str(info["id"]),
+        announce=_say_choice,
+    )
+    if info is None:
+        return code
+    if _printed_file(args, code):
         print(info["media_type"])
-    for note in [] if json_mode or code != EXIT_OK else info.get("notes", []):
+    for note in [] if args.format == "json" or code != EXIT_OK else info.get("notes", []):
         print(f"pdfthin: {note}", file=sys.stderr)
     return code
 
 
 def _cmd_cite(args: argparse.Namespace) -> int:
     from pdfthin.operations.citation import citation_file
-    from pdfthin.operations.registry import BY_COMMAND
 
-    context = _context(args)
-    json_mode = args.format == "json"
-    arguments = _arguments(BY_COMMAND["cite"], args)
-    try:
-        # The file itself rather than render_citation's base64 answer: the same arguments.
-        content, info = _run(
-            args, lambda: citation_file(args.file, **arguments, context=context), json_mode
-        )
-    except _Failed as failed:
-        return failed.code
-    fmt = "jpeg" if info["media_type"] == "image/jpeg" else "png"
-    code = _write_image(args, content, info, fmt, "the citation image", json_mode)
-    if code == EXIT_OK and args.output and args.output != "-" and not json_mode:
+    code, info = _image_command(args, citation_file, _stored_format, lambda _: "the citation image")
+    if info is not None and _printed_file(args, code):
         print(f"{info['media_type']} {info['width']}x{info['height']} page {info['page']}")
     return code
 
 
 def _cmd_page_image(args: argparse.Namespace) -> int:
     from pdfthin.operations.page_image import page_image_file
-    from pdfthin.operations.registry import BY_COMMAND
 
-    context = _context(args)
-    json_mode = args.format == "json"
-    arguments = _arguments(BY_COMMAND["page-image"], args)
-    try:
-        # The file itself rather than get_page_image's base64 answer: the same arguments.
-        content, info = _run(
-            args, lambda: page_image_file(args.file, **arguments, context=context), json_mode
-        )
-    except _Failed as failed:
-        return failed.code
-    fmt = "jpeg" if info["media_type"] == "image/jpeg" else "png"
-    code = _write_image(args, content, info, fmt, "the page image", json_mode)
-    if code == EXIT_OK and args.output and args.output != "-" and not json_mode:
+    code, info = _image_command(args, page_image_file, _stored_format, lambda _: "the page image")
+    if info is not None and _printed_file(args, code):
         print(
             f"{info['media_type']} {info['width']}x{info['height']} page {info['page']} "
             f"({info['source']})"
