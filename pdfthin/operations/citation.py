@@ -127,11 +127,11 @@ def citation_file(
     with context.data(document, doc.fingerprint) as data, context.engine(data, password) as engine:
         width, height, _ = engine.page_size(number)
         citation = _citation(number, boxes, width, height, clip=anchor is not None)
-        _check_pixels(citation.region, resolution)
+        check_pixels(citation.region, resolution)
         pdf = engine.citation_pdf(number, citation.region, list(citation.highlights))
     image = binding.rasterize(pdf, 1, resolution)
     content = image["image"]
-    media_type, pixels = _image_facts(content)
+    media_type, pixels = image_facts(content)
     encoded = 4 * math.ceil(len(content) / 3)
     if encoded > limit:
         raise PdfthinError(
@@ -217,28 +217,35 @@ def _anchored(doc: Document, anchor: str, page: int | None) -> tuple[int, list[B
     return number, boxes
 
 
+def on_page(
+    box: Box, number: int, width: float, height: float, argument: str, clip: bool = False
+) -> Box | None:
+    """``box`` cut to page ``number`` (``width`` x ``height`` points as displayed); ``None``
+    when nothing of it is left. A box further than :data:`EDGE_TOLERANCE` outside the page is
+    ``invalid_argument`` (naming ``argument``), unless ``clip`` (pdfthin's own boxes)."""
+    x0, y0, x1, y1 = box
+    outside = x0 < -EDGE_TOLERANCE or y0 < -EDGE_TOLERANCE
+    outside |= x1 > width + EDGE_TOLERANCE or y1 > height + EDGE_TOLERANCE
+    if outside and not clip:
+        raise PdfthinError(
+            "invalid_argument",
+            f"the {'box' if argument == 'bbox' else argument} {x0:g},{y0:g},{x1:g},{y1:g} does "
+            f"not lie on page {number}, which is {width:g} x {height:g} points as displayed "
+            "(origin top left)",
+            argument=argument,
+            page=number,
+            width=width,
+            height=height,
+        )
+    cut = (max(x0, 0.0), max(y0, 0.0), min(x1, width), min(y1, height))
+    return cut if cut[2] > cut[0] and cut[3] > cut[1] else None
+
+
 def _citation(number: int, boxes: list[Box], width: float, height: float, clip: bool) -> Citation:
-    """The boxes checked against the page (``width`` x ``height`` points as displayed) and
-    the region around them. A box further than :data:`EDGE_TOLERANCE` outside the page is
-    ``invalid_argument``, unless ``clip`` (pdfthin's own boxes: cut to the page, a box left
-    empty dropped)."""
-    kept: list[Box] = []
-    for x0, y0, x1, y1 in boxes:
-        outside = x0 < -EDGE_TOLERANCE or y0 < -EDGE_TOLERANCE
-        outside |= x1 > width + EDGE_TOLERANCE or y1 > height + EDGE_TOLERANCE
-        if outside and not clip:
-            raise PdfthinError(
-                "invalid_argument",
-                f"the box {x0:g},{y0:g},{x1:g},{y1:g} does not lie on page {number}, which is "
-                f"{width:g} x {height:g} points as displayed (origin top left)",
-                argument="bbox",
-                page=number,
-                width=width,
-                height=height,
-            )
-        cut = (max(x0, 0.0), max(y0, 0.0), min(x1, width), min(y1, height))
-        if cut[2] > cut[0] and cut[3] > cut[1]:
-            kept.append(cut)
+    """The boxes checked against the page (:func:`on_page`; ``clip`` for pdfthin's own boxes:
+    cut to the page, a box left empty dropped) and the region around them."""
+    cuts = (on_page(box, number, width, height, "bbox", clip) for box in boxes)
+    kept = [cut for cut in cuts if cut is not None]
     if not kept:
         raise PdfthinError(
             "invalid_argument", f"no box lies on page {number}", argument="bbox", page=number
@@ -252,7 +259,7 @@ def _citation(number: int, boxes: list[Box], width: float, height: float, clip: 
     return Citation(number, tuple(kept), region)
 
 
-def _check_pixels(region: Box, dpi: int) -> None:
+def check_pixels(region: Box, dpi: int) -> None:
     """``too_large`` when the region at ``dpi`` is more than :data:`MAX_PIXELS`."""
     width, height = region[2] - region[0], region[3] - region[1]
     pixels = math.ceil(width * dpi / 72) * math.ceil(height * dpi / 72)
@@ -269,7 +276,7 @@ def _check_pixels(region: Box, dpi: int) -> None:
     )
 
 
-def _image_facts(content: Any) -> tuple[str, tuple[int, int]]:
+def image_facts(content: Any) -> tuple[str, tuple[int, int]]:
     """The media type and pixel size of the rasterizer's image (PNG or JPEG);
     ``renderer_unavailable`` for anything else."""
     if isinstance(content, bytes):

@@ -21,7 +21,7 @@ from pdfthin.errors import PdfthinError
 from pdfthin.model.figures import placement_ids
 from pdfthin.model.page_image import embedded_page_image, scan_placement
 from pdfthin.operations.boxes import Rect, parse_boxes
-from pdfthin.operations.citation import EDGE_TOLERANCE, _check_pixels, _image_facts, bbox_of
+from pdfthin.operations.citation import bbox_of, check_pixels, image_facts, on_page
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.params import IMAGE_PAGE, PAGE_DPI, PAGE_IMAGE_MAX_BYTES, REGION
 from pdfthin.operations.response import bbox, document_ref
@@ -70,11 +70,9 @@ def check_region(rect: Rect, number: int, width: float, height: float) -> Box:
             f"the region is on page {rect.page}, not page {number}",
             argument="region",
         )
-    x0, y0, x1, y1 = rect.corners
-    outside = x0 < -EDGE_TOLERANCE or y0 < -EDGE_TOLERANCE
-    outside |= x1 > width + EDGE_TOLERANCE or y1 > height + EDGE_TOLERANCE
-    cut = (max(x0, 0.0), max(y0, 0.0), min(x1, width), min(y1, height))
-    if outside or cut[2] <= cut[0] or cut[3] <= cut[1]:
+    cut = on_page(rect.corners, number, width, height, "region")
+    if cut is None:
+        x0, y0, x1, y1 = rect.corners
         raise PdfthinError(
             "invalid_argument",
             f"the region {x0:g},{y0:g},{x1:g},{y1:g} does not lie on page {number}, which is "
@@ -157,14 +155,14 @@ def page_image_file(
                     "get_image its pictures",
                     page=number,
                 )
-            _check_pixels(shown, resolution)
+            check_pixels(shown, resolution)
             pdf = engine.citation_pdf(number, shown, [])
             content = b""
             info = _rasterized(doc, number, shown, resolution)
     if picture is None:
         image = context.ocr.rasterize(pdf, 1, resolution)
         content = image["image"]
-        media_type, pixels = _image_facts(content)
+        media_type, pixels = image_facts(content)
         info["media_type"] = media_type
         info["width"], info["height"] = pixels
         info["bytes"] = len(content)
