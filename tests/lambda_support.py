@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -27,7 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "deploy"))
 
 import build_zip  # noqa: E402  (deploy/ is not a package)
+import local_map  # noqa: E402
 import local_runtime  # noqa: E402
+
+#: What boto3 needs to talk to the local S3 and nothing else (no real credentials, no IMDS):
+#: the local Map driver's own.
+s3_env = local_map.s3_env
 
 __all__ = ["build_zip", "local_runtime"]
 
@@ -306,21 +310,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-#: What boto3 needs to talk to the local S3 and nothing else (no real credentials, no IMDS).
-def s3_env(endpoint: str) -> dict[str, str]:
-    return {
-        "AWS_ENDPOINT_URL_S3": endpoint,
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_SESSION_TOKEN": "testing",
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_REGION": "us-east-1",
-        "AWS_EC2_METADATA_DISABLED": "true",
-        "AWS_CONFIG_FILE": os.devnull,
-        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
-    }
 
 
 @contextmanager
