@@ -24,6 +24,10 @@ PAGING_FILES = [
 ]
 _CONTEXT = Context()
 
+#: Real documents read whole, many times over: a sweep (conftest.py; tox runs it on py311 and
+#: py311-native).
+pytestmark = pytest.mark.corpus
+
 
 def _file(relpath: str) -> CorpusFile:
     require_corpus()

@@ -218,10 +218,11 @@ def list_images(
 
     def lean(at: tuple[int, int], _room: int) -> tuple[ImageEntry, None]:
         """An image whose whole entry does not fit (a budget taken by a long unreadable
-        report): without the keys another call gives (its section, its resource name)."""
+        report): without the keys another call gives (its section, its resource name, how
+        many pages repeat it, why it looks decorative)."""
         item = entry(at)
-        item.pop("section", None)
-        item.pop("name", None)
+        for key in ("section", "name", "pages_with_image", "decorative_reason"):
+            item.pop(key, None)  # type: ignore[misc]
         return item, None
 
     stop = fill(response["images"], placements(), entry, room, split=lean)

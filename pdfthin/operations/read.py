@@ -48,6 +48,12 @@ _REFILL_MIN_SLACK = 64
 _REFILL_MARGIN = 32
 
 
+#: A page's keys (as ``page_view`` names them) left out, in this order, of a part that would
+#: not fit with them: what to do about the page and where to look again, which a larger
+#: budget (or ``inspect_layout``) gives; never its text, status or hidden-text report.
+_HINTS = ("next_steps", "regions", "transcriptions")
+
+
 def read_pages(
     document: Source,
     *,
@@ -135,9 +141,14 @@ def read_pages(
         return _entry(page, page["markdown"][start:], start, len(page["markdown"]))
 
     def split(index: int, room: int) -> tuple[PageEntry, int | None]:
-        # This page alone does not fit: as much of it as the budget allows.
+        # This page alone does not fit: as much of it as the budget allows, without its hints
+        # when even a character of it would not fit with them (the smallest budgets).
         page = view(remaining[index])
         text, start = page["markdown"], start_of(index)
+        for hint in _HINTS:
+            if size(_entry(page, text[start : start + 1], start, len(text))) + 1 <= room:
+                break
+            page = {key: value for key, value in page.items() if key != hint}
 
         def fits(end: int) -> bool:
             return size(_entry(page, text[start:end], start, len(text))) + 1 <= room
