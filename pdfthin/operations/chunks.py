@@ -188,12 +188,18 @@ def get_chunks(
 
         named = anchor(index)
         cuts = text_cuts(chunk.markdown, chunk.text)
+        # Its regions needing review (``doc``) are left out of a part that would not fit with
+        # them (the smallest budgets; read_pages leaves out its hints alike).
+        regions_of: Document | None = doc
+        if size(_entry(chunk, first, first + 1, anchor=named, doc=doc, cuts=cuts)) + 1 > room:
+            regions_of = None
 
         def fits(end: int) -> bool:
-            return size(_entry(chunk, first, end, anchor=named, doc=doc, cuts=cuts)) + 1 <= room
+            entry = _entry(chunk, first, end, anchor=named, doc=regions_of, cuts=cuts)
+            return size(entry) + 1 <= room
 
         end = fit_text(chunk.markdown, first, fits)
-        piece = _entry(chunk, first, end, anchor=named, doc=doc, cuts=cuts)
+        piece = _entry(chunk, first, end, anchor=named, doc=regions_of, cuts=cuts)
         return piece, end if end < len(chunk.markdown) else None
 
     stop = fill(response["chunks"], items(), entry, room, split=split)
