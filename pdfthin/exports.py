@@ -86,6 +86,7 @@ def chunks(
 
 
 _Response = TypeVar("_Response", bound=Mapping[str, Any])
+_T = TypeVar("_T")
 
 
 def chunk_responses(
@@ -112,6 +113,16 @@ def whole_chunks(entries: Iterable[ChunkEntry]) -> Iterator[ChunkEntry]:
             held["markdown"] += entry["markdown"]
             held["text"] += entry["text"]
             held["part"] = {**held["part"], "end": entry["part"]["end"]}
+            # A part carries the page spans its Markdown shows (and their regions): the
+            # chunk's are the parts' together, each once.
+            held["page_spans"] = _once(held["page_spans"] + entry["page_spans"])
+            regions = held.get("regions_needing_review", []) + entry.get(
+                "regions_needing_review", []
+            )
+            if regions:
+                held["regions_needing_review"] = _once(regions)
+            if "anchor" in entry:
+                held.setdefault("anchor", entry["anchor"])
             piece = held
         else:
             if held is not None:  # its other parts never came: given as it is
@@ -125,6 +136,15 @@ def whole_chunks(entries: Iterable[ChunkEntry]) -> Iterator[ChunkEntry]:
             yield piece
     if held is not None:
         yield held
+
+
+def _once(items: list[_T]) -> list[_T]:
+    """``items`` in order, each equal one once."""
+    out: list[_T] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
 
 
 def _close_part(entry: ChunkEntry) -> None:

@@ -17,6 +17,7 @@ from statements import Canvas, paragraph, statement
 
 import pdfthin
 from pdfthin.engine import open_pdf
+from pdfthin.exports import whole_chunks
 from pdfthin.model.chunks import CHARS_PER_TOKEN, chunk_pages, text_cuts
 from pdfthin.operations import Context, get_chunks, resolve_anchor, search_chunks
 from pdfthin.operations.response import size
@@ -339,3 +340,50 @@ def test_search_hits_carry_their_chunks_anchor(report: bytes) -> None:
     assert hits
     for hit in hits:
         assert hit["anchor"] == by_id[hit["chunk_id"]]["anchor"]
+
+
+def _many_pages(pages: int) -> bytes:
+    """A long heading, then a short paragraph at the top of each of ``pages`` pages: with
+    ``stitch`` one chunk with a span on every page."""
+    canvases = []
+    for number in range(1, pages + 1):
+        canvas = Canvas()
+        if number == 1:
+            canvas.text("A Section Heading Long Enough To Weigh On Every Part", 72, 80, 14, True)
+        paragraph(
+            canvas, f"Page {number} carries a few words of the running account. " * 2, 72, 120, 440
+        )
+        canvases.append(canvas)
+    return _pdf(*canvases)
+
+
+def test_a_part_carries_the_page_spans_its_markdown_shows(report: bytes) -> None:
+    whole = {c["chunk_id"]: c for c in _all(report)}
+    carried = next(c for c in whole.values() if "runs on to the top" in c["markdown"])
+    parts = [c for c in _all(report, max_chars=1_000) if c["chunk_id"] == carried["chunk_id"]]
+    assert len(parts) > 2  # the premise: the chunk comes in parts
+    turn = carried["markdown"].index("second page words")  # where page 2's Markdown starts
+    for part in parts:
+        pages = [s["page"] for s in part["page_spans"]]
+        start, end = part["part"]["start"], part["part"]["end"]
+        assert pages == [n for n, shown in ((1, start < turn), (2, end > turn)) if shown], part
+        assert all(s in carried["page_spans"] for s in part["page_spans"])
+    # Joined, the parts are the chunk, its spans included.
+    assert list(whole_chunks(parts)) == [carried]
+
+
+def test_the_smallest_budget_holds_a_chunk_over_many_pages() -> None:
+    data = _many_pages(12)
+    whole = _all(data)
+    assert len(whole[0]["page_spans"]) == 12  # the premise: one chunk on twelve pages
+    context = Context()
+    response = get_chunks(data, max_chars=1_000, context=context)
+    parts = list(response["chunks"])
+    while response["next_cursor"]:
+        assert size(response) <= 1_000
+        response = get_chunks(
+            data, max_chars=1_000, cursor=response["next_cursor"], context=context
+        )
+        parts.extend(response["chunks"])
+    assert size(response) <= 1_000
+    assert list(whole_chunks(parts)) == whole

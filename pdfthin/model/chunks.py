@@ -47,6 +47,9 @@ class Span:
 
     page: int
     box: Box
+    #: Where the chunk's Markdown on this page starts (its pieces on a page are one run): a
+    #: part of a split chunk names the spans whose Markdown it shows.
+    start: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,16 +177,21 @@ class _Chunker:
         count = self.counts.get(first.number, 0) + 1
         self.counts[first.number] = count
         markdown = [pieces[0].markdown]
+        starts = [0]  # where each piece starts in the chunk's Markdown
+        length = len(pieces[0].markdown)
         for before, piece in pairwise(pieces):
             tight = before.kind == piece.kind == "list_item"
-            markdown.append(("\n" if tight else "\n\n") + piece.markdown)
+            joint = "\n" if tight else "\n\n"
+            markdown.append(joint + piece.markdown)
+            starts.append(length + len(joint))
+            length += len(joint) + len(piece.markdown)
         yield Chunk(
             id=f"p{first.number}-{count}",
             kind=_kind(pieces),
             breadcrumb=crumb,
             markdown="".join(markdown),
             text="\n".join(p.text for p in pieces if p.text),
-            spans=_spans(pieces),
+            spans=_spans(pieces, starts),
             status=first.status,
             reason_code=first.reason_code,
             provenance="ocr" if first.ocr_layer else "text_layer",
@@ -243,14 +251,26 @@ def _kind(pieces: list[_Piece]) -> str:
     return "heading"
 
 
-def _spans(pieces: list[_Piece]) -> tuple[Span, ...]:
-    """The union of the pieces' boxes on each page, in page order."""
+def _spans(pieces: list[_Piece], starts: list[int]) -> tuple[Span, ...]:
+    """The union of the pieces' boxes on each page, in page order, each with where the first
+    of its pieces starts (``starts``: each piece's offset in the chunk's Markdown)."""
     boxes: dict[int, Box] = {}
-    for piece in pieces:
+    first: dict[int, int] = {}
+    for piece, start in zip(pieces, starts, strict=True):
         number = piece.page.number
         box = boxes.get(number)
         boxes[number] = piece.box if box is None else _union(box, piece.box)
-    return tuple(Span(number, box) for number, box in boxes.items())
+        first.setdefault(number, start)
+    return tuple(Span(number, box, first[number]) for number, box in boxes.items())
+
+
+def spans_shown(chunk: Chunk, start: int, end: int) -> tuple[Span, ...]:
+    """The spans of ``chunk`` whose Markdown meets ``start``-``end`` (a part's; at least one)."""
+    ends = [s.start for s in chunk.spans[1:]] + [len(chunk.markdown)]
+    shown = tuple(
+        s for s, stop in zip(chunk.spans, ends, strict=True) if s.start < end and start < stop
+    )
+    return shown or chunk.spans[:1]
 
 
 def _union(a: Box, b: Box) -> Box:

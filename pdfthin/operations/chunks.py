@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
-from pdfthin.model.chunks import Chunk, chunk_pages, text_cuts
+from pdfthin.model.chunks import Chunk, Span, chunk_pages, spans_shown, text_cuts
 from pdfthin.model.regions import Region
 from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
@@ -28,7 +28,8 @@ from pdfthin.operations.types import ChunkEntry, ChunksResponse
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
 
-#: Room for ``omitted`` beside the cursor (whose longest form is measured).
+#: Room for the `unreadable` report of the pages the chunks cover (the longest cursor is
+#: measured).
 _RESERVE = 300
 #: A chunk index as large as any (room is kept for the longest cursor before the count of
 #: chunks is known).
@@ -158,12 +159,8 @@ def get_chunks(
         "chunks": [],
         "next_cursor": None,
     }
-    room = (
-        limit
-        - size({**response, "complete": True})
-        - pager.longest(_LONGEST_INDEX, offset=True, page_hash=True)
-        - _RESERVE
-    )
+    cursor_chars = pager.longest(_LONGEST_INDEX, offset=True, page_hash=True)
+    room = limit - size({**response, "complete": True}) - cursor_chars - _RESERVE
 
     def items() -> Iterator[int]:
         index = start
@@ -181,26 +178,41 @@ def get_chunks(
         assert chunk is not None
         return chunk_anchor(doc, chunk, stream.get(index + 1))
 
-    def split(index: int, room: int) -> tuple[ChunkEntry, int | None]:
+    def split(index: int, _room: int) -> tuple[ChunkEntry, int | None]:
+        # A part is the response's only entry (fill splits only its first): it is measured
+        # in the whole answer it would be, with the longest cursor and the unreadable report
+        # of its chunk's pages, not against the room kept for entries in general.
         chunk = stream.get(index)
         assert chunk is not None
         first = offset if index == start else 0
-
         named = anchor(index)
         cuts = text_cuts(chunk.markdown, chunk.text)
-        # Its regions needing review (``doc``) are left out of a part that would not fit with
-        # them (the smallest budgets; read_pages leaves out its hints alike).
-        regions_of: Document | None = doc
-        if size(_entry(chunk, first, first + 1, anchor=named, doc=doc, cuts=cuts)) + 1 > room:
-            regions_of = None
+        unread = None if chunk.provenance == AGENT else report(doc, [s.page for s in chunk.spans])
+        frame = {**response, "next_cursor": "-" * cursor_chars, "complete": False}
+        if unread:
+            frame["unreadable"] = unread
 
-        def fits(end: int) -> bool:
-            entry = _entry(chunk, first, end, anchor=named, doc=regions_of, cuts=cuts)
-            return size(entry) + 1 <= room
+        def part(end: int, lean: int) -> ChunkEntry:
+            # ``lean`` 1: without its regions needing review, 2: without its anchor too.
+            return _entry(
+                chunk,
+                first,
+                end,
+                anchor=named if lean < 2 else None,
+                doc=doc if lean < 1 else None,
+                cuts=cuts,
+            )
 
-        end = fit_text(chunk.markdown, first, fits)
-        piece = _entry(chunk, first, end, anchor=named, doc=regions_of, cuts=cuts)
-        return piece, end if end < len(chunk.markdown) else None
+        def fits(entry: ChunkEntry) -> bool:
+            return size({**frame, "chunks": [entry]}) <= limit
+
+        # A part that would not fit with its regions needing review leaves them out, then its
+        # anchor (the smallest budgets, a chunk with a long breadcrumb; read_pages leaves out
+        # its hints alike): both are the whole chunk's, in its other parts or at a larger
+        # budget.
+        lean = next((n for n in (0, 1) if fits(part(first + 1, n))), 2)
+        end = fit_text(chunk.markdown, first, lambda end: fits(part(end, lean)))
+        return part(end, lean), end if end < len(chunk.markdown) else None
 
     stop = fill(response["chunks"], items(), entry, room, split=split)
     if stop is not None:
@@ -231,11 +243,12 @@ def _entry(
     """A chunk as the answer gives it; a part of its Markdown (``start``-``end``) when it does
     not fit whole, with the piece of its plain text that part shows (``cuts``: the chunk's
     :func:`~pdfthin.model.chunks.text_cuts`, made here when not given), so the parts' texts
-    join to the chunk's. Its ``anchor`` (the whole chunk's,
-    :func:`.anchor_names.chunk_anchor`) when it has one; the regions needing review of
-    ``doc``'s pages that its boxes meet."""
+    join to the chunk's, and the page spans whose Markdown it shows. Its ``anchor`` (the whole
+    chunk's, :func:`.anchor_names.chunk_anchor`) when it has one; the regions needing review of
+    ``doc``'s pages that its spans' boxes meet."""
     whole = start == 0 and (end is None or end >= len(chunk.markdown))
     stop = len(chunk.markdown) if end is None else end
+    spans = chunk.spans if whole else spans_shown(chunk, start, stop)
     if whole:
         text = chunk.text
     else:
@@ -252,7 +265,7 @@ def _entry(
         "token_estimate": chunk.tokens,
         "status": chunk.status,
         "provenance": chunk.provenance,
-        "page_spans": [{"page": s.page, "bbox": bbox(s.box)} for s in chunk.spans],
+        "page_spans": [{"page": s.page, "bbox": bbox(s.box)} for s in spans],
     }
     if anchor is not None:
         item["anchor"] = anchor
@@ -260,16 +273,16 @@ def _entry(
         item["part"] = {"start": start, "end": stop, "total": len(chunk.markdown)}
     if chunk.reason_code != "text_layer":
         item["reason_code"] = chunk.reason_code
-    met = _regions_met(chunk, doc) if doc is not None else []
+    met = _regions_met(spans, doc) if doc is not None else []
     if met:
         item["regions_needing_review"] = review_regions(met)
     return item
 
 
-def _regions_met(chunk: Chunk, doc: Document) -> list[Region]:
-    """The regions needing review of the chunk's pages that its box on each page meets."""
+def _regions_met(spans: tuple[Span, ...], doc: Document) -> list[Region]:
+    """The regions needing review of the spans' pages that the span's box on each meets."""
     out: list[Region] = []
-    for span in chunk.spans:
+    for span in spans:
         x0, y0, x1, y1 = span.box
         out.extend(
             r

@@ -161,7 +161,29 @@ def unseal(token: Any, key: bytes | None, max_chars: int = MAX_CURSOR_CHARS) -> 
 # --- document cursors -------------------------------------------------------------------------
 
 
+#: What zlib adds to a payload it stores uncompressed: its header, one stored block's header
+#: and the Adler-32 check. Deflate keeps a block stored when coding would make it longer, so a
+#: compressed payload is never longer than this more than the payload.
+_ZLIB_STORED_OVERHEAD = 2 + 5 + 4
+
+
 def encode(cursor: Cursor, key: bytes | None = None) -> str:
+    token = seal(_payload(cursor), key)
+    if len(token) > MAX_CURSOR_CHARS:  # every field is bounded: a bug, never the input's fault
+        raise ValueError(f"a cursor of {len(token)} characters was about to be issued")
+    return token
+
+
+def longest_encoding(cursor: Cursor, key: bytes | None = None) -> int:
+    """The length of ``cursor`` encoded, at most, whatever its compression does: a bound
+    for every cursor whose fields are no longer (a budget keeps room for it before the cursor
+    is known; a field's compressed length depends on its value)."""
+    raw = len(json.dumps(_payload(cursor), separators=(",", ":"), sort_keys=True).encode())
+    sealed = raw + _ZLIB_STORED_OVERHEAD + (_CHECK_BYTES if key is None else _TAG_BYTES)
+    return -(-sealed * 4 // 3)  # base64 without padding
+
+
+def _payload(cursor: Cursor) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "v": VERSION,
         "o": cursor.op,
@@ -177,10 +199,7 @@ def encode(cursor: Cursor, key: bytes | None = None) -> str:
         payload["h"] = cursor.page_hash
     if cursor.extra:
         payload["x"] = cursor.extra
-    token = seal(payload, key)
-    if len(token) > MAX_CURSOR_CHARS:  # every field is bounded: a bug, never the input's fault
-        raise ValueError(f"a cursor of {len(token)} characters was about to be issued")
-    return token
+    return payload
 
 
 def _bad(message: str) -> PdfthinError:

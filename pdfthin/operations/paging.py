@@ -90,17 +90,23 @@ class Pager:
     def longest(
         self, index: int = 0, *, offset: bool = False, page_hash: bool = False, extra: int = 0
     ) -> int:
-        """The length of the longest cursor this call could issue: ``index`` as large as the
+        """A bound on the length of any cursor this call could issue: ``index`` as large as the
         result set, and an offset or page fingerprint as long as any, where the operation's
-        cursors carry them, and ``extra`` characters of operation state at most (counted as
-        if they did not compress). Room for it is kept before filling, so the response stays
-        within its budget whatever the cursor turns out to be."""
-        bare = len(
-            self.cursor(
-                index,
-                _LONGEST_OFFSET if offset else 0,
-                _LONGEST_HASH if page_hash else None,
-            )
+        cursors carry them, and ``extra`` characters of operation state at most, each counted
+        as if it did not compress (:func:`.cursor.longest_encoding`: how well a cursor
+        compresses depends on its values). Room for it is kept before filling, so the response
+        stays within its budget whatever the cursor turns out to be."""
+        bare = cur.longest_encoding(
+            cur.Cursor(
+                op=self.op,
+                fingerprint=self.fingerprint,
+                ocr=self.ocr,
+                args=self.args,
+                index=index,
+                offset=_LONGEST_OFFSET if offset else 0,
+                page_hash=_LONGEST_HASH if page_hash else None,
+            ),
+            self.key,
         )
         if not extra:
             return bare
