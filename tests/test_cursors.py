@@ -116,6 +116,29 @@ def test_the_largest_cursor_any_field_allows_fits() -> None:
         assert cur.decode(token, key) == largest
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    index=st.integers(0, 10**9 - 1),
+    offset=st.integers(0, 10**9 - 1),
+    page_hash=st.text("0123456789abcdef", min_size=12, max_size=12),
+    keyed=st.booleans(),
+)
+def test_room_kept_for_the_cursor_holds_any_cursor(
+    index: int, offset: int, page_hash: str, keyed: bool
+) -> None:
+    """The room a response keeps for its cursor (:meth:`Pager.longest`) is never shorter than
+    the cursor issued, whatever its values do to its compression (the old estimate, made from
+    repeated digits and letters that compress well, was up to 21 characters short)."""
+    from pdfthin.operations.paging import Pager
+
+    key = b"k" * 32 if keyed else None
+    pager = Pager(
+        "read", document(["text"] * 3), cur.args_digest(op="read", pages="1-3"), None, key
+    )
+    room = pager.longest(10**9 - 1, offset=True, page_hash=True)
+    assert len(pager.cursor(index, offset, page_hash)) <= room
+
+
 # --- OCR coverage carried in a find cursor ----------------------------------------------------
 
 
