@@ -387,3 +387,77 @@ def test_the_smallest_budget_holds_a_chunk_over_many_pages() -> None:
         parts.extend(response["chunks"])
     assert size(response) <= 1_000
     assert list(whole_chunks(parts)) == whole
+
+
+def _figures() -> bytes:
+    """Page 1: prose naming a figure; a picture with its caption below; a table's caption
+    above its table; prose; a second picture without a caption, between paragraphs."""
+    from pdfbuilder import PdfBuilder
+
+    b = PdfBuilder()
+    fonts = {
+        "F1": b.font_standard("Helvetica", encoding="/WinAnsiEncoding"),
+        "F2": b.font_standard("Helvetica-Bold", encoding="/WinAnsiEncoding"),
+    }
+    picture = b.image_xobject(64, 48)
+    page = Canvas()
+    page.text("Results", 72, 70, size=14, bold=True)
+    y = paragraph(
+        page, "Figure 1 shows the yearly totals, which rose in every quarter. " * 2, 72, 100, 440
+    )
+    # The picture: 72-372 across, y + 16 to y + 166 down (top-left origin).
+    top = y + 16
+    page.text("Figure 1: Yearly totals by quarter", 72, top + 150 + 16, 10)
+    y = paragraph(page, "The table below lists the same totals by region. " * 2, 72, top + 210, 440)
+    page.text("Table 1: Totals by region", 72, y + 30, 10)
+    y = statement(page, y + 52, periods=2)
+    y = paragraph(
+        page, "A closing paragraph says what the totals mean for the plan. " * 2, 72, y + 30, 440
+    )
+    logo = y + 14  # the second picture: 72-132 across, 40 points high
+    paragraph(
+        page, "The last paragraph stands under an unlabelled picture. " * 2, 72, logo + 60, 440
+    )
+    draw = (
+        f"q 300 0 0 150 72 {792 - top - 150:.2f} cm /Im1 Do Q "
+        f"q 60 0 0 40 72 {792 - logo - 40:.2f} cm /Im1 Do Q\n"
+    ).encode()
+    b.add_page(draw + page.content(), {"Font": fonts, "XObject": {"Im1": picture}})
+    return b.build()
+
+
+def test_a_figure_is_a_chunk_with_its_caption_and_a_table_keeps_its_caption() -> None:
+    data = _figures()
+    chunks = _all(data)
+    figures = [c for c in chunks if c["kind"] == "figure"]
+    assert len(figures) == 1, [(c["kind"], c["markdown"][:60]) for c in chunks]
+    figure = figures[0]
+    assert re.fullmatch(
+        r"!\[image p1-x\d+ \(64×48 px\)\]\(pdfthin:image/p1-x\d+\)\n\n"
+        r"Figure 1: Yearly totals by quarter",
+        figure["markdown"],
+    ), figure["markdown"]
+    assert figure["text"] == "Figure 1: Yearly totals by quarter"
+    box = figure["bbox"]  # the picture's box and its caption's
+    assert box["x0"] == pytest.approx(72, abs=0.5) and box["x1"] == pytest.approx(372, abs=0.5)
+    assert box["y0"] < 200 < box["y1"] and box["y1"] > figure_bottom(data)
+    assert figure["breadcrumb"] == ["Results"]
+    # Prose about the figure is a paragraph, not its caption.
+    prose = next(c for c in chunks if "shows the yearly totals" in c["markdown"])
+    assert prose["kind"] == "paragraph" and "Figure 1:" not in prose["markdown"]
+    # The caption above a table goes with it.
+    table = next(c for c in chunks if c["kind"] == "table")
+    assert table["markdown"].startswith("Table 1: Totals by region\n\n|"), table["markdown"][:80]
+    # A picture without a caption stays in the flow of the text, as in the page's Markdown.
+    flowing = next(c for c in chunks if "unlabelled picture" in c["markdown"])
+    assert flowing["kind"] == "paragraph"
+    assert re.search(r"!\[image p1-x\d+-2 \(64×48 px\)\]", flowing["markdown"]), flowing
+    page = pdfthin.open(data).page(1)
+    assert "".join(c["markdown"] for c in chunks).count("](pdfthin:image/") == page.markdown.count(
+        "](pdfthin:image/"
+    )
+
+
+def figure_bottom(data: bytes) -> float:
+    """The bottom of the first picture on page 1 (top-left origin)."""
+    return pdfthin.open(data).page(1).images[0].bbox[3]

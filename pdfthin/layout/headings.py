@@ -57,10 +57,13 @@ MIN_MEASURE_EM = 15.0
 _SENTENCE_END = (".", ":", "!", "?", ";")
 
 _LETTERS = re.compile(r"[^\W\d_]")
-_CAPTION = re.compile(
-    r"^(fig\.?|figure|figura|abb\.?|abbildung|table|tab\.|tabelle|tableau|algorithm|listing|"
+#: A caption's label and number ("Figure 3", "Abb. 2", "Table IV"), matched ignoring case.
+CAPTION_LABEL = (
+    r"(fig\.?|figure|figura|abb\.?|abbildung|table|tab\.|tabelle|tableau|algorithm|listing|"
     r"chart|scheme|plate|exhibit|graph|diagram|photo|image)\s*(\d+|[ivxlc]+\b|[a-z]\b)"
-    r"|^(source|sources|quelle|quellen|note|notes|nota|remarque)\s*:",
+)
+_CAPTION = re.compile(
+    r"^" + CAPTION_LABEL + r"|^(source|sources|quelle|quellen|note|notes|nota|remarque)\s*:",
     re.IGNORECASE,
 )
 #: Labels of theorem-like environments set on a line of their own: "Definition 2",

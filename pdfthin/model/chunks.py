@@ -23,7 +23,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from pdfthin.layout.headings import CAPTION_LABEL
 from pdfthin.model.document import Page
+from pdfthin.model.figures import REFERENCE
 from pdfthin.model.markdown import Anchor, escape_paragraph
 from pdfthin.model.markers import page_marker
 
@@ -35,6 +37,13 @@ DEFAULT_MAX_TOKENS = 500
 Box = tuple[float, float, float, float]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…:;])\s+")
+#: A paragraph that opens with a caption's label and number set off by punctuation or the end
+#: of its line ("Figure 3: ...", "Fig. 2. ...", "Table IV" on a line of its own), not prose
+#: about a figure ("Figure 3 shows ...").
+_CAPTION_START = re.compile(
+    r"^\W{0,3}" + CAPTION_LABEL + r"(?:[.\-–]\d+)*\s*(?:[.:|—–]|-(?!\d)|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def estimate_tokens(text: str) -> int:
@@ -114,6 +123,8 @@ class _Chunker:
     crumb: tuple[str, ...] | None = None
     #: Chunks started on each page so far (for ids).
     counts: dict[int, int] = field(default_factory=dict)
+    #: The chunk being gathered ends with a figure whose caption may come next.
+    figure_open: bool = False
 
     def page(self, page: Page) -> Iterator[Chunk]:
         if not self.stitch:
@@ -122,10 +133,29 @@ class _Chunker:
             yield from self.flush()
             yield self._unreadable(page)
             return
-        for anchor in page.anchors:
-            yield from self.piece(_piece(page, anchor))
+        for piece in _pieces(page):
+            yield from self.piece(piece)
 
     def piece(self, piece: _Piece) -> Iterator[Chunk]:
+        if self.figure_open:  # the figure just gathered may have its caption next
+            self.figure_open = False
+            if piece.kind == "caption" and _piece_tokens(piece) <= self.max_tokens:
+                figure = self.pending.pop()
+                self.pending_chars -= len(figure.markdown) + 2
+                yield from self._figure(figure, piece)
+                return
+        if piece.kind == "figure":
+            caption = self._take_caption()
+            if caption is not None:
+                yield from self._figure(caption, piece)
+                return
+            # Without a caption a figure stays in the flow of the text, as in the page's
+            # Markdown; the next piece may still be its caption.
+            if self._has_content() and self._chars() + 2 + len(piece.markdown) > self._limit():
+                yield from self.flush()
+            self._add(piece)
+            self.figure_open = True
+            return
         if piece.kind == "heading":
             if self._has_content():
                 yield from self.flush()
@@ -135,9 +165,13 @@ class _Chunker:
             self._push(piece)
             return
         if piece.kind in ("table", "code"):
+            caption = self._take_caption() if piece.kind == "table" else None
             if self._has_content():
                 yield from self.flush()
             for part in _table_parts(piece, self.max_tokens):
+                if caption is not None:  # a table's caption above it goes with its first part
+                    self._add(caption)
+                    caption = None
                 self._add(part)
                 yield from self.flush()
             return
@@ -147,6 +181,23 @@ class _Chunker:
             if self._has_content() and grown > self._limit():
                 yield from self.flush()
             self._add(part)
+
+    def _figure(self, *pieces: _Piece) -> Iterator[Chunk]:
+        """A figure and its caption (in reading order): a chunk of their own."""
+        if self._has_content():
+            yield from self.flush()
+        for piece in pieces:
+            self._add(piece)
+        yield from self.flush()
+
+    def _take_caption(self) -> _Piece | None:
+        """The last piece gathered when it is a caption (it goes with the figure or table
+        that follows it), taken out of the chunk being gathered."""
+        if not self.pending or self.pending[-1].kind != "caption":
+            return None
+        caption = self.pending.pop()
+        self.pending_chars -= len(caption.markdown) + 2
+        return caption
 
     def _add(self, piece: _Piece) -> None:
         if self.crumb is None:
@@ -169,6 +220,7 @@ class _Chunker:
 
     def flush(self) -> Iterator[Chunk]:
         pieces, self.pending, self.pending_chars = self.pending, [], 0
+        self.figure_open = False
         crumb = self.crumb if self.crumb is not None else tuple(t for _, t in self.trail)
         self.crumb = None
         if not pieces:
@@ -225,10 +277,34 @@ def chunk_pages(
     yield from chunker.flush()
 
 
+def _pieces(page: Page) -> list[_Piece]:
+    """The page's blocks, and its figures (the references :mod:`.figures` placed between
+    them, each with its image's box on the page), in reading order."""
+    placed = [(a.offset, _piece(page, a)) for a in page.anchors]
+    blocks = [(a.offset, a.offset + a.length) for a in page.anchors]
+    for placement, offset in zip(page.images, page.image_offsets, strict=False):
+        found = REFERENCE.match(page.markdown, offset)
+        box = _clipped(placement.bbox, page.width, page.height)
+        if found is None or box is None or any(a <= offset < b for a, b in blocks):
+            continue  # a tiny image (no reference), one off the page, or one inside a block
+        placed.append((offset, _Piece(page, "figure", box, found.group(0), "")))
+    placed.sort(key=lambda item: item[0])  # stable: a block before a figure at its offset
+    return [piece for _, piece in placed]
+
+
 def _piece(page: Page, anchor: Anchor) -> _Piece:
     markdown = page.markdown[anchor.offset : anchor.offset + anchor.length]
     text = page.text[anchor.plain : anchor.plain + anchor.plain_length] if anchor.plain >= 0 else ""
-    return _Piece(page, anchor.kind, anchor.box, markdown, text, anchor.level, anchor.plain)
+    kind = anchor.kind
+    if kind == "paragraph" and _CAPTION_START.match(text or markdown):
+        kind = "caption"
+    return _Piece(page, kind, anchor.box, markdown, text, anchor.level, anchor.plain)
+
+
+def _clipped(box: Box, width: float, height: float) -> Box | None:
+    """``box`` cut to the page (``None`` when nothing of it is on the page)."""
+    x0, y0, x1, y1 = max(box[0], 0.0), max(box[1], 0.0), min(box[2], width), min(box[3], height)
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
 
 def _piece_tokens(piece: _Piece) -> int:
@@ -241,13 +317,14 @@ def _title(markdown: str) -> str:
 
 def _kind(pieces: list[_Piece]) -> str:
     kinds = {p.kind for p in pieces}
-    for kind in ("table", "code"):
+    for kind in ("table", "code", "paragraph"):
         if kind in kinds:
             return kind
-    if "paragraph" in kinds:
-        return "paragraph"
     if "list_item" in kinds:
         return "list"
+    for kind in ("figure", "caption"):  # a figure (with its caption); a caption alone
+        if kind in kinds:
+            return kind
     return "heading"
 
 

@@ -596,7 +596,9 @@ class _Chunk(TypedDict):
     chunk_id: Annotated[str, "page and order ('p12-3'): stable for the same file and arguments"]
     page: Annotated[int, "the chunk's first page (1-based)"]
     bbox: Annotated[BBox, "where the chunk stands on its first page"]
-    kind: Annotated[str, "heading, paragraph, list, table, code or unreadable"]
+    kind: Annotated[
+        str, "heading, paragraph, list, table, code, figure, caption (alone) or unreadable"
+    ]
     breadcrumb: Annotated[list[str], "the titles of the headings the chunk stands under"]
     markdown: str
     text: Annotated[
