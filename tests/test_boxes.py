@@ -123,7 +123,12 @@ def test_layout_and_chunk_boxes_agree_on_the_page_as_displayed(
     assert (answer["width"], answer["height"]) == (680, 520)
     (block,) = [b for b in answer["blocks"] if b["kind"] == "paragraph"]
     (chunk,) = get_chunks(turned)["chunks"]
-    assert _corners(chunk["bbox"]) == pytest.approx(_corners(block["bbox"]), abs=0.051)
+    # The chunk holds the paragraph and the picture's reference: its box is both boxes'.
+    (image,) = list_images(turned)["images"]
+    assert f"](pdfthin:image/{image['id']})" in chunk["markdown"]
+    both = [_corners(block["bbox"]), _corners(image["bbox"])]
+    union = (*(min(b[i] for b in both) for i in (0, 1)), *(max(b[i] for b in both) for i in (2, 3)))
+    assert _corners(chunk["bbox"]) == pytest.approx(union, abs=0.051)
     assert chunk["page_spans"] == [{"page": 1, "bbox": chunk["bbox"]}]
     for line in answer["lines"]:
         assert _holds(block["bbox"], line)

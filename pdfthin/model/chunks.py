@@ -4,7 +4,9 @@ A chunk is a run of a page's rendered blocks (:class:`~.markdown.Anchor`) that b
 the headings that open a section stay with what follows them; paragraphs and list items of one
 section are gathered up to a size target; a table or a code block is a chunk of its own, a
 table too long for the target is cut between rows (its header repeated) and a paragraph too
-long at sentence ends. With ``stitch`` (the default) a chunk goes on across a page break (a
+long at sentence ends. A picture's reference stays in the flow of the text, unless a caption
+stands beside it: then the two are a chunk of their own (kind ``figure``); a table's caption
+above it goes with the table. With ``stitch`` (the default) a chunk goes on across a page break (a
 paragraph or a table that continues on the next page lands in one chunk, with a span on each
 page); without it every chunk stays on one page. A page that could not be read is a chunk of
 its own (kind ``unreadable``) carrying the page marker, never a gap (invariant 3).
