@@ -25,7 +25,10 @@ from pdfthin.operations import (
     Context,
     find_in_document,
     get_chunks,
+    get_toc,
+    peek,
     read_pages,
+    read_section,
     search_chunks,
 )
 from pdfthin.operations.page_image import get_page_image
@@ -175,6 +178,25 @@ def test_a_transcription_is_read_searched_and_chunked_as_the_agents() -> None:
     submit_transcription(pdf, page=2, text="Invoice 1043", context=ctx)
     assert find_in_document(pdf, "1043", context=ctx)["matches"][0]["page"] == 2
     assert read_pages(pdf, pages="2", context=Context())["pages"][0]["status"] == "needs_ocr"
+
+
+def test_sections_and_peek_show_a_transcription_marked_as_the_agents() -> None:
+    pdf = scan_pdf(pages=2)
+    ctx = Context()
+    submit_transcription(pdf, page=2, text="Invoice 1042\n\nTotal due 310", context=ctx)
+    second = get_toc(pdf, context=ctx)["sections"][1]
+    assert second["page"] == 2
+    section = read_section(pdf, second["id"], context=ctx)
+    assert section["markdown"] == "<!-- page 2: ocr (agent) -->\n\nInvoice 1042\n\nTotal due 310"
+    assert "unreadable" not in section  # the page was read, by the agent
+    whole = peek(pdf, limit=2_000, context=ctx)
+    assert whole["text"].startswith("<!-- page 1: needs_ocr (image_only) -->")
+    assert whole["text"].endswith("<!-- page 2: ocr (agent) -->\n\nInvoice 1042\n\nTotal due 310")
+    assert whole["unreadable"]["pages"] == "1"
+    # Another context (server) has no transcription: the page still needs OCR there.
+    elsewhere = read_section(pdf, second["id"], context=Context())
+    assert elsewhere["markdown"].startswith("<!-- page 2: needs_ocr (image_only) -->")
+    assert elsewhere["unreadable"]["pages"] == "2"
 
 
 def test_a_text_layer_is_never_replaced_but_a_region_is_kept_apart() -> None:

@@ -14,6 +14,7 @@ the extraction, so they are stable across calls and processes. The ids of earlie
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pdfthin.model.document import Document
@@ -298,14 +299,22 @@ def _opens_page(doc: Document, page: int, heading: Anchor) -> bool:
     return bool(anchors) and anchors[0].offset == heading.offset
 
 
-def section_text(doc: Document, section: Section) -> str:
+def section_text(
+    doc: Document, section: Section, transcribed: Mapping[int, str] | None = None
+) -> str:
     """The section's Markdown, pages joined with a page marker (:mod:`.markers`; the first
-    page has one too when it was not read whole)."""
+    page has one too when it was not read whole). A page in ``transcribed`` (one that needs
+    OCR, with the agent's transcription) shows that text whole, after a marker that says so:
+    a page without a text layer has no offsets to cut the section at."""
     if section.page is None or section.end_page is None:
         return ""
+    agent = transcribed or {}
     parts: list[str] = []
     for number in range(section.page, section.end_page + 1):
         page = doc.page(number)
+        if number in agent:
+            parts.append(f"\n\n{page_marker(page, True)}\n\n{escape_markers(agent[number])}")
+            continue
         md = page.markdown
         start = section.offset if number == section.page else 0
         end = section.end_offset if number == section.end_page else len(md)

@@ -9,6 +9,7 @@ transcription is only ever shown for the page it was requested for.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from pdfthin.errors import PdfthinError
@@ -67,6 +68,18 @@ def next_steps(context: Context | None) -> str:
     if context is not None and context.ocr is not None:
         steps += f"; or call again with ocr=true (OCR provider {context.ocr.name!r} is bound)"
     return steps
+
+
+def agent_texts(context: Context, doc: Document, pages: Iterable[int]) -> dict[int, str]:
+    """The agent's transcriptions of the pages among ``pages`` that need OCR and have one
+    (:func:`~pdfthin.operations.transcription.submit_transcription`), by page number."""
+    out: dict[int, str] = {}
+    for number in pages:
+        if doc.page(number).status == "needs_ocr":
+            whole = context.transcriptions.page(doc.fingerprint, number).whole
+            if whole is not None:
+                out[number] = whole.markdown.strip()
+    return out
 
 
 def page_view(

@@ -11,6 +11,7 @@ from pdfthin.model.markers import PAGE_MARKER, escape_markers, joined_pages
 from pdfthin.model.sections import Section, section_text, section_tree
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.ocr import agent_texts
 from pdfthin.operations.paging import Pager, fit_text
 from pdfthin.operations.params import LIMIT, POSITION, SEED, budget
 from pdfthin.operations.read import read_pages
@@ -82,7 +83,9 @@ def read_section(
     found = _section(doc, section)
     first, last = section_span(doc, section)
     tree = section_tree(doc)
-    text = section_text(doc, found)
+    # Pages the agent transcribed (submit_transcription) show its text, marked as its.
+    agent = agent_texts(context, doc, range(first, last + 1))
+    text = section_text(doc, found, agent)
     args = cur.args_digest(op="section", section=section)
     pager = Pager("section", doc, args, cursor, context.cursor_key)
     offset = 0
@@ -105,7 +108,7 @@ def read_section(
         "chars": len(text),
     }
     after: SectionAfter = {}
-    unreadable = report(doc, range(first, last + 1))
+    unreadable = report(doc, [n for n in range(first, last + 1) if n not in agent])
     if unreadable:
         after["unreadable"] = unreadable
     # The response without its text, measured with a place for "part" (room for its value is
@@ -163,13 +166,15 @@ def peek(
     title: ScopeTitle
     scope_id: str | None = None
     if section is None:
-        text, pages = joined_pages(doc.pages)
-        title = {"metadata": {"title": doc.metadata.title}}
         first, last = 1, doc.page_count
+        agent = agent_texts(context, doc, range(first, last + 1))
+        text, pages = joined_pages(doc.pages, agent)
+        title = {"metadata": {"title": doc.metadata.title}}
     else:
         found = _section(doc, section)
         first, last = section_span(doc, section)
-        text = section_text(doc, found)
+        agent = agent_texts(context, doc, range(first, last + 1))
+        text = section_text(doc, found, agent)
         pages = _page_starts_in_section(doc, found, text)
         source = TITLE_SOURCES[section_tree(doc).source]
         scope_id, title = found.id, {"title": found.title, "title_source": source}
@@ -199,7 +204,7 @@ def peek(
         "page": _page_at(pages, start),
         "text": text[start:end],
     }
-    unreadable = report(doc, range(first, last + 1))
+    unreadable = report(doc, [n for n in range(first, last + 1) if n not in agent])
     if unreadable:
         response["unreadable"] = unreadable
     return response
