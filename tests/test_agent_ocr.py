@@ -23,6 +23,8 @@ from pdfthin.ocr import OcrBinding, Signal
 from pdfthin.ocr.store import CACHE_DIR_ENV, MAX_TRANSCRIPTION_CHARS, ResultDir
 from pdfthin.operations import (
     Context,
+    describe_document,
+    diff_documents,
     find_in_document,
     get_chunks,
     get_toc,
@@ -199,6 +201,51 @@ def test_sections_and_peek_show_a_transcription_marked_as_the_agents() -> None:
     assert elsewhere["unreadable"]["pages"] == "2"
 
 
+def test_describe_counts_a_transcribed_page_as_read_by_the_agent() -> None:
+    pdf = scan_pdf(pages=3)
+    ctx = Context()
+    before = describe_document(pdf, context=ctx)
+    assert before["pages"]["needs_ocr"] == "1-3" and "transcribed" not in before
+    submit_transcription(pdf, page=2, text="Invoice 1042\n\nTotal due 310", context=ctx)
+    after = describe_document(pdf, context=ctx)
+    assert after["type"] == "scanned"  # what the file is
+    assert after["pages"]["needs_ocr"] == "1,3"
+    assert after["pages"]["ocr"] == "2"
+    assert after["pages"]["needs_ocr_reasons"] == {"image_only": "1,3"}
+    assert after["transcribed"]["pages"] == "2"
+    assert after["transcribed"]["provenance"] == "agent"
+    assert after["unreadable"]["pages"] == "1,3"
+    assert before["ledger"]["unreadable"] == {"image_only": "1-3"}
+    assert after["ledger"]["unreadable"] == {"image_only": "1,3"}
+    assert after["ledger"]["not_delivered"] == "2"
+    # The transcription's length counts in place of the page's marker.
+    marker = before["estimated_tokens"]["total"] // 3
+    text = "Invoice 1042\n\nTotal due 310"
+    assert after["estimated_tokens"]["total"] == 2 * marker + round(len(text) / 4)
+    # Another context (server) has no transcription.
+    assert describe_document(pdf, context=Context())["pages"]["needs_ocr"] == "1-3"
+
+
+def test_a_diff_compares_pages_the_agent_transcribed() -> None:
+    old, new = scan_pdf(pages=1), scan_pdf(pages=2)
+    ctx = Context()
+    unread = diff_documents(old, new=new, context=ctx)
+    assert not unread["complete"] and unread["counts"]["not_compared"] >= 1
+    submit_transcription(old, page=1, text="Invoice 1042\n\nTotal due 310", context=ctx)
+    submit_transcription(new, page=1, text="Invoice 1042\n\nTotal due 320", context=ctx)
+    submit_transcription(new, page=2, text="Paid in full", context=ctx)
+    diff = diff_documents(old, new=new, context=ctx)
+    assert diff["complete"] and "unreadable" not in diff
+    assert diff["counts"]["not_compared"] == 0
+    kinds = [(c["kind"], c.get("text")) for c in diff["changes"]]
+    assert ("added", "Paid in full") in kinds
+    changed = [c for c in diff["changes"] if c["kind"] == "changed"]
+    assert len(changed) == 1
+    assert "310" in changed[0]["diff"] and "320" in changed[0]["diff"]
+    assert changed[0]["old"]["provenance"] == "agent" and changed[0]["new"]["page"] == 1
+    assert "anchor" not in changed[0]["old"]  # a transcription is not the page's text
+
+
 def test_a_text_layer_is_never_replaced_but_a_region_is_kept_apart() -> None:
     pdf = scan_pdf(text_page=True)
     ctx = Context()
@@ -222,7 +269,43 @@ def test_a_text_layer_is_never_replaced_but_a_region_is_kept_apart() -> None:
             "provenance": "agent",
         }
     ]
-    assert find_in_document(pdf, "J. Doe", context=ctx)["matches"] == []
+    # The region's transcription is searched apart from the page's text: a match in it names
+    # the region and offsets into the transcription, and no phrase runs from one into the other.
+    match = find_in_document(pdf, "J. Doe", context=ctx)["matches"]
+    region = {"x0": 72.0, "y0": 600.0, "x1": 300.0, "y1": 700.0}
+    assert match == [
+        {
+            "page": 2,
+            "snippet": "signed **J. Doe**",
+            "start": 7,
+            "end": 13,
+            "bbox": [{"page": 2, **region}],
+            "region": region,
+            "provenance": "agent",
+        }
+    ]
+    assert find_in_document(pdf, "words signed", context=ctx)["matches"] == []
+    assert find_in_document(pdf, "layer signed", match_mode="all_words", context=ctx)[
+        "matches"
+    ] == []
+    both = find_in_document(pdf, "doe signed", match_mode="all_words", context=ctx)["matches"]
+    assert [(m["page"], m["start"], m["words"]) for m in both] == [
+        (2, 0, {"doe": 10, "signed": 0})
+    ]
+    text = find_in_document(pdf, "layer", context=ctx)["matches"]
+    assert [(m["page"], m["start"], "region" in m, "anchor" in m) for m in text] == [
+        (2, 5, False, True)
+    ]
+    # A cursor walks from the page's text into its regions.
+    ink = {"x0": 72.0, "y0": 100.0, "x1": 200.0, "y1": 150.0}
+    submit_transcription(pdf, page=2, text="a layer of ink", region=ink, context=ctx)
+    first = find_in_document(pdf, "layer", max_results=1, context=ctx)
+    assert [("region" in m, m["start"]) for m in first["matches"]] == [(False, 5)]
+    rest = find_in_document(pdf, "layer", cursor=first["next_cursor"], context=ctx)
+    assert [(m.get("region"), m["start"], m["snippet"]) for m in rest["matches"]] == [
+        (ink, 2, "a **layer** of ink")
+    ]
+    assert rest["next_cursor"] is None
 
 
 @pytest.mark.parametrize(

@@ -125,8 +125,6 @@ class _Chunker:
     crumb: tuple[str, ...] | None = None
     #: Chunks started on each page so far (for ids).
     counts: dict[int, int] = field(default_factory=dict)
-    #: The chunk being gathered ends with a figure whose caption may come next.
-    figure_open: bool = False
 
     def page(self, page: Page) -> Iterator[Chunk]:
         if not self.stitch:
@@ -139,13 +137,17 @@ class _Chunker:
             yield from self.piece(piece)
 
     def piece(self, piece: _Piece) -> Iterator[Chunk]:
-        if self.figure_open:  # the figure just gathered may have its caption next
-            self.figure_open = False
-            if piece.kind == "caption" and _piece_tokens(piece) <= self.max_tokens:
-                figure = self.pending.pop()
-                self.pending_chars -= len(figure.markdown) + 2
-                yield from self._figure(figure, piece)
-                return
+        # The chunk being gathered ends with a figure: this piece may be its caption.
+        if (
+            self.pending
+            and self.pending[-1].kind == "figure"
+            and piece.kind == "caption"
+            and _piece_tokens(piece) <= self.max_tokens
+        ):
+            figure = self.pending.pop()
+            self.pending_chars -= len(figure.markdown) + 2
+            yield from self._figure(figure, piece)
+            return
         if piece.kind == "figure":
             caption = self._take_caption()
             if caption is not None:
@@ -156,7 +158,6 @@ class _Chunker:
             if self._has_content() and self._chars() + 2 + len(piece.markdown) > self._limit():
                 yield from self.flush()
             self._add(piece)
-            self.figure_open = True
             return
         if piece.kind == "heading":
             if self._has_content():
@@ -222,7 +223,6 @@ class _Chunker:
 
     def flush(self) -> Iterator[Chunk]:
         pieces, self.pending, self.pending_chars = self.pending, [], 0
-        self.figure_open = False
         crumb = self.crumb if self.crumb is not None else tuple(t for _, t in self.trail)
         self.crumb = None
         if not pieces:

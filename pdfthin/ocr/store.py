@@ -30,12 +30,12 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 #: The environment variable naming the cache directory.
 CACHE_DIR_ENV = "PDFTHIN_OCR_CACHE_DIR"
 #: The provider name of transcriptions an agent submitted.
-AGENT = "agent"
+AGENT: Final = "agent"
 #: The longest transcription kept, in characters (a dense page holds about 6 000).
 MAX_TRANSCRIPTION_CHARS = 100_000
 #: Regions transcribed per page, at most.
@@ -179,6 +179,12 @@ class AgentTranscriptions:
             with self._lock:
                 self._remember(fingerprint, page, loaded)
         return loaded
+
+    def whole_text(self, fingerprint: str, page: int) -> str | None:
+        """The agent's transcription of the whole of ``page`` (white space at its ends cut), or
+        ``None`` when it has none: what reads in place of a page that needs OCR."""
+        whole = self.page(fingerprint, page).whole
+        return None if whole is None else whole.markdown.strip()
 
     def add(self, fingerprint: str, text: AgentText) -> PageTexts:
         """Keep ``text`` (replacing an earlier transcription of the same page or region) and

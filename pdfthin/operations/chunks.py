@@ -100,9 +100,8 @@ def _transcribed(
 ) -> Iterator[Chunk]:
     for chunk in chunks:
         if chunk.kind == "unreadable" and chunk.status == "needs_ocr":
-            whole = transcriptions.page(doc.fingerprint, chunk.page).whole
-            if whole is not None:
-                text = whole.markdown.strip()
+            text = transcriptions.whole_text(doc.fingerprint, chunk.page)
+            if text is not None:
                 chunk = replace(
                     chunk,
                     kind="paragraph",

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Literal
 
 from pdfthin.model import Document, Page
+from pdfthin.ocr.store import AGENT
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.ledger_state import ChainLedger
 from pdfthin.operations.ledger_state import view as ledger_view
+from pdfthin.operations.ocr import agent_texts
 from pdfthin.operations.pages_read import pages_read
 from pdfthin.operations.params import FULL
 from pdfthin.operations.response import compact, document_ref, engine_versions
@@ -40,6 +42,9 @@ def describe_document(
     # Page facts come from the pages read so far (a long document is not read whole to be
     # described), or from every page with ``full``; ``read`` says which.
     known, read = pages_read(doc, FULL.value(full))
+    # Pages the agent transcribed (submit_transcription) read as status ``ocr``, as read_pages
+    # shows them; the document's type stays what the file is.
+    transcribed = agent_texts(context, doc, (p.number for p in known))
     statuses: dict[str, list[int]] = {}
     for page in known:
         statuses.setdefault(page.status, []).append(page.number)
@@ -52,7 +57,12 @@ def describe_document(
         kind = "scanned"
     else:
         kind = "mixed"
-    tokens = [round(len(p.markdown) / CHARS_PER_TOKEN) for p in known]
+    if transcribed:
+        statuses["ocr"] = sorted(transcribed)
+        statuses["needs_ocr"] = [n for n in statuses["needs_ocr"] if n not in transcribed]
+        if not statuses["needs_ocr"]:
+            del statuses["needs_ocr"]
+    tokens = [round(len(transcribed.get(p.number, p.markdown)) / CHARS_PER_TOKEN) for p in known]
     mean = sum(tokens) / len(tokens) if tokens else 0
     pages: PageStatuses = {}
     for status, numbers in sorted(statuses.items()):
@@ -95,9 +105,17 @@ def describe_document(
         response["recovered"] = doc.recovered
     if doc.problems:
         response["problems"] = doc.problems[:20]
-    if needing:
+    if statuses.get("needs_ocr"):
         pages["needs_ocr_reasons"] = _reasons(doc, statuses["needs_ocr"])
-    unreadable = report(doc, [p.number for p in known])
+    if transcribed:
+        response["transcribed"] = {
+            "pages": compact(sorted(transcribed)),
+            "provenance": AGENT,
+            "message": "pages without a text layer that the agent transcribed "
+            "(submit_transcription): read_pages, read_section, get_chunks and find_in_document "
+            "give their transcription",
+        }
+    unreadable = report(doc, [p.number for p in known if p.number not in transcribed])
     if unreadable:
         response["unreadable"] = unreadable
     # The reading ledger before anything is read: every page not delivered, those already
@@ -106,7 +124,9 @@ def describe_document(
         ChainLedger(),
         doc.page_count,
         LEDGER_TEMPLATE_CHARS,
-        known_unreadable={p.number: p.reason_code for p in known if p.unreadable},
+        known_unreadable={
+            p.number: p.reason_code for p in known if p.unreadable and p.number not in transcribed
+        },
     )
     borderline = [p for p in known if p.confidence is not None]
     if borderline:

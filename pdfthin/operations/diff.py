@@ -22,10 +22,12 @@ from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
 from pdfthin.model.chunks import Chunk
 from pdfthin.model.diff import DEFAULT_SETTINGS, Change, Passage, diff_passages
+from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchor_names import anchor_of
 from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
+from pdfthin.operations.ocr import agent_texts
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import MAX_TOKENS, NEW_PASSWORD, PASSWORD, STITCH, budget
 from pdfthin.operations.response import bbox, document_summary, size
@@ -59,6 +61,8 @@ class Located:
     box: tuple[float, float, float, float]
     chunk: Chunk
     anchor: str | None
+    #: Read from the agent's transcription of a page without a text layer.
+    agent: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ def diff_documents(
     new_doc = context.document(new, new_password)
     args = cur.args_digest(op="diff", new=new_doc.fingerprint)
     pager = Pager("diff", old_doc, args, cursor, context.cursor_key)
-    compared = _compared(old_doc, new_doc)
+    compared = _compared(old_doc, new_doc, context.transcriptions)
     changes = compared.changes
     start = pager.resume_at(len(changes))
     counts: DiffCounts = {kind: 0 for kind in _KINDS}  # type: ignore[assignment]
@@ -106,7 +110,8 @@ def diff_documents(
     }
     unreadable: DiffUnreadable = {}
     for side, doc in (("old", old_doc), ("new", new_doc)):
-        found = report(doc, all_unreadable(doc))
+        read = agent_texts(context, doc, all_unreadable(doc))
+        found = report(doc, [n for n in all_unreadable(doc) if n not in read])
         if found is not None:
             unreadable[side] = found  # type: ignore[literal-required]
     if unreadable:
@@ -130,13 +135,18 @@ def diff_documents(
 _LOCK = threading.Lock()
 
 
-def _compared(old: Document, new: Document) -> Compared:
-    key = f"diff:{new.fingerprint}"
+def _compared(old: Document, new: Document, transcriptions: AgentTranscriptions) -> Compared:
+    # Kept per transcriptions store and its state for both versions: a page the agent
+    # transcribes since is compared from then on.
+    key = (
+        f"diff:{new.fingerprint}:agent{id(transcriptions)}."
+        f"{transcriptions.generation(old.fingerprint)}.{transcriptions.generation(new.fingerprint)}"
+    )
     with _LOCK:
         found = old.derived.get(key)
     if isinstance(found, Compared):
         return found
-    before, after = passages(old), passages(new)
+    before, after = passages(old, transcriptions), passages(new, transcriptions)
     settings = DEFAULT_SETTINGS
     for doc, located in ((old, before), (new, after)):
         if len(located) > settings.max_passages:
@@ -154,20 +164,35 @@ def _compared(old: Document, new: Document) -> Compared:
     return result
 
 
-def passages(doc: Document) -> list[Located]:
+def passages(doc: Document, transcriptions: AgentTranscriptions | None = None) -> list[Located]:
     """Every passage of the document in reading order, located: each page's rendered blocks, a
-    page that needs OCR as one passage of kind ``unreadable``."""
+    page that needs OCR as one passage of kind ``unreadable`` (with ``transcriptions``, a page
+    the agent transcribed whole as the paragraphs of its transcription)."""
     pages = list(range(1, doc.page_count + 1))
-    stream = chunk_stream(doc, pages, MAX_TOKENS.default, STITCH.default)
+    stream = chunk_stream(doc, pages, MAX_TOKENS.default, STITCH.default, transcriptions)
     chunks = stream.upto(_LONGEST_INDEX)
     # A chunk holds the text from its origin to the next chunk's: a block belongs to the last
     # chunk that starts at or before it.
     starts = [(c.origin, n) for n, c in enumerate(chunks) if c.origin is not None]
     origins = [origin for origin, _ in starts]
-    unreadable_chunks = {c.page: c for c in chunks if c.kind == "unreadable"}
+    unreadable_chunks = {c.page: c for c in chunks if c.status in ("needs_ocr", "ocr")}
     out: list[Located] = []
     for number in pages:
         page = doc.page(number)
+        whole = (
+            transcriptions.whole_text(doc.fingerprint, number)
+            if transcriptions is not None and page.status == "needs_ocr"
+            else None
+        )
+        if whole is not None:
+            # Its paragraphs, each over the whole page: a transcription has no boxes.
+            chunk = unreadable_chunks[number]
+            for paragraph in whole.split("\n\n"):
+                if paragraph.strip():
+                    passage = Passage("paragraph", paragraph.strip(), compared=True)
+                    box = (0.0, 0.0, page.width, page.height)
+                    out.append(Located(passage, number, box, chunk, None, agent=True))
+            continue
         if page.status == "needs_ocr":
             chunk = unreadable_chunks[number]
             passage = Passage("unreadable", "", compared=False)
@@ -232,6 +257,8 @@ def _place(located: list[Located], span: tuple[int, int]) -> DiffPlace | None:
     }
     if head.anchor is not None:
         place["anchor"] = head.anchor
+    if head.agent:
+        place["provenance"] = AGENT
     return place
 
 

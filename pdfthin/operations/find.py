@@ -14,16 +14,24 @@ from __future__ import annotations
 import base64
 import re
 import zlib
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
+from pdfthin.ocr.store import AGENT
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchors import anchor_of
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.locate import chunk_at, line_boxes, match_boxes
-from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
+from pdfthin.operations.ocr import (
+    next_batch,
+    page_view,
+    pending,
+    require_binding,
+    transcribe,
+)
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import (
     CASE_SENSITIVE,
@@ -42,6 +50,9 @@ from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the cursor (its OCR coverage included) and the "more" sentence.
 _RESERVE = 800
+#: What stands between a page's text and each region the agent transcribed in the text that
+#: is searched; a match never runs from one into another (:func:`_hit`).
+_REGION_BREAK = "\n\n"
 
 
 def find_in_document(
@@ -101,7 +112,7 @@ def find_in_document(
     if (
         token is not None
         and start_offset
-        and token.page_hash != cur.text_hash(views[start_page]["text"])
+        and token.page_hash != cur.text_hash(_searched(views[start_page])[0])
     ):
         raise PdfthinError(
             "stale_cursor",
@@ -110,7 +121,7 @@ def find_in_document(
             page=start_page,
         )
 
-    index = _index(doc, views, use_ocr, context, sensitive, accents)
+    index, regions = _index(doc, views, use_ocr, context, sensitive, accents)
     carried = _carried(doc, selection, token) if use_ocr and token is not None else None
     coverage, unreadable = search_coverage(selection, views, carried, horizon, use_ocr)
 
@@ -125,7 +136,7 @@ def find_in_document(
     allowed_pages = set(selection)
 
     def from_start() -> Iterator[dict[str, Any]]:
-        for match in _matches(index, query, mode, sensitive, accents, allowed_pages):
+        for match in _matches(index, query, mode, sensitive, accents, allowed_pages, regions):
             if (match["page"], match["start"]) < (start_page, start_offset):
                 continue
             if horizon is not None and match.get("end_page", match["page"]) >= horizon:
@@ -154,7 +165,7 @@ def find_in_document(
         response["next_cursor"] = pager.cursor(
             page,
             offset,
-            cur.text_hash(views[page]["text"]) if offset else None,
+            cur.text_hash(_searched(views[page])[0]) if offset else None,
             _carry(doc, selection, page, unreadable) if use_ocr else None,
         )
     if not response["matches"] and not coverage["complete"]:
@@ -285,7 +296,9 @@ def _index(
     context: Context,
     sensitive: bool,
     accents: bool,
-) -> SearchIndex:
+) -> tuple[SearchIndex, dict[int, tuple[int, ...]]]:
+    """The document's search index, and where the regions the agent transcribed start in each
+    page's part of it."""
     ocr_key = context.ocr.cache_key if use_ocr and context.ocr is not None else None
     agent = context.transcriptions.generation(doc.fingerprint)
     key = ("search", sensitive, accents, use_ocr, ocr_key, agent)
@@ -293,14 +306,37 @@ def _index(
     found = cache.get(key)
     ocr_pages = tuple(sorted(n for n, v in views.items() if v["status"] == "ocr"))
     if found is not None and found[0] == ocr_pages:
-        return found[1]  # type: ignore[no-any-return]
+        return found[1], found[2]
     texts = []
+    regions: dict[int, tuple[int, ...]] = {}
     for number in range(1, doc.page_count + 1):
         view = views.get(number) or page_view(doc, number, use_ocr, context)
-        texts.append((number, view["text"] if view["status"] in ("text", "ocr") else ""))
+        text, starts = _searched(view)
+        texts.append((number, text))
+        if starts:
+            regions[number] = starts
     index = build_index(texts, casefold=not sensitive, accents=accents)
-    cache[key] = (ocr_pages, index)
-    return index
+    cache[key] = (ocr_pages, index, regions)
+    return index, regions
+
+
+def _searched(view: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
+    """The text searched on a page: its text when it has one (a layer or a transcription),
+    then each region the agent transcribed (``submit_transcription`` with a region), and where
+    each region starts in it."""
+    text = view["text"] if view["status"] in ("text", "ocr") else ""
+    starts: list[int] = []
+    for region in view.get("transcriptions", ()):
+        text += _REGION_BREAK
+        starts.append(len(text))
+        text += region["markdown"]
+    return text, tuple(starts)
+
+
+def _part(regions: dict[int, tuple[int, ...]], page: int, offset: int) -> int:
+    """Which part of a page's searched text ``offset`` is in: 0 its text, ``k`` its k-th
+    region."""
+    return bisect_right(regions.get(page, ()), offset)
 
 
 def _matches(
@@ -310,13 +346,14 @@ def _matches(
     sensitive: bool,
     accents: bool,
     allowed: set[int],
+    regions: dict[int, tuple[int, ...]],
 ) -> Iterator[dict[str, Any]]:
     needle = normalize_query(query, not sensitive, accents)
     text = index.text
     if mode == "phrase":
         at = text.find(needle)
         while at >= 0:
-            hit = _hit(index, at, at + len(needle), allowed)
+            hit = _hit(index, at, at + len(needle), allowed, regions)
             if hit is not None:
                 yield hit
             at = text.find(needle, at + 1)
@@ -327,7 +364,7 @@ def _matches(
         hits = []
         for word, pattern in patterns.items():
             for m in pattern.finditer(text):
-                hit = _hit(index, m.start(), m.end(), allowed)
+                hit = _hit(index, m.start(), m.end(), allowed, regions)
                 if hit is not None:
                     hit["word"] = word
                     hits.append(hit)
@@ -335,14 +372,16 @@ def _matches(
         yield from hits
         return
     # all_words: one match per page that holds every word, at the earliest occurrence.
-    by_page: dict[int, dict[str, dict[str, Any]]] = {}
+    # A region the agent transcribed is a part of its own: it holds every word or it does not.
+    by_part: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
     for word, pattern in patterns.items():
         for m in pattern.finditer(text):
-            hit = _hit(index, m.start(), m.end(), allowed)
+            hit = _hit(index, m.start(), m.end(), allowed, regions)
             if hit is not None:
-                by_page.setdefault(hit["page"], {}).setdefault(word, hit)
-    for page in sorted(by_page):
-        found = by_page[page]
+                part = (hit["page"], hit.get("region", -1))
+                by_part.setdefault(part, {}).setdefault(word, hit)
+    for part in sorted(by_part):
+        found = by_part[part]
         if len(found) == len(words):
             first = min(found.values(), key=lambda h: h["start"])
             hit = dict(first)
@@ -350,7 +389,13 @@ def _matches(
             yield hit
 
 
-def _hit(index: SearchIndex, start: int, end: int, allowed: set[int]) -> dict[str, Any] | None:
+def _hit(
+    index: SearchIndex,
+    start: int,
+    end: int,
+    allowed: set[int],
+    regions: dict[int, tuple[int, ...]],
+) -> dict[str, Any] | None:
     page = index.pages[start]
     end_page = index.pages[end - 1]
     if page not in allowed or end_page not in allowed:
@@ -360,6 +405,16 @@ def _hit(index: SearchIndex, start: int, end: int, allowed: set[int]) -> dict[st
         "start": index.offsets[start],
         "end": index.offsets[end - 1] + 1,
     }
+    # A region the agent transcribed stands apart: a match lies in it or outside it, and a
+    # match across a page break joins two pages' texts, not a region.
+    first = _part(regions, page, hit["start"])
+    if end_page == page:
+        if first != _part(regions, page, hit["end"] - 1):
+            return None
+        if first:
+            hit["region"] = first - 1
+    elif first or page in regions or _part(regions, end_page, hit["end"] - 1):
+        return None
     if end_page != page:
         hit["end_page"] = end_page
     return hit
@@ -381,16 +436,21 @@ def _entry(
 ) -> Match:
     page = match["page"]
     text = views[page]["text"]
-    start = match["start"]
+    start, end = match["start"], match["end"]
     end_page = match.get("end_page", page)
+    region = match.get("region")
+    if region is not None:
+        # In a region the agent transcribed: offsets into its transcription.
+        base = _searched(views[page])[1][region]
+        transcribed = views[page]["transcriptions"][region]
+        text = transcribed["markdown"]
+        start, end = start - base, end - base
     if end_page == page:
-        end = match["end"]
         before = text[max(0, start - around) : start]
         hit = text[start:end]
         after = text[end : end + around]
     else:
         nxt = views[end_page]["text"]
-        end = match["end"]
         before = text[max(0, start - around) : start]
         hit = text[start:] + " " + nxt[:end]
         after = nxt[end : end + around]
@@ -409,25 +469,32 @@ def _entry(
         "page": page,
         "snippet": snippet,
         "start": start,
-        "end": match["end"],
-        "bbox": _boxes(match, views, doc),
+        "end": end,
+        "bbox": [] if region is not None else _boxes(match, views, doc),
     }
-    if views[page]["status"] == "text":
+    if region is not None:
+        box = transcribed["region"]
+        entry["bbox"] = [
+            {"page": page, "x0": box["x0"], "y0": box["y0"], "x1": box["x1"], "y1": box["y1"]}
+        ]
+        entry["region"] = box
+        entry["provenance"] = AGENT
+    elif views[page]["status"] == "text":
         chunk = chunk_at(doc, page, start)
         if chunk is not None:
             entry["chunk_id"] = chunk
-    if views[page]["status"] == "text" and views[end_page]["status"] == "text":
+    if region is None and views[page]["status"] == "text" and views[end_page]["status"] == "text":
         # Offsets into an OCR transcription are not the page's text: no anchor for those.
         entry["anchor"] = anchor_of(doc.fingerprint, page, start, match["end"], end_page)
     if page != end_page:
         entry["end_page"] = end_page
-    if views[page].get("provenance"):
+    if region is None and views[page].get("provenance"):
         entry["provenance"] = views[page]["provenance"]
     label = views[page].get("label")
     if label:
         entry["page_label"] = label  # the file's page label, not page text
     if "words" in match:
-        entry["words"] = match["words"]
+        entry["words"] = {w: at - (match["start"] - start) for w, at in match["words"].items()}
     if "word" in match:
         entry["word"] = match["word"]
     return entry

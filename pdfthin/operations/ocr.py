@@ -76,9 +76,9 @@ def agent_texts(context: Context, doc: Document, pages: Iterable[int]) -> dict[i
     out: dict[int, str] = {}
     for number in pages:
         if doc.page(number).status == "needs_ocr":
-            whole = context.transcriptions.page(doc.fingerprint, number).whole
-            if whole is not None:
-                out[number] = whole.markdown.strip()
+            text = context.transcriptions.whole_text(doc.fingerprint, number)
+            if text is not None:
+                out[number] = text
     return out
 
 
@@ -157,7 +157,7 @@ def pending(context: Context, doc: Document, pages: list[int]) -> list[int]:
         for n in pages
         if doc.page(n).status == "needs_ocr"
         and binding.cached(doc.fingerprint, n) is None
-        and context.transcriptions.page(doc.fingerprint, n).whole is None
+        and context.transcriptions.whole_text(doc.fingerprint, n) is None
     ]
 
 

@@ -73,18 +73,20 @@ class Pager:
         extra: dict[str, str] | None = None,
     ) -> str:
         """The cursor that resumes at ``index`` (and ``offset`` inside it)."""
-        return cur.encode(
-            cur.Cursor(
-                op=self.op,
-                fingerprint=self.fingerprint,
-                ocr=self.ocr,
-                args=self.args,
-                index=index,
-                offset=offset,
-                page_hash=page_hash,
-                extra=extra,
-            ),
-            self.key,
+        return cur.encode(self._at(index, offset, page_hash, extra), self.key)
+
+    def _at(
+        self, index: int, offset: int, page_hash: str | None, extra: dict[str, str] | None
+    ) -> cur.Cursor:
+        return cur.Cursor(
+            op=self.op,
+            fingerprint=self.fingerprint,
+            ocr=self.ocr,
+            args=self.args,
+            index=index,
+            offset=offset,
+            page_hash=page_hash,
+            extra=extra,
         )
 
     def longest(
@@ -97,14 +99,11 @@ class Pager:
         compresses depends on its values). Room for it is kept before filling, so the response
         stays within its budget whatever the cursor turns out to be."""
         bare = cur.longest_encoding(
-            cur.Cursor(
-                op=self.op,
-                fingerprint=self.fingerprint,
-                ocr=self.ocr,
-                args=self.args,
-                index=index,
-                offset=_LONGEST_OFFSET if offset else 0,
-                page_hash=_LONGEST_HASH if page_hash else None,
+            self._at(
+                index,
+                _LONGEST_OFFSET if offset else 0,
+                _LONGEST_HASH if page_hash else None,
+                None,
             ),
             self.key,
         )

@@ -227,9 +227,8 @@ def search_chunks(
 def _status(doc: Document, number: int, context: Context) -> dict[str, Any]:
     """The page's status for coverage: ``ocr`` once the agent transcribed it whole."""
     page = doc.page(number)
-    if (
-        page.status == "needs_ocr"
-        and context.transcriptions.page(doc.fingerprint, number).whole is not None
+    if page.status == "needs_ocr" and (
+        context.transcriptions.whole_text(doc.fingerprint, number) is not None
     ):
         return {"status": "ocr", "reason_code": "ocr"}
     return {"status": page.status, "reason_code": page.reason_code}

@@ -136,6 +136,11 @@ class PageStatuses(TypedDict, total=False):
     text: str
     empty: str
     needs_ocr: str
+    ocr: Annotated[
+        str,
+        "pages without a text layer the agent transcribed (submit_transcription): they read "
+        "as status 'ocr', provenance 'agent'",
+    ]
     not_read: Annotated[str, "pages not read yet: their status is not known (see 'read')"]
     needs_ocr_reasons: Annotated[dict[str, str], "{reason_code: pages} of the needs_ocr pages"]
 
@@ -220,6 +225,12 @@ class Borderline(TypedDict):
     pages: Annotated[list[BorderlinePage], "the least sure first, at most 20"]
 
 
+class Transcribed(TypedDict):
+    pages: Annotated[str, "the pages, as compact ranges"]
+    provenance: Literal["agent"]
+    message: str
+
+
 class DescribeResponse(_Describe, total=False):
     borderline: Annotated[
         Borderline,
@@ -230,6 +241,7 @@ class DescribeResponse(_Describe, total=False):
     hidden_text: HiddenSummary
     recovered: str
     problems: list[str]
+    transcribed: Transcribed
     unreadable: Annotated[UnreadableReport, UNREADABLE_NOTE]
     ledger: Annotated[
         Ledger,
@@ -392,6 +404,12 @@ class Match(_Match, total=False):
     end_page: int
     provenance: Annotated[
         str, "text recognised by OCR: 'agent' (submit_transcription) or the OCR provider's name"
+    ]
+    region: Annotated[
+        BBox,
+        "the match is in the agent's transcription of this region of the page "
+        "(submit_transcription with a region); start and end are offsets into that "
+        "transcription, not the page's text",
     ]
     page_label: Annotated[str, "the file's page label, not page text"]
     anchor: Annotated[str, ANCHOR_NOTE + "; absent for text recognised by OCR"]
@@ -1275,6 +1293,11 @@ class DiffPlace(_DiffPlace, total=False):
         str,
         "the first passage's anchor (pdfthin:<fingerprint>/p/<page>#c=<start>-<end>): "
         "resolve_anchor and render_citation answer it on this version",
+    ]
+    provenance: Annotated[
+        Literal["agent"],
+        "the first passage is from the agent's transcription of a page without a text layer "
+        "(submit_transcription); its box is the whole page",
     ]
 
 
