@@ -285,13 +285,11 @@ def test_a_text_layer_is_never_replaced_but_a_region_is_kept_apart() -> None:
         }
     ]
     assert find_in_document(pdf, "words signed", context=ctx)["matches"] == []
-    assert find_in_document(pdf, "layer signed", match_mode="all_words", context=ctx)[
-        "matches"
-    ] == []
+    assert (
+        find_in_document(pdf, "layer signed", match_mode="all_words", context=ctx)["matches"] == []
+    )
     both = find_in_document(pdf, "doe signed", match_mode="all_words", context=ctx)["matches"]
-    assert [(m["page"], m["start"], m["words"]) for m in both] == [
-        (2, 0, {"doe": 10, "signed": 0})
-    ]
+    assert [(m["page"], m["start"], m["words"]) for m in both] == [(2, 0, {"doe": 10, "signed": 0})]
     text = find_in_document(pdf, "layer", context=ctx)["matches"]
     assert [(m["page"], m["start"], "region" in m, "anchor" in m) for m in text] == [
         (2, 5, False, True)
