@@ -5,11 +5,14 @@ marks without notes, notes without marks and lists of references stay as printed
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pdfbuilder import PdfBuilder
 
 import pdfthin
+from pdfthin.engine.types import TextRun
 from pdfthin.model.escaping import escape_inline
-from pdfthin.model.footnotes import FootnoteSettings
+from pdfthin.model.footnotes import FootnoteSettings, _Bands
 from pdfthin.operations import Context, find_in_document
 
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -155,3 +158,31 @@ def test_the_thresholds_are_in_the_text_own_units() -> None:
     ]
     md = _page(page(lines + NOTES[:1])).markdown
     assert "[^" not in md
+
+
+# --- the bands that find a mark's host ----------------------------------------------------------
+
+_coordinate = st.one_of(
+    st.floats(-2_000, 2_000, allow_nan=False),
+    st.sampled_from([float("nan"), float("inf"), -float("inf"), 1e300]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    boxes=st.lists(st.tuples(_coordinate, _coordinate), min_size=1, max_size=40),
+    height=st.one_of(st.floats(0.1, 50), st.sampled_from([0.0, -1.0, float("nan")])),
+)
+def test_the_bands_find_every_run_level_with_one_in_order(
+    boxes: list[tuple[float, float]], height: float
+) -> None:
+    """What a scan of every run finds level with a run, the bands find too, in the runs' own
+    order (the host is the first of the rightmost), whatever the heights, even not finite."""
+    runs = [TextRun("1", 0, y0, 5, y1, 10, "F") for y0, y1 in boxes]
+    bands = _Bands(runs, height)
+    at = {id(r): i for i, r in enumerate(runs)}
+    for run in runs:
+        level = [at[id(h)] for h in runs if h.y0 < run.y1 and run.y0 < h.y1]
+        found = [at[id(h)] for h in bands.across(run)]
+        assert [i for i in found if runs[i].y0 < run.y1 and run.y0 < runs[i].y1] == level
+        assert found == sorted(set(found))

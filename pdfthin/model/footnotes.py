@@ -30,6 +30,7 @@ and anchors read the page as printed.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -161,6 +162,7 @@ def _marks(
     small = body * s.note_size_ratio
     in_notes = {id(r) for line in notes for r in _runs_of(line, runs)}
     upright = [r for r in runs if r.direction == 0 and not r.artifact and r.text.strip()]
+    beside = _Bands(upright, body)
     out: list[_Mark] = []
     for run in upright:
         mark = run.text.strip()
@@ -168,7 +170,7 @@ def _marks(
             continue
         hosts = [
             h
-            for h in upright
+            for h in beside.across(run)
             if h is not run
             and h.size >= small
             and h.size > run.size * 0.99
@@ -190,6 +192,45 @@ def _marks(
             continue
         out.append(_Mark(mark, run, words[-1]))
     return out
+
+
+class _Bands:
+    """The runs by horizontal band of the page, so that the runs level with one are found
+    without looking at every run (a page of tables holds thousands of numbers that could be
+    marks). ``across`` answers in the runs' own order, as a scan of them all would."""
+
+    #: A run across more bands than this is looked at for every run (the index stays small
+    #: whatever a run's height).
+    MAX_BANDS = 64
+
+    def __init__(self, runs: Sequence[TextRun], height: float) -> None:
+        self.runs = runs
+        self.height = height if math.isfinite(height) and height > 0 else 1.0
+        self.bands: dict[int, list[int]] = {}
+        self.tall: list[int] = []
+        for i, run in enumerate(runs):
+            span = self._span(run.y0, run.y1)
+            if span is None:
+                self.tall.append(i)
+                continue
+            for band in range(span[0], span[1] + 1):
+                self.bands.setdefault(band, []).append(i)
+
+    def _span(self, y0: float, y1: float) -> tuple[int, int] | None:
+        if not (math.isfinite(y0) and math.isfinite(y1)):
+            return None
+        first, last = math.floor(y0 / self.height), math.floor(y1 / self.height)
+        return (first, last) if 0 <= last - first <= self.MAX_BANDS else None
+
+    def across(self, run: TextRun) -> list[TextRun]:
+        """Every run that may overlap ``run`` vertically (and some that do not)."""
+        span = self._span(run.y0, run.y1)
+        if span is None:
+            return list(self.runs)
+        found = set(self.tall)
+        for band in range(span[0], span[1] + 1):
+            found.update(self.bands.get(band, ()))
+        return [self.runs[i] for i in sorted(found)]
 
 
 def _wordlike(word: str) -> bool:
