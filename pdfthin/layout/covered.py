@@ -40,6 +40,11 @@ def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:
         size = run.size if run.size > 0 else run.y1 - run.y0
         margin = MARGIN_EM * size
         cy = (run.y0 + run.y1) / 2
+        # The run's words share its middle: the boxes level with it are the only ones to test
+        # (most runs of a page are level with none, and are not cut into words).
+        level = [b for b in boxes if b[1] - margin <= cy <= b[3] + margin]
+        if not level:
+            continue
         if run.direction != 0:
             # Turned text: the run is the finest unit whose place is known.
             pieces = [(run.x0, run.x1, " ".join(text.split()))]
@@ -51,10 +56,7 @@ def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:
             ]
         for x0, x1, word in pieces:
             cx = (x0 + x1) / 2
-            if any(
-                b[0] - margin <= cx <= b[2] + margin and b[1] - margin <= cy <= b[3] + margin
-                for b in boxes
-            ):
+            if any(b[0] - margin <= cx <= b[2] + margin for b in level):
                 words.append((cy, x0, x1, size, word))
     if not words:
         return ""
