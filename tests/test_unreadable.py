@@ -24,12 +24,14 @@ from pdfthin.operations import (
     Context,
     describe_document,
     find_in_document,
+    get_chunks,
     get_info,
     get_toc,
     list_images,
     peek,
     read_pages,
     read_section,
+    search_chunks,
 )
 from pdfthin.operations.response import dumps
 from pdfthin.operations.unreadable import MAX_LIST_CHARS
@@ -246,6 +248,45 @@ def test_budgets_hold_with_long_reports() -> None:
         r = call()
         assert len(dumps(r)) <= 1_000
         assert r["unreadable"]["count"] in (1, 200)
+
+
+@pytest.mark.parametrize("limit", [1_000, 2_000])
+def test_every_answer_keeps_its_budget_when_reports_are_long(limit: int) -> None:
+    """Three reasons for scattered pages: the reports and the search coverage cut their page
+    lists (never their counts) so that every answer of a walk keeps the smallest budgets."""
+    pdf = get("navigation/many_reasons").build()
+    context = Context()
+    walks = {
+        "read_pages": read_pages,
+        "get_chunks": get_chunks,
+        "get_toc": get_toc,
+        "list_images": list_images,
+        "find_in_document": lambda pdf, **kw: find_in_document(pdf, "page", **kw),
+        "read_section": lambda pdf, **kw: read_section(pdf, "s-2", **kw),
+    }
+    for name, call in walks.items():
+        cursor, calls = None, 0
+        while True:
+            answer = call(pdf, max_chars=limit, cursor=cursor, context=context)
+            calls += 1
+            assert len(dumps(answer)) <= limit, (name, calls)
+            if name in ("get_toc", "list_images"):  # their scope is every page
+                assert answer["unreadable"]["count"] == 60, name
+            if name == "find_in_document":
+                assert not answer["coverage"]["complete"]
+            cursor = answer.get("next_cursor")
+            if cursor is None:
+                break
+    toc = get_toc(pdf, max_chars=limit, context=context)
+    assert toc["unreadable"]["count"] == 60
+    assert set(toc["unreadable"]["reasons"]) == {"image_only", "vector_only", "partial"}
+    ranked = search_chunks(pdf, "page words", max_chars=limit, context=context)
+    assert len(dumps(ranked)) <= limit
+    # A large budget carries the lists as long as ever; a small one, shorter.
+    whole = get_toc(pdf, context=context)["unreadable"]
+    assert MAX_LIST_CHARS - 4 <= len(whole["pages"]) <= MAX_LIST_CHARS
+    if limit == 1_000:
+        assert len(toc["unreadable"]["pages"]) < MAX_LIST_CHARS // 2
 
 
 # --- adapters ---------------------------------------------------------------------------------

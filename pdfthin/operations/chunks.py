@@ -186,7 +186,9 @@ def get_chunks(
         first = offset if index == start else 0
         named = anchor(index)
         cuts = text_cuts(chunk.markdown, chunk.text)
-        unread = None if chunk.provenance == AGENT else report(doc, [s.page for s in chunk.spans])
+        unread = (
+            None if chunk.provenance == AGENT else report(doc, [s.page for s in chunk.spans], limit)
+        )
         frame = {**response, "next_cursor": "-" * cursor_chars, "complete": False}
         if unread:
             frame["unreadable"] = unread
@@ -221,13 +223,26 @@ def get_chunks(
             stop.item, stop.offset, cur.text_hash(resumed.markdown) if stop.offset else None
         )
     response["complete"] = stop is None
+    _report(response, doc, limit)
+    # The room kept for the report is an estimate: a report longer than it (many reasons for
+    # scattered pages) gives back whole chunks from the end, the cursor resuming at the first.
+    while size(response) > limit and len(response["chunks"]) > 1:
+        response["chunks"].pop()
+        response["next_cursor"] = pager.cursor(start + len(response["chunks"]))
+        response["complete"] = False
+        _report(response, doc, limit)
+    return response
+
+
+def _report(response: ChunksResponse, doc: Document, limit: int) -> None:
+    """The report of the pages the response's chunks cover that could not be read."""
     covered = sorted({s["page"] for e in response["chunks"] for s in e["page_spans"]})
     # A page the agent transcribed whole is read (its chunk says so, provenance agent).
     transcribed = {e["page"] for e in response["chunks"] if e["provenance"] == AGENT}
-    unreadable = report(doc, [n for n in covered if n not in transcribed])
+    unreadable = report(doc, [n for n in covered if n not in transcribed], limit)
+    response.pop("unreadable", None)
     if unreadable:
         response["unreadable"] = unreadable
-    return response
 
 
 def _entry(

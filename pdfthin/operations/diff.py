@@ -111,7 +111,7 @@ def diff_documents(
     unreadable: DiffUnreadable = {}
     for side, doc in (("old", old_doc), ("new", new_doc)):
         read = agent_texts(context, doc, all_unreadable(doc))
-        found = report(doc, [n for n in all_unreadable(doc) if n not in read])
+        found = report(doc, [n for n in all_unreadable(doc) if n not in read], limit // 2)
         if found is not None:
             unreadable[side] = found  # type: ignore[literal-required]
     if unreadable:

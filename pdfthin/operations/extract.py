@@ -57,7 +57,7 @@ def extract_schema(
         for n in selection
         for p in (doc.page(n),)
     }
-    coverage, _ = search_coverage(selection, views, None, None, False)
+    coverage, _ = search_coverage(selection, views, None, None, False, limit)
     readable = [doc.page(n) for n in selection if views[n]["status"] in ("text", "ocr")]
     form = [
         f
@@ -74,7 +74,7 @@ def extract_schema(
         "missing": [_missing(m.path, m.reason, m.message) for m in found.missing],
         "coverage": coverage,
     }
-    unreadable = report(doc, selection)
+    unreadable = report(doc, selection, limit)
     if unreadable:
         response["unreadable"] = unreadable
     notes = list(found.notes)

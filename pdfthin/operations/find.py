@@ -16,7 +16,7 @@ import re
 import zlib
 from bisect import bisect_right
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model import Document
@@ -46,6 +46,7 @@ from pdfthin.operations.params import (
 from pdfthin.operations.response import document_summary, size
 from pdfthin.operations.search_index import SearchIndex, build_index, normalize_query
 from pdfthin.operations.types import Coverage, FindResponse, Match, PageBox
+from pdfthin.operations.unreadable import MAX_LIST_CHARS, MIN_LIST_CHARS, REPORT_SHARE, page_list
 from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the cursor (its OCR coverage included) and the "more" sentence.
@@ -123,7 +124,7 @@ def find_in_document(
 
     index, regions = _index(doc, views, use_ocr, context, sensitive, accents)
     carried = _carried(doc, selection, token) if use_ocr and token is not None else None
-    coverage, unreadable = search_coverage(selection, views, carried, horizon, use_ocr)
+    coverage, unreadable = search_coverage(selection, views, carried, horizon, use_ocr, limit)
 
     response: FindResponse = {
         "document": document_summary(doc),
@@ -175,17 +176,17 @@ def find_in_document(
             "(or coverage.pages_read_in_part)"
         )
     # The first match always goes in; when it is more than a small budget holds, its snippet
-    # shows less context around it (the match itself is never cut).
-    # (Only where that makes it fit: a coverage report longer than the budget is not the
-    # snippet's to make room for.)
-    over = size(response) - limit
-    if over > 0 and len(response["matches"]) == 1:
-        whole = response["matches"][0]
-        if size(_entry(looked_at[0], views, 0, doc)) <= size(whole) - over:
-            chars = around
-            while size(response) > limit and chars > 0:
-                chars //= 2
-                response["matches"][0] = _entry(looked_at[0], views, chars, doc)
+    # shows less context around it (the match itself is never cut), then it leaves out its
+    # chunk id and its anchor (the anchor names the page and offsets it gives; a call with a
+    # larger budget gives both).
+    if size(response) > limit and len(response["matches"]) == 1:
+        chars = around
+        while size(response) > limit and chars > 0:
+            chars //= 2
+            response["matches"][0] = _entry(looked_at[0], views, chars, doc)
+        for key in ("chunk_id", "anchor"):
+            if size(response) > limit:
+                response["matches"][0].pop(key, None)  # type: ignore[misc]
     return response
 
 
@@ -195,10 +196,14 @@ def search_coverage(
     carried: tuple[set[int], set[int]] | None,
     horizon: int | None,
     use_ocr: bool,
+    limit: int | None = None,
 ) -> tuple[Coverage, set[int]]:
     """Which pages of the scope were searched and which could not be (also returned as a
     set). With OCR the walk goes a batch at a time, so what earlier calls covered comes in
-    the cursor (``carried``: the pages before it that OCR read, and those it could not)."""
+    the cursor (``carried``: the pages before it that OCR read, and those it could not).
+    With the response's budget ``limit``, page lists too long for
+    :data:`~.unreadable.REPORT_SHARE` of it are cut at a range, ending in ``…`` (``complete``
+    and the counts in ``message`` stay exact)."""
     reached = [n for n in selection if horizon is None or n < horizon]
     searched = {n for n in reached if views[n]["status"] in ("text", "ocr")}
     unreadable = {n for n in reached if views[n]["status"] == "needs_ocr"}
@@ -211,16 +216,17 @@ def search_coverage(
     # Searched, but only the part of the page that could be read: a match in the rest cannot
     # be ruled out either.
     partial = [n for n in reached if views[n]["reason_code"] == "partial"]
-    coverage: Coverage = {
-        "complete": not unreadable and not not_reached and not partial,
-        "pages_in_scope": format_pages(selection),
-        "pages_searched": format_pages(sorted(searched)),
-        "pages_needing_ocr": format_pages(sorted(unreadable)),
+    lists = {
+        "pages_in_scope": selection,
+        "pages_searched": sorted(searched),
+        "pages_needing_ocr": sorted(unreadable),
     }
     if not_reached:
-        coverage["pages_not_yet_searched"] = format_pages(not_reached)
+        lists["pages_not_yet_searched"] = not_reached
     if partial:
-        coverage["pages_read_in_part"] = format_pages(partial)
+        lists["pages_read_in_part"] = partial
+    coverage = cast(Coverage, {"complete": not unreadable and not not_reached and not partial})
+    coverage.update({key: format_pages(pages) for key, pages in lists.items()})  # type: ignore[typeddict-item]
     if unreadable:
         coverage["message"] = (
             f"{len(unreadable)} page(s) in scope have no readable text and were not searched; "
@@ -240,6 +246,12 @@ def search_coverage(
                 "read; a match in the rest cannot be ruled out",
             ]
         ).strip()
+    longest = MAX_LIST_CHARS
+    while limit is not None and size(coverage) > limit * REPORT_SHARE:
+        coverage.update({key: page_list(pages, longest) for key, pages in lists.items()})  # type: ignore[typeddict-item]
+        if longest == MIN_LIST_CHARS:
+            break
+        longest = max(MIN_LIST_CHARS, longest // 2)
     return coverage, unreadable
 
 

@@ -88,7 +88,7 @@ def get_form_fields(
     # The pages the listed fields stand on, whose text gave their labels; every selected
     # page of an XFA form, whose fields may stand on any of them unread.
     scope = selection if xfa else sorted({f.page for f in listed if f.page})
-    unreadable = report(doc, scope)
+    unreadable = report(doc, scope, limit)
     if unreadable:
         after["unreadable"] = unreadable
     if xfa:

@@ -174,7 +174,7 @@ def list_images(
 
     scope: ImagesSection = {} if section is None else {"section": section}
     after: ImagesAfter = {}
-    unreadable = report(doc, selection)
+    unreadable = report(doc, selection, limit)
     if unreadable:
         after["unreadable"] = unreadable
     response: ImagesResponse = {

@@ -179,7 +179,7 @@ def search_chunks(
     selection = parse_pages(pages, doc.page_count)
     index = bm25_index(doc, selection, context.transcriptions)
     views = {n: _status(doc, n, context) for n in selection}
-    coverage, _ = search_coverage(selection, views, None, None, False)
+    coverage, _ = search_coverage(selection, views, None, None, False, limit)
     terms = words(query)
     ranked = index.rank(terms)
     response: SearchChunksResponse = {
@@ -221,6 +221,17 @@ def search_chunks(
             "incomplete, so the text may still be on the pages listed in "
             "coverage.pages_needing_ocr (or coverage.pages_read_in_part)"
         )
+    # The first hit always goes in; over a small budget it leaves out its anchor, then its
+    # hit boxes (the chunk's box stays), then its breadcrumb: get_chunks or a larger budget
+    # gives them.
+    if len(response["results"]) == 1:
+        first = response["results"][0]
+        if size(response) > limit:
+            first.pop("anchor", None)
+        if size(response) > limit:
+            first["bbox"] = []
+        if size(response) > limit:
+            first["breadcrumb"] = []
     return response
 
 

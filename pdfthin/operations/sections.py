@@ -108,7 +108,7 @@ def read_section(
         "chars": len(text),
     }
     after: SectionAfter = {}
-    unreadable = report(doc, [n for n in range(first, last + 1) if n not in agent])
+    unreadable = report(doc, [n for n in range(first, last + 1) if n not in agent], limit)
     if unreadable:
         after["unreadable"] = unreadable
     # The response without its text, measured with a place for "part" (room for its value is

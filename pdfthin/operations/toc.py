@@ -49,7 +49,7 @@ def get_toc(
     elif doc.outline_problems and start == 0:
         response["problems"] = doc.outline_problems[:MAX_PROBLEMS]
     # The whole document: headings are sought on every page, and previews come from them.
-    unreadable = report(doc, range(1, doc.page_count + 1))
+    unreadable = report(doc, range(1, doc.page_count + 1), limit)
     if unreadable:
         response["unreadable"] = unreadable
     title_source = TITLE_SOURCES[tree.source]

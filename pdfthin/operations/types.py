@@ -661,7 +661,8 @@ class _ChunkHit(TypedDict):
     bbox: Annotated[
         list[PageBox],
         "one box per line where the query stands in the chunk (the phrase, else each of its "
-        "words' first occurrence), in order, as find_in_document's; a few at most",
+        "words' first occurrence), in order, as find_in_document's; a few at most (none when "
+        "a small budget left them out)",
     ]
     chunk_bbox: Annotated[BBox, "where the chunk stands on its first page"]
     score: Annotated[float, "BM25 with the phrase bonus; compares results of one query only"]

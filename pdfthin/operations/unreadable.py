@@ -12,8 +12,11 @@ text layer was read only in part. Absent when every page in scope was read::
 
 The reason codes are the pages' ``reason_code`` (docs/api.md, "Page statuses"): ``partial`` is a
 ``text`` page read in part, every other code a ``needs_ocr`` page. Page lists are compact
-ranges, cut at :data:`MAX_LIST_CHARS` (ending in ``…``) so a report fits any budget; ``count``
-is always the whole number, and ``read_pages`` gives each page's status.
+ranges, cut at :data:`MAX_LIST_CHARS` (ending in ``…``); in a response of a small budget they
+are cut shorter still (to :data:`MIN_LIST_CHARS` at the least), so that the report takes at
+most :data:`REPORT_SHARE` of the budget where it can and leaves room for what the response is
+for. ``count`` is always the whole number, every reason
+code is named, and ``read_pages`` (or the reading ledger) gives each page's status.
 """
 
 from __future__ import annotations
@@ -22,11 +25,18 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
 from pdfthin.model import Document
+from pdfthin.operations.response import size
 from pdfthin.operations.types import UnreadableReport
 from pdfthin.pages import format_pages
 
 #: The longest page list a report carries (characters); a longer one is cut at a range.
 MAX_LIST_CHARS = 80
+#: The share of a response's budget a report may take: its page lists are cut shorter (to
+#: half, then less) until it does ... A document with many reasons for
+#: scattered pages otherwise fills a small budget with its report.
+REPORT_SHARE = 0.25
+#: ... but a list is never cut shorter than this (a short list, "1-300", stays whole).
+MIN_LIST_CHARS = 12
 _DERIVED_KEY = "unreadable.pages"
 
 
@@ -55,18 +65,22 @@ def unreadable_in(doc: Document, first: int, last: int) -> list[int]:
     return pages[bisect_left(pages, first) : bisect_right(pages, last)]
 
 
-def page_list(pages: list[int]) -> str:
-    """``pages`` (sorted) as compact ranges, cut to at most :data:`MAX_LIST_CHARS`
-    characters at a range boundary, ending in ``…`` when cut."""
+def page_list(pages: list[int], longest: int = MAX_LIST_CHARS) -> str:
+    """``pages`` (sorted) as compact ranges, cut to at most ``longest`` characters at a range
+    boundary, ending in ``…`` when cut (``…`` alone when not even one range fits)."""
     text = format_pages(pages)
-    if len(text) <= MAX_LIST_CHARS:
+    if len(text) <= longest:
         return text
-    return text[: text.rfind(",", 0, MAX_LIST_CHARS - 1)] + ",…"
+    cut = text.rfind(",", 0, longest - 1) if longest > 1 else -1
+    return text[:cut] + ",…" if cut > 0 else "…"
 
 
-def report(doc: Document, pages: Iterable[int]) -> UnreadableReport | None:
+def report(
+    doc: Document, pages: Iterable[int], limit: int | None = None
+) -> UnreadableReport | None:
     """The ``unreadable`` report of a response whose scope is ``pages``; ``None`` when every
-    page was read."""
+    page was read. With the response's budget ``limit``, its page lists are cut so that it
+    takes at most :data:`REPORT_SHARE` of it (as far as cutting lists can)."""
     missing = _unreadable_among(doc, pages)
     if not missing:
         return None
@@ -78,12 +92,17 @@ def report(doc: Document, pages: Iterable[int]) -> UnreadableReport | None:
     said = [f"{needing_ocr} need OCR"] if needing_ocr else []
     if partial:
         said.append(f"{partial} read in part")
-    return {
-        "count": len(missing),
-        "pages": page_list(missing),
-        "reasons": {code: page_list(nums) for code, nums in by_reason.items()},
-        "message": (
-            f"{len(missing)} page(s) in scope could not be read ({', '.join(said)}): "
-            "their text is missing here, not absent from the document"
-        ),
-    }
+    longest = MAX_LIST_CHARS
+    while True:
+        made: UnreadableReport = {
+            "count": len(missing),
+            "pages": page_list(missing, longest),
+            "reasons": {code: page_list(nums, longest) for code, nums in by_reason.items()},
+            "message": (
+                f"{len(missing)} page(s) in scope could not be read ({', '.join(said)}): "
+                "their text is missing here, not absent from the document"
+            ),
+        }
+        if limit is None or longest == MIN_LIST_CHARS or size(made) <= limit * REPORT_SHARE:
+            return made
+        longest = max(MIN_LIST_CHARS, longest // 2)

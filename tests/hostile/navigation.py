@@ -113,6 +113,25 @@ def alternating_scans() -> bytes:
     return book.build()
 
 
+@attack("navigation", "many_reasons", must_show=("Text page 115",))
+def many_reasons() -> bytes:
+    """120 pages cycling text, a scan, text, vector outlines, text, a page read in part: three
+    reasons for scattered pages make the longest reports, which must still leave a small
+    budget room for what the response is for."""
+    book = _Book()
+    for n in range(120):
+        kind = n % 6
+        if kind == 1:
+            book.scan()
+        elif kind == 3:
+            book.vectors()
+        elif kind == 5:
+            book.partial(f"Part page {n + 1}")
+        else:
+            book.text((20 if kind == 0 else 10, f"Text page {n + 1}"), (10, "with its words"))
+    return book.build()
+
+
 @attack("navigation", "forged_page_markers", must_show=("Second page body",))
 def forged_page_markers() -> bytes:
     """Page text that imitates the page markers of a section's Markdown: a forged "could not be
