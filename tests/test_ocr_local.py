@@ -112,10 +112,11 @@ WORDS = "Quarterly invoice total"
 SCAN_DPI = 150
 
 
-def image_only_page(tmp_path: Path) -> Path:
+def image_only_page(tmp_path: Path, crop_box: tuple[float, ...] | None = None) -> Path:
     """A one-page PDF whose only content is a picture of ``WORDS``: the words are drawn in
     Helvetica, the page is rendered to grey pixels by ``pdftoppm`` and the pixels are the
-    page's one image, so no text layer is left."""
+    page's one image, so no text layer is left; with ``crop_box``, the page shows that part
+    of it."""
     b = PdfBuilder()
     font = b.font_standard("Helvetica")
     b.add_page(f"BT /F1 28 Tf 72 600 Td ({WORDS}) Tj ET".encode(), {"Font": {"F1": font}})
@@ -134,7 +135,7 @@ def image_only_page(tmp_path: Path) -> Path:
     image = scan.image_xobject(
         int(width), int(height), zlib.compress(pixels), filter="/FlateDecode"
     )
-    scan.add_page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", {"XObject": {"Im1": image}})
+    scan.add_page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", {"XObject": {"Im1": image}}, crop_box=crop_box)
     path = tmp_path / "scan.pdf"
     path.write_bytes(scan.build())
     return path
@@ -163,6 +164,25 @@ def test_the_packaged_binding_reads_a_generated_image_only_page(tmp_path: Path) 
     assert found.returncode == 0 and found.stdout.startswith("page 1: ")
     data = json.loads(pdfthin_cli("read", str(scan), "--ocr", TESSERACT, "--format", "json").stdout)
     (page,) = data["pages"]
+    assert page["status"] == "ocr" and WORDS in page["markdown"]
+
+
+def test_the_packaged_binding_reads_the_page_as_displayed_within_its_crop_box(
+    tmp_path: Path,
+) -> None:
+    """The words stand above the crop box: a reader of the page does not see them, and OCR
+    must not read them either (pdftoppm draws the media box unless told otherwise)."""
+    require_programs("pdftoppm", "tesseract")
+    scan = image_only_page(tmp_path, crop_box=(0, 0, 612, 500))
+    r = pdfthin_cli("read", str(scan), "--ocr", TESSERACT, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    (page,) = json.loads(r.stdout)["pages"]
+    assert "invoice" not in page["markdown"].lower()
+    # The same page with the words inside its crop box reads them.
+    (tmp_path / "shown").mkdir()
+    shown = image_only_page(tmp_path / "shown", crop_box=(0, 400, 612, 792))
+    r = pdfthin_cli("read", str(shown), "--ocr", TESSERACT, "--format", "json")
+    (page,) = json.loads(r.stdout)["pages"]
     assert page["status"] == "ocr" and WORDS in page["markdown"]
 
 

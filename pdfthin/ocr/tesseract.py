@@ -90,7 +90,9 @@ class PdftoppmRasterizer:
                     break
                 prefix = Path(tmp) / f"page-{page}"
                 n = str(page)
-                options = ["-r", str(dpi), "-f", n, "-l", n, "-png", "-singlefile"]
+                # The page as displayed: its crop box (pdftoppm draws the media box unless
+                # told), as pdfthin's boxes and a reader of the page see it.
+                options = ["-r", str(dpi), "-f", n, "-l", n, "-cropbox", "-png", "-singlefile"]
                 run_program(["pdftoppm", *options, str(source), str(prefix)])
                 image = prefix.with_suffix(".png")
                 out.append({"page": page, "image": image.read_bytes(), "media_type": "image/png"})
