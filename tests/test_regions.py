@@ -110,6 +110,15 @@ def test_a_few_glyphs_mapped_to_no_character_are_no_region() -> None:
     assert regions(pdf) == ()
 
 
+def test_a_column_of_bullets_mapped_to_no_character_is_no_region() -> None:
+    # A list: each item's bullet (one such glyph) before its line of text.
+    items = b"".join(
+        b"BT /F9 10 Tf 400 %d Td <01> Tj /F1 10 Tf 10 0 Td (A list item) Tj ET\n" % (400 - 14 * i)
+        for i in range(10)
+    )
+    assert regions(_page(items, NAMELESS)) == ()
+
+
 def test_one_symbol_font_bullet_per_line_is_not_mojibake() -> None:
     bullets = {"Font": lambda b: {"F9": b.font_standard("Dings", to_unicode={0x6C: "\uf06c"})}}
     marks = b"".join(b"BT /F9 10 Tf 60 %d Td (l) Tj ET\n" % (760 - 14 * i) for i in range(20))

@@ -74,6 +74,9 @@ class RegionSettings:
     unmapped_min_glyphs: int = 6
     #: ... and scores 1 at this many.
     unmapped_full_glyphs: int = 60
+    #: Such a region narrower than this (ems) is a column of marks, bullets down a list, not
+    #: text.
+    unmapped_min_width_em: float = 0.6
     # --- image_of_text
     #: Images smaller than this share of the page are left alone (logos, icons, photos of
     #: people in a byline).
@@ -268,7 +271,7 @@ def _unmapped_glyphs(page: PageContent, em: float, s: RegionSettings) -> Iterabl
         if box[0] < box[2] and box[1] < box[3]:  # on the page
             shown.append((box, n))
     for box, n in _clusters(shown, s.join_em * em):
-        if n < s.unmapped_min_glyphs:
+        if n < s.unmapped_min_glyphs or box[2] - box[0] < s.unmapped_min_width_em * em:
             continue
         yield Region(
             _rounded(box),
