@@ -714,6 +714,7 @@ def test_actual_text_covers_unmapped_glyphs() -> None:
     page = open_pdf(b.build()).page(1)
     assert one_run(page).text == "ok"
     assert page.glyphs == 2
+    assert page.unmapped_boxes == []  # read from /ActualText: not unreadable
 
 
 def test_actual_text_from_properties_resource() -> None:
@@ -893,6 +894,46 @@ def test_unmapped_glyphs_are_counted_and_left_out() -> None:
     assert [r.text for r in page.runs] == ["ab"]
     # The unmapped glyphs still advance the pen (their width is known).
     assert page.runs[0].x0 > 72
+
+
+def test_unmapped_glyphs_are_located() -> None:
+    # One show operation: a mapped string, two unmapped glyphs, a mapped string.
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", differences=[1, "/g1", "/g2"])
+    b.add_page(b"BT /F1 10 Tf 72 700 Td [(ab) <0102> (cd)] TJ ET", {"Font": {"F1": font}})
+    page = open_pdf(b.build()).page(1)
+    run = one_run(page)
+    assert run.text == "abcd"
+    [(box, count)] = page.unmapped_boxes
+    assert count == 2
+    x0, y0, x1, y1 = box
+    # Between "ab" (a and b are 5.56 pt each at 10 pt) and "cd", on the run's line.
+    assert x0 == pytest.approx(72 + 11.12) and run.x0 < x0 < x1 < run.x1 - 10
+    assert (y0, y1) == pytest.approx((792 - 700 - 10 * ASC, 792 - 700 + 10 * DESC))
+
+
+def test_a_show_of_unmapped_glyphs_alone_is_located() -> None:
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", differences=[1, "/g1", "/g2"])
+    b.add_page(b"BT /F1 10 Tf 72 700 Td <0102> Tj ET", {"Font": {"F1": font}})
+    page = open_pdf(b.build()).page(1)
+    assert page.runs == []
+    [(box, count)] = page.unmapped_boxes
+    assert count == 2 and box[0] == pytest.approx(72) and box[2] > 72
+
+
+def test_unmapped_boxes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interp, "MAX_UNMAPPED_BOXES", 2)
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica", differences=[1, "/g1", "/g2"])
+    shows = b"".join(b"BT /F1 10 Tf %d 700 Td <0102> Tj ET " % (72 + 100 * i) for i in range(5))
+    b.add_page(shows, {"Font": {"F1": font}})
+    page = open_pdf(b.build()).page(1)
+    assert page.unmapped_glyphs == 10
+    first, last = page.unmapped_boxes
+    assert first[1] == 2 and first[0][0] == pytest.approx(72)
+    # The third, fourth and fifth shows joined to the second box, their counts summed.
+    assert last[1] == 8 and last[0][0] == pytest.approx(172) and last[0][2] > 472
 
 
 def test_missing_font_resource_counts_glyphs_as_unmapped() -> None:

@@ -10,6 +10,7 @@ import pytest
 from pdfbuilder import PdfBuilder
 
 import pdfthin
+from pdfthin.engine import open_pdf
 from pdfthin.model.regions import REASONS, SETTINGS, Region
 from pdfthin.operations import Context, get_chunks, inspect_layout, read_pages
 
@@ -81,6 +82,41 @@ def test_glyphs_without_unicode_make_an_unmapped_text_region() -> None:
     # the two lines, 292 and 306 pt from the top (the page as displayed), on the right half
     assert 325 <= x0 <= 335 and 280 <= y0 <= 296 and 300 <= y1 <= 315 and x1 > 400
     assert "no Unicode mapping" in region.message
+
+
+#: A font whose codes 1 to 8 are glyph names of no known character: no Unicode mapping at all.
+NAMELESS = {
+    "Font": lambda b: {
+        "F9": b.font_standard("Helvetica", differences=[1, *(f"/g{i}" for i in range(1, 9))])
+    }
+}
+
+
+def test_glyphs_mapped_to_no_character_make_an_unmapped_text_region() -> None:
+    # Eight such glyphs at 12 pt on a line of their own, below the body text and right of it.
+    pdf = _page(b"BT /F9 12 Tf 400 300 Td <0102030405060708> Tj ET\n", NAMELESS)
+    region = _only(regions(pdf), "unmapped_text")
+    x0, y0, x1, y1 = region.box
+    # drawn from x 400 along the baseline 492 pt from the top (the page as displayed)
+    assert 399 <= x0 <= 401 and x1 > 430 and 480 <= y0 < 492 < y1 <= 496
+    # and not over the paragraph: its last line's baseline is 298 pt from the top
+    body = [r for r in open_pdf(pdf).page(1).runs if r.text.startswith("Body")]
+    assert len(body) == 20 and all(r.y1 < y0 or r.x1 < x0 for r in body)
+    assert region.message.startswith("8 glyphs have no Unicode mapping")
+
+
+def test_a_few_glyphs_mapped_to_no_character_are_no_region() -> None:
+    pdf = _page(b"BT /F9 12 Tf 400 300 Td <010203> Tj ET\n", NAMELESS)
+    assert regions(pdf) == ()
+
+
+def test_a_column_of_bullets_mapped_to_no_character_is_no_region() -> None:
+    # A list: each item's bullet (one such glyph) before its line of text.
+    items = b"".join(
+        b"BT /F9 10 Tf 400 %d Td <01> Tj /F1 10 Tf 10 0 Td (A list item) Tj ET\n" % (400 - 14 * i)
+        for i in range(10)
+    )
+    assert regions(_page(items, NAMELESS)) == ()
 
 
 def test_one_symbol_font_bullet_per_line_is_not_mojibake() -> None:

@@ -136,6 +136,13 @@ class PageContent:
     #: Glyphs shown in total, and glyphs whose font gives no Unicode mapping.
     glyphs: int = 0
     unmapped_glyphs: int = 0
+    #: Where glyphs without a Unicode mapping were shown (they are not in any run's text):
+    #: ``((x0, y0, x1, y1), count)``, one box per text-showing operation that had any, with
+    #: how many it had; at most ``interpreter.MAX_UNMAPPED_BOXES``, the rest joined to the
+    #: last (their counts too). Glyphs under ``/ActualText`` are read and not here.
+    unmapped_boxes: list[tuple[tuple[float, float, float, float], int]] = field(
+        default_factory=list
+    )
     #: Operators interpreted (a Form XObject's each time it is drawn): with ``glyphs``, what
     #: the page cost of its document's work budget.
     operators: int = 0

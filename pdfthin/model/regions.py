@@ -68,6 +68,15 @@ class RegionSettings:
     unmapped_min_distinct: int = 3
     #: Score 1 at this many unreadable characters.
     unmapped_full_chars: int = 60
+    #: Glyphs whose font maps them to nothing (the engine leaves them out of the text and
+    #: keeps where they were shown, ``PageContent.unmapped_boxes``): a region of them needs at
+    #: least this many ...
+    unmapped_min_glyphs: int = 6
+    #: ... and scores 1 at this many.
+    unmapped_full_glyphs: int = 60
+    #: Such a region narrower than this (ems) is a column of marks, bullets down a list, not
+    #: text.
+    unmapped_min_width_em: float = 0.6
     # --- image_of_text
     #: Images smaller than this share of the page are left alone (logos, icons, photos of
     #: people in a byline).
@@ -227,6 +236,7 @@ def _text_chars(page: PageContent, box: Box) -> int:
 
 
 def _unmapped(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]:
+    yield from _unmapped_glyphs(page, em, s)
     bad: list[tuple[Box, int]] = []
     signs: list[tuple[Box, set[str]]] = []
     for run in page.runs:
@@ -249,6 +259,25 @@ def _unmapped(page: PageContent, em: float, s: RegionSettings) -> Iterable[Regio
             UNMAPPED_TEXT,
             _score(_margin(n, s.unmapped_min_chars, s.unmapped_full_chars)),
             f"{n} glyphs have no Unicode mapping (private-use or control characters)",
+        )
+
+
+def _unmapped_glyphs(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]:
+    """Where glyphs with no Unicode mapping at all were shown (none of them is in the text),
+    joined like the runs of unreadable characters, counted in glyphs."""
+    shown: list[tuple[Box, int]] = []
+    for (x0, y0, x1, y1), n in page.unmapped_boxes:
+        box = (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))
+        if box[0] < box[2] and box[1] < box[3]:  # on the page
+            shown.append((box, n))
+    for box, n in _clusters(shown, s.join_em * em):
+        if n < s.unmapped_min_glyphs or box[2] - box[0] < s.unmapped_min_width_em * em:
+            continue
+        yield Region(
+            _rounded(box),
+            UNMAPPED_TEXT,
+            _score(_margin(n, s.unmapped_min_glyphs, s.unmapped_full_glyphs)),
+            f"{n} glyphs have no Unicode mapping (their font maps them to no character)",
         )
 
 

@@ -49,6 +49,8 @@ pub struct Limits {
     pub split_gap_em: f64,
     pub max_painted: usize,
     pub max_path_rects: usize,
+    /// `interpreter.MAX_UNMAPPED_BOXES`: boxes of unmapped glyphs kept per page.
+    pub max_unmapped_boxes: usize,
     /// The rest of the page's work budget (`interpreter.MAX_CONTENT_BYTES`, ...).
     pub budget: Budget,
 }
@@ -371,6 +373,8 @@ pub struct Interp<'py> {
     paths: u64,
     glyphs: u64,
     unmapped: u64,
+    /// Where unmapped glyphs were shown, with how many (`PageContent.unmapped_boxes`).
+    unmapped_boxes: Vec<([f64; 4], u64)>,
     problems: Vec<String>,
     incomplete: bool,
     // the page's work budget, as counted so far
@@ -482,6 +486,7 @@ impl<'py> Interp<'py> {
             paths: 0,
             glyphs: 0,
             unmapped: 0,
+            unmapped_boxes: Vec::new(),
             problems,
             incomplete: false,
             content_bytes: 0,
@@ -1060,6 +1065,8 @@ impl<'py> Interp<'py> {
         let mut run_glyphs = 0u64;
         let mut glyphs = 0u64;
         let mut unmapped = 0u64;
+        // From the start of the first string holding an unmapped glyph to the end of the last.
+        let (mut bad_from, mut bad_to) = (0.0f64, 0.0f64);
         let split_gap = self.limits.split_gap_em * fs;
         let space_gap = self.limits.space_gap_em * fs;
         for item in items {
@@ -1074,7 +1081,6 @@ impl<'py> Interp<'py> {
                         .map_err(|e| self.py_error(e))?;
                     glyphs += d.glyphs;
                     run_glyphs += d.glyphs;
-                    unmapped += d.unmapped;
                     let count = d.glyphs as f64;
                     let spaces = d.spaces as f64;
                     let step = if vertical {
@@ -1082,6 +1088,13 @@ impl<'py> Interp<'py> {
                     } else {
                         (d.width * fs + tc * count + tw * spaces) * th
                     };
+                    if d.unmapped > 0 {
+                        if unmapped == 0 {
+                            bad_from = advance;
+                        }
+                        bad_to = advance + step;
+                        unmapped += d.unmapped;
+                    }
                     parts += 1;
                     last_empty = text.len() == before;
                     last_space = text[before..].ends_with(' ');
@@ -1122,6 +1135,9 @@ impl<'py> Interp<'py> {
         }
         self.glyphs += glyphs;
         self.unmapped += unmapped;
+        if unmapped > 0 && self.actual_depth == 0 {
+            self.unmapped_box(start_tm, bad_from, bad_to, font_index, unmapped);
+        }
         let [a, b, c, d, e, f] = start_tm;
         self.tm = if vertical {
             [a, b, c, d, e - advance * c, f - advance * d]
@@ -1135,6 +1151,50 @@ impl<'py> Interp<'py> {
             ))));
         }
         Ok(())
+    }
+
+    /// `Interpreter._unmapped_box`: the box `count` unmapped glyphs were shown in, from
+    /// `start` to `end` along the baseline of `tm`, as `emit` boxes a run; one per show
+    /// operation, past `max_unmapped_boxes` joined to the last kept.
+    fn unmapped_box(&mut self, tm: Matrix, start: f64, end: f64, font_index: usize, count: u64) {
+        let font_obj = self.fonts[font_index].clone_ref(self.py);
+        let font = font_obj.get();
+        let g = self.gs.get();
+        let fs = g.fs;
+        let [a, b, c, d, e, f] = mult(&tm, &g.ctm);
+        let (xs, ys);
+        if font.vertical {
+            let (ox, oy) = (-start * c + e, -start * d + f);
+            let (ex, ey) = (-end * c + e, -end * d + f);
+            let half = 0.5 * fs.abs();
+            let (sx, sy) = (a * half, b * half);
+            xs = [ox - sx, ox + sx, ex - sx, ex + sx];
+            ys = [oy - sy, oy + sy, ey - sy, ey + sy];
+        } else {
+            let ts = g.ts;
+            let ox = start * a + ts * c + e;
+            let oy = start * b + ts * d + f;
+            let ex = end * a + ts * c + e;
+            let ey = end * b + ts * d + f;
+            let up = font.ascent * fs * font.size_scale;
+            let down = 0.22 * fs * font.size_scale;
+            let (ux, uy) = (c * up, d * up);
+            let (dx, dy) = (-c * down, -d * down);
+            xs = [ox + ux, ox + dx, ex + ux, ex + dx];
+            ys = [oy + uy, oy + dy, ey + uy, ey + dy];
+        }
+        let bbox = [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)];
+        if self.unmapped_boxes.len() < self.limits.max_unmapped_boxes {
+            self.unmapped_boxes.push((bbox, count));
+        } else if let Some((last, n)) = self.unmapped_boxes.last_mut() {
+            *last = [
+                py_min(&[last[0], bbox[0]]),
+                py_min(&[last[1], bbox[1]]),
+                py_max(&[last[2], bbox[2]]),
+                py_max(&[last[3], bbox[3]]),
+            ];
+            *n += count;
+        }
     }
 
     fn actual_text(&mut self, text: String) -> String {
@@ -1815,7 +1875,7 @@ impl<'py> Interp<'py> {
     // --- the answer ----------------------------------------------------------------------
 
     /// `(runs, looks, paints, painted_full, images, rules, (paths, glyphs, unmapped, ops),
-    /// problems, incomplete, stop)`: every run drawn and how (`visibility.Look` fields),
+    /// unmapped_boxes, problems, incomplete, stop)`: every run drawn and how (`visibility.Look` fields),
     /// every area painted (`visibility.Paint` fields), for `visibility.sort_runs`.
     ///
     /// Each run, text and image is let go of once it is made a Python object, so the page is
@@ -1904,6 +1964,10 @@ impl<'py> Interp<'py> {
             }
             rules.append(PyTuple::new(py, item)?)?;
         }
+        let unmapped_boxes = PyList::empty(py);
+        for (b, n) in &self.unmapped_boxes {
+            unmapped_boxes.append(((b[0], b[1], b[2], b[3]), *n))?;
+        }
         let stop: Py<PyAny> = match stop {
             None => py.None(),
             Some(Stop::Timeout(message)) => {
@@ -1922,6 +1986,7 @@ impl<'py> Interp<'py> {
             images,
             rules,
             (self.paths, self.glyphs, self.unmapped, self.ops),
+            unmapped_boxes,
             self.problems,
             self.incomplete,
             stop,

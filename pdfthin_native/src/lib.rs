@@ -101,11 +101,11 @@ impl Tokens {
 /// `layer_off(value)`, `colour_components(scope, name)`, `gstate(scope, name)` and
 /// `text_string(raw)`, and holds the `missing` font and the `text_run` class; see
 /// `pdfthin/engine/content/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
-/// rules, (paths, glyphs, unmapped, ops), problems, incomplete, stop)`, the runs made with
+/// rules, (paths, glyphs, unmapped, ops), unmapped_boxes, problems, incomplete, stop)`, the runs made with
 /// `text_run`: every run drawn, what a reader sees of them is Python's to decide
 /// (`pdfthin/engine/content/visibility.py`). `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
-/// max_path_rects)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
+/// max_path_rects, max_unmapped_boxes)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
 /// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -118,7 +118,7 @@ fn interpret(
     base: (f64, f64, f64, f64, f64, f64),
     seconds: f64,
     problems: Vec<String>,
-    limits: (u64, usize, u64, usize, usize, f64, f64, usize, usize),
+    limits: (u64, usize, u64, usize, usize, f64, f64, usize, usize, usize),
     budget: (u64, u64, u64, usize, u64, u64),
 ) -> PyResult<Py<PyAny>> {
     boundary::guard("interpret", || {
@@ -133,6 +133,7 @@ fn interpret(
             split_gap_em: limits.6,
             max_painted: limits.7,
             max_path_rects: limits.8,
+            max_unmapped_boxes: limits.9,
             budget: Budget {
                 max_content_bytes: budget.0,
                 max_glyphs: budget.1,

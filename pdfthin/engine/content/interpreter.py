@@ -71,6 +71,9 @@ MAX_MASK_BYTES = 64 * 1024
 MAX_MASK_OPERATIONS = 10_000
 #: Rectangles of one path kept as painted areas of their own; a path of more is one area.
 MAX_PATH_RECTS = 64
+#: Boxes of unmapped glyphs kept per page (``PageContent.unmapped_boxes``); past them, each
+#: further box and its count go into the last one kept.
+MAX_UNMAPPED_BOXES = 256
 
 
 class LimitProblem(str):
@@ -824,6 +827,9 @@ class Interpreter:
         run_glyphs = 0
         glyphs = 0
         unmapped = 0
+        # Along the writing direction: from the start of the first string holding an unmapped
+        # glyph to the end of the last one (one box per show operation, see _unmapped_box).
+        bad_from = bad_to = 0.0
         split_gap = SPLIT_GAP_EM * fs
         space_gap = SPACE_GAP_EM * fs
         for item in items:
@@ -833,14 +839,16 @@ class Interpreter:
                 text, width, spaces, count = font.decode(item)
                 glyphs += count
                 run_glyphs += count
-                if UNMAPPED in text:
-                    bad = text.count(UNMAPPED)
-                    unmapped += bad
-                    text = text.replace(UNMAPPED, "")
                 if vertical:
                     step = width * fs + tc * count + tw * spaces
                 else:
                     step = (width * fs + tc * count + tw * spaces) * th
+                if UNMAPPED in text:
+                    if not unmapped:
+                        bad_from = advance
+                    bad_to = advance + step
+                    unmapped += text.count(UNMAPPED)
+                    text = text.replace(UNMAPPED, "")
                 parts.append(text)
                 advance += step
             elif isinstance(item, (int, float)) and not isinstance(item, bool):
@@ -865,6 +873,8 @@ class Interpreter:
             self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs)
         self.page.glyphs += glyphs
         self.page.unmapped_glyphs += unmapped
+        if unmapped and not self.actual_depth:  # under /ActualText the glyphs are read
+            self._unmapped_box(start_tm, bad_from, bad_to, font, unmapped)
         a, b, c, d, e, f = start_tm
         if vertical:
             self.tm = (a, b, c, d, e - advance * c, f - advance * d)
@@ -951,6 +961,45 @@ class Interpreter:
             glyphs,
         )
         self.drawn.append((run, look))
+
+    def _unmapped_box(self, tm: Matrix, start: float, end: float, font: Font, count: int) -> None:
+        """Keep where ``count`` unmapped glyphs were shown, from ``start`` to ``end`` along
+        the baseline of text matrix ``tm``: the box a run of them would have (see _emit),
+        in ``PageContent.unmapped_boxes``. One box per show operation, from its first string
+        holding an unmapped glyph to its last: simple to make the same in the native
+        interpreter, and tight enough to point at the glyphs."""
+        gs = self.gs
+        fs = gs.fs
+        a, b, c, d, e, f = mult(tm, gs.ctm)
+        if font.vertical:
+            ox, oy = -start * c + e, -start * d + f
+            ex, ey = -end * c + e, -end * d + f
+            half = 0.5 * abs(fs)
+            sx, sy = a * half, b * half
+            xs = (ox - sx, ox + sx, ex - sx, ex + sx)
+            ys = (oy - sy, oy + sy, ey - sy, ey + sy)
+        else:
+            ts = gs.ts
+            ox = start * a + ts * c + e
+            oy = start * b + ts * d + f
+            ex = end * a + ts * c + e
+            ey = end * b + ts * d + f
+            up = font.ascent * fs * font.size_scale
+            down = 0.22 * fs * font.size_scale
+            ux, uy = c * up, d * up
+            dx, dy = -c * down, -d * down
+            xs = (ox + ux, ox + dx, ex + ux, ex + dx)
+            ys = (oy + uy, oy + dy, ey + uy, ey + dy)
+        box = (min(xs), min(ys), max(xs), max(ys))
+        boxes = self.page.unmapped_boxes
+        if len(boxes) < MAX_UNMAPPED_BOXES:
+            boxes.append((box, count))
+            return
+        (x0, y0, x1, y1), n = boxes[-1]  # past the bound: joined to the last box kept
+        boxes[-1] = (
+            (min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])),
+            n + count,
+        )
 
     def _actual_text(self, text: str) -> str:
         # Inside /ActualText the glyphs are replaced by that text, once.

@@ -209,7 +209,7 @@ class Resolver:
         return visual_cluster(decode_text_string(raw))
 
 
-def limits() -> tuple[int, int, int, int, int, float, float, int, int]:
+def limits() -> tuple[int, int, int, int, int, float, float, int, int, int]:
     """The Python interpreter's limits and thresholds, as the native one takes them."""
     return (
         interpreter.MAX_OPERATIONS,
@@ -221,6 +221,7 @@ def limits() -> tuple[int, int, int, int, int, float, float, int, int]:
         interpreter.SPLIT_GAP_EM,
         interpreter.MAX_PAINTED,
         interpreter.MAX_PATH_RECTS,
+        interpreter.MAX_UNMAPPED_BOXES,
     )
 
 
@@ -266,7 +267,8 @@ def read_page(
         limits(),
         budget(),
     )
-    runs, looks, paints, painted_full, images, rules, counts, problems, incomplete, stop = result
+    (runs, looks, paints, painted_full, images, rules, counts, unmapped_boxes, problems,
+     incomplete, stop) = result  # fmt: skip
     if stop is not None and isinstance(stop[1], _native.Fault):
         raise stop[1]
     paths, glyphs, unmapped, ops = counts
@@ -286,6 +288,7 @@ def read_page(
     content.paths += paths
     content.glyphs += glyphs
     content.unmapped_glyphs += unmapped
+    content.unmapped_boxes.extend(unmapped_boxes)
     content.problems[:] = problems
     if problem is not None:
         interpreter.add_problem(content.problems, problem)
