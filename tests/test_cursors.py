@@ -187,14 +187,27 @@ def test_ocr_coverage_carried_in_a_find_cursor(pages: int) -> None:
     blind = {n for n in range(1, pages + 1) if random.Random(n).random() < 0.5}
     blind -= {pages - 2, pages - 1, pages}
     warm, _ = _ocr_context(doc, blind)
-    first = find_in_document(SOURCE, "needle", ocr=True, max_results=1, context=warm)
+    # A budget that holds the coverage's page lists whole (thousands of scattered pages; a
+    # smaller one cuts them, tests/test_unreadable.py).
+    budget = 1_000_000
+    first = find_in_document(
+        SOURCE, "needle", ocr=True, max_results=1, max_chars=budget, context=warm
+    )
     token = first["next_cursor"]
     assert token and len(token) <= cur.MAX_CURSOR_CHARS
     assert cur.decode(token).index == pages - 1
-    again = find_in_document(SOURCE, "needle", ocr=True, max_results=1, cursor=token, context=warm)
+    again = find_in_document(
+        SOURCE, "needle", ocr=True, max_results=1, cursor=token, max_chars=budget, context=warm
+    )
     cold_context, raster = _ocr_context(doc, blind)
     cold = find_in_document(
-        SOURCE, "needle", ocr=True, max_results=1, cursor=token, context=cold_context
+        SOURCE,
+        "needle",
+        ocr=True,
+        max_results=1,
+        cursor=token,
+        max_chars=budget,
+        context=cold_context,
     )
     assert raster.calls == [[pages - 1, pages]]  # only the pages from the cursor on
     assert cold["matches"] == again["matches"] and [m["page"] for m in cold["matches"]] == [
