@@ -194,6 +194,64 @@ def test_a_scan_turned_by_its_matrix_and_the_page_rotate(implementation: str) ->
     assert grey_rows(base64.b64decode(got["data"])) == expected(45, 60, 60, 80)
 
 
+# The eight ways a matrix places a 600 x 800 (or 800 x 600) picture on the page, in user space.
+PLACEMENTS = [
+    ((600, 0, 0, 800, 0, 0), (W, H)),  # upright
+    ((-600, 0, 0, 800, 600, 0), (W, H)),  # mirrored left to right
+    ((-600, 0, 0, -800, 600, 800), (W, H)),  # turned 180
+    ((600, 0, 0, -800, 0, 800), (W, H)),  # mirrored top to bottom
+    ((0, -800, -600, 0, 600, 800), (H, W)),  # transposed
+    ((0, -800, 600, 0, 0, 800), (H, W)),  # turned 90 clockwise
+    ((0, 800, 600, 0, 0, 0), (H, W)),  # mirrored across the other diagonal
+    ((0, 800, -600, 0, 600, 0), (H, W)),  # turned 90 anticlockwise
+]
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 180, 270])
+@pytest.mark.parametrize(("matrix", "size"), PLACEMENTS)
+def test_every_placement_cuts_the_pixels_the_page_shows_in_the_region(
+    matrix: tuple[int, ...], size: tuple[int, int], rotate: int
+) -> None:
+    # Checked by mapping forward: the pixels cut are those whose centres the matrix and the
+    # page's /Rotate put in the region (a box of whole pixels: 10 points a pixel).
+    width, height = size
+    a, b, c, d, e, f = matrix
+    pdf = placed_scan_pdf(" ".join(map(str, matrix)).encode(), width, height, rotate=rotate)
+    shown_width, shown_height = (800, 600) if rotate in (90, 270) else (600, 800)
+    region = (shown_width * 0.25, shown_height * 0.5, shown_width * 0.5, shown_height)
+
+    def displayed(col: int, row: int) -> tuple[float, float]:
+        x, y = (col + 0.5) / width, 1 - (row + 0.5) / height
+        ux, uy = a * x + c * y + e, b * x + d * y + f
+        return {0: (ux, 800 - uy), 90: (uy, ux), 180: (600 - ux, uy), 270: (800 - uy, 600 - ux)}[
+            rotate
+        ]
+
+    inside = [
+        (col, row)
+        for col in range(width)
+        for row in range(height)
+        if region[0] < displayed(col, row)[0] < region[2]
+        and region[1] < displayed(col, row)[1] < region[3]
+    ]
+    cols, rows = [p[0] for p in inside], [p[1] for p in inside]
+    got = cut(pdf, ",".join(f"{v:g}" for v in region))
+    box = (min(cols), min(rows), max(cols) + 1, max(rows) + 1)
+    assert len(inside) == (box[2] - box[0]) * (box[3] - box[1])
+    assert got["pixels"] == dict(zip(("x0", "y0", "x1", "y1"), box, strict=True))
+    assert grey_rows(base64.b64decode(got["data"])) == expected(*box)
+    # Where the stored picture's rows and columns run as shown: mirrored when they turn the
+    # other way round; the turn is where its columns run (once flipped back, if mirrored).
+    (x0, y0), (x1, y1), (x2, y2) = displayed(0, 0), displayed(1, 0), displayed(0, 1)
+    across, down = (x1 - x0, y1 - y0), (x2 - x0, y2 - y0)
+    mirrored = across[0] * down[1] - across[1] * down[0] < 0
+    runs = (-across[0], -across[1]) if mirrored else across
+    # Ten points a pixel: a step of one column is a step of (+-10, 0) or (0, +-10) as shown.
+    key = (round(runs[0] / 10), round(runs[1] / 10))
+    turn = {(1, 0): 0, (0, 1): 90, (-1, 0): 180, (0, -1): 270}[key]
+    assert (got["rotation"], got.get("mirrored", False)) == (turn, mirrored)
+
+
 def test_a_scan_placed_skewed_is_left_to_the_rasterizer(implementation: str) -> None:
     # Turned a little (not by a multiple of 90 degrees): its pixels cannot be cut as a box of
     # the page, nor said how to turn; the page is drawn by the rasterizer, or not at all.
