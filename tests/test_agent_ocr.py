@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from citation_support import FakeRasterizer, blank_png, fake_binding
-from pdfbuilder import PdfBuilder
+from pdfbuilder import PdfBuilder, inline_image
 
 from pdfthin.errors import PdfthinError
 from pdfthin.ocr import OcrBinding, Signal
@@ -110,6 +110,160 @@ def test_a_region_of_a_rotated_scan_is_cut_where_the_page_shows_it() -> None:
     assert got["rotation"] == 90
     assert got["pixels"] == {"x0": 0, "y0": 60, "x1": 15, "y1": 80}
     assert grey_rows(base64.b64decode(got["data"])) == expected(0, 60, 15, 80)
+
+
+def placed_scan_pdf(
+    matrix: bytes, width: int, height: int, rotate: int = 0, inline: bool = False
+) -> bytes:
+    """A 600 x 800 page that is one grey picture of ``width`` x ``height`` (pixels as
+    :func:`pixel`) drawn with ``matrix`` (an image XObject, or an inline image)."""
+    b = PdfBuilder()
+    data = bytes(pixel(x, y) for y in range(height) for x in range(width))
+    if inline:
+        draw = inline_image(width, height, data)
+        resources = None
+    else:
+        draw = b"/Im1 Do"
+        resources = {"XObject": {"Im1": b.image_xobject(width, height, data, flate=True)}}
+    b.add_page(
+        b"q " + matrix + b" cm " + draw + b" Q",
+        resources,
+        media_box=(0, 0, 600, 800),
+        rotate=rotate or None,
+    )
+    return b.build()
+
+
+def cut(pdf: bytes, region: str) -> dict[str, Any]:
+    got = get_page_image(pdf, page=1, region=region, context=Context())
+    assert got["source"] == "embedded_image"
+    return got
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["xobject", "inline"])
+def test_a_scan_its_matrix_turns_is_cut_where_the_page_shows_it(
+    implementation: str, inline: bool
+) -> None:
+    # An 80 x 60 picture turned 90 degrees anticlockwise by its matrix: a displayed point
+    # (u, v) of it is the stored picture's (1 - v, u). The displayed top-left 300 x 200
+    # points are its columns 60..80, rows 0..30; to see it as shown, turn it 270 clockwise.
+    pdf = placed_scan_pdf(b"0 800 -600 0 600 0", 80, 60, inline=inline)
+    got = cut(pdf, "0,0,300,200")
+    assert (got["rotation"], "mirrored" in got) == (270, False)
+    assert got["pixels"] == {"x0": 60, "y0": 0, "x1": 80, "y1": 30}
+    assert grey_rows(base64.b64decode(got["data"])) == expected(60, 0, 80, 30)
+    whole = get_page_image(pdf, page=1, context=Context())
+    assert (whole["width"], whole["height"], whole["rotation"]) == (80, 60, 270)
+    # Ten points a pixel either way: the scan's own resolution.
+    assert got["dpi"] == pytest.approx(7.2) and whole["dpi"] == pytest.approx(7.2)
+
+
+def test_a_scan_its_matrix_turns_180_is_cut_where_the_page_shows_it(implementation: str) -> None:
+    # Displayed (u, v) is stored (1 - u, 1 - v): the top-left 200 x 200 points are the
+    # stored picture's bottom-right, columns 40..60, rows 60..80.
+    got = cut(placed_scan_pdf(b"-600 0 0 -800 600 800", W, H), "0,0,200,200")
+    assert (got["rotation"], "mirrored" in got) == (180, False)
+    assert got["pixels"] == {"x0": 40, "y0": 60, "x1": 60, "y1": 80}
+    assert grey_rows(base64.b64decode(got["data"])) == expected(40, 60, 60, 80)
+
+
+def test_a_scan_its_matrix_mirrors_is_cut_and_said_mirrored(implementation: str) -> None:
+    # Mirrored left to right: displayed (u, v) is stored (1 - u, v), the top-left 200 x 200
+    # points its columns 40..60, rows 0..20.
+    pdf = placed_scan_pdf(b"-600 0 0 800 600 0", W, H)
+    got = cut(pdf, "0,0,200,200")
+    assert (got["rotation"], got["mirrored"]) == (0, True)
+    assert got["pixels"] == {"x0": 40, "y0": 0, "x1": 60, "y1": 20}
+    assert grey_rows(base64.b64decode(got["data"])) == expected(40, 0, 60, 20)
+    assert get_page_image(pdf, page=1, context=Context())["mirrored"] is True
+
+
+def test_a_scan_turned_by_its_matrix_and_the_page_rotate(implementation: str) -> None:
+    # Turned 90 anticlockwise by its matrix, 90 clockwise by /Rotate 90: upright as shown,
+    # on a page displayed 800 wide, 600 high. The top-left 200 x 150 points are the stored
+    # picture's top-left columns 0..20, rows 0..15.
+    got = cut(placed_scan_pdf(b"0 800 -600 0 600 0", 80, 60, rotate=90), "0,0,200,150")
+    assert (got["rotation"], "mirrored" in got) == (0, False)
+    assert got["pixels"] == {"x0": 0, "y0": 0, "x1": 20, "y1": 15}
+    assert grey_rows(base64.b64decode(got["data"])) == expected(0, 0, 20, 15)
+    # Mirrored by its matrix on a page of /Rotate 90: displayed (u, v) is stored
+    # (1 - v, 1 - u); flipped left to right then turned 90 clockwise it is as shown.
+    got = cut(placed_scan_pdf(b"-600 0 0 800 600 0", W, H, rotate=90), "0,0,200,150")
+    assert (got["rotation"], got["mirrored"]) == (90, True)
+    assert got["pixels"] == {"x0": 45, "y0": 60, "x1": 60, "y1": 80}
+    assert grey_rows(base64.b64decode(got["data"])) == expected(45, 60, 60, 80)
+
+
+# The eight ways a matrix places a 600 x 800 (or 800 x 600) picture on the page, in user space.
+PLACEMENTS = [
+    ((600, 0, 0, 800, 0, 0), (W, H)),  # upright
+    ((-600, 0, 0, 800, 600, 0), (W, H)),  # mirrored left to right
+    ((-600, 0, 0, -800, 600, 800), (W, H)),  # turned 180
+    ((600, 0, 0, -800, 0, 800), (W, H)),  # mirrored top to bottom
+    ((0, -800, -600, 0, 600, 800), (H, W)),  # transposed
+    ((0, -800, 600, 0, 0, 800), (H, W)),  # turned 90 clockwise
+    ((0, 800, 600, 0, 0, 0), (H, W)),  # mirrored across the other diagonal
+    ((0, 800, -600, 0, 600, 0), (H, W)),  # turned 90 anticlockwise
+]
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 180, 270])
+@pytest.mark.parametrize(("matrix", "size"), PLACEMENTS)
+def test_every_placement_cuts_the_pixels_the_page_shows_in_the_region(
+    matrix: tuple[int, ...], size: tuple[int, int], rotate: int
+) -> None:
+    # Checked by mapping forward: the pixels cut are those whose centres the matrix and the
+    # page's /Rotate put in the region (a box of whole pixels: 10 points a pixel).
+    width, height = size
+    a, b, c, d, e, f = matrix
+    pdf = placed_scan_pdf(" ".join(map(str, matrix)).encode(), width, height, rotate=rotate)
+    shown_width, shown_height = (800, 600) if rotate in (90, 270) else (600, 800)
+    region = (shown_width * 0.25, shown_height * 0.5, shown_width * 0.5, shown_height)
+
+    def displayed(col: int, row: int) -> tuple[float, float]:
+        x, y = (col + 0.5) / width, 1 - (row + 0.5) / height
+        ux, uy = a * x + c * y + e, b * x + d * y + f
+        return {0: (ux, 800 - uy), 90: (uy, ux), 180: (600 - ux, uy), 270: (800 - uy, 600 - ux)}[
+            rotate
+        ]
+
+    inside = [
+        (col, row)
+        for col in range(width)
+        for row in range(height)
+        if region[0] < displayed(col, row)[0] < region[2]
+        and region[1] < displayed(col, row)[1] < region[3]
+    ]
+    cols, rows = [p[0] for p in inside], [p[1] for p in inside]
+    got = cut(pdf, ",".join(f"{v:g}" for v in region))
+    box = (min(cols), min(rows), max(cols) + 1, max(rows) + 1)
+    assert len(inside) == (box[2] - box[0]) * (box[3] - box[1])
+    assert got["pixels"] == dict(zip(("x0", "y0", "x1", "y1"), box, strict=True))
+    assert grey_rows(base64.b64decode(got["data"])) == expected(*box)
+    # Where the stored picture's rows and columns run as shown: mirrored when they turn the
+    # other way round; the turn is where its columns run (once flipped back, if mirrored).
+    (x0, y0), (x1, y1), (x2, y2) = displayed(0, 0), displayed(1, 0), displayed(0, 1)
+    across, down = (x1 - x0, y1 - y0), (x2 - x0, y2 - y0)
+    mirrored = across[0] * down[1] - across[1] * down[0] < 0
+    runs = (-across[0], -across[1]) if mirrored else across
+    # Ten points a pixel: a step of one column is a step of (+-10, 0) or (0, +-10) as shown.
+    key = (round(runs[0] / 10), round(runs[1] / 10))
+    turn = {(1, 0): 0, (0, 1): 90, (-1, 0): 180, (0, -1): 270}[key]
+    assert (got["rotation"], got.get("mirrored", False)) == (turn, mirrored)
+
+
+def test_a_scan_placed_skewed_is_left_to_the_rasterizer(implementation: str) -> None:
+    # Turned a little (not by a multiple of 90 degrees): its pixels cannot be cut as a box of
+    # the page, nor said how to turn; the page is drawn by the rasterizer, or not at all.
+    pdf = placed_scan_pdf(b"600 10 -10 800 5 -5", W, H)
+    for region in (None, "0,0,200,200"):
+        with pytest.raises(PdfthinError) as info:
+            get_page_image(pdf, page=1, region=region, context=Context())
+        assert info.value.code == "renderer_unavailable"
+        assert "skewed" in info.value.message
+    raster = FakeRasterizer(blank_png(3, 2))
+    got = get_page_image(pdf, page=1, context=Context(ocr=fake_binding(raster)))
+    assert got["source"] == "rasterizer" and len(raster.calls) == 1
 
 
 def test_a_page_that_is_not_a_scan_needs_the_rasterizer() -> None:

@@ -820,6 +820,46 @@ def test_image_on_a_rotated_page() -> None:
     assert image.bbox == approx_box(20, 10, 70, 110)
 
 
+@pytest.mark.parametrize(
+    ("matrix", "rotate", "orientation"),
+    [
+        (b"100 0 0 50 10 20", None, 1),  # upright
+        (b"-100 0 0 50 110 20", None, 2),  # mirrored left to right
+        (b"-100 0 0 -50 110 70", None, 3),  # turned 180
+        (b"100 0 0 -50 10 70", None, 4),  # mirrored top to bottom
+        (b"0 -100 -50 0 60 120", None, 5),  # mirrored across the main diagonal
+        (b"0 -100 50 0 10 120", None, 6),  # turned 90 clockwise
+        (b"0 100 50 0 10 20", None, 7),  # mirrored across the other diagonal
+        (b"0 100 -50 0 60 20", None, 8),  # turned 90 anticlockwise
+        (b"100 0 0 50 10 20", 90, 6),  # upright on a page shown turned 90: turned 90
+        (b"0 100 -50 0 60 20", 90, 1),  # turned back by the page's /Rotate 90: upright
+        (b"-100 0 0 50 110 20", 270, 5),
+        (b"100 0 0 50 10 20", 180, 3),
+        (b"0.00000000001 100 -50 -0.00000003 60 20", None, 8),  # cos 90 as computed
+        (b"100 2 -1 50 10 20", None, 0),  # skewed
+        (b"70.7 70.7 -35.35 35.35 60 20", None, 0),  # turned 45
+        (b"0 0 0 50 10 20", None, 0),  # flat
+    ],
+)
+def test_image_orientation_from_the_ctm(
+    matrix: bytes, rotate: int | None, orientation: int
+) -> None:
+    # The orientation is on the page as displayed, the page's /Rotate composed in; the box is
+    # the same whatever the orientation.
+    b = PdfBuilder()
+    ref = b.image_xobject(3, 2)
+    data = inline_image(3, 2, b"\x00" * 6)
+    b.add_page(
+        b"q " + matrix + b" cm /Im1 Do Q q " + matrix + b" cm " + data + b" Q",
+        {"XObject": {"Im1": ref}},
+        rotate=rotate,
+    )
+    page = open_pdf(b.build()).page(1)
+    xobject, inline = page.images
+    assert (xobject.orientation, inline.orientation) == (orientation, orientation)
+    assert xobject.bbox == inline.bbox
+
+
 def test_image_inside_a_form() -> None:
     b = PdfBuilder()
     img = b.image_xobject(2, 2)

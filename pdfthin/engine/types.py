@@ -71,6 +71,14 @@ class ImagePlacement:
     #: whose data stays in the file and is read on demand.
     inline_data: bytes | None = None
     inline_params: dict[str, object] | None = None
+    #: How the image is placed on the page as displayed (the coordinates of ``bbox``), by the
+    #: CTM where it is drawn, as an Exif orientation: how to turn its stored picture (first
+    #: row on top) to see it as the page shows it. 1 upright, 2 mirrored left to right, 3
+    #: turned 180 degrees, 4 mirrored top to bottom, 5 mirrored across its main diagonal
+    #: (transposed), 6 turned 90 degrees clockwise, 7 mirrored across its other diagonal, 8
+    #: turned 90 degrees anticlockwise; 0 when placed skewed (not a multiple of 90 degrees)
+    #: or flat. A page's ``/Rotate`` is in it: an upright picture on a page turned 90 is 6.
+    orientation: int = 1
 
 
 @dataclass(slots=True)

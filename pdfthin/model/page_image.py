@@ -5,11 +5,15 @@ A page is *one image* when it draws a single image (not a stencil mask) covering
 :data:`SCAN_COVER` of its area and has no visible text layer (its status is not ``text``, or
 its text is a scanner's invisible OCR layer). A region of the page, in points on the page as
 displayed, is mapped to the picture's pixels through the picture's box on the page and the
-page's ``/Rotate``: the picture's rows are stored as the page's user space holds them, so on a
-page turned by ``/Rotate`` the stored picture is turned too, and the answer says by how much
-(the pixels are not turned: that would need per-pixel work). The picture is taken to be placed
-upright by its own matrix, as scanners and every scanning program place it; a picture placed
-turned or mirrored (rare) is cut as though upright.
+way it is placed there (:attr:`~pdfthin.engine.ImagePlacement.orientation`, which the
+interpreter reads from the matrix the picture is drawn with, the page's ``/Rotate`` composed
+in: the interpreter draws the page as displayed). On a page turned by ``/Rotate``, or for a
+picture its own matrix places turned by a multiple of 90 degrees or mirrored (rare: scanners
+and scanning programs place their pictures upright), the stored picture is turned or mirrored
+on the page too, and the answer says how (``rotation``, and ``mirrored`` when it is): the
+pixels are not turned, which would need per-pixel work. A picture placed skewed (turned by
+other than a multiple of 90 degrees) is not cut or shown as stored: the page is the
+rasterizer's to draw.
 """
 
 from __future__ import annotations
@@ -42,11 +46,28 @@ class PageImage:
     height: int
     #: The pixels of the stored picture shown: ``(x0, y0, x1, y1)``.
     pixels: tuple[int, int, int, int]
-    #: Degrees to turn the image clockwise to see it as the page is displayed.
+    #: Degrees to turn the image clockwise to see it as the page is displayed (after
+    #: flipping it left to right when :attr:`mirrored`).
     rotation: int
     #: The stored picture's size, in pixels.
     stored: tuple[int, int]
     notes: tuple[str, ...] = ()
+    #: The picture is placed mirrored: flip it left to right, then turn it by :attr:`rotation`.
+    mirrored: bool = False
+
+
+#: Each orientation (:attr:`~pdfthin.engine.ImagePlacement.orientation`, an Exif orientation)
+#: as a turn clockwise and whether to flip left to right first.
+TURNS = {
+    1: (0, False),
+    2: (0, True),
+    3: (180, False),
+    4: (180, True),
+    5: (270, True),
+    6: (90, False),
+    7: (90, True),
+    8: (270, False),
+}
 
 
 def scan_placement(page: Page) -> ImagePlacement | None:
@@ -66,11 +87,11 @@ def scan_placement(page: Page) -> ImagePlacement | None:
 
 
 def pixel_box(
-    region: Box, placement: Box, rotation: int, width: int, height: int
+    region: Box, placement: Box, orientation: int, width: int, height: int
 ) -> tuple[int, int, int, int] | None:
-    """The pixels of a picture of ``width`` x ``height`` placed upright on ``placement`` (a
-    box on the page as displayed) that show ``region`` (a box on the page as displayed) of a
-    page turned by ``rotation``; ``None`` when the region and the picture do not meet."""
+    """The pixels of a picture of ``width`` x ``height`` placed on ``placement`` (a box on the
+    page as displayed) with ``orientation`` (see :data:`TURNS`) that show ``region`` (a box
+    on the page as displayed); ``None`` when the region and the picture do not meet."""
     bx0, by0, bx1, by1 = placement
     if bx1 - bx0 <= 0 or by1 - by0 <= 0:
         return None
@@ -80,7 +101,7 @@ def pixel_box(
     v1 = (min(region[3], by1) - by0) / (by1 - by0)
     if u1 <= u0 or v1 <= v0:
         return None
-    corners = [_stored(u, v, rotation) for u in (u0, u1) for v in (v0, v1)]
+    corners = [_stored(u, v, orientation) for u in (u0, u1) for v in (v0, v1)]
     s0, s1 = min(c[0] for c in corners), max(c[0] for c in corners)
     t0, t1 = min(c[1] for c in corners), max(c[1] for c in corners)
     x0, x1 = math.floor(s0 * width), math.ceil(s1 * width)
@@ -90,15 +111,24 @@ def pixel_box(
     return x0, y0, x1, y1
 
 
-def _stored(u: float, v: float, rotation: int) -> tuple[float, float]:
+def _stored(u: float, v: float, orientation: int) -> tuple[float, float]:
     """Where a point of the displayed picture (``u`` right, ``v`` down, 0..1) stands in the
-    stored picture (its columns and rows, 0..1), the page being turned by ``rotation``
-    degrees clockwise for display."""
-    if rotation == 90:
-        return v, 1 - u
-    if rotation == 180:
+    stored picture (its columns and rows, 0..1), the picture placed with ``orientation``
+    (an Exif orientation: 6 is turned 90 degrees clockwise for display, as on a page of
+    ``/Rotate 90``)."""
+    if orientation == 2:
+        return 1 - u, v
+    if orientation == 3:
         return 1 - u, 1 - v
-    if rotation == 270:
+    if orientation == 4:
+        return u, 1 - v
+    if orientation == 5:
+        return v, u
+    if orientation == 6:
+        return v, 1 - u
+    if orientation == 7:
+        return 1 - v, 1 - u
+    if orientation == 8:
         return 1 - v, u
     return u, v
 
@@ -111,12 +141,14 @@ def embedded_page_image(
 ) -> PageImage | None:
     """The page's own picture, or the part of it that shows ``region``; ``None`` when it
     cannot be answered without a renderer (a format an agent's client does not show, a JPEG
-    to cut without Pillow, a region beside the picture)."""
+    to cut without Pillow, a region beside the picture, a picture placed skewed)."""
+    if placement.orientation not in TURNS:
+        return None
+    rotation, mirrored = TURNS[placement.orientation]
     rendered = render_image(engine, placement, page.number)
     if rendered.media_type not in VIEWABLE:
         return None
     width, height = rendered.width, rendered.height
-    rotation = page.rotation % 360
     full = (0, 0, width, height)
     if region is None:
         return PageImage(
@@ -128,8 +160,9 @@ def embedded_page_image(
             rotation,
             (width, height),
             tuple(rendered.notes),
+            mirrored,
         )
-    box = pixel_box(region, placement.bbox, rotation, width, height)
+    box = pixel_box(region, placement.bbox, placement.orientation, width, height)
     if box is None:
         return None
     if rendered.media_type == "image/png":
@@ -151,4 +184,5 @@ def embedded_page_image(
         rotation,
         (width, height),
         tuple(rendered.notes),
+        mirrored,
     )

@@ -137,6 +137,8 @@ def page_image_file(
                 "image_id": image_id,
                 "pixels": bbox(picture.pixels),
             }
+            if picture.mirrored:
+                info["mirrored"] = True
             if picture.notes:
                 info["notes"] = list(picture.notes)
         else:
@@ -146,7 +148,8 @@ def page_image_file(
                     "the page is not one scanned picture this server can show as it is"
                     if placement is None
                     else "the page's scan is stored in a form this server cannot show or cut "
-                    "without a renderer"
+                    "without a renderer, or placed skewed (not turned by a multiple of 90 "
+                    "degrees)"
                 )
                 raise PdfthinError(
                     "renderer_unavailable",

@@ -832,7 +832,9 @@ class _PageImage(TypedDict):
     height: Annotated[int, "pixels"]
     dpi: Annotated[float, "pixels per inch of the page (a scan's own resolution)"]
     rotation: Annotated[
-        int, "degrees to turn the image clockwise to see the page as displayed (its /Rotate)"
+        int,
+        "degrees to turn the image clockwise to see the page as displayed (its /Rotate and "
+        "how the scan is placed on the page)",
     ]
     bytes: Annotated[int, "the image file's size"]
     next_steps: Annotated[str, "what to do with the image"]
@@ -844,6 +846,11 @@ class PageImageFile(_PageImage, total=False):
     image_id: Annotated[str, "the embedded picture's id (list_images, get_image)"]
     pixels: Annotated[
         BBox, "the stored picture's pixels shown: columns x0 to x1, rows y0 to y1 (top first)"
+    ]
+    mirrored: Annotated[
+        bool,
+        "only when true: the scan is placed mirrored, flip the image left to right before "
+        "turning it by rotation",
     ]
     notes: list[str]
 

@@ -277,9 +277,12 @@ struct Run {
     mcid: i64,
 }
 
+/// An image drawn: what it is, its box (`unit_square`) and the CTM's linear part `[a, b, c, d]`
+/// when it was drawn (how the image is turned or mirrored on the page is Python's to decide,
+/// `placement_orientation`).
 enum Image {
-    XObject(i64, [f64; 4]),
-    Inline(Vec<(Vec<u8>, Val)>, Vec<u8>, [f64; 4]),
+    XObject(i64, [f64; 4], [f64; 4]),
+    Inline(Vec<(Vec<u8>, Val)>, Vec<u8>, [f64; 4], [f64; 4]),
 }
 
 enum XObject {
@@ -1678,6 +1681,12 @@ impl<'py> Interp<'py> {
         [py_min(&xs), py_min(&ys), py_max(&xs), py_max(&ys)]
     }
 
+    /// The CTM's linear part `[a, b, c, d]`: how the image's unit square is turned.
+    fn linear(&self) -> [f64; 4] {
+        let [a, b, c, d, _, _] = self.gs.get().ctm;
+        [a, b, c, d]
+    }
+
     fn inline_image(&mut self, ops: &[Val]) -> HResult<()> {
         let params = match ops.first() {
             None => Vec::new(),
@@ -1705,7 +1714,8 @@ impl<'py> Interp<'py> {
         }
         let bbox = self.unit_square();
         let solid = !matches!(dict_get(&params, b"ImageMask"), Some(Val::Bool(true)));
-        push(&mut self.images, Image::Inline(params, data, bbox));
+        let linear = self.linear();
+        push(&mut self.images, Image::Inline(params, data, bbox, linear));
         let square = self.square();
         self.paint_area(bbox, None, "image", square, solid);
         Ok(())
@@ -1769,7 +1779,8 @@ impl<'py> Interp<'py> {
                 }
                 self.count_image()?;
                 let bbox = self.unit_square();
-                push(&mut self.images, Image::XObject(*info, bbox));
+                let linear = self.linear();
+                push(&mut self.images, Image::XObject(*info, bbox, linear));
                 let square = self.square();
                 self.paint_area(bbox, None, "image", square, *solid);
                 Ok(())
@@ -1936,15 +1947,21 @@ impl<'py> Interp<'py> {
         let images = PyList::empty(py);
         for image in std::mem::take(&mut self.images) {
             match image {
-                Image::XObject(info, b) => {
-                    images.append(("x", info, (b[0], b[1], b[2], b[3])))?;
+                Image::XObject(info, b, m) => {
+                    images.append((
+                        "x",
+                        info,
+                        (b[0], b[1], b[2], b[3]),
+                        (m[0], m[1], m[2], m[3]),
+                    ))?;
                 }
-                Image::Inline(params, data, b) => {
+                Image::Inline(params, data, b, m) => {
                     let params = to_py(py, &Val::Dict(params))?;
                     images.append((
                         "i",
                         (params, PyBytes::new(py, &data)),
                         (b[0], b[1], b[2], b[3]),
+                        (m[0], m[1], m[2], m[3]),
                     ))?;
                 }
             }

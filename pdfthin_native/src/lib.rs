@@ -103,7 +103,8 @@ impl Tokens {
 /// `pdfthin/engine/content/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
 /// rules, (paths, glyphs, unmapped, ops), unmapped_boxes, problems, incomplete, stop)`, the runs made with
 /// `text_run`: every run drawn, what a reader sees of them is Python's to decide
-/// (`pdfthin/engine/content/visibility.py`). `limits` is `(max_operations, max_form_depth,
+/// (`pdfthin/engine/content/visibility.py`); each image `(kind, payload, bbox, (a, b, c, d))`,
+/// the last the CTM's linear part where it was drawn. `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
 /// max_path_rects, max_unmapped_boxes)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
 /// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.

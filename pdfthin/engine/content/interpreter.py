@@ -490,10 +490,45 @@ def image_opaque(xobj: Any) -> bool:
     )
 
 
+#: How far from zero, relative to the CTM's largest linear entry, an entry may be and still
+#: count as zero for :func:`placement_orientation` (a writer's ``6.1e-17`` for cos 90°).
+ORIENTATION_TOLERANCE = 1e-6
+
+# Exif orientations by (sign of a, sign of d) when b and c are zero, and by (sign of b, sign
+# of c) when a and d are: see placement_orientation.
+_STRAIGHT = {(1, -1): 1, (-1, -1): 2, (-1, 1): 3, (1, 1): 4}
+_ACROSS = {(1, -1): 5, (1, 1): 6, (-1, 1): 7, (-1, -1): 8}
+
+
+def placement_orientation(a: float, b: float, c: float, d: float) -> int:
+    """The Exif orientation (:attr:`ImagePlacement.orientation`) of an image drawn with a CTM
+    whose linear part is ``a b c d``, the CTM mapping to the page as displayed (y down): the
+    image's first row is the unit square's top (y = 1), so an upright picture has ``a > 0``
+    and ``d < 0``. 0 when the square is not turned by a multiple of 90 degrees (or is flat)."""
+    scale = max(abs(a), abs(b), abs(c), abs(d))
+    if not math.isfinite(scale) or scale == 0:
+        return 0
+    zero = scale * ORIENTATION_TOLERANCE
+
+    def sign(value: float) -> int:
+        return 0 if abs(value) <= zero else (1 if value > 0 else -1)
+
+    sa, sb, sc, sd = sign(a), sign(b), sign(c), sign(d)
+    if sb == 0 and sc == 0:
+        return _STRAIGHT.get((sa, sd), 0)
+    if sa == 0 and sd == 0:
+        return _ACROSS.get((sb, sc), 0)
+    return 0
+
+
 def inline_placement(
-    params: dict[str, Any], image: bytes, bbox: tuple[float, float, float, float]
+    params: dict[str, Any],
+    image: bytes,
+    bbox: tuple[float, float, float, float],
+    linear: tuple[float, float, float, float],
 ) -> ImagePlacement:
-    """An inline image's placement from its parameters (full key names) and bytes."""
+    """An inline image's placement from its parameters (full key names) and bytes, its box
+    and the CTM's linear part where it is drawn."""
     filters = params.get("/Filter")
     if isinstance(filters, str):
         filter_names: tuple[str, ...] = (INLINE_NAMES.get(filters, filters),)
@@ -517,6 +552,7 @@ def inline_placement(
         image_mask=params.get("/ImageMask") is True,
         inline_data=image[:MAX_INLINE_IMAGE],
         inline_params=params,
+        orientation=placement_orientation(*linear),
     )
 
 
@@ -1386,10 +1422,17 @@ class Interpreter:
         ys = (f, b + f, d + f, b + d + f)
         return (min(xs), min(ys), max(xs), max(ys))
 
+    def _linear(self) -> tuple[float, float, float, float]:
+        a, b, c, d, _, _ = self.gs.ctm
+        return a, b, c, d
+
     def _image(self, xobj: DictionaryObject, ref: Any, name: str) -> None:
         self._count_image()
         box = self._unit_square()
-        self.page.images.append(ImagePlacement(bbox=box, **image_info(xobj, ref, name)))
+        orientation = placement_orientation(*self._linear())
+        self.page.images.append(
+            ImagePlacement(bbox=box, orientation=orientation, **image_info(xobj, ref, name))
+        )
         self._paint_area(box, None, "image", self._square(), image_opaque(xobj))
 
     def _inline_image(self, operands: list[Any]) -> None:
@@ -1401,7 +1444,7 @@ class Interpreter:
         self.inline_bytes += min(len(image), MAX_INLINE_IMAGE)
         if self.inline_bytes > MAX_INLINE_BYTES:
             raise PageTimeout(f"more than {MAX_INLINE_BYTES} bytes of inline images on the page")
-        placement = inline_placement(params, image, self._unit_square())
+        placement = inline_placement(params, image, self._unit_square(), self._linear())
         self.page.images.append(placement)
         self._paint_area(placement.bbox, None, "image", self._square(), not placement.image_mask)
 

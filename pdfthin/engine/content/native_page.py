@@ -36,6 +36,7 @@ from pdfthin.engine.content.interpreter import (
     lookup_xobject,
     mcid_of,
     missing_font,
+    placement_orientation,
     property_list,
 )
 from pdfthin.engine.content.layers import Layers
@@ -274,12 +275,14 @@ def read_page(
     paths, glyphs, unmapped, ops = counts
     content.operators += ops
     placements: list[ImagePlacement] = []
-    for kind, payload, bbox in images:
+    for kind, payload, bbox, linear in images:
         if kind == "x":
-            placements.append(ImagePlacement(bbox=bbox, **resolver.images[payload]))
+            orientation = placement_orientation(*linear)
+            info = resolver.images[payload]
+            placements.append(ImagePlacement(bbox=bbox, orientation=orientation, **info))
         else:
             params, image = payload
-            placements.append(inline_placement(params, image, bbox))
+            placements.append(inline_placement(params, image, bbox, linear))
     content.images.extend(placements)
     # The looks and paints as the native side made them: tuples in Look's and Paint's field
     # order, which sort_runs reads by position (no named tuple made for each).
