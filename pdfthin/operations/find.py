@@ -25,13 +25,7 @@ from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchors import anchor_of
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.locate import chunk_at, line_boxes, match_boxes
-from pdfthin.operations.ocr import (
-    next_batch,
-    page_view,
-    pending,
-    require_binding,
-    transcribe,
-)
+from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import (
     CASE_SENSITIVE,
