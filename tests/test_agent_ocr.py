@@ -10,6 +10,8 @@ from __future__ import annotations
 import base64
 import json
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -493,6 +495,44 @@ def test_an_agents_transcription_persists_in_the_cache_directory(
     for entry in tmp_path.rglob("*.json"):
         entry.write_text(json.dumps({"key": "another", "record": {"page": {"text": "forged"}}}))
     assert read_pages(pdf, context=Context())["pages"][0]["status"] == "needs_ocr"
+
+
+def test_the_cli_names_who_read_a_match_and_the_region_it_is_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Transcriptions kept in the cache directory by ``pdfthin transcribe`` (one process) are
+    searched by ``pdfthin find`` (another), whose text output says the agent read them."""
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "cache"))
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(scan_pdf(text_page=True))
+
+    def cli(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "pdfthin", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    cli(
+        "transcribe",
+        str(path),
+        "--page",
+        "2",
+        "--text",
+        "signed J. Doe",
+        "--region",
+        "72,600,300,700",
+    )
+    cli("transcribe", str(path), "--page", "1", "--text", "kept words")
+    assert cli("find", str(path), "J. Doe") == (
+        "page 2 region 72,600,300,700 [ocr: agent]: signed **J. Doe**\n"
+    )
+    assert cli("find", str(path), "kept") == "page 1 [ocr: agent]: **kept** words\n"
+    assert cli("find", str(path), "layer") == "page 2: text **layer** words\n"
 
 
 class CountingRecognizer:

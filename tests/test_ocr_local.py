@@ -161,7 +161,7 @@ def test_the_packaged_binding_reads_a_generated_image_only_page(tmp_path: Path) 
     assert r.returncode == 0, r.stderr
     assert "<!-- page 1: ocr" in r.stdout and WORDS in r.stdout
     found = pdfthin_cli("find", str(scan), "invoice total", "--ocr", TESSERACT)
-    assert found.returncode == 0 and found.stdout.startswith("page 1: ")
+    assert found.returncode == 0 and found.stdout.startswith("page 1 [ocr: tesseract-eng]: ")
     data = json.loads(pdfthin_cli("read", str(scan), "--ocr", TESSERACT, "--format", "json").stdout)
     (page,) = data["pages"]
     assert page["status"] == "ocr" and WORDS in page["markdown"]

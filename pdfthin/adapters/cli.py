@@ -970,7 +970,7 @@ def _cmd_find(args: argparse.Namespace) -> int:
         _print_json(response)
     else:
         for match in response["matches"]:
-            print(f"{_label_prefix()}page {match['page']}: {match['snippet']}")
+            print(f"{_label_prefix()}{_match_place(match)}: {match['snippet']}")
         coverage = response["coverage"]
         if not coverage["complete"]:
             _say(f"{_cli_words(coverage['message'])}")
@@ -979,6 +979,18 @@ def _cmd_find(args: argparse.Namespace) -> int:
     if response["matches"]:
         return EXIT_OK
     return EXIT_DOCUMENT if response["coverage"]["complete"] else EXIT_NOT_FOUND_INCOMPLETE
+
+
+def _match_place(match: dict[str, Any]) -> str:
+    """Where a match stands, as the text output names it: its page, the region the agent
+    transcribed when it is in one, and who read text that is not the page's own (OCR)."""
+    place = f"page {match['page']}"
+    region = match.get("region")
+    if region is not None:
+        place += " region {x0:g},{y0:g},{x1:g},{y1:g}".format(**region)
+    if match.get("provenance"):
+        place += f" [ocr: {match['provenance']}]"
+    return place
 
 
 def _find_all(
