@@ -123,6 +123,8 @@ def whole_chunks(entries: Iterable[ChunkEntry]) -> Iterator[ChunkEntry]:
                 held["regions_needing_review"] = _once(regions)
             if "anchor" in entry:
                 held.setdefault("anchor", entry["anchor"])
+            if not held["breadcrumb"]:  # a part at the smallest budget may leave it out
+                held["breadcrumb"] = entry["breadcrumb"]
             piece = held
         else:
             if held is not None:  # its other parts never came: given as it is

@@ -11,7 +11,20 @@ from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdfthin.operations import Context, find_in_document, read_pages
+from pdfthin.errors import PdfthinError
+from pdfthin.operations import (
+    Context,
+    find_in_document,
+    get_annotations,
+    get_chunks,
+    get_form_fields,
+    get_toc,
+    inspect_layout,
+    list_images,
+    read_pages,
+    read_section,
+    search_chunks,
+)
 from pdfthin.operations.response import dumps
 
 # Text documents of different shapes: papers, a book, tables, forms, CJK, scans with OCR text.
@@ -121,3 +134,48 @@ def test_search_coverage_on_scanned_files(f: CorpusFile | None) -> None:
     assert r["coverage"]["complete"] is False
     assert r["coverage"]["pages_needing_ocr"]
     assert "note" in r
+
+
+# Every answer of a walk keeps the smallest budget (invariant 6), on a spread of the corpus:
+# every operation that pages, following its cursors, and the one-shot ones. The first entry of
+# an answer always goes in: it leaves out what another call gives (a section's preview, an
+# annotation's page text, a chunk part's breadcrumb, the layout lists) rather than go over.
+_SMALLEST = 1_000
+_SPREAD = corpus_files()[::4]
+_MAX_CALLS = 150
+
+
+@pytest.mark.parametrize("f", corpus_params(_SPREAD))
+def test_every_answer_keeps_the_smallest_budget(f: CorpusFile | None) -> None:
+    require_corpus()
+    assert f is not None
+    context = Context()
+    try:
+        toc = get_toc(f.path, password=f.password, max_chars=5_000_000, context=context)
+    except PdfthinError:
+        return  # a document error is an envelope, tested elsewhere
+    first = toc["sections"][0]["id"] if toc["sections"] else None
+    kw: dict[str, Any] = {"password": f.password, "max_chars": _SMALLEST, "context": context}
+    walks: dict[str, Any] = {
+        "get_toc": lambda c: get_toc(f.path, cursor=c, **kw),
+        "list_images": lambda c: list_images(f.path, cursor=c, **kw),
+        "get_chunks": lambda c: get_chunks(f.path, cursor=c, **kw),
+        "get_annotations": lambda c: get_annotations(f.path, cursor=c, **kw),
+        "get_form_fields": lambda c: get_form_fields(f.path, cursor=c, **kw),
+        "find_in_document": lambda c: find_in_document(f.path, "the", cursor=c, **kw),
+    }
+    if first is not None:
+        walks["read_section"] = lambda c: read_section(f.path, first, cursor=c, **kw)
+    for name, walk in walks.items():
+        cursor = None
+        for _ in range(_MAX_CALLS):
+            answer = walk(cursor)
+            assert len(dumps(answer)) <= _SMALLEST, name
+            cursor = answer.get("next_cursor")
+            if cursor is None:
+                break
+    for name, answer in (
+        ("search_chunks", search_chunks(f.path, "the results", **kw)),
+        ("inspect_layout", inspect_layout(f.path, page=1, **kw)),
+    ):
+        assert len(dumps(answer)) <= _SMALLEST, name

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from pdfthin.engine import Annotation, EmbeddedFile, EngineDocument
 from pdfthin.errors import PdfthinError, shown
@@ -170,7 +170,37 @@ def get_annotations(
                 "call again with next_cursor to continue"
             ),
         }
+    # The first entry always goes in; one longer than the whole answer's budget leaves room
+    # (measured in the answer as it stands) by :func:`_lean`.
+    over = size(response) - limit
+    if over > 0 and len(entries) == 1:
+        listed_in = response["annotations"] or response["embedded_files"]
+        listed_in[0] = _lean(listed_in[0], size(listed_in[0]) - over)
     return response
+
+
+#: What an entry too large for a small budget leaves out first (the page's text under it, and
+#: its boxes: read_pages and a larger budget give them) ...
+_LEAN_FIRST = ("quads", "text", "text_problem")
+#: ... then the texts it cuts, ending in ``…`` (``truncated``).
+_LEAN_CUT = ("contents", "subject", "author", "file", "uri", "name")
+
+
+def _lean(entry: Any, room: int) -> Any:
+    """An annotation or embedded file made to take at most ``room`` characters as far as its
+    texts allow (the first of an answer, which always goes in, on a budget it outgrows)."""
+    cut = dict(entry)
+    for key in _LEAN_FIRST:
+        if size(cut) > room:
+            cut.pop(key, None)
+    for key in _LEAN_CUT:
+        value = cut.get(key)
+        while isinstance(value, str) and value and size(cut) > room:
+            keep = max(0, len(value.rstrip("…")) - (size(cut) - room) - 1)
+            value = value[:keep] + "…" if keep else ""
+            cut[key] = value
+            cut["truncated"] = True
+    return cut
 
 
 def _kinds(kinds: str | None) -> frozenset[str]:

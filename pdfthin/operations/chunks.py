@@ -194,8 +194,9 @@ def get_chunks(
             frame["unreadable"] = unread
 
         def part(end: int, lean: int) -> ChunkEntry:
-            # ``lean`` 1: without its regions needing review, 2: without its anchor too.
-            return _entry(
+            # ``lean`` 1: without its regions needing review, 2: without its anchor too, 3:
+            # without its breadcrumb too.
+            made = _entry(
                 chunk,
                 first,
                 end,
@@ -203,15 +204,18 @@ def get_chunks(
                 doc=doc if lean < 1 else None,
                 cuts=cuts,
             )
+            if lean >= 3:
+                made["breadcrumb"] = []
+            return made
 
         def fits(entry: ChunkEntry) -> bool:
             return size({**frame, "chunks": [entry]}) <= limit
 
         # A part that would not fit with its regions needing review leaves them out, then its
-        # anchor (the smallest budgets, a chunk with a long breadcrumb; read_pages leaves out
-        # its hints alike): both are the whole chunk's, in its other parts or at a larger
-        # budget.
-        lean = next((n for n in (0, 1) if fits(part(first + 1, n))), 2)
+        # anchor, then its breadcrumb (the smallest budgets, a chunk with a long breadcrumb or
+        # a plain text longer than its Markdown; read_pages leaves out its hints alike): all
+        # are the whole chunk's, in its other parts or at a larger budget.
+        lean = next((n for n in (0, 1, 2) if fits(part(first + 1, n))), 3)
         end = fit_text(chunk.markdown, first, lambda end: fits(part(end, lean)))
         return part(end, lean), end if end < len(chunk.markdown) else None
 

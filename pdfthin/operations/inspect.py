@@ -29,7 +29,16 @@ _PLACES = 2
 #: Room kept for ``omitted`` while cutting lists to the budget.
 _OMITTED_RESERVE = 300
 #: The lists cut to fit the budget, in the order they are given up (blocks last).
-_CUT_ORDER = ("runs", "lines", "rules", "gutters", "furniture", "hidden_text", "blocks")
+_CUT_ORDER = (
+    "runs",
+    "lines",
+    "rules",
+    "gutters",
+    "furniture",
+    "hidden_text",
+    "blocks",
+    "regions_needing_review",
+)
 
 
 def inspect_layout(
@@ -57,11 +66,32 @@ def inspect_layout(
         omitted["runs"] = len(found.trace.runs) - MAX_RUNS
     if with_svg:
         _fit_svg(response, found, limit, omitted)
-    _fit_lists(response, limit, omitted)
+    room = limit - _OMITTED_RESERVE
+    # What was left out is said in the answer, and that note is measured in it: while the
+    # answer with its note is over the budget, more is left out.
+    while _fit_lists(response, room, omitted):
+        omitted["message"] = _omitted_message(omitted, limit)
+        response["omitted"] = omitted
+        room -= max(size(response) - limit, 0)
+        if size(response) <= limit:
+            break
     if omitted:
         omitted["message"] = _omitted_message(omitted, limit)
         response["omitted"] = omitted
+    if size(response) > limit:
+        # Every list is cut and the answer is still over (the smallest budgets): its notes
+        # say the same in fewer words.
+        if "note" in response:
+            response["note"] = _SHORT_NOTE
+        if isinstance(response.get("tree"), str):
+            response["tree"] = "tree not used"
+        if omitted:
+            omitted["message"] = "not in this answer: ask for a larger max_chars"
     return response
+
+
+#: The note on blocks that do not render to read_pages' Markdown, in few words.
+_SHORT_NOTE = "these blocks differ from read_pages' Markdown of this page"
 
 
 def _box(box: tuple[float, float, float, float]) -> BBox:
@@ -168,16 +198,18 @@ def _fit_svg(
     omitted["svg"] = "all"
 
 
-def _fit_lists(response: InspectResponse, limit: int, omitted: InspectOmitted) -> None:
-    """The lists' tails left out, in :data:`_CUT_ORDER`, until the answer fits."""
-    room = limit - _OMITTED_RESERVE
+def _fit_lists(response: InspectResponse, room: int, omitted: InspectOmitted) -> bool:
+    """The lists' tails left out, in :data:`_CUT_ORDER`, until the answer is at most ``room``
+    characters; whether anything was left out."""
     if size(response) <= room:
-        return
+        return False
+    dropped = False
     if response["svg"] is not None:
         response["svg"] = None
         omitted["svg"] = "all"
+        dropped = True
     for key in _CUT_ORDER:
-        items: list[Any] = response[key]  # type: ignore[literal-required]
+        items: list[Any] = response.get(key, [])  # type: ignore[assignment]
         while items and size(response) > room:
             # Halve what is over, then trim one by one: a long list is cut in few measures.
             over = size(response) - room
@@ -185,14 +217,16 @@ def _fit_lists(response: InspectResponse, limit: int, omitted: InspectOmitted) -
             del items[len(items) - drop :]
             counted: dict[str, int] = omitted  # type: ignore[assignment]
             counted[key] = counted.get(key, 0) + drop
+            dropped = True
         if size(response) <= room:
-            return
+            break
+    return dropped
 
 
 def _omitted_message(omitted: InspectOmitted, limit: int) -> str:
     parts = [
         f"{omitted[key]} {key.replace('_', ' ')}"  # type: ignore[literal-required]
-        for key in ("runs", *_CUT_ORDER[1:])
+        for key in _CUT_ORDER
         if key in omitted
     ]
     svg = omitted.get("svg")

@@ -89,11 +89,28 @@ def get_toc(
     # than the two apart, which keeps the sum on the safe side).
     room = limit - size(response) - pager.longest(len(sections)) - _RESERVE
     pairs: list[tuple[TocEntry, TocNode]] = []
-    stop = fill(pairs, range(start, len(sections)), entry, room)
+
+    def lean(index: int, _room: int) -> tuple[tuple[TocEntry, TocNode], None]:
+        """A section whose whole entry does not fit (a small budget, a long report): without
+        its preview and its box (read_section, or a larger budget, gives them)."""
+        item, node = entry(index)
+        item.pop("preview", None)
+        item.pop("bbox", None)
+        return (item, node), None
+
+    stop = fill(pairs, range(start, len(sections)), entry, room, split=lean)
     response["sections"] = [item for item, _ in pairs]
     response["tree"] = _nest(pairs)
     if stop is not None:
         response["next_cursor"] = pager.cursor(stop.item)
+    # The outline's problems go with the first answer; at the smallest budgets the last of
+    # them give way to one line that counts them (a larger budget lists them all).
+    problems = response.get("problems", [])
+    shown = len(problems)
+    while size(response) > limit and shown > 1:
+        shown -= 1
+        more = f"{len(problems) - shown} more problem(s): ask with a larger max_chars"
+        response["problems"] = [*problems[:shown], more]
     return response
 
 

@@ -1048,6 +1048,7 @@ class InspectOmitted(TypedDict, total=False):
     blocks: int
     furniture: int
     hidden_text: int
+    regions_needing_review: int
     svg: Annotated[str, "'runs', 'runs and lines' (not drawn) or 'all' (svg is null)"]
     message: str
 
@@ -1140,7 +1141,11 @@ class AnnotationEntry(_AnnotationEntry, total=False):
     file: Annotated[str, "the file a link or attachment names (never opened): " + ANNOTATION_NOTE]
     file_size: Annotated[int, "an attached file's size in bytes (never decoded)"]
     icon: Annotated[str, "a note's or stamp's icon name (Comment, Approved, ...)"]
-    truncated: Annotated[bool, "a text of it was cut to 4000 characters"]
+    truncated: Annotated[
+        bool,
+        "a text of it was cut to 4000 characters, or shorter (ending in …) to fit a small "
+        "max_chars; a larger max_chars gives it whole",
+    ]
 
 
 class _EmbeddedFileEntry(TypedDict):
