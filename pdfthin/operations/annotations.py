@@ -179,11 +179,11 @@ def get_annotations(
     return response
 
 
-#: What an entry too large for a small budget leaves out first (the page's text under it, and
-#: its boxes: read_pages and a larger budget give them) ...
-_LEAN_FIRST = ("quads", "text", "text_problem")
-#: ... then the texts it cuts, ending in ``…`` (``truncated``).
-_LEAN_CUT = ("contents", "subject", "author", "file", "uri", "name")
+#: What an entry too large for a small budget leaves out first (the page's text under it, its
+#: boxes and dates: read_pages and a larger budget give them) ...
+_LEAN_FIRST = ("quads", "text", "text_problem", "modified", "created")
+#: ... then the texts it cuts, ending in ``…`` (``truncated``), what it says last.
+_LEAN_CUT = ("subject", "author", "file", "name", "uri", "contents")
 
 
 def _lean(entry: Any, room: int) -> Any:

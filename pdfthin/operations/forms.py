@@ -115,6 +115,15 @@ def get_form_fields(
                 "to continue"
             ),
         }
+    # The first field always goes in; one longer than the whole answer's budget leaves out
+    # its widgets past the first (widget_count counts them all), then its options (a larger
+    # budget gives both).
+    if size(response) > limit and len(response["fields"]) == 1:
+        field = response["fields"][0]
+        if len(field.get("widgets", [])) > 1:
+            field["widgets"] = field["widgets"][:1]
+        if size(response) > limit:
+            field["options"] = []
     return response
 
 

@@ -890,7 +890,7 @@ class _FormFieldEntry(TypedDict):
     label: Annotated[str | None, "tooltip (the file's words) or the page text beside the widget"]
     label_source: Literal["tooltip", "nearby_text"] | None
     value: Annotated[str | bool | list[str] | None, "true: a checkbox checked, or signed"]
-    options: list[str]
+    options: Annotated[list[str], "a choice's options; empty at the smallest budgets"]
     page: Annotated[int | None, "null: no widget"]
     bbox: BBox | None
     read_only: bool
@@ -903,7 +903,10 @@ class FormFieldEntry(_FormFieldEntry, total=False):
     multiline: bool
     password: Annotated[bool, "its value is withheld"]
     hidden: bool
-    widgets: list[FieldWidget]
+    widgets: Annotated[
+        list[FieldWidget],
+        "where it is shown; only the first at the smallest budgets (widget_count counts all)",
+    ]
     widget_count: int
 
 
