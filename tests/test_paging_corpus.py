@@ -136,16 +136,15 @@ def test_search_coverage_on_scanned_files(f: CorpusFile | None) -> None:
     assert "note" in r
 
 
-# Every answer of a walk keeps the smallest budget (invariant 6), on a spread of the corpus:
+# Every answer of a walk keeps the smallest budget (invariant 6), on every corpus file:
 # every operation that pages, following its cursors, and the one-shot ones. The first entry of
 # an answer always goes in: it leaves out what another call gives (a section's preview, an
 # annotation's page text, a chunk part's breadcrumb, the layout lists) rather than go over.
 _SMALLEST = 1_000
-_SPREAD = corpus_files()[::4]
 _MAX_CALLS = 150
 
 
-@pytest.mark.parametrize("f", corpus_params(_SPREAD))
+@pytest.mark.parametrize("f", corpus_params(corpus_files()))
 def test_every_answer_keeps_the_smallest_budget(f: CorpusFile | None) -> None:
     require_corpus()
     assert f is not None
@@ -169,7 +168,11 @@ def test_every_answer_keeps_the_smallest_budget(f: CorpusFile | None) -> None:
     for name, walk in walks.items():
         cursor = None
         for _ in range(_MAX_CALLS):
-            answer = walk(cursor)
+            try:
+                answer = walk(cursor)
+            except PdfthinError as error:  # e.g. a section with no place: an envelope
+                assert error.code != "internal", name
+                break
             assert len(dumps(answer)) <= _SMALLEST, name
             cursor = answer.get("next_cursor")
             if cursor is None:
