@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -35,14 +36,41 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    # The release workflow's command (release.yml), from the repository root.
-    subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
-        check=True,
+    # The release workflow's command (release.yml), run on a copy of the repository: setuptools
+    # writes build/ and pdfthin.egg-info/ into the tree it builds, and tox runs two
+    # environments at once, so two builds in the one checkout can tread on each other.
+    tree = tmp_path_factory.mktemp("tree") / "pdfthin"
+    shutil.copytree(ROOT, tree, ignore=_not_in_a_build)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(tree)],
+        check=False,
         capture_output=True,
+        text=True,
         timeout=600,
     )
+    assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
     return out
+
+
+# What a checkout holds beside the sources: environments, caches, builds and npm packages.
+_DERIVED = {
+    ".git",
+    ".tox",
+    ".venv",
+    ".ci-venv",
+    "node_modules",
+    "target",
+    "build",
+    "dist",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+}
+
+
+def _not_in_a_build(directory: str, names: list[str]) -> set[str]:
+    return {n for n in names if n in _DERIVED or n.endswith(".egg-info")}
 
 
 def _sources() -> set[str]:
