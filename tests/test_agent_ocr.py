@@ -10,14 +10,13 @@ from __future__ import annotations
 import base64
 import json
 import struct
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from citation_support import FakeRasterizer, blank_png, fake_binding
+from cli_support import pdfthin_cli
 from pdfbuilder import PdfBuilder, inline_image
 
 from pdfthin.errors import PdfthinError
@@ -507,13 +506,7 @@ def test_the_cli_names_who_read_a_match_and_the_region_it_is_in(
     path.write_bytes(scan_pdf(text_page=True))
 
     def cli(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "pdfthin", *args],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = pdfthin_cli(*args)
         assert done.returncode == 0, done.stderr
         return done.stdout
 

@@ -8,20 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import pdfthin_cli as run
 from pdfbuilder import PdfBuilder
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample.pdf"
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pdfthin", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -14,25 +14,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import pdfthin_cli as run
+from cli_support import pdfthin_cli_bytes as run_bytes
 from pdfbuilder import PdfBuilder, encrypt, lined_pages, simple_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample.pdf"
 #: Pages and lines of the document where every line holds the searched word.
 PAGES, LINES = 30, 40
-
-
-def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "pdfthin", *args],
-        input=stdin,
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    return subprocess.CompletedProcess(
-        done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
-    )
 
 
 @pytest.fixture(scope="module")
@@ -383,12 +372,6 @@ def image_ids(path: Path) -> dict[str, str]:
     """Stored format (``raw`` for plain samples) -> the id of the image stored in it."""
     listed = json.loads(run("images", str(path), "--format", "json").stdout)["images"]
     return {image["format"]: image["id"] for image in listed}
-
-
-def run_bytes(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "pdfthin", *args], capture_output=True, timeout=120, check=False
-    )
 
 
 def test_image_output_keeps_the_format_its_extension_names(

@@ -16,6 +16,7 @@ import zlib
 from typing import Any
 
 import pytest
+from cli_support import pdfthin_cli_bytes
 from conftest import corpus_files, corpus_params, require_corpus
 from pdfbuilder import Outline, PdfBuilder, Raw, inline_image
 
@@ -806,12 +807,7 @@ def test_the_cli_chooses_at_random_and_prints_base64_without_a_file(tmp_path: An
     path.write_bytes(many_images_pdf(pages=1, per_page=3))
 
     def run(*args: str) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run(
-            [sys.executable, "-m", "pdfthin", "image", str(path), *args],
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
+        return pdfthin_cli_bytes("image", str(path), *args)
 
     direct = get_image(path.read_bytes(), "p1-x4", context=Context())
     shown = run("p1-x4")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import pdfthin_cli
 from conftest import CORPUS, require_corpus
 from pdfbuilder import PdfBuilder
 
@@ -139,17 +140,6 @@ def image_only_page(tmp_path: Path, crop_box: tuple[float, ...] | None = None) -
     path = tmp_path / "scan.pdf"
     path.write_bytes(scan.build())
     return path
-
-
-def pdfthin_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pdfthin", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        check=False,
-    )
 
 
 def test_the_packaged_binding_reads_a_generated_image_only_page(tmp_path: Path) -> None:

@@ -254,11 +254,8 @@ def _unmapped(page: PageContent, em: float, s: RegionSettings) -> Iterable[Regio
         distinct = set().union(*(found for b, found in signs if _overlap(b, box) > 0))
         if len(distinct) < s.unmapped_min_distinct:
             continue
-        yield Region(
-            _rounded(box),
-            UNMAPPED_TEXT,
-            _score(_margin(n, s.unmapped_min_chars, s.unmapped_full_chars)),
-            f"{n} glyphs have no Unicode mapping (private-use or control characters)",
+        yield _unmapped_region(
+            box, n, s.unmapped_min_chars, s.unmapped_full_chars, "private-use or control characters"
         )
 
 
@@ -266,26 +263,42 @@ def _unmapped_glyphs(page: PageContent, em: float, s: RegionSettings) -> Iterabl
     """Where glyphs with no Unicode mapping at all were shown (none of them is in the text),
     joined like the runs of unreadable characters, counted in glyphs."""
     shown: list[tuple[Box, int]] = []
-    for (x0, y0, x1, y1), n in page.unmapped_boxes:
-        box = (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))
+    for found, n in page.unmapped_boxes:
+        box = _on_page(found, page)
         if box[0] < box[2] and box[1] < box[3]:  # on the page
             shown.append((box, n))
     for box, n in _clusters(shown, s.join_em * em):
         if n < s.unmapped_min_glyphs or box[2] - box[0] < s.unmapped_min_width_em * em:
             continue
-        yield Region(
-            _rounded(box),
-            UNMAPPED_TEXT,
-            _score(_margin(n, s.unmapped_min_glyphs, s.unmapped_full_glyphs)),
-            f"{n} glyphs have no Unicode mapping (their font maps them to no character)",
+        yield _unmapped_region(
+            box,
+            n,
+            s.unmapped_min_glyphs,
+            s.unmapped_full_glyphs,
+            "their font maps them to no character",
         )
+
+
+def _unmapped_region(box: Box, n: int, least: int, full: int, why: str) -> Region:
+    """An ``unmapped_text`` region of ``n`` glyphs, surer from ``least`` glyphs to ``full``."""
+    return Region(
+        _rounded(box),
+        UNMAPPED_TEXT,
+        _score(_margin(n, least, full)),
+        f"{n} glyphs have no Unicode mapping ({why})",
+    )
+
+
+def _on_page(box: Box, page: PageContent) -> Box:
+    """``box`` clipped to the page (empty when it lies off the page)."""
+    x0, y0, x1, y1 = box
+    return (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))
 
 
 def _images(page: PageContent, em: float, s: RegionSettings) -> Iterable[Region]:
     area = page.width * page.height
     for image in page.images:
-        x0, y0, x1, y1 = image.bbox
-        box = (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))
+        box = _on_page(image.bbox, page)
         share = _area(box) / area
         if not s.image_min_share <= share < s.image_max_share:
             continue

@@ -40,7 +40,7 @@ from pdfthin.operations.params import (
 from pdfthin.operations.response import document_summary, size
 from pdfthin.operations.search_index import SearchIndex, build_index, normalize_query
 from pdfthin.operations.types import Coverage, FindResponse, Match, PageBox
-from pdfthin.operations.unreadable import MAX_LIST_CHARS, MIN_LIST_CHARS, REPORT_SHARE, page_list
+from pdfthin.operations.unreadable import page_list, within_share
 from pdfthin.pages import format_pages, parse_pages
 
 #: Room kept for the cursor (its OCR coverage included) and the "more" sentence.
@@ -240,13 +240,12 @@ def search_coverage(
                 "read; a match in the rest cannot be ruled out",
             ]
         ).strip()
-    longest = MAX_LIST_CHARS
-    while limit is not None and size(coverage) > limit * REPORT_SHARE:
-        coverage.update({key: page_list(pages, longest) for key, pages in lists.items()})  # type: ignore[typeddict-item]
-        if longest == MIN_LIST_CHARS:
-            break
-        longest = max(MIN_LIST_CHARS, longest // 2)
-    return coverage, unreadable
+
+    def cut(longest: int | None) -> Coverage:
+        cut_lists = {key: page_list(pages, longest) for key, pages in lists.items()}
+        return cast(Coverage, {**coverage, **cut_lists})
+
+    return within_share(cut, limit, None), unreadable
 
 
 # With OCR, what earlier calls learnt about the pages before the cursor travels in the cursor:

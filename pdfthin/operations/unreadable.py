@@ -22,7 +22,8 @@ code is named, and ``read_pages`` (or the reading ledger) gives each page's stat
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 
 from pdfthin.model import Document
 from pdfthin.operations.response import size
@@ -38,6 +39,8 @@ REPORT_SHARE = 0.25
 #: ... but a list is never cut shorter than this (a short list, "1-300", stays whole).
 MIN_LIST_CHARS = 12
 _DERIVED_KEY = "unreadable.pages"
+
+_Made = TypeVar("_Made", bound=Mapping[str, object])
 
 
 def all_unreadable(doc: Document) -> list[int]:
@@ -65,11 +68,12 @@ def unreadable_in(doc: Document, first: int, last: int) -> list[int]:
     return pages[bisect_left(pages, first) : bisect_right(pages, last)]
 
 
-def page_list(pages: list[int], longest: int = MAX_LIST_CHARS) -> str:
+def page_list(pages: list[int], longest: int | None = MAX_LIST_CHARS) -> str:
     """``pages`` (sorted) as compact ranges, cut to at most ``longest`` characters at a range
-    boundary, ending in ``…`` when cut (``…`` alone when not even one range fits)."""
+    boundary, ending in ``…`` when cut (``…`` alone when not even one range fits); whole when
+    ``longest`` is ``None``."""
     text = format_pages(pages)
-    if len(text) <= longest:
+    if longest is None or len(text) <= longest:
         return text
     cut = text.rfind(",", 0, longest - 1) if longest > 1 else -1
     return text[:cut] + ",…" if cut > 0 else "…"
@@ -92,9 +96,9 @@ def report(
     said = [f"{needing_ocr} need OCR"] if needing_ocr else []
     if partial:
         said.append(f"{partial} read in part")
-    longest = MAX_LIST_CHARS
-    while True:
-        made: UnreadableReport = {
+
+    def made(longest: int | None) -> UnreadableReport:
+        return {
             "count": len(missing),
             "pages": page_list(missing, longest),
             "reasons": {code: page_list(nums, longest) for code, nums in by_reason.items()},
@@ -103,6 +107,19 @@ def report(
                 "their text is missing here, not absent from the document"
             ),
         }
+
+    return within_share(made, limit, MAX_LIST_CHARS)
+
+
+def within_share(
+    make: Callable[[int | None], _Made], limit: int | None, first: int | None
+) -> _Made:
+    """What ``make(longest)`` makes with its page lists cut at ``longest`` characters (``None``:
+    not cut), first at ``first``, then cut to half, and less (to :data:`MIN_LIST_CHARS` at the
+    least), until it takes at most :data:`REPORT_SHARE` of the budget ``limit``."""
+    longest = first
+    while True:
+        made = make(longest)
         if limit is None or longest == MIN_LIST_CHARS or size(made) <= limit * REPORT_SHARE:
             return made
-        longest = max(MIN_LIST_CHARS, longest // 2)
+        longest = MAX_LIST_CHARS if longest is None else max(MIN_LIST_CHARS, longest // 2)
