@@ -109,11 +109,10 @@ def describe_document(
         pages["needs_ocr_reasons"] = _reasons(doc, statuses["needs_ocr"])
     if transcribed:
         response["transcribed"] = {
-            "pages": compact(sorted(transcribed)),
             "provenance": AGENT,
-            "message": "pages without a text layer that the agent transcribed "
-            "(submit_transcription): read_pages, read_section, get_chunks and find_in_document "
-            "give their transcription",
+            "message": "the pages under pages.ocr have no text layer: the agent transcribed "
+            "them (submit_transcription), and read_pages, read_section, get_chunks and "
+            "find_in_document give their transcription",
         }
     unreadable = report(doc, [p.number for p in known if p.number not in transcribed])
     if unreadable:

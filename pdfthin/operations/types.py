@@ -226,7 +226,8 @@ class Borderline(TypedDict):
 
 
 class Transcribed(TypedDict):
-    pages: Annotated[str, "the pages, as compact ranges"]
+    """Who read the pages under ``pages.ocr`` (the agent)."""
+
     provenance: Literal["agent"]
     message: str
 
