@@ -27,7 +27,7 @@ from pdfthin.model import Document
 from pdfthin.model.annotations import CoveredTexts, covered_texts
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
-from pdfthin.operations.paging import Pager, fill
+from pdfthin.operations.paging import DROP, Pager, fill, lean_first
 from pdfthin.operations.params import ANNOTATION_KINDS, KINDS, budget
 from pdfthin.operations.response import bbox, document_summary, size
 from pdfthin.operations.types import (
@@ -170,37 +170,17 @@ def get_annotations(
                 "call again with next_cursor to continue"
             ),
         }
-    # The first entry always goes in; one longer than the whole answer's budget leaves room
-    # (measured in the answer as it stands) by :func:`_lean`.
-    over = size(response) - limit
-    if over > 0 and len(entries) == 1:
-        listed_in = response["annotations"] or response["embedded_files"]
-        listed_in[0] = _lean(listed_in[0], size(listed_in[0]) - over)
+    # The first entry always goes in; one longer than the whole answer's budget leaves out
+    # the page's text under it, its boxes and dates (read_pages and a larger budget give
+    # them), then cuts its texts, what it says last.
+    if len(entries) == 1:
+        listed_in = cast("list[Any]", response["annotations"] or response["embedded_files"])
+        lean_first(response, listed_in[0], limit, _LEAN_STEPS, _LEAN_CUT)
     return response
 
 
-#: What an entry too large for a small budget leaves out first (the page's text under it, its
-#: boxes and dates: read_pages and a larger budget give them) ...
-_LEAN_FIRST = ("quads", "text", "text_problem", "modified", "created")
-#: ... then the texts it cuts, ending in ``…`` (``truncated``), what it says last.
+_LEAN_STEPS = [(key, DROP) for key in ("quads", "text", "text_problem", "modified", "created")]
 _LEAN_CUT = ("subject", "author", "file", "name", "uri", "contents")
-
-
-def _lean(entry: Any, room: int) -> Any:
-    """An annotation or embedded file made to take at most ``room`` characters as far as its
-    texts allow (the first of an answer, which always goes in, on a budget it outgrows)."""
-    cut = dict(entry)
-    for key in _LEAN_FIRST:
-        if size(cut) > room:
-            cut.pop(key, None)
-    for key in _LEAN_CUT:
-        value = cut.get(key)
-        while isinstance(value, str) and value and size(cut) > room:
-            keep = max(0, len(value.rstrip("…")) - (size(cut) - room) - 1)
-            value = value[:keep] + "…" if keep else ""
-            cut[key] = value
-            cut["truncated"] = True
-    return cut
 
 
 def _kinds(kinds: str | None) -> frozenset[str]:

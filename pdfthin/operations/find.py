@@ -26,7 +26,7 @@ from pdfthin.operations.anchors import anchor_of
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.locate import chunk_at, line_boxes, match_boxes
 from pdfthin.operations.ocr import next_batch, page_view, pending, require_binding, transcribe
-from pdfthin.operations.paging import Pager, fill
+from pdfthin.operations.paging import DROP, Pager, fill, lean_first
 from pdfthin.operations.params import (
     CASE_SENSITIVE,
     CONTEXT_CHARS,
@@ -178,9 +178,8 @@ def find_in_document(
         while size(response) > limit and chars > 0:
             chars //= 2
             response["matches"][0] = _entry(looked_at[0], views, chars, doc)
-        for key in ("chunk_id", "anchor"):
-            if size(response) > limit:
-                response["matches"][0].pop(key, None)  # type: ignore[misc]
+        steps = [("chunk_id", DROP), ("anchor", DROP)]
+        lean_first(response, cast("dict[str, Any]", response["matches"][0]), limit, steps)
     return response
 
 

@@ -11,12 +11,12 @@ document and kept with it; a cursor continues it.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from pdfthin.model.forms import LabelledField, labelled_fields
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
-from pdfthin.operations.paging import Pager, fill
+from pdfthin.operations.paging import Pager, fill, lean_first
 from pdfthin.operations.params import budget
 from pdfthin.operations.response import bbox, document_summary, size
 from pdfthin.operations.types import (
@@ -118,12 +118,9 @@ def get_form_fields(
     # The first field always goes in; one longer than the whole answer's budget leaves out
     # its widgets past the first (widget_count counts them all), then its options (a larger
     # budget gives both).
-    if size(response) > limit and len(response["fields"]) == 1:
-        field = response["fields"][0]
-        if len(field.get("widgets", [])) > 1:
-            field["widgets"] = field["widgets"][:1]
-        if size(response) > limit:
-            field["options"] = []
+    if len(response["fields"]) == 1:
+        steps = [("widgets", lambda widgets: widgets[:1]), ("options", [])]
+        lean_first(response, cast("dict[str, Any]", response["fields"][0]), limit, steps)
     return response
 
 

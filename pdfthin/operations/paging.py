@@ -7,12 +7,13 @@ document, OCR mode, arguments), and the next one is issued by the same object. T
 the compact JSON of the whole response (:func:`~.response.size`): the parts already built, room
 kept for the longest cursor the call could issue (:meth:`Pager.longest`) and what the handler
 reserves for its own account of what was left out. :func:`fill` then takes a list's entries
-while they fit; :func:`fit_text` finds how much of one text fits.
+while they fit; :func:`fit_text` finds how much of one text fits; :func:`lean_first` makes the
+one entry an answer always holds smaller when it alone outgrows the budget.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -197,3 +198,37 @@ def fit_text(text: str, offset: int, fits: Callable[[int], bool]) -> int:
     if end > offset and 0xD800 <= ord(text[end - 1]) <= 0xDBFF:
         end -= 1
     return max(end, offset + 1)
+
+
+#: A step of :func:`lean_first` that removes its key.
+DROP: Any = object()
+
+
+def lean_first(
+    response: Mapping[str, Any],
+    entry: MutableMapping[str, Any],
+    limit: int,
+    steps: Sequence[tuple[str, Any]],
+    cut: Sequence[str] = (),
+) -> None:
+    """Make ``entry``, the one entry of ``response`` (which always goes in whole), leave room
+    for the rest of the answer while the whole answer is over ``limit`` characters: first
+    each step in order, ``(key, value)``, while still over (``value`` replaces the key's;
+    :data:`DROP` removes it; a callable is given the old value), then each text of ``cut``,
+    cut shorter and ending in ``…``, until the answer fits or the text is gone. What each
+    operation leaves out, and in which order, is its own (what another call, or a larger
+    budget, gives); an entry whose texts were cut says ``truncated``."""
+    for key, value in steps:
+        if size(response) <= limit:
+            return
+        if value is DROP:
+            entry.pop(key, None)
+        elif key in entry:
+            entry[key] = value(entry[key]) if callable(value) else value
+    for key in cut:
+        text = entry.get(key)
+        while isinstance(text, str) and text and size(response) > limit:
+            keep = max(0, len(text.rstrip("…")) - (size(response) - limit) - 1)
+            text = text[:keep] + "…" if keep else ""
+            entry[key] = text
+            entry["truncated"] = True

@@ -26,7 +26,7 @@ import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
@@ -36,7 +36,7 @@ from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.find import search_coverage
 from pdfthin.operations.locate import match_boxes
-from pdfthin.operations.paging import fill
+from pdfthin.operations.paging import DROP, fill, lean_first
 from pdfthin.operations.params import QUERY, TOP_K, budget
 from pdfthin.operations.response import bbox, document_summary, size
 from pdfthin.operations.search_index import build_index, normalize_query
@@ -225,13 +225,8 @@ def search_chunks(
     # hit boxes (the chunk's box stays), then its breadcrumb: get_chunks or a larger budget
     # gives them.
     if len(response["results"]) == 1:
-        first = response["results"][0]
-        if size(response) > limit:
-            first.pop("anchor", None)
-        if size(response) > limit:
-            first["bbox"] = []
-        if size(response) > limit:
-            first["breadcrumb"] = []
+        steps = [("anchor", DROP), ("bbox", []), ("breadcrumb", [])]
+        lean_first(response, cast("dict[str, Any]", response["results"][0]), limit, steps)
     return response
 
 
