@@ -17,11 +17,12 @@ from pdfbuilder import PdfBuilder
 
 import pdfthin
 from pdfthin.deadline import Deadline, applied
-from pdfthin.engine import Limits, open_pdf
+from pdfthin.engine import EngineDocument, Limits, open_pdf
 from pdfthin.errors import PdfthinError
 from pdfthin.model import document as model
 from pdfthin.model.document import PROFILE_PAGES, Page, profile_sample
 from pdfthin.model.pagecache import PageCache, page_bytes
+from pdfthin.operations import Context, get_info, read_pages
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -102,6 +103,29 @@ def test_the_first_page_costs_the_profile_and_itself(
     assert len(laid_out) == PROFILE_PAGES + 1
     doc.page(150)  # cached
     assert len(laid_out) == PROFILE_PAGES + 1
+
+
+def test_the_documents_facts_are_read_once_and_only_when_asked_for(
+    book: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting a document's annotations reads every page object: a call about one page
+    does not, the first call that needs the facts does, once."""
+    read: list[int] = []
+    facts = EngineDocument.facts
+
+    def counted(self: EngineDocument) -> Any:
+        read.append(self.page_count)
+        return facts(self)
+
+    monkeypatch.setattr(EngineDocument, "facts", counted)
+    context = Context()
+    read_pages(book, pages="1", context=context)
+    assert read == []
+    first = get_info(book, context=context)
+    assert read == [200]
+    assert get_info(book, context=context) == first
+    assert read == [200]
+    assert first["annotations"] == 0 and first["forms"] == {"fields": 0, "xfa": False}
 
 
 def test_the_profile_sample_is_bounded_and_covers_short_documents() -> None:

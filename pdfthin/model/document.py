@@ -1,7 +1,8 @@
 """The document model: every page as Markdown with a status, built page by page on demand.
 
-``build_document`` opens the work: it reads the document's facts and its profile (a fixed,
-bounded sample of pages laid out and finished together: ``profile_sample``), and returns a
+``build_document`` opens the work: it reads the document's metadata, outline and profile (a
+fixed, bounded sample of pages laid out and finished together: ``profile_sample``; its other
+facts are read when first asked for), and returns a
 :class:`Document` whose pages are read, laid out, finished against the profile and rendered
 when an operation asks for them, then kept in a page cache (:class:`~.pagecache.PageCache`, a
 byte budget per process). A page's Markdown is a function of the page and the profile: the
@@ -150,12 +151,23 @@ class Document:
     recovered: str | None = None
     #: Seconds spent opening the document and making its profile.
     extraction_seconds: float = 0.0
-    facts: DocumentFacts = field(default_factory=DocumentFacts)
+    #: Reads :attr:`facts` when they are first asked for (a built document's engine);
+    #: ``None``: the document has none to read.
+    facts_reader: Callable[[], DocumentFacts] | None = field(
+        default=None, repr=False, compare=False
+    )
     #: Problems of the document as a whole: a walk over its objects or its work budget cut
     #: short (what was read is kept; these say what was not).
     problems: list[str] = field(default_factory=list)
     #: Data derived on demand and kept with the document (search index, OCR results).
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def facts(self) -> DocumentFacts:
+        """Form fields, XFA, attachments, link and annotation counts (bounded walks), read
+        when first asked for; a document with no reader has none."""
+        reader = self.facts_reader
+        return reader() if reader is not None else DocumentFacts()
 
     def page(self, number: int) -> Page:
         """Page ``number``, 1-based; anything else (0, a negative number counting from the end,
@@ -254,7 +266,6 @@ def _build(
         stop.check()
         profiled[content.number] = _page(content, layout, known_words, labels, found)
     stop.check()
-    facts = engine.facts()
     builder = _Builder(engine, profile, known_words, profiled, labels, cache)
     builder.progress = progress
     builder.seconds = time.perf_counter() - started
@@ -267,7 +278,7 @@ def _build(
         pages=Pages(builder),
         recovered=engine.recovered,
         extraction_seconds=time.perf_counter() - started,
-        facts=facts,
+        facts_reader=builder.facts,
         problems=list(engine.problems),
     )
     builder.problems = doc.problems
@@ -367,6 +378,7 @@ class _Builder:
         #: Pages laid out, the profile's included.
         self.built = len(profiled)
         self._token = object()  # this document's pages in the shared cache
+        self._facts: DocumentFacts | None = None
         self._lock = threading.Lock()
         #: Seconds spent building the document's pages, the profile's included.
         self.seconds = 0.0
@@ -389,6 +401,21 @@ class _Builder:
                 return found
             return self._build(number, current())
 
+    def facts(self) -> DocumentFacts:
+        """The document's facts, read once, when first asked for: counting its annotations
+        reads every page object, which a call about a few pages does not need."""
+        with self._lock:
+            if self._facts is None:
+                self._facts = self.engine.facts()
+                self._note_problems()
+            return self._facts
+
+    def _note_problems(self) -> None:
+        """The engine's problems of the document as a whole, each once, in the document's."""
+        for problem in self.engine.problems:
+            if problem not in self.problems:
+                self.problems.append(problem)
+
     def size(self, number: int) -> tuple[float, float, int]:
         """Page ``number``'s size and rotation: its page's when built, else from the page
         tree (rounded as a built page's are)."""
@@ -410,9 +437,7 @@ class _Builder:
         finally:
             engine.document_deadline = None
             self.seconds += time.monotonic() - started
-        for problem in engine.problems:
-            if problem not in self.problems:
-                self.problems.append(problem)
+        self._note_problems()
         self.cache.put((self._token, number), page)
         if self.progress is not None:
             self.progress(number, engine.page_count)
