@@ -324,6 +324,9 @@ class PdfBuilder:
         self.catalog: dict[str, Any] = {"Type": "/Catalog", "Pages": self.pages_ref}
         #: Extra entries of the page tree root (inheritable /Resources, /MediaBox, /Rotate).
         self.pages_extra: dict[str, Any] = {}
+        #: The page tree root's whole dictionary, when a test shapes the tree itself (its
+        #: nodes added as objects, its pages' /Parent given in ``extra``).
+        self.pages_root: dict[str, Any] | None = None
         self.info: dict[str, Any] | None = None
         self.trailer_extra: dict[str, Any] = {}
 
@@ -814,6 +817,8 @@ class PdfBuilder:
             kids = [kids[0], middle]
         pages_dict: dict[str, Any] = {"Type": "/Pages", "Kids": kids, "Count": len(self.page_refs)}
         pages_dict.update(self.pages_extra)
+        if self.pages_root is not None:
+            pages_dict = self.pages_root
         objects[0] = self.catalog
         objects[1] = pages_dict
         info_ref: Ref | None = None

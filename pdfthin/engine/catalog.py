@@ -18,6 +18,7 @@ from pypdf.generic import IndirectObject
 
 from pdfthin.engine.content.interpreter import decode_text_string
 from pdfthin.engine.objects import get, resolve, truthy
+from pdfthin.engine.page_tree import PageTree
 from pdfthin.engine.types import DocumentFacts, Metadata, OutlineEntry
 from pdfthin.engine.walk import Walk, depth_first
 
@@ -46,16 +47,14 @@ class Catalog:
         self,
         reader: pypdf.PdfReader,
         header_version: str,
-        pages: list[Any],
-        page_numbers: dict[tuple[int, int], int],
+        pages: PageTree,
         problem: Callable[[str | None], None],
     ) -> None:
         self.reader = reader
         self.header_version = header_version
+        #: The pages, and a page reference's 1-based number.
         self._pages = pages
         self.page_count = len(pages)
-        #: (object number, generation) of each page object -> its 1-based number.
-        self._page_numbers = page_numbers
         #: Notes a problem of the document as a whole (a walk cut short).
         self._problem = problem
         self._dest_names: dict[str, Any] | None = None
@@ -66,8 +65,7 @@ class Catalog:
         document's problem callback: a bound method of the engine document, which holds this
         catalog, so that the two (and the reader behind them) are freed at once, not left to
         the cyclic collector."""
-        self._pages = []
-        self._page_numbers = {}
+        self._pages = PageTree.eager([], [])
         self._dest_names = None
         self._problem = _ignore
 
@@ -238,7 +236,7 @@ class Catalog:
                 return None, "empty destination"
             target = dest[0]
             if isinstance(target, IndirectObject):
-                page = self._page_numbers.get((target.idnum, target.generation))
+                page = self._pages.number_of(target)
                 if page is not None:
                     return page, None
                 return None, "destination points to an object that is not a page"
@@ -301,7 +299,7 @@ class Catalog:
             self._problem(walk.cut)
         # Each annotation once, however many pages list it (or the array holding it).
         walk = Walk("annotations")
-        for page_obj in self._pages[:MAX_ANNOTATED_PAGES]:
+        for page_obj in self._pages.head(MAX_ANNOTATED_PAGES):
             for annot in walk.items(page_obj, "/Annots")[:MAX_ANNOTATIONS]:
                 node = walk.visit(annot)
                 if walk.cut is not None:

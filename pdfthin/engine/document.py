@@ -51,6 +51,7 @@ from pdfthin.engine.content.layers import NO_LAYERS, Layers
 from pdfthin.engine.forms import add_value_runs, read_fields
 from pdfthin.engine.gcpause import collection_paused
 from pdfthin.engine.objects import get, num, resolve
+from pdfthin.engine.page_tree import PageTree
 from pdfthin.engine.structure_tree import StructureTree
 from pdfthin.engine.types import (
     DocumentFacts,
@@ -180,7 +181,6 @@ class EngineDocument:
         self._fonts: dict[Any, Any] = {}
         self._native_fonts: native_page.NativeFonts = {}
         self._keepalive: list[Any] = []
-        self._page_refs: list[Any] = []
         self._structure: StructureTree | None = None
         self._fields: list[FormField] | None = None
         self._xfa_only = False
@@ -204,19 +204,8 @@ class EngineDocument:
         #: What is left of the budget all pages' annotation walks share.
         self._annotation_steps = MAX_DOCUMENT_STEPS
         self._page_links: dict[int, tuple[PageLink, ...]] = {}
-        self._page_numbers = {
-            (ref.idnum, ref.generation): i + 1
-            for i, ref in enumerate(self._page_refs)
-            if ref is not None
-        }
         #: The document's facts apart from its pages (catalog.py).
-        self.catalog = Catalog(
-            self.reader,
-            self.header_version,
-            self._pages,
-            self._page_numbers,
-            self._problem,
-        )
+        self.catalog = Catalog(self.reader, self.header_version, self._pages, self._problem)
 
     def close(self) -> None:
         """Let go of the parsed PDF: pypdf's objects (``PdfReader.close``) and the fonts and
@@ -232,9 +221,8 @@ class EngineDocument:
         # in cycles only the collector frees, and the caller decides how long the bytes live.
         self.reader.stream.close()
         self.data = b""
-        self._pages = []
+        self._pages.close()
         self.catalog.close()
-        self._page_refs = []
         self._structure = None
         self._fonts.clear()
         self._native_fonts.clear()
@@ -261,9 +249,11 @@ class EngineDocument:
 
     # --- opening -------------------------------------------------------------------------
 
-    def _open(self, data: bytes, password: str | None) -> tuple[pypdf.PdfReader, list[Any]]:
-        """Open with pypdf; when that fails, try again on rebuilt cross-references, then
-        with our own page-tree walk, then by scanning for page objects."""
+    def _open(self, data: bytes, password: str | None) -> tuple[pypdf.PdfReader, PageTree]:
+        """Open with pypdf and find pages on demand by the page tree's counts
+        (page_tree.py); when the counts cannot be trusted, read every page with pypdf; when
+        that fails, try again on rebuilt cross-references, then with our own page-tree walk,
+        then by scanning for page objects."""
         try:
             reader = self._reader(data, password)
         except PdfthinError:
@@ -281,11 +271,14 @@ class EngineDocument:
             except Exception:
                 raise _open_error(exc) from None
             self.recovered = f"cross-reference table rebuilt ({_short(exc)})"
+        tree = PageTree.lazy_or_none(reader, self._problem)
+        if tree is not None:
+            return reader, tree
         try:
             pages = list(reader.pages)
-            self._page_refs = [getattr(p, "indirect_reference", None) for p in pages]
             if pages:
-                return reader, pages
+                refs = [getattr(p, "indirect_reference", None) for p in pages]
+                return reader, PageTree.eager(pages, refs)
             error: Exception = PdfReadError("the page tree holds no pages")
         except FileNotDecryptedError:
             raise PdfthinError("encrypted", "the PDF needs a password") from None
@@ -298,8 +291,7 @@ class EngineDocument:
             pages, refs = walk(reader)
             if pages:
                 self.recovered = f"{what} ({_short(error)})"
-                self._page_refs = refs
-                return reader, pages
+                return reader, PageTree.eager(pages, refs)
         if _brotli_missing(self.data):
             raise PdfthinError(
                 "unsupported",
@@ -471,7 +463,6 @@ class EngineDocument:
                     self._fields = read_fields(
                         acroform,
                         self._pages,
-                        self._page_numbers,
                         self._display_matrix,
                         self._appearance_text,
                         self._problem,
@@ -576,7 +567,7 @@ class EngineDocument:
             except Exception:
                 self._structure = StructureTree(None)
         try:
-            ref = self._page_refs[number - 1] if number <= len(self._page_refs) else None
+            ref = self._pages.ref(number - 1)
             return self._structure.page(self._pages[number - 1], ref)
         except Exception as exc:
             return PageStructure(problems=[f"the structure tree cannot be read: {_short(exc)}"])
@@ -630,6 +621,12 @@ class EngineDocument:
     def _read_page(self, number: int, stop_at: float) -> PageContent:
         page_obj = self._pages[number - 1]
         content, box, rotation = self._blank(number)
+        if page_obj is None:
+            content.problems.append(
+                f"not read: the page tree counts {self.page_count} pages and holds no page {number}"
+            )
+            content.incomplete = True
+            return content
         try:
             data, problems = content_bytes(page_obj)
         except Exception as exc:

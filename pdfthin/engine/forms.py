@@ -20,6 +20,7 @@ from pypdf.generic import IndirectObject, NameObject, StreamObject
 from pdfthin.engine.catalog import MAX_ANNOTATED_PAGES, MAX_ANNOTATIONS, MAX_FIELDS
 from pdfthin.engine.content.interpreter import Matrix, decode_text_string
 from pdfthin.engine.objects import get, num, resolve, truthy
+from pdfthin.engine.page_tree import PageTree
 from pdfthin.engine.types import FieldValue, FormField, FormWidget, PageContent, TextRun
 from pdfthin.engine.walk import Walk
 
@@ -72,8 +73,7 @@ class _Inherited:
 
 def read_fields(
     acroform: Any,
-    pages: list[Any],
-    page_numbers: dict[tuple[int, int], int],
+    pages: PageTree,
     matrices: Callable[[int], Matrix],
     appearance_text: AppearanceReader,
     problem: Callable[[str | None], None],
@@ -106,7 +106,7 @@ def read_fields(
         if len(fields) >= MAX_FIELDS:
             problem(f"form fields: read up to {MAX_FIELDS}; any more were not")
             break
-        widgets = _widgets(item, node, kids, walk, on_page, page_numbers, matrices)
+        widgets = _widgets(item, node, kids, walk, on_page, pages, matrices)
         fields.append(_field(node, ctx, widgets, need_appearances, appearance_text, budget))
     problem(walk.cut)
     return fields
@@ -127,12 +127,12 @@ def _inherit(node: Any, parent: _Inherited) -> _Inherited:
     )
 
 
-def _annotation_pages(pages: list[Any], problem: Callable[[str | None], None]) -> dict[Any, int]:
+def _annotation_pages(pages: PageTree, problem: Callable[[str | None], None]) -> dict[Any, int]:
     """(object number, generation) of each annotation -> the first page whose /Annots lists
     it."""
     walk = Walk("annotations")
     out: dict[Any, int] = {}
-    for number, page_obj in enumerate(pages[:MAX_ANNOTATED_PAGES], start=1):
+    for number, page_obj in enumerate(pages.head(MAX_ANNOTATED_PAGES), start=1):
         annots = walk.items(page_obj, "/Annots")
         if not walk.step(len(annots)):
             break
@@ -149,7 +149,7 @@ def _widgets(
     kids: list[Any],
     walk: Walk,
     on_page: dict[Any, int],
-    page_numbers: dict[tuple[int, int], int],
+    pages: PageTree,
     matrices: Callable[[int], Matrix],
 ) -> list[tuple[FormWidget, Any]]:
     """The field's widgets, with their dictionaries: the field itself when it has a /Rect (a
@@ -169,7 +169,7 @@ def _widgets(
         if page is None:
             target = dict.get(widget, "/P") if isinstance(widget, dict) else None
             if isinstance(target, IndirectObject):
-                page = page_numbers.get((target.idnum, target.generation))
+                page = pages.number_of(target)
         rect = _rect(get(widget, "/Rect"))
         if page is None or rect is None:
             continue
