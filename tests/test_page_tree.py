@@ -16,6 +16,7 @@ from pdfbuilder import PdfBuilder, Ref
 
 from pdfthin.engine.document import EngineDocument
 from pdfthin.engine.page_tree import PageTree
+from pdfthin.errors import PdfthinError
 
 
 def _text(i: int) -> bytes:
@@ -224,3 +225,6 @@ def test_a_page_the_tree_counts_but_does_not_hold_is_unread_not_empty() -> None:
     missing = doc2.page(3)
     assert missing.incomplete and not missing.runs
     assert any("holds no page 3" in p for p in missing.problems)
+    with pytest.raises(PdfthinError) as raised:
+        doc2.citation_pdf(3, (0, 0, 100, 100), [])
+    assert raised.value.code == "malformed"

@@ -412,6 +412,10 @@ class EngineDocument:
         self._check_open()
         number = check_page(number, self.page_count)
         page_obj = self._pages[number - 1]
+        if page_obj is None:
+            raise PdfthinError(
+                "malformed", f"the page tree counts page {number} and holds none", page=number
+            )
         box, rotation = _page_geometry(page_obj)
         with _pypdf_quiet(self.limits):
             content, problems = content_bytes(page_obj)

@@ -91,6 +91,8 @@ def _kid_list(node: Any) -> list[Any]:
         return []
     if not isinstance(kids, list):
         raise TreeMismatch("/Kids is not an array")
+    if len(kids) > MAX_TRUSTED_COUNT:
+        raise TreeMismatch("a node with more kids than pages are trusted unread")
     return list(kids)
 
 
