@@ -12,6 +12,7 @@ from typing import Any
 import pypdf
 import pytest
 from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from object_reads import ObjectReads
 from pdfbuilder import PdfBuilder, Ref
 
 from pdfthin.engine.document import EngineDocument
@@ -135,21 +136,6 @@ def test_descended_pages_are_pypdfs_on_the_corpus(f: CorpusFile | None) -> None:
     _same_as_pypdf(f.path.read_bytes(), f.password or "")
 
 
-class _Reads:
-    """The distinct objects pypdf's reader parses (its public ``get_object``)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.objects: set[int] = set()
-        original = pypdf.PdfReader.get_object
-
-        def counting(reader: pypdf.PdfReader, indirect: Any) -> Any:
-            number = indirect if isinstance(indirect, int) else indirect.idnum
-            self.objects.add(number)
-            return original(reader, indirect)
-
-        monkeypatch.setattr(pypdf.PdfReader, "get_object", counting)
-
-
 def test_opening_a_long_document_reads_only_the_nodes_on_the_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -157,7 +143,7 @@ def test_opening_a_long_document_reads_only_the_nodes_on_the_way(
     balanced = [["p"] * 20 for _ in range(pages // 20)]
     for shape in (["p"] * pages, balanced):
         data = _tree(shape)
-        reads = _Reads(monkeypatch)
+        reads = ObjectReads(monkeypatch)
         doc = EngineDocument(data)
         content = doc.page(pages // 2)
         assert doc.page_count == pages and doc.recovered is None

@@ -16,8 +16,10 @@ from typing import Any
 import pypdf
 from pypdf.generic import IndirectObject
 
+from pdfthin.engine import page_labels
 from pdfthin.engine.content.interpreter import decode_text_string
 from pdfthin.engine.objects import get, resolve, truthy
+from pdfthin.engine.page_labels import MAX_LABEL_CHARS
 from pdfthin.engine.page_tree import PageTree
 from pdfthin.engine.types import DocumentFacts, Metadata, OutlineEntry
 from pdfthin.engine.walk import Walk, depth_first
@@ -28,8 +30,6 @@ MAX_FIELDS = 100_000
 MAX_NAMES = 1_000
 MAX_ANNOTATED_PAGES = 100_000
 MAX_ANNOTATIONS = 10_000
-#: Characters of a page label (a prefix longer than this is not a label a reader can use).
-MAX_LABEL_CHARS = 128
 _DATE = re.compile(
     r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?(\d{2})?'?(\d{2})?"
 )
@@ -111,41 +111,26 @@ class Catalog:
         )
 
     def _labels(self) -> list[str] | None:
+        """Every page's label from the ``/PageLabels`` number tree (page_labels.py), read by
+        a bounded walk; ``None`` without labels, or when the walk was cut or a prefix is
+        longer than a label (said as a problem)."""
         root = resolve(self.reader.trailer.get("/Root"))
         tree = get(root, "/PageLabels")
-        if tree is None or not self._labels_bounded(tree):
+        if tree is None:
             return None
-        try:
-            # pypdf reads a number tree once for all pages (7.0 and later), so with its size
-            # bounded above its work is bounded by that size and the page count.
-            labels = list(self.reader.page_labels)
-        except Exception:
-            return None
-        if len(labels) != self.page_count:
-            return None
-        return [_label(str(label)) for label in labels]
-
-    def _labels_bounded(self, tree: Any) -> bool:
-        """Is the page-label number tree small enough to hand to pypdf? Its nodes and
-        ``/Nums`` entries are counted by a bounded walk first; a tree past the walk's budget,
-        or one whose label prefixes are longer than a label, is not read (and said so)."""
         walk = Walk("page labels")
-        for _, node in depth_first(walk, [tree], lambda n: walk.items(n, "/Kids")):
-            nums = walk.items(node, "/Nums")
-            if not walk.step(len(nums)):
-                break
-            for value in nums[1::2]:
-                prefix = get(resolve(value), "/P")
-                if isinstance(prefix, (str, bytes)) and len(prefix) > MAX_LABEL_CHARS:
-                    self._problem(
-                        f"page labels: a prefix is longer than {MAX_LABEL_CHARS} characters; "
-                        "labels were not read"
-                    )
-                    return False
+        try:
+            spans = page_labels.ranges(tree, walk)
+        except page_labels.LabelsTooLong:
+            self._problem(
+                f"page labels: a prefix is longer than {MAX_LABEL_CHARS} characters; "
+                "labels were not read"
+            )
+            return None
         if walk.cut is not None:
             self._problem(walk.cut)
-            return False
-        return True
+            return None
+        return page_labels.labels(spans, self.page_count)
 
     def outline(self) -> tuple[list[OutlineEntry], list[str]]:
         root = resolve(self.reader.trailer.get("/Root"))
@@ -350,10 +335,6 @@ def name_tree(root: Any, walk: Walk) -> Iterator[tuple[str, Any]]:
         for i in range(0, len(names) - 1, 2):
             key = resolve(names[i])
             yield (key.decode("latin-1") if isinstance(key, bytes) else str(key)), names[i + 1]
-
-
-def _label(label: str) -> str:
-    return label if len(label) <= MAX_LABEL_CHARS else label[: MAX_LABEL_CHARS - 1] + "…"
 
 
 def pdf_date(raw: str | None) -> str | None:
