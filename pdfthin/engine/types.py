@@ -41,6 +41,10 @@ class TextRun:
     #: The qualified name of the form field whose value this run shows (a run the engine
     #: places in the field's widget, :mod:`pdfthin.engine.forms`); ``""``: drawn by the page.
     form_field: str = ""
+    #: Drawn by the same ``TJ`` array as the run before it (``seq`` one less), past a
+    #: displacement wider than ``PIECE_GAP_EM`` (a cut the interpreters make, content/pieces.py
+    #: decides whether it stands).
+    joined: bool = False
 
 
 @dataclass(slots=True)

@@ -31,6 +31,8 @@ GUTTER_MIN_ROWS = 3
 #: Monospaced runs on one baseline join across gaps up to this many ems (code indentation).
 CODE_GAP_EM = 12.0
 _WORDISH = re.compile(r"^[^\W\d_][\w’'.,;:()-]*(?: [^\W\d_][\w’'.,;:()-]*){0,3}$")
+#: Quotation marks and brackets around a word.
+_WRAP = "\"'“”‘’«»()[]{}"
 _NUMBERISH = re.compile(r"^[-+−–(]?[\d.,%/:]+[)]?[.,;]?$")
 #: Evenly spaced pieces of one row up to this many ems apart are a stretched justified line.
 STRETCHED_GAP_EM = 5.0
@@ -500,8 +502,9 @@ def _sublabel(text: str) -> bool:
 def _prose_row(pieces: list[list[TextRun]]) -> bool:
     """Pieces of one row that read as prose: mostly words, few bare numbers (table cells and
     formula pieces are not)."""
+    # A word in quotes or brackets ("“Now", "[Online]") is still a word.
     texts = [
-        (runs[0].text if len(runs) == 1 else "".join(r.text for r in runs)).strip()
+        (runs[0].text if len(runs) == 1 else "".join(r.text for r in runs)).strip().strip(_WRAP)
         for runs in pieces
     ]
     words = sum(1 for t in texts if _WORDISH.match(t))

@@ -38,16 +38,17 @@ def get_info(
         {"pages": compact(nums), "width": w, "height": h, "rotation": r, "unit": "pt"}
         for (w, h, r), nums in sizes.items()
     ]
+    facts = doc.facts  # read once (a property: the first call reads them)
     response: InfoResponse = {
         "document": document_ref(doc),
         "metadata": metadata_of(doc),
         "page_sizes": page_sizes[:MAX_PAGE_SIZES],
         "outline_entries": len(doc.outline),
         "images": sum(len(p.images) for p in known),
-        "forms": {"fields": doc.facts.form_fields, "xfa": doc.facts.xfa},
-        "attachments": doc.facts.attachments[:MAX_ATTACHMENTS],
-        "links": doc.facts.links,
-        "annotations": doc.facts.annotations,
+        "forms": {"fields": facts.form_fields, "xfa": facts.xfa},
+        "attachments": facts.attachments[:MAX_ATTACHMENTS],
+        "links": facts.links,
+        "annotations": facts.annotations,
         "read": read,
     }
     labels = doc.metadata.page_labels

@@ -61,6 +61,11 @@ MAX_INLINE_IMAGE = 1 << 20
 #: A gap inside a TJ array wider than this many ems is a space; wider than the second, a
 #: separate run (table columns set with one TJ).
 SPACE_GAP_EM = 0.15
+#: A gap inside a TJ array wider than this many ems may stand between two table cells (two
+#: numbers set an em and a half apart): the interpreter cuts the run there and marks the
+#: next one ``joined``; content/pieces.py joins the two back unless the gap stands between
+#: two values. Wider than any word space of justified text, narrower than ``SPLIT_GAP_EM``.
+PIECE_GAP_EM = 1.25
 #: Painted areas remembered (what lies beneath and over text); past this many (a map, a
 #: chart) what is painted where is not told, and text is read wherever it stands.
 MAX_PAINTED = 10_000
@@ -868,6 +873,9 @@ class Interpreter:
         bad_from = bad_to = 0.0
         split_gap = SPLIT_GAP_EM * fs
         space_gap = SPACE_GAP_EM * fs
+        # Under /ActualText the replacement text goes to the first run: no cut there.
+        piece_gap = split_gap if self.actual_depth else PIECE_GAP_EM * fs
+        joined = False
         for item in items:
             if isinstance(item, bytes):
                 if not item:
@@ -895,8 +903,11 @@ class Interpreter:
                     advance += shift
                     run_start = advance
                     continue
-                if shift > split_gap:
-                    self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs)
+                if shift > piece_gap:
+                    emitted = self._emit(
+                        "".join(parts), start_tm, run_start, advance, font, run_glyphs, joined
+                    )
+                    joined = emitted and shift <= split_gap
                     parts = []
                     run_glyphs = 0
                     advance += shift
@@ -906,7 +917,7 @@ class Interpreter:
                     parts.append(" ")
                 advance += shift
         if parts:
-            self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs)
+            self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs, joined)
         self.page.glyphs += glyphs
         self.page.unmapped_glyphs += unmapped
         if unmapped and not self.actual_depth:  # under /ActualText the glyphs are read
@@ -923,12 +934,20 @@ class Interpreter:
         return missing_font(self.fonts)
 
     def _emit(
-        self, text: str, tm: Matrix, start: float, end: float, font: Font, glyphs: int
-    ) -> None:
+        self,
+        text: str,
+        tm: Matrix,
+        start: float,
+        end: float,
+        font: Font,
+        glyphs: int,
+        joined: bool = False,
+    ) -> bool:
+        """Keep a run of ``text`` (whether it was kept: not an empty or blank one)."""
         if self.actual_depth:
             text = self._actual_text(text)
         if not text or text.isspace():
-            return
+            return False
         gs = self.gs
         fs = gs.fs
         # Text space -> device: [fs*th 0 0 fs 0 ts] x Tm x CTM, applied to the baseline points.
@@ -982,6 +1001,7 @@ class Interpreter:
             self.artifact_depth > 0,
             seq=self.seq,
             mcid=self.mcid,
+            joined=joined,
         )
         # How far the glyphs advance on the page, along the baseline (negative: backwards).
         scale = math.hypot(c, d) if font.vertical else math.hypot(a, b)
@@ -997,6 +1017,7 @@ class Interpreter:
             glyphs,
         )
         self.drawn.append((run, look))
+        return True
 
     def _unmapped_box(self, tm: Matrix, start: float, end: float, font: Font, count: int) -> None:
         """Keep where ``count`` unmapped glyphs were shown, from ``start`` to ``end`` along

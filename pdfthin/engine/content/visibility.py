@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from pdfthin.engine.content.pieces import rejoin
 from pdfthin.engine.types import HiddenText, PageContent, TextRun
 
 #: An sRGB estimate of a colour, each channel from 0 to 1.
@@ -430,6 +431,7 @@ def sort_runs(
         page.hidden.append(HiddenText(run.text, reason, (run.x0, run.y0, run.x1, run.y1)))
     # The OCR layer after the page's own text, as it was read before this module decided.
     page.runs.extend(ocr_layer)
+    page.runs[:] = rejoin(page.runs)
     if tests.left >= 0:
         return None
     return (
