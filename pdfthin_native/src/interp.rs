@@ -47,6 +47,9 @@ pub struct Limits {
     pub max_problems: usize,
     pub space_gap_em: f64,
     pub split_gap_em: f64,
+    /// `interpreter.PIECE_GAP_EM`: a displacement inside one `TJ` array past this (and not
+    /// past `split_gap_em`) cuts the run, the next one marked `joined`.
+    pub piece_gap_em: f64,
     pub max_painted: usize,
     pub max_path_rects: usize,
     /// `interpreter.MAX_UNMAPPED_BOXES`: boxes of unmapped glyphs kept per page.
@@ -275,6 +278,8 @@ struct Run {
     artifact: bool,
     seq: u64,
     mcid: i64,
+    /// Drawn by the same `TJ` array as the run before it, past a `piece_gap_em` displacement.
+    joined: bool,
 }
 
 /// An image drawn: what it is, its box (`unit_square`) and the CTM's linear part `[a, b, c, d]`
@@ -1072,6 +1077,13 @@ impl<'py> Interp<'py> {
         let (mut bad_from, mut bad_to) = (0.0f64, 0.0f64);
         let split_gap = self.limits.split_gap_em * fs;
         let space_gap = self.limits.space_gap_em * fs;
+        // Under /ActualText the replacement text goes to the first run: no cut there.
+        let piece_gap = if self.actual_depth != 0 {
+            split_gap
+        } else {
+            self.limits.piece_gap_em * fs
+        };
+        let mut joined = false;
         for item in items {
             match item {
                 Val::Str(bytes) => {
@@ -1113,9 +1125,12 @@ impl<'py> Interp<'py> {
                         run_start = advance;
                         continue;
                     }
-                    if shift > split_gap {
+                    if shift > piece_gap {
                         let shown = std::mem::take(&mut text);
-                        self.emit(shown, start_tm, run_start, advance, font_index, run_glyphs)?;
+                        let emitted = self.emit(
+                            shown, start_tm, run_start, advance, font_index, run_glyphs, joined,
+                        )?;
+                        joined = emitted && shift <= split_gap;
                         parts = 0;
                         run_glyphs = 0;
                         advance += shift;
@@ -1134,7 +1149,9 @@ impl<'py> Interp<'py> {
             }
         }
         if parts > 0 {
-            self.emit(text, start_tm, run_start, advance, font_index, run_glyphs)?;
+            self.emit(
+                text, start_tm, run_start, advance, font_index, run_glyphs, joined,
+            )?;
         }
         self.glyphs += glyphs;
         self.unmapped += unmapped;
@@ -1213,6 +1230,8 @@ impl<'py> Interp<'py> {
         text
     }
 
+    /// Keep a run of `text`; whether it was kept (not an empty or blank one).
+    #[allow(clippy::too_many_arguments)]
     fn emit(
         &mut self,
         text: String,
@@ -1221,14 +1240,15 @@ impl<'py> Interp<'py> {
         end: f64,
         font_index: usize,
         glyphs: u64,
-    ) -> HResult<()> {
+        joined: bool,
+    ) -> HResult<bool> {
         let text = if self.actual_depth != 0 {
             self.actual_text(text)
         } else {
             text
         };
         if text.is_empty() || py_isspace(&text) {
-            return Ok(());
+            return Ok(false);
         }
         let font_obj = self.fonts[font_index].clone_ref(self.py);
         let font = font_obj.get();
@@ -1289,6 +1309,7 @@ impl<'py> Interp<'py> {
             artifact: self.artifact_depth > 0,
             seq: self.seq,
             mcid: self.mcid,
+            joined,
         };
         // How far the glyphs advance on the page, along the baseline (negative: backwards).
         let scale = if font.vertical {
@@ -1308,7 +1329,7 @@ impl<'py> Interp<'py> {
             glyphs,
         };
         push(&mut self.drawn, (run, look));
-        Ok(())
+        Ok(true)
     }
 
     // --- paths ---------------------------------------------------------------------------
@@ -1916,6 +1937,8 @@ impl<'py> Interp<'py> {
                     PyBool::new(py, false).to_owned().into_any(),
                     run.seq.into_pyobject(py)?.into_any(),
                     run.mcid.into_pyobject(py)?.into_any(),
+                    "".into_pyobject(py)?.into_any(),
+                    PyBool::new(py, run.joined).to_owned().into_any(),
                 ],
             )?;
             runs.append(text_run.call1(args)?)?;
