@@ -11,6 +11,7 @@ import pytest
 import statements as st
 
 import pdfthin
+from pdfthin.engine.fonts._fontdata import CORE_METRICS
 from pdfthin.layout.types import Line
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).
@@ -219,3 +220,64 @@ def test_a_table_of_contents_is_not_a_table() -> None:
     tables, _ = find_tables(lines, [])
     cells = [cell for table in tables for row in table.rows or [] for cell in row]
     assert not {page for _, _, page in entries} & set(cells)  # never a column of their own
+
+
+# --- rows drawn as one TJ array (engine/content/pieces.py) --------------------------------------
+
+FIGURES = [
+    ("Server closets", ["1,505", "1,580", "1,643", "1,673"]),
+    ("Server rooms", ["1,512", "1,586", "-", "1,677"]),
+    ("Localized data centers", ["1,512", "(86)", "1,646", "1,677"]),
+    ("Enterprise-class data centers", ["1,495", "1,572", "1,585", "1,424"]),
+]
+
+
+def _array_rows(canvas: st.Canvas, size: float = 9.0) -> None:
+    """The rows of ``FIGURES``: a label, then the row's figures in one ``TJ`` array,
+    right-aligned on columns 45 points apart (gaps of about 2 ems at 9 points: past
+    ``PIECE_GAP_EM``, short of ``SPLIT_GAP_EM``)."""
+    for row, (label, values) in enumerate(FIGURES):
+        y = 100.0 + 14.0 * row
+        canvas.text(label, 72.0, y, size)
+        pieces = [
+            (value, 260.0 + 45.0 * k - st.width(value, size)) for k, value in enumerate(values)
+        ]
+        canvas.array(pieces, y, size)
+
+
+def test_a_row_of_figures_set_as_one_array_is_a_table_row() -> None:
+    canvas = st.Canvas()
+    _array_rows(canvas)
+    rows = table_rows(markdown(canvas))
+    assert [[label, *values] for label, values in FIGURES] == [r for r in rows if r[0]]
+
+
+def test_stretched_words_set_as_one_array_stay_one_line() -> None:
+    canvas = st.Canvas()
+    prose = "A paragraph of running text above the stretched line, set ragged right. " * 3
+    st.paragraph(canvas, prose, 72, 80, 440, size=9.0)
+    # A justified line stretched past the cut: its words (a year among them) stay one line.
+    words = ["Curtis,", "“Now", "then,”", "BBC,", "Jul.", "2014.", "[Online]"]
+    gaps = [13.0, 19.0, 14.0, 20.0, 15.0, 18.0]  # 1.4 to 2.2 em, uneven: no evenness to go by
+    x, pieces = 72.0, []
+    for word, gap in zip(words, [*gaps, 0.0], strict=True):
+        pieces.append((word, x))
+        x += st.width(word, 9.0) + gap
+    canvas.array(pieces, 200.0)
+    md = markdown(canvas)
+    assert " ".join(words) in md
+    assert not table_rows(md)
+
+
+def test_a_stretched_line_of_quoted_words_drawn_word_by_word_is_one_line() -> None:
+    # Evenly stretched (1.7 em), each word its own string: a word in quotes or brackets is a
+    # word when the row is judged prose.
+    canvas = st.Canvas()
+    words = ["A.", "Curtis,", "“Now", "then,”", "BBC,", "Jul.", "2014.", "[Online]."]
+    chars, widths, default, _, _ = CORE_METRICS["Helvetica"]
+    advance = dict(zip(chars, widths, strict=True))
+    x = 72.0
+    for word in words:
+        canvas.text(word, x, 200.0)
+        x += sum(advance.get(ch, default) for ch in word) * 9.0 / 1000 + 15.0
+    assert " ".join(words) in markdown(canvas)
