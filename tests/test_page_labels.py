@@ -1,6 +1,7 @@
 """Page labels made from the ``/PageLabels`` number tree (``engine/page_labels.py``) without
-reading the page tree: the labels pypdf's ``reader.page_labels`` gives, on every labelled
-corpus file and on trees of every kind, and the page objects left unread."""
+reading the page tree: the labels the rules give on trees of every kind, the labels pypdf's
+``reader.page_labels`` gives on every labelled corpus file, and the page objects left
+unread."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ from pdfbuilder import PdfBuilder
 
 from pdfthin.engine.document import EngineDocument
 
-TREES: dict[str, tuple[int, list[tuple[int, dict[str, Any]]]]] = {
+#: Label trees, by what they exercise: (pages, ranges, every page's label). The labels are
+#: written from the specification's rules and, where it leaves a label open, pypdf 7.1's
+#: (the page's number); pypdf 7.0 answered some of those differently ("-1", "0").
+TREES: dict[str, tuple[int, list[tuple[int, dict[str, Any]]], list[str]]] = {
     "every style": (
         12,
         [
@@ -27,13 +31,18 @@ TREES: dict[str, tuple[int, list[tuple[int, dict[str, Any]]]]] = {
             (9, {"S": "/A", "St": 52}),
             (11, {"P": "Cover"}),
         ],
+        ["i", "ii", "IV", "V", "p. 1", "p. 2", "y", "z", "aa", "ZZ", "AAA", "Cover"],
     ),
-    "not starting at the first page": (5, [(2, {"S": "/D"})]),
-    "a Roman numeral past 3,999": (3, [(0, {"S": "/R", "St": 3998})]),
-    "a start below one": (3, [(0, {"S": "/D", "St": 0})]),
-    "an unknown style": (3, [(0, {"S": "/X"}), (2, {"S": "/D"})]),
-    "letters past Z": (3, [(0, {"S": "/A", "St": 27 * 26})]),
-    "no ranges": (2, []),
+    "not starting at the first page": (5, [(2, {"S": "/D"})], ["1", "2", "1", "2", "3"]),
+    "a Roman numeral past 3,999": (
+        3,
+        [(0, {"S": "/R", "St": 3998})],
+        ["MMMCMXCVIII", "MMMCMXCIX", "3"],
+    ),
+    "a start below one": (3, [(0, {"S": "/D", "St": 0})], ["1", "1", "2"]),
+    "an unknown style": (3, [(0, {"S": "/X"}), (2, {"S": "/D"})], ["1", "2", "1"]),
+    "letters past Z": (3, [(0, {"S": "/A", "St": 27 * 26})], ["Z" * 27, "A" * 28, "B" * 28]),
+    "no ranges": (2, [], ["1", "2"]),
 }
 
 
@@ -53,10 +62,9 @@ def _pypdfs(data: bytes, password: str = "") -> list[str]:
 
 
 @pytest.mark.parametrize("tree", list(TREES.values()), ids=list(TREES))
-def test_labels_are_the_ones_pypdf_gives(tree: tuple[int, list[tuple[int, Any]]]) -> None:
-    data = _labelled(*tree)
-    ours = EngineDocument(data).metadata().page_labels
-    assert ours == _pypdfs(data)
+def test_labels_follow_the_rules(tree: tuple[int, list[tuple[int, Any]], list[str]]) -> None:
+    pages, nums, expected = tree
+    assert EngineDocument(_labelled(pages, nums)).metadata().page_labels == expected
 
 
 def test_labels_of_a_tree_of_kids() -> None:
@@ -67,8 +75,7 @@ def test_labels_of_a_tree_of_kids() -> None:
     second = b.add({"Limits": [4, 4], "Nums": [4, {"S": "/A", "P": "App-"}]})
     b.catalog["PageLabels"] = {"Kids": [first, second]}
     data = b.build()
-    ours = EngineDocument(data).metadata().page_labels
-    assert ours == ["i", "ii", "1", "2", "App-A", "App-B"] == _pypdfs(data)
+    assert EngineDocument(data).metadata().page_labels == ["i", "ii", "1", "2", "App-A", "App-B"]
 
 
 @pytest.mark.parametrize(
