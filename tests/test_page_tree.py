@@ -214,3 +214,22 @@ def test_a_page_the_tree_counts_but_does_not_hold_is_unread_not_empty() -> None:
     with pytest.raises(PdfthinError) as raised:
         doc2.citation_pdf(3, (0, 0, 100, 100), [])
     assert raised.value.code == "malformed"
+
+
+def test_damage_met_on_the_way_to_a_page_falls_back_to_pypdfs_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Whatever pypdf raises while a page is found by descent (an inherited attribute it
+    # cannot parse), the page is taken from pypdf's walk, not lost with the call.
+    from pdfthin.engine import page_tree
+
+    original = page_tree._Descent.page
+
+    def damaged(self: Any, index: int) -> Any:
+        if index == 1:
+            raise ValueError("an object pypdf cannot parse")
+        return original(self, index)
+
+    monkeypatch.setattr(page_tree._Descent, "page", damaged)
+    doc = EngineDocument(_tree(["p", "p", "p"]))
+    assert [doc.page(n).runs[0].text for n in (1, 2, 3)] == ["Page 1", "Page 2", "Page 3"]

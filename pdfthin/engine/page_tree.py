@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pypdf
+from pypdf.errors import DependencyError
 from pypdf.generic import IndirectObject, NameObject
 
 from pdfthin.engine.objects import resolve
@@ -151,7 +152,11 @@ class PageTree:
             def find(index: int) -> tuple[Any, IndirectObject | None]:
                 try:
                     return descent.page(index)
-                except TreeMismatch:
+                except DependencyError:
+                    raise  # a missing library (AES), not a broken tree: the page says so
+                except Exception:
+                    # A count that does not hold, or damage pypdf raises for on the way (an
+                    # inherited attribute it cannot parse): pypdf's walk, as before.
                     return fallback.page(index)
 
             def number_of(ref: IndirectObject) -> int | None:
@@ -161,7 +166,9 @@ class PageTree:
                         return None  # not a page
                     if _key(descent.page(number - 1)[1]) == _key(ref):
                         return number
-                except TreeMismatch:
+                except DependencyError:
+                    raise
+                except Exception:
                     pass
                 return fallback.number_of(ref)
 
