@@ -1,8 +1,8 @@
 """The document's pages, found one at a time.
 
 pypdf counts a document's pages by reading every page object (its ``reader.pages`` flattens
-the whole page tree), which is most of what opening a long document costs: 100 ms of the
-first answer on a generated 1,000-page file, against 11 ms for pypdf's own open. A
+the whole page tree), which is most of what opening a long document costs (the first-page
+benchmark: docs/benchmarks.md). A
 :class:`PageTree` instead takes the page count from the tree's ``/Count``, as pdf.js, pdfium
 and MuPDF do, and finds page *n* by descending the tree by its nodes' counts, reading only the
 nodes on the way (pdf.js's shortcut: a node with as many kids as its ``/Count`` holds only
