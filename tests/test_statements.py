@@ -11,6 +11,7 @@ import pytest
 import statements as st
 
 import pdfthin
+from pdfthin.engine.content.interpreter import PIECE_GAP_EM
 from pdfthin.engine.fonts._fontdata import CORE_METRICS
 from pdfthin.layout.types import Line
 
@@ -250,6 +251,29 @@ def test_a_row_of_figures_set_as_one_array_is_a_table_row() -> None:
     _array_rows(canvas)
     rows = table_rows(markdown(canvas))
     assert [[label, *values] for label, values in FIGURES] == [r for r in rows if r[0]]
+
+
+def test_figures_with_trailing_spaces_are_cut_where_their_ink_is_apart() -> None:
+    # Each figure is shown with a trailing space ("48.1 "), then moved about 1.06 em on: the
+    # displacement alone is short of PIECE_GAP_EM, the blank between the inks (1.33 em) is not.
+    size = 9.0
+    rows = [
+        ("Lowest", ["48.1", "40.4", "12.7", "30.2"]),
+        ("Second", ["51.9", "38.0", "14.5", "29.6"]),
+        ("Highest", ["60.3", "27.2", "19.8", "22.1"]),
+    ]
+    ink_gap = 12.0  # points: 1.33 em at 9 points
+    canvas = st.Canvas()
+    for row, (label, values) in enumerate(rows):
+        y = 100.0 + 14.0 * row
+        canvas.text(label, 72.0, y, size)
+        pitch = st.width("00.0", size) + ink_gap  # every figure is as wide
+        canvas.array([(f"{value} ", 200.0 + pitch * k) for k, value in enumerate(values)], y)
+    displacement = ink_gap - st.width(" ", size)
+    assert displacement < PIECE_GAP_EM * size < ink_gap
+    assert [[label, *values] for label, values in rows] == [
+        r for r in table_rows(markdown(canvas)) if r[0]
+    ]
 
 
 def test_stretched_words_set_as_one_array_stay_one_line() -> None:

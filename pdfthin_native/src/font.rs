@@ -227,6 +227,16 @@ impl Font {
         }
     }
 
+    /// How many codes end `data` that are code 32 read as a space (simple fonts only: a
+    /// composite font's codes are not split here), and the width of that space (size 1).
+    pub fn trailing_spaces(&self, data: &[u8]) -> (usize, f64) {
+        if !self.simple || self.trans[32].text != " " {
+            return (0, 0.0);
+        }
+        let count = data.iter().rev().take_while(|&&b| b == 32).count();
+        (count, self.widths[32])
+    }
+
     /// Appends the text of `data` to `text` (without U+FFFD) and returns the rest.
     pub fn decode_into(
         &self,

@@ -1084,6 +1084,8 @@ impl<'py> Interp<'py> {
             self.limits.piece_gap_em * fs
         };
         let mut joined = false;
+        // Blank advance since the last inked glyph or cut: trailing spaces count as gap.
+        let mut blank = 0.0f64;
         for item in items {
             match item {
                 Val::Str(bytes) => {
@@ -1110,6 +1112,14 @@ impl<'py> Interp<'py> {
                         bad_to = advance + step;
                         unmapped += d.unmapped;
                     }
+                    let (trailing, space_width) = font.trailing_spaces(bytes);
+                    if trailing == bytes.len() {
+                        blank += step;
+                    } else if trailing > 0 {
+                        blank = (space_width * fs + tc + tw) * trailing as f64 * th;
+                    } else {
+                        blank = 0.0;
+                    }
                     parts += 1;
                     last_empty = text.len() == before;
                     last_space = text[before..].ends_with(' ');
@@ -1125,7 +1135,8 @@ impl<'py> Interp<'py> {
                         run_start = advance;
                         continue;
                     }
-                    if shift > piece_gap {
+                    blank += shift;
+                    if shift > piece_gap || blank > piece_gap {
                         let shown = std::mem::take(&mut text);
                         let emitted = self.emit(
                             shown, start_tm, run_start, advance, font_index, run_glyphs, joined,
@@ -1133,6 +1144,7 @@ impl<'py> Interp<'py> {
                         joined = emitted && shift <= split_gap;
                         parts = 0;
                         run_glyphs = 0;
+                        blank = 0.0;
                         advance += shift;
                         run_start = advance;
                         continue;

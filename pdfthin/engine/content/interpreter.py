@@ -62,7 +62,8 @@ MAX_INLINE_IMAGE = 1 << 20
 #: separate run (table columns set with one TJ).
 SPACE_GAP_EM = 0.15
 #: A gap inside a TJ array wider than this many ems may stand between two table cells (two
-#: numbers set an em and a half apart): the interpreter cuts the run there and marks the
+#: numbers set an em and a half apart; the gap is the blank advance between two inked glyphs,
+#: trailing spaces of a simple font included): the interpreter cuts the run there and marks the
 #: next one ``joined``; content/pieces.py joins the two back unless the gap stands between
 #: two values. Wider than any word space of justified text, narrower than ``SPLIT_GAP_EM``.
 PIECE_GAP_EM = 1.25
@@ -876,6 +877,9 @@ class Interpreter:
         # Under /ActualText the replacement text goes to the first run: no cut there.
         piece_gap = split_gap if self.actual_depth else PIECE_GAP_EM * fs
         joined = False
+        # Blank advance since the last inked glyph or cut: trailing spaces count as gap, so
+        # "18.9 " then 1 em apart is as far from the next figure as its ink shows.
+        blank = 0.0
         for item in items:
             if isinstance(item, bytes):
                 if not item:
@@ -887,6 +891,13 @@ class Interpreter:
                     step = width * fs + tc * count + tw * spaces
                 else:
                     step = (width * fs + tc * count + tw * spaces) * th
+                trailing = font.trailing_spaces(item)
+                if trailing == len(item):
+                    blank += step
+                elif trailing:
+                    blank = (font.widths[32] * fs + tc + tw) * trailing * th
+                else:
+                    blank = 0.0
                 if UNMAPPED in text:
                     if not unmapped:
                         bad_from = advance
@@ -903,13 +914,15 @@ class Interpreter:
                     advance += shift
                     run_start = advance
                     continue
-                if shift > piece_gap:
+                blank += shift
+                if shift > piece_gap or blank > piece_gap:
                     emitted = self._emit(
                         "".join(parts), start_tm, run_start, advance, font, run_glyphs, joined
                     )
                     joined = emitted and shift <= split_gap
                     parts = []
                     run_glyphs = 0
+                    blank = 0.0
                     advance += shift
                     run_start = advance
                     continue

@@ -110,6 +110,13 @@ class Font:
             len(codes),
         )
 
+    def trailing_spaces(self, data: bytes) -> int:
+        """How many codes end ``data`` that are code 32 read as a space (simple fonts only:
+        a composite font's codes are not split here)."""
+        if not self.simple or self.trans.get(32, " ") != " ":
+            return 0
+        return len(data) - len(data.rstrip(b" "))
+
     @property
     def space_is_single_byte(self) -> bool:
         """Word spacing applies to code 32 only where the CMap makes it a one-byte code."""
