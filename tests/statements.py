@@ -43,8 +43,9 @@ class Canvas:
     height: float = 792.0
     texts: list[tuple[str, float, float, float, bool]] = field(default_factory=list)
     rules: list[tuple[float, float, float, float]] = field(default_factory=list)
-    #: Rows drawn as one ``TJ`` array each: (pieces with their x, baseline y, size).
-    arrays: list[tuple[list[tuple[str, float]], float, float]] = field(default_factory=list)
+    #: Rows drawn as one ``TJ`` array each: (pieces with their x, baseline y, size, word
+    #: spacing).
+    arrays: list[tuple[list[tuple[str, float]], float, float, float]] = field(default_factory=list)
 
     def text(self, text: str, x: float, y: float, size: float = 9.0, bold: bool = False) -> None:
         self.texts.append((text, x, y, size, bold))
@@ -53,10 +54,13 @@ class Canvas:
         """``text`` ending at ``x1`` (a right-aligned cell)."""
         self.text(text, x1 - width(text, size), y, size, bold)
 
-    def array(self, pieces: list[tuple[str, float]], y: float, size: float = 9.0) -> None:
+    def array(
+        self, pieces: list[tuple[str, float]], y: float, size: float = 9.0, spacing: float = 0.0
+    ) -> None:
         """``pieces`` (text, x) drawn by one ``TJ`` array, each moved to its x by a
-        displacement after the one before: how some producers set a whole table row."""
-        self.arrays.append((pieces, y, size))
+        displacement after the one before: how some producers set a whole table row.
+        ``spacing`` is the word spacing (``Tw``, points) every space of the row is set with."""
+        self.arrays.append((pieces, y, size, spacing))
 
     def rule(self, x0: float, y: float, x1: float) -> None:
         self.rules.append((x0, y, x1, y))
@@ -69,15 +73,15 @@ class Canvas:
                 f"BT /{font} {size:g} Tf 1 0 0 1 {x:.2f} {self.height - y:.2f} Tm "
                 f"({_escape(text)}) Tj ET"
             )
-        for pieces, y, size in self.arrays:
+        for pieces, y, size, spacing in self.arrays:
             (first, x), *rest = pieces
             items = [f"({_escape(first)})"]
-            end = x + width(first, size)
+            end = x + width(first, size) + spacing * first.count(" ")
             for text, at in rest:
                 items.append(f"{-(at - end) / size * 1000:.1f} ({_escape(text)})")
-                end = at + width(text, size)
+                end = at + width(text, size) + spacing * text.count(" ")
             parts.append(
-                f"BT /F1 {size:g} Tf 1 0 0 1 {x:.2f} {self.height - y:.2f} Tm "
+                f"BT /F1 {size:g} Tf {spacing:.3f} Tw 1 0 0 1 {x:.2f} {self.height - y:.2f} Tm "
                 f"[{' '.join(items)}] TJ ET"
             )
         for x0, y, x1, _ in self.rules:

@@ -276,6 +276,29 @@ def test_figures_with_trailing_spaces_are_cut_where_their_ink_is_apart() -> None
     ]
 
 
+def test_figures_set_apart_by_word_spacing_and_pulled_back_keep_their_columns() -> None:
+    # Some producers set a row's figures as one array with huge word spacing: each trailing
+    # space overshoots the next column by ems and a negative displacement pulls the next
+    # figure back. The pieces are cut for their blank and end at their ink, not at the far
+    # end of their stretched trailing space (which would reach past the next figure).
+    size, spacing = 9.0, 100.0
+    rows = [("Germany", ["17", "58", "25"]), ("Italy", ["49", "39", "13"])]
+    columns = [230.0, 290.0, 350.0]  # where each figure starts
+    canvas = st.Canvas()
+    canvas.text("Country", 72.0, 86.0, size)
+    for x, head in zip(columns, ["Lower", "Middle", "Upper"], strict=True):
+        canvas.text(head, x, 86.0, size)
+    for row, (label, values) in enumerate(rows):
+        y = 100.0 + 14.0 * row
+        canvas.text(label, 72.0, y, size)
+        canvas.array([(f"{v} ", x) for v, x in zip(values, columns, strict=True)], y, size, spacing)
+    assert spacing > columns[1] - columns[0]  # the displacements are negative
+    assert table_rows(markdown(canvas)) == [
+        ["Country", "Lower", "Middle", "Upper"],
+        *([label, *values] for label, values in rows),
+    ]
+
+
 def test_stretched_words_set_as_one_array_stay_one_line() -> None:
     canvas = st.Canvas()
     prose = "A paragraph of running text above the stretched line, set ragged right. " * 3

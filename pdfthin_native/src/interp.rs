@@ -1086,6 +1086,8 @@ impl<'py> Interp<'py> {
         let mut joined = false;
         // Blank advance since the last inked glyph or cut: trailing spaces count as gap.
         let mut blank = 0.0f64;
+        // The run since the last cut shows a glyph other than a space.
+        let mut inked = false;
         for item in items {
             match item {
                 Val::Str(bytes) => {
@@ -1115,10 +1117,13 @@ impl<'py> Interp<'py> {
                     let (trailing, space_width) = font.trailing_spaces(bytes);
                     if trailing == bytes.len() {
                         blank += step;
-                    } else if trailing > 0 {
-                        blank = (space_width * fs + tc + tw) * trailing as f64 * th;
                     } else {
-                        blank = 0.0;
+                        inked = true;
+                        blank = if trailing > 0 {
+                            (space_width * fs + tc + tw) * trailing as f64 * th
+                        } else {
+                            0.0
+                        };
                     }
                     parts += 1;
                     last_empty = text.len() == before;
@@ -1135,16 +1140,25 @@ impl<'py> Interp<'py> {
                         run_start = advance;
                         continue;
                     }
+                    let tail = blank;
                     blank += shift;
-                    if shift > piece_gap || blank > piece_gap {
+                    // Spaces alone are no piece: cutting them off would break the array's chain.
+                    if shift > piece_gap || (blank > piece_gap && inked) {
+                        // Cut for its blank, a piece ends at its ink (see the Python interpreter).
+                        let end = if shift > piece_gap {
+                            advance
+                        } else {
+                            advance - tail
+                        };
                         let shown = std::mem::take(&mut text);
                         let emitted = self.emit(
-                            shown, start_tm, run_start, advance, font_index, run_glyphs, joined,
+                            shown, start_tm, run_start, end, font_index, run_glyphs, joined,
                         )?;
                         joined = emitted && shift <= split_gap;
                         parts = 0;
                         run_glyphs = 0;
                         blank = 0.0;
+                        inked = false;
                         advance += shift;
                         run_start = advance;
                         continue;

@@ -880,6 +880,7 @@ class Interpreter:
         # Blank advance since the last inked glyph or cut: trailing spaces count as gap, so
         # "18.9 " then 1 em apart is as far from the next figure as its ink shows.
         blank = 0.0
+        inked = False  # the run since the last cut shows a glyph other than a space
         for item in items:
             if isinstance(item, bytes):
                 if not item:
@@ -894,10 +895,9 @@ class Interpreter:
                 trailing = font.trailing_spaces(item)
                 if trailing == len(item):
                     blank += step
-                elif trailing:
-                    blank = (font.widths[32] * fs + tc + tw) * trailing * th
                 else:
-                    blank = 0.0
+                    inked = True
+                    blank = (font.widths[32] * fs + tc + tw) * trailing * th if trailing else 0.0
                 if UNMAPPED in text:
                     if not unmapped:
                         bad_from = advance
@@ -914,15 +914,22 @@ class Interpreter:
                     advance += shift
                     run_start = advance
                     continue
+                tail = blank
                 blank += shift
-                if shift > piece_gap or blank > piece_gap:
+                # Spaces alone are no piece: cutting them off would break the array's chain.
+                if shift > piece_gap or (blank > piece_gap and inked):
+                    # Cut for its blank, a piece ends at its ink: word spacing may make a
+                    # trailing space many ems wide. Cut for the displacement, it keeps the
+                    # extent a cut has always had.
+                    end = advance if shift > piece_gap else advance - tail
                     emitted = self._emit(
-                        "".join(parts), start_tm, run_start, advance, font, run_glyphs, joined
+                        "".join(parts), start_tm, run_start, end, font, run_glyphs, joined
                     )
                     joined = emitted and shift <= split_gap
                     parts = []
                     run_glyphs = 0
                     blank = 0.0
+                    inked = False
                     advance += shift
                     run_start = advance
                     continue
