@@ -299,6 +299,30 @@ def test_figures_set_apart_by_word_spacing_and_pulled_back_keep_their_columns() 
     ]
 
 
+def test_a_legend_spaced_by_strings_of_spaces_stays_one_line() -> None:
+    # A legend line pads between its entries with strings of spaces, each kerned a hair: the
+    # blank between "low," and "I" is two ems. Words on both sides: the array is one line.
+    size = 9.0
+    pieces, x = [], 72.0
+    for text in [
+        "H = High,",
+        "   ",
+        "  ",
+        "   ",
+        "  ",
+        "HH = High high,",
+        "   ",
+        "  ",
+        "   ",
+        "I = alarm",
+    ]:
+        pieces.append((text, x))
+        x += st.width(text, size) + 0.06
+    canvas = st.Canvas()
+    canvas.array(pieces, 100.0, size)
+    assert markdown(canvas).strip() == "H = High, HH = High high, I = alarm"
+
+
 def test_stretched_words_set_as_one_array_stay_one_line() -> None:
     canvas = st.Canvas()
     prose = "A paragraph of running text above the stretched line, set ragged right. " * 3
