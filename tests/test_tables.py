@@ -218,6 +218,56 @@ def test_rows_running_from_one_grid_into_the_next_are_cut() -> None:
     ]
 
 
+def _figures_grid(label_x: float | None, labels: list[str]) -> tuple[list[Line], list[Rule]]:
+    """A lattice around the figures only (a header row, three rows of figures); ``labels``
+    at ``label_x``, outside the lattice, on the figures' baselines."""
+    ys = [100, 120, 140, 160, 180]
+    rules = grid_rules([150, 200, 250, 300], ys)
+    lines = [ln("2019", 155, 114), ln("2020", 205, 114), ln("2021", 255, 114)]
+    figures = [("963", "439", "55"), ("923", "393", "40"), ("1026", "349", "30")]
+    for i, row in enumerate(figures):
+        y = 134 + 20 * i
+        lines += [ln(v, 155 + 50 * k, y) for k, v in enumerate(row)]
+        if label_x is not None:
+            lines.append(ln(labels[i], label_x, y))
+    return lines, rules
+
+
+def test_row_labels_left_of_a_grid_around_the_figures_are_its_first_column() -> None:
+    # camelot's vertical_header.pdf: the township names stand on the rows' baselines, a few
+    # ems left of a lattice drawn around the figures only.
+    lines, rules = _figures_grid(40, ["Alcona", "Caledonia", "Curtis"])
+    table = only_table(lines, rules)
+    assert table.rows == [
+        ["", "2019", "2020", "2021"],
+        ["Alcona", "963", "439", "55"],
+        ["Caledonia", "923", "393", "40"],
+        ["Curtis", "1026", "349", "30"],
+    ]
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        # running text beside the table, one line per row by chance
+        ["The survey ran in three", "waves between the years", "shown in the table here"],
+        # the last column of another table set beside this one as one string per row
+        ["Spain 12 14", "Italy 3 9", "France 8 1"],
+    ],
+)
+def test_text_left_of_a_grid_is_not_taken_as_its_labels(labels: list[str]) -> None:
+    lines, rules = _figures_grid(20, labels)
+    table = only_table(lines, rules)
+    assert [row[0] for row in table.rows or []] == ["2019", "963", "923", "1026"]
+
+
+def test_labels_on_other_baselines_are_not_taken() -> None:
+    lines, rules = _figures_grid(None, [])
+    lines += [ln(t, 40, 128 + 20 * i) for i, t in enumerate(["Alcona", "Caledonia", "Curtis"])]
+    table = only_table(lines, rules)
+    assert [row[0] for row in table.rows or []] == ["2019", "963", "923", "1026"]
+
+
 def test_a_frame_around_a_chart_does_not_make_its_labels_a_table() -> None:
     ys = [100 + 15 * i for i in range(11)]
     rules = grid_rules([50, 150, 250, 350], ys) + grid_rules([20, 400], [80, 280])

@@ -38,6 +38,11 @@ MAX_LABEL_ROWS = 3
 TEXT = "text"
 #: A ruled table fills at least this share of its cells (plots and forms fill far fewer).
 MIN_FILL = 0.35
+#: Row labels set outside a grid drawn around the figures only: lines left of the grid, each
+#: on the baseline of a line inside it (within this many ems), in at least this share of the
+#: grid's rows that hold text.
+LABEL_BASELINE_EM = 0.25
+ROW_LABEL_SHARE = 0.5
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -99,7 +104,7 @@ def find_tables(
     every = rest
     # Inner lattices first: a frame drawn around a chart or a table must not claim its lines.
     for grid in sorted(grids, key=lambda g: (g.x1 - g.x0) * (g.y1 - g.y0)):
-        found = _from_grid(grid, rest, failed)
+        found = _from_grid(grid, rest, failed, grids)
         if found is None:
             continue
         inside = {id(ln) for ln in found.lines}
@@ -158,7 +163,10 @@ def _cut(ln: Line, end: float, start: float) -> tuple[Line, Line] | None:
 
 
 def _from_grid(
-    grid: Grid, lines: list[Line], failed: list[FailedGrid] | None = None
+    grid: Grid,
+    lines: list[Line],
+    failed: list[FailedGrid] | None = None,
+    grids: list[Grid] | None = None,
 ) -> Block | None:
     """The table a ruled grid holds: each line goes to the cell under it; a line that runs
     across cells (a row set as one string) has its words shared out between them. A block
@@ -173,6 +181,12 @@ def _from_grid(
     if not members:
         return None
     xs, ruled = _grid_columns(grid, members)
+    labels = _outside_labels(grid, lines, members, grids or [])
+    if labels:
+        # A column of its own, left of the grid's frame: the frame divides it from the rest.
+        xs.insert(0, min(ln.x0 for ln in labels))
+        ruled.insert(0, 0)
+        members = labels + members
     bands: dict[int, list[Line]] = {}
     for ln in members:
         cy = (ln.y0 + ln.y1) / 2
@@ -202,6 +216,56 @@ def _from_grid(
         _gave_up(failed, grid, "empty_cells")
         return replace(block, kind="chart", rows=None)
     return block
+
+
+def _outside_labels(
+    grid: Grid, lines: list[Line], members: list[Line], grids: list[Grid]
+) -> list[Line]:
+    """The row labels of a grid ruled around its figures only: the lines left of the grid,
+    within its height and in no grid beside it, when each stands on the baseline of a line
+    inside the grid, one per baseline, none of them running text or a row of values, and
+    they label enough of the grid's rows (``ROW_LABEL_SHARE``). Anything short of that (a
+    text column or another table beside this one) is left alone."""
+    left = [
+        ln
+        for ln in lines
+        if ln.x1 <= grid.x0 + 1
+        and grid.y0 <= (ln.y0 + ln.y1) / 2 <= grid.y1
+        and not any(_inside(ln, other) for other in grids if not _encloses(other, grid))
+    ]
+    if len(left) < MIN_ROWS or any(
+        running_text(ln.text) or sum(map(is_value, ln.text.split())) >= 2 for ln in left
+    ):
+        return []
+    rows_inside = _rows(members)
+    matched: set[int] = set()
+    for ln in left:
+        tolerance = LABEL_BASELINE_EM * (ln.size or 1.0)
+        row = next(
+            (
+                i
+                for i, row in enumerate(rows_inside)
+                if any(abs(m.y1 - ln.y1) <= tolerance for m in row)
+            ),
+            None,
+        )
+        if row is None or row in matched:
+            return []
+        matched.add(row)
+    return left if len(matched) >= ROW_LABEL_SHARE * len(rows_inside) else []
+
+
+def _encloses(outer: Grid, grid: Grid) -> bool:
+    """``outer`` is ``grid`` or a frame around it (a page's border, a box around a table and
+    its labels)."""
+    return (
+        outer.x0 <= grid.x0 and grid.x1 <= outer.x1 and outer.y0 <= grid.y0 and grid.y1 <= outer.y1
+    )
+
+
+def _inside(ln: Line, grid: Grid) -> bool:
+    cx, cy = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
+    return grid.x0 <= cx <= grid.x1 and grid.y0 <= cy <= grid.y1
 
 
 def _gave_up(failed: list[FailedGrid] | None, grid: Grid, why: str) -> None:
