@@ -115,10 +115,12 @@ def strip_inline(text: str) -> str:
 
 
 def strip_markdown(markdown: str) -> str:
-    """Markdown to the plain text a reader sees: no markers, tables as space-joined cells."""
+    """Markdown to the plain text a reader sees: no markers, tables as space-joined cells,
+    paragraphs one line break apart (the blank line between them is Markdown's separator, not
+    text: plain-text engines and the ground truths end a paragraph with one line break)."""
     out: list[str] = []
     for line in markdown.split("\n"):
-        if _FENCE.match(line) or _PLACEHOLDER.match(line):
+        if not line.strip() or _FENCE.match(line) or _PLACEHOLDER.match(line):
             continue
         if is_table_row(line):
             if TABLE_SEPARATOR.match(line):

@@ -46,7 +46,6 @@ def test_strip_markdown_removes_syntax_and_keeps_text() -> None:
     )
     assert tx.strip_markdown(md).split("\n") == [
         "Title",
-        "",
         "Some emphasis, strong, code and a link .",
         "a bullet",
         "quoted",
@@ -58,7 +57,8 @@ def test_strip_markdown_removes_syntax_and_keeps_text() -> None:
 
 
 def test_markdown_engines_are_scored_on_stripped_text() -> None:
-    assert tx.text_score(["## Heading\n\nBody **bold**"], "Heading\n\nBody bold", True) == 1.0
+    # The blank line between Markdown paragraphs is syntax: the plain text has one line break.
+    assert tx.text_score(["## Heading\n\nBody **bold**"], "Heading\nBody bold", True) == 1.0
     assert tx.text_score(["## Heading"], "Heading", False) < 1.0
 
 
@@ -69,9 +69,7 @@ def test_footnotes_are_read_as_their_marks() -> None:
     md = "A claim[^1] and another[^ast].\n\n[^1]: The note.\n\n[^ast]:Its note.\nOn \\[^2] here."
     assert tx.strip_markdown(md).split("\n") == [
         "A claim1 and another*.",
-        "",
         "1 The note.",
-        "",
         "*Its note.",
         "On [^2] here.",
     ]
