@@ -164,7 +164,7 @@ class PageTree:
                     number = descent.number_of(ref)
                     if number is None:
                         return None  # not a page
-                    if _key(descent.page(number - 1)[1]) == _key(ref):
+                    if _key(descent.locate(number - 1)[1]) == _key(ref):
                         return number
                 except DependencyError:
                     raise
@@ -266,6 +266,13 @@ class _Descent:
         return known
 
     def page(self, index: int) -> tuple[Any, IndirectObject | None]:
+        kid, ref, inherit = self.locate(index)
+        return self._page(kid, ref, inherit), ref
+
+    def locate(self, index: int) -> tuple[Any, IndirectObject | None, dict[Any, Any]]:
+        """Page ``index``'s dictionary, its reference and the attributes it inherits, found
+        by descending (what ``page`` builds a page from; ``number_of``'s check reads only the
+        reference)."""
         node, path = self._top, set[int]()
         inherit: dict[Any, Any] = {}
         for _ in range(MAX_DEPTH):
@@ -287,13 +294,13 @@ class _Descent:
                 if _kind(kid) != "/Page":
                     raise TreeMismatch("a kid counted as a page is not one")
                 ref = raw if isinstance(raw, IndirectObject) else None
-                return self._page(kid, ref, inherit), ref
+                return kid, ref, inherit
             kids = self._kids_of(node)
             at = bisect_right(kids.starts, index) - 1
             kid, ref, is_page = kids.kids[at]
             index -= kids.starts[at]
             if is_page:
-                return self._page(kid, ref, inherit), ref
+                return kid, ref, inherit
             node = kid
         raise TreeMismatch("the page tree is deeper than pdfthin descends")
 
