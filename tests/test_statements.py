@@ -352,3 +352,26 @@ def test_a_stretched_line_of_quoted_words_drawn_word_by_word_is_one_line() -> No
         canvas.text(word, x, 200.0)
         x += sum(advance.get(ch, default) for ch in word) * 9.0 / 1000 + 15.0
     assert " ".join(words) in markdown(canvas)
+
+
+# --- rows drawn twice ------------------------------------------------------------------------
+
+
+def test_a_table_drawn_twice_reads_once() -> None:
+    # Some producers draw every row twice (a bold effect, a second pass over the same
+    # text): a label several ems long, drawn again at the same place once the row's other
+    # cells are drawn, is the same run, not a second line over the first.
+    size = 9.0
+    rows = [
+        ("Enterprise-class centres", ["1,495", "1,572"]),
+        ("Localized data centres", ["1,512", "1,646"]),
+        ("Server closets", ["1,505", "1,643"]),
+    ]
+    canvas = st.Canvas()
+    for row, (label, values) in enumerate(rows):
+        y = 100.0 + 14.0 * row
+        for _ in range(2):
+            canvas.text(label, 72.0, y, size)
+            for k, value in enumerate(values):
+                canvas.right(value, 300.0 + 60.0 * k, y, size)
+    assert table_rows(markdown(canvas)) == [[label, *values] for label, values in rows]

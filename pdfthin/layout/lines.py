@@ -91,7 +91,9 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                     continue
                 em = (cand.size if cand.size < size else size) or 1.0
                 gap = x0 - cand.right
-                if gap < -3.0 * em:
+                # Far back over the line: another line's, unless it is the line's last run
+                # drawn again (fake bold, a whole row drawn twice), which add() drops.
+                if gap < -3.0 * em and not _duplicate(cand.runs[-1], run):
                     continue
                 if gap >= GUTTER_GAP_EM * em:
                     if gap > reach:
