@@ -246,6 +246,28 @@ def test_row_labels_left_of_a_grid_around_the_figures_are_its_first_column() -> 
     ]
 
 
+def test_row_labels_left_of_a_grid_keep_their_rows_beside_a_merged_first_column() -> None:
+    # The grid's first column is one cell down the body (a region's name, no rules across
+    # it); the labels outside the grid are a column of their own, one per row, never merged
+    # as that cell is.
+    rules = [(150, y, 300, y) for y in (100, 120, 180)]
+    rules += [(200, y, 300, y) for y in (140, 160)]
+    rules += [(x, 100, x, 180) for x in (150, 200, 250, 300)]
+    lines = [ln("Region", 155, 114), ln("2020", 205, 114), ln("2021", 255, 114)]
+    lines.append(ln("North", 155, 134))
+    names = ["Alcona", "Caledonia", "Curtis"]
+    for i, row in enumerate([("439", "55"), ("393", "40"), ("349", "30")]):
+        y = 134 + 20 * i
+        lines += [ln(v, 205 + 50 * k, y) for k, v in enumerate(row)] + [ln(names[i], 40, y)]
+    table = only_table(lines, rules)
+    assert [row[:2] for row in table.rows or []] == [
+        ["", "Region"],
+        ["Alcona", "North"],
+        ["Caledonia", ""],
+        ["Curtis", ""],
+    ]
+
+
 @pytest.mark.parametrize(
     "labels",
     [

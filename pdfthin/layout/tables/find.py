@@ -284,7 +284,10 @@ def _merge_down(
     """A cell that spans row bands (no rule across its column between them) is one cell:
     its text in the lower bands moves up to the row where the cell starts."""
     for c in range(len(xs) - 1):
-        gc = min(max(bisect_right(grid.xs, (xs[c] + xs[c + 1]) / 2) - 1, 0), len(grid.xs) - 2)
+        middle = (xs[c] + xs[c + 1]) / 2
+        if not grid.xs[0] <= middle <= grid.xs[-1]:
+            continue  # row labels outside the grid (_outside_labels): a cell per row
+        gc = min(max(bisect_right(grid.xs, middle) - 1, 0), len(grid.xs) - 2)
         for r in sorted(records):
             top = r
             while top > 0 and not grid.hrule[top][gc]:
