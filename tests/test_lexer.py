@@ -516,3 +516,96 @@ def test_an_absurd_declared_image_size_does_not_stop_the_page(entry: bytes) -> N
     ops = list(iter_operations(b"BI /W 1 /H 1 " + entry + b" ID x EI BT (after) Tj ET"))
     assert ops[0][0] == b"BI" and ops[0][1][1] == b"x"
     assert ops[1:] == [(b"BT", []), (b"Tj", [b"after"]), (b"ET", [])]
+
+
+# --- scanning by windows ----------------------------------------------------------------------
+
+
+def test_a_comment_before_a_stray_byte_is_skipped_whole() -> None:
+    # A stray byte after a comment once sent the lexer back to the comment's second byte, and
+    # the comment's words came out as operators.
+    assert ops(b"(a) Tj % x (y) re\n) (b) Tj %z\r> 1 w") == [
+        (b"Tj", [b"a"]),
+        (b"Tj", [b"b"]),
+        (b"w", [1.0]),
+    ]
+
+
+# Every kind of token that may hold white space (and so may run past the end of a window),
+# with the other kinds between them.
+_STRADDLING = (
+    b"q 1 0 0 1 72 720 cm /F1 12 Tf (a string with spaces) Tj "
+    b"[(nested (paren) string) -250 (x\\) y) 120 <48 65 6c 6c 6f>] TJ "
+    b"% a comment with words Tj re\n"
+    b"BI /W 2 /H 1 /CS /G /BPC 8 ID \x00 \x01 EI "
+    b"<</MCID 3 /ActualText (a b)>> BDC (z) ' EMC Q\r\n"
+)
+
+
+def _scanned(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
+    """Records each window the lexer scans: ``(start, end, tokens)``."""
+    from pdfthin.engine.content import lexer
+
+    seen: list[tuple[int, int, int]] = []
+    pattern = lexer._SCAN
+
+    class Recording:
+        def findall(self, data: bytes, pos: int, end: int) -> list[bytes]:
+            found = pattern.findall(data, pos, end)
+            seen.append((pos, end, len(found)))
+            return found
+
+    monkeypatch.setattr(lexer, "_SCAN", Recording())
+    return seen
+
+
+@pytest.mark.parametrize("window", [(1, 2), (4, 16), (64, 1 << 16)])
+def test_where_the_windows_end_does_not_change_the_operations(
+    window: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pdfthin.engine.content import lexer
+
+    data = _STRADDLING * 40
+    monkeypatch.setattr(lexer, "WINDOW_MIN", 1 << 30)
+    monkeypatch.setattr(lexer, "WINDOW_MAX", 1 << 30)
+    whole = ops(data)
+    assert len(whole) == 40 * 10 and (b"Tj", [b"a string with spaces"]) in whole
+    assert (b"re", []) not in whole  # the comment's words are no operator
+    monkeypatch.setattr(lexer, "WINDOW_MIN", window[0])
+    monkeypatch.setattr(lexer, "WINDOW_MAX", window[1])
+    seen = _scanned(monkeypatch)
+    assert ops(data) == whole
+    assert len(seen) > 1
+
+
+def test_a_window_holds_a_bounded_number_of_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdfthin.engine.content import lexer
+
+    seen = _scanned(monkeypatch)
+    data = b"1 " * 500_000 + b"w"
+    result = ops(data)
+    assert len(result) == 1 and len(result[0][1]) == MAX_OPERANDS
+    assert max(tokens for _, _, tokens in seen) <= lexer.WINDOW_MAX // 2 + 1
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        b")",  # stray bytes (each once cost a copy of the rest of the stream)
+        b"<ab ",  # a "<" that starts no hex string
+        b"(a(b)c) ",  # strings read again from the data
+        b"(x(y)% z)w\n",  # ... which end inside a token of the window: scanned again
+        b"BI /W 1 /H 1 ID %x EI ",  # inline images read past
+        b"BI /W 1 /H 1 ID x EI ",  # inline images read past
+        b"% c\n)",  # comments before stray bytes
+    ],
+)
+def test_damage_is_scanned_a_bounded_number_of_times(
+    unit: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Work, not time: every byte is scanned at most a few times however often the lexer has
+    # to read on from the data itself.
+    seen = _scanned(monkeypatch)
+    data = unit * (200_000 // len(unit))
+    list(iter_operations(data + b" Q"))
+    assert sum(end - start for start, end, _ in seen) <= 3 * len(data)

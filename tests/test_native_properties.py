@@ -119,6 +119,7 @@ TOKENS = [
     b"(\x01\x41\x00\x20)", b"(\x8c\x82\x81\x40)", b"<48656c6c6f>", b"<4>", b"<>",
     b"<0001 0002 0003>",
     b"<4E00>", b"<zz>", b"[", b"]", b"<<", b">>", b"{", b"}", b")", b">", b"#", b"/A#41", b"%c\n",
+    b"% Tj (x) 1 re\n",
     b"<</ActualText (zz)>>", b"<</ActualText <FEFF0041>>>", b"<</ActualText /N>>",
     b"<</ActualText 3>>", b"<</MCID 0>>",
     b"BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\x01\x02\x03 EI",
@@ -205,6 +206,13 @@ def test_random_bytes(doc: EngineDocument, module: Any, data: bytes) -> None:
 @SETTINGS
 @given(st.integers(0, 2**32), st.integers(1, 120))
 def test_token_soup(doc: EngineDocument, module: Any, seed: int, size: int) -> None:
+    check_stream(doc, module, soup(random.Random(seed), size))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2_000, 6_000))
+def test_long_token_soup(doc: EngineDocument, module: Any, seed: int, size: int) -> None:
+    # Long enough for the pure lexer's windows to end inside strings, comments and images.
     check_stream(doc, module, soup(random.Random(seed), size))
 
 

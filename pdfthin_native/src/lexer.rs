@@ -774,12 +774,9 @@ impl Iterator for Lexer<'_> {
                     self.pos = n;
                     break;
                 }
-                // A byte no token can start with: skip the white space before it, then it.
-                let mut p = self.pos;
-                while p < n && is_ws(data[p]) {
-                    p += 1;
-                }
-                self.pos = p + 1;
+                // A byte no token can start with: skip the white space and comments before
+                // it, then it.
+                self.pos = skip_ws_comments(data, self.pos) + 1;
                 continue;
             };
             self.pos = end;

@@ -892,7 +892,8 @@ class Interpreter:
                     step = width * fs + tc * count + tw * spaces
                 else:
                     step = (width * fs + tc * count + tw * spaces) * th
-                trailing = font.trailing_spaces(item)
+                # (only a string ending in byte 32 can end in spaces: most do not)
+                trailing = font.trailing_spaces(item) if item[-1] == 32 else 0
                 if trailing == len(item):
                     blank += step
                 else:

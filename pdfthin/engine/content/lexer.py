@@ -38,7 +38,6 @@ _TOKEN = re.compile(
 )
 _LITERAL_SPECIAL = re.compile(rb"[()\\]")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
-_ONLY_WS = re.compile(rb"[" + _WS + rb"]*(?:" + _COMMENT + rb"[" + _WS + rb"]*)*\Z")
 _EI = re.compile(rb"[" + _WS + rb"]EI(?=[" + _WS + rb"]|\Z)")
 _PRINTABLE_TAIL = re.compile(rb"[\x09\x0a\x0d\x20-\x7e]*\Z")
 
@@ -225,81 +224,208 @@ def _inline_image_end(data: bytes, start: int, params: dict[str, Any]) -> int:
         pos = m.end()
 
 
+#: The lexer scans the stream a window at a time: one ``findall`` per window keeps the per-token
+#: work in C, and the window bounds the token list a hostile stream can build. A window ends
+#: just after a white-space byte at least ``size`` bytes on; ``size`` starts at WINDOW_MIN,
+#: doubles up to WINDOW_MAX while windows are read through, and shrinks to twice the distance
+#: read when a string or inline image makes the lexer restart mid-window, so that restarts
+#: never rescan more than they read.
+WINDOW_MIN = 16
+WINDOW_MAX = 1 << 16
+#: Within one stream, tokens up to this long are classified once and remembered (numbers,
+#: names, operators: most tokens of a stream repeat), up to this many of them.
+_MEMO_TOKEN_BYTES = 24
+_MEMO_ENTRIES = 1 << 16
+
+# Every byte belongs to one token, and a token carries the white space after it, so the
+# tokens of a window add up to the window and a token's offset is the sum of the ones
+# before it. The alternatives are _TOKEN's, in its order; a literal string may hold escapes
+# here (read_literal decodes them), and "[\s\S]" is a byte no token starts with: a stray
+# one, or the "(" of a string with nested parentheses or one that runs past the window.
+_SCAN = re.compile(
+    rb"(?:"
+    rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?!" + _REGULAR + rb")|"
+    rb"/" + _REGULAR + rb"*|"
+    rb"\((?:[^()\\]|\\[\s\S])*\)|"
+    rb"<<|>>|[\[\]{}]|"
+    rb"<[0-9A-Fa-f" + _WS + rb"]*>|"
+    rb"%[^\r\n]*|" + _REGULAR + rb"+|"
+    rb"[\s\S]"
+    rb")[" + _WS + rb"]*"
+)
+_CUT = re.compile(rb"[" + _WS + rb"]")
+_LINE_END = re.compile(rb"[\r\n]")
+_HEX_STRING = re.compile(rb"<([0-9A-Fa-f" + _WS + rb"]*)>")
+_NUMBER = re.compile(rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
+_SPACE = b"\x00\t\n\x0c\r "
+# What a token is, by type: a float (number), a str (name), bytes (a keyword or an
+# operator) or one of these (structure).
+_OPEN_ARRAY, _OPEN_DICT, _CLOSE_ARRAY, _CLOSE_DICT, _BRACE = range(5)
+_STRUCTURE = {b"[": _OPEN_ARRAY, b"<<": _OPEN_DICT, b"]": _CLOSE_ARRAY, b">>": _CLOSE_DICT}
+
+
+def _classify(token: bytes) -> Any:
+    """A number, name, keyword or structure token (its white space stripped), or ``None``
+    for strings, comments and stray bytes."""
+    word = token.rstrip(_SPACE)
+    if not word:
+        return None  # white space a window cut from the token before it
+    first = word[0]
+    if first in b"+-.0123456789" and _NUMBER.match(word):
+        return float(word)
+    if first in b"()<>%[]{}":
+        return _STRUCTURE.get(word, _BRACE) if first in b"[]{}" or word in _STRUCTURE else None
+    if first == 0x2F:  # /
+        return _name(word[1:])
+    return word
+
+
+def _token_at(
+    data: bytes, tokens: list[bytes], i: int, at: int, resume: int
+) -> tuple[int, int] | None:
+    """Where the window's tokens go on after token ``i`` (at offset ``at``), read on from the
+    data to ``resume``: the index and offset of the token that starts there, or after white
+    space from there; ``None`` when none does (the lexer scans again from ``resume``)."""
+    j, stop = i, at
+    while stop < resume and j < len(tokens):
+        stop += len(tokens[j])
+        j += 1
+    if stop < resume or data[resume:stop].strip(_SPACE):
+        return None
+    return j, stop
+
+
 def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
     """Yield ``(operator, operands)`` for each operator in the content stream ``data``.
 
     Inline images come out as one ``(b"BI", [params])`` operation whose ``params`` use full
     key names; their binary data is skipped.
     """
-    match = _TOKEN.match
     operands: list[Any] = []
     stack: list[tuple[list[Any], bool]] = []  # (outer operands, is_dict)
+    memo: dict[bytes, Any] = {}
     pos = 0
     n = len(data)
+    size = WINDOW_MIN
     while pos < n:
-        m = match(data, pos)
-        if m is None:
-            if _ONLY_WS.match(data, pos):
-                break
-            # A byte no token can start with (a stray ")" or ">"): skip it.
-            stripped = data[pos:].lstrip(b"\x00\t\n\x0c\r ")
-            pos = n - len(stripped) + 1
-            continue
-        pos = m.end()
-        kind = m.lastindex
-        if kind == 1:
-            if len(operands) < MAX_OPERANDS:
-                operands.append(float(m.group(1)))
-        elif kind == 7:
-            word = m.group(7)
-            if word in _KEYWORD_VALUES:
-                operands.append(_KEYWORD_VALUES[word])
-            elif stack:
-                # An operator inside an array or dictionary: the stream is damaged. A state
-                # setter (``[(a) 0 Tc (b)] TJ``, seen in real files) is dropped and the array
-                # goes on; anything else closes the open structures so nothing is lost.
-                if word in _IGNORED_IN_ARRAY:
-                    continue
-                while stack:
-                    outer, is_dict = stack.pop()
-                    outer.append(_to_dict(operands) if is_dict else operands)
-                    operands = outer
-                yield word, operands
-                operands = []
-            elif word == b"BI":
-                params, image, pos = _read_inline_image(data, pos)
-                yield b"BI", [params, image]
-                operands = []
-            else:
-                yield word, operands
-                operands = []
-        elif kind == 2:
-            if len(operands) < MAX_OPERANDS:
-                operands.append(_name(m.group(2)))
-        elif kind == 3:
-            if len(operands) < MAX_OPERANDS:
-                operands.append(m.group(3))
-        elif kind == 4:
-            value, pos = read_literal(data, pos)
-            if len(operands) < MAX_OPERANDS:
-                operands.append(value)
-        elif kind == 6:
-            if len(operands) < MAX_OPERANDS:
-                operands.append(_hex(m.group(6)))
-        else:
-            sym = m.group(5)
-            if sym == b"[" or sym == b"<<":
+        cut = _CUT.search(data, pos + size) if pos + size < n else None
+        end = cut.end() if cut is not None else n
+        tokens = _SCAN.findall(data, pos, end)
+        resume = end
+        # The offset of token ``i`` is ``pos`` plus the lengths before it; asked only for
+        # the rare tokens that need it, counted on from the last one asked.
+        known, at = 0, pos
+        walk = enumerate(tokens)
+        for i, token in walk:
+            kind = memo.get(token)
+            if kind is None:
+                kind = _classify(token)
+                if kind is None:
+                    first = token[0]
+                    if first == 0x28:  # (
+                        word = token.rstrip(_SPACE)
+                        if len(word) > 1:
+                            body = word[1:-1]
+                            if b"\\" in body or b"\r" in body:
+                                body = read_literal(word, 1)[0]
+                            if len(operands) < MAX_OPERANDS:
+                                operands.append(body)
+                            continue
+                        # Nested parentheses, or a string the window cut: read from the data.
+                        at += sum(map(len, tokens[known:i]))
+                        known = i
+                        value, close = read_literal(data, at + 1)
+                        if len(operands) < MAX_OPERANDS:
+                            operands.append(value)
+                        after = _token_at(data, tokens, i, at, close)
+                        if after is None:
+                            resume = close
+                            break
+                        known, at = after
+                        for _ in range(i + 1, known):
+                            next(walk)
+                        continue
+                    if first == 0x3C:  # <
+                        word = token.rstrip(_SPACE)
+                        if len(word) > 1:
+                            if len(operands) < MAX_OPERANDS:
+                                operands.append(_hex(word[1:-1]))
+                            continue
+                        # A hex string the window cut, or a stray "<".
+                        at += sum(map(len, tokens[known:i]))
+                        known = i
+                        m = _HEX_STRING.match(data, at)
+                        if m is None:
+                            continue
+                        if len(operands) < MAX_OPERANDS:
+                            operands.append(_hex(m.group(1)))
+                        resume = m.end()
+                        break
+                    if first == 0x25 and end < n and _LINE_END.search(token) is None:  # %
+                        # A comment the window cut (only the last token can be one without
+                        # its line end) runs on to the end of its line.
+                        m = _LINE_END.search(data, end)
+                        resume = m.start() if m is not None else n
+                    continue  # a comment, or a stray byte
+                if len(token) <= _MEMO_TOKEN_BYTES and len(memo) < _MEMO_ENTRIES:
+                    memo[token] = kind
+            cls = kind.__class__
+            if cls is float:
+                if len(operands) < MAX_OPERANDS:
+                    operands.append(kind)
+            elif cls is bytes:
+                if kind in _KEYWORD_VALUES:
+                    operands.append(_KEYWORD_VALUES[kind])
+                elif stack:
+                    # An operator inside an array or dictionary: the stream is damaged. A
+                    # state setter (``[(a) 0 Tc (b)] TJ``, seen in real files) is dropped and
+                    # the array goes on; anything else closes the open structures so nothing
+                    # is lost.
+                    if kind in _IGNORED_IN_ARRAY:
+                        continue
+                    while stack:
+                        outer, is_dict = stack.pop()
+                        outer.append(_to_dict(operands) if is_dict else operands)
+                        operands = outer
+                    yield kind, operands
+                    operands = []
+                elif kind == b"BI":
+                    at += sum(map(len, tokens[known:i]))
+                    known = i
+                    params, image, close = _read_inline_image(data, at + 2)
+                    yield b"BI", [params, image]
+                    operands = []
+                    after = _token_at(data, tokens, i, at, close)
+                    if after is None:
+                        resume = close
+                        break
+                    known, at = after
+                    for _ in range(i + 1, known):
+                        next(walk)
+                else:
+                    yield kind, operands
+                    operands = []
+            elif cls is str:
+                if len(operands) < MAX_OPERANDS:
+                    operands.append(kind)
+            elif kind in (_OPEN_ARRAY, _OPEN_DICT):
                 if len(stack) >= MAX_NESTING:
                     continue
-                stack.append((operands, sym == b"<<"))
+                stack.append((operands, kind == _OPEN_DICT))
                 operands = []
-            elif sym == b"]" or sym == b">>":
+            elif kind in (_CLOSE_ARRAY, _CLOSE_DICT):
                 if not stack:
                     continue
                 outer, is_dict = stack.pop()
                 outer.append(_to_dict(operands) if is_dict else operands)
                 operands = outer
             # "{" and "}" only occur in PostScript calculator functions: ignored.
+        else:
+            size = min(size * 2, WINDOW_MAX)
+            pos = resume
+            continue
+        size = max(WINDOW_MIN, min(2 * (resume - pos), WINDOW_MAX))
+        pos = resume
 
 
 def _to_dict(items: list[Any]) -> dict[str, Any]:
