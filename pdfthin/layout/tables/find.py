@@ -227,12 +227,12 @@ def _outside_labels(
     they label enough of the grid's rows (``ROW_LABEL_SHARE``). Anything short of that (a
     text column or another table beside this one) is left alone."""
     left = [
-        ln
-        for ln in lines
-        if ln.x1 <= grid.x0 + 1
-        and grid.y0 <= (ln.y0 + ln.y1) / 2 <= grid.y1
-        and not any(_inside(ln, other) for other in grids if not _encloses(other, grid))
+        ln for ln in lines if ln.x1 <= grid.x0 + 1 and grid.y0 <= (ln.y0 + ln.y1) / 2 <= grid.y1
     ]
+    if len(left) < MIN_ROWS:
+        return []  # (counted before the grids beside this one are asked: most pages stop here)
+    beside = [other for other in grids if not _encloses(other, grid)]
+    left = [ln for ln in left if not any(_inside(ln, other) for other in beside)]
     if len(left) < MIN_ROWS or any(
         running_text(ln.text) or sum(map(is_value, ln.text.split())) >= 2 for ln in left
     ):
