@@ -12,7 +12,6 @@ operations; the output says whether they do.
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
 import logging
 import subprocess
@@ -24,6 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from benchmarks import corpus
 from pdfthin.engine.content import lexer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,22 +32,21 @@ SKIP = {"malformed", "fuzzed", "bomb"}
 Lex = Callable[[bytes], Iterator[tuple[bytes, list[Any]]]]
 
 
-def _streams(corpus: Path) -> list[bytes]:
+def _streams(root: Path) -> list[bytes]:
     from pypdf import PdfReader
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     out = []
-    with (corpus / "MANIFEST.tsv").open(encoding="utf-8") as fh:
-        for row in csv.DictReader(fh, delimiter="\t"):
-            if SKIP & set(row["tags"].split(",")):
-                continue
-            try:
-                for page in PdfReader(str(corpus / row["relpath"])).pages:
-                    contents = page.get_contents()
-                    if contents is not None:
-                        out.append(contents.get_data())
-            except Exception:  # a file pypdf cannot read has no streams here
-                continue
+    for entry in corpus.load(root).entries:
+        if SKIP & entry.tags:
+            continue
+        try:
+            for page in PdfReader(str(root / entry.relpath)).pages:
+                contents = page.get_contents()
+                if contents is not None:
+                    out.append(contents.get_data())
+        except Exception:  # a file pypdf cannot read has no streams here
+            continue
     return out
 
 

@@ -280,18 +280,26 @@ def _classify(token: bytes) -> Any:
     return word
 
 
-def _token_at(
-    data: bytes, tokens: list[bytes], i: int, at: int, resume: int
+def _skip_to(
+    data: bytes,
+    tokens: list[bytes],
+    walk: Iterator[tuple[int, bytes]],
+    i: int,
+    at: int,
+    resume: int,
 ) -> tuple[int, int] | None:
     """Where the window's tokens go on after token ``i`` (at offset ``at``), read on from the
-    data to ``resume``: the index and offset of the token that starts there, or after white
-    space from there; ``None`` when none does (the lexer scans again from ``resume``)."""
+    data to ``resume``: the token that starts there, or after white space from there. Skips
+    ``walk`` to just before it and returns its index and offset; ``None`` when no token
+    starts there (the lexer scans again from ``resume``)."""
     j, stop = i, at
     while stop < resume and j < len(tokens):
         stop += len(tokens[j])
         j += 1
     if stop < resume or data[resume:stop].strip(_SPACE):
         return None
+    for _ in range(i + 1, j):
+        next(walk)
     return j, stop
 
 
@@ -337,13 +345,11 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
                         value, close = read_literal(data, at + 1)
                         if len(operands) < MAX_OPERANDS:
                             operands.append(value)
-                        after = _token_at(data, tokens, i, at, close)
+                        after = _skip_to(data, tokens, walk, i, at, close)
                         if after is None:
                             resume = close
                             break
                         known, at = after
-                        for _ in range(i + 1, known):
-                            next(walk)
                         continue
                     if first == 0x3C:  # <
                         word = token.rstrip(_SPACE)
@@ -395,13 +401,11 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
                     params, image, close = _read_inline_image(data, at + 2)
                     yield b"BI", [params, image]
                     operands = []
-                    after = _token_at(data, tokens, i, at, close)
+                    after = _skip_to(data, tokens, walk, i, at, close)
                     if after is None:
                         resume = close
                         break
                     known, at = after
-                    for _ in range(i + 1, known):
-                        next(walk)
                 else:
                     yield kind, operands
                     operands = []
