@@ -9,7 +9,9 @@ tree ignored (pdfthin does not read the tree).
 
 A tree is only trusted where it is sane: a table needs :data:`MIN_ROWS` rows and
 :data:`MIN_COLUMNS` columns with text in at least :data:`MIN_FILLED` of its cells (decorative
-or broken trees, a whole page tagged as one cell, fall out), and a heading needs text.
+or broken trees, a whole page tagged as one cell, fall out), and a heading needs text. A table
+the tree holds as one element over several pages is judged page by page, each row on the page
+that draws it (every engine writes a page's rows on that page).
 
 The tree is read with pdfplumber (a benchmark dependency, never pdfthin's): ``read_tagged``
 adapts it to plain :class:`Element` objects, and everything else here works on those.
@@ -17,6 +19,7 @@ adapts it to plain :class:`Element` objects, and everything else here works on t
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -66,17 +69,20 @@ class TaggedTruth:
     headings: list[Heading]
 
 
-def truth_from_tree(roots: Sequence[Element], texts: dict[tuple[int, int], str]) -> TaggedTruth:
+def truth_from_tree(
+    roots: Sequence[Element],
+    texts: dict[tuple[int, int], str],
+    lefts: dict[tuple[int, int], float] | None = None,
+) -> TaggedTruth:
     """The trusted tables and the headings of a structure tree; ``texts`` maps each
-    ``(page, mcid)`` to the text that marked content draws."""
+    ``(page, mcid)`` to the text that marked content draws, ``lefts`` to where on the page
+    that text begins (the left edge of its first word; see :func:`_in_page_order`)."""
     tables: list[tuple[int, Table]] = []
     headings: list[Heading] = []
     for root in roots:
         for element in root.walk():
             if element.type == "Table":
-                found = _table(element, texts)
-                if found is not None:
-                    tables.append(found)
+                tables.extend(_tables(element, texts, lefts or {}))
                 continue
             level = _heading_level(element.type)
             if level:
@@ -115,33 +121,94 @@ def _span(element: Element, key: str) -> int:
         return 1
 
 
-def _table(table: Element, texts: dict[tuple[int, int], str]) -> tuple[int, Table] | None:
-    """A ``Table`` element as cells placed on its grid (row and column spans honoured), or
-    ``None`` when it is too small or too empty to be trusted."""
+def _tables(
+    table: Element, texts: dict[tuple[int, int], str], lefts: dict[tuple[int, int], float]
+) -> list[tuple[int, Table]]:
+    """A ``Table`` element as cells placed on its grid (row and column spans honoured), one
+    table per page it runs over, each of them left out when it is too small or too empty to be
+    trusted.
+
+    A table the tree holds as one element may run over many pages (a 16-page report's one
+    list); every engine writes a page's part of it on that page, so each part is judged on its
+    own page: a row belongs to the page that draws most of its cells' text (a row drawing none
+    to the page of the row before it), the rows of a page form a table of their own, and a
+    cell spanning into the next page's rows ends at its page's last row."""
     cells: Table = []
+    #: For each row, how many pieces of marked content its cells draw on each page.
+    drawn: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     taken: set[tuple[int, int]] = set()
-    pages: dict[int, int] = defaultdict(int)
     for r, row in enumerate(_rows(table)):
         c = 0
-        for cell in (e for e in row.children if e.type in _CELLS):
+        for cell in _in_page_order([e for e in row.children if e.type in _CELLS], lefts):
             while (r, c) in taken:
                 c += 1
             rows, cols = _span(cell, "RowSpan"), _span(cell, "ColSpan")
             content = cell.content()
             for page, _ in content:
-                pages[page] += 1
+                drawn[r][page] += 1
             cells.append(Cell(r, c, _text(content, texts), r + rows - 1, c + cols - 1))
             taken.update((r + i, c + j) for i in range(rows) for j in range(cols))
             c += cols
     if not cells:
-        return None
+        return []
+    # Each row's page, then the rows cut into runs of one page.
+    # (Rows before the first that draws anything go with that one.)
+    first = min(drawn, default=0)
+    pages: list[int] = []
+    for r in range(max(cell.last_row for cell in cells) + 1):
+        counts = drawn.get(r if r > first else first)
+        if counts:
+            pages.append(max(counts, key=lambda p: (counts[p], -p)))
+        else:
+            pages.append(pages[-1] if pages else 0)
+    out: list[tuple[int, Table]] = []
+    start = 0
+    for end in range(1, len(pages) + 1):
+        if end < len(pages) and pages[end] == pages[start]:
+            continue
+        part = [
+            Cell(
+                cell.row - start,
+                cell.col,
+                cell.text,
+                min(cell.last_row, end - 1) - start,
+                cell.last_col,
+            )
+            for cell in cells
+            if start <= cell.row < end
+        ]
+        if _trusted(part):
+            out.append((pages[start], part))
+        start = end
+    return out
+
+
+def _in_page_order(cells: list[Element], lefts: dict[tuple[int, int], float]) -> list[Element]:
+    """A row's cells in the order the page shows them. A tree may list a row's cells in
+    another order than across the page (a report's last column tagged second): its grid would
+    then put their texts beside the wrong neighbours, whatever an engine reads. When every
+    cell draws text and their left edges run neither left to right nor right to left (a
+    right-to-left table is listed from the right), the cells are put in left-to-right order."""
+    edges: list[float] = []
+    for cell in cells:
+        found = [lefts[m] for m in cell.content() if m in lefts]
+        if not found:
+            return cells  # a cell without text has no place to be put in
+        edges.append(min(found))
+    pairs = list(itertools.pairwise(edges))
+    if all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs):
+        return cells
+    return [cell for _, cell in sorted(zip(edges, cells, strict=True), key=lambda p: p[0])]
+
+
+def _trusted(cells: Table) -> bool:
+    """Is a table big enough and filled enough to be ground truth?"""
+    if not cells:
+        return False
     n_rows = max(cell.last_row for cell in cells) + 1
     n_cols = max(cell.last_col for cell in cells) + 1
     filled = sum(1 for cell in cells if cell.text)
-    if n_rows < MIN_ROWS or n_cols < MIN_COLUMNS or filled < MIN_FILLED * len(cells):
-        return None
-    page = max(pages, key=lambda p: pages[p]) if pages else 0
-    return page, cells
+    return n_rows >= MIN_ROWS and n_cols >= MIN_COLUMNS and filled >= MIN_FILLED * len(cells)
 
 
 def read_tagged(path: Path, password: str | None = None) -> TaggedTruth | None:
@@ -159,6 +226,7 @@ def read_tagged(path: Path, password: str | None = None) -> TaggedTruth | None:
         roots = [_element(e, single) for e in tree]
         wanted = {page for root in roots for page, _ in root.content()}
         texts: dict[tuple[int, int], str] = {}
+        lefts: dict[tuple[int, int], float] = {}
         for page in pdf.pages:
             if page.page_number not in wanted:
                 continue
@@ -166,10 +234,12 @@ def read_tagged(path: Path, password: str | None = None) -> TaggedTruth | None:
             by_mcid: dict[int, list[str]] = defaultdict(list)
             for word in words:
                 if word.get("mcid") is not None:
-                    by_mcid[int(word["mcid"])].append(str(word["text"]))
+                    key = (page.page_number, int(word["mcid"]))
+                    by_mcid[key[1]].append(str(word["text"]))
+                    lefts[key] = min(lefts.get(key, float(word["x0"])), float(word["x0"]))
             for mcid, parts in by_mcid.items():
                 texts[(page.page_number, mcid)] = " ".join(parts)
-    return truth_from_tree(roots, texts)
+    return truth_from_tree(roots, texts, lefts)
 
 
 def _element(node: Any, inherited: int | None) -> Element:

@@ -55,6 +55,63 @@ def test_table_cells_are_placed_with_spans_and_row_groups() -> None:
     assert rel[("t2", "t3", "h")] == 1 and rel[("t2", "t5", "h")] == 1
 
 
+def test_a_table_running_over_pages_is_judged_page_by_page() -> None:
+    # One Table element whose rows are drawn on pages 1, 1, 2, 2 and 3: a cell of the second
+    # row spans into page 2's first row; page 3 holds one row, too few to be trusted.
+    texts = {(page, i): f"p{page}m{i}" for page in (1, 2, 3) for i in range(10)}
+    table = Element(
+        "Table",
+        children=[
+            _row(_cell("TH", 0), _cell("TH", 1)),
+            _row(_cell("TD", 2, RowSpan=2), _cell("TD", 3)),
+            _row(_cell("TD", 0, page=2)),
+            _row(_cell("TD", 1, page=2), _cell("TD", 2, page=2)),
+            _row(_cell("TD", 0, page=3), _cell("TD", 1, page=3)),
+        ],
+    )
+    truth = truth_from_tree([Element("Document", children=[table])], texts)
+    assert [page for page, _ in truth.tables] == [1, 2]
+    first, second = (cells for _, cells in truth.tables)
+    assert {(c.row, c.col, c.last_row, c.last_col): c.text for c in first} == {
+        (0, 0, 0, 0): "p1m0",
+        (0, 1, 0, 1): "p1m1",
+        (1, 0, 1, 0): "p1m2",  # its row span ends with its page
+        (1, 1, 1, 1): "p1m3",
+    }
+    # Page 2's rows are a table of their own, from row 0; the spanning cell's column stays
+    # taken in its first row there.
+    assert {(c.row, c.col, c.last_row, c.last_col): c.text for c in second} == {
+        (0, 1, 0, 1): "p2m0",
+        (1, 0, 1, 0): "p2m1",
+        (1, 1, 1, 1): "p2m2",
+    }
+    # No relation crosses the page break: page 1's last row has nothing below it.
+    assert not [r for r in relations(first) if r[2] == "v" and r[0] in {"p1m2", "p1m3"}]
+
+
+def test_a_row_listed_out_of_page_order_is_put_in_page_order() -> None:
+    # Row 0 is listed as the page shows it; row 1 lists its last column second (as a
+    # report's tree did); row 2 is listed right to left (a right-to-left table): kept.
+    lefts = {(1, 0): 10.0, (1, 1): 50.0, (1, 2): 90.0}
+    lefts |= {(1, 3): 10.0, (1, 4): 90.0, (1, 5): 50.0}
+    lefts |= {(1, 6): 90.0, (1, 7): 50.0, (1, 8): 10.0}
+    table = Element(
+        "Table",
+        children=[
+            _row(*(_cell("TD", i) for i in (0, 1, 2))),
+            _row(*(_cell("TD", i) for i in (3, 4, 5))),
+            _row(*(_cell("TD", i) for i in (6, 7, 8))),
+        ],
+    )
+    truth = truth_from_tree([Element("Document", children=[table])], TEXTS, lefts)
+    ((_, cells),) = truth.tables
+    rows = [[c.text for c in sorted(cells, key=lambda c: c.col) if c.row == r] for r in range(3)]
+    assert rows == [["t0", "t1", "t2"], ["t3", "t5", "t4"], ["t6", "t7", "t8"]]
+    # Without positions the tree's order is all there is.
+    ((_, cells),) = truth_from_tree([Element("Document", children=[table])], TEXTS).tables
+    assert [c.text for c in cells if c.row == 1] == ["t3", "t4", "t5"]
+
+
 def test_cell_text_comes_from_all_its_descendants_in_order() -> None:
     cell = Element(
         "TD",
