@@ -254,13 +254,30 @@ def _tagged(run: Run) -> dict[str, tg.TaggedTruth]:
     return out
 
 
+def _plain_text(run: Run, entry: Entry) -> list[str] | None:
+    """The file's text page by page as pypdfium2 reads it (the reference reading, whichever
+    engines the run has), against which an outline's titles are checked (``hd.shown``);
+    ``None`` when pypdfium2 cannot read the file (its outline is then used unchecked)."""
+    from benchmarks.extractors import extract_pypdfium2
+
+    try:
+        pages = extract_pypdfium2(str(run.corpus.path(entry.relpath)), entry.password)
+    except Exception:  # pypdfium2 refuses the file: nothing to check the outline against
+        return None
+    return [str(page.get("text") or "") for page in pages]
+
+
 def heading_fidelity(run: Run) -> dict[str, Any]:
-    """Headings against the PDF's own outline; where a file has no usable outline, against
-    the headings its structure tree declares (a tagged PDF), which pdfthin does not read."""
+    """Headings against the PDF's own outline, the entries whose titles the document shows
+    (``hd.shown``); where a file has no usable outline, against the headings its structure
+    tree declares (a tagged PDF), which pdfthin's measured path does not read."""
     outlines: dict[str, list[hd.Heading]] = {}
     for entry in run.entries:
         for gt in entry.gt(".outline.json"):
             items = hd.read_outline(run.corpus.root / gt)
+            reference = _plain_text(run, entry) if len(items) >= hd.MIN_ENTRIES else None
+            if reference is not None:
+                items = hd.shown(items, reference)
             if len(items) >= hd.MIN_ENTRIES:
                 outlines[entry.relpath] = items
     tagged_headings: list[str] = []

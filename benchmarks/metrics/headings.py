@@ -26,10 +26,19 @@ THRESHOLD = 85.0
 MIN_ENTRIES = 3
 
 _HEADING_LINE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(\s+#+)?\s*$")
-#: Leading section numbers: "1.2", "III-A", "A.", "(a)", "Chapter 3:" stay out of the match.
+#: Numbers a book spells out after "Chapter" ("CHAPTER TWO: Mere Copyists").
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    "fifteen|sixteen|seventeen|eighteen|nineteen|twenty"
+)
+#: Leading section numbers: "1.2", "III-A", "A.", "(a)", "Chapter 3:", "Chapter Two:" stay out
+#: of the match.
 _NUMBERING = re.compile(
-    r"^\s*((chapter|section|part|appendix)\s+)?"
-    r"(\(?([0-9]+|(?=[ivx])x{0,3}(ix|iv|v?i{0,3})|[a-z])([.\-–)][0-9a-z]*)*[.:)]?\s+)+",
+    r"^\s*(?:"
+    r"(chapter|section|part|appendix)\s+(" + _NUMBER_WORDS + r")[.:)]?\s+|"
+    r"((chapter|section|part|appendix)\s+)?"
+    r"(\(?([0-9]+|(?=[ivx])x{0,3}(ix|iv|v?i{0,3})|[a-z])([.\-–)][0-9a-z]*)*[.:)]?\s+)+"
+    r")",
     re.IGNORECASE,
 )
 
@@ -81,6 +90,41 @@ def similarity(a: str, b: str) -> float:
     bare_a, bare_b = _unnumbered(a), _unnumbered(b)
     bare = fuzz.ratio(bare_a, bare_b) if len(bare_a) >= 3 and len(bare_b) >= 3 else 0.0
     return float(max(full, bare))
+
+
+def shown(items: list[Heading], pages: list[str]) -> list[Heading]:
+    """The outline entries whose title the document shows as text: some line of the entry's
+    page or the next (any page when the entry has none), or two lines joined (a title that
+    wraps), is similar to the title (:func:`similarity`) or begins with it (a run-in
+    heading). ``pages`` is a plain-text reading of the document, one string per page.
+
+    An outline is written for navigation, and some name what no page shows: "Blank Page" for
+    each blank page, titles naming test cases, bookmarks renamed by hand. No engine can find
+    those as headings; judging engines on them measures the outline, not the engines."""
+    lines = [
+        [" ".join(line.split()) for line in page.splitlines() if line.strip()] for page in pages
+    ]
+    kept: list[Heading] = []
+    for item in items:
+        where = (item.page - 1, item.page) if item.page else range(len(lines))
+        if any(_shows(item.title, lines[i]) for i in where if 0 <= i < len(lines)):
+            kept.append(item)
+    return kept
+
+
+def _shows(title: str, lines: list[str]) -> bool:
+    bare = _unnumbered(title)
+    starts = [t for t in (normalise(title), bare) if len(t) >= 3]
+    for i, line in enumerate(lines):
+        for text in (line, f"{line} {lines[i + 1]}" if i + 1 < len(lines) else None):
+            if text is None:
+                continue
+            if similarity(title, text) >= THRESHOLD:
+                return True
+            plain = normalise(text)
+            if any(plain.startswith(t) or _unnumbered(text).startswith(t) for t in starts):
+                return True
+    return False
 
 
 @dataclass(frozen=True)

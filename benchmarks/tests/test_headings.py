@@ -29,6 +29,9 @@ def test_headings_from_markdown_with_levels_and_pages() -> None:
         ("III-A Google DeepDream", "A. Google DeepDream"),
         ("2.1 Related work", "Related Work"),
         ("Eﬃcient Methods", "Efficient methods"),
+        # a book's outline numbers its chapters; the page spells the number out
+        ('2: "Mere Copyists"', "CHAPTER TWO: “Mere Copyists”"),
+        ("14: Eldred II", "CHAPTER FOURTEEN: Eldred II"),
     ],
 )
 def test_titles_match_despite_case_numbering_and_ligatures(a: str, b: str) -> None:
@@ -38,6 +41,8 @@ def test_titles_match_despite_case_numbering_and_ligatures(a: str, b: str) -> No
 def test_different_titles_do_not_match() -> None:
     assert hd.similarity("Mild cases", "Severe cases") < hd.THRESHOLD
     assert hd.similarity("Introduction", "Conclusion") < hd.THRESHOLD
+    # A number word is numbering only after "Chapter" (and the like): "One Idea" is a title.
+    assert hd.similarity("One Idea", "Idea") < hd.THRESHOLD
 
 
 def test_score_precision_recall_and_level_agreement() -> None:
@@ -78,3 +83,22 @@ def test_read_outline(tmp_path: Path) -> None:
     path = tmp_path / "x.outline.json"
     path.write_text(json.dumps({"items": [{"level": 2, "title": " T ", "page": 3}, {"title": ""}]}))
     assert hd.read_outline(path) == [hd.Heading(2, "T", 3)]
+
+
+def test_outline_entries_the_document_does_not_show_are_not_truth() -> None:
+    pages = [
+        "",  # a blank page its outline calls "Blank Page"
+        "CHAPTER TWO: “Mere Copyists”\nSome text of the chapter.\nThe\nLong Title\n",
+        "Threat Model In this work, we assume\n",
+    ]
+    items = [
+        hd.Heading(1, "Blank Page", 1),
+        hd.Heading(1, '2: "Mere Copyists"', 2),  # numbered in the outline, spelled out
+        hd.Heading(1, "The Long Title", 2),  # wraps over two lines
+        hd.Heading(1, "Threat Model", 3),  # run in: the line begins with it
+        hd.Heading(1, "Valid Destination: Named", 3),  # names a test case, not a heading
+        hd.Heading(1, "Some text of the chapter", 0),  # no page: looked for on every page
+        hd.Heading(1, "Threat Model", 2),  # on the page before the one that shows it
+        hd.Heading(1, "Copyists", 3),  # shown, but two pages before
+    ]
+    assert hd.shown(items, pages) == [items[1], items[2], items[3], items[5], items[6]]
