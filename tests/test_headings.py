@@ -213,6 +213,37 @@ def test_a_paragraph_opening_in_another_face_stays_whole() -> None:
     assert "In this work we show\nthat the paragraph" in md
 
 
+def _placed_title(x: float, font: str, title: str = "Recorded Music") -> list[TextRun]:
+    """A paragraph, ``title`` at ``x`` in ``font`` at the body size, and a paragraph, with
+    space between (the paragraphs' measure runs from x = 50 to 283: centred, "Recorded Music"
+    starts at 132.5)."""
+    runs = paragraph(60)  # lines at y = 60 ... 96
+    runs += words(title, x, 124, font=font)
+    runs += paragraph(150)
+    return runs
+
+
+def test_a_centred_line_in_another_face_set_apart_is_a_heading() -> None:
+    """A book's section title at the body size: its own typeface, centred over the
+    paragraph it opens, space above and below it (freeculture.pdf's "Film")."""
+    (md,) = markdown(page(_placed_title(132.5, "Courier")))
+    assert headings(md) == [(1, "Recorded Music")]
+
+
+@pytest.mark.parametrize(
+    ("x", "font", "title"),
+    [
+        (50, "Courier", "Recorded Music"),  # flush left: a label, a line of code
+        (132.5, BODY, "Recorded Music"),  # the body's own face: a centred line of the text
+        (71, "Courier", "Recorded Music of the Early Years in Town"),  # most of the measure
+    ],
+)
+def test_a_line_short_of_a_placed_title_is_not_a_heading(x: float, font: str, title: str) -> None:
+    (md,) = markdown(page(_placed_title(x, font, title)))
+    assert headings(md) == []
+    assert title in md
+
+
 def test_theorem_labels_are_not_headings() -> None:
     runs: list[TextRun] = []
     for i, label in enumerate(["Definition 2", "Satz 1.3", "Proof."]):
@@ -415,6 +446,20 @@ def _headings_of(relpath: str) -> list[tuple[int, str]]:
 
 def _level(found: list[tuple[int, str]], title: str) -> int:
     return next(level for level, text in found if text == title)
+
+
+def test_a_books_section_titles_set_by_typeface_and_place() -> None:
+    """freeculture.pdf sets its section titles at the body size in a monospaced face,
+    centred: each is a heading under its chapter's, on pages outside the profile's sample."""
+    require_corpus()
+    import pdfthin
+
+    doc = pdfthin.open(str(CORPUS / "pdfjs/freeculture.pdf"))
+    chapter = headings(doc.page(67).markdown)
+    assert [t for _, t in chapter] == ["CHAPTER FOUR: “Pirates”", "Film"]
+    assert chapter[1][0] > chapter[0][0]
+    assert headings(doc.page(69).markdown) == [(chapter[1][0], "Recorded Music")]
+    assert "Law: Duration" in [t for _, t in headings(doc.page(145).markdown)]
 
 
 def test_ieee_paper_headings_and_levels() -> None:

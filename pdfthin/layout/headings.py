@@ -9,6 +9,8 @@ A heading is told by what sets it apart from the body text of the whole document
 - **look**: bold, ALL CAPS or another typeface, on a short block that stands alone and is
   followed by body text; a look that numbered headings use makes its unnumbered blocks
   ("REFERENCES") headings of the same depth;
+- **place**: a short line in another typeface at the body size, centred over the paragraph
+  it opens and set apart by space (a book's section titles);
 - **slides**: each page's title.
 
 Levels come from the numbering depth where there is one; unnumbered headings take the level of
@@ -53,6 +55,13 @@ INDENT_EM = 0.5
 #: The narrowest measure of running text, in ems: a newspaper column is about 20; shorter
 #: lines are labels, table cells or a list of names.
 MIN_MEASURE_EM = 15.0
+#: A title centred over the paragraph it opens: its centre within this many ems of the
+#: centre of the paragraph's measure ...
+CENTRE_EM = 1.0
+#: ... and no wider than this share of the measure (a full line is centred by any measure).
+CENTRED_MAX_SHARE = 0.7
+#: Words of a title set at the body size and told only by its typeface and place.
+MAX_PLACED_WORDS = 8
 #: What ends a sentence or introduces what follows at the end of a line.
 _SENTENCE_END = (".", ":", "!", "?", ";")
 
@@ -993,6 +1002,10 @@ def _unnumbered_heading(
         return _Heading(block, look)
     if size < ctx.body - 1.0:
         return None
+    if _centred_in_its_own_face(ctx, page, i, block, after):
+        # A book's section title: one line in another typeface at the body size, centred
+        # over the paragraph it opens and set apart by space ("Film", "Recorded Music").
+        return _Heading(block, look)
     if look.bold and not ctx.body_look.bold:
         if after is not None and after.bold and after.kind != "table":
             return None
@@ -1004,6 +1017,46 @@ def _unnumbered_heading(
             return None
         return _Heading(block, look) if _alone_on_its_row(ctx, page, block) else None
     return None
+
+
+def _centred_in_its_own_face(
+    ctx: _Context, page: PageLayout, i: int, block: Block, after: Block | None
+) -> bool:
+    """One short title-shaped line in a typeface other than the body's, no smaller than the
+    body text by more than a point, centred on the measure of the running text that follows
+    it, with more space above and below it than that text's own line pitch. Each of these
+    alone is weak (a label, a line of code, a centred formula); together they are how a
+    book sets its section titles when it sets them at the body size."""
+    look = ctx.look(block)
+    if len(block.lines) != 1 or not look.family or look.family == ctx.body_look.family:
+        return False
+    text = block.text.strip()
+    if not _title_shape(text) or len(text.split()) > MAX_PLACED_WORDS or text.endswith(":"):
+        return False
+    if after is None or not _is_body_text(ctx, after) or len(after.lines) < 2:
+        return False
+    line, first = block.lines[0], after.lines[0]
+    em = max(first.size, 1.0)
+    pitch = after.lines[1].y0 - first.y0
+    if pitch <= 0 or first.y0 - line.y0 <= pitch * (1 + PITCH_TOLERANCE):
+        return False  # not set apart from the text below
+    left = min(ln.x0 for ln in after.lines)
+    right = measure_right(after)
+    width = right - left
+    if width < MIN_MEASURE_EM * em or block.x1 - block.x0 > CENTRED_MAX_SHARE * width:
+        return False
+    if abs((block.x0 + block.x1) / 2 - (left + right) / 2) > CENTRE_EM * em:
+        return False  # not centred on the measure
+    before = page.blocks[i - 1] if i > 0 else None
+    if (
+        before is not None
+        and before.x0 < right
+        and before.x1 > left
+        and before.y1 <= line.y0
+        and line.y0 - before.lines[-1].y0 <= pitch * (1 + PITCH_TOLERANCE)
+    ):
+        return False  # the text above runs on at its pitch: a centred line of it
+    return _alone_on_its_row(ctx, page, block)
 
 
 # --- run-in headings ------------------------------------------------------------------------
