@@ -272,14 +272,16 @@ def heading_fidelity(run: Run) -> dict[str, Any]:
     (``hd.shown``); where a file has no usable outline, against the headings its structure
     tree declares (a tagged PDF), which pdfthin's measured path does not read."""
     outlines: dict[str, list[hd.Heading]] = {}
+    #: Per file, the pages whose headings are not judged (``hd.unjudged_pages``).
+    unjudged: dict[str, set[int]] = {}
     for entry in run.entries:
         for gt in entry.gt(".outline.json"):
             items = hd.read_outline(run.corpus.root / gt)
             reference = _plain_text(run, entry) if len(items) >= hd.MIN_ENTRIES else None
-            if reference is not None:
-                items = hd.shown(items, reference)
-            if len(items) >= hd.MIN_ENTRIES:
-                outlines[entry.relpath] = items
+            kept = hd.shown(items, reference) if reference is not None else items
+            if len(kept) >= hd.MIN_ENTRIES:
+                outlines[entry.relpath] = kept
+                unjudged[entry.relpath] = hd.unjudged_pages(items, kept)
     tagged_headings: list[str] = []
     for relpath, truth in _tagged(run).items():
         if relpath not in outlines and len(truth.headings) >= hd.MIN_ENTRIES:
@@ -293,7 +295,9 @@ def heading_fidelity(run: Run) -> dict[str, Any]:
         total = Counter[str]()
         for relpath, expected in outlines.items():
             pages = run.texts(engine.name, relpath) or []
-            s = hd.score(hd.headings_from_markdown(pages), expected)
+            skip = unjudged.get(relpath, set())
+            found = [h for h in hd.headings_from_markdown(pages) if h.page not in skip]
+            s = hd.score(found, expected)
             scores[relpath] = s.as_dict()
             total.update(
                 predicted=s.predicted, expected=s.expected, matched=s.matched, agreed=s.level_agreed

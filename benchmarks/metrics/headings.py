@@ -112,6 +112,13 @@ def shown(items: list[Heading], pages: list[str]) -> list[Heading]:
     return kept
 
 
+def unjudged_pages(items: list[Heading], kept: list[Heading]) -> set[int]:
+    """Pages where the outline marks a heading whose title the page does not show, and no
+    shown entry: a heading found there ("Approved for Adults?" where the bookmark says "Slide
+    Number 7") can be judged neither right nor wrong, so it is not counted."""
+    return {h.page for h in items if h.page} - {h.page for h in kept if h.page}
+
+
 def _shows(title: str, lines: list[str]) -> bool:
     bare = _unnumbered(title)
     starts = [t for t in (normalise(title), bare) if len(t) >= 3]

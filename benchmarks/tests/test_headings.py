@@ -102,3 +102,45 @@ def test_outline_entries_the_document_does_not_show_are_not_truth() -> None:
         hd.Heading(1, "Copyists", 3),  # shown, but two pages before
     ]
     assert hd.shown(items, pages) == [items[1], items[2], items[3], items[5], items[6]]
+
+
+def test_headings_on_pages_whose_entries_are_not_shown_are_not_judged() -> None:
+    items = [hd.Heading(1, "Slide Number 2", 2), hd.Heading(1, "Results", 3)]
+    kept = [items[1]]
+    assert hd.unjudged_pages(items, kept) == {2}
+    # A page that also has a shown entry is judged.
+    items.append(hd.Heading(1, "Slide Number 3", 3))
+    assert hd.unjudged_pages(items, kept) == {2}
+
+
+def test_heading_fidelity_checks_outlines_against_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scoring's own use of the check: an entry no page shows is not expected, and a
+    heading on its page is not counted against the engine."""
+    from benchmarks import corpus, engines, score
+
+    relpath, gt = "deck/slides.pdf", "deck/gt/outline/slides.outline.json"
+    (tmp_path / "deck/gt/outline").mkdir(parents=True)
+    titles = ["Welcome", "Slide Number 2", "Method", "Results"]
+    items = [{"level": 1, "title": t, "page": i} for i, t in enumerate(titles, 1)]
+    (tmp_path / gt).write_text(json.dumps({"items": items}), encoding="utf-8")
+    entry = corpus.Entry(relpath, 4, 1, (gt,), frozenset({"outline"}))
+    shown = ["Welcome\ntext", "Approved for Adults?\ntext", "Method\ntext", "Results\ntext"]
+    monkeypatch.setattr(score, "_plain_text", lambda run, entry: shown)
+    markdown = [f"# {line.splitlines()[0]}\n\ntext" for line in shown]
+    raw = [
+        {
+            "engine": "pdfthin",
+            "file": relpath,
+            "variant": "main",
+            "outcome": "ok",
+            "pages": [{"text": md} for md in markdown],
+        }
+    ]
+    run = score.Run.build(
+        raw, [engines.ENGINES["pdfthin"]], [entry], corpus.Corpus(tmp_path, (entry,))
+    )
+    result = score.heading_fidelity(run)["engines"]["pdfthin"]["files"][relpath]
+    # "Slide Number 2" is not expected, and page 2's real title is not an extra.
+    assert (result["expected"], result["predicted"], result["matched"]) == (3, 3, 3)
