@@ -174,7 +174,7 @@ def read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
 
 
 def _hex(raw: bytes) -> bytes:
-    digits = raw.translate(None, b"\x00\t\n\x0c\r ")
+    digits = raw.translate(None, _SPACE)
     if len(digits) % 2:
         digits += b"0"
     return bytes.fromhex(digits.decode("ascii"))
@@ -327,46 +327,46 @@ def iter_operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
         for i, token in walk:
             kind = memo.get(token)
             if kind is None:
+                first = token[0]
+                if first == 0x28:  # ( a string (strings are never remembered: they vary)
+                    word = token.rstrip(_SPACE)
+                    if len(word) > 1:
+                        body = word[1:-1]
+                        if b"\\" in body or b"\r" in body:
+                            body = read_literal(word, 1)[0]
+                        if len(operands) < MAX_OPERANDS:
+                            operands.append(body)
+                        continue
+                    # Nested parentheses, or a string the window cut: read from the data.
+                    at += sum(map(len, tokens[known:i]))
+                    known = i
+                    value, close = read_literal(data, at + 1)
+                    if len(operands) < MAX_OPERANDS:
+                        operands.append(value)
+                    after = _skip_to(data, tokens, walk, i, at, close)
+                    if after is None:
+                        resume = close
+                        break
+                    known, at = after
+                    continue
+                if first == 0x3C and token[1:2] != b"<":  # < a hex string, not "<<"
+                    word = token.rstrip(_SPACE)
+                    if len(word) > 1:
+                        if len(operands) < MAX_OPERANDS:
+                            operands.append(_hex(word[1:-1]))
+                        continue
+                    # A hex string the window cut, or a stray "<".
+                    at += sum(map(len, tokens[known:i]))
+                    known = i
+                    m = _HEX_STRING.match(data, at)
+                    if m is None:
+                        continue
+                    if len(operands) < MAX_OPERANDS:
+                        operands.append(_hex(m.group(1)))
+                    resume = m.end()
+                    break
                 kind = _classify(token)
                 if kind is None:
-                    first = token[0]
-                    if first == 0x28:  # (
-                        word = token.rstrip(_SPACE)
-                        if len(word) > 1:
-                            body = word[1:-1]
-                            if b"\\" in body or b"\r" in body:
-                                body = read_literal(word, 1)[0]
-                            if len(operands) < MAX_OPERANDS:
-                                operands.append(body)
-                            continue
-                        # Nested parentheses, or a string the window cut: read from the data.
-                        at += sum(map(len, tokens[known:i]))
-                        known = i
-                        value, close = read_literal(data, at + 1)
-                        if len(operands) < MAX_OPERANDS:
-                            operands.append(value)
-                        after = _skip_to(data, tokens, walk, i, at, close)
-                        if after is None:
-                            resume = close
-                            break
-                        known, at = after
-                        continue
-                    if first == 0x3C:  # <
-                        word = token.rstrip(_SPACE)
-                        if len(word) > 1:
-                            if len(operands) < MAX_OPERANDS:
-                                operands.append(_hex(word[1:-1]))
-                            continue
-                        # A hex string the window cut, or a stray "<".
-                        at += sum(map(len, tokens[known:i]))
-                        known = i
-                        m = _HEX_STRING.match(data, at)
-                        if m is None:
-                            continue
-                        if len(operands) < MAX_OPERANDS:
-                            operands.append(_hex(m.group(1)))
-                        resume = m.end()
-                        break
                     if first == 0x25 and end < n and _LINE_END.search(token) is None:  # %
                         # A comment the window cut (only the last token can be one without
                         # its line end) runs on to the end of its line.
