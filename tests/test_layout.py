@@ -622,3 +622,30 @@ def test_a_synthetic_italic_stays_in_its_sentence(implementation: str) -> None:
     page = pdfthin.open(b.build()).page(1)
     assert page.markdown.split("\n")[0] == "This PDF version of Free Culture is licensed"
     assert "#" not in page.markdown
+
+
+# --- dot leaders drawn as a layer of their own --------------------------------------------------
+
+
+def _leader(x0: float, x1: float, y: float, step: float = 6.0) -> list[TextRun]:
+    """A leader of single-dot runs from ``x0`` to ``x1``, ``step`` apart (each 5 wide)."""
+    return [run(".", x0 + step * i, y) for i in range(int((x1 - x0) // step))]
+
+
+def test_dot_leaders_drawn_under_words_stay_out_of_them() -> None:
+    """A table's leaders drawn as one layer and its labels drawn over them (untable.pdf):
+    the dots under a word are not read into it; the leader around the words stays."""
+    runs = _leader(50, 350, 100) + words("Cabo Verde", 62, 100) + words("523", 400, 100)
+    (line,) = [ln for ln in build_lines(runs) if "Cabo" in ln.text]
+    assert "Cabo Verde" in line.text
+    assert line.text.startswith(".") and "Verde." in line.text
+
+
+@pytest.mark.parametrize("dots", [1, 3])
+def test_a_few_dots_under_a_letter_are_punctuation(dots: int) -> None:
+    """Astronomy's "17s.972" sets its decimal point under the "s": fewer dots than a
+    leader's are read where they stand, whatever lies over them."""
+    runs = [*words("position 22h56m17s", 50, 100), run("." * dots, 136, 100)]
+    runs += words("972", 145, 100)
+    (line,) = build_lines(runs)
+    assert line.text.count(".") == dots

@@ -40,6 +40,17 @@ STRETCHED_GAP_EM = 5.0
 LABEL_GAP_EM = 4.0
 #: Two runs whose boxes overlap vertically by this share of the smaller one share a line.
 SAME_LINE_OVERLAP = 0.5
+#: A run of leader dots drawn under a word, more than this share of its width under it, is
+#: a leader the word was set over (a table's dot leaders drawn as a layer of their own), not
+#: text of the line: read in with the word, its dots would land between the word's letters.
+BURIED_LEADER_SHARE = 0.5
+#: Words this close (in ems) are one phrase: a leader's dots between them are under it too.
+PHRASE_GAP_EM = 0.5
+#: What a leader is made of ...
+_LEADER_CHARS = frozenset(".·…")
+#: ... and how many dots it has at least, in one run or in a chain of runs each within an em
+#: of the last: fewer is punctuation (a period kerned under a letter, "17s.972").
+MIN_LEADER_DOTS = 4
 
 
 def build_lines(runs: Iterable[TextRun]) -> list[Line]:
@@ -50,10 +61,88 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
     close, on the same baseline, and not across a gutter. Growing by proximity keeps a
     superscript with its own line even when a line of the next column sits at its height.
     """
-    usable = [r for r in runs if r.y1 > r.y0]
+    usable = _without_buried_leaders([r for r in runs if r.y1 > r.y0])
     lines = [_make_line(group) for group in _group(usable)]
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
+
+
+def _is_leader(text: str) -> bool:
+    stripped = text.replace(" ", "")
+    return bool(stripped) and all(c in _LEADER_CHARS for c in stripped)
+
+
+def _leader_chains(dots: list[TextRun]) -> list[TextRun]:
+    """The runs of ``dots`` (leader characters only) that make a leader: a chain of runs on
+    one line, each within an em of the last, with ``MIN_LEADER_DOTS`` dots or more."""
+    by_line: dict[int, list[TextRun]] = defaultdict(list)
+    for r in dots:
+        by_line[int((r.y0 + r.y1) / 2 // _BUCKET)].append(r)
+    out: list[TextRun] = []
+    for line in by_line.values():
+        line.sort(key=_start)
+        chain = [line[0]]
+        for run in line[1:]:
+            if run.x0 - chain[-1].x1 <= (run.size or 1.0):
+                chain.append(run)
+                continue
+            out.extend(_if_leader(chain))
+            chain = [run]
+        out.extend(_if_leader(chain))
+    return out
+
+
+def _if_leader(chain: list[TextRun]) -> list[TextRun]:
+    return chain if sum(len(r.text.replace(" ", "")) for r in chain) >= MIN_LEADER_DOTS else []
+
+
+def _without_buried_leaders(runs: list[TextRun]) -> list[TextRun]:
+    """``runs`` without the runs of a leader (``_leader_chains``) that lie under the text of
+    the same line (``BURIED_LEADER_SHARE``): under a word, or under the space between two
+    words of a phrase (set at most ``PHRASE_GAP_EM`` apart). Horizontal text only."""
+    leaders = _leader_chains([r for r in runs if r.direction == 0 and _is_leader(r.text)])
+    if not leaders:
+        return runs
+    # The phrases, by the bucket of their middle height: a leader is compared with its
+    # neighbours only.
+    words = sorted(
+        (
+            r
+            for r in runs
+            if r.direction == 0 and not _is_leader(r.text) and any(c.isalnum() for c in r.text)
+        ),
+        key=_start,
+    )
+    phrases: dict[int, list[list[float]]] = defaultdict(list)  # [x0, y0, x1, y1]
+    for w in words:
+        row = phrases[int((w.y0 + w.y1) / 2 // _BUCKET)]
+        last = next(
+            (
+                ph
+                for ph in reversed(row)
+                if w.x0 - ph[2] <= PHRASE_GAP_EM * (w.size or 1.0)
+                and min(ph[3], w.y1) - max(ph[1], w.y0)
+                >= SAME_LINE_OVERLAP * min(ph[3] - ph[1], w.y1 - w.y0)
+            ),
+            None,
+        )
+        if last is None:
+            row.append([w.x0, w.y0, w.x1, w.y1])
+        else:
+            last[1], last[2], last[3] = min(last[1], w.y0), max(last[2], w.x1), max(last[3], w.y1)
+    buried: set[int] = set()
+    for d in leaders:
+        width = d.x1 - d.x0
+        key = int((d.y0 + d.y1) / 2 // _BUCKET)
+        for k in (key - 1, key, key + 1):
+            if width > 0 and any(
+                min(x1, d.x1) - max(x0, d.x0) > BURIED_LEADER_SHARE * width
+                and min(y1, d.y1) - max(y0, d.y0) >= SAME_LINE_OVERLAP * min(y1 - y0, d.y1 - d.y0)
+                for x0, y0, x1, y1 in phrases.get(k, ())
+            ):
+                buried.add(id(d))
+                break
+    return [r for r in runs if id(r) not in buried] if buried else runs
 
 
 def _group(usable: list[TextRun]) -> list[list[TextRun]]:
