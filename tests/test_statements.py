@@ -223,6 +223,33 @@ def test_a_table_of_contents_is_not_a_table() -> None:
     assert not {page for _, _, page in entries} & set(cells)  # never a column of their own
 
 
+POPULATION = [
+    ("Algeria - Algérie", ["33 003", "33 461", "33 961"]),
+    ("Angola", ["15 421", "15 977", "16 544"]),
+    ("Benin - Bénin", ["7 606", "7 823", "8 042"]),
+    ("Botswana", ["1 833", "1 855", "1 876"]),
+    ("Burkina Faso", ["12 829", "13 034", "13 222"]),
+    ("Cabo Verde", ["467", "474", "479"]),
+]
+
+
+def test_labels_led_by_dots_to_their_rows_of_figures_stay_with_them() -> None:
+    """A statistical table leads each label to its figures with dots (a UN yearbook): the
+    leaders are fill, and do not make the labels long lines of running text beside the
+    table (``untable.pdf`` lost its label column that way)."""
+    canvas = st.Canvas()
+    for row, (label, values) in enumerate(POPULATION):
+        y = 100.0 + 12.0 * row
+        dots = int((230.0 - 72.0 - st.width(label + " ", 8.0)) // st.width(".", 8.0))
+        canvas.text(f"{label} {'.' * dots}", 72.0, y, 8.0)
+        for k, value in enumerate(values):
+            canvas.right(value, 280.0 + 50.0 * k, y, 8.0)
+    rows = table_rows(markdown(canvas))
+    by_label = {row[0].rstrip(". "): row[1:] for row in rows}
+    for label, values in POPULATION:
+        assert by_label.get(label) == values
+
+
 # --- rows drawn as one TJ array (engine/content/pieces.py) --------------------------------------
 
 FIGURES = [

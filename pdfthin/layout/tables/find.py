@@ -756,10 +756,17 @@ def _prose_columns(rows: list[list[Line]], xs: list[float], long: dict[int, bool
 
 
 def _long(ln: Line) -> bool:
-    """A long line of words (a row of numbers set as one string is long, but not prose)."""
-    if len(ln.text) <= PROSE_CHARS and (ln.x1 - ln.x0) / (ln.size or 1.0) <= PROSE_EMS:
+    """A long line of words (a row of numbers set as one string is long, but not prose).
+    Dot leaders after a label are fill, not words: the label before them is measured."""
+    text = ln.text
+    width = ln.x1 - ln.x0
+    leader = _LEADER.search(text)
+    if leader is not None:
+        width *= leader.start() / len(text)
+        text = text[: leader.start()]
+    if len(text) <= PROSE_CHARS and width / (ln.size or 1.0) <= PROSE_EMS:
         return False
-    words = ln.text.split()
+    words = text.split()
     return sum(1 for w in words if is_value(w)) < 0.5 * len(words)
 
 
