@@ -29,6 +29,7 @@ BUDGET = "camelot/budget.pdf"
 BIRDISLAND = "camelot/birdisland.pdf"
 NEWSPAPER = "olmocr-gnarly/gnarly/newspaper.pdf"
 SCI_TABLES = "olmocr-gnarly/gnarly/lots_of_sci_tables.pdf"
+UNTABLE = "olmocr-gnarly/sample_dataset/untable.pdf"
 
 TEXT_TESTS: tuple[T, ...] = (
     # --- two-column papers ----------------------------------------------------------------
@@ -302,6 +303,19 @@ TEXT_TESTS: tuple[T, ...] = (
     T(HABIBI, 1, "present", "حَبيبي", "the Arabic word in logical order"),
     T(HABIBI, 1, "absent", "يبيبَح", "the Arabic word reversed (visual order)"),
     # --- financial and statistical tables -----------------------------------------------------
+    # --- a statistical table whose labels are led by dots to their figures -----------------
+    T(UNTABLE, 1, "present", "Cabo Verde", "a label drawn over its dot leader"),
+    T(UNTABLE, 1, "row", "Algeria - Algérie", "label with its first figure", "33 003"),
+    T(UNTABLE, 1, "row", "Cabo Verde", "label with its first figure", "467"),
+    T(UNTABLE, 1, "row", "Chad - Tchad", "label with its first figure", "9 311"),
+    T(
+        UNTABLE,
+        1,
+        "row",
+        "Central African Republic - République centrafricaine",
+        "a long label with its first figure",
+        "3 830",
+    ),
     T(EDGAR, 1, "row", "Reign", "infobox row", "1 October 959 – 8 July 975"),
     T(EDGAR, 1, "row", "Predecessor", "infobox row", "Eadwig"),
     T(EDGAR, 1, "row", "Successor", "infobox row", "Edward the Martyr"),
