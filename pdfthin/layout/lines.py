@@ -68,8 +68,10 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
 
 
 def _is_leader(text: str) -> bool:
+    if text.lstrip(" ")[:1] not in _LEADER_CHARS:
+        return False  # (most runs, at their first character)
     stripped = text.replace(" ", "")
-    return bool(stripped) and all(c in _LEADER_CHARS for c in stripped)
+    return all(c in _LEADER_CHARS for c in stripped)
 
 
 def _leader_chains(dots: list[TextRun]) -> list[TextRun]:
