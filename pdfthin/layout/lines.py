@@ -115,32 +115,38 @@ def _without_buried_leaders(runs: list[TextRun]) -> list[TextRun]:
         ),
         key=_start,
     )
+    # Each word extends the last phrase of its bucket or opens one: one comparison a word,
+    # and a bucket's phrases start left to right (the words are sorted by their start).
     phrases: dict[int, list[list[float]]] = defaultdict(list)  # [x0, y0, x1, y1]
     for w in words:
         row = phrases[int((w.y0 + w.y1) / 2 // _BUCKET)]
-        last = next(
-            (
-                ph
-                for ph in reversed(row)
-                if w.x0 - ph[2] <= PHRASE_GAP_EM * (w.size or 1.0)
-                and min(ph[3], w.y1) - max(ph[1], w.y0)
-                >= SAME_LINE_OVERLAP * min(ph[3] - ph[1], w.y1 - w.y0)
-            ),
-            None,
-        )
-        if last is None:
-            row.append([w.x0, w.y0, w.x1, w.y1])
-        else:
+        last = row[-1] if row else None
+        if (
+            last is not None
+            and w.x0 - last[2] <= PHRASE_GAP_EM * (w.size or 1.0)
+            and min(last[3], w.y1) - max(last[1], w.y0)
+            >= SAME_LINE_OVERLAP * min(last[3] - last[1], w.y1 - w.y0)
+        ):
             last[1], last[2], last[3] = min(last[1], w.y0), max(last[2], w.x1), max(last[3], w.y1)
+        else:
+            row.append([w.x0, w.y0, w.x1, w.y1])
+    starts = {k: [ph[0] for ph in row] for k, row in phrases.items()}
     buried: set[int] = set()
     for d in leaders:
         width = d.x1 - d.x0
+        if width <= 0:
+            continue
         key = int((d.y0 + d.y1) / 2 // _BUCKET)
         for k in (key - 1, key, key + 1):
-            if width > 0 and any(
+            near = phrases.get(k)
+            if not near:
+                continue
+            # The two phrases starting last before the dot ends: the ones that can lie over it.
+            j = bisect.bisect_right(starts[k], d.x1)
+            if any(
                 min(x1, d.x1) - max(x0, d.x0) > BURIED_LEADER_SHARE * width
                 and min(y1, d.y1) - max(y0, d.y0) >= SAME_LINE_OVERLAP * min(y1 - y0, d.y1 - d.y0)
-                for x0, y0, x1, y1 in phrases.get(k, ())
+                for x0, y0, x1, y1 in near[max(j - 2, 0) : j]
             ):
                 buried.add(id(d))
                 break

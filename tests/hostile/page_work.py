@@ -118,6 +118,29 @@ def crowded_pages() -> bytes:
     return b.build()
 
 
+@work("dot_leaders_under_scattered_words")
+def leader_pages() -> bytes:
+    """Wide pages whose one baseline holds 4,800 words set apart, a leader dot under each:
+    layout asks, for each dot, whether a phrase lies over it (every word a phrase of its
+    own: compared with each, the square of their number on each page)."""
+    b, font = _builder()
+    cells = b"".join(
+        b"1 0 0 1 %d 50 Tm (i) Tj 1 0 0 1 %d 50 Tm (.) Tj " % (x, x) for x in range(10, 14_400, 3)
+    )
+    form = b.form_xobject(
+        b"BT /F1 3 Tf " + cells + b" ET",
+        bbox=(0, 0, 14_400, 100),
+        resources={"Font": {"F1": font}},
+    )
+    wide = b.stream(b"/Fm Do")
+    resources = {"Font": {"F1": font}, "XObject": {"Fm": form}}
+    b.add_page(_FIRST, resources)
+    for _ in range(30):
+        page = b.add_page(None, resources, media_box=(0, 0, 14_400, 100))
+        b.get(page)["Contents"] = wide
+    return b.build()
+
+
 @work("many_pages_of_images")
 def image_pages() -> bytes:
     """Pages each placing one small image just under the page's limit of images."""
