@@ -26,13 +26,14 @@ SPARSE_TEXT_CHARS = 25
 #: More painted paths than this, and no text: text may be drawn as outlines.
 OUTLINE_PATHS = 30
 
-_ALNUM = re.compile(r"[^\W_]", re.UNICODE)
+#: Runs of letters and digits: counted by their lengths (a list of runs, not of characters).
+_ALNUM = re.compile(r"[^\W_]+", re.UNICODE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def alnum_count(text: str) -> int:
     """How many letters and digits ``text`` holds."""
-    return len(_ALNUM.findall(text))
+    return sum(map(len, _ALNUM.findall(text)))
 
 
 def image_coverage(page: PageContent) -> float:
