@@ -10,13 +10,16 @@ from html.parser import HTMLParser
 
 import pytest
 from conftest import CorpusFile, corpus_files, corpus_params, open_corpus_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from pdfbuilder import PdfBuilder
 
 import pdfthin
 from pdfthin.layout import list_marker
-from pdfthin.model.escaping import escape_inline, escape_line_start
+from pdfthin.model.escaping import escape_heading, escape_inline, escape_line_start
 from pdfthin.model.footnotes import SYMBOL_LABELS
+from pdfthin.model.markdown import escape_paragraph, render_table
 
 RENDERER = MarkdownIt("commonmark").enable("table").enable("strikethrough")
 #: Tags a block of page text may render to: its own kind's, and nothing another kind of
@@ -45,6 +48,14 @@ TRICKY = [
     "a `code` span and ~~struck~~ words",
     "C:\\path\\* and a trailing backslash \\",
     "===",
+    "***",
+    "___",
+    "_ _ _",
+    "```",
+    "~~~",
+    ":---",
+    "-:",
+    "|---|",
 ]
 
 
@@ -148,7 +159,19 @@ def test_lines_inside_one_paragraph_are_escaped_too() -> None:
     """The same lines, close together: one paragraph whose lines are soft breaks."""
     b = PdfBuilder()
     font = b.font_standard("Helvetica", encoding="/WinAnsiEncoding")
-    lines = ["Counting goes on", "# second", "=== third", "> fourth", "| fifth |", "--- sixth"]
+    lines = [
+        "Counting goes on",
+        "# second",
+        "=== third",
+        "> fourth",
+        "| fifth |",
+        "--- sixth",
+        "2014. seventh",
+        "*eighth and",
+        "ninth* pair across lines",
+        "--- | ---",
+        ":---",
+    ]
     body = b"BT /F1 11 Tf 72 740 Td 13 TL " + b" ".join(b"(%s) Tj T*" % x.encode() for x in lines)
     b.add_page(body + b" ET", {"Font": {"F1": font}})
     doc = pdfthin.open(b.build())
@@ -166,6 +189,73 @@ def test_plain_prose_is_left_alone(text: str) -> None:
     """Escapes only where a character could act: prose keeps its characters unescaped."""
     assert escape_line_start(escape_inline(text)) == text
     assert rendered(text)[0] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Name ______________ Date ________",
+        "(Please specify)___________",
+        "C.I* is the confidence interval",
+        "*CHANGE authority is needed",
+        "grant *USE rights, not *ALL of them",
+        "a | b | c, with no row of dashes under it",
+        "a lone ` backtick, and `` two",
+        "in a paragraph\n2014. The year begins a line but starts no list",
+    ],
+)
+def test_markup_without_a_partner_is_written_as_it_is(text: str) -> None:
+    """A ``*`` or ``_`` run that nothing could pair with, a pipe with no table's delimiter
+    row, a backtick run with no run of its length: a renderer shows them as they are, so
+    they are not escaped (a form's blanks read ``______``, not ``\\_\\_\\_``)."""
+    assert escape_paragraph(text) == text
+    assert rendered(text)[0] == " ".join(text.split())
+
+
+def test_a_partner_anywhere_in_the_paragraph_brings_the_escapes_back() -> None:
+    text = "a *star on one line\nand its pair* on the next, a `tick and\nanother` one"
+    markdown = escape_paragraph(text)
+    assert markdown.count("\\*") == 2 and markdown.count("\\`") == 2
+    assert rendered(markdown) == (" ".join(text.split()), {"p"})
+    # The same characters in a table's cell: a pipe there always ends the cell.
+    assert render_table([["h"], ["a | b"]]).splitlines()[-1] == "| a \\| b |"
+
+
+_MARKUP = st.sampled_from(
+    [
+        *list("ab1 *_`|~[]()<>&#:;-+=.!\\^/é“"),
+        "\n",
+        "**",
+        "__",
+        "***",
+        "___",
+        "```",
+        "1. ",
+        "2014. ",
+        "---",
+        "|---|",
+        ":--",
+        "&amp;",
+    ]
+)
+
+
+def _paragraph_lines(pieces: list[str]) -> str:
+    lines = (" ".join(line.split()) for line in "".join(pieces).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_MARKUP, min_size=1, max_size=24).map(_paragraph_lines).filter(bool))
+def test_any_text_renders_as_itself(text: str) -> None:
+    """Text made of markup characters, as a paragraph, a heading, a list item and a table
+    cell, renders to its own characters with no markup but its block's."""
+    flat = " ".join(text.split())
+    assert rendered(escape_paragraph(text)) == (flat, {"p"})
+    assert rendered("## " + escape_heading(flat)) == (flat, {"h2"})
+    table = rendered(render_table([["h", flat], [flat, "z"]]))
+    assert table[0] == f"h {flat} {flat} z"
+    assert table[1] <= BLOCK_TAGS["table"]
 
 
 @pytest.mark.parametrize("f", corpus_params(corpus_files()))

@@ -125,7 +125,8 @@ def escape_paragraph(text: str) -> str:
     """Plain text as a Markdown paragraph whose rendering shows that text: markup escaped
     inline and at the start of each line (a line "# On and from 16 March" or "- 5 mm" inside
     a paragraph would open a heading or a list; ``__init__`` would turn bold)."""
-    return "\n".join(escape_line_start(escape_inline(line)) for line in text.split("\n"))
+    lines = escape_inline(text).split("\n")
+    return "\n".join(escape_line_start(line, continuation=i > 0) for i, line in enumerate(lines))
 
 
 def _fenced(body: str) -> str:
@@ -150,7 +151,9 @@ def _list_item(text: str) -> str:
         else:
             head = "- "
             rest = f"{marker} {rest}"
-    return head + "\n  ".join(escape_line_start(escape_inline(line)) for line in rest.split("\n"))
+    # Its lines are escaped as a paragraph's first lines: indented under a wide marker
+    # ("12. "), a numbered line could start the next item of the list.
+    return head + "\n  ".join(escape_line_start(line) for line in escape_inline(rest).split("\n"))
 
 
 def render_plain(blocks: list[Block], known_words: Container[str] | None = None) -> str:
@@ -160,7 +163,7 @@ def render_plain(blocks: list[Block], known_words: Container[str] | None = None)
 
 
 def _cell(text: str) -> str:
-    return escape_inline(clean(text).strip())
+    return escape_inline(clean(text).strip(), cell=True)
 
 
 def render_table(rows: list[list[str]], cleaned: bool = False) -> str:
@@ -168,7 +171,9 @@ def render_table(rows: list[list[str]], cleaned: bool = False) -> str:
     have been through :func:`clean` already."""
     width = max(len(r) for r in rows)
     if cleaned:
-        cells = [[escape_inline(c.strip()) for c in r] + [""] * (width - len(r)) for r in rows]
+        cells = [
+            [escape_inline(c.strip(), cell=True) for c in r] + [""] * (width - len(r)) for r in rows
+        ]
     else:
         cells = [[_cell(c) for c in r] + [""] * (width - len(r)) for r in rows]
     header = "| " + " | ".join(cells[0]) + " |"
