@@ -646,7 +646,9 @@ def text_tests_section(ev: dict[str, Any], engines: list[str]) -> list[str]:
         "",
         f"{tests['tests']} hand-made tests on {len(tests['files'])} files "
         "(benchmarks/text_cases.py): a phrase present, a header or footer absent, phrase A "
-        "before phrase B, two cells on one line. Pass rate per engine, per kind, per file.",
+        "before phrase B, two cells on one line. Pass rate per engine, per kind, per file. "
+        "'syntax kept': the same tests on the Markdown as olmOCR-bench reads it (only "
+        "emphasis markers taken out; escapes, links and footnote references left in).",
         "",
     ]
     kinds = sorted({k for n in present for k in tests["engines"][n]["kinds"]})
@@ -655,11 +657,12 @@ def text_tests_section(ev: dict[str, Any], engines: list[str]) -> list[str]:
             n,
             f"{_fmt(tests['engines'][n]['rate'])} ({tests['engines'][n]['passed']}"
             f"/{tests['engines'][n]['tests']})",
+            _fmt(tests["engines"][n].get("rate_syntax_kept")),
             *(_fmt(tests["engines"][n]["kinds"].get(k), 2) for k in kinds),
         ]
         for n in present
     ]
-    out += _table(["engine", "all", *kinds], rows)
+    out += _table(["engine", "all", "syntax kept", *kinds], rows)
     out += [""]
     out += _table(
         ["file", *present],

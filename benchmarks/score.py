@@ -604,13 +604,12 @@ def text_tests(run: Run) -> dict[str, Any]:
         by_file: dict[str, list[int]] = {}
         by_kind: dict[str, list[int]] = {}
         failed: list[str] = []
+        kept = 0  # passed with the Markdown syntax left in (olmOCR-bench's reading)
         for case in cases:
             texts = run.texts(engine.name, case.file)
-            ok = (
-                texts is not None
-                and case.page <= len(texts)
-                and tt.passes(case, texts[case.page - 1], engine.markdown)
-            )
+            page = texts[case.page - 1] if texts is not None and case.page <= len(texts) else None
+            ok = page is not None and tt.passes(case, page, engine.markdown)
+            kept += page is not None and tt.passes(case, page, engine.markdown, kept=True)
             for key, table in ((case.file, by_file), (case.kind, by_kind)):
                 table.setdefault(key, [0, 0])
                 table[key][0] += ok
@@ -625,6 +624,7 @@ def text_tests(run: Run) -> dict[str, Any]:
             "passed": passed,
             "tests": len(cases),
             "rate": passed / len(cases) if cases else None,
+            "rate_syntax_kept": kept / len(cases) if cases else None,
             "files": {f: p / n for f, (p, n) in by_file.items()},
             "kinds": {k: p / n for k, (p, n) in by_kind.items()},
             "by_source": {

@@ -11,6 +11,12 @@ Each test looks at one page of one engine's output:
 Texts are compared the way the text score compares them: ligatures expanded, Markdown stripped
 for Markdown engines, then NFKC, case folded, dashes unified and whitespace runs collapsed to
 one space (``present``, ``absent`` and ``order`` ignore line breaks).
+
+``kept=True`` reads a Markdown page the way olmOCR-bench does instead: only ``<br>``
+and emphasis markers (``**``, ``__``, ``*``, ``_`` pairs within a line) are taken out, and
+every other character of the Markdown (backslash escapes, link targets, footnote references,
+table pipes) stays in the text a phrase is looked for in. What Markdown syntax costs an engine
+on such a test is the difference between the two rates.
 """
 
 from __future__ import annotations
@@ -41,13 +47,35 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
-def page_text(text: str, markdown: bool) -> str:
-    return strip_markdown(text) if markdown else text
+_BR = re.compile(r"<br/?>")
+_EMPHASIS = (
+    re.compile(r"\*\*(.*?)\*\*"),
+    re.compile(r"__(.*?)__"),
+    re.compile(r"</?[bi]>"),
+    re.compile(r"(\*|_)(.*?)\1"),
+)
 
 
-def passes(test: TextTest, text: str, markdown: bool) -> bool:
-    """Whether one engine's page passes one test."""
-    plain = page_text(text, markdown)
+def syntax_kept(markdown: str) -> str:
+    """A Markdown page as olmOCR-bench reads it: ``<br>`` a space, emphasis markers out."""
+    text = _BR.sub(" ", markdown)
+    bold, strong, tags, emphasis = _EMPHASIS
+    text = bold.sub(r"\1", text)
+    text = strong.sub(r"\1", text)
+    text = tags.sub("", text)
+    return emphasis.sub(r"\2", text)
+
+
+def page_text(text: str, markdown: bool, kept: bool = False) -> str:
+    if not markdown:
+        return text
+    return syntax_kept(text) if kept else strip_markdown(text)
+
+
+def passes(test: TextTest, text: str, markdown: bool, *, kept: bool = False) -> bool:
+    """Whether one engine's page passes one test (``kept``: with its Markdown syntax left in,
+    as olmOCR-bench reads it)."""
+    plain = page_text(text, markdown, kept)
     flat = normalise(plain)
     phrase = normalise(test.text)
     if test.kind == "present":

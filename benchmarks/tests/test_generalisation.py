@@ -257,9 +257,21 @@ def test_page_test_kinds() -> None:
         tt.passes(_t("near", "a"), page, markdown=False)
 
 
+def test_page_tests_with_the_markdown_syntax_kept() -> None:
+    """olmOCR-bench's reading: emphasis markers out, every other character of the Markdown in."""
+    page = "A **bold** claim and *this*.\nSee the [manual](https://x.org/m) now.\nName \\_\\_ here"
+    assert tt.passes(_t("present", "a bold claim and this."), page, markdown=True, kept=True)
+    assert tt.passes(_t("present", "see the manual now"), page, markdown=True)
+    assert not tt.passes(_t("present", "see the manual now"), page, markdown=True, kept=True)
+    assert tt.passes(_t("present", "name __ here"), page, markdown=True)
+    assert not tt.passes(_t("present", "name __ here"), page, markdown=True, kept=True)
+    # A plain-text engine's page is read as it is either way.
+    assert tt.passes(_t("present", "[manual]"), page, markdown=False, kept=True)
+
+
 def test_text_tests_rate_per_engine_file_and_kind(tmp_path: Path, monkeypatch: Any) -> None:
     cases = (
-        tt.TextTest("a/x.pdf", 1, "present", "hello world", "r"),
+        tt.TextTest("a/x.pdf", 1, "present", "hello * world", "r"),
         tt.TextTest("a/x.pdf", 1, "absent", "Page 1", "r"),
         tt.TextTest("b/y.pdf", 2, "order", "first", "r", "second"),
     )
@@ -269,14 +281,16 @@ def test_text_tests_rate_per_engine_file_and_kind(tmp_path: Path, monkeypatch: A
         {"a/x.pdf": [""], "b/y.pdf": ["", ""]},
         ("pdfthin", "pypdf"),
         {
-            ("pdfthin", "a/x.pdf"): ["# Hello  world"],
+            ("pdfthin", "a/x.pdf"): ["# Hello  \\* world"],
             ("pdfthin", "b/y.pdf"): ["", "first then second"],
-            ("pypdf", "a/x.pdf"): ["hello\nworld Page 1"],
+            ("pypdf", "a/x.pdf"): ["hello *\nworld Page 1"],
             ("pypdf", "b/y.pdf"): ["second first"],
         },
     )
     result = score.text_tests(run)
     assert result["engines"]["pdfthin"]["rate"] == 1.0
+    # Read with its syntax kept, the escape before "*" hides "hello * world".
+    assert result["engines"]["pdfthin"]["rate_syntax_kept"] == 2 / 3
     pypdf = result["engines"]["pypdf"]
     assert pypdf["passed"] == 1
     assert pypdf["kinds"] == {"present": 1.0, "absent": 0.0, "order": 0.0}
