@@ -403,6 +403,39 @@ def test_a_rotated_page_drawn_word_by_word_reads_in_lines(rotate: int) -> None:
     assert doc.pages[0].markdown.splitlines() == ["The first line of words", "and the second line"]
 
 
+@pytest.mark.parametrize("k", [1, 3])
+def test_a_turned_stamp_at_a_side_of_every_page_leaves_the_body(k: int) -> None:
+    # A publisher's notice set sideways along the right (k=1) or left (k=3) edge of every
+    # page: running furniture like a footer, though it stands at neither the top nor the
+    # bottom. It goes with the footer.
+    stamp = "Downloaded from example.org on 1 May 2020"
+    glyphs = [run(ch, 150 + 5 * i, 20) for i, ch in enumerate(stamp)]
+    turned, _, _ = _turned(glyphs, k, 792, 612)
+    body = [w for i in range(8) for w in words(f"line {i} of the body text here", 80, 200 + 12 * i)]
+    pages = [
+        page(words(f"body of page {n} with some words", 80, 180) + body + turned, number=n)
+        for n in range(1, 6)
+    ]
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    for n, lay in enumerate(layouts, start=1):
+        body = render_blocks(lay.blocks)
+        assert stamp not in body and f"body of page {n}" in body
+        assert lay.footer == [stamp]
+
+
+def test_upright_words_and_numbers_in_a_side_margin_stay_in_the_body() -> None:
+    # A form's answers in the right margin of every page and a chart's ticks in the left one
+    # repeat as a running head would, but stand upright: they are the page's content.
+    pages = []
+    for n in range(1, 6):
+        runs = words(f"question {n} of the form asks something", 120, 200) + words("Yes", 560, 200)
+        runs += [run(str(t), 30, 300 + 20 * t) for t in (0, 2, 4, 6)]
+        pages.append(page(runs, number=n))
+    for md in markdown(*pages):
+        assert "Yes" in md and all(str(t) in md.split() for t in (0, 2, 4, 6))
+
+
 def test_the_same_line_alone_on_every_page_is_content_not_a_header() -> None:
     pages = [page(words("Certificate of attendance", 200, 40), number=n) for n in range(1, 5)]
     mds = markdown(*pages)

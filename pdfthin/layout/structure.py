@@ -17,8 +17,15 @@ from operator import itemgetter
 from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
 from pdfthin.layout.types import Block, Line, PageLayout
 
-#: Share of the page height, at the top and at the bottom, where running furniture lives.
+#: Share of the page height, at the top and at the bottom, and of its width, at the left and
+#: at the right, where running furniture lives (a landscape page's running head, turned with
+#: its table, stands at a side; so does a publisher's "Downloaded from ..." stamp).
 BAND = 0.12
+#: A block at the top or bottom longer than this is text, whatever repeats: a running head is
+#: short. (A block in a side band needs no such cap: the band's width bounds it.)
+MAX_FURNITURE_CHARS = 120
+#: A line in a side band is turned text when it runs at least this many ems down the page.
+TURNED_MIN_EM = 2.0
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -49,10 +56,11 @@ class FurnitureProfile:
 
     #: Pages looked at.
     pages: int
-    #: ``(band, key)`` -> pages on which a text with that key stands in that band.
-    counts: Counter[tuple[str, str]]
+    #: key -> pages on which a text with that key stands in a band, any band (a page turned
+    #: landscape has its running head at a side).
+    counts: Counter[str]
     #: The same, counting only pages that hold other text too.
-    with_body: Counter[tuple[str, str]]
+    with_body: Counter[str]
     #: ``printed - position`` of the page numbers, when the pages agree on it.
     offset: int | None
 
@@ -89,7 +97,10 @@ def _candidates(page: PageLayout) -> list[tuple[Block, str, str]]:
         if band is None or block.kind == "table" or len(block.lines) > 2:
             continue
         text = block.text
-        if len(text) > 120:
+        if band in ("left", "right"):
+            if not _turned(block):
+                continue
+        elif len(text) > MAX_FURNITURE_CHARS:
             continue
         found.append((block, band, _key(text)))
     return found
@@ -98,12 +109,12 @@ def _candidates(page: PageLayout) -> list[tuple[Block, str, str]]:
 def _furniture_profile(
     pages: list[PageLayout], candidates: list[list[tuple[Block, str, str]]]
 ) -> FurnitureProfile:
-    counts: Counter[tuple[str, str]] = Counter()
+    counts: Counter[str] = Counter()
     # A line that repeats on pages that hold nothing else (the same short text on every page
     # of a small document) is those pages' content, not their furniture.
-    with_body: Counter[tuple[str, str]] = Counter()
+    with_body: Counter[str] = Counter()
     for page, found in zip(pages, candidates, strict=True):
-        keys = {(band, key) for _, band, key in found}
+        keys = {key for _, _, key in found}
         counts.update(keys)
         if len(page.blocks) > len(found):
             with_body.update(keys)
@@ -122,11 +133,10 @@ def _move_furniture(
     edges = _body_edges(page, found)
     for block, band, key in found:
         number = block.text.strip()
-        repeated = (
-            counts[(band, key)] >= repeat_min and 2 * with_body[(band, key)] >= counts[(band, key)]
-        )
+        repeated = counts[key] >= repeat_min and 2 * with_body[key] >= counts[key]
         words = _LETTERS.search(key) is not None
-        page_number = bool(_PAGE_NUMBER.match(number))
+        # (a number at a side is a chart's tick as often as a page's number)
+        page_number = band in ("top", "bottom") and bool(_PAGE_NUMBER.match(number))
         if (
             (words and n >= 2 and repeated)
             or (page_number and _at_edge(block, band, edges) and _fits(number, page, offset))
@@ -138,6 +148,7 @@ def _move_furniture(
         return
     drop = {id(b) for b, _ in furniture}
     page.blocks = [b for b in page.blocks if id(b) not in drop]
+    # A side's furniture goes with the footer: stamps and notices, not running heads, mostly.
     for block, band in sorted(furniture, key=lambda fb: fb[0].y0):
         (page.header if band == "top" else page.footer).append(block.text)
 
@@ -166,31 +177,60 @@ def _fits(number: str, page: PageLayout, offset: int | None) -> bool:
     return offset is None or not number.isdecimal() or int(number) - page.number == offset
 
 
-def _body_edges(page: PageLayout, found: list[tuple[Block, str, str]]) -> tuple[float, float]:
-    """Top of the highest and bottom of the lowest block that is not a furniture candidate."""
+def _body_edges(
+    page: PageLayout, found: list[tuple[Block, str, str]]
+) -> tuple[float, float, float, float]:
+    """Top, bottom, left and right of the blocks that are not furniture candidates."""
     candidates = {id(block) for block, _, _ in found}
     body = [b for b in page.blocks if id(b) not in candidates]
     if not body:
-        return page.height, 0.0
-    return min(b.y0 for b in body), max(b.y1 for b in body)
+        return page.height, 0.0, page.width, 0.0
+    return (
+        min(b.y0 for b in body),
+        max(b.y1 for b in body),
+        min(b.x0 for b in body),
+        max(b.x1 for b in body),
+    )
 
 
-def _at_edge(block: Block, band: str, edges: tuple[float, float]) -> bool:
+def _at_edge(block: Block, band: str, edges: tuple[float, float, float, float]) -> bool:
     """A lone number is a page number only beyond the body text: a "0" inside a figure near
     the top of the page is a figure label."""
-    top, bottom = edges
+    top, bottom, left, right = edges
     if band == "top":
         return block.y1 <= top + 2.0
-    return block.y0 >= bottom - 2.0
+    if band == "bottom":
+        return block.y0 >= bottom - 2.0
+    if band == "left":
+        return block.x1 <= left + 2.0
+    return block.x0 >= right - 2.0
+
+
+def _turned(block: Block) -> bool:
+    """One line of text set across the page's lines: taller than it is wide, and at least
+    :data:`TURNED_MIN_EM` long (a letter or a digit alone is taller than wide too). In a side
+    band only such a line can be furniture: what stands upright in a margin is a form's
+    answers, a list's bullets, a chart's ticks."""
+    tall = block.y1 - block.y0
+    return (
+        len(block.lines) == 1
+        and tall > block.x1 - block.x0
+        and tall >= TURNED_MIN_EM * max(block.size, 1.0)
+    )
 
 
 def _band(block: Block, page: PageLayout) -> str | None:
-    if page.height <= 0:
+    """Which edge's band holds the whole block: the top and bottom first."""
+    if page.height <= 0 or page.width <= 0:
         return None
     if block.y1 <= BAND * page.height:
         return "top"
     if block.y0 >= (1 - BAND) * page.height:
         return "bottom"
+    if block.x1 <= BAND * page.width:
+        return "left"
+    if block.x0 >= (1 - BAND) * page.width:
+        return "right"
     return None
 
 
