@@ -6,6 +6,9 @@ made of such text and on the first pages of every corpus file."""
 from __future__ import annotations
 
 import re
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 
 import pytest
@@ -256,6 +259,43 @@ def test_any_text_renders_as_itself(text: str) -> None:
     table = rendered(render_table([["h", flat], [flat, "z"]]))
     assert table[0] == f"h {flat} {flat} z"
     assert table[1] <= BLOCK_TAGS["table"]
+
+
+@contextmanager
+def _deadline(seconds: int) -> Iterator[None]:
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "-|" * 500_000 + "x",  # could be a delimiter row up to its last character
+        ":-" * 500_000 + "x",
+        "* " * 500_000 + "x",  # a thematic break up to its last character
+        "_ " * 500_000 + "x",
+        "` " * 500_000,
+        "a*" * 500_000,
+        "\n".join(["-|-"] * 300_000) + "\nx",
+    ],
+)
+def test_a_hostile_line_is_escaped_in_one_pass(line: str) -> None:
+    """A page can hold a line of a million characters built to make a pattern backtrack over
+    it (a row of "-|" that is almost a table's delimiter row): the escapes are found in time
+    proportional to the line, a second or so here, where a pattern that backtracks would take
+    hours. Bounded time is the invariant; the deadline is a hang guard, not a speed claim."""
+    with _deadline(60):
+        escape_paragraph(line)
+        escape_heading(line.replace("\n", " "))
+        render_table([[line.replace("\n", " ")]])
 
 
 @pytest.mark.parametrize("f", corpus_params(corpus_files()))

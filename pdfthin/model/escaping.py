@@ -48,7 +48,9 @@ _BREAK = {
 #: Lines that make a backtick or a pipe act however it is paired: a code fence, a GitHub
 #: table's delimiter row.
 _FENCE = re.compile(r"^[ \t]*```", re.MULTILINE)
-_DELIMITER_ROW = re.compile(r"^[ \t|:-]*-[ \t|:-]*$", re.MULTILINE)
+# (the lookahead finds the row's first hyphen without backtracking: a long line of "-|" that
+# ends in a letter costs one pass, not one per hyphen)
+_DELIMITER_ROW = re.compile(r"^(?=[ \t|:]*-)[ \t|:-]*$", re.MULTILINE)
 _RUNS = {"*": re.compile(r"\*+"), "_": re.compile(r"_+"), "`": re.compile(r"`+")}
 
 
