@@ -278,10 +278,9 @@ def heading_fidelity(run: Run) -> dict[str, Any]:
         for gt in entry.gt(".outline.json"):
             items = hd.read_outline(run.corpus.root / gt)
             reference = _plain_text(run, entry) if len(items) >= hd.MIN_ENTRIES else None
-            kept = hd.shown(items, reference) if reference is not None else items
-            if len(kept) >= hd.MIN_ENTRIES:
-                outlines[entry.relpath] = kept
-                unjudged[entry.relpath] = hd.unjudged_pages(items, kept)
+            truth = hd.outline_truth(items, reference)
+            if truth is not None:
+                outlines[entry.relpath], unjudged[entry.relpath] = truth
     tagged_headings: list[str] = []
     for relpath, truth in _tagged(run).items():
         if relpath not in outlines and len(truth.headings) >= hd.MIN_ENTRIES:

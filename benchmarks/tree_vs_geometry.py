@@ -1,7 +1,8 @@
 """pdfthin on the corpus's tagged files with the structure tree followed and ignored.
 
 For each file tagged ``tagged`` in the corpus manifest: heading F1 against the tree's own
-headings (``metrics/tagged.py``) and against the file's outline where it has one, and the
+headings (``metrics/tagged.py``) and against the file's outline where it has one (the
+entries its pages show, as the main benchmark judges them: ``hd.outline_truth``), and the
 adjacency F1 of the tree's trusted tables; once with the tree followed where it is sane
 (pdfthin's default) and once with ``PDFTHIN_IGNORE_STRUCTURE_TREE=1`` (the geometric path,
 what the main benchmark measures). Scores against the tree's own truth flatter the tree
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from pathlib import Path
 
 from benchmarks.metrics import headings as hd
@@ -59,8 +61,22 @@ def _table_counts(md: list[str], truth: tg.TaggedTruth) -> Counter[str]:
     return total
 
 
-def _heading_counts(md: list[str], expected: list[hd.Heading]) -> Counter[str]:
-    s = hd.score(hd.headings_from_markdown(md), expected)
+def _plain_text(path: Path) -> list[str] | None:
+    """pypdfium2's text of each page, the outline's check (``hd.outline_truth``), as the main
+    benchmark's scoring makes it; ``None`` when pypdfium2 refuses the file."""
+    from benchmarks.extractors import extract_pypdfium2
+
+    try:
+        return [str(page.get("text") or "") for page in extract_pypdfium2(str(path), None)]
+    except Exception:
+        return None
+
+
+def _heading_counts(
+    md: list[str], expected: list[hd.Heading], unjudged: Collection[int] = ()
+) -> Counter[str]:
+    found = [h for h in hd.headings_from_markdown(md) if h.page not in unjudged]
+    s = hd.score(found, expected)
     return Counter(predicted=s.predicted, expected=s.expected, correct=s.matched)
 
 
@@ -84,7 +100,8 @@ def measure(corpus: Path) -> dict[str, dict[str, dict[str, Counter[str]]]]:
         for gt in truths:
             if gt.endswith(".outline.json"):
                 items = hd.read_outline(corpus / gt)
-                outline = items if len(items) >= hd.MIN_ENTRIES else None
+                reference = _plain_text(path) if len(items) >= hd.MIN_ENTRIES else None
+                outline = hd.outline_truth(items, reference)
         source = source_of(relpath)
         for mode in MODES:
             md = _markdown(path, mode == "geometry")
@@ -93,7 +110,7 @@ def measure(corpus: Path) -> dict[str, dict[str, dict[str, Counter[str]]]]:
                     md, truth.headings
                 )
             if outline:
-                out["heading F1 (outline)"][source][mode] += _heading_counts(md, outline)
+                out["heading F1 (outline)"][source][mode] += _heading_counts(md, *outline)
             if truth and truth.tables:
                 out["table F1 (tree's tables)"][source][mode] += _table_counts(md, truth)
     return out

@@ -119,6 +119,21 @@ def unjudged_pages(items: list[Heading], kept: list[Heading]) -> set[int]:
     return {h.page for h in items if h.page} - {h.page for h in kept if h.page}
 
 
+def outline_truth(
+    items: list[Heading], pages: list[str] | None
+) -> tuple[list[Heading], set[int]] | None:
+    """An outline as heading truth: the entries the document shows (:func:`shown`, all of
+    them when there is no plain-text reading, ``pages`` ``None``) and the pages whose headings
+    are not judged (:func:`unjudged_pages`); ``None`` when fewer than :data:`MIN_ENTRIES`
+    entries are left."""
+    if len(items) < MIN_ENTRIES:
+        return None
+    kept = shown(items, pages) if pages is not None else items
+    if len(kept) < MIN_ENTRIES:
+        return None
+    return kept, unjudged_pages(items, kept)
+
+
 def _shows(title: str, lines: list[str]) -> bool:
     bare = _unnumbered(title)
     starts = [t for t in (normalise(title), bare) if len(t) >= 3]

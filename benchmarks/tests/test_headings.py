@@ -113,6 +113,19 @@ def test_headings_on_pages_whose_entries_are_not_shown_are_not_judged() -> None:
     assert hd.unjudged_pages(items, kept) == {2}
 
 
+def test_outline_truth_keeps_what_pages_show_or_nothing() -> None:
+    items = [
+        hd.Heading(1, t, i)
+        for i, t in enumerate(["Welcome", "Slide Number 2", "Method", "Results"], 1)
+    ]
+    pages = ["Welcome", "Approved for Adults?", "Method", "Results"]
+    assert hd.outline_truth(items, pages) == ([items[0], items[2], items[3]], {2})
+    # Without a plain-text reading every entry stands; too few shown entries are no truth.
+    assert hd.outline_truth(items, None) == (items, set())
+    assert hd.outline_truth(items, ["Welcome", "", "", ""]) is None
+    assert hd.outline_truth(items[:2], pages) is None
+
+
 def test_heading_fidelity_checks_outlines_against_the_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
