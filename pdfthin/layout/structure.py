@@ -177,33 +177,23 @@ def _fits(number: str, page: PageLayout, offset: int | None) -> bool:
     return offset is None or not number.isdecimal() or int(number) - page.number == offset
 
 
-def _body_edges(
-    page: PageLayout, found: list[tuple[Block, str, str]]
-) -> tuple[float, float, float, float]:
-    """Top, bottom, left and right of the blocks that are not furniture candidates."""
+def _body_edges(page: PageLayout, found: list[tuple[Block, str, str]]) -> tuple[float, float]:
+    """Top of the highest and bottom of the lowest block that is not a furniture candidate."""
     candidates = {id(block) for block, _, _ in found}
     body = [b for b in page.blocks if id(b) not in candidates]
     if not body:
-        return page.height, 0.0, page.width, 0.0
-    return (
-        min(b.y0 for b in body),
-        max(b.y1 for b in body),
-        min(b.x0 for b in body),
-        max(b.x1 for b in body),
-    )
+        return page.height, 0.0
+    return min(b.y0 for b in body), max(b.y1 for b in body)
 
 
-def _at_edge(block: Block, band: str, edges: tuple[float, float, float, float]) -> bool:
+def _at_edge(block: Block, band: str, edges: tuple[float, float]) -> bool:
     """A lone number is a page number only beyond the body text: a "0" inside a figure near
-    the top of the page is a figure label."""
-    top, bottom, left, right = edges
+    the top of the page is a figure label. (Only the top and bottom bands hold page
+    numbers.)"""
+    top, bottom = edges
     if band == "top":
         return block.y1 <= top + 2.0
-    if band == "bottom":
-        return block.y0 >= bottom - 2.0
-    if band == "left":
-        return block.x1 <= left + 2.0
-    return block.x0 >= right - 2.0
+    return block.y0 >= bottom - 2.0
 
 
 def _turned(block: Block) -> bool:
