@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import csv
 import os
+import signal
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +33,23 @@ class CorpusFile:
     ground_truth: tuple[str, ...]
     tags: frozenset[str]
     password: str | None
+
+
+@contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """A hang guard: ``TimeoutError`` when the block runs longer than ``seconds`` (bad input
+    must end in bounded time; not a speed claim)."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _load_manifest() -> list[CorpusFile]:

@@ -11,15 +11,12 @@ import json
 import logging
 import os
 import resource
-import signal
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
-from conftest import CORPUS, CorpusFile, corpus_files, corpus_params, require_corpus
+from conftest import CORPUS, CorpusFile, corpus_files, corpus_params, deadline, require_corpus
 
 import pdfthin
 from pdfthin.engine import Limits
@@ -29,20 +26,6 @@ STATUSES = {"text", "empty", "needs_ocr", "ocr"}
 #: Bad input must end within this time and memory (issue 2).
 TIME_LIMIT = 30
 MEMORY_LIMIT = 1024**3
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"took more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 #: Limits for comparisons of what is read, not of how fast.

@@ -6,13 +6,10 @@ made of such text and on the first pages of every corpus file."""
 from __future__ import annotations
 
 import re
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from html.parser import HTMLParser
 
 import pytest
-from conftest import CorpusFile, corpus_files, corpus_params, open_corpus_file
+from conftest import CorpusFile, corpus_files, corpus_params, deadline, open_corpus_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
@@ -261,20 +258,6 @@ def test_any_text_renders_as_itself(text: str) -> None:
     assert table[1] <= BLOCK_TAGS["table"]
 
 
-@contextmanager
-def _deadline(seconds: int) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"took more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 @pytest.mark.parametrize(
     "line",
     [
@@ -292,7 +275,7 @@ def test_a_hostile_line_is_escaped_in_one_pass(line: str) -> None:
     it (a row of "-|" that is almost a table's delimiter row): the escapes are found in time
     proportional to the line, a second or so here, where a pattern that backtracks would take
     hours. Bounded time is the invariant; the deadline is a hang guard, not a speed claim."""
-    with _deadline(60):
+    with deadline(60):
         escape_paragraph(line)
         escape_heading(line.replace("\n", " "))
         render_table([[line.replace("\n", " ")]])
