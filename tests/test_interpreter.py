@@ -18,6 +18,7 @@ from pdfthin.engine import PageContent, TextRun, open_pdf
 from pdfthin.engine.content import interpreter as interp
 from pdfthin.engine.document import Limits
 from pdfthin.errors import PdfthinError
+from pdfthin.layout.lines import build_lines
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -214,6 +215,57 @@ def test_tj_advances_the_pen() -> None:
 def test_operator_inside_tj_array_keeps_the_text() -> None:
     page = page_of(b"BT /F1 10 Tf 72 700 Td [(a) 0 Tc (b)] TJ ET")
     assert one_run(page).text == "ab"
+
+
+# --- spaces shown as strings of their own ----------------------------------------------------
+
+# "any" in Helvetica at 10 pt ends 16.12 pt after it starts (a 556, n 556, y 500); "liability"
+# starts 0.9 pt later: a gap of 0.09 em, narrower than any word space lines infer from gaps.
+_ANY = b"BT /F1 10 Tf 72 700 Td (any) Tj "
+_LIABILITY = b"ET BT /F1 10 Tf 89 700 Td (liability) Tj ET"
+
+
+def test_a_blank_string_shown_where_a_run_ends_is_its_word_space() -> None:
+    page = page_of(_ANY + b"( ) Tj " + _LIABILITY)
+    assert [(r.text, r.space_after) for r in page.runs] == [("any", True), ("liability", False)]
+    assert [line.text for line in build_lines(page.runs)] == ["any liability"]
+
+
+def test_without_the_blank_string_a_narrow_gap_is_no_space() -> None:
+    page = page_of(_ANY + _LIABILITY)
+    assert [r.space_after for r in page.runs] == [False, False]
+    assert [line.text for line in build_lines(page.runs)] == ["anyliability"]
+
+
+@pytest.mark.parametrize(
+    "blank",
+    [
+        b"ET BT /F1 10 Tf 300 700 Td ( ) Tj ",  # elsewhere on the line
+        b"0 -12 Td ( ) Tj ",  # at the start of the next line
+        b"[( )] TJ ( ) Tj ",  # a second blank after the first: no second mark needed
+    ],
+)
+def test_a_blank_string_shown_elsewhere_marks_nothing(blank: bytes) -> None:
+    page = page_of(_ANY + blank + _LIABILITY)
+    marked = [r.text for r in page.runs if r.space_after]
+    assert marked == (["any"] if blank.startswith(b"[") else [])
+
+
+@pytest.mark.parametrize(
+    ("shown", "texts", "marked"),
+    [
+        # A glyph that stands for a space (/ActualText) is a blank string shown.
+        (b"/Span << /ActualText ( ) >> BDC (-) Tj EMC ", ["any", "liability"], ["any"]),
+        # A blank that stands for a letter is that letter.
+        (b"/Span << /ActualText (x) >> BDC ( ) Tj EMC ", ["any", "x", "liability"], []),
+    ],
+)
+def test_a_blank_string_is_what_actual_text_says(
+    shown: bytes, texts: list[str], marked: list[str]
+) -> None:
+    page = page_of(_ANY + shown + _LIABILITY)
+    assert [r.text for r in page.runs] == texts
+    assert [r.text for r in page.runs if r.space_after] == marked
 
 
 # --- graphics state ---------------------------------------------------------------------------

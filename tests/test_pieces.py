@@ -42,3 +42,14 @@ def test_runs_of_different_arrays_are_never_joined() -> None:
 def test_a_cut_between_the_page_text_and_its_ocr_layer_stands() -> None:
     runs = rejoin(_array("visible", "words", ocr=(1,)))
     assert _texts(runs) == ["visible", "words"]
+
+
+def test_a_joined_run_keeps_the_space_shown_after_its_last_piece() -> None:
+    runs = _array("published in", "Jul.")
+    runs[-1].space_after = True  # a blank string was shown right after "Jul."
+    [run] = rejoin(runs)
+    assert run.text == "published in Jul." and run.space_after
+    first = _array("published in", "Jul.")
+    first[0].space_after = True  # the space before "Jul." is inside the joined text now
+    [run] = rejoin(first)
+    assert run.text == "published in Jul." and not run.space_after

@@ -45,6 +45,10 @@ class TextRun:
     #: displacement wider than ``PIECE_GAP_EM`` (a cut the interpreters make, content/pieces.py
     #: decides whether it stands).
     joined: bool = False
+    #: A blank string was shown right where the run ends: a word space its writer showed as
+    #: a string of its own (the run's text does not hold it), which lines keep however
+    #: narrow the gap to the next run.
+    space_after: bool = False
 
 
 @dataclass(slots=True)

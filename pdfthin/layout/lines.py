@@ -919,7 +919,7 @@ def _make_line(runs: list[TextRun]) -> Line:
             em = min(prev.size, run.size) or 1.0
             threshold = PUNCT_GAP_EM if text[:1] in _CLOSING else WORD_GAP_EM
             if (
-                gap > threshold * em
+                (gap > threshold * em or prev.space_after)
                 and parts
                 and not parts[-1].endswith(" ")
                 and not text.startswith(" ")

@@ -54,6 +54,9 @@ pub struct Limits {
     pub max_path_rects: usize,
     /// `interpreter.MAX_UNMAPPED_BOXES`: boxes of unmapped glyphs kept per page.
     pub max_unmapped_boxes: usize,
+    /// `interpreter.SPACE_TOUCH_EM`: a blank string shown this close to where the last run
+    /// ended is a word space after it.
+    pub space_touch_em: f64,
     /// The rest of the page's work budget (`interpreter.MAX_CONTENT_BYTES`, ...).
     pub budget: Budget,
 }
@@ -280,6 +283,8 @@ struct Run {
     mcid: i64,
     /// Drawn by the same `TJ` array as the run before it, past a `piece_gap_em` displacement.
     joined: bool,
+    /// A blank string was shown where the run ends (`TextRun.space_after`).
+    space_after: bool,
 }
 
 /// An image drawn: what it is, its box (`unit_square`) and the CTM's linear part `[a, b, c, d]`
@@ -376,6 +381,8 @@ pub struct Interp<'py> {
     property_cache: HashMap<(i64, Vec<u8>), Marking>,
     // the page
     drawn: Vec<(Run, Look)>,
+    /// Where the last run drawn ends (device x, y) and its size (`Interpreter.last_end`).
+    last_end: Option<(f64, f64, f64)>,
     images: Vec<Image>,
     rules: Vec<[f64; 4]>,
     paths: u64,
@@ -489,6 +496,7 @@ impl<'py> Interp<'py> {
             xobject_cache: HashMap::new(),
             property_cache: HashMap::new(),
             drawn: Vec::new(),
+            last_end: None,
             images: Vec::new(),
             rules: Vec::new(),
             paths: 0,
@@ -1273,7 +1281,8 @@ impl<'py> Interp<'py> {
         } else {
             text
         };
-        if text.is_empty() || py_isspace(&text) {
+        let blank = text.is_empty() || py_isspace(&text);
+        if blank && (text.is_empty() || self.last_end.is_none()) {
             return Ok(false);
         }
         let font_obj = self.fonts[font_index].clone_ref(self.py);
@@ -1281,6 +1290,12 @@ impl<'py> Interp<'py> {
         let fs = self.gs.get().fs;
         let [a, b, c, d, e, f] = mult(&tm, &self.gs.get().ctm);
         let ts = self.gs.get().ts;
+        if blank {
+            if !font.vertical {
+                self.blank(start * a + ts * c + e, start * b + ts * d + f);
+            }
+            return Ok(false);
+        }
         let (ox, oy, ex, ey);
         if font.vertical {
             ox = -start * c + e;
@@ -1336,6 +1351,7 @@ impl<'py> Interp<'py> {
             seq: self.seq,
             mcid: self.mcid,
             joined,
+            space_after: false,
         };
         // How far the glyphs advance on the page, along the baseline (negative: backwards).
         let scale = if font.vertical {
@@ -1355,7 +1371,25 @@ impl<'py> Interp<'py> {
             glyphs,
         };
         push(&mut self.drawn, (run, look));
+        self.last_end = if direction != 1 {
+            Some((ex, ey, size))
+        } else {
+            None
+        };
         Ok(true)
+    }
+
+    /// `_blank`: a blank string shown from `(x, y)`, where the last run ended, is a word space
+    /// after that run.
+    fn blank(&mut self, x: f64, y: f64) {
+        if let Some((ex, ey, size)) = self.last_end.take() {
+            let reach = self.limits.space_touch_em * size;
+            if (x - ex) * (x - ex) + (y - ey) * (y - ey) <= reach * reach {
+                if let Some((run, _)) = self.drawn.last_mut() {
+                    run.space_after = true;
+                }
+            }
+        }
     }
 
     // --- paths ---------------------------------------------------------------------------
@@ -1965,6 +1999,7 @@ impl<'py> Interp<'py> {
                     run.mcid.into_pyobject(py)?.into_any(),
                     "".into_pyobject(py)?.into_any(),
                     PyBool::new(py, run.joined).to_owned().into_any(),
+                    PyBool::new(py, run.space_after).to_owned().into_any(),
                 ],
             )?;
             runs.append(text_run.call1(args)?)?;

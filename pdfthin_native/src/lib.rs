@@ -106,7 +106,7 @@ impl Tokens {
 /// (`pdfthin/engine/content/visibility.py`); each image `(kind, payload, bbox, (a, b, c, d))`,
 /// the last the CTM's linear part where it was drawn. `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
-/// max_path_rects, max_unmapped_boxes, piece_gap_em)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
+/// max_path_rects, max_unmapped_boxes, piece_gap_em, space_touch_em)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
 /// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -131,6 +131,7 @@ fn interpret(
         usize,
         usize,
         f64,
+        f64,
     ),
     budget: (u64, u64, u64, usize, u64, u64),
 ) -> PyResult<Py<PyAny>> {
@@ -148,6 +149,7 @@ fn interpret(
             max_path_rects: limits.8,
             max_unmapped_boxes: limits.9,
             piece_gap_em: limits.10,
+            space_touch_em: limits.11,
             budget: Budget {
                 max_content_bytes: budget.0,
                 max_glyphs: budget.1,

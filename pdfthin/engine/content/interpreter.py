@@ -71,6 +71,9 @@ PIECE_GAP_EM = 1.25
 #: chart) what is painted where is not told, and text is read wherever it stands.
 MAX_PAINTED = 10_000
 SPLIT_GAP_EM = 2.5
+#: A blank string shown within this many ems of where the last run ended is that run's
+#: trailing space (see ``Interpreter._blank``).
+SPACE_TOUCH_EM = 0.25
 #: A soft mask's group is looked at (to tell a mask that hides everything) up to this many
 #: bytes of content and operators; a larger one is taken to let everything through.
 MAX_MASK_BYTES = 64 * 1024
@@ -648,6 +651,9 @@ class Interpreter:
         # Every text run drawn, with how it is drawn, and every area painted, in order: what
         # a reader sees is decided from them at the end (visibility.sort_runs).
         self.drawn: list[tuple[TextRun, Look]] = []
+        # Where the last run drawn ends on the page (device x, y) and its size: a blank string
+        # shown there is its trailing space (_blank).
+        self.last_end: tuple[float, float, float] | None = None
         self.paints: list[Paint] = []
         self.painted_full = False
         # Inside this many optional content groups that the default view hides.
@@ -765,6 +771,7 @@ class Interpreter:
         if problem is not None:
             self._problem(problem)
         self.drawn = []
+        self.last_end = None
         self.paints = []
 
     # --- text state ----------------------------------------------------------------------
@@ -967,7 +974,8 @@ class Interpreter:
         """Keep a run of ``text`` (whether it was kept: not an empty or blank one)."""
         if self.actual_depth:
             text = self._actual_text(text)
-        if not text or text.isspace():
+        blank = not text or text.isspace()
+        if blank and (not text or self.last_end is None):
             return False
         gs = self.gs
         fs = gs.fs
@@ -975,6 +983,10 @@ class Interpreter:
         m = mult(tm, gs.ctm)
         a, b, c, d, e, f = m
         ts = gs.ts
+        if blank:
+            if not font.vertical:
+                self._blank(start * a + ts * c + e, start * b + ts * d + f)
+            return False
         if font.vertical:
             ox, oy = -start * c + e, -start * d + f
             ex, ey = -end * c + e, -end * d + f
@@ -1038,7 +1050,20 @@ class Interpreter:
             glyphs,
         )
         self.drawn.append((run, look))
+        self.last_end = (ex, ey, size) if direction != 1 else None
         return True
+
+    def _blank(self, x: float, y: float) -> None:
+        """A blank string shown from ``(x, y)``: where the last run ended, it is a word space
+        after that run, however narrow the gap to the next glyph (a writer that shows glyphs
+        or words one at a time shows its spaces as strings of their own)."""
+        assert self.last_end is not None
+        ex, ey, size = self.last_end
+        reach = SPACE_TOUCH_EM * size
+        # (squared: the same comparison, to the bit, in the native interpreter)
+        if (x - ex) * (x - ex) + (y - ey) * (y - ey) <= reach * reach:
+            self.drawn[-1][0].space_after = True
+        self.last_end = None
 
     def _unmapped_box(self, tm: Matrix, start: float, end: float, font: Font, count: int) -> None:
         """Keep where ``count`` unmapped glyphs were shown, from ``start`` to ``end`` along

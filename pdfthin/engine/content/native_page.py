@@ -210,7 +210,7 @@ class Resolver:
         return visual_cluster(decode_text_string(raw))
 
 
-def limits() -> tuple[int, int, int, int, int, float, float, int, int, int, float]:
+def limits() -> tuple[int, int, int, int, int, float, float, int, int, int, float, float]:
     """The Python interpreter's limits and thresholds, as the native one takes them."""
     return (
         interpreter.MAX_OPERATIONS,
@@ -224,6 +224,7 @@ def limits() -> tuple[int, int, int, int, int, float, float, int, int, int, floa
         interpreter.MAX_PATH_RECTS,
         interpreter.MAX_UNMAPPED_BOXES,
         interpreter.PIECE_GAP_EM,
+        interpreter.SPACE_TOUCH_EM,
     )
 
 

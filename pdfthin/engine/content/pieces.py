@@ -59,6 +59,7 @@ def _decide(chain: list[TextRun]) -> list[TextRun]:
         before = out[-1]
         space = "" if before.text.endswith(" ") or run.text.startswith(" ") else " "
         before.text = f"{before.text}{space}{run.text}"
+        before.space_after = run.space_after
         before.x0 = min(before.x0, run.x0)
         before.y0 = min(before.y0, run.y0)
         before.x1 = max(before.x1, run.x1)
