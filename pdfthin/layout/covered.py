@@ -29,10 +29,12 @@ _WORD = re.compile(r"\S+")
 
 def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:
     """The words of ``runs`` whose centres lie inside any of ``boxes``, in line order (top to
-    bottom, then left to right), joined by single spaces where the page has a gap."""
+    bottom, then left to right), joined by single spaces where the page has a gap or shows a
+    space (``TextRun.space_after``)."""
     if not boxes:
         return ""
-    words: list[tuple[float, float, float, float, str]] = []  # (y, x0, x1, size, text)
+    # (y, x0, x1, size, text, a space shown after it)
+    words: list[tuple[float, float, float, float, str, bool]] = []
     for run in runs:
         text = run.text
         if not text.strip() or run.x1 <= run.x0:
@@ -54,14 +56,15 @@ def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:
                 (run.x0 + per_char * m.start(), run.x0 + per_char * m.end(), m.group())
                 for m in _WORD.finditer(text)
             ]
-        for x0, x1, word in pieces:
+        last = len(pieces) - 1
+        for k, (x0, x1, word) in enumerate(pieces):
             cx = (x0 + x1) / 2
             if any(b[0] - margin <= cx <= b[2] + margin for b in level):
-                words.append((cy, x0, x1, size, word))
+                words.append((cy, x0, x1, size, word, k == last and run.space_after))
     if not words:
         return ""
     words.sort(key=lambda w: (w[0], w[1]))
-    lines: list[list[tuple[float, float, float, float, str]]] = []
+    lines: list[list[tuple[float, float, float, float, str, bool]]] = []
     for placed in words:
         if lines and abs(placed[0] - lines[-1][0][0]) < SAME_LINE_EM * placed[3]:
             lines[-1].append(placed)
@@ -73,7 +76,8 @@ def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:
         joined = line[0][4]
         for before, after in itertools.pairwise(line):
             gap = after[1] - before[2]
-            joined += (" " if gap > WORD_GAP_EM * min(before[3], after[3]) else "") + after[4]
+            space = before[5] or gap > WORD_GAP_EM * min(before[3], after[3])
+            joined += (" " if space else "") + after[4]
         parts.append(joined)
     out = " ".join(parts)
     return out if len(out) <= MAX_COVERED_CHARS else out[: MAX_COVERED_CHARS - 1] + "…"

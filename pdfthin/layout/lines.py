@@ -960,7 +960,7 @@ def _make_line(runs: list[TextRun]) -> Line:
         max(fonts.items(), key=_weight)[0],
         artifact,
         seq,
-        [(r.x0, r.x1, r.text) for r in runs],
+        [(r.x0, r.x1, r.text + " " if r.space_after else r.text) for r in runs],
     )
 
 
@@ -986,5 +986,5 @@ def _one_run_line(run: TextRun) -> Line:
         run.font,
         run.artifact,
         run.seq,
-        [(run.x0, run.x1, run.text)],
+        [(run.x0, run.x1, run.text + " " if run.space_after else run.text)],
     )

@@ -66,25 +66,26 @@ def value_boundaries(
 
 def _pieces(row: list[Line], em: float) -> list[Span]:
     """The row's words as drawn, left to right: a line's runs, with runs that touch (a word
-    drawn glyph by glyph) joined into one."""
-    runs: list[Span] = []
+    drawn glyph by glyph) joined into one, unless the first ends in a space."""
+    runs: list[tuple[float, float, str, bool]] = []
     for ln in row:
         if ln.spans:
             for a, b, t in ln.spans:
-                t = t.strip()
-                if t:
-                    runs.append((a, b, t))
+                if t.strip():
+                    runs.append((a, b, t.strip(), t[-1:].isspace()))
         else:
-            runs.append((ln.x0, ln.x1, ln.text))
+            runs.append((ln.x0, ln.x1, ln.text, False))
     runs.sort()
     out: list[Span] = []
+    spaced = False
     touch = TOUCH_EM * em
-    for a, b, t in runs:
-        if out and a - out[-1][1] <= touch:
+    for a, b, t, space in runs:
+        if out and not spaced and a - out[-1][1] <= touch:
             pa, pb, pt = out[-1]
             out[-1] = (pa, b if b > pb else pb, pt + t)
         else:
             out.append((a, b, t))
+        spaced = space
     return out
 
 
