@@ -436,6 +436,91 @@ def test_upright_words_and_numbers_in_a_side_margin_stay_in_the_body() -> None:
         assert "Yes" in md and all(str(t) in md.split() for t in (0, 2, 4, 6))
 
 
+BODY = [f"line {i} of the body text that runs on and on" for i in range(20)]
+
+
+def _one_page(edge: list[TextRun], top: float = 120.0, bottom: float = 348.0) -> PageLayout:
+    """A page of its own (nothing repeats): lines of body text at 10 pt, the first at
+    ``top``, the last at ``bottom``, and ``edge``."""
+    ys = [top + (bottom - top) * i / (len(BODY) - 1) for i in range(len(BODY))]
+    runs = [w for text, y in zip(BODY, ys, strict=True) for w in words(text, 72, y)] + edge
+    (lay,) = [layout_page(page(runs))]
+    finish_document([lay])
+    return lay
+
+
+def test_a_running_foot_with_its_page_number_apart_leaves_a_page_of_its_own() -> None:
+    # A browser's footer: the address, then "1/34" at the right margin, 8 pt, read as one
+    # line below the body.
+    foot = [*words("https://example.org/wiki/Page", 40, 770, 8.0), run("1/34", 540, 770, 8.0)]
+    lay = _one_page(foot, bottom=750)
+    assert lay.footer == ["https://example.org/wiki/Page 1/34"]
+    body = render_blocks(lay.blocks)
+    assert "example.org" not in body and "1/34" not in body and "line 19" in body
+    # A running head: the title, then the page number at the right margin.
+    head = [*words("The Siege of Examples", 200, 40, 8.0), run("49", 540, 40, 8.0)]
+    assert _one_page(head, top=60).header == ["The Siege of Examples 49"]
+
+
+def test_a_line_beside_a_number_on_its_own_needs_the_documents_numbering() -> None:
+    # Far from the body, the number is a block of its own. On a page of its own, nothing
+    # says it is the page's number rather than a slide's or a form's: only it leaves.
+    foot = [*words("https://example.org/wiki/Page", 40, 770, 8.0), run("34", 540, 770, 8.0)]
+    lay = _one_page(foot, bottom=348)
+    assert lay.footer == ["34"] and "example.org" in render_blocks(lay.blocks)
+    # Over pages numbered alike, the line beside it leaves too (a chapter's running head,
+    # changing from chapter to chapter, repeats too little to be found by repeats); a
+    # footnote beside it (its mark, then its text) stays.
+    titles = ["SPACES", "MANIFOLDS", "COVERINGS", "GEOMETRY", "CURVES", "SURFACES"]
+    pages = []
+    for n, title in enumerate(titles, start=1):
+        runs = [*words(f"{n}.1. {title}", 72, 40, 8.0), run(str(n + 10), 540, 40, 8.0)]
+        runs += [w for i in range(20) for w in words(BODY[i], 72, 120 + 12 * i)]
+        runs += words(f"{n} See {title.lower()} in the appendix.", 72, 770, 8.0)
+        runs += [run(str(n + 10), 540, 770, 8.0)]
+        pages.append(page(runs, number=n))
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    for n, (title, lay) in enumerate(zip(titles, layouts, strict=True), start=1):
+        assert lay.header == [f"{n}.1. {title}", str(n + 10)]
+        assert f"See {title.lower()} in the appendix" in render_blocks(lay.blocks)
+
+
+def test_a_running_head_drawn_a_glyph_at_a_time_is_read_by_its_words() -> None:
+    title = [run(ch, 200 + 4 * i, 40, 8.0) for i, ch in enumerate("Examples")]
+    number = [run(ch, 540 + 4 * i, 40, 8.0) for i, ch in enumerate("1/34")]
+    lay = _one_page(title + number, top=52)
+    assert " ".join(lay.header) == "Examples 1/34"
+
+
+@pytest.mark.parametrize(
+    "edge",
+    [
+        # Set at the body's size: a line number beside a line of text, a chart's ticks.
+        [*words("The Siege of Examples", 200, 770), run("49", 540, 770)],
+        # The number a space from its words: a heading's, a footnote's mark, a caption's.
+        words("Chapter 3", 200, 770, 8.0),
+        words("1 http://www.example.org/", 72, 770, 8.0),
+        # No number: a line of words only.
+        [*words("The Siege of", 200, 770, 8.0), run("Examples", 540, 770, 8.0)],
+    ],
+)
+@pytest.mark.parametrize("bottom", [348.0, 750.0])
+def test_an_edge_line_without_the_marks_of_a_running_foot_stays(
+    edge: list[TextRun], bottom: float
+) -> None:
+    lay = _one_page(edge, bottom=bottom)
+    body = render_blocks(lay.blocks).split()
+    assert all(r.text in body for r in edge if not r.text.isdecimal())
+
+
+def test_a_small_line_with_a_number_apart_inside_the_body_stays() -> None:
+    # Body text above it and below it: not the page's edge.
+    line = [*words("Table of examples", 200, 40, 8.0), run("12", 540, 40, 8.0)]
+    lay = _one_page(line + words("a line of text above it", 72, 24), top=56)
+    assert lay.header == [] and "Table of examples 12" in render_blocks(lay.blocks)
+
+
 def test_the_same_line_alone_on_every_page_is_content_not_a_header() -> None:
     pages = [page(words("Certificate of attendance", 200, 40), number=n) for n in range(1, 5)]
     mds = markdown(*pages)

@@ -22,6 +22,7 @@ from pdfthin.layout.structure import (
     list_marker,
     mark_furniture,
     mark_lists,
+    release_spans,
 )
 from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.tagged import tagged_blocks
@@ -62,9 +63,10 @@ def layout_page(page: PageContent) -> PageLayout:
     if ordered is None:
         lines = build_lines(by_direction.get(0, []))
         tables, rest = find_tables(lines, page.rules, failed)
-        for line in lines:
-            line.spans = ()  # read by table detection only (see Line.spans)
-        blocks = build_blocks(rejoin_rows(rest))
+        release_spans(lines, page.height)
+        rows = rejoin_rows(rest)
+        release_spans(rows, page.height)
+        blocks = build_blocks(rows)
         ordered = reading_order(blocks + tables)
     if vertical:
         ordered.extend(_vertical_blocks(vertical))

@@ -222,5 +222,7 @@ def _joined(pieces: list[Line]) -> Line:
         italic=sum(len(p.text) for p in pieces if p.italic) * 2 > chars,
         artifact=all(p.artifact for p in pieces),
         seq=min(p.seq for p in pieces),
-        spans=(),  # table detection is over
+        # The pieces' own, or their extents: where a row's values stand apart from its label
+        # (the furniture pass reads them at the page's edges; layout_page lets go of the rest).
+        spans=tuple(s for p in pieces for s in (p.spans or ((p.x0, p.x1, p.text),))),
     )

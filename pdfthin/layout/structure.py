@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
+from pdfthin.layout.blocks import ROW_BASELINE_EM
 from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
+from pdfthin.layout.lines import WORD_GAP_EM
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: Share of the page height, at the top and at the bottom, and of its width, at the left and
@@ -26,6 +29,18 @@ BAND = 0.12
 MAX_FURNITURE_CHARS = 120
 #: A line in a side band is turned text when it runs at least this many ems down the page.
 TURNED_MIN_EM = 2.0
+#: A running head or foot told on its page alone (a page of its own repeats nothing; a
+#: chapter's running head changes too often to repeat): the outermost line at the top or
+#: bottom edge, set smaller than the page's body text (at most this share of its size),
+#: whose page number stands apart from its words...
+RUNNING_SIZE_SHARE = 0.95
+#: ... by at least this many ems of the line's size: "Title      9", a browser's
+#: "https://...      1/34". A heading's number ("1 Introduction") and a footnote's mark
+#: stand a space from their words; a line number beside body text is set at the body's size.
+NUMBER_APART_EM = 3.0
+#: A footnote's first words: its mark, then its text ("1 See", "¹See", "* 21 CFR").
+_NOTE_START = re.compile(r"^\s*(?:\d{1,3}|[*†‡§¶]+)(?:\s+\S|[^\W\d_])")
+_NUMBER_TOKEN = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7}|\d{1,4}\s*/\s*\d{1,4})$", re.IGNORECASE)
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -42,6 +57,16 @@ _NOTE_MARKS = frozenset("*")
 #: A continuation line starting this many ems right of its item's marker hangs under the
 #: item's text (a hanging indent): it belongs to the item.
 HANG_EM = 0.5
+
+
+def release_spans(lines: list[Line], height: float) -> None:
+    """Let go of the lines' pieces (``Line.spans``, read by table detection) but those of
+    lines at the page's top and bottom edges, which :func:`mark_furniture` reads
+    (:func:`_number_apart`)."""
+    top, bottom = BAND * height, (1 - BAND) * height
+    for line in lines:
+        if top < line.y1 and line.y0 < bottom:
+            line.spans = ()
 
 
 def _key(text: str) -> str:
@@ -131,6 +156,7 @@ def _move_furniture(
     offset = profile.offset
     furniture: list[tuple[Block, str]] = []
     edges = _body_edges(page, found)
+    rest: list[tuple[Block, str]] = []
     for block, band, key in found:
         number = block.text.strip()
         repeated = counts[key] >= repeat_min and 2 * with_body[key] >= counts[key]
@@ -144,13 +170,112 @@ def _move_furniture(
             or (not words and not page_number and n >= 4 and repeated)
         ):
             furniture.append((block, band))
+        elif band in ("top", "bottom") and _at_edge(block, band, edges):
+            rest.append((block, band))
+    if rest:
+        furniture += _running_lines(page, rest, furniture, offset)
     if not furniture:
         return
     drop = {id(b) for b, _ in furniture}
     page.blocks = [b for b in page.blocks if id(b) not in drop]
     # A side's furniture goes with the footer: stamps and notices, not running heads, mostly.
-    for block, band in sorted(furniture, key=lambda fb: fb[0].y0):
+    # (top to bottom, a row left to right: a running line and its page number found apart)
+    for block, band in sorted(furniture, key=lambda fb: (round(fb[0].y1), fb[0].x0)):
         (page.header if band == "top" else page.footer).append(block.text)
+
+
+def _running_lines(
+    page: PageLayout,
+    edge: list[tuple[Block, str]],
+    furniture: list[tuple[Block, str]],
+    offset: int | None,
+) -> list[tuple[Block, str]]:
+    """Running heads and feet told on the page itself (a page of its own repeats nothing):
+    lines of ``edge`` (top and bottom blocks beyond the body, not furniture yet) with no other
+    text beyond them, set smaller than the body (``RUNNING_SIZE_SHARE``), with a page number
+    :data:`NUMBER_APART_EM` or more away on their baseline: in the line itself, or a page
+    number found on its own that agrees with the document's numbering (a number on its own
+    is a slide's or a form's as often; and a line beside it that opens with a note mark is
+    a footnote)."""
+    numbers = [
+        b
+        for b, band in furniture
+        if band in ("top", "bottom")
+        and offset is not None
+        and b.text.strip().isdecimal()
+        and _fits(b.text.strip(), page, offset)
+    ]
+    found: list[tuple[Block, str]] = []
+    body: float | None = None  # measured when a line needs it
+    moved = {id(b) for b, _ in furniture}
+    for block, band in edge:
+        if any(
+            (o.y1 <= block.y0 if band == "top" else o.y0 >= block.y1)
+            for o in page.blocks
+            if id(o) not in moved
+        ):
+            continue  # text beyond it: not the page's outermost line
+        number = _number_apart(block)
+        beside = (
+            number is None
+            and _NOTE_START.match(block.text) is None
+            and any(_beside(block, n) for n in numbers)
+        )
+        if number is None and not beside:
+            continue
+        if body is None:
+            body = body_size([page])
+        fits = beside or (number is not None and _fits(number, page, offset))
+        if fits and block.size <= RUNNING_SIZE_SHARE * body:
+            found.append((block, band))
+    return found
+
+
+def _beside(block: Block, number: Block) -> bool:
+    """``number`` stands on ``block``'s baseline, :data:`NUMBER_APART_EM` or more away."""
+    em = max(block.size, 1.0)
+    gap = max(number.x0 - block.x1, block.x0 - number.x1)
+    return abs(block.y1 - number.y1) <= ROW_BASELINE_EM * em and gap >= NUMBER_APART_EM * em
+
+
+def _number_apart(block: Block) -> str | None:
+    """The page number a one-line block starts or ends with, when it stands
+    :data:`NUMBER_APART_EM` or more from the line's words (see ``RUNNING_SIZE_SHARE``)."""
+    if len(block.lines) != 1:
+        return None
+    line = block.lines[0]
+    em = max(line.size, 1.0)
+    words = _words(line.spans, WORD_GAP_EM * em)
+    if len(words) < 2:
+        return None
+    apart = NUMBER_APART_EM * em
+    first, after = words[0], words[1]
+    if _NUMBER_TOKEN.match(first[2]) and after[0] - first[1] >= apart:
+        return first[2]
+    before, last = words[-2], words[-1]
+    if _NUMBER_TOKEN.match(last[2]) and last[0] - before[1] >= apart:
+        return last[2]
+    return None
+
+
+def _words(spans: Sequence[tuple[float, float, str]], gap: float) -> list[tuple[float, float, str]]:
+    """A line's pieces (left to right) with those closer than ``gap`` and no space between
+    them joined: a word drawn a glyph at a time. The words inside one piece stay together
+    (only the piece's extent is known)."""
+    words: list[tuple[float, float, str]] = []
+    spaced = True
+    for x0, x1, text in sorted(spans):
+        word = text.strip()
+        if not word:
+            spaced = True
+            continue
+        if words and not spaced and not text[0].isspace() and x0 - words[-1][1] <= gap:
+            a, b, joined = words[-1]
+            words[-1] = (a, max(b, x1), joined + word)
+        else:
+            words.append((x0, x1, word))
+        spaced = text[-1].isspace()
+    return words
 
 
 def _page_number_offset(

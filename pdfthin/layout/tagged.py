@@ -25,6 +25,7 @@ from pdfthin.engine.types import PageContent, PageStructure, StructElement, Text
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
+from pdfthin.layout.structure import release_spans
 from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.types import Block, Line
 
@@ -112,9 +113,7 @@ def tagged_blocks(page: PageContent, runs: list[TextRun]) -> tuple[list[Block] |
         untagged = reading_order(build_blocks(rejoin_rows(build_lines(rest))))
         blocks = [b for b in untagged if b.y1 <= top] + blocks
         blocks += [b for b in untagged if b.y1 > top]
-    for block in blocks:
-        for line in block.lines:
-            line.spans = ()  # read by table detection only (see Line.spans)
+    release_spans([line for block in blocks for line in block.lines], page.height)
     return blocks, "tree used"
 
 

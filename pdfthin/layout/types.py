@@ -23,9 +23,10 @@ class Line:
     #: The earliest content-stream position of its runs.
     seq: int = 0
     #: Horizontal extents of the pieces that make up the line (a run's text ends in a space
-    #: when the run is marked ``space_after``), for table detection; let go
-    #: (an empty tuple) once the page's tables are found, so a built document does not keep
-    #: a list and a tuple per word for nothing.
+    #: when the run is marked ``space_after``), for table detection and, at the page's top and
+    #: bottom edges, the furniture pass; let go (an empty tuple) elsewhere once the page's
+    #: tables are found, so a built document does not keep a list and a tuple per word for
+    #: nothing.
     spans: Sequence[tuple[float, float, str]] = ()
 
 
