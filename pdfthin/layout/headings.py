@@ -410,7 +410,10 @@ def _context(pages: list[PageLayout], body: float, profile: HeadingProfile | Non
                     line_looks[key] += len(line.text)
             size_chars[size_bucket(block.size)] += chars
             ctx.total_chars += chars
-        ctx.margin_texts.update({_margin_key(b.text) for b in page.blocks if _in_margin(page, b)})
+        # (with the running heads and feet already taken out: the same text left in a margin
+        # elsewhere, where nothing marked it, is one of them)
+        margin = {_margin_key(b.text) for b in page.blocks if _in_margin(page, b)}
+        ctx.margin_texts.update(margin | {_margin_key(t) for t in page.header + page.footer})
         if _toc_page(page):
             ctx.toc_pages.add(id(page))
     ctx.total_chars = ctx.total_chars or 1
