@@ -430,6 +430,10 @@ def _context(pages: list[PageLayout], body: float, profile: HeadingProfile | Non
                 continue
             if ctx.margin_texts[_margin_key(block.text)] >= 2:
                 ctx.running_looks.add(ctx.look(block))
+        # The running heads the furniture pass took out (words, not page numbers alone).
+        for block in page.furniture:
+            if _in_margin(page, block) and block.size <= ctx.body + 0.5 and _wordy(block.text):
+                ctx.running_looks.add(ctx.look(block))
     if profile is None:
         ctx.margin_looks.update(_margin_looks(ctx))
     return ctx

@@ -178,6 +178,7 @@ def _move_furniture(
         return
     drop = {id(b) for b, _ in furniture}
     page.blocks = [b for b in page.blocks if id(b) not in drop]
+    page.furniture.extend(b for b, _ in furniture)
     # A side's furniture goes with the footer: stamps and notices, not running heads, mostly.
     # (top to bottom, a row left to right: a running line and its page number found apart)
     for block, band in sorted(furniture, key=lambda fb: (round(fb[0].y1), fb[0].x0)):

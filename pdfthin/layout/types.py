@@ -85,6 +85,10 @@ class PageLayout:
     #: Running headers, footers and page numbers found across pages, kept out of the body.
     header: list[str] = field(default_factory=list)
     footer: list[str] = field(default_factory=list)
+    #: The blocks moved to ``header`` and ``footer``: their look tells the heading pass how
+    #: the document sets its running heads (a head left on a page where nothing marked it is
+    #: no heading).
+    furniture: list[Block] = field(default_factory=list)
     #: What was decided about the page's structure tree (tagged PDFs): "" without one,
     #: "tree used", or why it was not ("tree not used: ...", "tree ignored (setting)").
     tree: str = ""
