@@ -522,6 +522,31 @@ def test_a_small_line_with_a_number_apart_inside_the_body_stays() -> None:
 
 
 @pytest.mark.parametrize(
+    ("numbers", "out"),
+    [
+        ([1, 2, 3, 4], True),  # the document's numbering: page numbers
+        ([7, 0, 3, 12], False),  # figures that agree on nothing: a chart's, a table's
+        ([1], False),  # a page of its own: nothing confirms it
+    ],
+)
+def test_a_page_number_further_in_than_the_band_needs_the_documents_numbering(
+    numbers: list[int], out: bool
+) -> None:
+    # LaTeX's default article sets its page number 15 % of the page's height from the
+    # bottom, past the furniture band, below the body.
+    pages = []
+    for n, number in enumerate(numbers, start=1):
+        runs = [w for i in range(20) for w in words(BODY[i], 72, 120 + 12 * i)]
+        runs.append(run(str(number), 300, 0.85 * 792))
+        pages.append(page(runs, number=n))
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    for number, lay in zip(numbers, layouts, strict=True):
+        assert lay.footer == ([str(number)] if out else [])
+        assert (str(number) in render_blocks(lay.blocks).split("\n\n")) is not out
+
+
+@pytest.mark.parametrize(
     ("left_head", "bold"),
     [
         ("2.1. SPACES", True),  # its section's head, set otherwise: known by its text

@@ -27,6 +27,10 @@ BAND = 0.12
 #: A block at the top or bottom longer than this is text, whatever repeats: a running head is
 #: short. (A block in a side band needs no such cap: the band's width bounds it.)
 MAX_FURNITURE_CHARS = 120
+#: A page number alone may stand further in than ``BAND``, down to this share of the page's
+#: height from the top or bottom (LaTeX's default article sets it 15 % from the bottom), when
+#: the document's numbering confirms it (the printed numbers of its pages agree).
+NUMBER_BAND = 0.2
 #: A line in a side band is turned text when it runs at least this many ems down the page.
 TURNED_MIN_EM = 2.0
 #: A running head or foot told on its page alone (a page of its own repeats nothing; a
@@ -118,7 +122,7 @@ def _candidates(page: PageLayout) -> list[tuple[Block, str, str]]:
     """The page's short blocks at its top or bottom edge, with their band and key."""
     found: list[tuple[Block, str, str]] = []
     for block in page.blocks:
-        band = _band(block, page)
+        band = _band(block, page) or _number_band(block, page)
         if band is None or block.kind == "table" or len(block.lines) > 2:
             continue
         text = block.text
@@ -159,6 +163,10 @@ def _move_furniture(
     rest: list[tuple[Block, str]] = []
     for block, band, key in found:
         number = block.text.strip()
+        if _band(block, page) is None:  # a number past the band (_number_band)
+            if offset is not None and _at_edge(block, band, edges) and _fits(number, page, offset):
+                furniture.append((block, band))
+            continue
         repeated = counts[key] >= repeat_min and 2 * with_body[key] >= counts[key]
         words = _LETTERS.search(key) is not None
         # (a number at a side is a chart's tick as often as a page's number)
@@ -333,6 +341,17 @@ def _turned(block: Block) -> bool:
         and tall > block.x1 - block.x0
         and tall >= TURNED_MIN_EM * max(block.size, 1.0)
     )
+
+
+def _number_band(block: Block, page: PageLayout) -> str | None:
+    """A short number within :data:`NUMBER_BAND` of the top or bottom: which edge."""
+    if not (block.text.strip().isdecimal() and len(block.text.strip()) <= 4) or page.height <= 0:
+        return None
+    if block.y1 <= NUMBER_BAND * page.height:
+        return "top"
+    if block.y0 >= (1 - NUMBER_BAND) * page.height:
+        return "bottom"
+    return None
 
 
 def _band(block: Block, page: PageLayout) -> str | None:
