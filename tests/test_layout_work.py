@@ -7,16 +7,18 @@ Pure geometry on generated runs and lines; no PDF and no engine path involved.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 import pdfthin.layout.lines as lines_module
 import pdfthin.layout.tables.find as find_module
 from pdfthin.engine.types import TextRun
+from pdfthin.layout import structure
 from pdfthin.layout.lines import _RowIndex, build_lines
 from pdfthin.layout.tables.columns import _split_at
 from pdfthin.layout.tables.find import _RowExtents, _rows, _run_end, find_tables
-from pdfthin.layout.types import Line
+from pdfthin.layout.types import Block, Line, PageLayout
 
 CHAR_W = 5.0  # a fixed advance per character (10 pt text)
 
@@ -166,3 +168,25 @@ def test_number_columns_read_each_row_once(monkeypatch: pytest.MonkeyPatch) -> N
     kept = [values_module.value_boundaries(rows[k : k + 5], xs, 10.0, seen) for k in range(4)]
     assert kept == fresh
     assert len(calls) == len(rows)  # 8 rows, not 4 runs of 5
+
+
+def _block(text: str, x: float, y: float, size: float = 8.0) -> Block:
+    line = _line(text, x, y, size)
+    return Block([line], line.x0, line.y0, line.x1, line.y1, size)
+
+
+@pytest.mark.parametrize("numbers", [1, 100])
+def test_running_lines_cost_each_edge_line_a_look_at_two_numbers_at_most(
+    monkeypatch: pytest.MonkeyPatch, numbers: int
+) -> None:
+    """Each line at the page's edge is compared with the page's numbers standing on their
+    own, and a page has one or two of those: more are something else (a hostile page of
+    thousands of them must not cost lines x numbers)."""
+    calls = _counting(monkeypatch, structure, "_beside")
+    edge = [_block("Word", 20.0 + 30.0 * (i % 18), 20.0 + 0.05 * i) for i in range(300)]
+    page_numbers = [_block("1", 560.0, 60.0 + 0.01 * i) for i in range(numbers)]
+    body = Block([_line("the body", 72, 400, 10.0)], 72, 392, 112, 402, 10.0)
+    page = PageLayout(1, 612, 792, [*edge, *page_numbers, body])
+    structure.mark_furniture([page], structure.FurnitureProfile(1, Counter(), Counter(), 0))
+    assert len(page.header) >= numbers  # the numbers agree with the numbering: they leave
+    assert len(calls) <= (len(edge) if numbers <= 2 else 0)

@@ -214,15 +214,18 @@ def _running_lines(
         and b.text.strip().isdecimal()
         and _fits(b.text.strip(), page, offset)
     ]
+    if len(numbers) > 2:
+        numbers = []  # a page prints its number once, twice at most: these are something else
     found: list[tuple[Block, str]] = []
     body: float | None = None  # measured when a line needs it
     moved = {id(b) for b, _ in furniture}
+    staying = [o for o in page.blocks if id(o) not in moved]
+    # Nothing of the page beyond a line: it starts above every other block's bottom (top),
+    # ends below every other block's top (bottom). Two numbers, however many lines ask.
+    first_bottom = min((o.y1 for o in staying), default=math.inf)
+    last_top = max((o.y0 for o in staying), default=-math.inf)
     for block, band in edge:
-        if any(
-            (o.y1 <= block.y0 if band == "top" else o.y0 >= block.y1)
-            for o in page.blocks
-            if id(o) not in moved
-        ):
+        if (block.y0 >= first_bottom) if band == "top" else (block.y1 <= last_top):
             continue  # text beyond it: not the page's outermost line
         number = _number_apart(block)
         beside = (
