@@ -163,7 +163,7 @@ def test_number_columns_read_each_row_once(monkeypatch: pytest.MonkeyPatch) -> N
     ]
     xs = [50.0, 200.0, 330.0]
     fresh = [values_module.value_boundaries(rows[k : k + 5], xs, 10.0) for k in range(4)]
-    calls = _counting(monkeypatch, values_module, "_pieces")
+    calls = _counting(monkeypatch, values_module, "row_words")
     seen: dict[tuple[int, float], list[tuple[float, float, str]]] = {}
     kept = [values_module.value_boundaries(rows[k : k + 5], xs, 10.0, seen) for k in range(4)]
     assert kept == fresh

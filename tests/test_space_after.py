@@ -10,7 +10,7 @@ import pytest
 from pdfthin.engine.types import TextRun
 from pdfthin.layout.covered import covered_text
 from pdfthin.layout.lines import build_lines
-from pdfthin.layout.tables.values import _pieces as row_words
+from pdfthin.layout.tables.values import row_words
 from pdfthin.model.forms import _phrase
 
 SIZE = 10.0

@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
 from pdfthin.layout.blocks import ROW_BASELINE_EM
 from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
-from pdfthin.layout.lines import WORD_GAP_EM
+from pdfthin.layout.tables.values import row_words
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: Share of the page height, at the top and at the bottom, and of its width, at the left and
@@ -256,11 +255,10 @@ def _number_apart(block: Block) -> str | None:
     if len(block.lines) != 1:
         return None
     line = block.lines[0]
-    em = max(line.size, 1.0)
-    words = _words(line.spans, WORD_GAP_EM * em)
+    words = row_words([line], line.size)  # a head drawn a glyph at a time is read by its words
     if len(words) < 2:
         return None
-    apart = NUMBER_APART_EM * em
+    apart = NUMBER_APART_EM * max(line.size, 1.0)
     first, after = words[0], words[1]
     if _NUMBER_TOKEN.match(first[2]) and after[0] - first[1] >= apart:
         return first[2]
@@ -268,26 +266,6 @@ def _number_apart(block: Block) -> str | None:
     if _NUMBER_TOKEN.match(last[2]) and last[0] - before[1] >= apart:
         return last[2]
     return None
-
-
-def _words(spans: Sequence[tuple[float, float, str]], gap: float) -> list[tuple[float, float, str]]:
-    """A line's pieces (left to right) with those closer than ``gap`` and no space between
-    them joined: a word drawn a glyph at a time. The words inside one piece stay together
-    (only the piece's extent is known)."""
-    words: list[tuple[float, float, str]] = []
-    spaced = True
-    for x0, x1, text in sorted(spans):
-        word = text.strip()
-        if not word:
-            spaced = True
-            continue
-        if words and not spaced and not text[0].isspace() and x0 - words[-1][1] <= gap:
-            a, b, joined = words[-1]
-            words[-1] = (a, max(b, x1), joined + word)
-        else:
-            words.append((x0, x1, word))
-        spaced = text[-1].isspace()
-    return words
 
 
 def _page_number_offset(

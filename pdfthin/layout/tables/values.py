@@ -43,13 +43,13 @@ def value_boundaries(
     are such columns (``xs`` itself when there are none). ``seen`` keeps each row's pieces
     (by the row's identity and ``em``) for the next call on overlapping rows."""
     if seen is None:
-        pieces = [_pieces(row, em) for row in rows]
+        pieces = [row_words(row, em) for row in rows]
     else:
         pieces = []
         for row in rows:
             key = (id(row), em)
             if key not in seen:
-                seen[key] = _pieces(row, em)
+                seen[key] = row_words(row, em)
             pieces.append(seen[key])
     rights = _value_columns(pieces, em)
     if not rights:
@@ -64,7 +64,7 @@ def value_boundaries(
     return [xs[0], *sorted(x for x in set(inner) if xs[0] < x < xs[-1]), xs[-1]], True
 
 
-def _pieces(row: list[Line], em: float) -> list[Span]:
+def row_words(row: list[Line], em: float) -> list[Span]:
     """The row's words as drawn, left to right: a line's runs, with runs that touch (a word
     drawn glyph by glyph) joined into one, unless the first ends in a space."""
     runs: list[tuple[float, float, str, bool]] = []
