@@ -28,11 +28,11 @@ from pdfthin.adapters.mcp.config import (
     parse_http,
 )
 from pdfthin.errors import PdfthinError
-from pdfthin.ocr import OcrBinding
 from pdfthin.operations.reads import DEFAULT_MAX_BYTES_IN_FLIGHT
 
 if TYPE_CHECKING:
     from pdfthin.adapters.mcp.server import PdfthinServer
+    from pdfthin.ocr import OcrBinding
 
 __all__ = ["RANGES", "ServeConfig", "Server"]
 

@@ -144,6 +144,40 @@ def test_help_version_and_the_operation_list_do_not_load_the_engine() -> None:
     assert loaded.strip() == "True"
 
 
+def test_a_one_page_read_does_not_build_the_answer_types() -> None:
+    # The answer types (operations/types.py: a hundred TypedDicts, some ten milliseconds to
+    # build) are for schemas; reading a page, on the command line or through the Python
+    # API, runs without them. A handler importing one at run time fails this.
+    probe = (
+        "import contextlib, io, sys\n"
+        "from pdfthin.adapters import cli\n"
+        "from pdfthin.operations import Context, find_in_document, read_pages\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = cli.main(['read', {str(SAMPLE)!r}, '--pages', '1'])\n"
+        f"read_pages({str(SAMPLE)!r}, pages='1', context=Context())\n"
+        f"find_in_document({str(SAMPLE)!r}, 'pure', context=Context())\n"
+        "print(code, 'pdfthin.operations.types' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == ["0", "False"]
+    # ... while the schemas still come from them.
+    schema = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom pdfthin.operations.registry import BY_NAME\n"
+            "s = BY_NAME['read_section'].output_schema()\n"
+            "print('pdfthin.operations.types' in sys.modules, len(s['anyOf']))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert schema.split() == ["True", "2"]
+
+
 def test_annotations_are_listed_one_a_line_with_what_the_annotator_wrote_quoted(
     tmp_path: Path,
 ) -> None:

@@ -20,10 +20,12 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from pdfthin.batch.records import DocumentResult, Format, Options
-from pdfthin.batch.sources import SourceFile
+
+if TYPE_CHECKING:
+    from pdfthin.batch.sources import SourceFile
 
 MANIFEST = "manifest.jsonl"
 SUMMARY = "summary.json"

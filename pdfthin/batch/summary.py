@@ -6,9 +6,10 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pdfthin.batch.records import DocumentResult
+if TYPE_CHECKING:
+    from pdfthin.batch.records import DocumentResult
 
 
 @dataclass

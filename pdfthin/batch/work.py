@@ -10,12 +10,14 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from pdfthin.batch.records import DocumentError, DocumentResult, Options
-from pdfthin.batch.sources import SourceFile
 from pdfthin.deadline import Deadline, applied
 from pdfthin.pages import format_pages
+
+if TYPE_CHECKING:
+    from pdfthin.batch.sources import SourceFile
 
 #: Each ``read_pages`` call's budget: some dozens of pages a response (as ``pdfthin.exports``
 #: asks chunks), so a long document is never held as one answer.

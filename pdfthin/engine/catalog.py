@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pypdf
 from pypdf.generic import IndirectObject
 
 from pdfthin.engine import page_labels
@@ -23,6 +22,9 @@ from pdfthin.engine.page_labels import MAX_LABEL_CHARS
 from pdfthin.engine.page_tree import PageTree
 from pdfthin.engine.types import DocumentFacts, Metadata, OutlineEntry
 from pdfthin.engine.walk import Walk, depth_first
+
+if TYPE_CHECKING:
+    import pypdf
 
 MAX_OUTLINE_ENTRIES = 20_000
 MAX_OUTLINE_DEPTH = 64

@@ -146,8 +146,10 @@ def citation_pdf(
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(base)))
     page = writer.pages[0]
     if isinstance(resources, DictionaryObject):
-        own = cast(DictionaryObject, page["/Resources"])
-        form = cast(DictionaryObject, cast(DictionaryObject, own["/XObject"])[_FORM].get_object())
+        own = cast("DictionaryObject", page["/Resources"])
+        form = cast(
+            "DictionaryObject", cast("DictionaryObject", own["/XObject"])[_FORM].get_object()
+        )
         form[NameObject("/Resources")] = resources.clone(writer)
     kept = ArrayObject()
     for annotation in annotations[:MAX_ANNOTATIONS]:

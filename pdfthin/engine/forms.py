@@ -13,16 +13,18 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pypdf.generic import IndirectObject, NameObject, StreamObject
 
 from pdfthin.engine.catalog import MAX_ANNOTATED_PAGES, MAX_ANNOTATIONS, MAX_FIELDS
 from pdfthin.engine.content.interpreter import Matrix, decode_text_string
 from pdfthin.engine.objects import get, num, resolve, truthy
-from pdfthin.engine.page_tree import PageTree
 from pdfthin.engine.types import FieldValue, FormField, FormWidget, PageContent, TextRun
 from pdfthin.engine.walk import Walk
+
+if TYPE_CHECKING:
+    from pdfthin.engine.page_tree import PageTree
 
 #: Field flags (PDF 32000-1, 12.7.3.1 and 12.7.4): bit n is ``1 << (n - 1)``.
 FF_READ_ONLY = 1 << 0

@@ -14,7 +14,7 @@ import hashlib
 import math
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pypdf.errors import LimitReachedError
 from pypdf.filters import (
@@ -38,12 +38,14 @@ from pdfthin.engine.content.lexer import INLINE_NAMES
 from pdfthin.engine.document import EngineDocument, _pypdf_quiet, _short
 from pdfthin.engine.objects import get, num, resolve, truthy
 from pdfthin.engine.streams import stored_data
-from pdfthin.engine.types import ImagePlacement
 from pdfthin.engine.walk import Walk
 from pdfthin.errors import PdfthinError
 from pdfthin.images.tiff import CcittParams
 from pdfthin.images.types import ColorSpace, MaskSamples
 from pdfthin.pages import check_page
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import ImagePlacement
 
 #: Filters that only change how bytes are stored; their output is more bytes.
 _GENERIC = {

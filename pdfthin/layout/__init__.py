@@ -9,8 +9,8 @@ alone (docs/design.md, invariant 5: a page's Markdown depends on the page and th
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from pdfthin.engine.types import PageContent, TextRun
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.headings import TITLE_PAGES, HeadingProfile, body_size, mark_headings
 from pdfthin.layout.lines import build_lines
@@ -27,6 +27,9 @@ from pdfthin.layout.structure import (
 from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.tagged import tagged_blocks
 from pdfthin.layout.types import Block, FailedGrid, Line, PageLayout
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import PageContent, TextRun
 
 __all__ = [
     "MAX_LAYOUT_RUNS",

@@ -11,9 +11,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from pdfthin.engine.types import TextRun
 from pdfthin.layout.lines import WORD_GAP_EM
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import TextRun
 
 Box = tuple[float, float, float, float]
 

@@ -19,13 +19,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pdfthin.engine.types import PageContent
 from pdfthin.layout import layout_page, runs_by_direction
 from pdfthin.layout.lines import _gutters, _rows, build_lines
 from pdfthin.layout.orientation import dominant_turn, from_frame
-from pdfthin.layout.types import Block, PageLayout
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import PageContent
+    from pdfthin.layout.types import Block, PageLayout
 
 Box = tuple[float, float, float, float]
 

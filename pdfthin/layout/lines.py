@@ -10,11 +10,13 @@ import operator
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pdfthin.engine.content.bidi import logical_order
-from pdfthin.engine.types import TextRun
 from pdfthin.layout.types import Line
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import TextRun
 
 #: A gap wider than this (in ems of the smaller neighbour) is a word space.
 WORD_GAP_EM = 0.13

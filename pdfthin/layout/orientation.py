@@ -10,8 +10,10 @@ direction ``3`` (one quarter) becomes upright in frame 1.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
-from pdfthin.engine.types import PageContent, TextRun
+if TYPE_CHECKING:
+    from pdfthin.engine.types import PageContent, TextRun
 
 #: Run direction -> clockwise quarter turns (upright 0; 3, 4, 5 are one to three quarters).
 QUARTERS = {0: 0, 3: 1, 4: 2, 5: 3}

@@ -20,14 +20,17 @@ import itertools
 import os
 from dataclasses import dataclass, field
 from statistics import median
+from typing import TYPE_CHECKING
 
-from pdfthin.engine.types import PageContent, PageStructure, StructElement, TextRun
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.structure import release_spans
 from pdfthin.layout.tables.find import find_tables
 from pdfthin.layout.types import Block, Line
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import PageContent, PageStructure, StructElement, TextRun
 
 #: Set to ``1`` to lay out every page by geometry, the structure tree ignored.
 IGNORE_ENV = "PDFTHIN_IGNORE_STRUCTURE_TREE"

@@ -8,10 +8,13 @@ so it is never given as an anchor: only what a reader of the page would see unde
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pdfthin.engine import Annotation, EngineDocument
 from pdfthin.engine.annotations import MARKUP
 from pdfthin.layout.covered import covered_text
+
+if TYPE_CHECKING:
+    from pdfthin.engine import Annotation, EngineDocument
 
 #: The kinds whose covered text is given.
 WITH_TEXT = frozenset({"link", *MARKUP})

@@ -20,12 +20,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pdfthin.deadline import Deadline, Interest, Stop, timeout_error
 from pdfthin.errors import PdfthinError
-from pdfthin.model.document import Document
-from pdfthin.model.keyring import Keyring
 from pdfthin.model.pagecache import PageCache, default_page_cache
+
+if TYPE_CHECKING:
+    from pdfthin.model.document import Document
+    from pdfthin.model.keyring import Keyring
 
 DEFAULT_SIZE = 2
 MAX_SIZE = 16

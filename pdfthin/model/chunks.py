@@ -24,12 +24,15 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from pdfthin.layout.headings import CAPTION_LABEL
-from pdfthin.model.document import Page
 from pdfthin.model.figures import REFERENCE
 from pdfthin.model.markdown import Anchor, escape_paragraph
 from pdfthin.model.markers import page_marker
+
+if TYPE_CHECKING:
+    from pdfthin.model.document import Page
 
 #: The token estimate: characters / 4 (English-like text; an estimate, labelled as such).
 CHARS_PER_TOKEN = 4

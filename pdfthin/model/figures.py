@@ -17,9 +17,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from pdfthin.engine import ImagePlacement
-from pdfthin.model.markdown import Anchor
+if TYPE_CHECKING:
+    from pdfthin.engine import ImagePlacement
+    from pdfthin.model.markdown import Anchor
 
 #: A reference as :func:`reference` writes it (ids hold no ``]`` or ``)``).
 REFERENCE = re.compile(r"!\[image p\d+-[^\]\n]*\]\(pdfthin:image/[^)\s]*\)")

@@ -35,11 +35,14 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pdfthin.engine.types import TextRun
 from pdfthin.layout.headings import NOTE_SIZE_RATIO
-from pdfthin.layout.types import Line, PageLayout
-from pdfthin.model.markdown import Anchor
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import TextRun
+    from pdfthin.layout.types import Line, PageLayout
+    from pdfthin.model.markdown import Anchor
 
 #: A note mark: one to three digits, or one symbol.
 _MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶])$")

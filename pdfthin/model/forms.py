@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pdfthin.engine import EngineDocument
 from pdfthin.engine.types import FormField
 from pdfthin.layout.lines import build_lines
-from pdfthin.layout.types import Line
+
+if TYPE_CHECKING:
+    from pdfthin.engine import EngineDocument
+    from pdfthin.layout.types import Line
 
 Box = tuple[float, float, float, float]
 Piece = tuple[float, float, str]

@@ -16,9 +16,9 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pdfthin.deadline import current
-from pdfthin.engine import EngineDocument, PageContent
 from pdfthin.engine.gcpause import collection_paused
 from pdfthin.layout import DocumentProfile, PageLayout, finish_document, finish_page
 from pdfthin.layout.inspect import LayoutTrace, TracedRegion, trace_page, trace_svg
@@ -32,6 +32,9 @@ from pdfthin.model.document import (
 )
 from pdfthin.model.figures import with_figures
 from pdfthin.model.markdown import _is_code, render_page
+
+if TYPE_CHECKING:
+    from pdfthin.engine import EngineDocument, PageContent
 
 __all__ = ["PageInspection", "inspect_page", "trace_svg"]
 

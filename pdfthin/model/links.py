@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from pdfthin.engine.types import PageLink, TextRun
 from pdfthin.layout.covered import covered_text
-from pdfthin.model.markdown import Anchor
+
+if TYPE_CHECKING:
+    from pdfthin.engine.types import PageLink, TextRun
+    from pdfthin.model.markdown import Anchor
 
 #: The addresses written as links (lower case, with their separator).
 SCHEMES = ("http://", "https://", "mailto:")

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pdfthin.engine import EngineDocument, ImagePlacement
 from pdfthin.images import pillow
 from pdfthin.images.crop import MAX_PIXELS, crop_png
-from pdfthin.model.document import Page
 from pdfthin.model.images import render_image
+
+if TYPE_CHECKING:
+    from pdfthin.engine import EngineDocument, ImagePlacement
+    from pdfthin.model.document import Page
 
 #: The share of a page's area one image must cover for the page to be that image.
 SCAN_COVER = 0.9

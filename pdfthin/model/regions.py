@@ -22,11 +22,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pdfthin.engine import PageContent
-from pdfthin.layout import PageLayout
 from pdfthin.layout.headings import body_size
 from pdfthin.layout.orientation import frame_size, from_frame
+
+if TYPE_CHECKING:
+    from pdfthin.engine import PageContent
+    from pdfthin.layout import PageLayout
 
 Box = tuple[float, float, float, float]
 

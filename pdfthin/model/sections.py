@@ -16,11 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pdfthin.model.document import Document
 from pdfthin.model.figures import REFERENCE
 from pdfthin.model.markdown import Anchor
 from pdfthin.model.markers import PAGE_MARKER, escape_markers, page_marker
+
+if TYPE_CHECKING:
+    from pdfthin.model.document import Document
 
 PREVIEW_CHARS = 160
 

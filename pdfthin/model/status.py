@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pdfthin.engine import PageContent
-from pdfthin.layout import PageLayout
+if TYPE_CHECKING:
+    from pdfthin.engine import PageContent
+    from pdfthin.layout import PageLayout
 
 #: Fewer letters or digits than this is "no usable text".
 MIN_TEXT_CHARS = 1

@@ -7,8 +7,11 @@ operations that make chunks can name them without importing what reads them.
 
 from __future__ import annotations
 
-from pdfthin.model import Document
-from pdfthin.model.chunks import Chunk
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.model.chunks import Chunk
 
 
 def anchor_of(

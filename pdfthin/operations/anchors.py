@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.operations.anchor_names import anchor_of
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.locate import chunk_holding, match_boxes
 from pdfthin.operations.params import ANCHOR
 from pdfthin.operations.response import document_summary
-from pdfthin.operations.types import ResolveResponse
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import ResolveResponse
 
 __all__ = ["Anchor", "anchor_of", "parse_anchor", "passage_text", "resolve_anchor"]
 

@@ -19,24 +19,26 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from pdfthin.engine import Annotation, EmbeddedFile, EngineDocument
 from pdfthin.errors import PdfthinError, shown
-from pdfthin.model import Document
 from pdfthin.model.annotations import CoveredTexts, covered_texts
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import DROP, Pager, fill, lean_first
 from pdfthin.operations.params import ANNOTATION_KINDS, KINDS, budget
 from pdfthin.operations.response import bbox, document_summary, size
-from pdfthin.operations.types import (
-    AnnotationEntry,
-    AnnotationsAfter,
-    AnnotationsResponse,
-    EmbeddedFileEntry,
-)
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.engine import Annotation, EmbeddedFile, EngineDocument
+    from pdfthin.model import Document
+    from pdfthin.operations.types import (
+        AnnotationEntry,
+        AnnotationsAfter,
+        AnnotationsResponse,
+        EmbeddedFileEntry,
+    )
 
 #: Room for ``omitted`` beside the cursor.
 _RESERVE = 240

@@ -12,11 +12,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.model.chunks import Chunk, Span, chunk_pages, spans_shown, text_cuts
-from pdfthin.model.regions import Region
 from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchor_names import chunk_anchor
@@ -24,9 +23,13 @@ from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill, fit_text
 from pdfthin.operations.params import MAX_TOKENS, STITCH, budget
 from pdfthin.operations.response import bbox, document_summary, review_regions, size
-from pdfthin.operations.types import ChunkEntry, ChunksResponse
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.model.regions import Region
+    from pdfthin.operations.types import ChunkEntry, ChunksResponse
 
 #: Room for the `unreadable` report of the pages the chunks cover (the longest cursor is
 #: measured).

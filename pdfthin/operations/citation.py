@@ -15,10 +15,9 @@ import base64
 import math
 import struct
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.operations.anchors import check_passage, parse_anchor
 from pdfthin.operations.boxes import Rect, parse_boxes
 from pdfthin.operations.context import Context, Source, default_context
@@ -31,8 +30,11 @@ from pdfthin.operations.params import (
     DPI,
 )
 from pdfthin.operations.response import bbox, document_ref
-from pdfthin.operations.types import CitationFile, CitationResponse
 from pdfthin.pages import check_page
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import CitationFile, CitationResponse
 
 #: Points of the page shown around the highlighted boxes (their context: the words before and
 #: after, the line above and below), cut at the page's edges.

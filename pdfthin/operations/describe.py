@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pdfthin.model import Document, Page
 from pdfthin.ocr.store import AGENT
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.ledger_state import ChainLedger
@@ -21,6 +20,9 @@ from pdfthin.operations.types import (
     PageStatuses,
 )
 from pdfthin.operations.unreadable import report
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document, Page
 
 #: Rough characters per token for English-like text: an estimate, labelled as such.
 CHARS_PER_TOKEN = 4

@@ -16,11 +16,9 @@ from __future__ import annotations
 import threading
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
-from pdfthin.model.chunks import Chunk
 from pdfthin.model.diff import DEFAULT_SETTINGS, Change, Passage, diff_passages
 from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
@@ -31,15 +29,19 @@ from pdfthin.operations.ocr import agent_texts
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import MAX_TOKENS, NEW_PASSWORD, PASSWORD, STITCH, budget
 from pdfthin.operations.response import bbox, document_summary, size
-from pdfthin.operations.types import (
-    DiffChange,
-    DiffCounts,
-    DiffPlace,
-    DiffResponse,
-    DiffUnreadable,
-)
 from pdfthin.operations.unreadable import all_unreadable, report
 from pdfthin.pages import format_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.model.chunks import Chunk
+    from pdfthin.operations.types import (
+        DiffChange,
+        DiffCounts,
+        DiffPlace,
+        DiffResponse,
+        DiffUnreadable,
+    )
 
 #: Room for the longest cursor's index (changes are counted before filling, but the room is
 #: kept as for any).
@@ -329,7 +331,7 @@ def _shortened(item: DiffChange, room: int) -> DiffChange:
                 else:
                     del place["anchor"]
                 cut[side] = place
-    return cast(DiffChange, cut)
+    return cast("DiffChange", cut)
 
 
 def _reason(compared: Compared, change: Change, old: Document, new: Document) -> str:

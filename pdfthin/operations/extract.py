@@ -11,18 +11,20 @@ The answer fits ``max_chars``: fields that do not fit are left ``null`` in ``dat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.model.extraction import Extraction, Filled, compile_schema, extract
-from pdfthin.model.extraction.schema import SchemaSpec
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.find import search_coverage
 from pdfthin.operations.forms import form_fields
 from pdfthin.operations.params import SCHEMA, budget
 from pdfthin.operations.response import bbox, document_summary, size
-from pdfthin.operations.types import ExtractedField, ExtractMissing, ExtractResponse
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model.extraction.schema import SchemaSpec
+    from pdfthin.operations.types import ExtractedField, ExtractMissing, ExtractResponse
 
 __all__ = ["extract_schema"]
 

@@ -16,10 +16,9 @@ import re
 import zlib
 from bisect import bisect_right
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.ocr.store import AGENT
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchors import anchor_of
@@ -39,9 +38,12 @@ from pdfthin.operations.params import (
 )
 from pdfthin.operations.response import document_summary, size
 from pdfthin.operations.search_index import SearchIndex, build_index, normalize_query
-from pdfthin.operations.types import Coverage, FindResponse, Match, PageBox
 from pdfthin.operations.unreadable import page_list, within_share
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import Coverage, FindResponse, Match, PageBox
 
 #: Room kept for the cursor (its OCR coverage included) and the "more" sentence.
 _RESERVE = 800
@@ -218,7 +220,7 @@ def search_coverage(
         lists["pages_not_yet_searched"] = not_reached
     if partial:
         lists["pages_read_in_part"] = partial
-    coverage = cast(Coverage, {"complete": not unreadable and not not_reached and not partial})
+    coverage = cast("Coverage", {"complete": not unreadable and not not_reached and not partial})
     coverage.update({key: format_pages(pages) for key, pages in lists.items()})  # type: ignore[typeddict-item]
     if unreadable:
         coverage["message"] = (
@@ -242,7 +244,7 @@ def search_coverage(
 
     def cut(longest: int | None) -> Coverage:
         cut_lists = {key: page_list(pages, longest) for key, pages in lists.items()}
-        return cast(Coverage, {**coverage, **cut_lists})
+        return cast("Coverage", {**coverage, **cut_lists})
 
     return within_share(cut, limit, None), unreadable
 

@@ -11,7 +11,7 @@ document and kept with it; a cursor continues it.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pdfthin.model.forms import LabelledField, labelled_fields
 from pdfthin.operations import cursor as cur
@@ -19,14 +19,16 @@ from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill, lean_first
 from pdfthin.operations.params import budget
 from pdfthin.operations.response import bbox, document_summary, size
-from pdfthin.operations.types import (
-    FieldKind,
-    FormFieldEntry,
-    FormFieldsAfter,
-    FormFieldsResponse,
-)
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.operations.types import (
+        FieldKind,
+        FormFieldEntry,
+        FormFieldsAfter,
+        FormFieldsResponse,
+    )
 
 __all__ = ["LabelledField", "form_fields", "get_form_fields"]
 

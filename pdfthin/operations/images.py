@@ -37,11 +37,10 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.engine import EngineDocument, ImagePlacement, image_facts
 from pdfthin.errors import PdfthinError, shown
-from pdfthin.model import Document
 from pdfthin.model.figures import is_tiny, placement_ids
 from pdfthin.model.images import render_image
 from pdfthin.model.sections import (
@@ -72,19 +71,22 @@ from pdfthin.operations.response import (
     size,
 )
 from pdfthin.operations.sections import section_span
-from pdfthin.operations.types import (
-    ImageChoice,
-    ImageEntry,
-    ImageFile,
-    ImageResponse,
-    ImagesAfter,
-    ImagesResponse,
-    ImagesSection,
-    Rendered,
-    Selection,
-)
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import (
+        ImageChoice,
+        ImageEntry,
+        ImageFile,
+        ImageResponse,
+        ImagesAfter,
+        ImagesResponse,
+        ImagesSection,
+        Rendered,
+        Selection,
+    )
 
 #: Drawn on this many pages or more: decorative.
 REPEATED_PAGES = 3

@@ -3,13 +3,17 @@ encryption, tagging, page labels."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.describe import metadata_of
 from pdfthin.operations.pages_read import pages_read
 from pdfthin.operations.params import FULL
 from pdfthin.operations.response import compact, document_ref
-from pdfthin.operations.types import InfoResponse, PageSize
 from pdfthin.operations.unreadable import report
+
+if TYPE_CHECKING:
+    from pdfthin.operations.types import InfoResponse, PageSize
 
 #: Page-size groups and attachment names listed (the rest are counted elsewhere or cut).
 MAX_PAGE_SIZES = 50

@@ -11,13 +11,15 @@ whatever the budget: a dense page has thousands.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.model.inspect import PageInspection, inspect_page, trace_svg
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.params import INSPECT_MAX_CHARS, PAGE, SVG
 from pdfthin.operations.response import bbox, document_summary, review_regions, size
-from pdfthin.operations.types import BBox, InspectBlock, InspectOmitted, InspectResponse
+
+if TYPE_CHECKING:
+    from pdfthin.operations.types import BBox, InspectBlock, InspectOmitted, InspectResponse
 
 #: Runs listed one by one (all are counted and drawn): enough to see how a few paragraphs
 #: were pieced together; a dense page has thousands, each some 60 characters of JSON.

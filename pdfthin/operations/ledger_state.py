@@ -25,14 +25,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
 from pdfthin.operations import page_sets
-from pdfthin.operations.cursor import Cursor
 from pdfthin.operations.response import size
-from pdfthin.operations.types import Ledger, LedgerCounts, PartialPage
 from pdfthin.pages import format_pages
+
+if TYPE_CHECKING:
+    from pdfthin.operations.cursor import Cursor
+    from pdfthin.operations.types import Ledger, LedgerCounts, PartialPage
 
 #: The cursor's ``extra`` keys: pages whose entry came whole, those unreadable by reason, the
 #: page cut by the budget.

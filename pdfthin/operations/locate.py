@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
-from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
 from pdfthin.model.markdown import line_boxes_between
 from pdfthin.operations.chunks import ChunkStream, chunk_stream
 from pdfthin.operations.response import bbox
-from pdfthin.operations.types import PageBox
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import PageBox
 
 
 def line_boxes(doc: Document, page: int, start: int, end: int) -> list[PageBox]:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.ocr.store import AGENT, AgentText, PageTexts
-from pdfthin.operations.context import Context, Source
 from pdfthin.operations.response import bbox, review_regions
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.context import Context, Source
 
 
 def require_binding(context: Context) -> Any:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import base64
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
 from pdfthin.model.figures import placement_ids
@@ -25,8 +25,10 @@ from pdfthin.operations.citation import bbox_of, check_pixels, image_facts, on_p
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.params import IMAGE_PAGE, PAGE_DPI, PAGE_IMAGE_MAX_BYTES, REGION
 from pdfthin.operations.response import bbox, document_ref
-from pdfthin.operations.types import PageImageFile, PageImageResponse
 from pdfthin.pages import check_page
+
+if TYPE_CHECKING:
+    from pdfthin.operations.types import PageImageFile, PageImageResponse
 
 Box = tuple[float, float, float, float]
 

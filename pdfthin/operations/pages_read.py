@@ -8,9 +8,13 @@ which those are (``read``), or, with ``full``, reads every page first.
 
 from __future__ import annotations
 
-from pdfthin.model import Document, Page
-from pdfthin.operations.types import PagesRead
+from typing import TYPE_CHECKING
+
 from pdfthin.operations.unreadable import page_list
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document, Page
+    from pdfthin.operations.types import PagesRead
 
 
 def pages_read(doc: Document, full: bool) -> tuple[list[Page], PagesRead]:

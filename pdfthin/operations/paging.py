@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.response import cut_point, size
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
 
 T = TypeVar("T")
 E = TypeVar("E")

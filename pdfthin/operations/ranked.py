@@ -26,11 +26,9 @@ import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from pdfthin.model import Document
 from pdfthin.model.chunks import DEFAULT_MAX_TOKENS, Chunk
-from pdfthin.ocr.store import AgentTranscriptions
 from pdfthin.operations.anchor_names import chunk_anchor, chunk_range
 from pdfthin.operations.chunks import chunk_stream
 from pdfthin.operations.context import Context, Source, default_context
@@ -40,8 +38,12 @@ from pdfthin.operations.paging import DROP, fill, lean_first
 from pdfthin.operations.params import QUERY, TOP_K, budget
 from pdfthin.operations.response import bbox, document_summary, size
 from pdfthin.operations.search_index import build_index, normalize_query
-from pdfthin.operations.types import ChunkHit, PageBox, SearchChunksResponse
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.ocr.store import AgentTranscriptions
+    from pdfthin.operations.types import ChunkHit, PageBox, SearchChunksResponse
 
 #: BM25's term-frequency saturation: a word's tenth occurrence adds far less than its second.
 K1 = 1.2

@@ -12,7 +12,7 @@ from the first call of the chain to this one, carried in the cursor.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
 from pdfthin.operations import cursor as cur
@@ -31,14 +31,16 @@ from pdfthin.operations.ocr import next_batch, page_view, pending, require_bindi
 from pdfthin.operations.paging import Pager, fill, fit_text
 from pdfthin.operations.params import MAX_PAGES, OCR, budget
 from pdfthin.operations.response import document_summary, size
-from pdfthin.operations.types import (
-    PageEntry,
-    PageExtras,
-    PagesOmitted,
-    PageWhy,
-    ReadPagesResponse,
-)
 from pdfthin.pages import format_pages, parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.operations.types import (
+        PageEntry,
+        PageExtras,
+        PagesOmitted,
+        PageWhy,
+        ReadPagesResponse,
+    )
 
 #: Room kept for the ``omitted`` object (its message and counts) while filling a response.
 _OMITTED_RESERVE = 240

@@ -13,16 +13,19 @@ ask for them again expecting text.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.ledger_state import ChainLedger, from_cursor, view
 from pdfthin.operations.params import CURSORS, MAX_CURSORS, budget
 from pdfthin.operations.response import document_ref, size
-from pdfthin.operations.types import Ledger, LedgerResponse
 from pdfthin.pages import format_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import Ledger, LedgerResponse
 
 _SEPARATORS = re.compile(r"[\s,]+")
 #: The longest ``next_pages`` selection (a valid selection: cut at a range, never with ``…``).

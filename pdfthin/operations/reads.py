@@ -16,10 +16,13 @@ import threading
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from pdfthin.deadline import Deadline
 from pdfthin.engine import fingerprint
 from pdfthin.errors import PdfthinError
+
+if TYPE_CHECKING:
+    from pdfthin.deadline import Deadline
 
 #: File bytes held at once by the calls of one context (a server has one per process).
 DEFAULT_MAX_BYTES_IN_FLIGHT = 1024 * 1024 * 1024

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pdfthin._version import __version__
-from pdfthin.model import Document
-from pdfthin.model.regions import Region
-from pdfthin.operations.types import (
-    BBox,
-    DocumentRef,
-    DocumentSummary,
-    EngineCapability,
-    ReviewRegion,
-    TitleSource,
-)
 from pdfthin.pages import format_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.model.regions import Region
+    from pdfthin.operations.types import (
+        BBox,
+        DocumentRef,
+        DocumentSummary,
+        EngineCapability,
+        ReviewRegion,
+        TitleSource,
+    )
 
 
 def dumps(obj: Any) -> str:

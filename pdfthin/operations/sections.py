@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model import Document
 from pdfthin.model.markers import PAGE_MARKER, escape_markers, joined_pages
 from pdfthin.model.sections import Section, section_text, section_tree
 from pdfthin.operations import cursor as cur
@@ -16,18 +15,21 @@ from pdfthin.operations.paging import Pager, fit_text
 from pdfthin.operations.params import LIMIT, POSITION, SEED, budget
 from pdfthin.operations.read import read_pages
 from pdfthin.operations.response import TITLE_SOURCES, document_ref, size
-from pdfthin.operations.types import (
-    PeekResponse,
-    ReadPagesResponse,
-    Scope,
-    ScopeTitle,
-    SectionAfter,
-    SectionInfo,
-    SectionPart,
-    SectionResponse,
-)
 from pdfthin.operations.unreadable import report
 from pdfthin.pages import format_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import (
+        PeekResponse,
+        ReadPagesResponse,
+        Scope,
+        ScopeTitle,
+        SectionAfter,
+        SectionInfo,
+        SectionPart,
+        SectionResponse,
+    )
 
 # escape_markers: adapters render page Markdown beside their own markers with it.
 __all__ = ["escape_markers", "peek", "read_section", "section_span"]

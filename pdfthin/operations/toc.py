@@ -3,14 +3,18 @@ inside the budget."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pdfthin.model.sections import image_count, preview, section_tree
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.paging import Pager, fill
 from pdfthin.operations.params import budget
 from pdfthin.operations.response import TITLE_SOURCES, bbox, document_ref, size
-from pdfthin.operations.types import TocEntry, TocNode, TocResponse
 from pdfthin.operations.unreadable import page_list, report, unreadable_in
+
+if TYPE_CHECKING:
+    from pdfthin.operations.types import TocEntry, TocNode, TocResponse
 
 #: Room for the quotes around the cursor (whose longest form is measured).
 _RESERVE = 8

@@ -21,7 +21,7 @@ The OCR rules hold (docs/ocr.md):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.errors import PdfthinError
 from pdfthin.ocr.store import AgentText
@@ -30,8 +30,10 @@ from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.page_image import check_region
 from pdfthin.operations.params import REGION, TRANSCRIBED_PAGE, TRANSCRIPTION
 from pdfthin.operations.response import bbox, document_ref
-from pdfthin.operations.types import TranscriptionResponse
 from pdfthin.pages import check_page
+
+if TYPE_CHECKING:
+    from pdfthin.operations.types import TranscriptionResponse
 
 
 def submit_transcription(

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from pdfthin.model import Document
 from pdfthin.operations.response import size
-from pdfthin.operations.types import UnreadableReport
 from pdfthin.pages import format_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import UnreadableReport
 
 #: The longest page list a report carries (characters); a longer one is cut at a range.
 MAX_LIST_CHARS = 80

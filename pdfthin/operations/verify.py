@@ -19,9 +19,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pdfthin.model import Document
 from pdfthin.operations.anchors import anchor_of, passage_text
 from pdfthin.operations.context import Context, Source, default_context
 from pdfthin.operations.find import search_coverage
@@ -38,13 +37,16 @@ from pdfthin.operations.quote_fuzzy import (
 from pdfthin.operations.quote_text import fold_pages, fold_quote
 from pdfthin.operations.response import document_summary
 from pdfthin.operations.search_index import SearchIndex
-from pdfthin.operations.types import (
-    QuoteDifference,
-    QuoteMatch,
-    QuoteResult,
-    VerifyResponse,
-)
 from pdfthin.pages import parse_pages
+
+if TYPE_CHECKING:
+    from pdfthin.model import Document
+    from pdfthin.operations.types import (
+        QuoteDifference,
+        QuoteMatch,
+        QuoteResult,
+        VerifyResponse,
+    )
 
 #: How faithfully a match stands for the quote.
 Level = Literal["exact", "normalized", "fuzzy"]

@@ -22,12 +22,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pdfthin.adapters.aws.config import Config
 from pdfthin.deadline import current
 from pdfthin.errors import PdfthinError
 from pdfthin.operations.params import text_argument
+
+if TYPE_CHECKING:
+    from pdfthin.adapters.aws.config import Config
 
 #: Retry hint when S3 is throttling or unreachable.
 S3_RETRY_SECONDS = 1

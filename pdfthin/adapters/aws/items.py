@@ -51,13 +51,13 @@ import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from pdfthin.adapters.aws.config import Bucket
-from pdfthin.deadline import Deadline
 from pdfthin.errors import PdfthinError
 from pdfthin.operations.params import text_argument
 
 if TYPE_CHECKING:
+    from pdfthin.adapters.aws.config import Bucket
     from pdfthin.batch.records import Format
+    from pdfthin.deadline import Deadline
 
 #: The event's one key.
 ITEM_KEY = "batch_item"

@@ -129,7 +129,7 @@ def _tool(op: Operation) -> ToolSpec:
         op.title,
         op.description + (_FILE_CONTENT if op.file else ""),
         (PATH, *(_as_path(p) for p in op.params)),
-        op.response,
+        op.response_type,
         op,
     )
 

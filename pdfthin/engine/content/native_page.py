@@ -13,7 +13,7 @@ resources the same way. Fonts become native decoding tables once per document.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdfthin.engine import _native
 from pdfthin.engine.content import interpreter
@@ -39,11 +39,13 @@ from pdfthin.engine.content.interpreter import (
     placement_orientation,
     property_list,
 )
-from pdfthin.engine.content.layers import Layers
 from pdfthin.engine.content.visibility import sort_runs
 from pdfthin.engine.fonts.font import Font, _TextMap, _WidthMap
 from pdfthin.engine.objects import get, resolve
 from pdfthin.engine.types import ImagePlacement, PageContent, TextRun
+
+if TYPE_CHECKING:
+    from pdfthin.engine.content.layers import Layers
 
 #: A CID font's ToUnicode map with more entries than this (CJK fonts carry tens of thousands)
 #: is looked up where it is rather than copied into the native font: a copy would make the

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import TYPE_CHECKING
 
-from pdfthin.engine.types import TextRun
+if TYPE_CHECKING:
+    from pdfthin.engine.types import TextRun
 
 #: A value in a table of figures: a number (signs, currency, separators, a percent sign,
 #: parentheses for a negative), or a dash standing for none.

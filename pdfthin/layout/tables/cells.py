@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
-from pdfthin.layout.types import Line
+if TYPE_CHECKING:
+    from pdfthin.layout.types import Line
 
 _VALUE = re.compile(
     r"^[(\[]?[-+−–—~<>≤≥±]?[$€£¥]?\d[\d.,:/%\s]*[%‰*)\]a-z]{0,3}$"

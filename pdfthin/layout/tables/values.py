@@ -12,9 +12,12 @@ fresh, however close.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pdfthin.layout.tables.cells import is_value
-from pdfthin.layout.types import Line
+
+if TYPE_CHECKING:
+    from pdfthin.layout.types import Line
 
 #: Right edges this close (in ems) are one column's: wider than a closing parenthesis
 #: hanging past the digits of a negative number, far narrower than a number column.

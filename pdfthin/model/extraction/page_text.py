@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pdfthin.engine.fonts._fontdata import CORE_METRICS
-from pdfthin.model.document import Page
 from pdfthin.model.markdown import LINE_FIELDS
+
+if TYPE_CHECKING:
+    from pdfthin.model.document import Page
 
 Box = tuple[float, float, float, float]
 

@@ -28,9 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pdfthin.model.document import Page
 from pdfthin.model.extraction import labels as lb
 from pdfthin.model.extraction import values
 from pdfthin.model.extraction.page_text import (
@@ -41,8 +40,11 @@ from pdfthin.model.extraction.page_text import (
     page_tables,
     span_box,
 )
-from pdfthin.model.extraction.schema import FieldSpec, SchemaSpec
-from pdfthin.model.forms import LabelledField
+
+if TYPE_CHECKING:
+    from pdfthin.model.document import Page
+    from pdfthin.model.extraction.schema import FieldSpec, SchemaSpec
+    from pdfthin.model.forms import LabelledField
 
 Tier = Literal["form_field", "text_pair", "key_value_table", "line_item_table"]
 TIERS: tuple[Tier, ...] = ("form_field", "text_pair", "key_value_table", "line_item_table")

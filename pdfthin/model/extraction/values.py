@@ -40,9 +40,12 @@ import datetime
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from pdfthin.model.extraction.labels import normalise
-from pdfthin.model.extraction.schema import DateOrder
+
+if TYPE_CHECKING:
+    from pdfthin.model.extraction.schema import DateOrder
 
 
 @dataclass(frozen=True, slots=True)
