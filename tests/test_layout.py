@@ -522,6 +522,37 @@ def test_a_small_line_with_a_number_apart_inside_the_body_stays() -> None:
 
 
 @pytest.mark.parametrize(
+    ("y", "number", "out"),
+    [
+        (104.0, "9", True),  # 13 % of the page's height from the top, past BAND (12 %)
+        (150.0, "9", True),  # 19 %: still within NUMBER_BAND (20 %)
+        (170.0, "9", False),  # 21 %: further in than any running head is looked for
+        (104.0, "", False),  # no page number: a line of words, like any other
+    ],
+)
+def test_a_running_head_past_the_band_is_told_by_its_page_number(
+    y: float, number: str, out: bool
+) -> None:
+    # Springer's LNCS running title on letter paper: the title, its page number 3.5 ems
+    # after it, 13 % of the page's height from the top. A page of its own: nothing repeats.
+    title = "Optimized Examples for Recognition"
+    head = words(title, 200, y, 8.0)
+    head += [run(number, head[-1].x1 + 3.5 * 8.0, y, 8.0)] if number else []
+    lay = _one_page(head, top=y + 22)
+    text = f"{title} {number}".strip()
+    assert lay.header == ([text] if out else [])
+    assert (title in render_blocks(lay.blocks)) is not out
+    assert "line 0 of the body" in render_blocks(lay.blocks)
+
+
+def test_a_small_line_past_the_band_with_text_above_it_stays() -> None:
+    # The outermost line only: a table's caption with a number apart, under a line of text.
+    line = [*words("Table of examples", 200, 120, 8.0), run("12", 540, 120, 8.0)]
+    lay = _one_page(line + words("a line of text above it", 72, 100), top=140)
+    assert lay.header == [] and "Table of examples 12" in render_blocks(lay.blocks)
+
+
+@pytest.mark.parametrize(
     ("numbers", "out"),
     [
         ([1, 2, 3, 4], True),  # the document's numbering: page numbers
@@ -627,8 +658,9 @@ def test_a_built_document_keeps_no_layout() -> None:
 
 def test_laid_out_lines_let_go_of_their_word_spans() -> None:
     """Word spans serve table detection only: a laid-out page keeps none (a built document
-    does not hold a list and a tuple per word)."""
-    runs = two_columns() + words("A closing paragraph under both columns", 50, 300)
+    does not hold a list and a tuple per word) but those of lines near its top and bottom
+    edges, which the furniture pass reads (``structure.release_spans``)."""
+    runs = two_columns(300) + words("A closing paragraph under both columns", 50, 500)
     lines = build_lines(list(runs))
     assert any(len(line.spans) > 1 for line in lines)  # made with them
     layout = layout_page(page(runs))

@@ -28,7 +28,9 @@ BAND = 0.12
 MAX_FURNITURE_CHARS = 120
 #: A page number alone may stand further in than ``BAND``, down to this share of the page's
 #: height from the top or bottom (LaTeX's default article sets it 15 % from the bottom), when
-#: the document's numbering confirms it (the printed numbers of its pages agree).
+#: the document's numbering confirms it (the printed numbers of its pages agree). So may a
+#: running head or foot told by its own page number (``RUNNING_SIZE_SHARE``): Springer's
+#: LNCS running title stands 13 % from the top of a letter-size page.
 NUMBER_BAND = 0.2
 #: A line in a side band is turned text when it runs at least this many ems down the page.
 TURNED_MIN_EM = 2.0
@@ -66,7 +68,7 @@ def release_spans(lines: list[Line], height: float) -> None:
     """Let go of the lines' pieces (``Line.spans``, read by table detection) but those of
     lines at the page's top and bottom edges, which :func:`mark_furniture` reads
     (:func:`_number_apart`)."""
-    top, bottom = BAND * height, (1 - BAND) * height
+    top, bottom = NUMBER_BAND * height, (1 - NUMBER_BAND) * height
     for line in lines:
         if top < line.y1 and line.y0 < bottom:
             line.spans = ()
@@ -179,6 +181,9 @@ def _move_furniture(
             furniture.append((block, band))
         elif band in ("top", "bottom") and _at_edge(block, band, edges):
             rest.append((block, band))
+    # Past BAND, only a line carrying its page number apart from its words may be a running
+    # head or foot, and only _running_lines can take it (nothing counts it as repeating).
+    rest += _running_band(page, found)
     if rest:
         furniture += _running_lines(page, rest, furniture, offset)
     if not furniture:
@@ -333,6 +338,28 @@ def _number_band(block: Block, page: PageLayout) -> str | None:
     if block.y0 >= (1 - NUMBER_BAND) * page.height:
         return "bottom"
     return None
+
+
+def _running_band(page: PageLayout, found: list[tuple[Block, str, str]]) -> list[tuple[Block, str]]:
+    """The one-line blocks past ``BAND`` but within :data:`NUMBER_BAND` of the top or bottom
+    (not candidates already) whose page number stands apart from their words, with their
+    edge: what :func:`_running_lines` is asked about beside the band's lines."""
+    if page.height <= 0:
+        return []
+    known = {id(block) for block, _, _ in found}
+    out: list[tuple[Block, str]] = []
+    for block in page.blocks:
+        if len(block.lines) != 1 or block.kind == "table" or id(block) in known:
+            continue
+        if block.y1 <= NUMBER_BAND * page.height:
+            band = "top"
+        elif block.y0 >= (1 - NUMBER_BAND) * page.height:
+            band = "bottom"
+        else:
+            continue
+        if _band(block, page) is None and _number_apart(block) is not None:
+            out.append((block, band))
+    return out
 
 
 def _band(block: Block, page: PageLayout) -> str | None:
