@@ -522,6 +522,40 @@ def test_a_small_line_with_a_number_apart_inside_the_body_stays() -> None:
 
 
 @pytest.mark.parametrize(
+    ("look", "above", "out"),
+    [
+        ((8.0, False), False, True),  # the footer's look: the print's header
+        ((8.0, True), False, False),  # bold: another look
+        ((9.0, False), False, False),  # another size
+        ((8.0, False), True, False),  # text above it: not the page's outermost line
+    ],
+)
+def test_the_running_foots_partner_in_its_look_leaves_with_it(
+    look: tuple[float, bool], above: bool, out: bool
+) -> None:
+    # A browser's print: the footer carries the address and "1/34" (found by its number);
+    # the header, the date and the page's title in the same small type, carries no number.
+    size, bold = look
+    head = words("10/1/24, 3:42 PM", 24, 30, size, bold) + words("Page - Wiki", 290, 30, size, bold)
+    foot = [*words("https://example.org/wiki/Page", 40, 770, 8.0), run("1/34", 540, 770, 8.0)]
+    extra = words("a line of text above it", 72, 16) if above else []
+    lay = _one_page(head + foot + extra, top=60, bottom=750)
+    assert lay.footer == ["https://example.org/wiki/Page 1/34"]
+    assert lay.header == (["10/1/24, 3:42 PM", "Page - Wiki"] if out else [])
+    body = render_blocks(lay.blocks)
+    assert ("3:42 PM" in body) is not out and ("Page - Wiki" in body) is not out
+
+
+def test_a_line_in_a_small_look_stays_when_no_running_line_was_found() -> None:
+    # The same header over a footer without its page number: nothing found, nothing follows.
+    head = words("10/1/24, 3:42 PM", 24, 30, 8.0) + words("Page - Wiki", 290, 30, 8.0)
+    foot = words("https://example.org/wiki/Page", 40, 770, 8.0)
+    lay = _one_page(head + foot, top=60, bottom=750)
+    assert lay.header == [] and lay.footer == []
+    assert "3:42 PM" in render_blocks(lay.blocks)
+
+
+@pytest.mark.parametrize(
     ("y", "number", "out"),
     [
         (104.0, "9", True),  # 13 % of the page's height from the top, past BAND (12 %)

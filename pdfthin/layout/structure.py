@@ -209,7 +209,7 @@ def _running_lines(
     :data:`NUMBER_APART_EM` or more away on their baseline: in the line itself, or a page
     number found on its own that agrees with the document's numbering (a number on its own
     is a slide's or a form's as often; and a line beside it that opens with a note mark is
-    a footnote)."""
+    a footnote). With one found, the other outermost lines set in its look go with it."""
     numbers = [
         b
         for b, band in furniture
@@ -244,7 +244,27 @@ def _running_lines(
         fits = beside or (number is not None and _fits(number, page, offset))
         if fits and block.size <= RUNNING_SIZE_SHARE * body:
             found.append((block, band))
+    if not found:
+        return found
+    # Running lines come in a set, set alike: a browser's printed header ("10/1/24, 3:42
+    # PM", the page's title) over the footer found by its "1/34", a journal's head over its
+    # foot. Another outermost line in the look of one found (font, size, weight, slant) is
+    # one of them, number or not.
+    looks = {_look(b) for b, _ in found}
+    taken = {id(b) for b, _ in found}
+    for block, band in edge:
+        if id(block) in taken or len(block.lines) != 1 or _look(block) not in looks:
+            continue
+        if (block.y0 >= first_bottom) if band == "top" else (block.y1 <= last_top):
+            continue  # text beyond it
+        found.append((block, band))
     return found
+
+
+def _look(block: Block) -> tuple[str, float, bool, bool]:
+    """A one-line block's typeface, size (to a tenth of a point), weight and slant."""
+    line = block.lines[0]
+    return (line.font, round(line.size, 1), line.bold, line.italic)
 
 
 def _beside(block: Block, number: Block) -> bool:
