@@ -120,3 +120,13 @@ def _report_lines(run: object) -> list[str]:
 
     evaluation = {"native_identity": score.native_identity(run)}  # type: ignore[arg-type]
     return report.native_section(evaluation)
+
+
+def test_import_cost_reads_importtime_of_a_one_page_read() -> None:
+    from benchmarks.import_cost import SAMPLE, _probe
+
+    total, own, modules = _probe(ROOT, ["-m", "pdfthin", "read", str(SAMPLE), "--pages", "1"])
+    # pdfthin's own modules are a part of all the imports, and a read loads the engine's,
+    # the layout's and the model's, not a handful.
+    assert 0 < own < total
+    assert modules > 20
