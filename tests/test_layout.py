@@ -18,7 +18,7 @@ import pdfthin
 import pdfthin.model.document
 from pdfthin.engine.types import PageContent, TextRun
 from pdfthin.layout import finish_document, layout_page
-from pdfthin.layout.lines import build_lines
+from pdfthin.layout.lines import _with_drop_caps, build_lines
 from pdfthin.layout.orientation import from_frame
 from pdfthin.layout.types import Block, Line, PageLayout
 from pdfthin.model.markdown import render_blocks
@@ -888,3 +888,102 @@ def test_a_few_dots_under_a_letter_are_punctuation(dots: int) -> None:
     runs += words("972", 145, 100)
     (line,) = build_lines(runs)
     assert line.text.count(".") == dots
+
+
+# --- Drop caps ----------------------------------------------------------------------------------
+
+PARAGRAPH = [
+    "he history of the valley begins long before the first",
+    "settlers came over the mountains in search of land",
+    "and water for their cattle and their growing families.",
+    "Later the railway brought trade and a small town grew.",
+]
+
+
+def _drop_cap(letter: str, first: str = PARAGRAPH[0], size: float = 36.0) -> list[TextRun]:
+    """A paragraph of 10 pt lines 12 pt apart whose first letter is set ``size`` large over
+    its first three lines (its baseline on the third's), the lines beside it indented."""
+    cap = run(letter, 50, 124, size)
+    runs = [cap]
+    for i, text in enumerate([first, *PARAGRAPH[1:]]):
+        line = words(text, cap.x1 + 3 if i < 3 else 50, 100 + 12 * i)
+        if text.startswith(" "):  # the word space drawn as the run's first character
+            line[0] = dataclasses.replace(line[0], text=" " + line[0].text)
+        runs += line
+    return runs
+
+
+@pytest.mark.parametrize(
+    ("letter", "first", "reads"),
+    [
+        ("T", PARAGRAPH[0], "The history of the valley"),
+        ("“T", PARAGRAPH[0], "“The history of the valley"),  # an opening quote before it
+        ("T", "HE HISTORY OF THE VALLEY begins long before the first", "THE HISTORY OF"),
+        ("A", " long time ago the valley began long before the", "A long time ago"),
+    ],
+)
+def test_a_drop_cap_starts_its_paragraphs_first_line(letter: str, first: str, reads: str) -> None:
+    (md,) = markdown(page(_drop_cap(letter, first)))
+    lines = md.splitlines()
+    assert lines[0].startswith(reads)
+    # ... and the paragraph reads on in order, the letter on no other line.
+    assert lines[1].startswith("settlers came") and lines[2].startswith("and water")
+    assert lines[3].startswith("Later the railway") and len(lines) == 4
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        # A large letter beside one line: a label, a grade, an initial on a card.
+        [run("A", 50, 124, 36.0), *words("Excellent work this term", 72, 112)],
+        # Text beginning further right: a figure's large letter and its notes.
+        [run("B", 50, 124, 36.0), *words("note one", 140, 100), *words("note two", 140, 112)],
+        # The lines beside it at more than half its size (small text elsewhere on the page):
+        # a large heading's letter, not a cap.
+        [
+            run("C", 50, 150, 36.0),
+            *words("one line", 75, 135, 20.0),
+            *words("two lines", 75, 155, 20.0),
+            *(w for i in range(8) for w in words("body text of the page", 50, 300 + 12 * i)),
+        ],
+        # Below its top half only: the letter's top is not the paragraph's first line.
+        [run("D", 50, 124, 36.0), *words("one line", 72, 118), *words("two", 72, 124)],
+        # Beside it, something other than a word going on: a formula's scripts.
+        [run("E", 50, 124, 36.0), *words("2", 72, 100), *words("i", 72, 124)],
+    ],
+)
+def test_a_large_letter_that_is_not_a_drop_cap_stays_itself(runs: list[TextRun]) -> None:
+    assert _with_drop_caps(runs) == runs
+
+
+def _caps(n: int) -> list[TextRun]:
+    runs: list[TextRun] = []
+    for k in range(n):
+        y = 100 + 60 * k
+        cap = run("ABCDEFGHI"[k], 50, y + 24, 36.0)
+        runs += [cap, *words("he first line", cap.x1 + 3, y)]
+        runs += words("and the second", cap.x1 + 3, y + 12)
+    return runs
+
+
+def test_more_large_letters_than_drop_caps_are_none() -> None:
+    # A chart's labels, a title set letter by letter: no letter joins a line (and the work
+    # stays linear: each candidate looks at every run).
+    assert len(_with_drop_caps(_caps(8))) == len(_caps(8)) - 8  # each joined its line
+    assert _with_drop_caps(_caps(9)) == _caps(9)
+
+
+def test_a_drop_cap_in_a_pdf_reads_with_its_word() -> None:
+    # Times at 11 pt, 13 pt apart; the "T" at 50 pt stands over three lines, its baseline on
+    # the third's, its cap height at the first's.
+    b = PdfBuilder()
+    font = b.font_standard("Times-Roman")
+    ops = [b"BT /F1 50 Tf 66 664 Td (T) Tj ET"]
+    for i, text in enumerate(PARAGRAPH):
+        ops.append(
+            b"BT /F1 11 Tf %d %d Td (%s) Tj ET"
+            % (100 if i < 3 else 66, 690 - 13 * i, text.encode())
+        )
+    b.add_page(b"\n".join(ops), {"Font": {"F1": font}})
+    md = pdfthin.open(b.build()).pages[0].markdown
+    assert md.splitlines() == ["T" + PARAGRAPH[0], *PARAGRAPH[1:]]

@@ -4,6 +4,7 @@ gap wide enough to be a column gutter or a table cell boundary splits the line i
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import itertools
 import operator
@@ -63,10 +64,74 @@ def build_lines(runs: Iterable[TextRun]) -> list[Line]:
     close, on the same baseline, and not across a gutter. Growing by proximity keeps a
     superscript with its own line even when a line of the next column sits at its height.
     """
-    usable = _without_buried_leaders([r for r in runs if r.y1 > r.y0])
+    usable = _with_drop_caps(_without_buried_leaders([r for r in runs if r.y1 > r.y0]))
     lines = [_make_line(group) for group in _group(usable)]
     lines.sort(key=lambda ln: (ln.y0, ln.x0))
     return lines
+
+
+#: A drop cap: a paragraph's first letter set large, its top at the first line's, beside two
+#: lines or more of the paragraph's text (which run on under it). Its size is at least this
+#: many times the size of the text beside it (two lines of text and their leading) ...
+DROP_CAP_RATIO = 2.0
+#: ... and that text starts within this many ems (of its own size) right of the letter.
+DROP_CAP_GAP_EM = 2.0
+#: A page showing more large single letters than this is not setting drop caps (a chart's
+#: labels, a letter-by-letter title): none is read as one, and the search stays linear.
+MAX_DROP_CAPS = 8
+
+
+def _with_drop_caps(runs: list[TextRun]) -> list[TextRun]:
+    """``runs`` with each drop cap joined to the start of the first line beside it ("T" and
+    "he history of ..." read "The history of ..."): left as a run of its own, the letter's
+    box, as tall as several lines, takes whichever of them lies nearest as its line. The
+    letter is one alphabetic character (an opening quote may precede it), upright; beside it
+    lie runs on two baselines or more, each starting within ``DROP_CAP_GAP_EM`` of its right
+    edge, their middles inside its height, set at most ``1 / DROP_CAP_RATIO`` of its size; the
+    first line is the highest of them, level with the letter's top half."""
+    if len(runs) < 3:
+        return runs
+    sizes = sorted(r.size for r in runs)
+    median = sizes[len(sizes) // 2]
+    caps = [
+        r
+        for r in runs
+        if r.direction == 0
+        and r.size >= DROP_CAP_RATIO * median
+        and 1 <= len(text := r.text.strip()) <= 2
+        and text[-1].isalpha()
+        and (len(text) == 1 or text[0] in "\"'“‘«")
+    ]
+    if not caps or len(caps) > MAX_DROP_CAPS:
+        return runs
+    joined: dict[int, TextRun] = {}  # the first run beside a cap -> it with the cap
+    dropped: set[int] = set()
+    for cap in caps:
+        beside = [
+            r
+            for r in runs
+            if r is not cap
+            and r.direction == 0
+            and id(r) not in joined
+            and 0 < r.size * DROP_CAP_RATIO <= cap.size
+            and cap.x1 - 0.1 * r.size <= r.x0 <= cap.x1 + DROP_CAP_GAP_EM * r.size
+            and cap.y0 <= (r.y0 + r.y1) / 2 <= cap.y1
+        ]
+        baselines = {round(r.y1 / (r.size * SAME_LINE_OVERLAP)) for r in beside}
+        if len(baselines) < 2:
+            continue
+        first = min(beside, key=lambda r: (r.y1, r.x0))
+        if (first.y0 + first.y1) / 2 > (cap.y0 + cap.y1) / 2 or not first.text.lstrip()[
+            :1
+        ].isalpha():
+            continue  # the letter's top is not the paragraph's first line, or no word goes on
+        joined[id(first)] = dataclasses.replace(
+            first, text=cap.text.strip() + first.text, x0=min(cap.x0, first.x0)
+        )
+        dropped.add(id(cap))
+    if not joined:
+        return runs
+    return [joined.get(id(r), r) for r in runs if id(r) not in dropped]
 
 
 def _is_leader(text: str) -> bool:
