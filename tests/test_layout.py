@@ -546,6 +546,28 @@ def test_the_running_foots_partner_in_its_look_leaves_with_it(
     assert ("3:42 PM" in body) is not out and ("Page - Wiki" in body) is not out
 
 
+def test_a_line_at_the_bottom_in_the_running_heads_look_stays() -> None:
+    # A footnote (or an author's address) set in the running head's small type: at the
+    # bottom, with nothing below it, but a page's text, not its furniture.
+    head = [*words("The Siege of Examples", 200, 40, 8.0), run("9", 330, 40, 8.0)]
+    note = words("Corresponding author: someone at example.org", 72, 760, 8.0)
+    lay = _one_page(head + note, top=52)
+    assert lay.header == ["The Siege of Examples 9"] and lay.footer == []
+    assert "Corresponding author" in render_blocks(lay.blocks)
+
+
+def test_a_line_on_the_running_foots_baseline_in_its_look_leaves_with_it() -> None:
+    # A report's foot: its title at the left, "NNMB 3" at the right (found by its number).
+    foot = [
+        *words("Rural Survey 2011-12", 40, 770, 8.0),
+        *words("NNMB", 480, 770, 8.0),
+        run("3", 524, 770, 8.0),
+    ]
+    lay = _one_page(foot, bottom=752)
+    assert lay.footer == ["Rural Survey 2011-12", "NNMB 3"]
+    assert "Survey" not in render_blocks(lay.blocks)
+
+
 def test_a_line_in_a_small_look_stays_when_no_running_line_was_found() -> None:
     # The same header over a footer without its page number: nothing found, nothing follows.
     head = words("10/1/24, 3:42 PM", 24, 30, 8.0) + words("Page - Wiki", 290, 30, 8.0)

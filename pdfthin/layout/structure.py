@@ -209,7 +209,8 @@ def _running_lines(
     :data:`NUMBER_APART_EM` or more away on their baseline: in the line itself, or a page
     number found on its own that agrees with the document's numbering (a number on its own
     is a slide's or a form's as often; and a line beside it that opens with a note mark is
-    a footnote). With one found, the other outermost lines set in its look go with it."""
+    a footnote). With one found, the other outermost lines set in its look go with it: at
+    the top, or on its baseline at the bottom."""
     numbers = [
         b
         for b, band in furniture
@@ -248,12 +249,17 @@ def _running_lines(
         return found
     # Running lines come in a set, set alike: a browser's printed header ("10/1/24, 3:42
     # PM", the page's title) over the footer found by its "1/34", a journal's head over its
-    # foot. Another outermost line in the look of one found (font, size, weight, slant) is
-    # one of them, number or not.
+    # foot. Another outermost line at the top in the look of one found (font, size, weight,
+    # slant) is one of them, number or not. At the bottom only on a found line's baseline
+    # (a report's title left of its "NNMB 3"): a footnote is set in a running head's small
+    # type as often, and stands at the bottom with nothing below it.
     looks = {_look(b) for b, _ in found}
+    feet = [b for b, band in found if band == "bottom"]
     taken = {id(b) for b, _ in found}
     for block, band in edge:
         if id(block) in taken or len(block.lines) != 1 or _look(block) not in looks:
+            continue
+        if band == "bottom" and not any(_level(block, foot) for foot in feet):
             continue
         if (block.y0 >= first_bottom) if band == "top" else (block.y1 <= last_top):
             continue  # text beyond it
@@ -265,6 +271,11 @@ def _look(block: Block) -> tuple[str, float, bool, bool]:
     """A one-line block's typeface, size (to a tenth of a point), weight and slant."""
     line = block.lines[0]
     return (line.font, round(line.size, 1), line.bold, line.italic)
+
+
+def _level(a: Block, b: Block) -> bool:
+    """``a`` and ``b`` stand on one baseline."""
+    return abs(a.y1 - b.y1) <= ROW_BASELINE_EM * max(min(a.size, b.size), 1.0)
 
 
 def _beside(block: Block, number: Block) -> bool:
