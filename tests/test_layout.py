@@ -1009,3 +1009,17 @@ def test_a_drop_cap_in_a_pdf_reads_with_its_word() -> None:
     b.add_page(b"\n".join(ops), {"Font": {"F1": font}})
     md = pdfthin.open(b.build()).pages[0].markdown
     assert md.splitlines() == ["T" + PARAGRAPH[0], *PARAGRAPH[1:]]
+
+
+def test_a_smaller_large_letter_beside_a_drop_cap_is_not_its_text() -> None:
+    # An "A" of 72 pt, and beside it a "B" of 36 pt set over three lines of its own, with a
+    # line further down level with the "A": the "B" joins its own first line, and no letter
+    # is read twice.
+    big = run("A", 50, 160, 72.0)
+    small = run("B", big.x1 + 3, 124, 36.0)
+    runs = [big, small, *words("and more text below", big.x1 + 3, 160)]
+    for i, text in enumerate(PARAGRAPH[:3]):
+        runs += words(text, small.x1 + 3, 100 + 12 * i)
+    texts = [r.text for r in _with_drop_caps(runs)]
+    assert "B" + PARAGRAPH[0].split()[0] in texts
+    assert "A" in texts and "".join(texts).count("B") == 1

@@ -190,3 +190,26 @@ def test_running_lines_cost_each_edge_line_a_look_at_two_numbers_at_most(
     structure.mark_furniture([page], structure.FurnitureProfile(1, Counter(), Counter(), 0))
     assert len(page.header) >= numbers  # the numbers agree with the numbering: they leave
     assert len(calls) <= (len(edge) if numbers <= 2 else 0)
+
+
+def test_running_lines_partners_at_the_bottom_look_at_the_feet_level_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line in a found foot's look is its partner at the bottom only on a found line's
+    baseline; each asks only the feet near its baseline (a hostile row of thousands of feet
+    beside thousands of look-alikes a little lower must not cost feet x look-alikes)."""
+    calls = _counting(monkeypatch, structure, "_level")
+    feet = []
+    for i in range(200):
+        x = 40.0 * i
+        line = _line("x 9", x, 770.0, 8.0)
+        line.spans = ((x, x + 4.0, "x"), (x + 30.0, x + 34.0, "9"))  # the number 3.5 em apart
+        feet.append(Block([line], line.x0, line.y0, x + 34.0, line.y1, 8.0))
+    alike = [_block("yy", 40.0 * i + 20.0, 773.0) for i in range(200)]  # 3 pt lower: not level
+    level = _block("Title", 9000.0, 770.0)  # on the feet's baseline: a partner
+    body = Block([_line("the body text " * 200, 72, 400)], 72, 392, 9000, 402, 10.0)
+    page = PageLayout(1, 9100, 792, [*feet, *alike, level, body])
+    edge = [(b, "bottom") for b in [*feet, *alike, level]]
+    found = structure._running_lines(page, edge, [], None)
+    assert {id(b) for b, _ in found} == {id(b) for b in [*feet, level]}
+    assert len(calls) <= len(alike) + 1

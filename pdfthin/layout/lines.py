@@ -106,11 +106,12 @@ def _with_drop_caps(runs: list[TextRun]) -> list[TextRun]:
         return runs
     joined: dict[int, TextRun] = {}  # the first run beside a cap -> it with the cap
     dropped: set[int] = set()
+    letters = {id(cap) for cap in caps}  # (a smaller cap beside a larger one is not its text)
     for cap in caps:
         beside = [
             r
             for r in runs
-            if r is not cap
+            if id(r) not in letters
             and r.direction == 0
             and id(r) not in joined
             and 0 < r.size * DROP_CAP_RATIO <= cap.size
@@ -121,10 +122,9 @@ def _with_drop_caps(runs: list[TextRun]) -> list[TextRun]:
         if len(baselines) < 2:
             continue
         first = min(beside, key=lambda r: (r.y1, r.x0))
-        if (first.y0 + first.y1) / 2 > (cap.y0 + cap.y1) / 2 or not first.text.lstrip()[
-            :1
-        ].isalpha():
-            continue  # the letter's top is not the paragraph's first line, or no word goes on
+        level = (first.y0 + first.y1) / 2 <= (cap.y0 + cap.y1) / 2  # the letter's top half
+        if not level or not first.text.lstrip()[:1].isalpha():
+            continue  # not the paragraph's first line, or no word goes on from the letter
         joined[id(first)] = dataclasses.replace(
             first, text=cap.text.strip() + first.text, x0=min(cap.x0, first.x0)
         )

@@ -8,6 +8,7 @@ applied to one more page alone: a document's profile (``pdfthin/layout/__init__.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -254,13 +255,18 @@ def _running_lines(
     # (a report's title left of its "NNMB 3"): a footnote is set in a running head's small
     # type as often, and stands at the bottom with nothing below it.
     looks = {_look(b) for b, _ in found}
-    feet = [b for b, band in found if band == "bottom"]
+    feet = sorted((b for b, band in found if band == "bottom"), key=lambda b: b.y1)
+    baselines = [b.y1 for b in feet]  # (a hostile row of thousands: each line asks a few)
     taken = {id(b) for b, _ in found}
     for block, band in edge:
         if id(block) in taken or len(block.lines) != 1 or _look(block) not in looks:
             continue
-        if band == "bottom" and not any(_level(block, foot) for foot in feet):
-            continue
+        if band == "bottom":
+            reach = ROW_BASELINE_EM * max(block.size, 1.0)  # _level's, at its widest
+            lo = bisect.bisect_left(baselines, block.y1 - reach)
+            hi = bisect.bisect_right(baselines, block.y1 + reach)
+            if not any(_level(block, foot) for foot in feet[lo:hi]):
+                continue
         if (block.y0 >= first_bottom) if band == "top" else (block.y1 <= last_top):
             continue  # text beyond it
         found.append((block, band))
