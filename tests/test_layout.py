@@ -972,6 +972,12 @@ def test_a_drop_cap_starts_its_paragraphs_first_line(letter: str, first: str, re
         [run("D", 50, 124, 36.0), *words("one line", 72, 118), *words("two", 72, 124)],
         # Beside it, something other than a word going on: a formula's scripts.
         [run("E", 50, 124, 36.0), *words("2", 72, 100), *words("i", 72, 124)],
+        # A capitalised word right after it: a question's label, not a word's first letter.
+        [
+            run("Q", 50, 124, 36.0),
+            *words("How do I reset the password of", 72, 100),
+            *words("my account when it has expired?", 72, 112),
+        ],
     ],
 )
 def test_a_large_letter_that_is_not_a_drop_cap_stays_itself(runs: list[TextRun]) -> None:

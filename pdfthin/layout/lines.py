@@ -88,7 +88,8 @@ def _with_drop_caps(runs: list[TextRun]) -> list[TextRun]:
     letter is one alphabetic character (an opening quote may precede it), upright; beside it
     lie runs on two baselines or more, each starting within ``DROP_CAP_GAP_EM`` of its right
     edge, their middles inside its height, set at most ``1 / DROP_CAP_RATIO`` of its size; the
-    first line is the highest of them, level with the letter's top half."""
+    first line is the highest of them, level with the letter's top half, and goes on with the
+    rest of the letter's word or, after a space, the next word (``_goes_on``)."""
     if len(runs) < 3:
         return runs
     sizes = sorted(r.size for r in runs)
@@ -123,7 +124,7 @@ def _with_drop_caps(runs: list[TextRun]) -> list[TextRun]:
             continue
         first = min(beside, key=lambda r: (r.y1, r.x0))
         level = (first.y0 + first.y1) / 2 <= (cap.y0 + cap.y1) / 2  # the letter's top half
-        if not level or not first.text.lstrip()[:1].isalpha():
+        if not level or not _goes_on(first.text):
             continue  # not the paragraph's first line, or no word goes on from the letter
         joined[id(first)] = dataclasses.replace(
             first, text=cap.text.strip() + first.text, x0=min(cap.x0, first.x0)
@@ -132,6 +133,16 @@ def _with_drop_caps(runs: list[TextRun]) -> list[TextRun]:
     if not joined:
         return runs
     return [joined.get(id(r), r) for r in runs if id(r) not in dropped]
+
+
+def _goes_on(text: str) -> bool:
+    """Whether ``text`` can follow a drop cap: the rest of its word ("he", or "HE" set in
+    small capitals), or, after a space, the next word ("A" and " long time"). A capitalised
+    word right after the letter ("Q" and "How do I ...") is a label's text, not its word's."""
+    if text[:1].isspace():
+        return text.lstrip()[:1].isalpha()
+    word = text.split(maxsplit=1)[0] if text.strip() else ""
+    return word[:1].isalpha() and (word[:1].islower() or word.isupper())
 
 
 def _is_leader(text: str) -> bool:
