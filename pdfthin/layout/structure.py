@@ -368,11 +368,19 @@ def _turned(block: Block) -> bool:
 
 def _number_band(block: Block, page: PageLayout) -> str | None:
     """A short number within :data:`NUMBER_BAND` of the top or bottom: which edge."""
-    if not (block.text.strip().isdecimal() and len(block.text.strip()) <= 4) or page.height <= 0:
+    if not (block.text.strip().isdecimal() and len(block.text.strip()) <= 4):
         return None
-    if block.y1 <= NUMBER_BAND * page.height:
+    return _edge(block, page, NUMBER_BAND)
+
+
+def _edge(block: Block, page: PageLayout, share: float) -> str | None:
+    """``top`` or ``bottom`` when the whole block lies within ``share`` of the page's height
+    from that edge."""
+    if page.height <= 0:
+        return None
+    if block.y1 <= share * page.height:
         return "top"
-    if block.y0 >= (1 - NUMBER_BAND) * page.height:
+    if block.y0 >= (1 - share) * page.height:
         return "bottom"
     return None
 
@@ -381,20 +389,13 @@ def _running_band(page: PageLayout, found: list[tuple[Block, str, str]]) -> list
     """The one-line blocks past ``BAND`` but within :data:`NUMBER_BAND` of the top or bottom
     (not candidates already) whose page number stands apart from their words, with their
     edge: what :func:`_running_lines` is asked about beside the band's lines."""
-    if page.height <= 0:
-        return []
     known = {id(block) for block, _, _ in found}
     out: list[tuple[Block, str]] = []
     for block in page.blocks:
         if len(block.lines) != 1 or block.kind == "table" or id(block) in known:
             continue
-        if block.y1 <= NUMBER_BAND * page.height:
-            band = "top"
-        elif block.y0 >= (1 - NUMBER_BAND) * page.height:
-            band = "bottom"
-        else:
-            continue
-        if _band(block, page) is None and _number_apart(block) is not None:
+        band = _edge(block, page, NUMBER_BAND)
+        if band and _band(block, page) is None and _number_apart(block) is not None:
             out.append((block, band))
     return out
 
@@ -403,10 +404,9 @@ def _band(block: Block, page: PageLayout) -> str | None:
     """Which edge's band holds the whole block: the top and bottom first."""
     if page.height <= 0 or page.width <= 0:
         return None
-    if block.y1 <= BAND * page.height:
-        return "top"
-    if block.y0 >= (1 - BAND) * page.height:
-        return "bottom"
+    edge = _edge(block, page, BAND)
+    if edge:
+        return edge
     if block.x1 <= BAND * page.width:
         return "left"
     if block.x0 >= (1 - BAND) * page.width:
