@@ -1017,6 +1017,23 @@ def test_a_drop_cap_in_a_pdf_reads_with_its_word() -> None:
     assert md.splitlines() == ["T" + PARAGRAPH[0], *PARAGRAPH[1:]]
 
 
+def test_a_drop_cap_and_the_blank_string_after_it_read_as_a_word() -> None:
+    # "A" then a word space shown as a string of its own ("( ) Tj"): the letter is a word,
+    # the first line beside it the next ("A long time ago", not "Along time ago").
+    b = PdfBuilder()
+    font = b.font_standard("Times-Roman")
+    ops = [b"BT /F1 50 Tf 66 664 Td (A) Tj ( ) Tj ET"]
+    first = "long time ago the valley began long before the"
+    for i, text in enumerate([first, *PARAGRAPH[1:]]):
+        ops.append(
+            b"BT /F1 11 Tf %d %d Td (%s) Tj ET"
+            % (106 if i < 3 else 66, 690 - 13 * i, text.encode())
+        )
+    b.add_page(b"\n".join(ops), {"Font": {"F1": font}})
+    md = pdfthin.open(b.build()).pages[0].markdown
+    assert md.splitlines() == ["A " + first, *PARAGRAPH[1:]]
+
+
 def test_a_smaller_large_letter_beside_a_drop_cap_is_not_its_text() -> None:
     # An "A" of 72 pt, and beside it a "B" of 36 pt set over three lines of its own, with a
     # line further down level with the "A": the "B" joins its own first line, and no letter
@@ -1029,3 +1046,80 @@ def test_a_smaller_large_letter_beside_a_drop_cap_is_not_its_text() -> None:
     texts = [r.text for r in _with_drop_caps(runs)]
     assert "B" + PARAGRAPH[0].split()[0] in texts
     assert "A" in texts and "".join(texts).count("B") == 1
+
+
+# --- List markers set apart from their text --------------------------------------------------
+
+ITEMS = [
+    ["The first part covers the history of the valley and the people", "who came to live there."],
+    ["The second part is short."],
+    ["The third part looks at trade and the railway."],
+]
+
+
+def _list(marks: list[str], text_x: float = 110.0) -> list[TextRun]:
+    """A sentence, then ``ITEMS`` each behind its mark at x 80 and its text at ``text_x``
+    (a hanging indent: the mark in a column of its own), then a paragraph."""
+    runs = words("The plan has three parts:", 72, 100)
+    y = 112.0
+    for mark, item in zip(marks, ITEMS, strict=True):
+        runs.append(run(mark, 80, y))
+        for line in item:
+            runs += words(line, text_x, y)
+            y += 12
+    return runs + words("After the list comes a plain paragraph.", 72, y + 6)
+
+
+@pytest.mark.parametrize(
+    ("marks", "reads"),
+    [
+        (["-"] * 3, "- "),
+        (["–"] * 3, "- "),
+        (["*"] * 3, "- "),
+        (["·"] * 3, "- "),
+        (["1)", "2)", "3)"], "{n}. "),
+        (["a)", "b)", "c)"], "- {m} "),
+        (["(a)", "(b)", "(c)"], "- {m} "),
+        (["i.", "ii.", "iii."], "- {m} "),
+    ],
+)
+def test_a_list_marker_in_a_column_of_its_own_starts_its_items_line(
+    marks: list[str], reads: str
+) -> None:
+    # Left apart, the marks line up like a column beside the items' text and were read as
+    # one: "-", "-", "-" and then the three items as a paragraph.
+    (md,) = markdown(page(_list(marks)))
+    lines = md.splitlines()
+    starts = [
+        reads.format(n=n, m=m) + item[0]
+        for n, (m, item) in enumerate(zip(marks, ITEMS, strict=True), 1)
+    ]
+    for start in starts:
+        assert start in lines
+    assert lines.index(starts[0]) < lines.index(starts[1]) < lines.index(starts[2])
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        # One mark alone (a formula's dot before a letter): no column of marks.
+        [*words("the product", 72, 100), run("·", 80, 124), *words("a times b", 100, 124)],
+        # Marks in a column, but what follows each starts elsewhere: not a list's indent.
+        [run("-", 80, 100), *words("left", 100, 100), run("-", 80, 112), *words("far", 125, 112)],
+    ],
+)
+def test_a_dash_or_dot_without_a_list_around_it_does_not_take_the_next_text(
+    runs: list[TextRun],
+) -> None:
+    lines = build_lines(runs)
+    assert not any(ln.text[:1] in "-·" and len(ln.text) > 1 for ln in lines)
+
+
+def test_a_dash_in_a_table_does_not_join_the_figure_after_it() -> None:
+    # A nil figure ("—") then a figure: the dashes line up, but a number is no item's text.
+    runs: list[TextRun] = []
+    for i, row in enumerate([("Revenue", "—", "1,234"), ("Other", "—", "55"), ("Net", "3", "9")]):
+        runs += [run(row[0], 72, 100 + 14 * i), run(row[1], 200, 100 + 14 * i)]
+        runs.append(run(row[2], 230, 100 + 14 * i))
+    texts = [ln.text for ln in build_lines(runs)]
+    assert texts.count("—") == 2 and "1,234" in texts and "55" in texts

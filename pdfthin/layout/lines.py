@@ -124,10 +124,13 @@ def _with_drop_caps(runs: list[TextRun]) -> list[TextRun]:
             continue
         first = min(beside, key=lambda r: (r.y1, r.x0))
         level = (first.y0 + first.y1) / 2 <= (cap.y0 + cap.y1) / 2  # the letter's top half
-        if not level or not _goes_on(first.text):
+        # A word space shown as a blank string after the letter ("A", " ", "long time")
+        # stands between them as if the line's run began with it.
+        text = " " + first.text.lstrip() if cap.space_after else first.text
+        if not level or not _goes_on(text):
             continue  # not the paragraph's first line, or no word goes on from the letter
         joined[id(first)] = dataclasses.replace(
-            first, text=cap.text.strip() + first.text, x0=min(cap.x0, first.x0)
+            first, text=cap.text.strip() + text, x0=min(cap.x0, first.x0)
         )
         dropped.add(id(cap))
     if not joined:
@@ -236,6 +239,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     rows = _rows(usable)
     gutters = _gutters(rows)
     beside = _beside_gutters(rows, gutters)
+    markers = _marker_column(rows)
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
     nearby = buckets.get
@@ -282,7 +286,9 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         page_ref = _PAGE_REF.match(run.text.strip()) is not None
                     if (
                         gap > SPLIT_GAP_EM * em
-                        and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand.runs, run))
+                        and not (
+                            gap <= LABEL_GAP_EM * em and _hanging_label(cand.runs, run, markers)
+                        )
                         and not (code and gap <= CODE_GAP_EM * em)
                         and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
                     ):
@@ -292,7 +298,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         and id(run) not in beside
                         and any(cand.right <= g1 and x0 >= g0 for g0, g1 in gutters)
                         and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
-                        and not _hanging_label(cand.runs, run)
+                        and not _hanging_label(cand.runs, run, markers)
                     ):
                         continue
                 # A label set in the gutter before the next column's text ("(b)" of a second
@@ -622,7 +628,22 @@ def is_monospace(font: str) -> bool:
     return bool(_MONOSPACE.search(font))
 
 
+#: The characters that open a list item as its bullet ("-" included: a list typed with
+#: hyphens is one), for lines and for the blocks made of them (structure, headings).
+LIST_BULLETS = "•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-"
+# A label hanging before its line's text, always: a reference's "[12]", a number "3.", a
+# round bullet. Not "(1)": equation numbers look like that, and sit right before the next
+# column.
 _LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►])$")
+# Other list markers ("-", "–", "*", "2)", "a)", "(b)", "iv."): a dash, a dot or a lone
+# letter is also a table's empty cell, an operator or an initial, so one hangs only before a
+# word ("– 12" is two cells) and in a column of markers (see _marker_column).
+_MARKER = re.compile(
+    r"^(?:[" + re.escape(LIST_BULLETS) + r"]|\d{1,3}\)|\(?(?:[a-zA-Z]|[ivxIVX]{1,5})[.)])$"
+)
+#: List markers line up: one counts when another starts within this many ems of its start
+#: (of the smaller size), on another line.
+MARKER_ALIGN_EM = 1.0
 
 
 def _leader_to_number(runs: list[TextRun], right: float, run: TextRun) -> bool:
@@ -650,15 +671,49 @@ LEADER_GAP_EM = 40.0
 _REACH_EM = max(SPLIT_GAP_EM, LABEL_GAP_EM, CODE_GAP_EM)
 
 
-def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
+def _marker_column(rows: list[list[TextRun]]) -> set[int]:
+    """The runs (by ``id``) that are list markers (``_MARKER``) followed by a word within
+    ``LABEL_GAP_EM``, where another such pair on another row starts within
+    ``MARKER_ALIGN_EM`` of both the marker and its word: a list's marks and its text's
+    indent repeat, a formula's operator or an initial does not."""
+    pairs: list[tuple[float, float, float, int]] = []  # marker start, text start, em, id
+    for row in rows:
+        for a, b in itertools.pairwise(row):
+            if len(a.text) > 8 or not _MARKER.match(a.text.strip()):
+                continue
+            em = min(a.size, b.size) or 1.0
+            if b.x0 - a.x1 <= LABEL_GAP_EM * em and b.text.lstrip()[:1].isalpha():
+                pairs.append((a.x0, b.x0, em, id(a)))
+    pairs.sort()
+    column: set[int] = set()
+    for i, (x, text_x, em, key) in enumerate(pairs):
+        # The next few in order suffice: a list's items are neighbours in this order, and
+        # a page of markers stacked at one place stays linear.
+        for x2, text_x2, em2, key2 in pairs[i + 1 : i + 1 + _MARKER_LOOK]:
+            align = MARKER_ALIGN_EM * min(em, em2)
+            if x2 - x > align:
+                break
+            if abs(text_x2 - text_x) <= align:
+                column.update((key, key2))
+                break
+    return column
+
+
+_MARKER_LOOK = 8
+
+
+def _hanging_label(runs: list[TextRun], run: TextRun, markers: set[int]) -> bool:
     """A reference label or list marker set in its own column ("[CS10]  Author, Title"), or
     a raised note number before an affiliation ("¹ Max-Planck-Institut"): the gap after it
-    lines up on every row like a gutter, but it starts the line (``runs``, the line so far)."""
+    lines up on every row like a gutter, but it starts the line (``runs``, the line so far).
+    ``markers``: the runs in a column of list markers (``_marker_column``)."""
     if len(runs) > 3:
         return False
     text = "".join(r.text for r in runs).strip()
     if _LABEL.match(text):
         return True
+    if len(runs) == 1 and id(runs[0]) in markers:
+        return run.text.lstrip()[:1].isalpha()
     first = runs[0]
     return (
         len(runs) == 1
