@@ -1123,3 +1123,43 @@ def test_a_dash_in_a_table_does_not_join_the_figure_after_it() -> None:
         runs.append(run(row[2], 230, 100 + 14 * i))
     texts = [ln.text for ln in build_lines(runs)]
     assert texts.count("—") == 2 and "1,234" in texts and "55" in texts
+
+
+def test_a_list_in_the_second_column_starts_its_items_lines() -> None:
+    # Column one's lines end before the gutter; column two's list marks follow them on the
+    # same rows, yet start their rows in their column. (Left apart, the marks and the items
+    # were read as a table.)
+    runs: list[TextRun] = []
+    for i in range(6):
+        runs += words("the first column of the page runs on here", 72, 100 + 12 * i)
+    runs += words("The plan has three parts:", 312, 100)
+    y = 112.0
+    for item in ITEMS:
+        runs.append(run("-", 316, y))
+        for line in item:
+            runs += words(line[:40], 330, y)
+            y += 12
+    (md,) = markdown(page(runs))
+    assert "|" not in md
+    for item in ITEMS:
+        assert "- " + item[0][:40] in md.splitlines()
+
+
+@pytest.mark.parametrize("short", ["-", "0"])
+def test_a_short_cell_in_a_tables_middle_column_stays_its_own_cell(short: str) -> None:
+    # A narrow column ("-" or a figure, ragged) between the labels and a column of words:
+    # neither a list's marks nor a label list's labels, since a cell stands before each.
+    runs = words("Project", 72, 100, bold=True) + [run("Cost", 200, 100, bold=True)]
+    runs.append(run("Status", 240, 100, bold=True))
+    rows = [("Water supply", short, "Pending"), ("Railway", short, "Complete")]
+    rows += [
+        ("Town hall", "12", "Complete"),
+        ("Mill road", short, "Planned"),
+        ("Bridge", "4", "Done"),
+    ]
+    for i, (label, cost, status) in enumerate(rows, 1):
+        y = 100 + 14 * i
+        runs += [*words(label, 72, y), run(cost, 205, y), run(status, 240, y)]
+    (md,) = markdown(page(runs))
+    assert "| Project | Cost | Status |" in md
+    assert f"| Water supply | {short} | Pending |" in md and "| Town hall | 12 | Complete |" in md

@@ -239,7 +239,6 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     rows = _rows(usable)
     gutters = _gutters(rows)
     beside = _beside_gutters(rows, gutters)
-    markers = _marker_column(rows)
     buckets: dict[int, list[_Open]] = defaultdict(list)
     opened: list[_Open] = []
     nearby = buckets.get
@@ -286,9 +285,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         page_ref = _PAGE_REF.match(run.text.strip()) is not None
                     if (
                         gap > SPLIT_GAP_EM * em
-                        and not (
-                            gap <= LABEL_GAP_EM * em and _hanging_label(cand.runs, run, markers)
-                        )
+                        and not (gap <= LABEL_GAP_EM * em and _hanging_label(cand.runs, run))
                         and not (code and gap <= CODE_GAP_EM * em)
                         and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
                     ):
@@ -298,7 +295,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                         and id(run) not in beside
                         and any(cand.right <= g1 and x0 >= g0 for g0, g1 in gutters)
                         and not (page_ref and _leader_to_number(cand.runs, cand.right, run))
-                        and not _hanging_label(cand.runs, run, markers)
+                        and not _hanging_label(cand.runs, run)
                     ):
                         continue
                 # A label set in the gutter before the next column's text ("(b)" of a second
@@ -320,6 +317,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     _join_stretched_rows(opened, gutters)
     _join_justified_rows(opened, gutters)
     _join_label_rows(opened, gutters)
+    _join_marker_rows(opened, gutters)
     return [o.runs for o in opened if o.runs]
 
 
@@ -511,9 +509,10 @@ _PROSE = re.compile(r"[^\W\d_]{3,}")
 def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
     """A short label and its description on one row ("∂M    Rand der Menge M") are one line
     when the rows around them repeat the pattern: labels starting at one x, descriptions at
-    another, labels of differing widths (ragged, unlike a table's aligned column), and no
-    further cell close after the description (a table has more columns; the next column of
-    a column page, across a gutter between long lines, does not count)."""
+    another, labels of differing widths (ragged, unlike a table's aligned column), no
+    further cell close after the description and none before the label (a table has more
+    columns; the next or last column of a column page, across a gutter between long lines,
+    does not count)."""
     pieces = [o for o in opened if o.runs]
     columns = _column_gutters(gutters, pieces)
     # (label, description, label start, description start, label end, crowded)
@@ -531,6 +530,10 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
                 i + 2 < len(row)
                 and row[i + 2].runs[0].x0 - b.right <= LABEL_GAP_EM * em
                 and not any(b.right <= g1 and row[i + 2].runs[0].x0 >= g0 for g0, g1 in columns)
+            ) or (
+                # A cell before the label in its column: the pair is a table's middle cells
+                # ("Town hall  12  Complete"), not a label list's row.
+                i > 0 and not any(row[i - 1].right <= g1 and left >= g0 for g0, g1 in columns)
             )
             candidates.append((a, b, left, start, a.right, crowded))
     if len(candidates) < GUTTER_MIN_ROWS:
@@ -558,6 +561,61 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
             for run in b.runs:
                 a.add(run)
             b.runs = []
+
+
+def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -> None:
+    """A list marker (``_MARKER``) left as a line of its own and the words after it (within
+    ``LABEL_GAP_EM``) are one line when the marker starts its row in its column and another
+    such pair on another row starts within ``MARKER_ALIGN_EM`` of both the marker and its
+    words: a list's marks and its text's indent repeat; a formula's operator, an initial or
+    a table's empty cell ("Town hall  -  Complete") does not start its row."""
+    pieces = [o for o in opened if o.runs]
+    if not any(len(o.runs) == 1 and _is_marker(o.runs[0].text) for o in pieces):
+        return  # (most pages)
+    columns: list[tuple[float, float]] | None = None
+    pairs: list[tuple[float, float, float, _Open, _Open]] = []  # marker, words: starts, em
+    for row in _open_rows(pieces):
+        for i in range(len(row) - 1):
+            a, b = row[i], row[i + 1]
+            if len(a.runs) != 1 or not _is_marker(a.runs[0].text):
+                continue
+            em = min(a.size, b.size) or 1.0
+            left, start = a.runs[0].x0, b.runs[0].x0
+            if not 0 < start - a.right <= LABEL_GAP_EM * em:
+                continue
+            if not b.runs[0].text.lstrip()[:1].isalpha():
+                continue  # "– 12": a table's empty cell, then a figure
+            if i > 0:
+                if columns is None:
+                    columns = _column_gutters(gutters, pieces)
+                if not any(row[i - 1].right <= g1 and left >= g0 for g0, g1 in columns):
+                    continue  # a cell before it in its column
+            pairs.append((left, start, em, a, b))
+    pairs.sort(key=operator.itemgetter(0, 1))
+    joined: set[int] = set()
+    for i, (x, start, em, _, _) in enumerate(pairs):
+        # The next few in order suffice: a list's items are neighbours in this order, and
+        # a page of markers stacked at one place stays linear.
+        for j in range(i + 1, min(i + 1 + _MARKER_LOOK, len(pairs))):
+            x2, start2, em2 = pairs[j][:3]
+            align = MARKER_ALIGN_EM * min(em, em2)
+            if x2 - x > align:
+                break
+            if abs(start2 - start) <= align:
+                joined.update((i, j))
+                break
+    for k in joined:
+        a, b = pairs[k][3], pairs[k][4]
+        for run in b.runs:
+            a.add(run)
+        b.runs = []
+
+
+def _is_marker(text: str) -> bool:
+    return len(text) <= 8 and _MARKER.match(text.strip()) is not None
+
+
+_MARKER_LOOK = 8
 
 
 #: A gutter between text columns has lines at least this many ems long on both sides.
@@ -671,49 +729,16 @@ LEADER_GAP_EM = 40.0
 _REACH_EM = max(SPLIT_GAP_EM, LABEL_GAP_EM, CODE_GAP_EM)
 
 
-def _marker_column(rows: list[list[TextRun]]) -> set[int]:
-    """The runs (by ``id``) that are list markers (``_MARKER``) followed by a word within
-    ``LABEL_GAP_EM``, where another such pair on another row starts within
-    ``MARKER_ALIGN_EM`` of both the marker and its word: a list's marks and its text's
-    indent repeat, a formula's operator or an initial does not."""
-    pairs: list[tuple[float, float, float, int]] = []  # marker start, text start, em, id
-    for row in rows:
-        for a, b in itertools.pairwise(row):
-            if len(a.text) > 8 or not _MARKER.match(a.text.strip()):
-                continue
-            em = min(a.size, b.size) or 1.0
-            if b.x0 - a.x1 <= LABEL_GAP_EM * em and b.text.lstrip()[:1].isalpha():
-                pairs.append((a.x0, b.x0, em, id(a)))
-    pairs.sort()
-    column: set[int] = set()
-    for i, (x, text_x, em, key) in enumerate(pairs):
-        # The next few in order suffice: a list's items are neighbours in this order, and
-        # a page of markers stacked at one place stays linear.
-        for x2, text_x2, em2, key2 in pairs[i + 1 : i + 1 + _MARKER_LOOK]:
-            align = MARKER_ALIGN_EM * min(em, em2)
-            if x2 - x > align:
-                break
-            if abs(text_x2 - text_x) <= align:
-                column.update((key, key2))
-                break
-    return column
-
-
-_MARKER_LOOK = 8
-
-
-def _hanging_label(runs: list[TextRun], run: TextRun, markers: set[int]) -> bool:
+def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
     """A reference label or list marker set in its own column ("[CS10]  Author, Title"), or
     a raised note number before an affiliation ("¹ Max-Planck-Institut"): the gap after it
     lines up on every row like a gutter, but it starts the line (``runs``, the line so far).
-    ``markers``: the runs in a column of list markers (``_marker_column``)."""
+    Other list markers are joined after grouping (``_join_marker_rows``)."""
     if len(runs) > 3:
         return False
     text = "".join(r.text for r in runs).strip()
     if _LABEL.match(text):
         return True
-    if len(runs) == 1 and id(runs[0]) in markers:
-        return run.text.lstrip()[:1].isalpha()
     first = runs[0]
     return (
         len(runs) == 1
