@@ -1149,7 +1149,7 @@ def test_a_list_in_the_second_column_starts_its_items_lines() -> None:
 def test_a_short_cell_in_a_tables_middle_column_stays_its_own_cell(short: str) -> None:
     # A narrow column ("-" or a figure, ragged) between the labels and a column of words:
     # neither a list's marks nor a label list's labels, since a cell stands before each.
-    runs = words("Project", 72, 100, bold=True) + [run("Cost", 200, 100, bold=True)]
+    runs = [*words("Project", 72, 100, bold=True), run("Cost", 200, 100, bold=True)]
     runs.append(run("Status", 240, 100, bold=True))
     rows = [("Water supply", short, "Pending"), ("Railway", short, "Complete")]
     rows += [
