@@ -518,6 +518,7 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
     # (label, description, label start, description start, label end, crowded)
     candidates: list[tuple[_Open, _Open, float, float, float, bool]] = []
     for row in _open_rows(pieces):
+        described = -1  # the piece of the row last found to be a label's description
         for i in range(len(row) - 1):
             a, b = row[i], row[i + 1]
             em = min(a.size, b.size) or 1.0
@@ -532,9 +533,13 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
                 and not any(b.right <= g1 and row[i + 2].runs[0].x0 >= g0 for g0, g1 in columns)
             ) or (
                 # A cell before the label in its column: the pair is a table's middle cells
-                # ("Town hall  12  Complete"), not a label list's row.
-                i > 0 and not any(row[i - 1].right <= g1 and left >= g0 for g0, g1 in columns)
+                # ("Town hall  12  Complete"), not a label list's row; unless that cell is
+                # the description of a label before it (label lists side by side, a form's).
+                0 < i
+                and i - 1 != described
+                and not any(row[i - 1].right <= g1 and left >= g0 for g0, g1 in columns)
             )
+            described = i + 1
             candidates.append((a, b, left, start, a.right, crowded))
     if len(candidates) < GUTTER_MIN_ROWS:
         return
