@@ -525,6 +525,8 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
             left, start = a.runs[0].x0, b.runs[0].x0
             if not 0 < start - a.right <= LABEL_GAP_EM * em or a.right - left > LABEL_MAX_EM * em:
                 continue
+            beside = described == i - 1  # (see crowded below)
+            described = i + 1  # set as a label's value is (whatever its words)
             if not _label_pair(a.runs, b.runs):
                 continue
             crowded = (
@@ -536,10 +538,9 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
                 # ("Town hall  12  Complete"), not a label list's row; unless that cell is
                 # the description of a label before it (label lists side by side, a form's).
                 0 < i
-                and i - 1 != described
+                and not beside
                 and not any(row[i - 1].right <= g1 and left >= g0 for g0, g1 in columns)
             )
-            described = i + 1
             candidates.append((a, b, left, start, a.right, crowded))
     if len(candidates) < GUTTER_MIN_ROWS:
         return
