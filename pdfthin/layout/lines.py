@@ -537,7 +537,7 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
                 # A cell before the label in its column: the pair is a table's middle cells
                 # ("Town hall  12  Complete"), not a label list's row; unless that cell is
                 # the description of a label before it (label lists side by side, a form's).
-                0 < i
+                i > 0
                 and not beside
                 and not any(row[i - 1].right <= g1 and left >= g0 for g0, g1 in columns)
             )
