@@ -1163,3 +1163,129 @@ def test_a_short_cell_in_a_tables_middle_column_stays_its_own_cell(short: str) -
     (md,) = markdown(page(runs))
     assert "| Project | Cost | Status |" in md
     assert f"| Water supply | {short} | Pending |" in md and "| Town hall | 12 | Complete |" in md
+
+
+# --- Labels in a column of their own, beside a column of words ------------------------------
+
+TERMS = [
+    ("Valley", ["the low land between hills, often with a river", "running through it"]),
+    ("Mill", ["a building with machinery for grinding grain"]),
+    ("Station", ["a place where trains stop for their passengers"]),
+]
+
+
+def _glossary(text_x: float = 150.0, terms: list[tuple[str, list[str]]] = TERMS) -> list[TextRun]:
+    """A paragraph, then each term in bold at x 72 with its definition at ``text_x`` (lines
+    12 pt apart, a term on the baseline of its definition's first line)."""
+    runs = words("Some body text before the terms, set as a paragraph of", 72, 100)
+    runs += words("two lines to give the page its body size.", 72, 112)
+    y = 130.0
+    for term, lines in terms:
+        runs.append(run(term, 72, y, bold=True))
+        for text in lines:
+            runs += words(text, text_x, y)
+            y += 12
+        y += 4
+    return runs
+
+
+def test_a_glossarys_terms_read_with_their_definitions() -> None:
+    # The gap after each term is wider than a label list's (LABEL_GAP_EM): left alone, the
+    # terms read as a column of their own ("Valley", then "Mill Station" as a heading), then
+    # the definitions.
+    (md,) = markdown(page(_glossary()))
+    lines = md.splitlines()
+    for term, definition in TERMS:
+        assert f"{term} {definition[0]}" in lines
+
+
+def test_a_tables_rows_stay_whole_when_it_is_not_found() -> None:
+    # Row labels, a column of wrapped descriptions and a column of figures with one missing
+    # (no grid is sure of it): each row's label reads with its description and figure.
+    runs = [run("Measure", 72, 100, bold=True), run("Description", 200, 100, bold=True)]
+    runs.append(run("Value", 400, 100, bold=True))
+    y = 116.0
+    rows = [
+        ("Water", ["share of samples within the limits", "set by the regional authority"], "97%"),
+        ("Floods", ["homes in the hundred-year flood", "zone, by parish"], ""),
+        ("Rail", ["passengers per day at the station"], "3,310"),
+    ]
+    for label, lines, value in rows:
+        runs.append(run(label, 72, y))
+        if value:
+            runs.append(run(value, 400, y))
+        for text in lines:
+            runs += words(text, 200, y)
+            y += 11
+        y += 6
+    (md,) = markdown(page(runs))
+    assert "Water share of samples within the limits 97%" in md
+    assert "Floods homes in the hundred-year flood" in md
+    assert "Rail passengers per day at the station 3,310" in md
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        # An index: turnover lines indented under their entries, the next column beside them.
+        [
+            w
+            for i, (a, b) in enumerate(
+                [
+                    ("Statute of Monopolies (1656), 88,", "Star Wars (the films), 98"),
+                    ("  155-56", "Stationers' Company of London, 87"),
+                    ("Steamboat Willie (film), 21,", "Stallman, Richard M., 184"),
+                    ("  23, 80", "Stanford University Press, 110"),
+                    ("Stern, Howard, 22, 105,", "Steinbeck, John, the writer, 207"),
+                    ("  124, 131", "Stevens, Wallace, the poet, 12"),
+                ]
+            )
+            for w in (
+                words(a.strip(), 72 + (12 if a.startswith(" ") else 0), 100 + 12 * i)
+                + words(b, 280, 100 + 12 * i)
+            )
+        ],
+        # Short lines of a sidebar in its own leading beside the body's lines.
+        [
+            *(w for i in range(6) for w in words(f"Fact {i} here", 72, 100 + 9 * i)),
+            *(
+                w
+                for i in range(5)
+                for w in words("the body text of the page runs on", 200, 100 + 13 * i)
+            ),
+        ],
+        # ... or in the body's leading, running on below the body's paragraph.
+        [
+            *(w for i in range(6) for w in words(f"Fact {i} here", 72, 100 + 12 * i)),
+            *(
+                w
+                for i in range(3)
+                for w in words("the body text of the page runs on", 200, 100 + 12 * i)
+            ),
+        ],
+    ],
+)
+def test_a_column_of_short_lines_is_not_a_column_of_labels(runs: list[TextRun]) -> None:
+    (md,) = markdown(page(runs))
+    assert not any(
+        ln.startswith(("155-56 St", "23, 80 St", "124, 131 St", "Fact 0 here the"))
+        for ln in md.splitlines()
+    )
+
+
+def test_a_small_table_with_a_column_of_descriptions_is_a_table() -> None:
+    # Three rows under a header, every row filling the three columns, the middle one prose:
+    # a table (a few rows pairing prose with one other piece are a formula or a label).
+    runs = [run("Measure", 72, 100, bold=True), run("Description", 200, 100, bold=True)]
+    runs.append(run("Value", 400, 100, bold=True))
+    rows = [
+        ("Water", "share of samples within the limits", "97%"),
+        ("Floods", "homes in the hundred-year flood zone", "1,204"),
+        ("Rail", "passengers per day at the station", "3,310"),
+    ]
+    for i, (label, text, value) in enumerate(rows, 1):
+        runs += [run(label, 72, 100 + 14 * i), *words(text, 200, 100 + 14 * i)]
+        runs.append(run(value, 400, 100 + 14 * i))
+    (md,) = markdown(page(runs))
+    assert "| Measure | Description | Value |" in md
+    assert "| Floods | homes in the hundred-year flood zone | 1,204 |" in md

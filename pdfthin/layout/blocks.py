@@ -14,6 +14,7 @@ import itertools
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
+from pdfthin.layout.lines import GUTTER_MIN_ROWS, LABEL_MAX_EM
 from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
 
@@ -192,9 +193,46 @@ class _Sides:
         return count >= TEXT_SIDE_LINES and in_text >= TEXT_SIDE_SHARE * chars
 
 
+    def labels_before(self, label: Line, text: Line) -> bool:
+        """Whether ``label`` stands in a column of labels before ``text``'s column: near the
+        row, the lines between the label's left edge and the text's are at least
+        ``GUTTER_MIN_ROWS``, each at most ``LABEL_MAX_EM`` wide and each on the baseline of
+        a line starting where ``text`` starts, as many of them lines of words (a
+        glossary's terms, a table's row labels beside a column of descriptions). A page's columns have long lines; a
+        sidebar's lines do not keep to the baselines of the text beside them."""
+        em = label.size or 1.0
+        reach = SIDE_WINDOW_EM * em
+        lo = bisect.bisect_left(self.ys, label.y1 - reach)
+        hi = bisect.bisect_right(self.ys, label.y1 + reach)
+        starts: dict[int, bool] = {}  # baselines (in quarter ems) of the text column's lines
+        labels: list[Line] = []
+        for k in range(lo, hi):
+            ln = self.lines[k]
+            if abs(ln.x0 - text.x0) <= em:
+                key = round(ln.y1 / (ROW_BASELINE_EM * em))
+                starts[key] = starts.get(key, False) or self.text[k]
+            elif ln.x1 <= text.x0 and ln.x1 > label.x0:
+                if ln.x0 < label.x0 - em or ln.x1 - ln.x0 > LABEL_MAX_EM * (ln.size or 1.0):
+                    return False  # a column of text left of the gap (an index's turnovers)
+                labels.append(ln)
+        if len(labels) < GUTTER_MIN_ROWS:
+            return False
+        wordy_rows = 0
+        for ln in labels:
+            key = round(ln.y1 / (ROW_BASELINE_EM * em))
+            beside = [starts[key + d] for d in (-1, 0, 1) if key + d in starts]
+            if not beside:
+                return False  # a label with no text beside it: not a column of labels
+            wordy_rows += any(beside)
+        return wordy_rows >= GUTTER_MIN_ROWS
+
+
 def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
     groups: list[list[Line]] = [[row[0]]]
     for a, b in itertools.pairwise(row):
+        if b.x0 > a.x1 and len(groups[-1]) == 1 and sides.labels_before(a, b):
+            groups[-1].append(b)  # a row's label and the words beside it
+            continue
         # Values join the line before them (a row's label, the values before them): words
         # after a wide gap are the next column of a page, an index, a figure's labels. So
         # are values with a column of text on their right, whatever is left of the gap

@@ -621,9 +621,9 @@ def _aligned_columns(
         return TEXT
     if _drawing(rows, rules):
         return None
-    if prose and len(multi) < 5:
+    if prose and len(multi) < 5 and not _full_rows(multi, len(xs) - 1):
         # A few rows pairing prose with other pieces: a formula or a figure label beside a
-        # line of text, not a table.
+        # line of text, not a table (unless every row fills three columns or more).
         return None
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
@@ -656,6 +656,12 @@ def _aligned_columns(
     if not _looks_tabular(grid, len(prose) > 0):
         return None
     return _table_block(grid, [ln for row in rows for ln in row])
+
+
+def _full_rows(rows: list[list[Line]], columns: int) -> bool:
+    """Every row has a piece in each of ``columns`` (three or more) columns: a small table
+    whose description column is prose ("Water quality | Share of samples ... | 97%")."""
+    return columns >= 3 and all(len(row) >= columns for row in rows)
 
 
 def _section_label(label: str, above: list[str], below: list[list[Line]]) -> bool:
