@@ -192,15 +192,17 @@ class _Sides:
                 in_text += len(ln.text)
         return count >= TEXT_SIDE_LINES and in_text >= TEXT_SIDE_SHARE * chars
 
-
     def labels_before(self, label: Line, text: Line) -> bool:
-        """Whether ``label`` stands in a column of labels before ``text``'s column: near the
-        row, the lines between the label's left edge and the text's are at least
-        ``GUTTER_MIN_ROWS``, each at most ``LABEL_MAX_EM`` wide and each on the baseline of
-        a line starting where ``text`` starts, as many of them lines of words (a
-        glossary's terms, a table's row labels beside a column of descriptions). A page's columns have long lines; a
-        sidebar's lines do not keep to the baselines of the text beside them."""
+        """Whether ``label`` stands in a column of labels before ``text``'s column. Near the
+        row, the lines ending between the label's left edge and the text's start are at
+        least ``GUTTER_MIN_ROWS``, none starts further left (an index's entries, over their
+        turnovers) or is wider than ``LABEL_MAX_EM`` (a page's column), each lies on the
+        baseline of a line starting where ``text`` starts (a sidebar keeps its own), and
+        ``GUTTER_MIN_ROWS`` of those lines are lines of words: a glossary's terms, a table's
+        row labels beside a column of descriptions."""
         em = label.size or 1.0
+        if label.x1 - label.x0 > LABEL_MAX_EM * em:
+            return False  # (a column's line: most rows of a page set in columns)
         reach = SIDE_WINDOW_EM * em
         lo = bisect.bisect_left(self.ys, label.y1 - reach)
         hi = bisect.bisect_right(self.ys, label.y1 + reach)
