@@ -1289,3 +1289,15 @@ def test_a_small_table_with_a_column_of_descriptions_is_a_table() -> None:
     (md,) = markdown(page(runs))
     assert "| Measure | Description | Value |" in md
     assert "| Floods | homes in the hundred-year flood zone | 1,204 |" in md
+
+
+def test_a_bold_header_ends_at_the_first_row_set_in_regular_weight() -> None:
+    # The first row holding a figure is the third: the rows of words above it would be one
+    # header wrapped over two lines, but only the first is bold.
+    runs = [run(t, x, 100, bold=True) for t, x in (("Tag", 72), ("Type", 130), ("Width", 200))]
+    rows = [("xx1", "number", "word"), ("000", "object", "64"), ("010", "double", "64")]
+    rows += [("100", "string", "32"), ("110", "boolean", "8")]
+    for i, row in enumerate(rows, 1):
+        runs += [run(t, x, 100 + 12 * i) for t, x in zip(row, (72, 130, 200), strict=True)]
+    (md,) = markdown(page(runs))
+    assert "| Tag | Type | Width |" in md and "| xx1 | number | word |" in md

@@ -628,6 +628,7 @@ def _aligned_columns(
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
     grid: list[list[str]] = []
+    bold: list[bool] = []  # whether each row of the grid is set in bold
     for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
         for ln in sorted(row, key=lambda ln: ln.x0):
@@ -638,6 +639,7 @@ def _aligned_columns(
         if len(row) == 1 and grid and sum(1 for t in values if t) == 1:
             if statement and _section_label(values[0], grid[-1], rows[k + 1 : k + 2]):
                 grid.append(values)  # a section label ("Current assets:") is a row
+                bold.append(all(ln.bold for ln in row))
                 continue
             # A wrapped cell: its continuation joins the cell above.
             for c, t in enumerate(values):
@@ -645,11 +647,12 @@ def _aligned_columns(
                     grid[-1][c] = f"{grid[-1][c]} {t}".strip()
             continue
         grid.append(values)
+        bold.append(all(ln.bold for ln in row))
     if statement:
         if _leaders(grid):
             return None  # a table of contents: entries, dot leaders, page numbers
         grid = _labels_wrapped_down(grid)
-    grid = _merge_header(grid, statement)
+    grid = _merge_header(grid, statement, bold if len(bold) == len(grid) else None)
     columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
     if _text_columns(columns) or _running_text_columns(columns):
         return TEXT
@@ -715,12 +718,15 @@ _CURRENCY_GAP = re.compile(r"(?<![^\s(])([$€£¥])\s+(?=[(\d])")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
-def _merge_header(grid: list[list[str]], statement: bool = False) -> list[list[str]]:
+def _merge_header(
+    grid: list[list[str]], statement: bool = False, bold: list[bool] | None = None
+) -> list[list[str]]:
     """Rows of words above the first row holding values: one header whose cells wrap over
     several lines, merged into one row (only when values follow, so that a table of words
     keeps its rows). Above a statement's columns of numbers, a row of years under the
     period names ("March 31," then "2024") is header too, and the header ends at the first
-    row holding only a label ("Current assets:")."""
+    row holding only a label ("Current assets:"). A header set in bold ends at the first
+    row that is not (``bold``: each row's weight): that row is the table's first."""
     first = next(
         (
             i
@@ -730,6 +736,8 @@ def _merge_header(grid: list[list[str]], statement: bool = False) -> list[list[s
         ),
         0,
     )
+    if bold is not None and bold[0]:
+        first = next((i for i in range(first) if not bold[i]), first)
     if not 2 <= first <= MAX_HEADER_LINES:
         return grid
     header = [" ".join(row[c] for row in grid[:first] if row[c]) for c in range(len(grid[0]))]
