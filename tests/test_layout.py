@@ -1301,3 +1301,59 @@ def test_a_bold_header_ends_at_the_first_row_set_in_regular_weight() -> None:
         runs += [run(t, x, 100 + 12 * i) for t, x in zip(row, (72, 130, 200), strict=True)]
     (md,) = markdown(page(runs))
     assert "| Tag | Type | Width |" in md and "| xx1 | number | word |" in md
+
+
+# --- Nested lists ----------------------------------------------------------------------------
+
+
+def _nested_list(
+    items: list[tuple[int, str, str]], x: float = 90.0, y: float = 112.0
+) -> list[TextRun]:
+    runs = words("The work has these parts:", 72, 100) if x == 90.0 else []
+    for level, mark, text in items:
+        left = x + 24 * level
+        runs += [run(mark, left, y), *words(text, left + 18, y)]
+        y += 12
+    return runs
+
+
+NESTED = [
+    (0, "1.", "Survey the valley and its streets."),
+    (1, "a.", "Count the houses in each street."),
+    (1, "b.", "Count the people in each house."),
+    (0, "2.", "Write the report for the council."),
+    (1, "•", "Draw the maps of the valley."),
+    (2, "•", "One map for each parish."),
+    (0, "3.", "Present the report at the meeting."),
+]
+
+
+def test_a_list_item_set_further_in_under_another_is_nested_in_it() -> None:
+    (md,) = markdown(page(_nested_list(NESTED)))
+    assert md.splitlines()[2:] == [
+        "1. Survey the valley and its streets.",
+        "   - a. Count the houses in each street.",
+        "   - b. Count the people in each house.",
+        "2. Write the report for the council.",
+        "   - Draw the maps of the valley.",
+        "     - One map for each parish.",
+        "3. Present the report at the meeting.",
+    ]
+
+
+def test_a_list_in_the_next_column_is_not_nested_in_the_last() -> None:
+    # The second column's list starts right below the level of the first's last item, but
+    # beyond its end: a list of its own.
+    first = _nested_list([(0, "•", "left item one"), (0, "•", "left item two")])
+    second = _nested_list([(0, "•", "right item one"), (0, "•", "right item two")], x=330, y=136)
+    (md,) = markdown(page(first + second))
+    assert "- right item one" in md.splitlines() and "  - right item one" not in md
+
+
+def test_a_list_far_below_another_is_not_nested_in_it() -> None:
+    # Two lists with nothing drawn between them but space (a figure's image), the second set
+    # further in: each is a list of its own.
+    first = _nested_list([(0, "•", "first list item one"), (0, "•", "first list item two")])
+    second = _nested_list([(1, "•", "later item one"), (1, "•", "later item two")], y=400)
+    (md,) = markdown(page(first + second))
+    assert "- later item one" in md.splitlines()

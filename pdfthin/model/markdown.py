@@ -208,8 +208,13 @@ def render_page(
     plain_out: list[str] = []
     plain_length = 0
     glue = ""
+    nest = _Nesting()
     for block in blocks:
         text, plain, marks = _render(block, known_words, ocr_layer)
+        if block.kind == "list_item" and text:
+            text = nest.indented(block, text)
+        elif text:
+            nest.close()
         plain_at = -1
         if plain:
             if plain_out:
@@ -236,6 +241,47 @@ def render_page(
         length += len(text)
         previous = block.kind
     return "".join(out), anchors, "".join(plain_out)
+
+
+#: A list item starting this many ems (of its text) or more right of the item above it, within
+#: that item's width, is nested in it ...
+NEST_EM = 1.0
+#: ... when it follows it within this many ems, below it (not a list of the next column).
+NEST_GAP_EM = 2.0
+
+
+class _Nesting:
+    """The list items open above the one being rendered, outermost first, each with where
+    its text starts in the Markdown (the spaces before it and its marker): a list item set
+    further in under another item is nested in it, indented to its text (CommonMark)."""
+
+    def __init__(self) -> None:
+        self.open: list[tuple[Block, int]] = []
+        self.last: Block | None = None
+
+    def close(self) -> None:
+        self.open = []
+        self.last = None
+
+    def indented(self, block: Block, text: str) -> str:
+        """``text`` (a rendered list item) indented to the item it is nested in, if any."""
+        em = block.size or 1.0
+        last = self.last
+        if last is None or not -0.5 * em <= block.y0 - last.y1 <= NEST_GAP_EM * em:
+            self.open = []  # the first item of a list
+        while self.open and not _nested(self.open[-1][0], block, em):
+            self.open.pop()
+        pad = self.open[-1][1] if self.open else 0
+        head = text.index(" ") + 1  # "- " or "12. "
+        self.open.append((block, pad + head))
+        self.last = block
+        if not pad:
+            return text
+        return "\n".join(" " * pad + line for line in text.split("\n"))
+
+
+def _nested(parent: Block, block: Block, em: float) -> bool:
+    return parent.x0 + NEST_EM * em <= block.x0 < parent.x1
 
 
 #: Numbers kept per line of a block in :attr:`Anchor.lines`: where its text starts in the
