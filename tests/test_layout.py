@@ -1357,3 +1357,27 @@ def test_a_list_far_below_another_is_not_nested_in_it() -> None:
     second = _nested_list([(1, "•", "later item one"), (1, "•", "later item two")], y=400)
     (md,) = markdown(page(first + second))
     assert "- later item one" in md.splitlines()
+
+
+def _raised(mark: str, text: str) -> list[TextRun]:
+    """A 7 pt ``mark`` raised 3 pt at x 72, then ``text`` in 10 pt half a point after it."""
+    first = run(mark, 72, 97, 7.0)
+    return [first, run(text, first.x1 + 0.5, 100)]
+
+
+@pytest.mark.parametrize(
+    ("mark", "text", "reads"),
+    [
+        ("1", "Parish records, volume 3.", "1 Parish records, volume 3."),
+        ("†", "Developmental Endocrinology", "† Developmental Endocrinology"),
+        # Before a sign or a figure, a formula's raised piece: no space.
+        ("1", "/2", "1/2"),
+        ("2", "−n", "2−n"),
+        ("3", ". Assuming", "3. Assuming"),
+    ],
+)
+def test_a_raised_mark_at_a_lines_start_is_a_word_of_its_own(
+    mark: str, text: str, reads: str
+) -> None:
+    (line,) = build_lines(_raised(mark, text))
+    assert line.text == reads

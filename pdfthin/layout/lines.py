@@ -757,6 +757,18 @@ def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
 _NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶#]|[a-z])$")
 
 
+def _raised_mark(mark: TextRun, run: TextRun) -> bool:
+    """A note's mark raised before its text at the start of a line ("¹" and "Parish records,
+    ..."): a word of its own, however close it is set. Not before a sign or a figure (a
+    formula's "2" and "−n", a fraction's "1" and "/2")."""
+    return (
+        run.text[:1].isalpha()
+        and mark.size <= 0.85 * run.size
+        and mark.y1 < run.y1 - 0.1 * run.size
+        and _NOTE_MARK.match(mark.text.strip()) is not None
+    )
+
+
 def _sublabel(text: str) -> bool:
     """A sub-caption label: "(b)", "b)", "12)"."""
     return _SUBLABEL.match(text.strip()) is not None
@@ -1083,7 +1095,11 @@ def _make_line(runs: list[TextRun]) -> Line:
             em = min(prev.size, run.size) or 1.0
             threshold = PUNCT_GAP_EM if text[:1] in _CLOSING else WORD_GAP_EM
             if (
-                (gap > threshold * em or prev.space_after)
+                (
+                    gap > threshold * em
+                    or prev.space_after
+                    or (prev is first and _raised_mark(prev, run))
+                )
                 and parts
                 and not parts[-1].endswith(" ")
                 and not text.startswith(" ")
