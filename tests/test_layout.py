@@ -1381,3 +1381,14 @@ def test_a_raised_mark_at_a_lines_start_is_a_word_of_its_own(
 ) -> None:
     (line,) = build_lines(_raised(mark, text))
     assert line.text == reads
+
+
+def test_a_forms_label_reads_with_its_blank() -> None:
+    # "Name of applicant:" and its blank to fill in, several ems apart: one line, not the
+    # label and then a paragraph of underscores.
+    runs: list[TextRun] = []
+    for i, label in enumerate(["Name of applicant:", "Date of birth:", "Parish:"]):
+        runs += [*words(label, 72, 100 + 15 * i), run("_" * 28, 200, 100 + 15 * i)]
+    (md,) = markdown(page(runs))
+    assert md.splitlines()[0] == "Name of applicant: " + "_" * 28
+    assert "Date of birth: ____" in md

@@ -239,11 +239,17 @@ def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
         # after a wide gap are the next column of a page, an index, a figure's labels. So
         # are values with a column of text on their right, whatever is left of the gap
         # (what starts after ``a`` ends, however short ``a`` is).
-        if b.x0 <= a.x1 or not values(b.text) or sides.text_after(b, a.x1):
+        if b.x0 <= a.x1 or not (values(b.text) or _blank(b.text)) or sides.text_after(b, a.x1):
             groups.append([b])  # a gutter between columns of text, or text drawn over text
         else:
             groups[-1].append(b)
     return groups
+
+
+def _blank(text: str) -> bool:
+    """A form's blank to fill in ("Name: ________"): underscores, nothing else."""
+    stripped = text.strip()
+    return len(stripped) >= 3 and not stripped.strip("_")
 
 
 def _joined(pieces: list[Line]) -> Line:
