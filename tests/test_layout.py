@@ -1392,3 +1392,48 @@ def test_a_forms_label_reads_with_its_blank() -> None:
     (md,) = markdown(page(runs))
     assert md.splitlines()[0] == "Name of applicant: " + "_" * 28
     assert "Date of birth: ____" in md
+
+
+# --- Bullets of a symbol font mapped to the private use area ---------------------------------
+
+
+@pytest.mark.parametrize("apart", [True, False])
+def test_a_symbol_fonts_bullet_in_the_private_use_area_opens_a_list_item(apart: bool) -> None:
+    # Word sets its bullets in Symbol, mapped to U+F0B7: set apart at a hanging indent, or
+    # followed by a space in the same string. Markdown leaves the glyph out: the items were
+    # read as the lines of one paragraph.
+    b = PdfBuilder()
+    text = b.font_standard("Times-Roman", encoding="/WinAnsiEncoding")
+    symbol = b.font_standard("Symbol", to_unicode={0xB7: "\uf0b7"})
+    ops = [b"BT /F1 10 Tf 72 720 Td (The plan has three parts:) Tj ET"]
+    items = [b"Survey the valley and its streets.", b"Write the report.", b"Present it."]
+    for i, item in enumerate(items):
+        y = 706 - 12 * i
+        if apart:
+            ops.append(b"BT /F2 10 Tf 80 %d Td (\\267) Tj ET" % y)
+            ops.append(b"BT /F1 10 Tf 98 %d Td (%s) Tj ET" % (y, item))
+        else:
+            ops.append(b"BT /F2 10 Tf 80 %d Td (\\267) Tj /F1 10 Tf ( %s) Tj ET" % (y, item))
+    b.add_page(b"\n".join(ops), {"Font": {"F1": text, "F2": symbol}})
+    md = pdfthin.open(b.build()).pages[0].markdown
+    assert md.splitlines()[2:] == ["- " + item.decode() for item in items]
+
+
+def test_a_private_use_glyph_before_signs_opens_no_list_item() -> None:
+    # A formula's large brace (a math font's glyph in the private use area) opens lines of
+    # signs and figures: no item.
+    runs = [run("\uf8f1", 72, 100), *words(". 2 = x", 84, 100)]
+    runs += [run("\uf8f2", 72, 112), *words("∂x ∂u", 84, 112)]
+    (md,) = markdown(page(runs))
+    assert not any(line.startswith("- ") for line in md.splitlines())
+
+
+def test_a_list_item_goes_on_under_its_text_after_a_short_line() -> None:
+    # The item's third line stops short (a word broken at the line's end), the next line
+    # goes on under the item's text, not under its bullet: the same item.
+    runs = [run("•", 72, 100), *words("Powerful, since its technology speeds the backup", 85, 100)]
+    runs += words("process up in a network, giving you a reliable", 85, 112)
+    runs += words("backup in a short time. Its multi-", 85, 124)
+    runs += words("threaded feature allows many backups at once.", 85, 136)
+    (md,) = markdown(page(runs))
+    assert md.count("- ") == 1 and "multi-threaded" in md and "\n\n" not in md

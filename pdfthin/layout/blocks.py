@@ -14,7 +14,7 @@ import itertools
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.lines import GUTTER_MIN_ROWS, LABEL_MAX_EM
+from pdfthin.layout.lines import GUTTER_MIN_ROWS, LABEL_MAX_EM, is_bullet
 from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
 
@@ -71,11 +71,22 @@ def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
     overlap = (lx1 if lx1 < bx1 else bx1) - (lx0 if lx0 > bx0 else bx0)
     if overlap <= 0.3 * (long if long < wide else wide):
         return False
-    # A short line followed by an indented one ends a paragraph (or a run-in heading line).
+    # A short line followed by an indented one ends a paragraph (or a run-in heading line),
+    # unless the block is a list item hanging from its bullet (the first line starts with
+    # one, further left) and the line goes on under the item's text ("... Its “multi-" and
+    # "threaded” feature ...").
     right = lx1 if lx1 > bx1 else bx1
     short = last.x1 < right - 2.0 * em
     indented = line.x0 > block.x0 + 0.5 * em and line.x0 > last.x0 - 0.5 * em
-    return not (short and indented)
+    if not (short and indented):
+        return True
+    first = block.lines[0]
+    return (
+        first is not last
+        and is_bullet(first.text[:1])
+        and first.x0 < last.x0 - 0.5 * em
+        and abs(lx0 - last.x0) <= 0.5 * em
+    )
 
 
 def summarise(block: Block) -> None:

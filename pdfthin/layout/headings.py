@@ -27,7 +27,7 @@ from itertools import pairwise
 from operator import itemgetter
 
 from pdfthin.layout.blocks import summarise
-from pdfthin.layout.lines import LIST_BULLETS
+from pdfthin.layout.lines import is_bullet
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: A block this much larger than the body text (and at least a point larger) may be a heading.
@@ -95,7 +95,6 @@ _EMAIL = re.compile(r"\S@\S+\.\w")
 _OPERATOR = re.compile(r"[=←→⇐⇒≤≥≠≈≡<>∈∉⊂⊆∑∏∫±×÷]|\s[+*/^]\s|:=")
 #: A table-of-contents entry: dot leaders, or a title followed by its page number.
 _TOC_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|_{4,}")
-_BULLETS = frozenset(LIST_BULLETS)
 _FOLIO = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$")
 _TRAILING_NUMBER = re.compile(r"\s(\d{1,4}|[ivxlc]{1,6})$")
 
@@ -550,7 +549,7 @@ def _shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
     text = block.text.strip()
     if not text or len(text) > MAX_HEADING_CHARS:
         return False
-    if text[0] in _BULLETS or text.endswith((",", ";")):
+    if is_bullet(text[0]) or text.endswith((",", ";")):
         return False
     if (text.endswith(":") and len(text) > 40) or _sideways(block):
         return False

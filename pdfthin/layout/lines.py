@@ -693,18 +693,27 @@ def is_monospace(font: str) -> bool:
 
 
 #: The characters that open a list item as its bullet ("-" included: a list typed with
-#: hyphens is one), for lines and for the blocks made of them (structure, headings).
+#: hyphens is one), for lines and for the blocks made of them (structure, headings) ...
 LIST_BULLETS = "•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-"
+#: ... and a character class of them with the private use area, where a symbol font's
+#: glyphs are often mapped (Symbol's and Wingdings' bullets, U+F0B7, U+F0A7, U+F0D8 ...):
+#: such a glyph opening a line is no letter of any script (Markdown leaves it out).
+BULLET_CLASS = "[" + re.escape(LIST_BULLETS) + "\ue000-\uf8ff]"
+
+
+def is_bullet(char: str) -> bool:
+    """Whether ``char`` (one character) is a list item's bullet (``BULLET_CLASS``)."""
+    return char in LIST_BULLETS or "\ue000" <= char <= "\uf8ff"
+
+
 # A label hanging before its line's text, always: a reference's "[12]", a number "3.", a
 # round bullet. Not "(1)": equation numbers look like that, and sit right before the next
 # column.
 _LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►])$")
 # Other list markers ("-", "–", "*", "2)", "a)", "(b)", "iv."): a dash, a dot or a lone
 # letter is also a table's empty cell, an operator or an initial, so one hangs only before a
-# word ("– 12" is two cells) and in a column of markers (see _marker_column).
-_MARKER = re.compile(
-    r"^(?:[" + re.escape(LIST_BULLETS) + r"]|\d{1,3}\)|\(?(?:[a-zA-Z]|[ivxIVX]{1,5})[.)])$"
-)
+# word ("– 12" is two cells) and in a column of markers (see _join_marker_rows).
+_MARKER = re.compile(r"^(?:" + BULLET_CLASS + r"|\d{1,3}\)|\(?(?:[a-zA-Z]|[ivxIVX]{1,5})[.)])$")
 #: List markers line up: one counts when another starts within this many ems of its start
 #: (of the smaller size), on another line.
 MARKER_ALIGN_EM = 1.0

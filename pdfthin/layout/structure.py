@@ -56,7 +56,11 @@ _PAGE_NUMBER = re.compile(
     r"(?:\s*(?:of|/|von|de)\s*\d{1,4})?$",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^([" + re.escape(LIST_BULLETS) + r"])\s+(?=\S)")
+# A bullet, then the item's text; a symbol font's glyph in the private use area only before
+# a word (a formula's large bracket or brace opens lines of signs and figures).
+_BULLET = re.compile(
+    r"^(?:([" + re.escape(LIST_BULLETS) + r"])\s+(?=\S)|[\ue000-\uf8ff]\s+(?=[^\W\d_]))"
+)
 _ENUM = re.compile(r"^(\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: Marks that open footnotes as well as list items.
