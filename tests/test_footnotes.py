@@ -76,9 +76,9 @@ def test_two_marks_and_their_notes_become_footnotes_and_the_plain_text_stays() -
     md = first.markdown
     assert "stated here and[^1] it" in md
     assert "claim after it[^2], here" in md
-    # The second definition on the line after the first (GitHub reads both); the space after
-    # a note's mark as printed: none after the raised 1, one after the 2.
-    assert "\n\n[^1]:The first note says this.\n[^2]: The second note." in md
+    # The second definition on the line after the first (GitHub reads both); a space after
+    # each mark: the raised 1 is a word of its own, the 2 is followed by one as printed.
+    assert "\n\n[^1]: The first note says this.\n[^2]: The second note." in md
     assert md.count("[^1]") == 2 and md.count("[^2]") == 2
     # Plain text, search and anchors read the page as printed.
     assert "[^" not in first.text
