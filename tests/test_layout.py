@@ -1437,3 +1437,15 @@ def test_a_list_item_goes_on_under_its_text_after_a_short_line() -> None:
     runs += words("threaded feature allows many backups at once.", 85, 136)
     (md,) = markdown(page(runs))
     assert md.count("- ") == 1 and "multi-threaded" in md and "\n\n" not in md
+
+
+def test_two_markers_before_an_items_text_read_with_it() -> None:
+    # "-" then "a)" then the words, each set apart, on three rows: one line each, whatever
+    # order the runs come in.
+    runs: list[TextRun] = []
+    for i, mark in enumerate(["a)", "b)", "c)"]):
+        y = 100 + 12 * i
+        runs += [run("-", 72, y), run(mark, 90, y), *words("the item text goes here", 110, y)]
+    for ordered in (runs, runs[::-1]):
+        texts = [ln.text for ln in build_lines(ordered)]
+        assert texts == [f"- {m} the item text goes here" for m in ("a)", "b)", "c)")]

@@ -525,8 +525,8 @@ def _join_label_rows(opened: list[_Open], gutters: list[tuple[float, float]]) ->
             left, start = a.runs[0].x0, b.runs[0].x0
             if not 0 < start - a.right <= LABEL_GAP_EM * em or a.right - left > LABEL_MAX_EM * em:
                 continue
-            beside = described == i - 1  # (see crowded below)
-            described = i + 1  # set as a label's value is (whatever its words)
+            beside = described == i - 1  # the cell before ``a`` is a label's value
+            described = i + 1  # ``b`` is ``a``'s value, whatever its words
             if not _label_pair(a.runs, b.runs):
                 continue
             crowded = (
@@ -591,11 +591,14 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
                 continue
             if not b.runs[0].text.lstrip()[:1].isalpha():
                 continue  # "– 12": a table's empty cell, then a figure
-            if i > 0:
+            before = row[i - 1] if i > 0 else None
+            if before is not None and not (
+                len(before.runs) == 1 and _is_marker(before.runs[0].text)
+            ):
                 if columns is None:
                     columns = _column_gutters(gutters, pieces)
                 if not any(row[i - 1].right <= g1 and left >= g0 for g0, g1 in columns):
-                    continue  # a cell before it in its column
+                    continue  # a cell before it in its column (a marker may be: "-", "a)")
             pairs.append((left, start, em, a, b))
     pairs.sort(key=operator.itemgetter(0, 1))
     joined: set[int] = set()
@@ -610,17 +613,20 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
             if abs(start2 - start) <= align:
                 joined.update((i, j))
                 break
-    for k in joined:
+    # Right to left: a marker before another ("-" then "a)") takes it with its words.
+    for k in sorted(joined, key=lambda k: -pairs[k][0]):
         a, b = pairs[k][3], pairs[k][4]
-        for run in b.runs:
-            a.add(run)
-        b.runs = []
+        if a.runs and b.runs:
+            for run in b.runs:
+                a.add(run)
+            b.runs = []
 
 
 def _is_marker(text: str) -> bool:
     return len(text) <= 8 and _MARKER.match(text.strip()) is not None
 
 
+#: How many pairs after a marker (in order of their starts) are asked whether they line up.
 _MARKER_LOOK = 8
 
 
