@@ -1449,3 +1449,57 @@ def test_two_markers_before_an_items_text_read_with_it() -> None:
     for ordered in (runs, runs[::-1]):
         texts = [ln.text for ln in build_lines(ordered)]
         assert texts == [f"- {m} the item text goes here" for m in ("a)", "b)", "c)")]
+
+
+# --- A page's head drawn after its body -------------------------------------------------------
+
+
+def _drawn(runs: list[TextRun], first: int = 0) -> list[TextRun]:
+    """``runs`` in drawing order from ``first`` on (their ``seq``)."""
+    return [dataclasses.replace(r, seq=first + k) for k, r in enumerate(runs)]
+
+
+PARAGRAPHS = [
+    [f"paragraph {p} line {i} of the body text of this page, set as prose" for i in range(3)]
+    for p in range(3)
+]
+
+
+def _body(y: float = 140.0) -> list[TextRun]:
+    runs: list[TextRun] = []
+    for lines in PARAGRAPHS:
+        for text in lines:
+            runs += words(text, 72, y)
+            y += 12
+        y += 10
+    return runs
+
+
+def test_a_title_drawn_after_the_text_it_heads_comes_first() -> None:
+    # The page draws its body, then its title and byline above it: read as drawn, the title
+    # came last.
+    body = _drawn(_body())
+    head = _drawn([*words("A History of the Valley", 72, 100, 18.0)], len(body))
+    byline = _drawn(words("Jane Doe, Valley Historical Society", 72, 120), len(body) + 9)
+    (md,) = markdown(page(body + head + byline))
+    lines = [ln for ln in md.splitlines() if ln]
+    assert lines[0] == "# A History of the Valley"
+    assert lines[1] == "Jane Doe, Valley Historical Society"
+    assert lines[2].startswith("paragraph 0 line 0")
+
+
+def test_a_heading_beside_text_drawn_before_it_stays_where_it_is_read() -> None:
+    # Two columns: the first begins with a short line level with the second's heading, drawn
+    # first. The heading is not moved before the first column.
+    left = words("ning of a word", 72, 100)
+    left += [
+        w for i in range(9) for w in words(f"the first column line {i} runs on", 72, 112 + 12 * i)
+    ]
+    left = _drawn(left)
+    right = [*words("II. A Heading", 330, 100, 14.0)]
+    right += [
+        w for i in range(6) for w in words("the second column's text runs on", 330, 116 + 12 * i)
+    ]
+    (md,) = markdown(page(left + _drawn(right, len(left))))
+    lines = [ln for ln in md.splitlines() if ln]
+    assert lines[0] == "ning of a word"

@@ -33,8 +33,36 @@ def reading_order(blocks: list[Block]) -> list[Block]:
     out: list[Block] = []
     _order(blocks, out, 0)
     if _stream_agrees(out) and not _drawn_across(out):
-        return sorted(_split_interleaved(out), key=lambda b: b.seq)
+        return _head_first(sorted(_split_interleaved(out), key=lambda b: b.seq), out)
     return out
+
+
+#: A block set this many times the size of the page's body text (the size most of its
+#: characters have) is in large type (a title, a heading).
+LARGE_TYPE = 1.2
+
+
+def _head_first(drawn: list[Block], geometric: list[Block]) -> list[Block]:
+    """``drawn`` (the page's blocks in drawing order) with its head first when the page drew
+    it last: a block in large type above everything drawn before it (a title drawn after
+    the text it heads), with what was drawn after it above that text (its byline)."""
+    weights: dict[float, int] = {}
+    for b in geometric:
+        for line in b.lines:
+            weights[line.size] = weights.get(line.size, 0) + len(line.text)
+    if not weights:
+        return drawn
+    large = LARGE_TYPE * max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    for k, block in enumerate(drawn):
+        if k == 0 or block.size <= large or block.kind == "table":
+            continue
+        floor = min(b.y0 for b in drawn[:k])
+        if floor < block.y1:
+            continue  # text drawn before it stands beside or above it
+        head = sorted((b for b in drawn[k:] if b.y1 <= floor), key=lambda b: (b.y0, b.x0))
+        ids = {id(b) for b in head}
+        return head + [b for b in drawn if id(b) not in ids]
+    return drawn
 
 
 #: Share of the line-to-line steps inside multi-line blocks that the drawing order may take
