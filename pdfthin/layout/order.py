@@ -53,15 +53,13 @@ def _head_first(drawn: list[Block], geometric: list[Block]) -> list[Block]:
     if not weights:
         return drawn
     large = LARGE_TYPE * max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    floor = float("inf")  # the top of what was drawn so far (kept as it goes: linear)
     for k, block in enumerate(drawn):
-        if k == 0 or block.size <= large or block.kind == "table":
-            continue
-        floor = min(b.y0 for b in drawn[:k])
-        if floor < block.y1:
-            continue  # text drawn before it stands beside or above it
-        head = sorted((b for b in drawn[k:] if b.y1 <= floor), key=lambda b: (b.y0, b.x0))
-        ids = {id(b) for b in head}
-        return head + [b for b in drawn if id(b) not in ids]
+        if k and block.size > large and block.kind != "table" and block.y1 <= floor:
+            head = sorted((b for b in drawn[k:] if b.y1 <= floor), key=lambda b: (b.y0, b.x0))
+            ids = {id(b) for b in head}
+            return head + [b for b in drawn if id(b) not in ids]
+        floor = min(floor, block.y0)
     return drawn
 
 
