@@ -213,3 +213,24 @@ def test_running_lines_partners_at_the_bottom_look_at_the_feet_level_with_them(
     found = structure._running_lines(page, edge, [], None)
     assert {id(b) for b, _ in found} == {id(b) for b in [*feet, level]}
     assert len(calls) <= len(alike) + 1
+
+
+def test_a_column_of_labels_is_not_sought_in_a_crowded_band() -> None:
+    """Each label-and-words pair asks the lines around it whether the labels make a column:
+    in a band crowding more lines than ``MAX_SIDE_LINES`` it asks nothing (a hostile page of
+    thousands of pairs in one band stays linear), where a glossary's few are a column."""
+    from pdfthin.layout.blocks import MAX_SIDE_LINES, _Sides
+
+    def pairs(n: int, pitch: float) -> list[Line]:
+        out: list[Line] = []
+        for i in range(n):
+            out += [
+                _line("Term", 72, 100 + pitch * i),
+                _line("the words of it", 150, 100 + pitch * i),
+            ]
+        return out
+
+    glossary = pairs(5, 12.0)
+    assert _Sides(glossary).labels_before(glossary[0], glossary[1])
+    crowded = pairs(MAX_SIDE_LINES, 0.01)
+    assert not _Sides(crowded).labels_before(crowded[0], crowded[1])

@@ -114,6 +114,9 @@ SIDE_WINDOW_EM = 20.0
 #: are lines of words (``wordy``), holding at least this share of the side's characters.
 TEXT_SIDE_LINES = 3
 TEXT_SIDE_SHARE = 0.6
+#: A column of labels is looked for among at most this many lines around a row (a screenful
+#: of a few columns holds a few hundred); a page crowding more into the band has none.
+MAX_SIDE_LINES = 400
 
 
 def rejoin_rows(lines: list[Line]) -> list[Line]:
@@ -217,6 +220,8 @@ class _Sides:
         reach = SIDE_WINDOW_EM * em
         lo = bisect.bisect_left(self.ys, label.y1 - reach)
         hi = bisect.bisect_right(self.ys, label.y1 + reach)
+        if hi - lo > MAX_SIDE_LINES:
+            return False  # a band this crowded is no column of labels (and stays linear)
         starts: dict[int, bool] = {}  # baselines (in quarter ems) of the text column's lines
         labels: list[Line] = []
         for k in range(lo, hi):
