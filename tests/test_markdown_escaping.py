@@ -6,6 +6,7 @@ made of such text and on the first pages of every corpus file."""
 from __future__ import annotations
 
 import re
+import textwrap
 from html.parser import HTMLParser
 
 import pytest
@@ -114,6 +115,10 @@ def mismatches(doc: pdfthin.Document, pages: int) -> list[str]:
             if a.kind == "code" or a.plain < 0:
                 continue
             markdown = page.markdown[a.offset : a.offset + a.length]
+            if a.kind == "list_item":
+                # A nested item is indented to its parent's text: alone, without that
+                # indentation, it renders as the item it is.
+                markdown = textwrap.dedent(markdown)
             plain = page.text[a.plain : a.plain + a.plain_length]
             footnotes = _FOOTNOTE.search(markdown) is not None
             if footnotes:  # [^1] and [^1]: (pdfthin/model/footnotes.py) as their marks
