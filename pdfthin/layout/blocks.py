@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
@@ -89,17 +90,21 @@ def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
     )
 
 
-def summarise(block: Block) -> None:
+def size_weights(lines: Iterable[Line], key: Callable[[float], float] = float) -> dict[float, int]:
+    """The characters ``lines`` set at each text size (``key`` of the size): the size that
+    sets the most is the text's own (a block's size, a page's body size)."""
     weights: dict[float, int] = {}
-    bold = total = 0
-    for line in block.lines:
-        n = len(line.text)
-        weights[line.size] = weights.get(line.size, 0) + n
-        total += n
-        if line.bold:
-            bold += n
+    for line in lines:
+        size = key(line.size)
+        weights[size] = weights.get(size, 0) + len(line.text)
+    return weights
+
+
+def summarise(block: Block) -> None:
+    weights = size_weights(block.lines)
     block.size = max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
-    block.bold = bold * 2 > total
+    bold = sum(len(line.text) for line in block.lines if line.bold)
+    block.bold = bold * 2 > sum(weights.values())
 
 
 # --- the row safety net -----------------------------------------------------------------------

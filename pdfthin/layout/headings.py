@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import pairwise
 from operator import itemgetter
 
-from pdfthin.layout.blocks import summarise
+from pdfthin.layout.blocks import size_weights, summarise
 from pdfthin.layout.lines import is_bullet
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -317,13 +317,8 @@ def size_bucket(size: float) -> float:
 
 def body_size(pages: list[PageLayout]) -> float:
     """The most common text size, by characters (tables left out)."""
-    weights: dict[float, int] = defaultdict(int)
-    for page in pages:
-        for block in page.blocks:
-            if block.kind == "table":
-                continue
-            for line in block.lines:
-                weights[size_bucket(line.size)] += len(line.text)
+    lines = (line for p in pages for b in p.blocks if b.kind != "table" for line in b.lines)
+    weights = size_weights(lines, size_bucket)
     if not weights:
         return 0.0
     return max(weights.items(), key=lambda kv: (kv[1], -kv[0]))[0]

@@ -576,14 +576,14 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
     words: a list's marks and its text's indent repeat; a formula's operator, an initial or
     a table's empty cell ("Town hall  -  Complete") does not start its row."""
     pieces = [o for o in opened if o.runs]
-    if not any(len(o.runs) == 1 and _is_marker(o.runs[0].text) for o in pieces):
+    if not any(len(o.runs) == 1 and is_marker(o.runs[0].text) for o in pieces):
         return  # (most pages)
     columns: list[tuple[float, float]] | None = None
     pairs: list[tuple[float, float, float, _Open, _Open]] = []  # marker, words: starts, em
     for row in _open_rows(pieces):
         for i in range(len(row) - 1):
             a, b = row[i], row[i + 1]
-            if len(a.runs) != 1 or not _is_marker(a.runs[0].text):
+            if len(a.runs) != 1 or not is_marker(a.runs[0].text):
                 continue
             em = min(a.size, b.size) or 1.0
             left, start = a.runs[0].x0, b.runs[0].x0
@@ -593,7 +593,7 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
                 continue  # "– 12": a table's empty cell, then a figure
             before = row[i - 1] if i > 0 else None
             if before is not None and not (
-                len(before.runs) == 1 and _is_marker(before.runs[0].text)
+                len(before.runs) == 1 and is_marker(before.runs[0].text)
             ):
                 if columns is None:
                     columns = _column_gutters(gutters, pieces)
@@ -622,7 +622,8 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
             b.runs = []
 
 
-def _is_marker(text: str) -> bool:
+def is_marker(text: str) -> bool:
+    """Whether ``text`` is a list item's mark alone: a bullet, "2)", "a)", "(b)", "iv."."""
     return len(text) <= 8 and _MARKER.match(text.strip()) is not None
 
 
@@ -707,6 +708,12 @@ LIST_BULLETS = "•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-
 BULLET_CLASS = "[" + re.escape(LIST_BULLETS) + "\ue000-\uf8ff]"
 
 
+#: An enumerated item's number and letter (a roman numeral counts as letters), before its
+#: "." or ")" and after an optional "(": the one vocabulary of enumeration marks.
+ENUM_NUMBER = r"\d{1,3}"
+ENUM_LETTER = r"(?:[a-zA-Z]|[ivxIVX]{1,5})"
+
+
 def is_bullet(char: str) -> bool:
     """Whether ``char`` (one character) is a list item's bullet (``BULLET_CLASS``)."""
     return char in LIST_BULLETS or "\ue000" <= char <= "\uf8ff"
@@ -719,7 +726,9 @@ _LABEL = re.compile(r"^(?:\[[^\]]{1,24}\]|\d{1,3}\.|[•◦▪‣●○■□►
 # Other list markers ("-", "–", "*", "2)", "a)", "(b)", "iv."): a dash, a dot or a lone
 # letter is also a table's empty cell, an operator or an initial, so one hangs only before a
 # word ("– 12" is two cells) and in a column of markers (see _join_marker_rows).
-_MARKER = re.compile(r"^(?:" + BULLET_CLASS + r"|\d{1,3}\)|\(?(?:[a-zA-Z]|[ivxIVX]{1,5})[.)])$")
+_MARKER = re.compile(
+    r"^(?:" + BULLET_CLASS + r"|" + ENUM_NUMBER + r"\)|\(?" + ENUM_LETTER + r"[.)])$"
+)
 #: List markers line up: one counts when another starts within this many ems of its start
 #: (of the smaller size), on another line.
 MARKER_ALIGN_EM = 1.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 
-from pdfthin.layout.blocks import summarise
+from pdfthin.layout.blocks import size_weights, summarise
 from pdfthin.layout.lines import COLUMN_LINE_EM, GUTTER_MIN_ROWS
 from pdfthin.layout.types import Block, Line
 
@@ -46,10 +46,7 @@ def _head_first(drawn: list[Block], geometric: list[Block]) -> list[Block]:
     """``drawn`` (the page's blocks in drawing order) with its head first when the page drew
     it last: a block in large type above everything drawn before it (a title drawn after
     the text it heads), with what was drawn after it above that text (its byline)."""
-    weights: dict[float, int] = {}
-    for b in geometric:
-        for line in b.lines:
-            weights[line.size] = weights.get(line.size, 0) + len(line.text)
+    weights = size_weights(line for b in geometric for line in b.lines)
     if not weights:
         return drawn
     large = LARGE_TYPE * max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]

@@ -17,7 +17,7 @@ from operator import itemgetter
 
 from pdfthin.layout.blocks import ROW_BASELINE_EM
 from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
-from pdfthin.layout.lines import LIST_BULLETS
+from pdfthin.layout.lines import ENUM_LETTER, ENUM_NUMBER, LIST_BULLETS
 from pdfthin.layout.tables.values import row_words
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -61,7 +61,7 @@ _PAGE_NUMBER = re.compile(
 _BULLET = re.compile(
     r"^(?:([" + re.escape(LIST_BULLETS) + r"])\s+(?=\S)|[\ue000-\uf8ff]\s+(?=[^\W\d_]))"
 )
-_ENUM = re.compile(r"^(\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])\s+(?=\S)")
+_ENUM = re.compile(r"^(\(?(?:" + ENUM_NUMBER + "|" + ENUM_LETTER + r")[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: Marks that open footnotes as well as list items.
 _NOTE_MARKS = frozenset("*")

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import mostly_rtl
+from pdfthin.layout.lines import is_marker
 from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
@@ -810,7 +811,8 @@ def _formula(text: str) -> bool:
 
 
 def _marker(text: str) -> bool:
-    return bool(text) and (text.rstrip(".)").isdigit() or text in "•–-*◦▪")
+    """A list's or a note's mark: a number ("3", "3.", "3)") or any list mark."""
+    return text.rstrip(".)").isdigit() or is_marker(text)
 
 
 def _text_columns(columns: list[list[str]]) -> bool:
