@@ -1291,6 +1291,24 @@ def test_a_small_table_with_a_column_of_descriptions_is_a_table() -> None:
     assert "| Floods | homes in the hundred-year flood zone | 1,204 |" in md
 
 
+def test_a_small_titled_table_with_a_description_column_may_leave_a_cell_empty() -> None:
+    # Three rows under a header titling the columns, one value missing: still a table (a
+    # few rows pairing prose with other pieces, untitled, are a formula or a label).
+    runs = [run("Measure", 72, 100, bold=True), run("Description", 200, 100, bold=True)]
+    runs.append(run("Value", 400, 100, bold=True))
+    rows = [
+        ("Water", "share of samples within the limits", "97%"),
+        ("Floods", "homes in the hundred-year flood zone", ""),
+        ("Rail", "passengers per day at the station", "3,310"),
+    ]
+    for i, (label, text, value) in enumerate(rows, 1):
+        runs += [run(label, 72, 100 + 14 * i), *words(text, 200, 100 + 14 * i)]
+        runs += [run(value, 400, 100 + 14 * i)] if value else []
+    (md,) = markdown(page(runs))
+    assert "| Measure | Description | Value |" in md
+    assert "| Floods | homes in the hundred-year flood zone |  |" in md
+
+
 def test_a_bold_header_ends_at_the_first_row_set_in_regular_weight() -> None:
     # The first row holding a figure is the third: the rows of words above it would be one
     # header wrapped over two lines, but only the first is bold.
@@ -1301,6 +1319,46 @@ def test_a_bold_header_ends_at_the_first_row_set_in_regular_weight() -> None:
         runs += [run(t, x, 100 + 12 * i) for t, x in zip(row, (72, 130, 200), strict=True)]
     (md,) = markdown(page(runs))
     assert "| Tag | Type | Width |" in md and "| xx1 | number | word |" in md
+
+
+DESCRIBED = [
+    ("xx1", "number", "31-bit integer representation"),
+    ("000", "object", "pointer to the object's handle"),
+    ("010", "number", "pointer to a double's handle"),
+    ("100", "string", "pointer to the string's handle"),
+    ("110", "boolean", "enumeration for null, undefined, true, false"),
+]
+
+
+def _described_table(x: float, y: float, heading: tuple[float, bool] = (10.0, True)) -> list:
+    """A table titled "Tag | Type | Description" at ``x``, its last column prose; the titles
+    set at ``heading`` (size, bold) from the third on."""
+    size, bold = heading
+    runs = [run("Tag", x, y, bold=True), run("Type", x + 40, y, bold=True)]
+    runs.append(run("Description", x + 100, y, size, bold))
+    for i, row in enumerate(DESCRIBED, 1):
+        runs += [run(row[0], x, y + 12 * i), run(row[1], x + 40, y + 12 * i)]
+        runs += words(row[2], x + 100, y + 12 * i)
+    return runs
+
+
+def test_a_column_of_descriptions_titled_with_the_others_is_the_tables_own() -> None:
+    # Prose at a table's side is the page's other column, and is trimmed from the table:
+    # not when a header row titles it with the table's other columns.
+    runs = _described_table(72, 100)
+    runs += words("The tags above are the low bits of each value as it is stored.", 72, 190)
+    (md,) = markdown(page(runs))
+    assert "| Tag | Type | Description |" in md
+    assert "| 110 | boolean | enumeration for null, undefined, true, false |" in md
+
+
+def test_a_heading_of_the_page_s_other_column_does_not_title_a_tables_column() -> None:
+    # The same rows, the third piece of the top row larger: a heading of the page's other
+    # column standing on the table's header line, its running text beside the rows.
+    runs = _described_table(72, 100, heading=(14.0, True))
+    (md,) = markdown(page(runs))
+    assert "| Tag | Type |" in md and "Description |" not in md
+    assert "| 110 | boolean |" in md
 
 
 # --- Nested lists ----------------------------------------------------------------------------

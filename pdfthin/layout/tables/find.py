@@ -606,11 +606,13 @@ def _aligned_columns(
     # Prose at either side (the other column of the page, beside a table set in one
     # column) is not part of the table.
     prose = _prose_columns(rows, xs, long)
-    while len(xs) > 2 and prose and prose[0] == 0:
+    # ... unless a header row titles it with the table's other columns (descriptions).
+    titled = len(prose) == 1 and _headed(rows[0], xs, long)
+    while not titled and len(xs) > 2 and prose and prose[0] == 0:
         rows = [[ln for ln in row if ln.x1 > xs[1]] for row in rows]
         xs = xs[1:]
         prose = [k - 1 for k in prose[1:]]
-    while len(xs) > 2 and prose and prose[-1] == len(xs) - 2:
+    while not titled and len(xs) > 2 and prose and prose[-1] == len(xs) - 2:
         rows = [[ln for ln in row if ln.x0 < xs[-2]] for row in rows]
         xs = xs[:-1]
         prose = prose[:-1]
@@ -622,9 +624,10 @@ def _aligned_columns(
         return TEXT
     if _drawing(rows, rules):
         return None
-    if prose and len(multi) < 5 and not _full_rows(multi, len(xs) - 1):
+    if prose and not titled and len(multi) < 5 and not _full_rows(multi, len(xs) - 1):
         # A few rows pairing prose with other pieces: a formula or a figure label beside a
-        # line of text, not a table (unless every row fills three columns or more).
+        # line of text, not a table (unless every row fills three columns or more, or a
+        # header titles them).
         return None
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
@@ -660,6 +663,32 @@ def _aligned_columns(
     if not _looks_tabular(grid, len(prose) > 0):
         return None
     return _table_block(grid, [ln for row in rows for ln in row])
+
+
+#: A column's title in a table's header row has at most this many words (a page's other
+#: column has a line of its running text there, or a heading only by chance).
+TITLE_WORDS = 4
+#: ... and titles at least this many columns (a page's two columns can both open with a
+#: heading on one baseline; a label and its value can look like two titles).
+TITLED_COLUMNS = 3
+
+
+def _headed(first: list[Line], xs: list[float], long: dict[int, bool]) -> bool:
+    """Whether ``first`` (the top row) titles every column of ``xs`` (``TITLED_COLUMNS`` or
+    more): one short piece in each, none of them running text. A column of prose under such
+    a title is the table's own (descriptions), not the other column of the page beside it."""
+    if len(first) != len(xs) - 1 or len(first) < TITLED_COLUMNS:
+        return False
+    if len({(ln.size, ln.bold) for ln in first}) > 1:
+        return False  # titles are set alike (a heading beside them is larger or bolder)
+    for k, ln in enumerate(sorted(first, key=lambda ln: ln.x0)):
+        if not xs[k] <= (ln.x0 + ln.x1) / 2 < xs[k + 1] or len(ln.text.split()) > TITLE_WORDS:
+            return False
+        if id(ln) not in long:
+            long[id(ln)] = _long(ln)
+        if long[id(ln)]:
+            return False
+    return True
 
 
 def _full_rows(rows: list[list[Line]], columns: int) -> bool:
