@@ -1200,10 +1200,10 @@ def test_a_glossarys_terms_read_with_their_definitions() -> None:
 
 
 def test_a_tables_rows_stay_whole_when_it_is_not_found() -> None:
-    # Row labels, a column of wrapped descriptions and a column of figures with one missing
-    # (no grid is sure of it): each row's label reads with its description and figure.
-    runs = [run("Measure", 72, 100, bold=True), run("Description", 200, 100, bold=True)]
-    runs.append(run("Value", 400, 100, bold=True))
+    # Row labels, a column of wrapped descriptions and a column of figures with one missing,
+    # no header titling them (no grid is sure of it: with one, they are a table): each row's
+    # label reads with its description and figure.
+    runs: list[TextRun] = []
     y = 116.0
     rows = [
         ("Water", ["share of samples within the limits", "set by the regional authority"], "97%"),
@@ -1359,6 +1359,68 @@ def test_a_heading_of_the_page_s_other_column_does_not_title_a_tables_column() -
     (md,) = markdown(page(runs))
     assert "| Tag | Type |" in md and "Description |" not in md
     assert "| 110 | boolean |" in md
+
+
+PARAMETERS = [
+    ("timeout", "float", ["seconds to wait for the server before", "the call fails"]),
+    ("retries", "int", ["how many times a failed call is tried"]),
+    (
+        "verify",
+        "bool",
+        # (broken where the next word has no room, as a typesetter breaks them)
+        [
+            "whether the server's certificate is",
+            "checked and trusted, so turn it off",
+            "only for local testing",
+        ],
+    ),
+    ("proxy", "str", ["the proxy's address, or none"]),
+]
+
+
+def _parameters(after: tuple[str, float, float] | None = None) -> list[TextRun]:
+    """A table titled "Parameter | Type | Description", a description wrapped over three
+    lines; ``after``: a line (text, left, gap in ems) under the last row."""
+    runs = [run("Parameter", 72, 100, bold=True), run("Type", 160, 100, bold=True)]
+    runs.append(run("Description", 220, 100, bold=True))
+    y = 100.0
+    for name, kind, lines in PARAMETERS:
+        y += 16
+        runs += [run(name, 72, y), run(kind, 160, y)]
+        for k, text in enumerate(lines):
+            runs += words(text, 220, y + 12 * k)
+        y += 12 * (len(lines) - 1)
+    if after is not None:
+        text, x, gap = after
+        runs += words(text, x, y + 10 + gap * 10)
+    return runs
+
+
+def test_a_cells_words_wrapped_over_several_lines_stay_in_their_row() -> None:
+    # Two lines alone on their rows in a row used to end the table (one was a wrapped cell).
+    (md,) = markdown(page(_parameters()))
+    assert (
+        "| verify | bool | whether the server's certificate is checked and trusted, so turn it "
+        "off only for local testing |" in md
+    )
+    assert "| proxy | str | the proxy's address, or none |" in md
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        ("12.5", 220, 0.2),  # a figure does not wrap
+        ("- another item", 220, 0.2),  # a list item's mark opens an item
+        ("note", 220, 0.2),  # its word had room on the line above: a line of its own
+        ("address of the proxy server itself", 220, 1.0),  # set apart: no wrapped line
+    ],
+)
+def test_a_line_under_a_tables_last_cell_is_not_always_its_words_going_on(
+    after: tuple[str, float, float],
+) -> None:
+    (md,) = markdown(page(_parameters(after)))
+    assert "| proxy | str | the proxy's address, or none |" in md
+    assert after[0] in md.split("| proxy |", 1)[1].split("\n", 1)[1]
 
 
 # --- Nested lists ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from layouts import open_with_layouts
 
 from pdfthin.layout.tables.cells import is_value, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
-from pdfthin.layout.tables.find import find_tables
+from pdfthin.layout.tables.find import _run_end, find_tables
 from pdfthin.layout.tables.grid import find_grids
 from pdfthin.layout.types import Block, Line
 
@@ -528,3 +528,44 @@ def test_icdar_body_rows_without_column_rules() -> None:
         "Germany", "Single", "25g", "123", "0.8", "290", "0.7", "391", "0.5", "454", "2.0",
         "188", "2.7",
     ]  # fmt: skip
+
+
+# --- cells wrapped over several lines -----------------------------------------------------------
+
+
+def _rows_of(*rows: list[tuple[str, float]]) -> list[list[Line]]:
+    """Rows 12 points apart (a line's leading at 10 points), each of (text, left) pieces."""
+    return [[ln(t, x, 100 + 12 * i) for t, x in row] for i, row in enumerate(rows)]
+
+
+def test_a_cells_lines_carry_a_run_of_rows_on() -> None:
+    rows = _rows_of(
+        [("verify", 72), ("bool", 160), ("whether the certificate is", 220)],
+        [("checked and trusted, so", 220)],
+        [("only for local testing", 220)],
+        [("proxy", 72), ("str", 160), ("its address", 220)],
+    )
+    assert _run_end(rows, 0) == 3  # two lines alone on their rows ended the run before
+
+
+@pytest.mark.parametrize(
+    "first, below",
+    [
+        # a figure under a cell of words: figures do not wrap
+        ([("proxy", 72), ("str", 160), ("the address of the proxy", 220)], ["12.5", "13.0"]),
+        # a list item's mark opens an item, under a cell of words
+        ([("proxy", 72), ("str", 160), ("the address of the proxy", 220)], ["- one", "- two"]),
+        # letters set one under another (a word written downwards), under a letter
+        ([("Name", 72), ("R", 220)], ["I", "N"]),
+        # a page's two columns of running text: the right one goes on alone under its start
+        (
+            [("the valley was settled in the", 72), ("by farmers who came from", 220)],
+            ["the coast and built a mill", "where the railway came"],
+        ),
+    ],
+)
+def test_lines_under_a_cell_that_are_not_its_words_going_on(
+    first: list[tuple[str, float]], below: list[str]
+) -> None:
+    rows = _rows_of(first, *[[(t, 220)] for t in below])
+    assert _run_end(rows, 0) == 0

@@ -14,8 +14,9 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import mostly_rtl
+from pdfthin.layout.headings import next_word_fits
 from pdfthin.layout.lines import is_marker
-from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
+from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split, wordy
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
 from pdfthin.layout.tables.values import Span, value_boundaries
@@ -44,6 +45,12 @@ MIN_FILL = 0.35
 #: grid's rows that hold text.
 LABEL_BASELINE_EM = 0.25
 ROW_LABEL_SHARE = 0.5
+#: A line alone on its row that starts within this many ems of where a cell of the row above
+#: starts (not the row's first: a paragraph after a table starts at its left) is that cell's
+#: text wrapped onto another line: the run of rows goes on through any number of them.
+CELL_START_EM = 0.5
+#: ... set at most this many ems below it (a line's leading; a title after a table stands apart).
+WRAP_GAP_EM = 0.5
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -537,27 +544,83 @@ def _run_end(
     """The last row of the run starting at ``i``: rows of several pieces, close together,
     with at most one single-piece row (a wrapped cell) between two of them, or a few that
     hold only a row label (section labels of a statement: "Current liabilities:"), left of
-    where the run's second column starts: up to ``labels`` of them in a row."""
+    where the run's second column starts: up to ``labels`` of them in a row; and after a
+    row, the lines its cells' words wrap onto (``_wrapped``), however many."""
     if extents is None:
         extents = _RowExtents.of(rows)
     tops, bottoms, ems = extents
     j = i + 1
-    last_multi = i
+    last_multi = end = i
     second = rows[i][1].x0
+    cells = rows[i]  # the last row's cells, each one's last line
+    measures = _Measures(CELL_START_EM * ems[i], rows[i])
     passed = 0
     while j < len(rows):
         if tops[j] - bottoms[j - 1] > ROW_GAP_EM * ems[j]:
             break
         if len(rows[j]) >= 2:
-            last_multi = j
+            last_multi = end = j
             passed = 0
             second = min(second, rows[j][1].x0)
+            cells = rows[j]
+            measures.add(cells)
+        elif (
+            j == end + 1
+            and tops[j] - bottoms[j - 1] <= WRAP_GAP_EM * ems[j]
+            and (k := _wrapped(rows[j][0], cells, measures)) is not None
+        ):
+            end = j  # a cell's text wrapped onto another line, under its start
+            cells = [*cells[:k], rows[j][0], *cells[k + 1 :]]
+            measures.add(rows[j])
         elif rows[j][0].x1 < second and passed < labels:
             passed += 1
         elif j - last_multi > 1:
             break
         j += 1
-    return last_multi
+    return end
+
+
+class _Measures:
+    """How far right the lines starting at each place of a run of rows reach: a column's
+    measure, as far as its lines show it. Places within ``tolerance`` of each other are
+    one (bucketed: one look-up per line)."""
+
+    def __init__(self, tolerance: float, row: list[Line]) -> None:
+        self.tolerance = tolerance if tolerance > 0 else 1.0
+        self.rights: dict[int, float] = {}
+        self.add(row)
+
+    def add(self, row: list[Line]) -> None:
+        for ln in row:
+            key = int(ln.x0 // self.tolerance)
+            if ln.x1 > self.rights.get(key, ln.x1 - 1):
+                self.rights[key] = ln.x1
+
+    def right(self, x0: float) -> float:
+        key = int(x0 // self.tolerance)
+        return max(self.rights.get(k, x0) for k in (key - 1, key, key + 1))
+
+
+def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
+    """The index of the cell among ``cells`` (the row above) whose words ``line`` carries on:
+    it starts under that cell's start (within ``CELL_START_EM``), not the row's first (a
+    paragraph after a table starts there), both are words (figures do not wrap; a list
+    item's mark starts an item of its own), its first word had no room on the cell's line
+    in the column's measure (the lines of a list in a cell each start an item), and the
+    cells before it are not running text (a page's columns are lines of it side by side,
+    each going on under its start)."""
+    text = line.text.split()
+    if not text or is_value(line.text) or _marker(text[0]):
+        return None
+    for k in range(1, len(cells)):
+        cell = cells[k]
+        if abs(line.x0 - cell.x0) <= measures.tolerance:
+            if len(cell.text.split()) < 2 or is_value(cell.text):
+                return None
+            if not next_word_fits(cell, line, max(measures.right(cell.x0), line.x1)):
+                return None  # its first word had room above: an item of its own (a list)
+            return k if not any(wordy(c.text) for c in cells[:k]) else None
+    return None
 
 
 def _aligned_table(
