@@ -1410,7 +1410,7 @@ def test_a_cells_words_wrapped_over_several_lines_stay_in_their_row() -> None:
     "after",
     [
         ("12.5", 220, 0.2),  # a figure does not wrap
-        ("- another item", 220, 0.2),  # a list item's mark opens an item
+        ("- another item", 72, 0.2),  # a list after the table, at its left
         ("note", 220, 0.2),  # its word had room on the line above: a line of its own
         ("address of the proxy server itself", 220, 1.0),  # set apart: no wrapped line
     ],

@@ -538,6 +538,16 @@ def _rows_of(*rows: list[tuple[str, float]]) -> list[list[Line]]:
     return [[ln(t, x, 100 + 12 * i) for t, x in row] for i, row in enumerate(rows)]
 
 
+def test_a_list_in_a_cell_carries_a_run_of_rows_on() -> None:
+    rows = _rows_of(
+        [("--fast", 72), ("off", 160), ("skips the checks:", 220)],
+        [("- the checksum of each block", 228)],
+        [("- the size of the file", 228)],
+        [("--quiet", 72), ("off", 160), ("prints nothing", 220)],
+    )
+    assert _run_end(rows, 0) == 3
+
+
 def test_a_cells_lines_carry_a_run_of_rows_on() -> None:
     rows = _rows_of(
         [("verify", 72), ("bool", 160), ("whether the certificate is", 220)],
@@ -553,8 +563,11 @@ def test_a_cells_lines_carry_a_run_of_rows_on() -> None:
     [
         # a figure under a cell of words: figures do not wrap
         ([("proxy", 72), ("str", 160), ("the address of the proxy", 220)], ["12.5", "13.0"]),
-        # a list item's mark opens an item, under a cell of words
-        ([("proxy", 72), ("str", 160), ("the address of the proxy", 220)], ["- one", "- two"]),
+        # a list after the table, at its left: under its first cell
+        (
+            [("proxy server", 72), ("str", 160), ("the address of the proxy", 220)],
+            [("- one more", 72), ("the end of the list", 72)],
+        ),
         # letters set one under another (a word written downwards), under a letter
         ([("Name", 72), ("R", 220)], ["I", "N"]),
         # a page's two columns of running text: the right one goes on alone under its start
@@ -565,7 +578,7 @@ def test_a_cells_lines_carry_a_run_of_rows_on() -> None:
     ],
 )
 def test_lines_under_a_cell_that_are_not_its_words_going_on(
-    first: list[tuple[str, float]], below: list[str]
+    first: list[tuple[str, float]], below: list[str | tuple[str, float]]
 ) -> None:
-    rows = _rows_of(first, *[[(t, 220)] for t in below])
+    rows = _rows_of(first, *[[(t, 220) if isinstance(t, str) else t] for t in below])
     assert _run_end(rows, 0) == 0

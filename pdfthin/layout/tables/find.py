@@ -51,6 +51,9 @@ ROW_LABEL_SHARE = 0.5
 CELL_START_EM = 0.5
 #: ... set at most this many ems below it (a line's leading; a title after a table stands apart).
 WRAP_GAP_EM = 0.5
+#: A list in a cell: an item (a mark, then words) set at most this many ems right of the
+#: cell's start (or under it) goes on the cell, however much room the line above left.
+LIST_INDENT_EM = 2.0
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -610,14 +613,16 @@ def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
     cells before it are not running text (a page's columns are lines of it side by side,
     each going on under its start)."""
     text = line.text.split()
-    if not text or is_value(line.text) or _marker(text[0]):
+    if not text or is_value(line.text):
         return None
+    item = _marker(text[0]) and len(text) > 1  # a list in the cell: each item a line
     for k in range(1, len(cells)):
         cell = cells[k]
-        if abs(line.x0 - cell.x0) <= measures.tolerance:
+        indent = line.x0 - cell.x0
+        if abs(indent) <= measures.tolerance or (item and 0 < indent <= LIST_INDENT_EM * line.size):
             if len(cell.text.split()) < 2 or is_value(cell.text):
                 return None
-            if not next_word_fits(cell, line, max(measures.right(cell.x0), line.x1)):
+            if not item and not next_word_fits(cell, line, max(measures.right(cell.x0), line.x1)):
                 return None  # its first word had room above: an item of its own (a list)
             return k if not any(wordy(c.text) for c in cells[:k]) else None
     return None
