@@ -607,11 +607,12 @@ class _Measures:
 def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
     """The index of the cell among ``cells`` (the row above) whose words ``line`` carries on:
     it starts under that cell's start (within ``CELL_START_EM``), not the row's first (a
-    paragraph after a table starts there), both are words (figures do not wrap; a list
-    item's mark starts an item of its own), its first word had no room on the cell's line
-    in the column's measure (the lines of a list in a cell each start an item), and the
-    cells before it are not running text (a page's columns are lines of it side by side,
-    each going on under its start)."""
+    paragraph after a table starts there), both are words (figures do not wrap), its first
+    word had no room on the cell's line in the column's measure (lines that each open an
+    item are no wrapped text), and the cells before it are not running text (a page's
+    columns are lines of it side by side, each going on under its start). A list item (a
+    mark, then words) under the cell or up to ``LIST_INDENT_EM`` right of its start goes on
+    the cell whatever room was left: a list in the cell."""
     text = line.text.split()
     if not text or is_value(line.text):
         return None
