@@ -104,6 +104,51 @@ def test_full_width_title_over_two_columns() -> None:
     assert md.index(LEFT[-1]) < md.index(RIGHT[0])
 
 
+CARD_TEXT = [
+    "The valley was settled in the eighteenth",
+    "century by farmers who came from the coast",
+    "and built the first mill by the river.",
+]
+
+
+def _cards(titles: list[str], size: float = 12.0, bold: bool = True) -> list[TextRun]:
+    """Cards in a grid two wide, each a title over a paragraph; titles of a row level."""
+    runs: list[TextRun] = []
+    for k, title in enumerate(titles):
+        x, y = 50 + 270 * (k % 2), 100 + 90 * (k // 2)
+        runs += words(title, x, y, size=size, bold=bold)
+        for i, text in enumerate(CARD_TEXT):
+            runs += words(text, x, y + 18 + 12 * i)
+    return runs
+
+
+def test_headings_set_level_side_by_side_are_headings() -> None:
+    # Titles of a grid of cards, in one look, on one baseline: each opens its paragraph.
+    (md,) = markdown(page(_cards(["Opening hours", "Getting there", "Tickets", "Access"])))
+    for title in ("Opening hours", "Getting there", "Tickets", "Access"):
+        assert f"# {title}\n" in md
+
+
+def test_labels_set_level_side_by_side_over_no_paragraph_are_no_headings() -> None:
+    # The same titles, each over a short line (a figure's labels, cells of a row): no
+    # headings, though they are set apart from the body of the page below them.
+    runs = words("Opening hours", 50, 100, 12, True) + words("Getting there", 320, 100, 12, True)
+    runs += words("Mon to Sat", 50, 118) + words("Bus 40", 320, 118)
+    for i, text in enumerate(CARD_TEXT * 2):
+        runs += words(text, 50, 200 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert "# " not in md
+
+
+def test_lines_in_the_body_look_side_by_side_are_no_headings() -> None:
+    # Numbered lines set like the body on one baseline, each over a paragraph: pieces of
+    # running text broken on a row (a reference mark, a formula), not two headings.
+    (md,) = markdown(
+        page(_cards(["3. Assuming the rate of five", "4. Assuming the rate of ten"], 10.0, False))
+    )
+    assert "# " not in md
+
+
 def test_heading_levels_follow_size_rank() -> None:
     runs = words("Big Title", 50, 60, size=24)
     runs += words("Section One", 50, 100, size=16)

@@ -28,6 +28,7 @@ from operator import itemgetter
 
 from pdfthin.layout.blocks import size_weights, summarise
 from pdfthin.layout.lines import is_bullet
+from pdfthin.layout.tables.cells import wordy
 from pdfthin.layout.types import Block, Line, PageLayout
 
 #: A block this much larger than the body text (and at least a point larger) may be a heading.
@@ -702,7 +703,9 @@ def _alone_on_its_row(
 ) -> bool:
     """No short blocks beside it: cells of a table or labels of a figure share a row. One
     short block in another look may be the last line of a paragraph in the next column, and
-    a heading of the next column may sit level with it."""
+    a heading of the next column may sit level with it: in the same look too, when both are
+    set apart from the body and each opens a paragraph right under it (cards of a grid, the
+    sections of a page set in columns)."""
     look = ctx.look(block)
     beside = 0
     for other in page.blocks:
@@ -716,9 +719,31 @@ def _alone_on_its_row(
             continue  # a symbol or number of a figure or formula in the next column
         if len(other.lines) <= 2 and other.chars < 60:
             beside += 1
-            if beside >= 2 or ctx.look(other) == look:
+            if beside >= 2:
                 return False
+            if ctx.look(other) == look and not (
+                _differs_from_body(ctx, look)
+                and _heads_text(page, block)
+                and _heads_text(page, other)
+            ):
+                return False  # cells or labels set alike, not two headings side by side
     return True
+
+
+def _heads_text(page: PageLayout, block: Block) -> bool:
+    """A paragraph of running text starts right under ``block`` (within two of its line
+    heights), under its start: what a heading opens; a table's header cell has cells under it."""
+    for other in page.blocks:
+        if (
+            other.kind == "paragraph"
+            and 0 <= other.y0 - block.y1 <= 2 * block.size
+            and other.x0 <= block.x0 + block.size
+            and other.x1 > block.x0
+            and len(other.lines) >= 2
+            and wordy(other.lines[0].text)
+        ):
+            return True
+    return False
 
 
 def _runs_into(block: Block, after: Block | None) -> bool:
