@@ -83,6 +83,31 @@ def test_two_columns_read_left_column_first() -> None:
     assert all(not ("left" in ln and "right" in ln) for ln in md.splitlines())
 
 
+def test_blocks_set_left_and_right_in_turn_read_top_down() -> None:
+    # A letter: the sender's address at the top right, the addressee's below it at the left,
+    # then the letter across the page: no two columns, read from the top.
+    runs = words("12 Mill Road", 400, 60) + words("Millbrook MB1 2CD", 400, 72)
+    runs += words("1 December 2026", 400, 96)
+    runs += words("Ms A. Smith", 50, 120) + words("The Council Offices", 50, 132)
+    runs += words("Dear Ms Smith,", 50, 156)
+    for i, text in enumerate(LEFT[:4]):
+        runs += words(text + " and on across the whole page", 50, 180 + 12 * i)
+    (md,) = markdown(page(runs))
+    order = ["12 Mill Road", "1 December 2026", "Ms A. Smith", "Dear Ms Smith,", LEFT[0]]
+    assert [md.index(t) for t in order] == sorted(md.index(t) for t in order)
+
+
+def test_columns_whose_paragraphs_break_level_read_column_by_column() -> None:
+    # Two columns, each of two paragraphs with the break at the same height: the page cuts
+    # into rows, but each row holds both columns: still columns.
+    runs: list[TextRun] = []
+    for i, (a, b) in enumerate(zip(LEFT[:8], RIGHT[:8], strict=True)):
+        y = 100 + 12 * i + (14 if i >= 4 else 0)
+        runs += words(a, 50, y) + words(b, 320, y)
+    (md,) = markdown(page(runs))
+    assert md.index(LEFT[7]) < md.index(RIGHT[0])
+
+
 def test_three_columns_in_order() -> None:
     runs: list[TextRun] = []
     # Lines fill their column, as set text does (35 characters x 5 pt in a 190 pt column).

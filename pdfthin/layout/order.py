@@ -193,7 +193,7 @@ def _order(blocks: list[Block], out: list[Block], depth: int) -> None:
         out.extend(sorted(blocks, key=lambda b: (b.y0, b.x0)))
         return
     columns = _split_columns(blocks)
-    if columns is not None:
+    if columns is not None and not _staggered(blocks, columns):
         for column in columns:
             _order(column, out, depth + 1)
         return
@@ -229,6 +229,18 @@ def _split_columns(blocks: list[Block]) -> list[list[Block]] | None:
         k = sum(1 for c in cuts if centre > c)
         columns[k].append(block)
     return [c for c in columns if c]
+
+
+def _staggered(blocks: list[Block], columns: list[list[Block]]) -> bool:
+    """Whether the ``columns`` are no columns but blocks set one below another, to the left
+    and right in turn: the page cuts into rows, each holding blocks of one side only (a
+    letter's sender at the top right over the addressee at the left, a chat's messages).
+    Columns of a page stand side by side: some row holds both."""
+    bands = _split_rows(blocks)
+    if bands is None or len(bands) < 2:
+        return False
+    side = {id(b): k for k, column in enumerate(columns) for b in column}
+    return all(len({side[id(b)] for b in band}) == 1 for band in bands)
 
 
 def _split_at_spanning(blocks: list[Block]) -> list[list[Block]] | None:
