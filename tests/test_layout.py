@@ -1493,6 +1493,43 @@ def test_a_line_under_a_tables_last_cell_is_not_always_its_words_going_on(
     assert after[0] in md.split("| proxy |", 1)[1].split("\n", 1)[1]
 
 
+def _o_items(gap: float, font: str = "CourierNewPSMT", after: str = "TimesNewRomanPSMT") -> list:
+    """Two second-level items under a bulleted one, each opened by the letter "o" in
+    ``font``, its words ``gap`` points after it in ``after``."""
+    runs = [run("•", 72, 100), *words("the valley's history", 90, 100)]
+    for i, text in enumerate(["its first settlers", "its mills"]):
+        y = 112 + 12 * i
+        o = TextRun("o", 108, y - 8, 114, y + 2, 10.0, font)
+        runs.append(o)
+        runs += [dataclasses.replace(r, font=after) for r in words(text, 114 + gap, y)]
+    return runs
+
+
+@pytest.mark.parametrize("gap", [8.0, 16.0, 30.0])
+def test_words_second_level_bullet_the_letter_o_opens_an_item(gap: float) -> None:
+    # Word sets its second-level bullet as "o" in Courier New, a tab before the words: joined
+    # to its words (a tab's width) or left apart (a wider one), it opens a nested item.
+    (md,) = markdown(page(_o_items(gap)))
+    assert "  - its first settlers" in md and "  - its mills" in md
+    assert "o its" not in md
+
+
+@pytest.mark.parametrize(
+    "gap, font, after",
+    [
+        (2.5, "CourierNewPSMT", "TimesNewRomanPSMT"),  # a word space after it: a word
+        (8.0, "TimesNewRomanPSMT", "TimesNewRomanPSMT"),  # the text's own letter
+        (8.0, "TimesNewRomanPS-ItalicMT", "TimesNewRomanPSMT"),  # a letter in italics
+        (8.0, "CourierNewPSMT", "CourierNewPSMT"),  # code: "o  its" in one monospaced font
+    ],
+)
+def test_a_letter_o_opening_a_line_is_not_always_a_bullet(
+    gap: float, font: str, after: str
+) -> None:
+    (md,) = markdown(page(_o_items(gap, font, after)))
+    assert "its first settlers" in md and "  - its first settlers" not in md
+
+
 # --- Nested lists ----------------------------------------------------------------------------
 
 

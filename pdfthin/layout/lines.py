@@ -576,14 +576,16 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
     words: a list's marks and its text's indent repeat; a formula's operator, an initial or
     a table's empty cell ("Town hall  -  Complete") does not start its row."""
     pieces = [o for o in opened if o.runs]
-    if not any(len(o.runs) == 1 and is_marker(o.runs[0].text) for o in pieces):
+    if not any(len(o.runs) == 1 and _mark_alone(o.runs[0].text) for o in pieces):
         return  # (most pages)
     columns: list[tuple[float, float]] | None = None
     pairs: list[tuple[float, float, float, _Open, _Open]] = []  # marker, words: starts, em
     for row in _open_rows(pieces):
         for i in range(len(row) - 1):
             a, b = row[i], row[i + 1]
-            if len(a.runs) != 1 or not is_marker(a.runs[0].text):
+            if len(a.runs) != 1 or not (
+                is_marker(a.runs[0].text) or _letter_bullet(a.runs[0], b.runs[0])
+            ):
                 continue
             em = min(a.size, b.size) or 1.0
             left, start = a.runs[0].x0, b.runs[0].x0
@@ -620,6 +622,11 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
             for run in b.runs:
                 a.add(run)
             b.runs = []
+
+
+def _mark_alone(text: str) -> bool:
+    """A marker, or Word's "o" bullet (``_letter_bullet`` asks the rest)."""
+    return is_marker(text) or text.strip() == "o"
 
 
 def is_marker(text: str) -> bool:
@@ -712,6 +719,26 @@ BULLET_CLASS = "[" + re.escape(LIST_BULLETS) + "\ue000-\uf8ff]"
 #: "." or ")" and after an optional "(": the one vocabulary of enumeration marks.
 ENUM_NUMBER = r"\d{1,3}"
 ENUM_LETTER = r"(?:[a-zA-Z]|[ivxIVX]{1,5})"
+
+
+#: Word's second-level bullet is the letter "o" of a monospaced font (Courier New), set
+#: apart from its item's words by a tab: read as the white bullet it shows ...
+LETTER_BULLET = "◦"
+#: ... when the words start at least this many ems after it (a word space is a quarter em;
+#: a Portuguese "o" opening a line stands a word space from the next word).
+LETTER_BULLET_GAP_EM = 0.6
+
+
+def _letter_bullet(run: TextRun, nxt: TextRun) -> bool:
+    """Whether ``run`` (opening its line, ``nxt`` after it) is Word's "o" bullet: a lone
+    monospaced "o" before words in another font, a tab's width away."""
+    return (
+        run.text.strip() == "o"
+        and nxt.x0 - run.x1 >= LETTER_BULLET_GAP_EM * (run.size or 1.0)
+        and nxt.font != run.font
+        and is_monospace(run.font)
+        and nxt.text.lstrip()[:1].isalpha()
+    )
 
 
 def is_bullet(char: str) -> bool:
@@ -1137,6 +1164,8 @@ def _make_line(runs: list[TextRun]) -> Line:
             seq = run.seq if run.seq < seq else seq
         else:
             right = run.x1
+            if _letter_bullet(run, runs[1]):
+                text = LETTER_BULLET
         parts.append(text)
         n = len(text.strip()) or 1
         total += n
