@@ -308,6 +308,43 @@ def test_running_header_and_page_numbers_leave_the_body() -> None:
         assert lay.footer == [str(n)]
 
 
+def _book(size: float = 7.5, bold: bool = False, y: float = 770) -> list[PageLayout]:
+    """Twelve pages of a book laid out and finished: the even pages' foot "N A BOOK" at 7.5
+    points, the odd pages' foot its chapter and page number (``size``, ``bold``, at ``y``):
+    a chapter's running foot repeats only in its chapter."""
+    pages = []
+    for n in range(1, 13):
+        body = [f"text of page {n} line {i} of the body" for i in range(6)]
+        runs = [r for i, t in enumerate(body) for r in words(t, 50, 100 + 12 * i)]
+        if n % 2 == 0:
+            runs += words(f"{n} A BOOK", 50, 770, size=7.5)
+        else:
+            chapter = "ONE" if n < 5 else "TWO" if n < 9 else "THREE"
+            runs += words(f"CHAPTER {chapter} {n}", 400, y, size, bold)
+        pages.append(page(runs, number=n))
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    return layouts
+
+
+def test_a_chapters_running_foot_set_like_the_books_leaves_the_body() -> None:
+    layouts = _book()
+    for lay in layouts:
+        body = render_blocks(lay.blocks)
+        assert "CHAPTER" not in body and "A BOOK" not in body
+    assert layouts[4].footer == ["CHAPTER TWO 5"]
+
+
+@pytest.mark.parametrize("size, bold, y", [(9.0, False, 770), (7.5, True, 770), (7.5, False, 750)])
+def test_a_numbered_line_at_the_foot_set_or_placed_otherwise_stays(
+    size: float, bold: bool, y: float
+) -> None:
+    # Larger, bolder or on another line than the running feet: a line of the page (a
+    # caption's, a note's) that ends in a number.
+    layouts = _book(size, bold, y)
+    assert "CHAPTER TWO" in render_blocks(layouts[4].blocks)
+
+
 @pytest.mark.parametrize("numbers", [["①", "②", "③", "④", "⑤"], ["¹", "²", "³", "⁴", "⁵"]])
 def test_digits_int_cannot_read_do_not_break_page_number_detection(numbers: list[str]) -> None:
     # "⑤".isdigit() is true, but int("⑤") fails: a fuzzed file stopped the whole document.

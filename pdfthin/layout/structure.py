@@ -99,6 +99,11 @@ class FurnitureProfile:
     with_body: Counter[str]
     #: ``printed - position`` of the page numbers, when the pages agree on it.
     offset: int | None
+    #: Where and how the running lines that repeat stand: band, look (see ``_look``) and
+    #: baseline (to the point) of each. A chapter's running head repeats only in its
+    #: chapter; set like the book's and on its baseline, it is one too ("“PROPERTY” 87"
+    #: where the facing pages read "88 FREE CULTURE").
+    places: frozenset[tuple[str, tuple[str, float, bool, bool], int]] = frozenset()
 
 
 def mark_structure(pages: list[PageLayout]) -> None:
@@ -155,7 +160,25 @@ def _furniture_profile(
         if len(page.blocks) > len(found):
             with_body.update(keys)
     offset = _page_number_offset(pages, candidates)
-    return FurnitureProfile(len(pages), counts, with_body, offset)
+    repeat_min = _repeat_min(len(pages))
+    places = frozenset(
+        _place(block, band)
+        for found in candidates
+        for block, band, key in found
+        if counts[key] >= repeat_min and len(block.lines) == 1 and _LETTERS.search(key)
+    )
+    return FurnitureProfile(len(pages), counts, with_body, offset, places)
+
+
+def _repeat_min(pages: int) -> int:
+    """On how many of ``pages`` a text must stand in a band to be running furniture."""
+    return 2 if pages <= 3 else max(3, math.ceil(0.25 * pages))
+
+
+def _place(block: Block, band: str) -> tuple[str, tuple[str, float, bool, bool], int]:
+    """A one-line block's band, look and line (its bottom, to the point; one look, one
+    descent): where a running line stands."""
+    return band, _look(block), round(block.lines[0].y1)
 
 
 def _move_furniture(
@@ -163,7 +186,7 @@ def _move_furniture(
 ) -> None:
     n = profile.pages
     counts, with_body = profile.counts, profile.with_body
-    repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
+    repeat_min = _repeat_min(n)
     offset = profile.offset
     furniture: list[tuple[Block, str]] = []
     edges = _body_edges(page, found)
@@ -181,6 +204,7 @@ def _move_furniture(
         if (
             (words and n >= 2 and repeated)
             or (page_number and _at_edge(block, band, edges) and _fits(number, page, offset))
+            or (words and _numbered_in_place(block, band, profile))
             or all(line.artifact for line in block.lines)
             or (not words and not page_number and n >= 4 and repeated)
         ):
@@ -201,6 +225,16 @@ def _move_furniture(
     # (top to bottom, a row left to right: a running line and its page number found apart)
     for block, band in sorted(furniture, key=lambda fb: (round(fb[0].y1), fb[0].x0)):
         (page.header if band == "top" else page.footer).append(block.text)
+
+
+def _numbered_in_place(block: Block, band: str, profile: FurnitureProfile) -> bool:
+    """A line opening or ending with a number that stands where the document's repeated
+    running lines stand, set like them (``FurnitureProfile.places``): a running line that
+    changes with its chapter."""
+    if len(block.lines) != 1 or _place(block, band) not in profile.places:
+        return False
+    words = block.text.split()
+    return len(words) >= 2 and bool(_NUMBER_TOKEN.match(words[0]) or _NUMBER_TOKEN.match(words[-1]))
 
 
 def _running_lines(
