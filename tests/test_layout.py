@@ -165,6 +165,23 @@ def test_labels_set_level_side_by_side_over_no_paragraph_are_no_headings() -> No
     assert "# " not in md
 
 
+def test_two_authors_names_over_their_addresses_are_no_headings() -> None:
+    # Names set level, bold and larger, each over the short lines of an address: a paper's
+    # authors, not two headings.
+    runs: list[TextRun] = []
+    for x, name, lines in [
+        (50, "Jane Doe", ["Department of Computer Science", "University of Leeds"]),
+        (320, "John Smith", ["School of Informatics", "University of Edinburgh"]),
+    ]:
+        runs += words(name, x, 100, 12, True)
+        for i, text in enumerate(lines):
+            runs += words(text, x, 118 + 12 * i)
+    for i, text in enumerate(CARD_TEXT * 2):
+        runs += words(text + " and on across the page", 50, 200 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert "# " not in md
+
+
 def test_lines_in_the_body_look_side_by_side_are_no_headings() -> None:
     # Numbered lines set like the body on one baseline, each over a paragraph: pieces of
     # running text broken on a row (a reference mark, a formula), not two headings.
@@ -333,6 +350,14 @@ def test_a_chapters_running_foot_set_like_the_books_leaves_the_body() -> None:
         body = render_blocks(lay.blocks)
         assert "CHAPTER" not in body and "A BOOK" not in body
     assert layouts[4].footer == ["CHAPTER TWO 5"]
+
+
+def test_a_numbered_line_alone_on_each_page_stays_their_content() -> None:
+    # "slide 1", "slide 2": the same line at the top of pages holding nothing else is those
+    # pages' content, not a running line (nor does it mark where running lines stand).
+    layouts = [layout_page(page(words(f"slide title {n}", 72, 60), number=n)) for n in (1, 2)]
+    finish_document(layouts)
+    assert [render_blocks(lay.blocks) for lay in layouts] == ["slide title 1", "slide title 2"]
 
 
 @pytest.mark.parametrize("size, bold, y", [(9.0, False, 770), (7.5, True, 770), (7.5, False, 750)])
@@ -1380,32 +1405,16 @@ def test_a_column_of_short_lines_is_not_a_column_of_labels(runs: list[TextRun]) 
     )
 
 
-def test_a_small_table_with_a_column_of_descriptions_is_a_table() -> None:
-    # Three rows under a header, every row filling the three columns, the middle one prose:
-    # a table (a few rows pairing prose with one other piece are a formula or a label).
+@pytest.mark.parametrize("floods", ["1,204", ""])
+def test_a_small_table_with_a_column_of_descriptions_is_a_table(floods: str) -> None:
+    # Three rows under a header, the middle column prose: a table when every row fills the
+    # three columns, or, one value missing, when the header titles them (a few rows pairing
+    # prose with other pieces, untitled and unfilled, are a formula or a figure's label).
     runs = [run("Measure", 72, 100, bold=True), run("Description", 200, 100, bold=True)]
     runs.append(run("Value", 400, 100, bold=True))
     rows = [
         ("Water", "share of samples within the limits", "97%"),
-        ("Floods", "homes in the hundred-year flood zone", "1,204"),
-        ("Rail", "passengers per day at the station", "3,310"),
-    ]
-    for i, (label, text, value) in enumerate(rows, 1):
-        runs += [run(label, 72, 100 + 14 * i), *words(text, 200, 100 + 14 * i)]
-        runs.append(run(value, 400, 100 + 14 * i))
-    (md,) = markdown(page(runs))
-    assert "| Measure | Description | Value |" in md
-    assert "| Floods | homes in the hundred-year flood zone | 1,204 |" in md
-
-
-def test_a_small_titled_table_with_a_description_column_may_leave_a_cell_empty() -> None:
-    # Three rows under a header titling the columns, one value missing: still a table (a
-    # few rows pairing prose with other pieces, untitled, are a formula or a label).
-    runs = [run("Measure", 72, 100, bold=True), run("Description", 200, 100, bold=True)]
-    runs.append(run("Value", 400, 100, bold=True))
-    rows = [
-        ("Water", "share of samples within the limits", "97%"),
-        ("Floods", "homes in the hundred-year flood zone", ""),
+        ("Floods", "homes in the hundred-year flood zone", floods),
         ("Rail", "passengers per day at the station", "3,310"),
     ]
     for i, (label, text, value) in enumerate(rows, 1):
@@ -1413,7 +1422,7 @@ def test_a_small_titled_table_with_a_description_column_may_leave_a_cell_empty()
         runs += [run(value, 400, 100 + 14 * i)] if value else []
     (md,) = markdown(page(runs))
     assert "| Measure | Description | Value |" in md
-    assert "| Floods | homes in the hundred-year flood zone |  |" in md
+    assert f"| Floods | homes in the hundred-year flood zone | {floods} |" in md
 
 
 def test_a_bold_header_ends_at_the_first_row_set_in_regular_weight() -> None:

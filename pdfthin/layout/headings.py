@@ -732,7 +732,9 @@ def _alone_on_its_row(
 
 def _heads_text(page: PageLayout, block: Block) -> bool:
     """A paragraph of running text starts right under ``block`` (within two of its line
-    heights), under its start: what a heading opens; a table's header cell has cells under it."""
+    heights), under its start: lines of words at least ``MIN_MEASURE_EM`` wide. What a
+    heading opens; a table's header cell has cells under it, an author's name the short
+    lines of an address."""
     for other in page.blocks:
         if (
             other.kind == "paragraph"
@@ -740,6 +742,7 @@ def _heads_text(page: PageLayout, block: Block) -> bool:
             and other.x0 <= block.x0 + block.size
             and other.x1 > block.x0
             and len(other.lines) >= 2
+            and other.x1 - other.x0 >= MIN_MEASURE_EM * max(other.size, 1.0)
             and wordy(other.lines[0].text)
         ):
             return True

@@ -9,6 +9,7 @@ applied to one more page alone: a document's profile (``pdfthin/layout/__init__.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import math
 import re
 from collections import Counter
@@ -160,19 +161,26 @@ def _furniture_profile(
         if len(page.blocks) > len(found):
             with_body.update(keys)
     offset = _page_number_offset(pages, candidates)
-    repeat_min = _repeat_min(len(pages))
+    profile = FurnitureProfile(len(pages), counts, with_body, offset)
     places = frozenset(
         _place(block, band)
         for found in candidates
         for block, band, key in found
-        if counts[key] >= repeat_min and len(block.lines) == 1 and _LETTERS.search(key)
+        if len(pages) >= 2
+        and _repeated(key, profile)
+        and len(block.lines) == 1
+        and _LETTERS.search(key)
     )
-    return FurnitureProfile(len(pages), counts, with_body, offset, places)
+    return dataclasses.replace(profile, places=places)
 
 
-def _repeat_min(pages: int) -> int:
-    """On how many of ``pages`` a text must stand in a band to be running furniture."""
-    return 2 if pages <= 3 else max(3, math.ceil(0.25 * pages))
+def _repeated(key: str, profile: FurnitureProfile) -> bool:
+    """Whether a text of ``key`` recurs in a band as running furniture does: on enough of the
+    profile's pages, and on pages holding other text (the same short text on every page of
+    a small document, and nothing else, is those pages' content)."""
+    n, count = profile.pages, profile.counts[key]
+    repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
+    return count >= repeat_min and 2 * profile.with_body[key] >= count
 
 
 def _place(block: Block, band: str) -> tuple[str, tuple[str, float, bool, bool], int]:
@@ -185,8 +193,6 @@ def _move_furniture(
     page: PageLayout, found: list[tuple[Block, str, str]], profile: FurnitureProfile
 ) -> None:
     n = profile.pages
-    counts, with_body = profile.counts, profile.with_body
-    repeat_min = _repeat_min(n)
     offset = profile.offset
     furniture: list[tuple[Block, str]] = []
     edges = _body_edges(page, found)
@@ -197,7 +203,7 @@ def _move_furniture(
             if offset is not None and _at_edge(block, band, edges) and _fits(number, page, offset):
                 furniture.append((block, band))
             continue
-        repeated = counts[key] >= repeat_min and 2 * with_body[key] >= counts[key]
+        repeated = _repeated(key, profile)
         words = _LETTERS.search(key) is not None
         # (a number at a side is a chart's tick as often as a page's number)
         page_number = band in ("top", "bottom") and bool(_PAGE_NUMBER.match(number))
