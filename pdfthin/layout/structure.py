@@ -101,9 +101,9 @@ class FurnitureProfile:
     #: ``printed - position`` of the page numbers, when the pages agree on it.
     offset: int | None
     #: Where and how the running lines that repeat stand: band, look (see ``_look``) and
-    #: baseline (to the point) of each. A chapter's running head repeats only in its
-    #: chapter; set like the book's and on its baseline, it is one too ("“PROPERTY” 87"
-    #: where the facing pages read "88 FREE CULTURE").
+    #: line (its bottom, to the point) of each (``_place``). A chapter's running head
+    #: repeats only in its chapter; set like the book's and on its line, it is one too
+    #: ("“PROPERTY” 87" where the facing pages read "88 FREE CULTURE").
     places: frozenset[tuple[str, tuple[str, float, bool, bool], int]] = frozenset()
 
 
