@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import random
+import textwrap
 import types
 
 import pytest
@@ -1466,6 +1467,23 @@ def test_a_column_of_descriptions_titled_with_the_others_is_the_tables_own() -> 
     (md,) = markdown(page(runs))
     assert "| Tag | Type | Description |" in md
     assert "| 110 | boolean | enumeration for null, undefined, true, false |" in md
+
+
+def test_a_titled_column_of_descriptions_in_the_pages_right_column_is_the_tables() -> None:
+    # The same table in the right column of a page, the left column's running text beside
+    # its rows: that column is left out, and the descriptions stay the table's.
+    text = (
+        "The valley was settled in the eighteenth century by farmers who came from the coast "
+        "and built the first mill by the river; their houses stood along the road that led "
+        "from the ford to the church, and the market was held in the square in front of it."
+    )
+    runs = _described_table(330, 100)
+    for i, line in enumerate(textwrap.wrap(text, 44)):
+        runs += words(line, 50, 96 + 11 * i)
+    (md,) = markdown(page(runs))
+    assert "| Tag | Type | Description |" in md
+    assert "| 110 | boolean | enumeration for null, undefined, true, false |" in md
+    assert textwrap.wrap(text, 44)[3] in md
 
 
 def test_a_heading_of_the_page_s_other_column_does_not_title_a_tables_column() -> None:

@@ -676,11 +676,12 @@ def _aligned_columns(
     # column) is not part of the table.
     prose = _prose_columns(rows, xs, long)
     # ... unless a header row titles it with the table's other columns (descriptions).
-    titled = len(prose) == 1 and _headed(rows[0], xs, long)
+    titled = _titled(rows, xs, prose, long)
     while not titled and len(xs) > 2 and prose and prose[0] == 0:
         rows = [[ln for ln in row if ln.x1 > xs[1]] for row in rows]
         xs = xs[1:]
         prose = [k - 1 for k in prose[1:]]
+        titled = _titled(rows, xs, prose, long)  # (a table set in the page's right column)
     while not titled and len(xs) > 2 and prose and prose[-1] == len(xs) - 2:
         rows = [[ln for ln in row if ln.x0 < xs[-2]] for row in rows]
         xs = xs[:-1]
@@ -740,6 +741,15 @@ TITLE_WORDS = 4
 #: ... and titles at least this many columns (a page's two columns can both open with a
 #: heading on one baseline; a label and its value can look like two titles).
 TITLED_COLUMNS = 3
+
+
+def _titled(
+    rows: list[list[Line]], xs: list[float], prose: list[int], long: dict[int, bool]
+) -> bool:
+    """Whether the one column of prose among ``xs`` is the table's own: the run's top row
+    (the first holding anything) titles it with the others (``_headed``)."""
+    first = next((row for row in rows if row), None)
+    return len(prose) == 1 and first is not None and _headed(first, xs, long)
 
 
 def _headed(first: list[Line], xs: list[float], long: dict[int, bool]) -> bool:
