@@ -538,24 +538,22 @@ def _rows_of(*rows: list[tuple[str, float]]) -> list[list[Line]]:
     return [[ln(t, x, 100 + 12 * i) for t, x in row] for i, row in enumerate(rows)]
 
 
-def test_a_list_in_a_cell_carries_a_run_of_rows_on() -> None:
-    rows = _rows_of(
-        [("--fast", 72), ("off", 160), ("skips the checks:", 220)],
-        [("- the checksum of each block", 228)],
-        [("- the size of the file", 228)],
-        [("--quiet", 72), ("off", 160), ("prints nothing", 220)],
-    )
-    assert _run_end(rows, 0) == 3
-
-
-def test_a_cells_lines_carry_a_run_of_rows_on() -> None:
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        # a cell's words over three lines (two lines alone on their rows ended the run)
+        [("checked and trusted, so", 220), ("only for local testing", 220)],
+        # a list in a cell, its items set in from the cell's start
+        [("- the checksum of each block", 228), ("- the size of the file", 228)],
+    ],
+)
+def test_a_cells_lines_carry_a_run_of_rows_on(wrapped: list[tuple[str, float]]) -> None:
     rows = _rows_of(
         [("verify", 72), ("bool", 160), ("whether the certificate is", 220)],
-        [("checked and trusted, so", 220)],
-        [("only for local testing", 220)],
+        *[[piece] for piece in wrapped],
         [("proxy", 72), ("str", 160), ("its address", 220)],
     )
-    assert _run_end(rows, 0) == 3  # two lines alone on their rows ended the run before
+    assert _run_end(rows, 0) == 3
 
 
 @pytest.mark.parametrize(

@@ -763,9 +763,7 @@ def _headed(first: list[Line], xs: list[float], long: dict[int, bool]) -> bool:
     for k, ln in enumerate(sorted(first, key=lambda ln: ln.x0)):
         if not xs[k] <= (ln.x0 + ln.x1) / 2 < xs[k + 1] or len(ln.text.split()) > TITLE_WORDS:
             return False
-        if id(ln) not in long:
-            long[id(ln)] = _long(ln)
-        if long[id(ln)]:
+        if _long_cached(ln, long):
             return False
     return True
 
@@ -868,14 +866,20 @@ def _prose_columns(rows: list[list[Line]], xs: list[float], long: dict[int, bool
         chars = sum(len(ln.text) for ln in pieces)
         in_long = 0
         for ln in pieces:
-            key = id(ln)
-            if key not in long:
-                long[key] = _long(ln)
-            if long[key]:
+            if _long_cached(ln, long):
                 in_long += len(ln.text)
         if chars and in_long >= 0.6 * chars:
             out.append(k)
     return out
+
+
+def _long_cached(ln: Line, long: dict[int, bool]) -> bool:
+    """``_long`` of ``ln``, worked out once per line for the runs of rows tried (``long``)."""
+    key = id(ln)
+    known = long.get(key)
+    if known is None:
+        known = long[key] = _long(ln)
+    return known
 
 
 def _long(ln: Line) -> bool:
