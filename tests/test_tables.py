@@ -580,3 +580,75 @@ def test_lines_under_a_cell_that_are_not_its_words_going_on(
 ) -> None:
     rows = _rows_of(first, *[[(t, 220) if isinstance(t, str) else t] for t in below])
     assert _run_end(rows, 0) == 0
+
+
+# --- rows whose cells wrap side by side -----------------------------------------------------------
+
+
+def _described(*rows: tuple[list[str], str, list[str]]) -> list[Line]:
+    """A titled table (name, type, description) of rows 12 points apart, each cell's lines
+    one under another."""
+    lines = [ln("Field", 72, 88), ln("Type", 200, 88), ln("Description", 280, 88)]
+    y = 100.0
+    for names, kind, words in rows:
+        lines += [ln(t, 72, y + 12 * i) for i, t in enumerate(names)]
+        lines += [ln(kind, 200, y)] if kind else []
+        lines += [ln(t, 280, y + 12 * i) for i, t in enumerate(words)]
+        y += 12 * max(len(names), len(words), 1)
+    return lines
+
+
+def test_a_row_whose_cells_wrap_side_by_side_is_one_row() -> None:
+    # The name breaks at a joiner and the description carries on in lower case, beside an
+    # empty type cell: the row above going on, not a row of its own.
+    table = only_table(
+        _described(
+            (["order_id"], "integer", ["the order's number"]),
+            (
+                ["customer_account_", "identifier"],
+                "string",
+                ["the account that placed it, or", "none for guests"],
+            ),
+            (["status"], "string", ["one of open, paid or shipped"]),
+        ),
+        [],
+    )
+    assert table.rows == [
+        ["Field", "Type", "Description"],
+        ["order_id", "integer", "the order's number"],
+        [
+            "customer_account_ identifier",
+            "string",
+            "the account that placed it, or none for guests",
+        ],
+        ["status", "string", "one of open, paid or shipped"],
+    ]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        # one-word names one under another: each its own row, though the first had no room
+        (
+            (["order_identifier"], "integer", ["the number of the order in full"]),
+            (["created_at_time"], "", ["when the order was placed"]),
+        ),
+        # a new sentence after one that ended: a row with an empty type cell
+        (
+            (["order number"], "integer", ["The number of the order in full."]),
+            (["customer_account_"], "", ["The account."]),
+        ),
+        # every cell filled again, each opening in capitals: a row (a wrap leaves one
+        # empty or goes on inside a sentence)
+        (
+            (["Order number"], "", ["The number of the order in full"]),
+            (["Customer name"], "", ["Who placed the order"]),
+        ),
+    ],
+)
+def test_rows_under_rows_that_only_look_wrapped_stay_rows(
+    first: tuple[list[str], str, list[str]], second: tuple[list[str], str, list[str]]
+) -> None:
+    rows = [first, second, (["status"], "string", ["one of open, paid or shipped"])]
+    table = only_table(_described(*rows), [])
+    assert len(table.rows) == 4, table.rows

@@ -661,6 +661,42 @@ def _aligned_table(
     return plain
 
 
+def _goes_on(
+    placed: list[tuple[Line, dict[int, str]]],
+    above: dict[int, Line],
+    measures: _Measures,
+    em: float,
+) -> bool:
+    """Whether a row of several pieces carries on the row above (``above``: each column's
+    last line there) rather than opening a row: each piece is the next line of the cell
+    above it (under its start, within ``WRAP_GAP_EM`` under it, words after words or after
+    a name broken at a joiner (one word is a name or a label: the next is its own), no new
+    sentence after one that ended, and its first word had no room on that line in the
+    column's measure), and either a cell above
+    gets no next line or every piece starts inside a sentence (a new row fills its columns
+    and opens each cell)."""
+    columns: set[int] = set()
+    for ln, pieces in placed:
+        if len(pieces) != 1:
+            return False
+        (c,) = pieces
+        cell = above.get(c)
+        if (
+            cell is None
+            or c in columns
+            or abs(ln.x0 - cell.x0) > measures.tolerance
+            or ln.y0 - cell.y1 > WRAP_GAP_EM * em
+            or is_value(ln.text)
+            or is_value(cell.text)
+            or (len(cell.text.split()) < 2 and cell.text.rstrip()[-1:] not in _JOINERS)
+            or (cell.text.rstrip()[-1:] in _SENTENCE_END and ln.text[:1].isupper())
+            or not next_word_fits(cell, ln, max(measures.right(cell.x0), ln.x1))
+        ):
+            return False
+        columns.add(c)
+    return len(columns) < len(above) or all(_continues(ln.text) for ln, _ in placed)
+
+
 def _aligned_columns(
     rows: list[list[Line]],
     rules: list[tuple[float, float, float, float]],
@@ -701,27 +737,41 @@ def _aligned_columns(
         return None
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
+    em = _median_size([ln for row in rows for ln in row])
+    measures = _Measures(CELL_START_EM * em, [ln for row in rows for ln in row])
     grid: list[list[str]] = []
     bold: list[bool] = []  # whether each row of the grid is set in bold
+    last: dict[int, Line] = {}  # the grid's last row: each column's last line
     for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
-        for ln in sorted(row, key=lambda ln: ln.x0):
-            for c, t in _pieces(ln, xs, cells, hard).items():
+        placed = [(ln, _pieces(ln, xs, cells, hard)) for ln in sorted(row, key=attrgetter("x0"))]
+        for _, pieces in placed:
+            for c, t in pieces.items():
                 values[c] = f"{values[c]} {t}".strip()
         if statement:
             values = [_CURRENCY_GAP.sub(r"\1", t) for t in values]
-        if len(row) == 1 and grid and sum(1 for t in values if t) == 1:
-            if statement and _section_label(values[0], grid[-1], rows[k + 1 : k + 2]):
+        if grid and (
+            (len(row) == 1 and sum(1 for t in values if t) == 1)
+            or (len(row) >= 2 and _goes_on(placed, last, measures, em))
+        ):
+            if (
+                statement
+                and len(row) == 1
+                and _section_label(values[0], grid[-1], rows[k + 1 : k + 2])
+            ):
                 grid.append(values)  # a section label ("Current assets:") is a row
                 bold.append(all(ln.bold for ln in row))
+                last = {c: ln for ln, pieces in placed for c in pieces}
                 continue
-            # A wrapped cell: its continuation joins the cell above.
+            # A wrapped cell (or several side by side): the continuation joins the cell above.
             for c, t in enumerate(values):
                 if t:
                     grid[-1][c] = f"{grid[-1][c]} {t}".strip()
+            last.update({c: ln for ln, pieces in placed for c in pieces})
             continue
         grid.append(values)
         bold.append(all(ln.bold for ln in row))
+        last = {c: ln for ln, pieces in placed for c in pieces}
     if statement:
         if _leaders(grid):
             return None  # a table of contents: entries, dot leaders, page numbers
@@ -821,6 +871,9 @@ def _labels_wrapped_down(grid: list[list[str]]) -> list[list[str]]:
 
 
 #: A currency sign set apart in its own column, then its number: "$ 178" reads "$178".
+_SENTENCE_END = frozenset(".!?:;")
+#: A long name broken at one of these goes on on the next line ("customer_account_").
+_JOINERS = frozenset("-_/")
 _CURRENCY_GAP = re.compile(r"(?<![^\s(])([$€£¥])\s+(?=[(\d])")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
