@@ -143,10 +143,12 @@ def soft_split(line: Line, cells: list[tuple[float, float]]) -> list[str] | None
     """``line``'s words shared out between ``cells`` where no rule divides them (whitespace
     columns, a grid's open rows), or ``None`` when the words do not clearly fit the cells:
     a label and one value per cell, or one word per cell with each word's estimated place in
-    a different cell (a heading centred over the columns is none of these)."""
+    a different cell (a heading centred over the columns is none of these, nor a date set
+    over them: a value that ends in a comma ends no cell)."""
     k = len(cells)
     words = tokens(line.text, k)
-    if len(words) < k or k < 2:
+    if len(words) < k or k < 2 or any(w[-1] == "," and is_value(w) for w in words):
+        # (a number then a comma is inside a phrase: "September 30," over two columns)
         return None
     values = [is_value(w) for w in words]
     if all(values[1 - k :]):
