@@ -652,3 +652,57 @@ def test_rows_under_rows_that_only_look_wrapped_stay_rows(
     rows = [first, second, (["status"], "string", ["one of open, paid or shipped"])]
     table = only_table(_described(*rows), [])
     assert len(table.rows) == 4, table.rows
+
+
+# --- titles over several columns ----------------------------------------------------------------
+
+
+def _right(text: str, x: float, y: float) -> Line:
+    """A line ending at ``x`` (figures set flush right)."""
+    return ln(text, x - 5 * len(text), y)
+
+
+def _periods(
+    group: list[tuple[str, float]], years: tuple[str, ...] = ("2024", "2023") * 2
+) -> list[Line]:
+    """A statement's header (``group``: lines with their left ends, over the two column
+    pairs), years under them, then rows of figures set flush right at 200, 260, 330, 390."""
+    ends = [200, 260, 330, 390]
+    lines = [ln(t, x, 88) for t, x in group]
+    lines += [_right(y, x, 100) for y, x in zip(years, ends, strict=True) if y]
+    rows = [
+        ("Revenue", ["1,234", "1,100", "3,700", "3,300"]),
+        ("Cost of revenue", ["734", "690", "2,180", "2,010"]),
+        ("Net income", ["500", "410", "1,520", "1,290"]),
+    ]
+    for r, (label, figures) in enumerate(rows):
+        lines.append(ln(label, 50, 114 + 12 * r))
+        lines += [_right(f, x, 114 + 12 * r) for f, x in zip(figures, ends, strict=True)]
+    return lines
+
+
+def test_a_title_over_two_columns_heads_each_of_them() -> None:
+    # "September 30," centred over the pair: the figure before its comma ends no cell, and
+    # the whole title heads both years.
+    table = only_table(_periods([("September 30,", 185), ("June 30,", 327.5)]), [])
+    assert table.rows[0] == [
+        "",
+        "September 30, 2024",
+        "September 30, 2023",
+        "June 30, 2024",
+        "June 30, 2023",
+    ]
+    assert table.rows[1] == ["Revenue", "1,234", "1,100", "3,700", "3,300"]
+
+
+def test_a_title_reaching_into_the_next_column_heads_only_its_own() -> None:
+    # Set from the first column's start, not centred over the pair: that column's title.
+    table = only_table(_periods([("Figures as reported here", 175), ("June 30,", 327.5)]), [])
+    assert table.rows[0][1:3] == ["Figures as reported here 2024", "2023"]
+
+
+def test_a_title_over_two_columns_heads_none_that_has_no_title_under_it() -> None:
+    # Only the first column of each pair has a year: the title is that column's alone.
+    lines = _periods([("September 30,", 185), ("June 30,", 327.5)], ("2024", "", "2024", ""))
+    table = only_table(lines, [])
+    assert table.rows[0] == ["", "September 30, 2024", "", "June 30, 2024", ""]

@@ -379,13 +379,7 @@ def _pieces(
     """``ln``'s text by cell (keyed by the cell's first column). Across ruled boundaries the
     words are shared out; across unruled ones only when the words clearly fit the cells,
     else the line is one cell's text."""
-    em = ln.size or 1.0
-    x0, x1, least = ln.x0, ln.x1, 0.3 * em
-    touched = [
-        (a, b)
-        for a, b in cells
-        if (xs[b] if xs[b] < x1 else x1) - (xs[a] if xs[a] > x0 else x0) > least
-    ]
+    touched = _touched(ln, xs, cells)
     if not touched:
         cx = (ln.x0 + ln.x1) / 2
         touched = [min(cells, key=lambda ab: abs((xs[ab[0]] + xs[ab[1]]) / 2 - cx))]
@@ -406,6 +400,45 @@ def _pieces(
     clipped = replace(ln, x1=min(ln.x1, xs[-1]))
     texts = share_words(clipped, [(xs[g[0][0]], xs[g[-1][1]]) for g in groups])
     return {g[0][0]: t for g, t in zip(groups, texts, strict=True) if t}
+
+
+def _touched(ln: Line, xs: list[float], cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The cells ``ln`` reaches into by more than a little (0.3 em)."""
+    x0, x1, least = ln.x0, ln.x1, 0.3 * (ln.size or 1.0)
+    return [
+        (a, b)
+        for a, b in cells
+        if (xs[b] if xs[b] < x1 else x1) - (xs[a] if xs[a] > x0 else x0) > least
+    ]
+
+
+def _spanned(
+    placed: list[tuple[Line, dict[int, str]]],
+    xs: list[float],
+    reach: dict[int, tuple[float, float]],
+) -> dict[int, list[int]]:
+    """Of one row's lines, those kept whole over several columns, by their first column:
+    the columns whose lines it reaches over (``reach``: how far each column's own lines
+    reach), when that is more than one and it is centred over them (within
+    ``SPAN_CENTRE_EM``): a group title over the columns' own titles, "Three Months Ended"
+    over "2024" and "2023"."""
+    out: dict[int, list[int]] = {}
+    cells = [(k, k + 1) for k in range(len(xs) - 1)]
+    for ln, pieces in placed:
+        if len(pieces) != 1:
+            continue
+        covered = [
+            a
+            for a, _ in _touched(ln, xs, cells)
+            if a in reach and min(ln.x1, reach[a][1]) > max(ln.x0, reach[a][0])
+        ]
+        (first,) = pieces
+        if len(covered) < 2 or covered[0] != first:
+            continue
+        middle = (reach[covered[0]][0] + reach[covered[-1]][1]) / 2
+        if abs((ln.x0 + ln.x1) / 2 - middle) <= SPAN_CENTRE_EM * (ln.size or 1.0):
+            out[first] = covered
+    return out
 
 
 def _median_size(lines: list[Line]) -> float:
@@ -742,9 +775,16 @@ def _aligned_columns(
     grid: list[list[str]] = []
     bold: list[bool] = []  # whether each row of the grid is set in bold
     last: dict[int, Line] = {}  # the grid's last row: each column's last line
+    reach: dict[int, tuple[float, float]] = {}  # how far each column's own lines reach
+    rows_placed: list[list[tuple[Line, dict[int, str]]]] = []  # each grid row's first lines
     for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
         placed = [(ln, _pieces(ln, xs, cells, hard)) for ln in sorted(row, key=attrgetter("x0"))]
+        for ln, pieces in placed:
+            if len(pieces) == 1 and len(_touched(ln, xs, cells)) == 1:
+                (c,) = pieces
+                lo, hi = reach.get(c, (ln.x0, ln.x1))
+                reach[c] = (min(lo, ln.x0), max(hi, ln.x1))
         for _, pieces in placed:
             for c, t in pieces.items():
                 values[c] = f"{values[c]} {t}".strip()
@@ -761,6 +801,7 @@ def _aligned_columns(
             ):
                 grid.append(values)  # a section label ("Current assets:") is a row
                 bold.append(all(ln.bold for ln in row))
+                rows_placed.append(placed)
                 last = {c: ln for ln, pieces in placed for c in pieces}
                 continue
             # A wrapped cell (or several side by side): the continuation joins the cell above.
@@ -771,12 +812,15 @@ def _aligned_columns(
             continue
         grid.append(values)
         bold.append(all(ln.bold for ln in row))
+        rows_placed.append(placed)
         last = {c: ln for ln, pieces in placed for c in pieces}
+    spans = [_spanned(placed, xs, reach) for placed in rows_placed]
     if statement:
         if _leaders(grid):
             return None  # a table of contents: entries, dot leaders, page numbers
         grid = _labels_wrapped_down(grid)
-    grid = _merge_header(grid, statement, bold if len(bold) == len(grid) else None)
+    same = len(bold) == len(grid)  # (rows were not merged after: each row's facts hold)
+    grid = _merge_header(grid, statement, bold if same else None, spans if same else None)
     columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
     if _text_columns(columns) or _running_text_columns(columns):
         return TEXT
@@ -784,6 +828,10 @@ def _aligned_columns(
         return None
     return _table_block(grid, [ln for row in rows for ln in row])
 
+
+#: A title over several columns is centred over them within this many ems (a title over
+#: one column that reaches past it into the next is not).
+SPAN_CENTRE_EM = 1.0
 
 #: A column's title in a table's header row has at most this many words (a page's other
 #: column has a line of its running text there, or a heading only by chance).
@@ -879,19 +927,24 @@ _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
 def _merge_header(
-    grid: list[list[str]], statement: bool = False, bold: list[bool] | None = None
+    grid: list[list[str]],
+    statement: bool = False,
+    bold: list[bool] | None = None,
+    spans: list[dict[int, list[int]]] | None = None,
 ) -> list[list[str]]:
     """Rows of words above the first row holding values: one header whose cells wrap over
     several lines, merged into one row (only when values follow, so that a table of words
-    keeps its rows). Above a statement's columns of numbers, a row of years under the
-    period names ("March 31," then "2024") is header too, and the header ends at the first
+    keeps its rows). A row of years under the period names ("March 31," then "2024") is
+    header too, and above a statement's columns of numbers the header ends at the first
     row holding only a label ("Current assets:"). A header set in bold ends at the first
-    row that is not (``bold``: each row's weight): that row is the table's first."""
+    row that is not (``bold``: each row's weight): that row is the table's first. A group
+    title over several columns (``spans``: each row's titles kept whole over columns, by
+    first column) heads each of them that has a title of its own under it."""
     first = next(
         (
             i
             for i, row in enumerate(grid)
-            if (any(is_value(t) for t in row if t) and not (statement and _years(row)))
+            if (any(is_value(t) for t in row if t) and not (i and _years(row)))
             or (statement and row[0] and not any(row[1:]))
         ),
         0,
@@ -900,7 +953,13 @@ def _merge_header(
         first = next((i for i in range(first) if not bold[i]), first)
     if not 2 <= first <= MAX_HEADER_LINES:
         return grid
-    header = [" ".join(row[c] for row in grid[:first] if row[c]) for c in range(len(grid[0]))]
+    rows = [list(row) for row in grid[:first]]
+    for r, row in enumerate(rows):
+        for a, covered in (spans[r] if spans else {}).items():
+            for c in covered[1:]:
+                if not row[c] and any(below[c] for below in rows[r + 1 :]):
+                    row[c] = row[a]
+    header = [" ".join(row[c] for row in rows if row[c]) for c in range(len(grid[0]))]
     return [header, *grid[first:]]
 
 
