@@ -706,3 +706,14 @@ def test_a_title_over_two_columns_heads_none_that_has_no_title_under_it() -> Non
     lines = _periods([("September 30,", 185), ("June 30,", 327.5)], ("2024", "", "2024", ""))
     table = only_table(lines, [])
     assert table.rows[0] == ["", "September 30, 2024", "", "June 30, 2024", ""]
+
+
+def test_a_forms_rows_of_labels_are_not_one_wrapped_header() -> None:
+    # No figures until the last row: the rows above it are records, not a title's lines.
+    cells = [
+        ["Surname:", "Okafor", "Given names:", "Adaeze"],
+        ["Date of birth:", "14 March 1991", "Place of birth:", "Enugu"],
+        ["Telephone:", "0131 496 0000", "Email:", "a@example.org"],
+    ]
+    table = only_table(aligned(cells, [50, 140, 260, 350]), [])
+    assert table.rows == cells

@@ -937,7 +937,8 @@ def _merge_header(
     keeps its rows). A row of years under the period names ("March 31," then "2024") is
     header too, and above a statement's columns of numbers the header ends at the first
     row holding only a label ("Current assets:"). A header set in bold ends at the first
-    row that is not (``bold``: each row's weight): that row is the table's first. A group
+    row that is not (``bold``: each row's weight): that row is the table's first. Rows of a
+    form's labels (``_labels_under_labels``) are records, not a header. A group
     title over several columns (``spans``: each row's titles kept whole over columns, by
     first column) heads each of them that has a title of its own under it."""
     first = next(
@@ -951,7 +952,7 @@ def _merge_header(
     )
     if bold is not None and bold[0]:
         first = next((i for i in range(first) if not bold[i]), first)
-    if not 2 <= first <= MAX_HEADER_LINES:
+    if not 2 <= first <= MAX_HEADER_LINES or _labels_under_labels(grid[:first]):
         return grid
     rows = [list(row) for row in grid[:first]]
     for r, row in enumerate(rows):
@@ -961,6 +962,16 @@ def _merge_header(
                     row[c] = row[a]
     header = [" ".join(row[c] for row in rows if row[c]) for c in range(len(grid[0]))]
     return [header, *grid[first:]]
+
+
+def _labels_under_labels(rows: list[list[str]]) -> bool:
+    """Two cells one under the other both ending in a colon: a form's labels ("Surname:"
+    over "Date of birth:"), each row a record; the lines of a wrapped title do not end so."""
+    return any(
+        above[c].endswith(":") and below[c].endswith(":")
+        for above, below in zip(rows, rows[1:])
+        for c in range(len(above))
+    )
 
 
 def _years(row: list[str]) -> bool:
