@@ -717,3 +717,11 @@ def test_a_forms_rows_of_labels_are_not_one_wrapped_header() -> None:
     ]
     table = only_table(aligned(cells, [50, 140, 260, 350]), [])
     assert table.rows == cells
+
+
+def test_a_line_over_two_columns_under_their_own_titles_heads_only_its_own() -> None:
+    # Each column has a title above: the wide line is the last line of the first one's.
+    lines = [ln("Loans", 175, 76), ln("Loans", 235, 76), ln("Loans", 305, 76)]
+    lines += _periods([("September 30,", 185), ("June 30,", 327.5)])
+    table = only_table(lines, [])
+    assert table.rows[0][1:3] == ["Loans September 30, 2024", "Loans 2023"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import replace
+from itertools import pairwise
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -940,7 +941,8 @@ def _merge_header(
     row that is not (``bold``: each row's weight): that row is the table's first. Rows of a
     form's labels (``_labels_under_labels``) are records, not a header. A group
     title over several columns (``spans``: each row's titles kept whole over columns, by
-    first column) heads each of them that has a title of its own under it."""
+    first column) heads each of them that has a title of its own under it, when it tops
+    those columns (nothing above it there but lines of the same group title)."""
     first = next(
         (
             i
@@ -957,6 +959,8 @@ def _merge_header(
     rows = [list(row) for row in grid[:first]]
     for r, row in enumerate(rows):
         for a, covered in (spans[r] if spans else {}).items():
+            if not all(_group_above(grid[q], spans[q], covered) for q in range(r)):
+                continue  # a column's own title above it: it is the last line of that title
             for c in covered[1:]:
                 if not row[c] and any(below[c] for below in rows[r + 1 :]):
                     row[c] = row[a]
@@ -964,12 +968,18 @@ def _merge_header(
     return [header, *grid[first:]]
 
 
+def _group_above(row: list[str], spans: dict[int, list[int]], covered: list[int]) -> bool:
+    """Whether ``row`` (a header row above a group title over ``covered``) holds nothing
+    over those columns but a title over all of them too (the group title's first line)."""
+    return all(not row[c] or set(covered) <= set(spans.get(c, ())) for c in covered)
+
+
 def _labels_under_labels(rows: list[list[str]]) -> bool:
     """Two cells one under the other both ending in a colon: a form's labels ("Surname:"
     over "Date of birth:"), each row a record; the lines of a wrapped title do not end so."""
     return any(
         above[c].endswith(":") and below[c].endswith(":")
-        for above, below in zip(rows, rows[1:])
+        for above, below in pairwise(rows)
         for c in range(len(above))
     )
 
