@@ -1794,3 +1794,25 @@ def test_a_heading_beside_text_drawn_before_it_stays_where_it_is_read() -> None:
     (md,) = markdown(page(left + _drawn(right, len(left))))
     lines = [ln for ln in md.splitlines() if ln]
     assert lines[0] == "ning of a word"
+
+
+# --- A form's labels with their values a tab after them -----------------------------------------
+
+_FORM = [
+    ("Name:", "Adaeze Okafor"),
+    ("Date of birth:", "14 March 1991"),
+    ("Next of kin:", "Chidi Okafor"),
+]
+
+
+@pytest.mark.parametrize("tab", [True, False])
+def test_a_label_and_its_value_a_tab_after_it_are_one_line(tab: bool) -> None:
+    # Each value 2 ems after its own label (ragged): one line each. The same values set at
+    # one place down the rows are a column: the pieces stay apart for the table rules.
+    runs: list[TextRun] = []
+    for i, (label, value) in enumerate(_FORM):
+        start = 72 + len(label) * CHAR_W + 20 if tab else 160
+        runs += [*words(label, 72, 100 + 14 * i, bold=True), *words(value, start, 100 + 14 * i)]
+    texts = [ln.text for ln in build_lines(runs)]
+    joined = [f"{label} {value}" in texts for label, value in _FORM]
+    assert joined == [tab] * len(_FORM), texts

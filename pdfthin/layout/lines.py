@@ -318,6 +318,7 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
     _join_justified_rows(opened, gutters)
     _join_label_rows(opened, gutters)
     _join_marker_rows(opened, gutters)
+    _join_colon_labels(opened)
     return [o.runs for o in opened if o.runs]
 
 
@@ -622,6 +623,44 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
             for run in b.runs:
                 a.add(run)
             b.runs = []
+
+
+def _join_colon_labels(opened: list[_Open]) -> None:
+    """A label ending in a colon and the words after it on its row (within
+    ``LABEL_GAP_EM``) are one line ("Date of birth:   14 March 1991", a tab after the
+    label) when those words line up with no piece of another row, by start, middle or end
+    (within ``LABEL_ALIGN``): values set at one place are a column (a table's, a label
+    list's, the next column of a page's text: the rules for those decide), values set just
+    after their labels are not."""
+    pieces = [o for o in opened if o.runs]
+    if not any(o.runs[-1].text.rstrip().endswith(":") for o in pieces):
+        return  # (most pages)
+    places: dict[tuple[int, int], int] = defaultdict(int)  # (edge, bucket): pieces there
+    for o in pieces:
+        for edge, x in enumerate(_edges(o)):
+            places[(edge, int(x // LABEL_ALIGN))] += 1
+    for row in _open_rows(pieces):
+        for a, b in itertools.pairwise(row):
+            if not (a.runs and b.runs and a.runs[-1].text.rstrip().endswith(":")):
+                continue
+            em = min(a.size, b.size) or 1.0
+            if not 0 < b.runs[0].x0 - a.right <= LABEL_GAP_EM * em:
+                continue
+            if any(
+                places[(edge, int(x // LABEL_ALIGN) + d)] > (d == 0)
+                for edge, x in enumerate(_edges(b))
+                for d in (-1, 0, 1)
+            ):
+                continue  # its words line up with another row's: a column
+            for run in b.runs:
+                a.add(run)
+            b.runs = []
+
+
+def _edges(o: _Open) -> tuple[float, float, float]:
+    """A piece's start, middle and end."""
+    x0 = o.runs[0].x0
+    return x0, (x0 + o.right) / 2, o.right
 
 
 def _mark_alone(text: str) -> bool:
