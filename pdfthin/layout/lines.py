@@ -625,13 +625,17 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
             b.runs = []
 
 
+#: A form's label has at most this many words ("Name and address of employer:").
+FORM_LABEL_WORDS = 5
+
+
 def _join_colon_labels(opened: list[_Open]) -> None:
-    """A label ending in a colon and the words after it on its row (within
-    ``LABEL_GAP_EM``) are one line ("Date of birth:   14 March 1991", a tab after the
-    label) when those words line up with no piece of another row, by start, middle or end
-    (within ``LABEL_ALIGN``): values set at one place are a column (a table's, a label
-    list's, the next column of a page's text: the rules for those decide), values set just
-    after their labels are not."""
+    """A label ending in a colon (``FORM_LABEL_WORDS`` at most) and the words after it on its
+    row (within ``LABEL_GAP_EM``) are one line ("Date of birth:   14 March 1991", a tab
+    after the label) when those words line up with no piece of another row, by start,
+    middle or end (within ``LABEL_ALIGN``): values set at one place are a column (a
+    table's, a label list's, the next column of a page's text: the rules for those decide),
+    values set just after their labels are not."""
     pieces = [o for o in opened if o.runs]
     if not any(o.runs[-1].text.rstrip().endswith(":") for o in pieces):
         return  # (most pages)
@@ -643,6 +647,8 @@ def _join_colon_labels(opened: list[_Open]) -> None:
         for a, b in itertools.pairwise(row):
             if not (a.runs and b.runs and a.runs[-1].text.rstrip().endswith(":")):
                 continue
+            if sum(len(r.text.split()) for r in a.runs) > FORM_LABEL_WORDS:
+                continue  # running text before a displayed formula or a list
             em = min(a.size, b.size) or 1.0
             if not 0 < b.runs[0].x0 - a.right <= LABEL_GAP_EM * em:
                 continue
