@@ -1816,3 +1816,26 @@ def test_a_label_and_its_value_a_tab_after_it_are_one_line(tab: bool) -> None:
     texts = [ln.text for ln in build_lines(runs)]
     joined = [f"{label} {value}" in texts for label, value in _FORM]
     assert joined == [tab] * len(_FORM), texts
+
+
+def test_running_text_before_a_colon_does_not_take_what_follows_on_its_row() -> None:
+    # A sentence ending in a colon, a displayed formula two ems after it: no form's label.
+    runs = [*words("and for every index set I and all sets U in T we have:", 72, 100)]
+    runs += words("U1 ∪ U2 ∈ T", runs[-1].x1 + 20, 100)
+    texts = [ln.text for ln in build_lines(runs)]
+    assert "U1 ∪ U2 ∈ T" in texts, texts
+
+
+# --- The body size of a page that is mostly a table -------------------------------------------
+
+
+def test_a_title_over_a_table_is_a_heading() -> None:
+    # The title is the only text outside the table: the body size is the table's, and the
+    # larger bold title is a heading (its year is no page number).
+    runs = words("Annual report 2024", 72, 60, size=14, bold=True)
+    rows = [("Revenue", "1,234"), ("Costs", "734"), ("Profit", "500"), ("Staff", "12")]
+    for i, (item, value) in enumerate(rows):
+        runs += [run(item, 72, 100 + 14 * i), run("ACME", 200, 100 + 14 * i)]
+        runs.append(run(value, 300, 100 + 14 * i))
+    (md,) = markdown(page(runs))
+    assert md.startswith("# Annual report 2024\n"), md

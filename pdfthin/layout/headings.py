@@ -316,10 +316,18 @@ def size_bucket(size: float) -> float:
     return round(size * 2) / 2
 
 
+#: Fewer characters than this outside tables are no body of text (a title over a table):
+#: the body size is then the tables' own.
+BODY_MIN_CHARS = 200
+
+
 def body_size(pages: list[PageLayout]) -> float:
-    """The most common text size, by characters (tables left out)."""
+    """The most common text size, by characters (tables left out, unless little else is
+    there: ``BODY_MIN_CHARS``)."""
     lines = (line for p in pages for b in p.blocks if b.kind != "table" for line in b.lines)
     weights = size_weights(lines, size_bucket)
+    if sum(weights.values()) < BODY_MIN_CHARS:
+        weights = size_weights((ln for p in pages for b in p.blocks for ln in b.lines), size_bucket)
     if not weights:
         return 0.0
     return max(weights.items(), key=lambda kv: (kv[1], -kv[0]))[0]
