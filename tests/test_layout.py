@@ -1839,3 +1839,15 @@ def test_a_title_over_a_table_is_a_heading() -> None:
         runs.append(run(value, 300, 100 + 14 * i))
     (md,) = markdown(page(runs))
     assert md.startswith("# Annual report 2024\n"), md
+
+
+def test_a_bold_heading_over_a_smaller_bold_heading_is_a_heading() -> None:
+    # "Experience" (bold, 11 pt) over an entry's bold title (10 pt) over body text: two
+    # levels of headings; a bold line over a bold block of its own size stays emphasis.
+    runs = words("Experience", 72, 80, size=11, bold=True)
+    runs += words("Senior Typesetter", 72, 100, bold=True)
+    body = "Set forty books a year for the academic presses of the town and the country"
+    for i in range(3):
+        runs += words(body, 72, 116 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert md.startswith("# Experience\n\n## Senior Typesetter\n"), md

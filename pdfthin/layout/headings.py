@@ -1045,8 +1045,8 @@ def _unnumbered_heading(
         # over the paragraph it opens and set apart by space ("Film", "Recorded Music").
         return _Heading(block, look)
     if look.bold and not ctx.body_look.bold:
-        if after is not None and after.bold and after.kind != "table":
-            return None
+        if after is not None and after.bold and after.kind != "table" and after.size >= size - 0.5:
+            return None  # (a bold block after it in a smaller size: a heading under this one)
         if _runs_into(block, after):
             return None
         text = block.text.strip()
