@@ -1833,12 +1833,13 @@ def test_a_title_over_a_table_is_a_heading() -> None:
     # The title is the only text outside the table: the body size is the table's, and the
     # larger bold title is a heading (its year is no page number).
     runs = words("Annual report 2024", 72, 60, size=14, bold=True)
+    runs += words("(in thousands of euros)", 72, 80, size=12)  # a note in brackets: no heading
     rows = [("Revenue", "1,234"), ("Costs", "734"), ("Profit", "500"), ("Staff", "12")]
     for i, (item, value) in enumerate(rows):
         runs += [run(item, 72, 100 + 14 * i), run("ACME", 200, 100 + 14 * i)]
         runs.append(run(value, 300, 100 + 14 * i))
     (md,) = markdown(page(runs))
-    assert md.startswith("# Annual report 2024\n"), md
+    assert md.startswith("# Annual report 2024\n\n(in thousands of euros)\n"), md
 
 
 def test_a_bold_heading_over_a_smaller_bold_heading_is_a_heading() -> None:

@@ -584,7 +584,7 @@ def _footnote(ctx: _Context, page: PageLayout, block: Block, text: str) -> bool:
 
 def _shaped_text(text: str) -> bool:
     """The tests of ``_shape`` on its (stripped) text alone: enough letters, not a
-    caption, a URL, a table-of-contents line or a theorem's label."""
+    caption, a URL, a table-of-contents line, a note in brackets or a theorem's label."""
     found = numbering(text)
     title = found.title if found is not None and found.title else text
     letters = len(_LETTERS.findall(title))
@@ -592,6 +592,8 @@ def _shaped_text(text: str) -> bool:
         return False
     if _CAPTION.match(text) or _url(text) or _toc_leader(text) or _symbolic(title):
         return False
+    if text[:1] in "(（" and text[-1:] in ")）":
+        return False  # a note in brackets: "(in millions)", "(As at end-March)
     return not (
         _THEOREM.match(text)
         or (("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES)))
