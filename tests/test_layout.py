@@ -1852,3 +1852,16 @@ def test_a_bold_heading_over_a_smaller_bold_heading_is_a_heading() -> None:
         runs += words(body, 72, 116 + 12 * i)
     (md,) = markdown(page(runs))
     assert md.startswith("# Experience\n\n## Senior Typesetter\n"), md
+
+
+@pytest.mark.parametrize(
+    "title, heading",
+    [("(p) Methods of Compliance (AMOCs)", True), ("(Please select all that apply)", False)],
+)
+def test_a_bold_line_wholly_in_brackets_is_no_heading(title: str, heading: bool) -> None:
+    runs = words(title, 72, 80, bold=True)
+    body = "Set forty books a year for the academic presses of the town and the country"
+    for i in range(3):
+        runs += words(body, 72, 98 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert md.startswith(f"# {title}\n") is heading, md

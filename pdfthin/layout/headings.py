@@ -592,12 +592,25 @@ def _shaped_text(text: str) -> bool:
         return False
     if _CAPTION.match(text) or _url(text) or _toc_leader(text) or _symbolic(title):
         return False
-    if text[:1] in "(（" and text[-1:] in ")）":
-        return False  # a note in brackets: "(in millions)", "(As at end-March)
+    if _bracketed(text):
+        return False  # a note in brackets: "(in millions)", "(As at end-March)"
     return not (
         _THEOREM.match(text)
         or (("ﬁ" in text or "ﬂ" in text) and _THEOREM.match(text.translate(_LIGATURES)))
     )
+
+
+def _bracketed(text: str) -> bool:
+    """The whole text is inside one pair of brackets ("(in millions)"; not "(p) Methods
+    (AMOCs)", a numbered title)."""
+    if text[:1] not in "(（" or text[-1:] not in ")）":
+        return False
+    depth = 0
+    for k, char in enumerate(text):
+        depth += (char in "(（") - (char in ")）")
+        if depth == 0:
+            return k == len(text) - 1
+    return False
 
 
 def _symbolic(text: str) -> bool:
