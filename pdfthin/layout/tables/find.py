@@ -957,9 +957,10 @@ def _merge_header(
     if not 2 <= first <= MAX_HEADER_LINES or _labels_under_labels(grid[:first]):
         return grid
     rows = [list(row) for row in grid[:first]]
+    titles = spans or [{} for _ in grid]
     for r, row in enumerate(rows):
-        for a, covered in (spans[r] if spans else {}).items():
-            if not all(_group_above(grid[q], spans[q], covered) for q in range(r)):
+        for a, covered in titles[r].items():
+            if not all(_group_above(grid[q], titles[q], covered) for q in range(r)):
                 continue  # a column's own title above it: it is the last line of that title
             for c in covered[1:]:
                 if not row[c] and any(below[c] for below in rows[r + 1 :]):
