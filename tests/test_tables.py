@@ -725,3 +725,15 @@ def test_a_line_over_two_columns_under_their_own_titles_heads_only_its_own() -> 
     lines += _periods([("September 30,", 185), ("June 30,", 327.5)])
     table = only_table(lines, [])
     assert table.rows[0][1:3] == ["Loans September 30, 2024", "Loans 2023"]
+
+
+def test_a_group_titles_lines_under_it_in_its_first_column_head_the_group_too() -> None:
+    # "Months ended on" centred over the pair, "(audited)" under it in the first column only,
+    # then the years: both lines of the group's title head both columns.
+    lines = [ln("Months ended on", 180, 76), ln("Months ended on", 310, 76)]
+    lines += _periods([("(audited)", 170), ("(audited)", 300)])
+    table = only_table(lines, [])
+    assert table.rows[0][1:3] == [
+        "Months ended on (audited) 2024",
+        "Months ended on (audited) 2023",
+    ]

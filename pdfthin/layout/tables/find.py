@@ -941,8 +941,9 @@ def _merge_header(
     row that is not (``bold``: each row's weight): that row is the table's first. Rows of a
     form's labels (``_labels_under_labels``) are records, not a header. A group
     title over several columns (``spans``: each row's titles kept whole over columns, by
-    first column) heads each of them that has a title of its own under it, when it tops
-    those columns (nothing above it there but lines of the same group title)."""
+    first column) heads each of them, with the lines under it in its first column, when the
+    columns have titles of their own under it and it tops them (nothing above it there but
+    lines of the same group title)."""
     first = next(
         (
             i
@@ -958,13 +959,17 @@ def _merge_header(
         return grid
     rows = [list(row) for row in grid[:first]]
     titles = spans or [{} for _ in grid]
-    for r, row in enumerate(rows):
+    for r in range(first):
         for a, covered in titles[r].items():
             if not all(_group_above(grid[q], titles[q], covered) for q in range(r)):
                 continue  # a column's own title above it: it is the last line of that title
-            for c in covered[1:]:
-                if not row[c] and any(below[c] for below in rows[r + 1 :]):
-                    row[c] = row[a]
+            # The group title's lines: this one and those under it in its first column alone,
+            # down to the columns' own titles.
+            own = [q for q in range(r + 1, first) if any(grid[q][c] for c in covered[1:])]
+            for q in range(r, own[0] if own else r):
+                for c in covered[1:]:
+                    if not rows[q][c]:
+                        rows[q][c] = grid[q][a]
     header = [" ".join(row[c] for row in rows if row[c]) for c in range(len(grid[0]))]
     return [header, *grid[first:]]
 
