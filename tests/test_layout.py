@@ -155,6 +155,19 @@ def test_headings_set_level_side_by_side_are_headings() -> None:
         assert f"# {title}\n" in md
 
 
+def test_titles_of_narrow_cards_over_sentences_are_headings() -> None:
+    # Cards three wide: each paragraph narrower than a page's measure, but sentences.
+    runs: list[TextRun] = []
+    text = ["Three quiet rooms on the", "first floor, with desks", "and lamps for forty."]
+    for k, title in enumerate(["Reading rooms", "Local history", "Study help"]):
+        runs += words(title, 50 + 180 * k, 100, size=12, bold=True)
+        for i, line in enumerate(text):
+            runs += words(line, 50 + 180 * k, 118 + 12 * i)
+    (md,) = markdown(page(runs))
+    for title in ("Reading rooms", "Local history", "Study help"):
+        assert f"# {title}\n" in md, md
+
+
 def test_labels_set_level_side_by_side_over_no_paragraph_are_no_headings() -> None:
     # The same titles, each over a short line (a figure's labels, cells of a row): no
     # headings, though they are set apart from the body of the page below them.

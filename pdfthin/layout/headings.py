@@ -727,8 +727,8 @@ def _alone_on_its_row(
     """No short blocks beside it: cells of a table or labels of a figure share a row. One
     short block in another look may be the last line of a paragraph in the next column, and
     a heading of the next column may sit level with it: in the same look too, when both are
-    set apart from the body and each opens a paragraph right under it (cards of a grid, the
-    sections of a page set in columns)."""
+    set apart from the body and each opens a paragraph right under it (cards of a grid, any
+    number wide; the sections of a page set in columns)."""
     look = ctx.look(block)
     beside = 0
     for other in page.blocks:
@@ -741,23 +741,26 @@ def _alone_on_its_row(
         if len(_LETTERS.findall(other.text)) < 2:
             continue  # a symbol or number of a figure or formula in the next column
         if len(other.lines) <= 2 and other.chars < 60:
+            if ctx.look(other) == look:
+                if (
+                    _differs_from_body(ctx, look)
+                    and _heads_text(page, block)
+                    and _heads_text(page, other)
+                ):
+                    continue  # a title of a card beside this one's
+                return False  # cells or labels set alike, not headings side by side
             beside += 1
             if beside >= 2:
                 return False
-            if ctx.look(other) == look and not (
-                _differs_from_body(ctx, look)
-                and _heads_text(page, block)
-                and _heads_text(page, other)
-            ):
-                return False  # cells or labels set alike, not two headings side by side
     return True
 
 
 def _heads_text(page: PageLayout, block: Block) -> bool:
     """A paragraph of running text starts right under ``block`` (within two of its line
-    heights), under its start: lines of words at least ``MIN_MEASURE_EM`` wide. What a
-    heading opens; a table's header cell has cells under it, an author's name the short
-    lines of an address."""
+    heights), under its start: lines of words at least ``MIN_MEASURE_EM`` wide, or
+    narrower ending a sentence (a card's text in a grid three wide). What a heading opens;
+    a table's header cell has cells under it, an author's name the short lines of an
+    address."""
     for other in page.blocks:
         if (
             other.kind == "paragraph"
@@ -765,8 +768,11 @@ def _heads_text(page: PageLayout, block: Block) -> bool:
             and other.x0 <= block.x0 + block.size
             and other.x1 > block.x0
             and len(other.lines) >= 2
-            and other.x1 - other.x0 >= MIN_MEASURE_EM * max(other.size, 1.0)
             and wordy(other.lines[0].text)
+            and (
+                other.x1 - other.x0 >= MIN_MEASURE_EM * max(other.size, 1.0)
+                or other.lines[-1].text.rstrip().endswith((".", "!", "?"))
+            )
         ):
             return True
     return False
