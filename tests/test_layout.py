@@ -1878,3 +1878,15 @@ def test_a_bold_line_wholly_in_brackets_is_no_heading(title: str, heading: bool)
         runs += words(body, 72, 98 + 12 * i)
     (md,) = markdown(page(runs))
     assert md.startswith(f"# {title}\n") is heading, md
+
+
+def test_labels_level_over_one_paragraph_beside_them_are_no_headings() -> None:
+    # A form's "You" and "Spouse" level over one paragraph that starts under the first:
+    # the paragraph is no card's text for the second (each card's text starts under its
+    # title).
+    runs = words("You", 50, 100, 12, True) + words("Spouse", 200, 100, 12, True)
+    text = ["Check here if you or your spouse want three dollars", "to go to this fund."]
+    for i, line in enumerate(text):
+        runs += words(line, 50, 118 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert "# " not in md, md

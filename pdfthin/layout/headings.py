@@ -757,7 +757,7 @@ def _alone_on_its_row(
 
 def _heads_text(page: PageLayout, block: Block) -> bool:
     """A paragraph of running text starts right under ``block`` (within two of its line
-    heights), under its start: lines of words at least ``MIN_MEASURE_EM`` wide, or
+    heights), at its start (within an em): lines of words at least ``MIN_MEASURE_EM`` wide, or
     narrower ending a sentence (a card's text in a grid three wide). What a heading opens;
     a table's header cell has cells under it, an author's name the short lines of an
     address."""
@@ -765,8 +765,7 @@ def _heads_text(page: PageLayout, block: Block) -> bool:
         if (
             other.kind == "paragraph"
             and 0 <= other.y0 - block.y1 <= 2 * block.size
-            and other.x0 <= block.x0 + block.size
-            and other.x1 > block.x0
+            and abs(other.x0 - block.x0) <= block.size
             and len(other.lines) >= 2
             and wordy(other.lines[0].text)
             and (
