@@ -48,7 +48,12 @@ RUNNING_SIZE_SHARE = 0.95
 NUMBER_APART_EM = 3.0
 #: A footnote's first words: its mark, then its text ("1 See", "¹See", "* 21 CFR").
 _NOTE_START = re.compile(r"^\s*(?:\d{1,3}|[*†‡§¶]+)(?:\s+\S|[^\W\d_])")
-_NUMBER_TOKEN = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7}|\d{1,4}\s*/\s*\d{1,4})$", re.IGNORECASE)
+#: A page number: figures, a roman numeral as front matter numbers its pages (up to 399, in
+#: its own order: "mix", "civil" and "mid" are words), or "3 / 12".
+_NUMBER_TOKEN = re.compile(
+    r"^(?:\d{1,4}|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})|\d{1,4}\s*/\s*\d{1,4})$",
+    re.IGNORECASE,
+)
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
