@@ -706,9 +706,8 @@ def _goes_on(
     above it (under its start, within ``WRAP_GAP_EM`` under it, words after words or after
     a name broken at a joiner (one word is a name or a label: the next is its own), no new
     sentence after one that ended, and its first word had no room on that line in the
-    column's measure), and either a cell above
-    gets no next line or every piece starts inside a sentence (a new row fills its columns
-    and opens each cell)."""
+    column's measure), and either a cell above gets no next line or every piece starts
+    inside a sentence (a new row fills its columns and opens each cell)."""
     columns: set[int] = set()
     for ln, pieces in placed:
         if len(pieces) != 1:
@@ -919,10 +918,11 @@ def _labels_wrapped_down(grid: list[list[str]]) -> list[list[str]]:
     return out
 
 
-#: A currency sign set apart in its own column, then its number: "$ 178" reads "$178".
+#: A cell's line ending in one of these ended a sentence: a capital after it opens a row.
 _SENTENCE_END = frozenset(".!?:;")
 #: A long name broken at one of these goes on on the next line ("customer_account_").
 _JOINERS = frozenset("-_/")
+#: A currency sign set apart in its own column, then its number: "$ 178" reads "$178".
 _CURRENCY_GAP = re.compile(r"(?<![^\s(])([$€£¥])\s+(?=[(\d])")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
