@@ -1867,7 +1867,7 @@ def test_a_title_over_a_table_is_a_heading() -> None:
 
 def test_a_bold_heading_over_a_smaller_bold_heading_is_a_heading() -> None:
     # "Experience" (bold, 11 pt) over an entry's bold title (10 pt) over body text: two
-    # levels of headings; a bold line over a bold block of its own size stays emphasis.
+    # levels of headings (a bold block after a bold line vetoed it at any size).
     runs = words("Experience", 72, 80, size=11, bold=True)
     runs += words("Senior Typesetter", 72, 100, bold=True)
     body = "Set forty books a year for the academic presses of the town and the country"
