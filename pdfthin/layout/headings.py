@@ -65,7 +65,7 @@ CENTRED_MAX_SHARE = 0.7
 #: Words of a title set at the body size and told only by its typeface and place.
 MAX_PLACED_WORDS = 8
 #: What ends a sentence or introduces what follows at the end of a line.
-_SENTENCE_END = (".", ":", "!", "?", ";")
+SENTENCE_END = (".", ":", "!", "?", ";")
 
 _LETTERS = re.compile(r"[^\W\d_]")
 #: A caption's label and number ("Figure 3", "Abb. 2", "Table IV"), matched ignoring case.
@@ -731,6 +731,7 @@ def _alone_on_its_row(
     number wide; the sections of a page set in columns)."""
     look = ctx.look(block)
     beside = 0
+    heads: bool | None = None  # whether ``block`` opens a paragraph: asked when needed, once
     for other in page.blocks:
         if other is block or other.y0 >= block.y1 or other.y1 <= block.y0:
             continue
@@ -742,11 +743,9 @@ def _alone_on_its_row(
             continue  # a symbol or number of a figure or formula in the next column
         if len(other.lines) <= 2 and other.chars < 60:
             if ctx.look(other) == look:
-                if (
-                    _differs_from_body(ctx, look)
-                    and _heads_text(page, block)
-                    and _heads_text(page, other)
-                ):
+                if heads is None:
+                    heads = _differs_from_body(ctx, look) and _heads_text(page, block)
+                if heads and _heads_text(page, other):
                     continue  # a title of a card beside this one's
                 return False  # cells or labels set alike, not headings side by side
             beside += 1
@@ -785,7 +784,7 @@ def _runs_into(block: Block, after: Block | None) -> bool:
     if after is None or after.kind not in ("paragraph", "list_item") or len(after.lines) < 2:
         return False  # one line tells neither the pitch nor the measure
     last, nxt = block.lines[-1], after.lines[0]
-    if last.text.endswith(_SENTENCE_END):
+    if last.text.endswith(SENTENCE_END):
         return False  # a line that ends its sentence was not cut by the measure
     em = max(nxt.size, 1.0)
     pitch = after.lines[1].y0 - nxt.y0

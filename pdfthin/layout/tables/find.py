@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.headings import next_word_fits
+from pdfthin.layout.headings import SENTENCE_END, next_word_fits
 from pdfthin.layout.lines import is_marker
 from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split, wordy
 from pdfthin.layout.tables.columns import whitespace_boundaries
@@ -375,12 +375,17 @@ def _values(text: str) -> int:
 
 
 def _pieces(
-    ln: Line, xs: list[float], cells: list[tuple[int, int]], hard: list[bool]
+    ln: Line,
+    xs: list[float],
+    cells: list[tuple[int, int]],
+    hard: list[bool],
+    touched: list[tuple[int, int]] | None = None,
 ) -> dict[int, str]:
     """``ln``'s text by cell (keyed by the cell's first column). Across ruled boundaries the
     words are shared out; across unruled ones only when the words clearly fit the cells,
     else the line is one cell's text."""
-    touched = _touched(ln, xs, cells)
+    if touched is None:
+        touched = _touched(ln, xs, cells)
     if not touched:
         cx = (ln.x0 + ln.x1) / 2
         touched = [min(cells, key=lambda ab: abs((xs[ab[0]] + xs[ab[1]]) / 2 - cx))]
@@ -414,26 +419,19 @@ def _touched(ln: Line, xs: list[float], cells: list[tuple[int, int]]) -> list[tu
 
 
 def _spanned(
-    placed: list[tuple[Line, dict[int, str]]],
-    xs: list[float],
-    reach: dict[int, tuple[float, float]],
+    whole: list[tuple[Line, int, list[int]]], reach: dict[int, tuple[float, float]]
 ) -> dict[int, list[int]]:
-    """Of one row's lines, those kept whole over several columns, by their first column:
-    the columns whose lines it reaches over (``reach``: how far each column's own lines
-    reach), when that is more than one and it is centred over them (within
+    """Of one row's lines kept whole over several columns (``whole``: each with its column
+    and the columns it reaches into), those that are titles over several, by their first
+    column: the columns whose lines it reaches over (``reach``: how far each column's own
+    lines reach), when that is more than one and it is centred over them (within
     ``SPAN_CENTRE_EM``): a group title over the columns' own titles, "Three Months Ended"
     over "2024" and "2023"."""
     out: dict[int, list[int]] = {}
-    cells = [(k, k + 1) for k in range(len(xs) - 1)]
-    for ln, pieces in placed:
-        if len(pieces) != 1:
-            continue
+    for ln, first, reached in whole:
         covered = [
-            a
-            for a, _ in _touched(ln, xs, cells)
-            if a in reach and min(ln.x1, reach[a][1]) > max(ln.x0, reach[a][0])
+            a for a in reached if a in reach and min(ln.x1, reach[a][1]) > max(ln.x0, reach[a][0])
         ]
-        (first,) = pieces
         if len(covered) < 2 or covered[0] != first:
             continue
         middle = (reach[covered[0]][0] + reach[covered[-1]][1]) / 2
@@ -637,6 +635,11 @@ class _Measures:
         key = int(x0 // self.tolerance)
         return max(self.rights.get(k, x0) for k in (key - 1, key, key + 1))
 
+    def no_room(self, cell: Line, line: Line) -> bool:
+        """``line``'s first word had no room at the end of ``cell`` in its column's
+        measure: the measure broke the line there (``next_word_fits``)."""
+        return next_word_fits(cell, line, max(self.right(cell.x0), line.x1))
+
 
 def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
     """The index of the cell among ``cells`` (the row above) whose words ``line`` carries on:
@@ -657,7 +660,7 @@ def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
         if abs(indent) <= measures.tolerance or (item and 0 < indent <= LIST_INDENT_EM * line.size):
             if len(cell.text.split()) < 2 or is_value(cell.text):
                 return None
-            if not item and not next_word_fits(cell, line, max(measures.right(cell.x0), line.x1)):
+            if not item and not measures.no_room(cell, line):
                 return None  # its first word had room above: an item of its own (a list)
             return k if not any(wordy(c.text) for c in cells[:k]) else None
     return None
@@ -722,8 +725,8 @@ def _goes_on(
             or is_value(ln.text)
             or is_value(cell.text)
             or (len(cell.text.split()) < 2 and cell.text.rstrip()[-1:] not in _JOINERS)
-            or (cell.text.rstrip()[-1:] in _SENTENCE_END and ln.text[:1].isupper())
-            or not next_word_fits(cell, ln, max(measures.right(cell.x0), ln.x1))
+            or (cell.text.rstrip().endswith(SENTENCE_END) and ln.text[:1].isupper())
+            or not measures.no_room(cell, ln)
         ):
             return False
         columns.add(c)
@@ -776,15 +779,24 @@ def _aligned_columns(
     bold: list[bool] = []  # whether each row of the grid is set in bold
     last: dict[int, Line] = {}  # the grid's last row: each column's last line
     reach: dict[int, tuple[float, float]] = {}  # how far each column's own lines reach
-    rows_placed: list[list[tuple[Line, dict[int, str]]]] = []  # each grid row's first lines
+    # Each grid row's lines kept whole over several columns (of its first line only): with
+    # their column and the columns they reach into.
+    rows_whole: list[list[tuple[Line, int, list[int]]]] = []
     for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
-        placed = [(ln, _pieces(ln, xs, cells, hard)) for ln in sorted(row, key=attrgetter("x0"))]
-        for ln, pieces in placed:
-            if len(pieces) == 1 and len(_touched(ln, xs, cells)) == 1:
+        placed = []
+        whole = []
+        for ln in sorted(row, key=attrgetter("x0")):
+            touched = _touched(ln, xs, cells)
+            pieces = _pieces(ln, xs, cells, hard, touched)
+            placed.append((ln, pieces))
+            if len(pieces) == 1:
                 (c,) = pieces
-                lo, hi = reach.get(c, (ln.x0, ln.x1))
-                reach[c] = (min(lo, ln.x0), max(hi, ln.x1))
+                if len(touched) == 1:
+                    lo, hi = reach.get(c, (ln.x0, ln.x1))
+                    reach[c] = (min(lo, ln.x0), max(hi, ln.x1))
+                elif touched:
+                    whole.append((ln, c, [a for a, _ in touched]))
         for _, pieces in placed:
             for c, t in pieces.items():
                 values[c] = f"{values[c]} {t}".strip()
@@ -801,7 +813,7 @@ def _aligned_columns(
             ):
                 grid.append(values)  # a section label ("Current assets:") is a row
                 bold.append(all(ln.bold for ln in row))
-                rows_placed.append(placed)
+                rows_whole.append(whole)
                 last = {c: ln for ln, pieces in placed for c in pieces}
                 continue
             # A wrapped cell (or several side by side): the continuation joins the cell above.
@@ -812,9 +824,10 @@ def _aligned_columns(
             continue
         grid.append(values)
         bold.append(all(ln.bold for ln in row))
-        rows_placed.append(placed)
+        rows_whole.append(whole)
         last = {c: ln for ln, pieces in placed for c in pieces}
-    spans = [_spanned(placed, xs, reach) for placed in rows_placed]
+    # (asked of the rows a header can take up)
+    spans = [_spanned(whole, reach) for whole in rows_whole[:MAX_HEADER_LINES]]
     if statement:
         if _leaders(grid):
             return None  # a table of contents: entries, dot leaders, page numbers
@@ -918,8 +931,6 @@ def _labels_wrapped_down(grid: list[list[str]]) -> list[list[str]]:
     return out
 
 
-#: A cell's line ending in one of these ended a sentence: a capital after it opens a row.
-_SENTENCE_END = frozenset(".!?:;")
 #: A long name broken at one of these goes on on the next line ("customer_account_").
 _JOINERS = frozenset("-_/")
 #: A currency sign set apart in its own column, then its number: "$ 178" reads "$178".
