@@ -619,11 +619,26 @@ def test_a_running_foot_with_its_page_number_apart_leaves_a_page_of_its_own() ->
 
 
 def test_a_line_beside_a_number_on_its_own_needs_the_documents_numbering() -> None:
-    # Far from the body, the number is a block of its own. On a page of its own, nothing
-    # says it is the page's number rather than a slide's or a form's: only it leaves.
+    # Far from the body, the number is a block of its own. A document of one page (a page
+    # taken out of its document) has no numbering to agree with: the number found on its
+    # own counts, and the line beside it leaves with it; a footnote beside it stays.
     foot = [*words("https://example.org/wiki/Page", 40, 770, 8.0), run("34", 540, 770, 8.0)]
     lay = _one_page(foot, bottom=348)
-    assert lay.footer == ["34"] and "example.org" in render_blocks(lay.blocks)
+    assert lay.footer == ["https://example.org/wiki/Page", "34"]
+    assert "example.org" not in render_blocks(lay.blocks)
+    note = [*words("1 See the appendix for the proof.", 40, 770, 8.0), run("34", 540, 770, 8.0)]
+    lay = _one_page(note, bottom=348)
+    assert lay.footer == ["34"] and "See the appendix" in render_blocks(lay.blocks)
+    # Over pages whose numbers disagree (a slide's or a form's numbers), only they leave.
+    pages = []
+    for n, (number, fruit) in enumerate([("7", "apples"), ("3", "pears"), ("12", "plums")], 1):
+        runs = [*words(f"Notes on {fruit}", 40, 770, 8.0), run(number, 540, 770, 8.0)]
+        runs += [w for i in range(20) for w in words(BODY[i], 72, 120 + 12 * i)]
+        pages.append(page(runs, number=n))
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    for lay, fruit in zip(layouts, ["apples", "pears", "plums"], strict=True):
+        assert f"Notes on {fruit}" in render_blocks(lay.blocks)
     # Over pages numbered alike, the line beside it leaves too (a chapter's running head,
     # changing from chapter to chapter, repeats too little to be found by repeats); a
     # footnote beside it (its mark, then its text) stays.
@@ -640,6 +655,70 @@ def test_a_line_beside_a_number_on_its_own_needs_the_documents_numbering() -> No
     for n, (title, lay) in enumerate(zip(titles, layouts, strict=True), start=1):
         assert lay.header == [f"{n}.1. {title}", str(n + 10)]
         assert f"See {title.lower()} in the appendix" in render_blocks(lay.blocks)
+
+
+def test_a_running_line_with_its_page_number_after_a_separator_leaves_a_page_of_its_own() -> None:
+    # "Annual Report 2023 | 17" set as one string: the number a bar from the words.
+    lay = _one_page([run("Company Inc. | Annual Report 2023 | 17", 72, 770, 8.0)], bottom=750)
+    assert lay.footer == ["Company Inc. | Annual Report 2023 | 17"]
+    # A bar inside a line of text at the body's foot, with no number after it, stays.
+    lay = _one_page([run("Company Inc. | Annual Report 2023", 72, 770, 8.0)], bottom=750)
+    assert lay.footer == [] and "Annual Report 2023" in render_blocks(lay.blocks)
+
+
+def test_a_journals_imprint_leaves_a_page_of_its_own() -> None:
+    # An article's first page: the journal's citation over the text, the DOI and the
+    # copyright under it, a blank line or more away, set small; nothing repeats.
+    head = [run("Physics Letters B 790 (2019) 12-20", 200, 40, 8.0)]
+    foot = [
+        run("https://doi.org/10.1016/j.physletb.2019.01.002", 72, 762, 7.0),
+        run("0370-2693/(c) 2019 The Authors. Published by Elsevier B.V.", 72, 771, 7.0),
+    ]
+    lay = _one_page(head + foot, top=60, bottom=740)
+    assert lay.header == ["Physics Letters B 790 (2019) 12-20"]
+    assert len(lay.footer) == 1 and "doi.org" in lay.footer[0]
+    body = render_blocks(lay.blocks)
+    assert "doi.org" not in body and "Physics Letters" not in body and "line 19" in body
+
+
+@pytest.mark.parametrize(
+    ("foot", "bottom"),
+    [
+        # A reference at the column's foot, at the body's leading: the list's last entry.
+        ("Smith J. Results. Phys Lett B. doi:10.1016/j.plb.2019.01.002", 750),
+        # Footnotes, set apart from the text as an imprint is: their mark first.
+        ("1 Data at doi:10.5281/zenodo.12345 and https://example.org", 730),
+        ("[3] Data at doi:10.5281/zenodo.12345 and https://example.org", 730),
+    ],
+)
+def test_an_imprint_like_line_that_is_text_stays(foot: str, bottom: float) -> None:
+    lay = _one_page([run(foot, 72, 762, 8.0)], bottom=bottom)
+    assert lay.footer == [] and foot.split()[1] in render_blocks(lay.blocks)
+
+
+def test_a_journals_citation_stands_at_the_top_only() -> None:
+    # At the foot, "Nature 567 (2019) 12-20" is a reference or a note as often.
+    lay = _one_page([run("Nature 567 (2019) 12-20", 72, 770, 8.0)], bottom=750)
+    assert lay.footer == [] and "Nature 567" in render_blocks(lay.blocks)
+
+
+@pytest.mark.parametrize(
+    ("stamp", "leaves"),
+    [
+        ("arXiv:1601.03642v1 [cs.CV] 12 Jan 2016", True),
+        ("arXiv:hep-th/9901001v2 5 Feb 1999", True),
+        # Any other line set sideways at a side, on one page alone: a map's title, a
+        # vertical heading; nothing tells it from the page's text.
+        ("Population density by county, 2010", False),
+    ],
+)
+def test_an_arxiv_stamp_leaves_its_page_alone(stamp: str, leaves: bool) -> None:
+    glyphs = [run(ch, 150 + 5 * i, 20, 14.0) for i, ch in enumerate(stamp)]
+    turned, _, _ = _turned(glyphs, 3, 792, 612)
+    lay = _one_page(turned, bottom=700)
+    body = render_blocks(lay.blocks)
+    assert (stamp not in body) is leaves and (lay.footer == [stamp]) is leaves
+    assert "line 19" in body
 
 
 def test_a_running_head_drawn_a_glyph_at_a_time_is_read_by_its_words() -> None:

@@ -46,6 +46,8 @@ RUNNING_SIZE_SHARE = 0.95
 #: "https://...      1/34". A heading's number ("1 Introduction") and a footnote's mark
 #: stand a space from their words; a line number beside body text is set at the body's size.
 NUMBER_APART_EM = 3.0
+#: ... or by one of these standing alone between them: "Annual Report 2023 | 17".
+RUNNING_SEPARATORS = frozenset("|•·▪■◆—–")
 #: A footnote's first words: its mark, then its text ("1 See", "¹See", "* 21 CFR").
 _NOTE_START = re.compile(r"^\s*(?:\d{1,3}|[*†‡§¶]+)(?:\s+\S|[^\W\d_])")
 #: A page number: figures, a roman numeral as front matter numbers its pages (up to 399, in
@@ -55,6 +57,22 @@ _NUMBER_TOKEN = re.compile(
     re.IGNORECASE,
 )
 
+#: The identifier arXiv stamps sideways along the left edge of a preprint's first page
+#: ("arXiv:1601.03642v1 [cs.CV] 12 Jan 2016", "arXiv:hep-th/9901001v2 ..."): on one page of
+#: its document only, so nothing repeats to tell it from the page's text.
+_ARXIV_STAMP = re.compile(r"^arXiv:\s?(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
+#: A publisher's imprint: a DOI, a copyright, an ISSN.
+_IMPRINT = re.compile(
+    r"\bdoi(?:\.org)?\s*[:/]\s*10\.\d{4,9}/|©|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|\bISSN\b",
+    re.IGNORECASE,
+)
+#: A journal's citation of the article: "Physics Letters B 790 (2019) 12-20",
+#: "Vol. 12, No. 3, pp. 45-67".
+_CITATION_HEAD = re.compile(
+    r"\b\d{1,4}\s*\((?:19|20)\d\d\)\s*,?\s*\d+\s*[-–]\s*\d+|"
+    r"\bvol(?:ume)?\.?\s*\d+\b.*\b(?:no|issue|pp?)\.?\s*\d+",
+    re.IGNORECASE,
+)
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page|seite|página|pagina|p\.)?\s*[-–—(\[]?\s*"
@@ -214,6 +232,7 @@ def _move_furniture(
         page_number = band in ("top", "bottom") and bool(_PAGE_NUMBER.match(number))
         if (
             (words and n >= 2 and repeated)
+            or (band in ("left", "right") and _ARXIV_STAMP.match(number) is not None)
             or (page_number and _at_edge(block, band, edges) and _fits(number, page, offset))
             or (words and _numbered_in_place(block, band, profile))
             or all(line.artifact for line in block.lines)
@@ -226,7 +245,7 @@ def _move_furniture(
     # head or foot, and only _running_lines can take it (nothing counts it as repeating).
     rest += _running_band(page, found)
     if rest:
-        furniture += _running_lines(page, rest, furniture, offset)
+        furniture += _running_lines(page, rest, furniture, offset, alone=n == 1)
     if not furniture:
         return
     drop = {id(b) for b, _ in furniture}
@@ -253,6 +272,8 @@ def _running_lines(
     edge: list[tuple[Block, str]],
     furniture: list[tuple[Block, str]],
     offset: int | None,
+    *,
+    alone: bool = False,
 ) -> list[tuple[Block, str]]:
     """Running heads and feet told on the page itself (a page of its own repeats nothing):
     lines of ``edge`` (top and bottom blocks beyond the body, not furniture yet) with no other
@@ -260,14 +281,16 @@ def _running_lines(
     :data:`NUMBER_APART_EM` or more away on their baseline: in the line itself, or a page
     number found on its own that agrees with the document's numbering (a number on its own
     is a slide's or a form's as often; and a line beside it that opens with a note mark is
-    a footnote). With one found, the other outermost lines set in its look go with it: at
-    the top, or on its baseline at the bottom."""
+    a footnote). A document of one page (``alone``: a page taken out of its document) has no
+    numbering to agree with: there the page number found on its own counts as it stands.
+    With one found, the other outermost lines set in its look go with it: at the top, or on
+    its baseline at the bottom."""
     numbers = [
         b
         for b, band in furniture
         if band in ("top", "bottom")
-        and offset is not None
-        and b.text.strip().isdecimal()
+        and (offset is not None or alone)
+        and _PAGE_NUMBER.match(b.text.strip())
         and _fits(b.text.strip(), page, offset)
     ]
     if len(numbers) > 2:
@@ -289,11 +312,17 @@ def _running_lines(
             and _NOTE_START.match(block.text) is None
             and any(_beside(block, n) for n in numbers)
         )
-        if number is None and not beside:
+        imprint = (
+            number is None
+            and not beside
+            and _imprint(block, band)
+            and _set_apart(block, band, staying)
+        )
+        if number is None and not beside and not imprint:
             continue
         if body is None:
             body = body_size([page])
-        fits = beside or (number is not None and _fits(number, page, offset))
+        fits = beside or imprint or (number is not None and _fits(number, page, offset))
         if fits and block.size <= RUNNING_SIZE_SHARE * body:
             found.append((block, band))
     if not found:
@@ -323,6 +352,31 @@ def _running_lines(
     return found
 
 
+def _imprint(block: Block, band: str) -> bool:
+    """A publisher's line: a DOI, a copyright or an ISSN at either edge, the journal's
+    citation (volume, year, pages) at the top; what a journal prints on an article's first
+    page alone, so nothing repeats to tell it. Not a footnote or a reference (a mark first)."""
+    text = block.text
+    if _NOTE_START.match(text) or text.lstrip().startswith("["):
+        return False
+    return _IMPRINT.search(text) is not None or (
+        band == "top" and _CITATION_HEAD.search(text) is not None
+    )
+
+
+def _set_apart(block: Block, band: str, staying: list[Block]) -> bool:
+    """Whether a blank line's height (``block``'s size) or more parts ``block`` from the
+    nearest other block on the body's side: a journal's imprint stands clear of the text,
+    a reference or a note at the column's foot follows its neighbours at their leading.
+    (Blocks level with it, a running line's other parts, are beside it, not before it.)"""
+    clear = max(block.size, 1.0)
+    if band == "bottom":
+        above = [o.y1 for o in staying if o.y0 < block.y0 - clear / 2]
+        return not above or block.y0 - max(above) >= clear
+    below = [o.y0 for o in staying if o.y1 > block.y1 + clear / 2]
+    return not below or min(below) - block.y1 >= clear
+
+
 def _look(block: Block) -> tuple[str, float, bool, bool]:
     """A one-line block's typeface, size (to a tenth of a point), weight and slant."""
     line = block.lines[0]
@@ -343,10 +397,17 @@ def _beside(block: Block, number: Block) -> bool:
 
 def _number_apart(block: Block) -> str | None:
     """The page number a one-line block starts or ends with, when it stands
-    :data:`NUMBER_APART_EM` or more from the line's words (see ``RUNNING_SIZE_SHARE``)."""
+    :data:`NUMBER_APART_EM` or more from the line's words (see ``RUNNING_SIZE_SHARE``), or
+    one of :data:`RUNNING_SEPARATORS` stands between them."""
     if len(block.lines) != 1:
         return None
     line = block.lines[0]
+    tokens = line.text.split()
+    if len(tokens) > 2:
+        if tokens[1] in RUNNING_SEPARATORS and _NUMBER_TOKEN.match(tokens[0]):
+            return tokens[0]
+        if tokens[-2] in RUNNING_SEPARATORS and _NUMBER_TOKEN.match(tokens[-1]):
+            return tokens[-1]
     words = row_words([line], line.size)  # a head drawn a glyph at a time is read by its words
     if len(words) < 2:
         return None
