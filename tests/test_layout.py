@@ -1459,6 +1459,67 @@ def test_a_tables_rows_stay_whole_when_it_is_not_found() -> None:
     assert "Rail passengers per day at the station 3,310" in md
 
 
+BODY_TEXT = [
+    "Details of the order are given below for your records and for your reference.",
+    "Please keep this page until the goods have been delivered to your address.",
+]
+
+
+def _form(pairs: list[tuple[str, str]], x: float, value_x: float, y: float) -> list[TextRun]:
+    """A form's labels (a bold face, ending in a colon) at ``x``, their values at
+    ``value_x``."""
+    runs: list[TextRun] = []
+    for k, (label, value) in enumerate(pairs):
+        bold = [
+            dataclasses.replace(r, font="Helvetica-Bold")
+            for r in words(label, x, y + 12 * k, bold=True)
+        ]
+        runs += bold + words(value, value_x, y + 12 * k)
+    return runs
+
+
+def test_a_forms_labels_read_with_their_values() -> None:
+    # Two rows of a form ("Order Number:  SO-1182"), too few for a table: each label reads
+    # with its value, on one line, and a bold label with its plain value is no heading.
+    runs = [w for k, t in enumerate(BODY_TEXT) for w in words(t, 72, 100 + 12 * k)]
+    runs += _form([("Order Number:", "SO-1182"), ("Order Date:", "May 2, 2024")], 72, 160, 150)
+    (md,) = markdown(page(runs))
+    assert "Order Number: SO-1182\nOrder Date: May 2, 2024" in md
+    assert "#" not in md
+
+
+def test_an_invoices_details_keep_their_values() -> None:
+    # An invoice's details at the top right (labels of three widths, the values lined up a
+    # gap after the widest), the addressee below at the left: each row on one line.
+    runs = words("INVOICE", 72, 60, 20.0, bold=True)
+    for k, text in enumerate(["Bill To:", "Jane Doe", "400 Market Street"]):
+        runs += words(text, 72, 150 + 12 * k)
+    runs += _form(
+        [
+            ("Invoice Number:", "INV-2024-0042"),
+            ("Invoice Date:", "March 3, 2024"),
+            ("Due Date:", "April 2, 2024"),
+        ],
+        360,
+        460,
+        100,
+    )
+    runs += [w for k, t in enumerate(BODY_TEXT) for w in words(t, 72, 200 + 12 * k)]
+    (md,) = markdown(page(runs))
+    for pair in ("Invoice Number: INV-2024-0042", "Invoice Date: March 3", "Due Date: April 2"):
+        assert pair in md
+
+
+def test_a_short_line_ending_in_a_colon_beside_a_column_is_no_label() -> None:
+    # A page in two columns: a paragraph of the left column ends "as follows:" level with a
+    # line of the right column; a form's label it is not, and the columns stay apart.
+    runs = two_columns()
+    runs += words("as follows:", 50, 100 + 12 * len(LEFT))
+    runs += words("right line after the others", 320, 100 + 12 * len(LEFT))
+    (md,) = markdown(page(runs))
+    assert "as follows: right" not in md and "as follows:" in md
+
+
 @pytest.mark.parametrize(
     "runs",
     [

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.lines import GUTTER_MIN_ROWS, LABEL_MAX_EM, is_bullet
+from pdfthin.layout.lines import FORM_LABEL_WORDS, GUTTER_MIN_ROWS, LABEL_MAX_EM, is_bullet
 from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
 
@@ -220,9 +220,13 @@ class _Sides:
         turnovers) or is wider than ``LABEL_MAX_EM`` (a page's column), each lies on the
         baseline of a line starting where ``text`` starts (a sidebar keeps its own), and
         ``GUTTER_MIN_ROWS`` of those lines are lines of words: a glossary's terms, a table's
-        row labels beside a column of descriptions."""
+        row labels beside a column of descriptions. A form's labels, each ending in a colon
+        (``form_label``), may be wider, two make a column, and their values any words or
+        figures ("Invoice Number:  INV-2024-0042", "Due Date:  April 2, 2024"): the colon
+        says what they are."""
         em = label.size or 1.0
-        if label.x1 - label.x0 > LABEL_MAX_EM * em:
+        form = form_label(label.text)
+        if label.x1 - label.x0 > LABEL_MAX_EM * em and not form:
             return False  # (a column's line: most rows of a page set in columns)
         reach = SIDE_WINDOW_EM * em
         lo = bisect.bisect_left(self.ys, label.y1 - reach)
@@ -237,19 +241,40 @@ class _Sides:
                 key = round(ln.y1 / (ROW_BASELINE_EM * em))
                 starts[key] = starts.get(key, False) or self.text[k]
             elif ln.x1 <= text.x0 and ln.x1 > label.x0:
-                if ln.x0 < label.x0 - em or ln.x1 - ln.x0 > LABEL_MAX_EM * (ln.size or 1.0):
-                    return False  # a column of text left of the gap (an index's turnovers)
                 labels.append(ln)
+
+        def level(ln: Line) -> list[bool]:
+            """Whether each line starting where ``text`` starts on ``ln``'s baseline is
+            one of words."""
+            key = round(ln.y1 / (ROW_BASELINE_EM * em))
+            return [starts[key + d] for d in (-1, 0, 1) if key + d in starts]
+
+        if form:
+            # The lines with a value beside them: labels all, two or more, none further left.
+            beside = [ln for ln in labels if level(ln)]
+            if len(beside) >= 2 and all(
+                form_label(ln.text) and ln.x0 >= label.x0 - em for ln in beside
+            ):
+                return True
+        for ln in labels:
+            if ln.x0 < label.x0 - em or ln.x1 - ln.x0 > LABEL_MAX_EM * (ln.size or 1.0):
+                return False  # a column of text left of the gap (an index's turnovers)
         if len(labels) < GUTTER_MIN_ROWS:
             return False
         wordy_rows = 0
         for ln in labels:
-            key = round(ln.y1 / (ROW_BASELINE_EM * em))
-            beside = [starts[key + d] for d in (-1, 0, 1) if key + d in starts]
-            if not beside:
+            words_beside = level(ln)
+            if not words_beside:
                 return False  # a label with no text beside it: not a column of labels
-            wordy_rows += any(beside)
+            wordy_rows += any(words_beside)
         return wordy_rows >= GUTTER_MIN_ROWS
+
+
+def form_label(text: str) -> bool:
+    """A form's label: ending in a colon, at most ``FORM_LABEL_WORDS`` words ("Invoice
+    Number:"; a sentence introducing a list has more)."""
+    stripped = text.rstrip()
+    return stripped.endswith(":") and len(stripped.split()) <= FORM_LABEL_WORDS
 
 
 def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
@@ -278,7 +303,10 @@ def _blank(text: str) -> bool:
 def _joined(pieces: list[Line]) -> Line:
     """One line of ``pieces`` (left to right), read right to left when its text is."""
     ordered = pieces[::-1] if mostly_rtl(" ".join(p.text for p in pieces)) else pieces
-    longest = max(pieces, key=lambda p: len(p.text))
+    bold = all(p.bold for p in pieces)
+    # (its look is the longest piece's; of a plain one when not every piece is bold: a bold
+    # label and its plain value are no heading)
+    longest = max((p for p in pieces if bold or not p.bold), key=lambda p: len(p.text))
     chars = sum(len(p.text) for p in pieces)
     return replace(
         longest,
@@ -287,7 +315,7 @@ def _joined(pieces: list[Line]) -> Line:
         y0=min(p.y0 for p in pieces),
         x1=max(p.x1 for p in pieces),
         y1=max(p.y1 for p in pieces),
-        bold=sum(len(p.text) for p in pieces if p.bold) * 2 > chars,
+        bold=bold,
         italic=sum(len(p.text) for p in pieces if p.italic) * 2 > chars,
         artifact=all(p.artifact for p in pieces),
         seq=min(p.seq for p in pieces),
