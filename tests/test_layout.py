@@ -254,6 +254,61 @@ def test_a_numbered_title_line_does_not_swallow_its_paragraph(title: str) -> Non
     assert not blocks[1].startswith(("-", " "))
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # A name wrapping to the start of a line, in a paragraph.
+        [
+            "The method was first described by the group in Zurich and it was later taken",
+            "J. Smith and colleagues, who applied it to the data of the northern stations",
+            "and found that it held there as well as in the south, within its error bars.",
+        ],
+        # References whose authors run over two lines.
+        [
+            "[1] A. Vaswani, N. Shazeer, N. Parmar, J. Uszkoreit, L. Jones, A. N. Gomez, and",
+            "L. Kaiser, and I. Polosukhin. Attention is all you need. In NIPS, 2017, pp. 1-11.",
+            "[2] K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for the image",
+            "recognition. In Proceedings of CVPR, pages 770-778, 2016, by the authors, and",
+            "J. Sun. An afterword to the paper above it, in the proceedings, pages 779-780.",
+        ],
+        # A name in capitals, its initials before it.
+        ["J. P. COOKE."],
+    ],
+)
+def test_an_initial_opening_a_line_opens_no_list_item(lines: list[str]) -> None:
+    runs = [w for i, text in enumerate(lines) for w in words(text, 50, 100 + 12 * i)]
+    (md,) = markdown(page(runs))
+    assert md == "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # The next letter set elsewhere (a quotation's indented lines).
+        ((50, "J. Smith and colleagues took the method up and applied it"), (90, "K. Lee")),
+        # The letters out of order: "K." above "J.".
+        ((50, "K. Lee and colleagues took the method up and applied it"), (50, "J. Smith")),
+    ],
+)
+def test_capital_letters_out_of_line_are_no_sequence(
+    first: tuple[float, str], second: tuple[float, str]
+) -> None:
+    runs = words("The method was first described by the group in Zurich, later by", 50, 88)
+    for i, (x, text) in enumerate([first, second]):
+        runs += words(text, x, 100 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert "- " not in md and first[1] in md and second[1] in md
+
+
+def test_capital_letters_in_sequence_are_a_list() -> None:
+    # "A." over "B." over "C.", each opening an item (the issue's "B. SOLA INVERSIONS", a
+    # section's title in capitals, is one on its own: see above).
+    items = ["A. The first of the cases, as set out", "B. The second of them", "C. The third"]
+    runs = [w for i, text in enumerate(items) for w in words(text, 50, 100 + 12 * i)]
+    (md,) = markdown(page(runs))
+    assert md.splitlines() == [f"- {item}" for item in items]
+
+
 def test_a_list_item_keeps_its_wrapped_lines() -> None:
     """What the rule above must not break: an item's text wraps at the column's edge, its
     next line flush with the marker or hanging under the item's text."""

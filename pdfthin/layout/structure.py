@@ -87,6 +87,8 @@ _BULLET = re.compile(
 )
 _ENUM = re.compile(r"^(\(?(?:" + ENUM_NUMBER + "|" + ENUM_LETTER + r")[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
+#: A capital letter and a period opening a line: an enumeration's mark, or an initial.
+_CAPITAL_MARK = re.compile(r"^([A-Z])\.\s")
 #: Marks that open footnotes as well as list items.
 _NOTE_MARKS = frozenset("*")
 #: A continuation line starting this many ems right of its item's marker hangs under the
@@ -537,16 +539,17 @@ def mark_lists(pages: list[PageLayout], body: float | None = None) -> None:
         body = body_size(pages)
     for page in pages:
         out: list[Block] = []
+        letters = _capital_marks(page)
         for block in page.blocks:
             if block.kind != "paragraph" or not any(
-                _item_start(line, body) for line in block.lines
+                _item_start(line, body, letters) for line in block.lines
             ):
                 out.append(block)
                 continue
             current: Block | None = None
             right = measure_right(block)
             for line in block.lines:
-                is_item = _item_start(line, body)
+                is_item = _item_start(line, body, letters)
                 if current is None or is_item or _item_ends(current, line, right):
                     current = Block(
                         [line],
@@ -567,13 +570,42 @@ def mark_lists(pages: list[PageLayout], body: float | None = None) -> None:
         page.blocks = out
 
 
-def _item_start(line: Line, body: float) -> bool:
+def _capital_marks(page: PageLayout) -> dict[str, list[Line]]:
+    """The page's lines opening with a capital letter and a period ("B. "), by letter: an
+    enumeration's marks or a name's initials."""
+    found: dict[str, list[Line]] = {}
+    for block in page.blocks:
+        if block.kind == "paragraph":
+            for line in block.lines:
+                m = _CAPITAL_MARK.match(line.text)
+                if m is not None:
+                    found.setdefault(m.group(1), []).append(line)
+    return found
+
+
+def _item_start(line: Line, body: float, letters: dict[str, list[Line]]) -> bool:
     """A line that opens a list item. An asterisk on text set smaller than the body opens a
-    footnote ("* Corresponding author"), not a bullet."""
+    footnote ("* Corresponding author"), not a bullet. A capital letter and a period open
+    a name as often ("J. Smith and colleagues", a reference's authors over two lines): an
+    item only before words in capitals ("B. SOLA INVERSIONS", a section's title) or in a
+    sequence, the letter before it on a line above or the letter after it on a line below,
+    starting within an em of it (``letters``, :func:`_capital_marks`)."""
     m = _BULLET.match(line.text)
     if m is not None:
         return not (m.group(1) in _NOTE_MARKS and line.size < NOTE_SIZE_RATIO * body)
-    return _ENUM.match(line.text) is not None
+    if _ENUM.match(line.text) is None:
+        return False
+    capital = _CAPITAL_MARK.match(line.text)
+    if capital is None:
+        return True
+    rest = line.text[capital.end() :]
+    if rest.isupper() and _CAPITAL_MARK.match(rest) is None:
+        return True  # (a name in capitals has more initials: "J. P. COOKE.")
+    letter = ord(capital.group(1))
+    em = max(line.size, 1.0)
+    before = [o for o in letters.get(chr(letter - 1), ()) if o.y1 < line.y1]
+    after = [o for o in letters.get(chr(letter + 1), ()) if o.y1 > line.y1]
+    return any(abs(o.x0 - line.x0) <= em for o in before + after)
 
 
 def _item_ends(item: Block, line: Line, right: float) -> bool:
