@@ -1565,6 +1565,27 @@ def test_an_invoices_details_keep_their_values() -> None:
         assert pair in md
 
 
+def test_an_invoices_details_beside_its_address_are_no_table() -> None:
+    # The details level with the sender's address at the left: the rows line up in three
+    # columns, but the middle one is a form's labels, with none left of them. The address
+    # reads whole, and each label with its value.
+    address = ["Acme Widgets Ltd.", "12 High Street", "Springfield, IL 62701"]
+    runs: list[TextRun] = []
+    for k, text in enumerate(address):
+        runs += words(text, 72, 100 + 12 * k)
+    pairs = [
+        ("Invoice Number:", "INV-2024-0042"),
+        ("Invoice Date:", "March 3, 2024"),
+        ("Due Date:", "April 2, 2024"),
+    ]
+    runs += _form(pairs, 360, 460, 100)
+    runs += [w for k, t in enumerate(BODY_TEXT) for w in words(t, 72, 200 + 12 * k)]
+    (md,) = markdown(page(runs))
+    assert "|" not in md
+    assert "\n".join(address) in md
+    assert "\n".join(f"{label} {value}" for label, value in pairs) in md
+
+
 def test_a_short_line_ending_in_a_colon_beside_a_column_is_no_label() -> None:
     # A page in two columns: a paragraph of the left column ends "as follows:" level with a
     # line of the right column; a form's label it is not, and the columns stay apart.

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.lines import FORM_LABEL_WORDS, GUTTER_MIN_ROWS, LABEL_MAX_EM, is_bullet
+from pdfthin.layout.lines import GUTTER_MIN_ROWS, LABEL_MAX_EM, form_label, is_bullet
 from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
 
@@ -268,13 +268,6 @@ class _Sides:
                 return False  # a label with no text beside it: not a column of labels
             wordy_rows += any(words_beside)
         return wordy_rows >= GUTTER_MIN_ROWS
-
-
-def form_label(text: str) -> bool:
-    """A form's label: ending in a colon, at most ``FORM_LABEL_WORDS`` words ("Invoice
-    Number:"; a sentence introducing a list has more)."""
-    stripped = text.rstrip()
-    return stripped.endswith(":") and len(stripped.split()) <= FORM_LABEL_WORDS
 
 
 def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:

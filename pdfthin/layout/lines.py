@@ -629,6 +629,13 @@ def _join_marker_rows(opened: list[_Open], gutters: list[tuple[float, float]]) -
 FORM_LABEL_WORDS = 5
 
 
+def form_label(text: str) -> bool:
+    """A form's label: ending in a colon, at most ``FORM_LABEL_WORDS`` words ("Invoice
+    Number:"; a sentence introducing a list has more)."""
+    stripped = text.rstrip()
+    return stripped.endswith(":") and len(stripped.split()) <= FORM_LABEL_WORDS
+
+
 def _join_colon_labels(opened: list[_Open]) -> None:
     """A label ending in a colon (``FORM_LABEL_WORDS`` at most) and the words after it on its
     row (within ``LABEL_GAP_EM``) are one line ("Date of birth:   14 March 1991", a tab

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import mostly_rtl
 from pdfthin.layout.headings import SENTENCE_END, next_word_fits
-from pdfthin.layout.lines import is_marker
+from pdfthin.layout.lines import form_label, is_marker
 from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split, wordy
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
@@ -694,8 +694,26 @@ def _aligned_table(
         # the whitespace makes (numbers set as one string per row cannot be parted by them).
         table = _aligned_columns(rows, rules, long, refined, statement)
         if isinstance(table, Block):
-            return table
-    return plain
+            return None if _form_beside(table) else table
+    return None if isinstance(plain, Block) and _form_beside(plain) else plain
+
+
+def _form_beside(table: Block) -> bool:
+    """Whether a column of ``table`` past its first is a form's labels (each ending in a
+    colon, two or more, each with a value after it) with none in the columns before it: a
+    form's details set beside other text (an invoice's number and dates level with the
+    sender's address), not one table. A form's grid ("Surname: | Okafor | Given names:")
+    has labels in its first column too."""
+    rows = table.rows or []
+    width = max((len(row) for row in rows), default=0)
+    for k in range(1, width - 1):
+        cells = [row for row in rows if k < len(row) and row[k].strip()]
+        if len(cells) < 2 or not all(
+            form_label(row[k]) and k + 1 < len(row) and row[k + 1].strip() for row in cells
+        ):
+            continue
+        return not any(form_label(cell) for row in rows for cell in row[:k])
+    return False
 
 
 def _goes_on(
