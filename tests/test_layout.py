@@ -2093,6 +2093,50 @@ def test_a_bold_heading_over_a_smaller_bold_heading_is_a_heading() -> None:
     assert md.startswith("# Experience\n\n## Senior Typesetter\n"), md
 
 
+def _cv(titles: tuple[str, str, str], under: int) -> list[TextRun]:
+    """A CV: a sidebar of sections (``titles[0]`` and ``titles[1]``, bold, each over
+    ``under`` short lines) level at the top with the main column's first title
+    (``titles[2]``) over an entry and its text."""
+    runs: list[TextRun] = []
+    y = 100.0
+    for title in titles[:2]:
+        runs += words(title, 40, y, size=11, bold=True)
+        for k in range(under):
+            runs += words(f"short line {k} of it", 40, y + 14 + 12 * k, size=9)
+        y += 14 + 12 * under + 20
+    runs += words(titles[2], 200, 100, size=11, bold=True)
+    body = "Built and ran the data platform of the company for five years, with a team of"
+    for i in range(3):
+        runs += words(body, 200, 114 + 12 * i, size=9)
+    return runs
+
+
+def test_titles_of_a_sidebars_sections_level_with_the_main_columns_are_headings() -> None:
+    # "CONTACT" over the sidebar's lines, "SKILLS" under them, level with "EXPERIENCE" over
+    # the main column: set alike on one row, they are no table's cells.
+    (md,) = markdown(page(_cv(("CONTACT", "SKILLS", "EXPERIENCE"), 3)))
+    headings = [ln for ln in md.splitlines() if ln.startswith("#")]
+    assert [h.lstrip("# ") for h in headings] == ["CONTACT", "SKILLS", "EXPERIENCE"], md
+
+
+@pytest.mark.parametrize(
+    ("titles", "under"),
+    [
+        # A form's labels: ending in a colon.
+        (("Agency:", "County:", "Report:"), 3),
+        # Labels alike with nothing of their own under them (a form's "You" and "Spouse").
+        (("You", "Spouse", "Dependents"), 0),
+    ],
+)
+def test_labels_alike_on_a_row_are_no_sidebars_headings(
+    titles: tuple[str, str, str], under: int
+) -> None:
+    # The two level with each other stay labels (the one under the first stands alone).
+    (md,) = markdown(page(_cv(titles, under)))
+    lines = md.splitlines()
+    assert titles[0] in lines and titles[2] in lines, md
+
+
 @pytest.mark.parametrize(
     "title, heading",
     [("(p) Methods of Compliance (AMOCs)", True), ("(Please select all that apply)", False)],

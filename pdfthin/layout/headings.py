@@ -728,10 +728,14 @@ def _alone_on_its_row(
     short block in another look may be the last line of a paragraph in the next column, and
     a heading of the next column may sit level with it: in the same look too, when both are
     set apart from the body and each opens a paragraph right under it (cards of a grid, any
-    number wide; the sections of a page set in columns)."""
+    number wide; the sections of a page set in columns), or either titles a column of
+    sections (:func:`_titles_a_column`: a CV's sidebar beside its main column)."""
     look = ctx.look(block)
     beside = 0
-    heads: bool | None = None  # whether ``block`` opens a paragraph: asked when needed, once
+    # Whether ``block`` is set apart from the body, opens a paragraph, titles a column of
+    # sections: asked when needed, once.
+    heads: bool | None = None
+    opens = titles = False
     for other in page.blocks:
         if other is block or other.y0 >= block.y1 or other.y1 <= block.y0:
             continue
@@ -744,14 +748,54 @@ def _alone_on_its_row(
         if len(other.lines) <= 2 and other.chars < 60:
             if ctx.look(other) == look:
                 if heads is None:
-                    heads = _differs_from_body(ctx, look) and _heads_text(page, block)
-                if heads and _heads_text(page, other):
-                    continue  # a title of a card beside this one's
+                    heads = _differs_from_body(ctx, look)
+                    opens = heads and _heads_text(page, block)
+                    titles = heads and _titles_a_column(ctx, page, block, look)
+                if heads and (
+                    titles
+                    or (opens and _heads_text(page, other))
+                    or _titles_a_column(ctx, page, other, look)
+                ):
+                    # Titles of cards over their text, or of a column's sections, side by side
+                    continue
                 return False  # cells or labels set alike, not headings side by side
             beside += 1
             if beside >= 2:
                 return False
     return True
+
+
+def _titles_a_column(ctx: _Context, page: PageLayout, block: Block, look: Look) -> bool:
+    """Whether ``block`` titles a section of a column of them: lines of its own right under
+    it (two or more, in another look, starting within an em of its start), and a block in
+    its look further down, starting there too, with no block of that look level with it
+    (a CV's "Contact" over its address lines and "Skills" under them in the sidebar, level
+    with "Experience" over the main column). A table's cells alike on a row have more such
+    rows under them; a form's label ends in a colon."""
+    em = max(block.size, 1.0)
+    if block.text.rstrip().endswith(":") or not any(
+        0 <= o.y0 - block.y1 <= 2 * em
+        and abs(o.x0 - block.x0) <= em
+        and len(o.lines) >= 2
+        and ctx.look(o) != look
+        for o in page.blocks
+    ):
+        return False
+    below = [
+        o
+        for o in page.blocks
+        if o is not block
+        and o.y0 >= block.y1
+        and abs(o.x0 - block.x0) <= em
+        and len(o.lines) <= 2
+        and ctx.look(o) == look
+    ]
+    return any(
+        not any(
+            x is not o and x.y0 < o.y1 and x.y1 > o.y0 and ctx.look(x) == look for x in page.blocks
+        )
+        for o in below
+    )
 
 
 def _heads_text(page: PageLayout, block: Block) -> bool:
