@@ -208,6 +208,9 @@ class _Context:
     #: Blocks replaced by their run-in splits, kept alive while ``looks`` holds their ids
     #: (a new block must not inherit a dead one's look through a reused id).
     replaced: list[Block] = field(default_factory=list)
+    #: Whether a block titles a section of a column of them (by identity, see
+    #: ``_titles_a_column``): asked of a block once.
+    column_titles: dict[int, bool] = field(default_factory=dict)
     #: What the pages are finished against: ``None`` when they are the whole sample.
     profile: HeadingProfile | None = None
     #: How many of the first pages may be title pages (none for a page outside the sample).
@@ -771,7 +774,20 @@ def _titles_a_column(ctx: _Context, page: PageLayout, block: Block, look: Look) 
     its look further down, starting there too, with no block of that look level with it
     (a CV's "Contact" over its address lines and "Skills" under them in the sidebar, level
     with "Experience" over the main column). A table's cells alike on a row have more such
-    rows under them; a form's label ends in a colon."""
+    rows under them; a form's label ends in a colon. Asked of a block once
+    (``ctx.column_titles``), and of the ``SECTION_LOOK`` nearest blocks in its look below
+    it only: a crowded page's work stays within its blocks squared."""
+    found = ctx.column_titles.get(id(block))
+    if found is None:
+        found = ctx.column_titles[id(block)] = _titles_column(ctx, page, block, look)
+    return found
+
+
+#: How many of the blocks in a title's look below it are asked whether they stand alone.
+SECTION_LOOK = 4
+
+
+def _titles_column(ctx: _Context, page: PageLayout, block: Block, look: Look) -> bool:
     em = max(block.size, 1.0)
     if block.text.rstrip().endswith(":") or not any(
         0 <= o.y0 - block.y1 <= 2 * em
@@ -781,20 +797,23 @@ def _titles_a_column(ctx: _Context, page: PageLayout, block: Block, look: Look) 
         for o in page.blocks
     ):
         return False
-    below = [
-        o
-        for o in page.blocks
-        if o is not block
-        and o.y0 >= block.y1
-        and abs(o.x0 - block.x0) <= em
-        and len(o.lines) <= 2
-        and ctx.look(o) == look
-    ]
+    below = sorted(
+        (
+            o
+            for o in page.blocks
+            if o is not block
+            and o.y0 >= block.y1
+            and abs(o.x0 - block.x0) <= em
+            and len(o.lines) <= 2
+            and ctx.look(o) == look
+        ),
+        key=lambda o: o.y0,
+    )
     return any(
         not any(
             x is not o and x.y0 < o.y1 and x.y1 > o.y0 and ctx.look(x) == look for x in page.blocks
         )
-        for o in below
+        for o in below[:SECTION_LOOK]
     )
 
 

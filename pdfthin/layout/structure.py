@@ -570,9 +570,16 @@ def mark_lists(pages: list[PageLayout], body: float | None = None) -> None:
         page.blocks = out
 
 
-def _capital_marks(page: PageLayout) -> dict[str, list[Line]]:
-    """The page's lines opening with a capital letter and a period ("B. "), by letter: an
-    enumeration's marks or a name's initials."""
+#: How many of the lines opening with a letter, nearest above (or below) a line, are asked
+#: whether they are its neighbour in a sequence: an item's neighbour is near it, and a page of
+#: such lines stays linear.
+SEQUENCE_LOOK = 8
+
+
+def _capital_marks(page: PageLayout) -> dict[str, tuple[list[float], list[Line]]]:
+    """The page's lines opening with a capital letter and a period ("B. "), by letter, top
+    to bottom (with their baselines, to search): an enumeration's marks or a name's
+    initials."""
     found: dict[str, list[Line]] = {}
     for block in page.blocks:
         if block.kind == "paragraph":
@@ -580,10 +587,16 @@ def _capital_marks(page: PageLayout) -> dict[str, list[Line]]:
                 m = _CAPITAL_MARK.match(line.text)
                 if m is not None:
                     found.setdefault(m.group(1), []).append(line)
-    return found
+    out: dict[str, tuple[list[float], list[Line]]] = {}
+    for letter, lines in found.items():
+        lines.sort(key=lambda ln: ln.y1)
+        out[letter] = ([ln.y1 for ln in lines], lines)
+    return out
 
 
-def _item_start(line: Line, body: float, letters: dict[str, list[Line]]) -> bool:
+def _item_start(
+    line: Line, body: float, letters: dict[str, tuple[list[float], list[Line]]]
+) -> bool:
     """A line that opens a list item. An asterisk on text set smaller than the body opens a
     footnote ("* Corresponding author"), not a bullet. A capital letter and a period open
     a name as often ("J. Smith and colleagues", a reference's authors over two lines): an
@@ -603,9 +616,13 @@ def _item_start(line: Line, body: float, letters: dict[str, list[Line]]) -> bool
         return True  # (a name in capitals has more initials: "J. P. COOKE.")
     letter = ord(capital.group(1))
     em = max(line.size, 1.0)
-    before = [o for o in letters.get(chr(letter - 1), ()) if o.y1 < line.y1]
-    after = [o for o in letters.get(chr(letter + 1), ()) if o.y1 > line.y1]
-    return any(abs(o.x0 - line.x0) <= em for o in before + after)
+    ys, lines = letters.get(chr(letter - 1), ((), ()))
+    at = bisect.bisect_left(ys, line.y1)
+    before = lines[max(0, at - SEQUENCE_LOOK) : at]  # (the nearest above)
+    ys, lines = letters.get(chr(letter + 1), ((), ()))
+    at = bisect.bisect_right(ys, line.y1)
+    after = lines[at : at + SEQUENCE_LOOK]  # (the nearest below)
+    return any(abs(o.x0 - line.x0) <= em for o in (*before, *after))
 
 
 def _item_ends(item: Block, line: Line, right: float) -> bool:
