@@ -970,9 +970,11 @@ def _merge_header(
     row that is not (``bold``: each row's weight): that row is the table's first. Rows of a
     form's labels (``_labels_under_labels``) are records, not a header. A group
     title over several columns (``spans``: each row's titles kept whole over columns, by
-    first column) heads each of them, with the lines under it in its first column, when the
-    columns have titles of their own under it and it tops them (nothing above it there but
-    lines of the same group title)."""
+    first column), with the lines under it in its first column, when the columns have
+    titles of their own under it and it tops them (nothing above it there but lines of the
+    same group title), makes the header two rows: the group titles, each in its group's
+    first column (as a table's merged cell is read), over every column's own title whole
+    (the columns under a group keep their own titles as cells, next to their figures)."""
     first = next(
         (
             i
@@ -986,21 +988,34 @@ def _merge_header(
         first = next((i for i in range(first) if not bold[i]), first)
     if not 2 <= first <= MAX_HEADER_LINES or _labels_under_labels(grid[:first]):
         return grid
-    rows = [list(row) for row in grid[:first]]
     titles = spans or [{} for _ in grid]
+    # Each group title's lines (this one and those under it in its first column alone, down
+    # to the columns' own titles), by cell.
+    group_cells: set[tuple[int, int]] = set()
     for r in range(first):
         for a, covered in titles[r].items():
             if not all(_group_above(grid[q], titles[q], covered) for q in range(r)):
                 continue  # a column's own title above it: it is the last line of that title
-            # The group title's lines: this one and those under it in its first column alone,
-            # down to the columns' own titles.
             own = [q for q in range(r + 1, first) if any(grid[q][c] for c in covered[1:])]
-            for q in range(r, own[0] if own else r):
-                for c in covered[1:]:
-                    if not rows[q][c]:
-                        rows[q][c] = grid[q][a]
-    header = [" ".join(row[c] for row in rows if row[c]) for c in range(len(grid[0]))]
-    return [header, *grid[first:]]
+            if own:
+                group_cells.update((q, a) for q in range(r, own[0]))
+    if not group_cells:
+        return [_joined_rows(grid[:first]), *grid[first:]]
+    # Two header rows: the group titles over the columns' own titles.
+    width = len(grid[0])
+    groups = [
+        " ".join(grid[q][c] for q in range(first) if (q, c) in group_cells) for c in range(width)
+    ]
+    own_titles = [
+        " ".join(grid[q][c] for q in range(first) if grid[q][c] and (q, c) not in group_cells)
+        for c in range(width)
+    ]
+    return [groups, own_titles, *grid[first:]]
+
+
+def _joined_rows(rows: list[list[str]]) -> list[str]:
+    """Rows of a header's lines as one row: each column's lines joined."""
+    return [" ".join(row[c] for row in rows if row[c]) for c in range(len(rows[0]))]
 
 
 def _group_above(row: list[str], spans: dict[int, list[int]], covered: list[int]) -> bool:
