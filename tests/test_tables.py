@@ -706,6 +706,28 @@ def test_group_titles_keep_the_tables_adjacency_relations() -> None:
     assert tb.score(tb.relations(read), tb.relations(truth)).f1 >= 0.95
 
 
+@pytest.mark.parametrize(
+    ("title", "x", "heads"),
+    [
+        # Centred over the first pair of years, a row above them: the table's group title.
+        ("Year Ended June 30,", 172.5, True),
+        # A note in brackets, centred the same: a note over the table, not a title.
+        ("(unaudited)", 192.5, False),
+        # Reaching over the label column: a caption, not a title of the value columns.
+        ("Consolidated Quarterly Operating Statements", 112.5, False),
+        # A sign, not a word (an integral over a formula's column).
+        ("∫", 217.5, False),
+    ],
+)
+def test_a_title_over_a_tables_columns_above_its_first_row_joins_its_header(
+    title: str, x: float, heads: bool
+) -> None:
+    lines = [ln(title, x, 88), *_periods([])]
+    table = only_table(lines, [])
+    assert (table.rows[0] == ["", title, "", "", ""]) is heads
+    assert table.rows[int(heads)] == ["", "2024", "2023", "2024", "2023"]
+
+
 def test_a_title_reaching_into_the_next_column_heads_only_its_own() -> None:
     # Set from the first column's start, not centred over the pair: that column's title.
     # (The other pair's title over it makes the header two rows: the own titles are the

@@ -529,12 +529,25 @@ def _aligned_tables(
     tables: list[Block] = []
     i = 0
     tries = 0
+    taken = -1  # the last row of the last table
     while i < len(rows):
         if len(rows[i]) < 2:
             i += 1
             continue
         end = _run_end(rows, i, extents=extents)
         table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
+        if (
+            isinstance(table, Block)
+            and i - 1 > taken
+            and _title_over(rows[i - 1], rows[i], extents, i)
+        ):
+            # A title over the table's columns but its first ("Year Ended December 31,"
+            # over "2024" and "2023"): a group title of its header, when it leaves the
+            # columns as they were and heads them whole (a title cut between them, or taken
+            # into the label column, is no header of theirs).
+            titled = _aligned_table(rows[i - 1 : end + 1], rules, long, seen)
+            if _heads_whole(titled, table, rows[i - 1][0].text.strip()):
+                table = titled
         strict = _run_end(rows, i, labels=0, extents=extents)
         if not isinstance(table, Block) and strict < end:
             # Passing over label rows made a run that is no table: the run without them.
@@ -542,6 +555,7 @@ def _aligned_tables(
             table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
         if isinstance(table, Block):
             tables.append(table)
+            taken = end
         elif table != TEXT and tries < MAX_TRIES:
             # Not a table from this row: one may start a row or two further down (below a
             # caption or a line of text that happens to pair with the first row).
@@ -552,6 +566,46 @@ def _aligned_tables(
         tries = 0
     used = {id(ln) for block in tables for ln in block.lines}
     return tables, [ln for ln in lines if id(ln) not in used]
+
+
+def _title_over(above: list[Line], first: list[Line], extents: _RowExtents, i: int) -> bool:
+    """Whether ``above`` (the row over a table's ``first`` row, row ``i``) may be a title
+    over its columns: one short line (``TITLE_WORDS``) with a word in it (not a sign: an
+    integral over a formula's column), not in brackets (a note: "(in millions)",
+    "(unaudited)"), within ``ROW_GAP_EM`` above, centred (within
+    ``SPAN_CENTRE_EM``) over two of the first row's pieces or more, reaching across the gap
+    between them. (Whether the table then reads it as one: ``_heads_whole``.)"""
+    if len(above) != 1:
+        return False
+    (title,) = above
+    text = title.text.strip()
+    if (
+        not _WORD.search(text)
+        or len(text.split()) > TITLE_WORDS
+        or (text[0] in "([" and text[-1] in ")]")
+        or extents.tops[i] - extents.bottoms[i - 1] > ROW_GAP_EM * extents.ems[i]
+    ):
+        return False
+    middle = (title.x0 + title.x1) / 2
+    centre = SPAN_CENTRE_EM * (title.size or 1.0)
+    return any(
+        title.x1 > a.x1 and title.x0 < b.x0 and abs((a.x0 + b.x1) / 2 - middle) <= centre
+        for k, a in enumerate(first)
+        for b in first[k + 1 :]
+    )
+
+
+def _heads_whole(titled: Block | str | None, table: Block, title: str) -> bool:
+    """Whether ``titled`` (``table`` read with ``title`` over it) has ``table``'s columns
+    and ``title`` whole in its header's cells past the first."""
+    if not isinstance(titled, Block) or not titled.rows or not table.rows:
+        return False
+    header = titled.rows[0]
+    return (
+        len(header) == len(table.rows[0])
+        and title not in header[0]
+        and any(title in cell for cell in header[1:])
+    )
 
 
 class _RowExtents(NamedTuple):
@@ -954,6 +1008,7 @@ _JOINERS = frozenset("-_/")
 #: A currency sign set apart in its own column, then its number: "$ 178" reads "$178".
 _CURRENCY_GAP = re.compile(r"(?<![^\s(])([$€£¥])\s+(?=[(\d])")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _merge_header(
