@@ -226,6 +226,40 @@ def test_an_item_out_of_time_is_a_retryable_timeout(
     assert not s3.list_objects_v2(Bucket="results", Prefix="pdfthin/slow/").get("Contents")
 
 
+def test_an_item_finished_after_its_timeout_writes_no_output(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The document is done just as the time runs out (the answer ``timeout`` already given
+    # by then, as the runtime's thread may give it): its output is not written after it.
+    from types import SimpleNamespace
+
+    from pdfthin.adapters.aws import items as aws_items
+    from pdfthin.batch import work
+    from pdfthin.deadline import Deadline
+
+    deadline = Deadline(60)
+    uploads: list[str] = []
+
+    def finished_late(task: Any) -> Any:
+        Path(task.output).write_text("done")
+        deadline.cancel()  # the time ran out while the last page was read
+        return SimpleNamespace(
+            error=None, seconds=0.1, manifest_entry=lambda digest: {"status": "ok"}
+        )
+
+    monkeypatch.setattr(work, "process", finished_late)
+    monkeypatch.setattr(aws_items, "_still_good", lambda *args: None)
+    monkeypatch.setattr(aws_items, "_check_output", lambda *args: None)
+    monkeypatch.setattr(aws_items, "_upload", lambda docs, path, *rest: uploads.append(path))
+    documents = SimpleNamespace(load=lambda spec: SimpleNamespace(version="1", etag="e"))
+    config = SimpleNamespace(outputs=(), max_output_bytes=1 << 20)
+    app = SimpleNamespace(config=config, documents=documents)
+    with pytest.raises(ItemError) as raised:
+        aws_items.run_item(app, item("in/a/alpha.pdf"), deadline)
+    assert type(raised.value).__name__ == "PdfthinTimeout", raised.value
+    assert uploads == []
+
+
 # --- the Map, played locally ------------------------------------------------------------------
 
 

@@ -280,6 +280,10 @@ def _run(app: Any, event: dict[str, Any], deadline: Deadline | None) -> dict[str
             )
         entry = result.manifest_entry(options.digest())
         entry["output"] = {"bucket": item.output_bucket, "key": key, "bytes": size}
+        if deadline is not None:
+            # Finished as the time ran out: the item was answered ``timeout`` (or is about
+            # to be), so its output is not written after that answer.
+            deadline.check()
         _upload(app.documents, local, item.format, entry, made_from)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
