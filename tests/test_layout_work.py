@@ -215,6 +215,21 @@ def test_running_lines_partners_at_the_bottom_look_at_the_feet_level_with_them(
     assert len(calls) <= len(alike) + 1
 
 
+def test_an_imprints_clearance_is_measured_from_one_sort_of_the_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whether an imprint stands a blank line from the text is asked of sorted blocks, built
+    once per page: a hostile foot of thousands of "©" lines must not cost lines x blocks."""
+    built = _counting(monkeypatch, structure._Clearance, "__init__")
+    asked = _counting(monkeypatch, structure._Clearance, "set_apart")
+    feet = [_block("(c) 2020 Example", 40.0 * i, 780.0) for i in range(2000)]
+    body = Block([_line("the body text " * 3000, 72, 400)], 72, 392, 90000, 402, 10.0)
+    page = PageLayout(1, 90000, 792, [*feet, body])  # (the body's size: most characters')
+    found = structure._running_lines(page, [(b, "bottom") for b in feet], [], None)
+    assert len(found) == len(feet)  # set apart from the body: every one is an imprint
+    assert len(built) == 1 and len(asked) == len(feet)
+
+
 def test_a_column_of_labels_is_not_sought_in_a_crowded_band() -> None:
     """Each label-and-words pair asks the lines around it whether the labels make a column:
     in a band crowding more lines than ``MAX_SIDE_LINES`` it asks nothing (a hostile page of

@@ -299,6 +299,7 @@ def _running_lines(
         numbers = []  # a page prints its number once, twice at most: these are something else
     found: list[tuple[Block, str]] = []
     body: float | None = None  # measured when a line needs it
+    clearance: _Clearance | None = None  # (likewise)
     moved = {id(b) for b, _ in furniture}
     staying = [o for o in page.blocks if id(o) not in moved]
     # Nothing of the page beyond a line: it starts above every other block's bottom (top),
@@ -314,12 +315,11 @@ def _running_lines(
             and _NOTE_START.match(block.text) is None
             and any(_beside(block, n) for n in numbers)
         )
-        imprint = (
-            number is None
-            and not beside
-            and _imprint(block, band)
-            and _set_apart(block, band, staying)
-        )
+        imprint = number is None and not beside and _imprint(block, band)
+        if imprint:
+            if clearance is None:
+                clearance = _Clearance(staying)
+            imprint = clearance.set_apart(block, band)
         if number is None and not beside and not imprint:
             continue
         if body is None:
@@ -366,17 +366,38 @@ def _imprint(block: Block, band: str) -> bool:
     )
 
 
-def _set_apart(block: Block, band: str, staying: list[Block]) -> bool:
-    """Whether a blank line's height (``block``'s size) or more parts ``block`` from the
-    nearest other block on the body's side: a journal's imprint stands clear of the text,
-    a reference or a note at the column's foot follows its neighbours at their leading.
-    (Blocks level with it, a running line's other parts, are beside it, not before it.)"""
-    clear = max(block.size, 1.0)
-    if band == "bottom":
-        above = [o.y1 for o in staying if o.y0 < block.y0 - clear / 2]
-        return not above or block.y0 - max(above) >= clear
-    below = [o.y0 for o in staying if o.y1 > block.y1 + clear / 2]
-    return not below or min(below) - block.y1 >= clear
+class _Clearance:
+    """The page's other blocks, sorted to tell how far the nearest one above or below a line
+    stands from it in a logarithmic look each (a hostile page's thousands of edge lines)."""
+
+    def __init__(self, blocks: list[Block]) -> None:
+        by_top = sorted(blocks, key=lambda b: b.y0)
+        self.tops = [b.y0 for b in by_top]
+        self.lowest_bottom: list[float] = []  # of the blocks starting up to each
+        low = -math.inf
+        for b in by_top:
+            low = max(low, b.y1)
+            self.lowest_bottom.append(low)
+        by_bottom = sorted(blocks, key=lambda b: b.y1)
+        self.bottoms = [b.y1 for b in by_bottom]
+        self.highest_top: list[float] = [0.0] * len(by_bottom)  # of the blocks ending from each
+        high = math.inf
+        for k in range(len(by_bottom) - 1, -1, -1):
+            high = min(high, by_bottom[k].y0)
+            self.highest_top[k] = high
+
+    def set_apart(self, block: Block, band: str) -> bool:
+        """Whether a blank line's height (``block``'s size) or more parts ``block`` from the
+        nearest other block on the body's side: a journal's imprint stands clear of the
+        text, a reference or a note at the column's foot follows its neighbours at their
+        leading. (Blocks level with it, a running line's other parts, are beside it, not
+        before it.)"""
+        clear = max(block.size, 1.0)
+        if band == "bottom":
+            k = bisect.bisect_left(self.tops, block.y0 - clear / 2)  # those starting above
+            return k == 0 or block.y0 - self.lowest_bottom[k - 1] >= clear
+        k = bisect.bisect_right(self.bottoms, block.y1 + clear / 2)  # those ending below
+        return k == len(self.bottoms) or self.highest_top[k] - block.y1 >= clear
 
 
 def _look(block: Block) -> tuple[str, float, bool, bool]:

@@ -588,11 +588,22 @@ def _title_over(above: list[Line], first: list[Line], extents: _RowExtents, i: i
         return False
     middle = (title.x0 + title.x1) / 2
     centre = SPAN_CENTRE_EM * (title.size or 1.0)
-    return any(
-        title.x1 > a.x1 and title.x0 < b.x0 and abs((a.x0 + b.x1) / 2 - middle) <= centre
-        for k, a in enumerate(first)
-        for b in first[k + 1 :]
-    )
+    # The pieces it could end over, by where they end (buckets two centring widths wide):
+    # a piece before it is asked of the few ending where it would be centred (a row of
+    # thousands of pieces stays linear).
+    ends: dict[int, list[int]] = {}
+    for k, b in enumerate(first):
+        if title.x0 < b.x0:
+            ends.setdefault(int(b.x1 // (2 * centre)), []).append(k)
+    for k, a in enumerate(first):
+        if title.x1 <= a.x1:
+            continue
+        target = 2 * middle - a.x0  # where the piece it ends over ends, centred
+        bucket = int(target // (2 * centre))
+        for j in (*ends.get(bucket - 1, ()), *ends.get(bucket, ()), *ends.get(bucket + 1, ())):
+            if j > k and abs((a.x0 + first[j].x1) / 2 - middle) <= centre:
+                return True
+    return False
 
 
 def _heads_whole(titled: Block | str | None, table: Block, title: str) -> bool:
