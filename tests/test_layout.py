@@ -300,6 +300,22 @@ def test_capital_letters_out_of_line_are_no_sequence(
     assert "- " not in md and first[1] in md and second[1] in md
 
 
+def test_roman_numbered_titles_keep_their_lines() -> None:
+    # "I. Introduction" ... "V. Conclusion" in the body's type: "I." and "V." are single
+    # capitals whose neighbours are roman numerals of more letters ("II.", "IV.").
+    titles = ["I. Introduction", "II. Related Work", "III. Method", "IV. Results", "V. End"]
+    runs: list[TextRun] = []
+    y = 100.0
+    for title in titles:
+        runs += words(title, 50, y)
+        for i in range(2):
+            runs += words(f"the text of the section runs on, line {i} of it", 50, y + 12 * (i + 1))
+        y += 50
+    (md,) = markdown(page(runs))
+    for title in titles:
+        assert f"# {title}" in md.splitlines(), md
+
+
 def test_capital_letters_in_sequence_are_a_list() -> None:
     # "A." over "B." over "C.", each opening an item (the "B. SOLA INVERSIONS", a
     # section's title in capitals, is one on its own: see above).

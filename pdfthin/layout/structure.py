@@ -87,8 +87,12 @@ _BULLET = re.compile(
 )
 _ENUM = re.compile(r"^(\(?(?:" + ENUM_NUMBER + "|" + ENUM_LETTER + r")[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
-#: A capital letter and a period opening a line: an enumeration's mark, or an initial.
+#: A capital letter and a period opening a line: an enumeration's mark, or an initial ...
 _CAPITAL_MARK = re.compile(r"^([A-Z])\.\s")
+#: ... and a roman numeral of two letters or more, the neighbour of "I.", "V." or "X."
+#: (kept with them under a key no letter is).
+_ROMAN_MARK = re.compile(r"^[IVX]{2,5}\.\s")
+_ROMAN = "roman"
 #: Marks that open footnotes as well as list items.
 _NOTE_MARKS = frozenset("*")
 #: A continuation line starting this many ems right of its item's marker hangs under the
@@ -600,7 +604,8 @@ SEQUENCE_LOOK = 8
 def _capital_marks(page: PageLayout) -> dict[str, tuple[list[float], list[Line]]]:
     """The page's lines opening with a capital letter and a period ("B. "), by letter, top
     to bottom (with their baselines, to search): an enumeration's marks or a name's
-    initials."""
+    initials; and those opening with a roman numeral of two letters or more ("II. "), under
+    ``_ROMAN``."""
     found: dict[str, list[Line]] = {}
     for block in page.blocks:
         if block.kind == "paragraph":
@@ -608,6 +613,8 @@ def _capital_marks(page: PageLayout) -> dict[str, tuple[list[float], list[Line]]
                 m = _CAPITAL_MARK.match(line.text)
                 if m is not None:
                     found.setdefault(m.group(1), []).append(line)
+                elif _ROMAN_MARK.match(line.text):
+                    found.setdefault(_ROMAN, []).append(line)
     out: dict[str, tuple[list[float], list[Line]]] = {}
     for letter, lines in found.items():
         lines.sort(key=lambda ln: ln.y1)
@@ -622,8 +629,9 @@ def _item_start(
     footnote ("* Corresponding author"), not a bullet. A capital letter and a period open
     a name as often ("J. Smith and colleagues", a reference's authors over two lines): an
     item only before words in capitals ("B. SOLA INVERSIONS", a section's title) or in a
-    sequence, the letter before it on a line above or the letter after it on a line below,
-    starting within an em of it (``letters``, :func:`_capital_marks`)."""
+    sequence, the letter before it on a line above or the letter after it on a line below
+    (for "I.", "V." and "X.", a roman numeral either way), starting within an em of it
+    (``letters``, :func:`_capital_marks`)."""
     m = _BULLET.match(line.text)
     if m is not None:
         return not (m.group(1) in _NOTE_MARKS and line.size < NOTE_SIZE_RATIO * body)
@@ -635,15 +643,23 @@ def _item_start(
     rest = line.text[capital.end() :]
     if rest.isupper() and _CAPITAL_MARK.match(rest) is None:
         return True  # (a name in capitals has more initials: "J. P. COOKE.")
-    letter = ord(capital.group(1))
+    letter = capital.group(1)
     em = max(line.size, 1.0)
-    ys, lines = letters.get(chr(letter - 1), ((), ()))
-    at = bisect.bisect_left(ys, line.y1)
-    before = lines[max(0, at - SEQUENCE_LOOK) : at]  # (the nearest above)
-    ys, lines = letters.get(chr(letter + 1), ((), ()))
-    at = bisect.bisect_right(ys, line.y1)
-    after = lines[at : at + SEQUENCE_LOOK]  # (the nearest below)
-    return any(abs(o.x0 - line.x0) <= em for o in (*before, *after))
+    # The letters before and after it; a roman numeral's neighbours ("I." over "II.", "V."
+    # under "IV.") are roman numerals of more letters.
+    neighbours = [(chr(ord(letter) - 1), chr(ord(letter) + 1))]
+    if letter in "IVX":
+        neighbours.append((_ROMAN, _ROMAN))
+    for above, below in neighbours:
+        ys, lines = letters.get(above, ((), ()))
+        at = bisect.bisect_left(ys, line.y1)
+        before = lines[max(0, at - SEQUENCE_LOOK) : at]  # (the nearest above)
+        ys, lines = letters.get(below, ((), ()))
+        at = bisect.bisect_right(ys, line.y1)
+        after = lines[at : at + SEQUENCE_LOOK]  # (the nearest below)
+        if any(abs(o.x0 - line.x0) <= em for o in (*before, *after)):
+            return True
+    return False
 
 
 def _item_ends(item: Block, line: Line, right: float) -> bool:
