@@ -652,10 +652,9 @@ def _join_colon_labels(opened: list[_Open]) -> None:
             places[(edge, int(x // LABEL_ALIGN))] += 1
     for row in _open_rows(pieces):
         for a, b in itertools.pairwise(row):
-            if not (a.runs and b.runs and a.runs[-1].text.rstrip().endswith(":")):
+            # (longer: running text before a displayed formula or a list)
+            if not (a.runs and b.runs and form_label(" ".join(r.text for r in a.runs))):
                 continue
-            if sum(len(r.text.split()) for r in a.runs) > FORM_LABEL_WORDS:
-                continue  # running text before a displayed formula or a list
             em = min(a.size, b.size) or 1.0
             if not 0 < b.runs[0].x0 - a.right <= LABEL_GAP_EM * em:
                 continue

@@ -566,15 +566,16 @@ def mark_lists(pages: list[PageLayout], body: float | None = None) -> None:
         out: list[Block] = []
         letters = _capital_marks(page)
         for block in page.blocks:
-            if block.kind != "paragraph" or not any(
-                _item_start(line, body, letters) for line in block.lines
-            ):
+            starts = [
+                block.kind == "paragraph" and _item_start(line, body, letters)
+                for line in block.lines
+            ]
+            if not any(starts):
                 out.append(block)
                 continue
             current: Block | None = None
             right = measure_right(block)
-            for line in block.lines:
-                is_item = _item_start(line, body, letters)
+            for line, is_item in zip(block.lines, starts, strict=True):
                 if current is None or is_item or _item_ends(current, line, right):
                     current = Block(
                         [line],
