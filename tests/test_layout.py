@@ -1985,6 +1985,67 @@ def test_a_list_item_goes_on_under_its_text_after_a_short_line() -> None:
     assert md.count("- ") == 1 and "multi-threaded" in md and "\n\n" not in md
 
 
+@pytest.mark.parametrize("mark", ["1.", "A.", "(b)", "•"])
+def test_a_numbered_item_keeps_its_ragged_lines(mark: str) -> None:
+    """Ragged lines of an item hanging from its mark: the first stops two ems and more short
+    of the next, whose first word had no room there (the measure broke it), and a middle
+    line stops short of the ones around it. One item, whatever its mark."""
+    lines = [
+        "the first line of the item stops short of the next",  # 51 characters
+        "mainframe computers and their terminals share a line of",  # 56, "mainframe" 9
+        "copper between them all,",
+        "spelled out in a long line under the item's text again.",
+    ]
+    runs = [run(mark, 50, 100)]
+    for i, text in enumerate(lines):
+        runs += words(text, 68, 100 + 12 * i)
+    (md,) = markdown(page(runs))
+    assert md.count("\n\n") == 0, md
+    first = md.splitlines()[0]
+    assert first.endswith(lines[0]) and first.startswith(("- ", mark)), md
+
+
+def test_a_numbered_line_the_author_ended_keeps_its_indented_paragraph_apart() -> None:
+    # "1. Scope" stops where the next line's first word had room: the author ended it, and
+    # the indented lines under it are a paragraph of their own, not the item's.
+    runs = words("1. Scope", 50, 100)
+    runs += words("the paragraph opens with an indent, as this one does,", 68, 112)
+    runs += words("and runs on across the whole column for a few lines until", 50, 124)
+    runs += words("it ends here.", 50, 136)
+    (md,) = markdown(page(runs))
+    head, paragraph = md.split("\n\n")
+    assert head.endswith("1. Scope") and paragraph.startswith("the paragraph opens"), md
+
+
+def test_a_nested_item_after_a_short_line_keeps_what_hangs_under_it() -> None:
+    # "i)" and "ii)" nested under "3." (a short line before each), the lines of an equation
+    # hanging under "ii)"'s text: they go on with "ii)", not with the item above it.
+    runs = words("3. the group acts on itself by conjugation, and so on", 50, 100)
+    runs += words("i) the unit acts as the identity", 80, 112)
+    runs += words("ii) the product acts as the two in turn =", 80, 124)
+    runs += words("= the first applied to the second", 110, 136)
+    runs += words("= the composition of the two maps", 110, 148)
+    (md,) = markdown(page(runs))
+    lines = md.splitlines()
+    at = next(i for i, ln in enumerate(lines) if "ii)" in ln)
+    assert lines[at + 1 : at + 3] == [
+        "  = the first applied to the second",
+        "  = the composition of the two maps",
+    ] or [ln.strip() for ln in lines[at + 1 : at + 3]] == [
+        "= the first applied to the second",
+        "= the composition of the two maps",
+    ], md
+    assert "\n\n" not in "\n".join(lines[at:]), md
+
+
+def test_a_signed_number_is_no_bullet_for_the_lines_under_it() -> None:
+    # A chart's axis: "-50" is a minus sign, not a bullet, so the label indented under it
+    # is no line of an item, although "-50" leaves no room for its first word.
+    runs = [run("-50", 50, 100), run("Jan-08", 57, 112)]
+    layout = layout_page(page(runs))
+    assert [b.text for b in layout.blocks] == ["-50", "Jan-08"]
+
+
 def test_two_markers_before_an_items_text_read_with_it() -> None:
     # "-" then "a)" then the words, each set apart, on three rows: one line each, whatever
     # order the runs come in.

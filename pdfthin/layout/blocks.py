@@ -15,7 +15,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.lines import GUTTER_MIN_ROWS, LABEL_MAX_EM, form_label, is_bullet
+from pdfthin.layout.lines import (
+    BULLET_MARK,
+    ENUM_MARK,
+    GUTTER_MIN_ROWS,
+    LABEL_MAX_EM,
+    form_label,
+    measure_broke,
+)
 from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
 
@@ -73,21 +80,27 @@ def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
     if overlap <= 0.3 * (long if long < wide else wide):
         return False
     # A short line followed by an indented one ends a paragraph (or a run-in heading line),
-    # unless the block is a list item hanging from its bullet (the first line starts with
-    # one, further left) and the line goes on under the item's text ("... Its “multi-" and
-    # "threaded” feature ...").
+    # unless the block is a list item hanging from its mark (a bullet or a number the first
+    # line starts with, further left) and the line goes on under the item's text: under the
+    # line before it ("... Its “multi-" and "threaded” feature ..."), or, under the first
+    # line, where the measure broke that line (ragged lines of an item, "3. " or "A. "). A
+    # line opening an item of its own (nested) starts a block, as it did after a paragraph.
     right = lx1 if lx1 > bx1 else bx1
     short = last.x1 < right - 2.0 * em
     indented = line.x0 > block.x0 + 0.5 * em and line.x0 > last.x0 - 0.5 * em
     if not (short and indented):
         return True
     first = block.lines[0]
-    return (
-        first is not last
-        and is_bullet(first.text[:1])
-        and first.x0 < last.x0 - 0.5 * em
-        and abs(lx0 - last.x0) <= 0.5 * em
-    )
+    if not _opens_item(first) or _opens_item(line):
+        return False
+    if first is last:
+        return measure_broke(last, line, right)
+    return first.x0 < last.x0 - 0.5 * em and abs(lx0 - last.x0) <= 0.5 * em
+
+
+def _opens_item(line: Line) -> bool:
+    """``line`` starts with a bullet or an enumeration's mark, and words after it."""
+    return BULLET_MARK.match(line.text) is not None or ENUM_MARK.match(line.text) is not None
 
 
 def size_weights(

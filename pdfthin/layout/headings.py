@@ -27,7 +27,7 @@ from itertools import pairwise
 from operator import itemgetter
 
 from pdfthin.layout.blocks import size_weights, summarise
-from pdfthin.layout.lines import is_bullet
+from pdfthin.layout.lines import is_bullet, measure_broke
 from pdfthin.layout.tables.cells import wordy
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -49,9 +49,6 @@ MAX_STYLED_CHARS = 100
 #: Extra space over a paragraph's own line pitch that still counts as no extra space
 #: (rounding, a taller glyph on one line).
 PITCH_TOLERANCE = 0.15
-#: Slack, in ems, for a word space and justification when asking whether a word would have
-#: fit at the end of the line above.
-FIT_SLACK_EM = 1.0
 #: Two lines whose left edges differ by more than this (in ems) are not set flush.
 INDENT_EM = 0.5
 #: The narrowest measure of running text, in ems: a newspaper column is about 20; shorter
@@ -858,7 +855,7 @@ def _runs_into(block: Block, after: Block | None) -> bool:
     right = measure_right(after)
     if right - min(line.x0 for line in after.lines) < MIN_MEASURE_EM * em:
         return False  # labels or a list of short entries, not running text
-    return next_word_fits(last, nxt, right)
+    return measure_broke(last, nxt, right)
 
 
 def measure_right(block: Block) -> float:
@@ -866,15 +863,6 @@ def measure_right(block: Block) -> float:
     edges (a short last line, or a line run on into the next column, does not move it)."""
     ends = sorted(line.x1 for line in block.lines)
     return ends[len(ends) // 2]
-
-
-def next_word_fits(last: Line, nxt: Line, right: float) -> bool:
-    """The first word of ``nxt`` would have fit at the end of ``last`` in a measure ending
-    at ``right``: the break between them was made by the measure, not by the author."""
-    em = max(nxt.size, 1.0)
-    first_word = nxt.text.split(" ", 1)[0]
-    advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
-    return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
 
 
 def _sideways(block: Block) -> bool:

@@ -770,6 +770,14 @@ BULLET_CLASS = "[" + re.escape(LIST_BULLETS) + "\ue000-\uf8ff]"
 #: "." or ")" and after an optional "(": the one vocabulary of enumeration marks.
 ENUM_NUMBER = r"\d{1,3}"
 ENUM_LETTER = r"(?:[a-zA-Z]|[ivxIVX]{1,5})"
+#: A line opening with a bullet and a space (a private-use glyph only before a letter: a
+#: symbol font's bullet, not a formula's symbol), the bullet in group 1 when it is one of
+#: LIST_BULLETS ...
+BULLET_MARK = re.compile(
+    r"^(?:([" + re.escape(LIST_BULLETS) + r"])\s+(?=\S)|[\ue000-\uf8ff]\s+(?=[^\W\d_]))"
+)
+#: ... or with an enumerated item's mark ("3. ", "(b) ", "iv) "), the mark in group 1.
+ENUM_MARK = re.compile(r"^(\(?(?:" + ENUM_NUMBER + "|" + ENUM_LETTER + r")[.)])\s+(?=\S)")
 
 
 #: Word's second-level bullet is the letter "o" of a monospaced font (Courier New), set
@@ -790,6 +798,21 @@ def _letter_bullet(run: TextRun, nxt: TextRun) -> bool:
         and is_monospace(run.font)
         and nxt.text.lstrip()[:1].isalpha()
     )
+
+
+#: Slack, in ems, for a word space and justification when asking whether a word would have
+#: fit at the end of the line above.
+FIT_SLACK_EM = 1.0
+
+
+def measure_broke(last: Line, nxt: Line, right: float) -> bool:
+    """The first word of ``nxt`` had no room at the end of ``last`` in a measure ending at
+    ``right``: the break between them was made by the measure, not by the author. The word's
+    width is guessed from ``nxt``'s own advance per character."""
+    em = max(nxt.size, 1.0)
+    first_word = nxt.text.split(" ", 1)[0]
+    advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
+    return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
 
 
 def is_bullet(char: str) -> bool:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from pdfthin.layout.blocks import ROW_BASELINE_EM
-from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right, next_word_fits
-from pdfthin.layout.lines import ENUM_LETTER, ENUM_NUMBER, LIST_BULLETS
+from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right
+from pdfthin.layout.lines import BULLET_MARK, ENUM_MARK, measure_broke
 from pdfthin.layout.tables.values import row_words
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -82,10 +82,6 @@ _PAGE_NUMBER = re.compile(
 )
 # A bullet, then the item's text; a symbol font's glyph in the private use area only before
 # a word (a formula's large bracket or brace opens lines of signs and figures).
-_BULLET = re.compile(
-    r"^(?:([" + re.escape(LIST_BULLETS) + r"])\s+(?=\S)|[\ue000-\uf8ff]\s+(?=[^\W\d_]))"
-)
-_ENUM = re.compile(r"^(\(?(?:" + ENUM_NUMBER + "|" + ENUM_LETTER + r")[.)])\s+(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: A capital letter and a period opening a line: an enumeration's mark, or an initial ...
 _CAPITAL_MARK = re.compile(r"^([A-Z])\.\s")
@@ -633,10 +629,10 @@ def _item_start(
     sequence, the letter before it on a line above or the letter after it on a line below
     (for "I.", "V." and "X.", a roman numeral either way), starting within an em of it
     (``letters``, :func:`_capital_marks`)."""
-    m = _BULLET.match(line.text)
+    m = BULLET_MARK.match(line.text)
     if m is not None:
         return not (m.group(1) in _NOTE_MARKS and line.size < NOTE_SIZE_RATIO * body)
-    if _ENUM.match(line.text) is None:
+    if ENUM_MARK.match(line.text) is None:
         return False
     capital = _CAPITAL_MARK.match(line.text)
     if capital is None:
@@ -670,7 +666,7 @@ def _item_ends(item: Block, line: Line, right: float) -> bool:
     if item.kind != "list_item":
         return False
     last = item.lines[-1]
-    if last.text.endswith("-") or next_word_fits(last, line, right):
+    if last.text.endswith("-") or measure_broke(last, line, right):
         return False  # a word broken across the lines, or a line the measure ended
     hangs = line.x0 > item.lines[0].x0 + HANG_EM * max(line.size, 1.0)
     return not hangs
@@ -678,10 +674,10 @@ def _item_ends(item: Block, line: Line, right: float) -> bool:
 
 def list_marker(text: str) -> tuple[str, str] | None:
     """``(marker, rest)`` when ``text`` starts with a list marker."""
-    m = _BULLET.match(text)
+    m = BULLET_MARK.match(text)
     if m:
         return "-", text[m.end() :]
-    m = _ENUM.match(text)
+    m = ENUM_MARK.match(text)
     if m:
         return m.group(1), text[m.end() :]
     return None

@@ -15,8 +15,8 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from pdfthin.engine.content.bidi import mostly_rtl
-from pdfthin.layout.headings import SENTENCE_END, next_word_fits
-from pdfthin.layout.lines import form_label, is_marker
+from pdfthin.layout.headings import SENTENCE_END
+from pdfthin.layout.lines import form_label, is_marker, measure_broke
 from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split, wordy
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
@@ -702,8 +702,8 @@ class _Measures:
 
     def no_room(self, cell: Line, line: Line) -> bool:
         """``line``'s first word had no room at the end of ``cell`` in its column's
-        measure: the measure broke the line there (``next_word_fits``)."""
-        return next_word_fits(cell, line, max(self.right(cell.x0), line.x1))
+        measure: the measure broke the line there (``measure_broke``)."""
+        return measure_broke(cell, line, max(self.right(cell.x0), line.x1))
 
 
 def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
