@@ -556,6 +556,18 @@ def test_a_cells_lines_carry_a_run_of_rows_on(wrapped: list[tuple[str, float]]) 
     assert _run_end(rows, 0) == 3
 
 
+def test_a_cell_wraps_after_a_row_label_of_a_few_words() -> None:
+    # A risk register's "Key staff leave" is a label of three words, no line of running
+    # text beside the cell (a page's column would be one): the cell's words go on below.
+    rows = _rows_of(
+        [("Key staff leave", 72), ("Low", 160), ("whether the certificate is", 220)],
+        [("checked and trusted, so", 220)],
+        [("only for local testing", 220)],
+        [("Budget overrun", 72), ("High", 160), ("its address", 220)],
+    )
+    assert _run_end(rows, 0) == 3
+
+
 @pytest.mark.parametrize(
     "first, below",
     [

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from pdfthin.engine.content.bidi import mostly_rtl
 from pdfthin.layout.headings import SENTENCE_END
 from pdfthin.layout.lines import form_label, is_marker, measure_broke
-from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split, wordy
+from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
 from pdfthin.layout.tables.values import Span, value_boundaries
@@ -711,8 +711,9 @@ def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
     it starts under that cell's start (within ``CELL_START_EM``), not the row's first (a
     paragraph after a table starts there), both are words (figures do not wrap), its first
     word had no room on the cell's line in the column's measure (lines that each open an
-    item are no wrapped text), and the cells before it are not running text (a page's
-    columns are lines of it side by side, each going on under its start). A list item (a
+    item are no wrapped text), and the cells before it are no long lines of words (a page's
+    columns are lines of running text side by side, each going on under its start; a
+    label of a few words, "Key staff leave", is no such line). A list item (a
     mark, then words) under the cell or up to ``LIST_INDENT_EM`` right of its start goes on
     the cell whatever room was left: a list in the cell."""
     text = line.text.split()
@@ -727,7 +728,7 @@ def _wrapped(line: Line, cells: list[Line], measures: _Measures) -> int | None:
                 return None
             if not item and not measures.no_room(cell, line):
                 return None  # its first word had room above: an item of its own (a list)
-            return k if not any(wordy(c.text) for c in cells[:k]) else None
+            return k if not any(_long(c) for c in cells[:k]) else None
     return None
 
 
