@@ -410,6 +410,50 @@ def test_running_header_and_page_numbers_leave_the_body() -> None:
         assert lay.footer == [str(n)]
 
 
+def _titled_document(foot_size: float | None = None, odd_head: float = 9) -> list[PageLayout]:
+    """Five pages laid out and finished: the first opens with the document's title at 24
+    points, the others' running head repeats it at 9 (at ``odd_head`` on the last page;
+    and, with ``foot_size``, their running foot too, at that size)."""
+    pages = []
+    for n in range(1, 6):
+        runs = words("Shared Things Database", 150, 60, size=24) if n == 1 else []
+        if n > 1:
+            runs += words("Shared Things Database", 420, 40, size=9 if n < 5 else odd_head)
+            if foot_size is not None:
+                runs += words("Shared Things Database", 50, 770, size=foot_size)
+        runs += [
+            r for i in range(6) for r in words(f"page {n} line {i} of the body", 50, 120 + 12 * i)
+        ]
+        runs += [run(str(n), 300, 760)]
+        pages.append(page(runs, number=n))
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    return layouts
+
+
+def test_a_title_the_running_heads_repeat_stays_on_its_page() -> None:
+    # The title over the first page, set far larger than the running head that repeats it
+    # on every other page, is that page's title, not its running head.
+    layouts = _titled_document()
+    assert render_blocks(layouts[0].blocks).startswith("# Shared Things Database")
+    assert layouts[0].header == []
+    for lay in layouts[1:]:
+        assert lay.header == ["Shared Things Database"]
+        assert "Shared Things" not in render_blocks(lay.blocks)
+
+
+@pytest.mark.parametrize(("foot_size", "odd_head"), [(6, 9), (None, 7)])
+def test_a_running_head_set_larger_than_its_running_foot_stays_furniture(
+    foot_size: float | None, odd_head: float
+) -> None:
+    # The same text at the foot in smaller type, or one page's head set smaller: a head is
+    # measured against the size the head has on most pages, not the smallest it has anywhere.
+    layouts = _titled_document(foot_size=foot_size, odd_head=odd_head)
+    for lay in layouts[1:]:
+        assert "Shared Things" not in render_blocks(lay.blocks), render_blocks(lay.blocks)
+        assert lay.header == ["Shared Things Database"]
+
+
 def _book(
     size: float = 7.5, bold: bool = False, y: float = 770, odd: str = "CHAPTER {chapter} {n}"
 ) -> list[PageLayout]:

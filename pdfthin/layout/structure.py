@@ -13,6 +13,7 @@ import dataclasses
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -48,6 +49,11 @@ RUNNING_SIZE_SHARE = 0.95
 NUMBER_APART_EM = 3.0
 #: ... or by one of these standing alone between them: "Annual Report 2023 | 17".
 RUNNING_SEPARATORS = frozenset("|•·▪■◆—–")
+#: A text that runs at the pages' edges, set at least this many times the size it has at
+#: that edge on most pages, is the document's or a chapter's title that the running lines
+#: repeat (a specification's title over its first page, its running head on every other
+#: page): it stays in the page's text.
+TITLE_OVER_RUNNING = 1.2
 #: A footnote's first words: its mark, then its text ("1 See", "¹See", "* 21 CFR").
 _NOTE_START = re.compile(r"^\s*(?:\d{1,3}|[*†‡§¶]+)(?:\s+\S|[^\W\d_])")
 #: A page number: figures, a roman numeral as front matter numbers its pages (up to 399, in
@@ -130,6 +136,9 @@ class FurnitureProfile:
     #: repeats only in its chapter; set like the book's and on its line, it is one too
     #: ("“PROPERTY” 87" where the facing pages read "88 FREE CULTURE").
     places: frozenset[tuple[str, tuple[str, float, bool, bool], int]] = frozenset()
+    #: (band, key) -> the size a text that repeats has there on most pages (the smaller of
+    #: two as common), to the tenth of a point (see ``TITLE_OVER_RUNNING``).
+    sizes: Mapping[tuple[str, str], float] = dataclasses.field(default_factory=dict)
 
 
 def mark_structure(pages: list[PageLayout]) -> None:
@@ -187,22 +196,37 @@ def _furniture_profile(
             with_body.update(keys)
     offset = _page_number_offset(pages, candidates)
     profile = FurnitureProfile(len(pages), counts, with_body, offset)
+    seen: dict[tuple[str, str], Counter[float]] = {}
+    for found in candidates:
+        for block, band, key in found:
+            if _repeated(key, profile):
+                seen.setdefault((band, key), Counter())[round(block.size, 1)] += 1
+    sizes = {at: min(counts, key=lambda s: (-counts[s], s)) for at, counts in seen.items()}
+    profile = dataclasses.replace(profile, sizes=sizes)
     places = frozenset(
         _place(block, band)
         for found in candidates
         for block, band, key in found
         if len(pages) >= 2
         and _repeated(key, profile)
+        and not _title_of_running(block, band, key, profile)
         and len(block.lines) == 1
         and _LETTERS.search(key)
     )
     return dataclasses.replace(profile, places=places)
 
 
+def _title_of_running(block: Block, band: str, key: str, profile: FurnitureProfile) -> bool:
+    """``block`` is set far larger than the running lines that repeat its text at its edge
+    do: a title (``TITLE_OVER_RUNNING``)."""
+    return block.size >= TITLE_OVER_RUNNING * profile.sizes.get((band, key), math.inf)
+
+
 def _repeated(key: str, profile: FurnitureProfile) -> bool:
     """Whether a text of ``key`` recurs in a band as running furniture does: on enough of the
     profile's pages, and on pages holding other text (the same short text on every page of
-    a small document, and nothing else, is those pages' content)."""
+    a small document, and nothing else, is those pages' content). A title the running
+    lines repeat is counted with them (:func:`_title_of_running` keeps it)."""
     n, count = profile.pages, profile.counts[key]
     repeat_min = 2 if n <= 3 else max(3, math.ceil(0.25 * n))
     return count >= repeat_min and 2 * profile.with_body[key] >= count
@@ -228,7 +252,7 @@ def _move_furniture(
             if offset is not None and _at_edge(block, band, edges) and _fits(number, page, offset):
                 furniture.append((block, band))
             continue
-        repeated = _repeated(key, profile)
+        repeated = _repeated(key, profile) and not _title_of_running(block, band, key, profile)
         words = _LETTERS.search(key) is not None
         # (a number at a side is a chart's tick as often as a page's number)
         page_number = band in ("top", "bottom") and bool(_PAGE_NUMBER.match(number))
