@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from pdfbuilder import PdfBuilder
 
 import pdfthin
-from pdfthin.model.links import MAX_ADDRESS_CHARS, destination
+from pdfthin.model.links import MAX_ADDRESS_CHARS, _trimmed, destination
 from pdfthin.operations import Context, find_in_document, get_chunks
 
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -65,6 +65,34 @@ def test_a_link_to_a_web_address_is_a_markdown_link_and_the_plain_text_stays() -
     assert "project site" in first.text and "](" not in first.text
     # A page shown turned: its link's box is where the turned words are.
     assert turned.markdown == "[Turned link](http://example.org/)"
+
+
+def test_a_links_words_leave_out_the_full_stop_after_them() -> None:
+    # The box drawn around "full report." takes the sentence's full stop with the words.
+    line = "Read the full report. Then"
+    doc = pdfthin.open(_linked([(line, 72, 700)], [("full report.", "https://x.test/r", 0)]))
+    markdown = doc.pages[0].markdown
+    assert markdown == "Read the [full report](https://x.test/r). Then"
+    assert _rendered_links(markdown) == [("https://x.test/r", "full report")]
+
+
+@pytest.mark.parametrize(
+    ("covered", "words"),
+    [
+        # The ")" after an address drawn as a run of its own, inside the box's margin.
+        ("help-libtasn1@gnu.org)", "help-libtasn1@gnu.org"),
+        ("(help@example.org", "help@example.org"),
+        ("the report,", "the report"),
+        ("see it (now)).", "see it (now)"),
+        # Brackets the words hold both of are theirs.
+        ("(the report)", "(the report)"),
+        ("f(x)", "f(x)"),
+        ("", ""),
+        ("(.", ""),
+    ],
+)
+def test_a_links_words_are_trimmed_of_the_sentences_punctuation(covered: str, words: str) -> None:
+    assert _trimmed(covered) == words
 
 
 def test_blocks_still_locate_their_markdown_and_text_after_a_link() -> None:

@@ -32,6 +32,11 @@ _UNSAFE = frozenset(' ()<>\\"`') | {chr(c) for c in range(0x21)} | {"\x7f"}
 #: Blocks whose text is never made a link (a code block shows its text as written).
 _LITERAL = frozenset({"code"})
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: Brackets that close and open, and the punctuation that ends a sentence or a clause: a
+#: link's box drawn a little wide takes the ")" or "." after an address, which is the
+#: sentence's, not the link's.
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+_TRAILING = frozenset(".,;:!?")
 
 
 def destination(uri: str) -> str | None:
@@ -66,7 +71,7 @@ def _span(
     link: PageLink, markdown: str, anchors: Sequence[Anchor], runs: Sequence[TextRun]
 ) -> tuple[int, int] | None:
     """Where the link's text stands in ``markdown``, when that is certain."""
-    words = covered_text(runs, link.boxes).split()
+    words = _trimmed(covered_text(runs, link.boxes)).split()
     if not words:
         return None
     pattern = _pattern(words)
@@ -86,6 +91,26 @@ def _span(
     if "[" in text or "]" in text or "](" in markdown[end : end + 2]:
         return None
     return start, end
+
+
+def _trimmed(text: str) -> str:
+    """``text`` without the punctuation at its ends that is not the link's: a sentence's
+    stop or comma after it, a closing bracket whose opening one is not in it, an opening
+    bracket whose closing one is not ("(help@gnu.org)" under a box around the address and
+    its ")")."""
+    text = text.strip()
+    while text:
+        last = text[-1]
+        if last in _TRAILING or (last in _PAIRS and text.count(_PAIRS[last]) < text.count(last)):
+            text = text[:-1].rstrip()
+            continue
+        first = text[0]
+        closer = next((c for c, o in _PAIRS.items() if o == first), None)
+        if closer is not None and text.count(closer) < text.count(first):
+            text = text[1:].lstrip()
+            continue
+        break
+    return text
 
 
 def with_links(
