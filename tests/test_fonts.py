@@ -637,6 +637,28 @@ def test_type3_text_from_differences() -> None:
     assert font.name == "Type3"
 
 
+def test_type3_glyphs_named_by_their_own_codes_read_as_those_characters() -> None:
+    # Some writers name a Type 3 font's glyphs by their codes' decimal numbers: "/65" at 65,
+    # "/232" at 232 (an Italian "è"). Viewers read them as the codes' Latin-1 characters; a
+    # control code, or a number that is not the glyph's own code (a glyph index), stays
+    # unmapped.
+    codes = [65, 98, 232, 5, 67]
+    names = ["/65", "/98", "/232", "/5", "/66"]
+    differences: list[int | str] = []
+    for code, name in zip(codes, names, strict=True):
+        differences += [code, name]
+    font = load(
+        lambda b: b.font_type3(
+            char_procs={name[1:]: b"500 0 d0" for name in names},
+            differences=differences,
+            first_char=0,
+            widths=[500] * 256,
+        )
+    )
+    assert text(font, bytes([65, 98, 232])) == "Abè"
+    assert text(font, bytes([5, 67])) == UNMAPPED * 2
+
+
 def test_type3_to_unicode() -> None:
     font = load(
         lambda b: b.font_type3(

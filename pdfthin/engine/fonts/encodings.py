@@ -132,6 +132,16 @@ NAMED_ENCODINGS: dict[str, Encoding] = {
 }
 
 
+def self_named(name: str, code: int) -> str | None:
+    """The text of a glyph named by the decimal number of its own code ("/65" at code 65, "/232"
+    at 232: some writers name a Type 3 font's glyphs so), read as viewers read it: the code's
+    Latin-1 character; ``None`` for a control code or any other name."""
+    digits = name[1:] if name.startswith("/") else name
+    if not digits.isascii() or not digits.isdigit() or int(digits) != code:
+        return None
+    return chr(code) if 32 <= code <= 126 or 160 <= code <= 255 else None
+
+
 def encoding_from_names(names: dict[int, str]) -> dict[int, str | None]:
     """Turn ``code -> glyph name`` into ``code -> Unicode`` (``None`` where unknown)."""
     return {code: glyph_to_unicode(name) for code, name in names.items()}

@@ -281,8 +281,9 @@ def _load_simple(font_dict: DictionaryObject, subtype: str) -> Font:
                     code = int(item)
                 elif isinstance(item, str):
                     if 0 <= code < 256:
-                        code_to_text[code] = enc.glyph_to_unicode(item)
-                        renamed[code] = code_to_text[code]
+                        text = enc.glyph_to_unicode(item) or enc.self_named(item, code)
+                        code_to_text[code] = text
+                        renamed[code] = text
                     code += 1
     elif encoding is None and symbolic and builtin is None and std is None and not is_type3:
         # A symbolic font with no encoding at all: codes are glyph selectors. Reading them
