@@ -657,6 +657,76 @@ def test_turned_text_on_an_upright_page_keeps_its_words_together() -> None:
     assert "Turned header" in md
 
 
+def _slanted(
+    lines: list[str], x: float, y: float, degrees: float, *, by_glyph: bool | None = True
+) -> list[TextRun]:
+    """``lines`` set at ``degrees`` (counter-clockwise, on the page as seen), 12 points apart,
+    drawn a glyph at a time (a word space shown as a blank string after its word: the run
+    before it is ``space_after``), a word at a time (``False``) or a line at a time
+    (``None``); each run's box upright around its turned glyphs, as the engine bounds them."""
+    import math
+
+    size, advance = 10.0, CHAR_W
+    ux, uy = math.cos(math.radians(degrees)), -math.sin(math.radians(degrees))  # y down
+    nx, ny = -uy, ux  # the next line, under this one
+    out: list[TextRun] = []
+    for i, text in enumerate(lines):
+        ox, oy = x + 12 * i * nx, y + 12 * i * ny
+        pieces = [(k, ch) for k, ch in enumerate(text)] if by_glyph else []
+        if by_glyph is None:
+            pieces = [(0, text)]
+        elif not by_glyph:
+            k = 0
+            for word in text.split(" "):
+                pieces.append((k, word))
+                k += len(word) + 1
+        for k, piece in pieces:
+            if piece == " ":
+                out[-1] = dataclasses.replace(out[-1], space_after=True)
+                continue
+            sx, sy = ox + k * advance * ux, oy + k * advance * uy
+            ex, ey = sx + len(piece) * advance * ux, sy + len(piece) * advance * uy
+            corners = [
+                (px + h * nx, py + h * ny) for px, py in ((sx, sy), (ex, ey)) for h in (-8, 2)
+            ]
+            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+            out.append(
+                TextRun(
+                    piece, min(xs), min(ys), max(xs), max(ys), size, "F", direction=2, seq=len(out)
+                )
+            )
+    return out
+
+
+def test_slanted_text_drawn_a_glyph_at_a_time_reads_in_lines() -> None:
+    # A leaflet's panel set at 30 degrees, each glyph a run of its own: one paragraph of three
+    # lines in order, then the next paragraph (further down), not a letter a paragraph.
+    first = ["Our support is given", "by a trained team of", "caseworkers each day."]
+    runs = _slanted(first, 100, 300, 30) + _slanted(["The second part"], 80, 400, 30)
+    runs = [dataclasses.replace(r, seq=i) for i, r in enumerate(runs)]  # drawn in this order
+    layout = layout_page(page(runs))
+    assert [b.text for b in layout.blocks] == [" ".join(first), "The second part"]
+    assert [ln.text for ln in layout.blocks[0].lines] == first
+
+
+def test_slanted_labels_set_one_under_another_are_lines_of_their_own() -> None:
+    # A chart's labels along a slanted curve, each one run, the second 7 points under the
+    # first (drawn right after it), a third drawn later near the second's end: three lines.
+    first = _slanted(["Torque = 100%"], 100, 300, 40, by_glyph=None)
+    second = _slanted(["b.m.p.e = 100%"], 104, 307, 40, by_glyph=None)
+    upright = words("an upright caption drawn between them", 300, 600)
+    third = _slanted(["curve"], 104 + 70 * 0.77, 307 - 70 * 0.64, 40, by_glyph=None)
+    runs = [dataclasses.replace(r, seq=i) for i, r in enumerate(first + second + upright + third)]
+    texts = [ln.text for b in layout_page(page(runs)).blocks for ln in b.lines]
+    assert "Torque = 100%" in texts and "b.m.p.e = 100%" in texts and "curve" in texts, texts
+
+
+def test_slanted_labels_drawn_a_word_at_a_time_keep_their_spaces() -> None:
+    runs = _slanted(["Torque = 100% at full load"], 100, 300, 20, by_glyph=False)
+    layout = layout_page(page(runs))
+    assert [b.text for b in layout.blocks] == ["Torque = 100% at full load"]
+
+
 @pytest.mark.parametrize("rotate", [90, 180, 270])
 def test_a_rotated_page_drawn_word_by_word_reads_in_lines(rotate: int) -> None:
     # /Rotate turns everything drawn upright in user space: the text comes out turned, one

@@ -16,6 +16,7 @@ from pdfthin.layout.headings import TITLE_PAGES, HeadingProfile, body_size, mark
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
+from pdfthin.layout.slanted import slanted_blocks
 from pdfthin.layout.structure import (
     FurnitureProfile,
     furniture_profile,
@@ -78,7 +79,7 @@ def layout_page(page: PageContent) -> PageLayout:
         if turned:
             ordered.extend(_turned_blocks(turned, k, page.width, page.height))
     if rotated:
-        ordered.extend(_rotated_blocks(rotated))
+        ordered.extend(slanted_blocks(rotated))
     if turn and failed:
         failed = [
             replace(g, box=from_frame(g.box, turn, shown.width, shown.height)) for g in failed
@@ -193,16 +194,3 @@ def _vertical_blocks(runs: list[TextRun]) -> list[Block]:
         else:
             blocks.append(Block([line], line.x0, line.y0, line.x1, line.y1, size))
     return blocks
-
-
-def _rotated_blocks(runs: list[TextRun]) -> list[Block]:
-    """Text at an angle (margin stamps, rotated table headers): one block per run, in page
-    order; its words are right, its place in the reading order is a guess."""
-    out: list[Block] = []
-    for run in sorted(runs, key=lambda r: (r.x0, r.y0)):
-        text = " ".join(run.text.split())
-        if not text:
-            continue
-        line = Line(text, run.x0, run.y0, run.x1, run.y1, run.size, run.bold, run.italic, run.font)
-        out.append(Block([line], run.x0, run.y0, run.x1, run.y1, run.size, run.bold))
-    return out
