@@ -388,6 +388,22 @@ def test_table_from_aligned_cells() -> None:
     assert "| pear | 10 | 0.50 |" in md
 
 
+def test_a_total_row_set_apart_under_a_table_keeps_its_values_on_its_line() -> None:
+    # The region's total, boxed apart three ems under the table, is no running footer (the
+    # table stands above it): its label and values read as one line, not a paragraph each.
+    rows = [("Name", "Qty", "Price"), ("apple", "3", "1.20"), ("pear", "10", "0.50")]
+    rows += [("plum", "7", "0.90")]
+    runs: list[TextRun] = []
+    for i, cells in enumerate(rows):
+        for c, cell in enumerate(cells):
+            runs.append(run(cell, 60 + 150 * c, 200 + 14 * i))
+    runs += [run("TOTAL", 30, 290), run("20", 210, 290), run("2.60", 360, 290)]
+    runs += [run("52", 560, 770)]
+    (md,) = markdown(page(runs))
+    assert "| plum | 7 | 0.90 |" in md
+    assert "TOTAL 20 2.60" in md.splitlines(), md
+
+
 def test_two_text_columns_are_not_a_table() -> None:
     (md,) = markdown(page(two_columns()))
     assert "|" not in md

@@ -68,7 +68,7 @@ def layout_page(page: PageContent) -> PageLayout:
         lines = build_lines(by_direction.get(0, []))
         tables, rest = find_tables(lines, page.rules, failed)
         release_spans(lines, page.height)
-        rows = rejoin_rows(rest)
+        rows = rejoin_rows(rest, lines)
         release_spans(rows, page.height)
         blocks = build_blocks(rows)
         ordered = reading_order(blocks + tables)

@@ -139,18 +139,20 @@ TEXT_SIDE_SHARE = 0.6
 MAX_SIDE_LINES = 400
 
 
-def rejoin_rows(lines: list[Line]) -> list[Line]:
+def rejoin_rows(lines: list[Line], page: list[Line] | None = None) -> list[Line]:
     """``lines`` (top to bottom) with values joined to the piece of their row before them, in
     reading order, unless a column of text lies right of the gap (the gutter of a page set in
     columns): the label of a table row that was not recognised as a table, and its values,
-    read as one line of text instead of a column of labels followed by columns of numbers."""
+    read as one line of text instead of a column of labels followed by columns of numbers.
+    ``page``: every line of the page, ``lines`` and the tables' (by default ``lines``): only
+    a row at the page's own top or bottom may be its running header or footer."""
     rows = _baseline_rows(lines)
     if all(len(row) < 2 for row in rows):
         return lines
     sides = _Sides(lines)
     joined: dict[int, Line] = {}  # first piece -> the line it now starts
     dropped: set[int] = set()
-    for row in _body_rows(rows):
+    for row in _body_rows(rows, page or lines):
         for group in _split_at_gutters(row, sides):
             if len(group) < 2:
                 continue
@@ -182,20 +184,23 @@ def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
 FURNITURE_GAP_EM = 2.0
 
 
-def _body_rows(rows: list[list[Line]]) -> list[list[Line]]:
-    """``rows`` without a running header or footer set apart above or below the rest: a page
-    number set apart from a title is recognised on its own there."""
+def _body_rows(rows: list[list[Line]], page: list[Line]) -> list[list[Line]]:
+    """``rows`` without a running header or footer set apart above or below the rest, at the
+    top or bottom of the whole ``page`` (a table's total row under the table is no footer):
+    a page number set apart from a title is recognised on its own there."""
     if len(rows) < 2:
         return rows
     first, last = 0, len(rows)
+    top = min(ln.y0 for ln in page)
+    bottom = max(ln.y1 for ln in page)
 
     def gap(upper: list[Line], lower: list[Line]) -> float:
         em = max(ln.size for ln in upper + lower) or 1.0
         return (min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper)) / em
 
-    if gap(rows[0], rows[1]) >= FURNITURE_GAP_EM:
+    if gap(rows[0], rows[1]) >= FURNITURE_GAP_EM and min(ln.y0 for ln in rows[0]) <= top:
         first = 1
-    if gap(rows[-2], rows[-1]) >= FURNITURE_GAP_EM:
+    if gap(rows[-2], rows[-1]) >= FURNITURE_GAP_EM and max(ln.y1 for ln in rows[-1]) >= bottom:
         last = len(rows) - 1
     return rows[first:last]
 
