@@ -325,6 +325,56 @@ def test_capital_letters_in_sequence_are_a_list() -> None:
     assert md.splitlines() == [f"- {item}" for item in items]
 
 
+@pytest.mark.parametrize("mark", ["(3)", "3)", "c)"])
+def test_a_number_the_measure_carries_over_mid_sentence_opens_no_item(mark: str) -> None:
+    # "... (1) infrared radiation, (2) line overlap, and" over "(3) collisional pumping.":
+    # the sentence goes on; no list item swallows the rest of the paragraph.
+    first = mark.replace("3", "1").replace("c", "a")
+    second = mark.replace("3", "2").replace("c", "b")
+    lines = [
+        "Previous studies have suggested that there are three main pumping ways",
+        f"to explain the lines: {first} infrared radiation, {second} line overlap, and",
+        f"{mark} collisional pumping. The rest of the paragraph follows them here",
+        "and ends on this line.",
+    ]
+    runs = [w for i, text in enumerate(lines) for w in words(text, 50, 100 + 12 * i)]
+    (md,) = markdown(page(runs))
+    assert md == "\n".join(lines), md
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # A list's first mark, under a line the measure broke without a colon.
+        [
+            "The committee agreed on the steps that every member is to follow next",
+            "1) report the findings to the board before the end of the week",
+            "2) publish the findings.",
+        ],
+        # A later mark under a line that ends its clause.
+        [
+            "The committee agreed on the steps that every member is to follow now:",
+            "3) report the findings to the board before the end of the week",
+            "4) publish the findings.",
+        ],
+        # A later mark under a line that stops short.
+        ["The steps agreed on", "2) report the findings", "3) publish the findings."],
+        # ... under a long line that stops short of the measure the items set.
+        [
+            "The committee agreed on the steps that every",
+            "2) report the findings to the board before the end of the week",
+            "3) publish the findings to all members of the club at once",
+        ],
+    ],
+)
+def test_a_number_opening_a_list_still_opens_an_item(lines: list[str]) -> None:
+    runs = [w for i, text in enumerate(lines) for w in words(text, 50, 100 + 12 * i)]
+    layouts = [layout_page(page(runs))]
+    finish_document(layouts)
+    items = [b.text for b in layouts[0].blocks if b.kind == "list_item"]
+    assert items == lines[1:], [(b.kind, b.text) for b in layouts[0].blocks]
+
+
 def test_a_list_item_keeps_its_wrapped_lines() -> None:
     """What the rule above must not break: an item's text wraps at the column's edge, its
     next line flush with the marker or hanging under the item's text."""

@@ -19,7 +19,7 @@ from operator import itemgetter
 
 from pdfthin.layout.blocks import ROW_BASELINE_EM
 from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right
-from pdfthin.layout.lines import BULLET_MARK, ENUM_MARK, measure_broke
+from pdfthin.layout.lines import BULLET_MARK, COLUMN_LINE_EM, ENUM_MARK, measure_broke
 from pdfthin.layout.tables.values import row_words
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -595,7 +595,14 @@ def mark_lists(pages: list[PageLayout], body: float | None = None) -> None:
                 continue
             current: Block | None = None
             right = measure_right(block)
-            for line, is_item in zip(block.lines, starts, strict=True):
+            for k, (line, is_item) in enumerate(zip(block.lines, starts, strict=True)):
+                if (
+                    is_item
+                    and k
+                    and (current is None or current.kind != "list_item")
+                    and _sentence_goes_on(block.lines[k - 1], line, right)
+                ):
+                    is_item = False  # "... in Figures 2 and" over "3) is offset by ..."
                 if current is None or is_item or _item_ends(current, line, right):
                     current = Block(
                         [line],
@@ -681,6 +688,27 @@ def _item_start(
         if any(abs(o.x0 - line.x0) <= em for o in (*before, *after)):
             return True
     return False
+
+
+#: The marks a list opens with: a number or letter past these, opening a line of running
+#: text, may be a sentence's words that the measure carried over ("Figures 2 and" over
+#: "3) is offset by ...").
+FIRST_MARKS = frozenset({"0", "1", "a", "A", "i", "I"})
+#: A line ending in one of these ends its sentence or clause: a list may start under it.
+_CLAUSE_END = frozenset(".:;!?")
+
+
+def _sentence_goes_on(before: Line, line: Line, right: float) -> bool:
+    """Whether ``line``, opening with a number or letter that opens no list (not one of
+    ``FIRST_MARKS``), carries on the sentence of ``before``, a line of running text above it
+    (not a list item's; at least ``COLUMN_LINE_EM`` long) that the measure broke
+    mid-sentence (no stop, colon or semicolon at its end; the mark had no room there)."""
+    m = ENUM_MARK.match(line.text)
+    if m is None or m.group(1).strip("().") in FIRST_MARKS:
+        return False
+    if before.x1 - before.x0 < COLUMN_LINE_EM * max(before.size, 1.0):
+        return False  # short lines: a list's, or labels', with no measure to break them
+    return before.text.rstrip()[-1:] not in _CLAUSE_END and measure_broke(before, line, right)
 
 
 def _item_ends(item: Block, line: Line, right: float) -> bool:
