@@ -96,3 +96,24 @@ def test_indented_monospace_lines_with_a_line_of_code_are_fenced() -> None:
 def test_flush_monospace_prose_with_one_call_is_a_paragraph() -> None:
     md = _markdown(["the form was sent", "on the first of May", "and returned(late)", "in June"])
     assert "```" not in md
+
+
+def test_prose_naming_code_in_a_monospace_face_is_a_paragraph() -> None:
+    """A sentence naming identifiers set in Courier between words of another face: most of
+    a line's characters may be monospaced, and "=" reads as code, but it is prose."""
+    rows = [
+        [("Colorspace.name", MONO), ("naming it, one of", "Helvetica"), ("DeviceGray(),", MONO)],
+        [("DeviceRGB", MONO), (", 3 = the count", "Helvetica"), ("Pixmap.alpha =", MONO)],
+        [("Colorspace.nbytes", MONO), ("is the same as", "Helvetica"), ("Pixmap.n;", MONO)],
+    ]
+    runs: list[TextRun] = []
+    for i, row in enumerate(rows):
+        x, y = 50.0, 100.0 + 12 * i
+        for text, font in row:
+            runs.append(TextRun(text, x, y - 8, x + len(text) * CHAR_W, y + 2, 10.0, font))
+            x += (len(text) + 1) * CHAR_W
+    layout = layout_page(PageContent(number=1, width=612, height=792, rotation=0, runs=runs))
+    finish_document([layout])
+    md = render_blocks(layout.blocks)
+    assert "```" not in md, md
+    assert md.startswith("Colorspace.name naming it"), md

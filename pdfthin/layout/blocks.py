@@ -22,6 +22,7 @@ from pdfthin.layout.lines import (
     LABEL_MAX_EM,
     form_label,
     measure_broke,
+    monospace_share,
 )
 from pdfthin.layout.tables.cells import values, wordy
 from pdfthin.layout.types import Block, Line
@@ -333,4 +334,5 @@ def _joined(pieces: list[Line]) -> Line:
         # The pieces' own, or their extents: where a row's values stand apart from its label
         # (the furniture pass reads them at the page's edges; layout_page lets go of the rest).
         spans=tuple(s for p in pieces for s in (p.spans or ((p.x0, p.x1, p.text),))),
+        monospace=sum(len(p.text) * monospace_share(p) for p in pieces) / chars if chars else None,
     )

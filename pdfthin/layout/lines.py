@@ -757,6 +757,13 @@ def is_monospace(font: str) -> bool:
     return bool(_MONOSPACE.search(font))
 
 
+def monospace_share(line: Line) -> float:
+    """The share of ``line``'s characters set in a monospaced face (``Line.monospace``)."""
+    if line.monospace is not None:
+        return line.monospace
+    return 1.0 if is_monospace(line.font) else 0.0
+
+
 #: The characters that open a list item as its bullet ("-" included: a list typed with
 #: hyphens is one), for lines and for the blocks made of them (structure, headings) ...
 LIST_BULLETS = "•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-"
@@ -1207,7 +1214,7 @@ def _make_line(runs: list[TextRun]) -> Line:
     right = 0.0
     weights: dict[float, int] = defaultdict(int)
     fonts: dict[str, int] = defaultdict(int)
-    bold = italic = 0
+    bold = italic = mono = 0
     total = 0
     # The box, the earliest position and whether all are artifacts, in the same pass (the
     # comparisons are the ones ``min``, ``max`` and ``all`` make).
@@ -1249,6 +1256,8 @@ def _make_line(runs: list[TextRun]) -> Line:
             bold += n
         if run.italic:
             italic += n
+        if is_monospace(run.font):
+            mono += n
         if artifact and not run.artifact:
             artifact = False
         prev = run
@@ -1268,6 +1277,7 @@ def _make_line(runs: list[TextRun]) -> Line:
         artifact,
         seq,
         [(r.x0, r.x1, r.text + " " if r.space_after else r.text) for r in runs],
+        mono / total if len(fonts) > 1 else None,
     )
 
 

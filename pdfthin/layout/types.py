@@ -28,6 +28,9 @@ class Line:
     #: tables are found, so a built document does not keep a list and a tuple per word for
     #: nothing.
     spans: Sequence[tuple[float, float, str]] = ()
+    #: The share of its characters set in a monospaced face, where its runs mix faces (a
+    #: sentence naming ``Pixmap.alpha`` in Courier); ``None``: all in ``font``.
+    monospace: float | None = None
 
 
 @dataclass(slots=True)

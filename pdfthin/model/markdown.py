@@ -8,7 +8,7 @@ from collections.abc import Container, Sequence
 from typing import NamedTuple
 
 from pdfthin.layout import Block, list_marker
-from pdfthin.layout.lines import is_monospace
+from pdfthin.layout.lines import monospace_share
 from pdfthin.model.escaping import escape_heading, escape_inline, escape_line_start
 from pdfthin.model.text import clean, join_hyphenated
 
@@ -77,13 +77,22 @@ def render_block(block: Block, known_words: Container[str] | None) -> str:
     return _render(block, known_words)[0]
 
 
+#: A line of code is set in a monospaced face all but a few characters (a sentence naming
+#: ``Pixmap.alpha`` and ``DeviceRGB`` in Courier between words of Calibri is prose).
+CODE_FACE_SHARE = 0.9
+
+
 def _is_code(block: Block, ocr_layer: bool = False) -> bool:
-    """Several lines of code: all in a monospace face, and code by their content (half the
-    lines read as code) or their shape (an indented line among them, with one line of code).
-    A monospace face alone is no evidence: typewritten letters and forms use it, and an OCR
-    layer's font is the recognizer's choice, not the printed face."""
+    """Several lines of code: all in a monospace face (``CODE_FACE_SHARE``), and code by their
+    content (half the lines read as code) or their shape (an indented line among them, with
+    one line of code). A monospace face alone is no evidence: typewritten letters and forms
+    use it, and an OCR layer's font is the recognizer's choice, not the printed face."""
     lines = block.lines
-    if ocr_layer or len(lines) < 2 or not all(is_monospace(line.font) for line in lines):
+    if (
+        ocr_layer
+        or len(lines) < 2
+        or not all(monospace_share(line) >= CODE_FACE_SHARE for line in lines)
+    ):
         return False
     code = sum(1 for line in lines if _CODE_LINE.search(line.text))
     if code * 2 >= len(lines):
