@@ -10,7 +10,7 @@ import pytest
 from conftest import CORPUS, require_corpus
 from layouts import open_with_layouts
 
-from pdfthin.layout.tables.cells import is_value, share_words, soft_split
+from pdfthin.layout.tables.cells import is_value, join_wrapped, share_words, soft_split
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.find import _run_end, find_tables
 from pdfthin.layout.tables.grid import find_grids
@@ -81,6 +81,37 @@ def test_wrapped_cell_in_a_ruled_row_is_one_cell() -> None:
         ["Chlorine and inorganic compounds", "10 000"],
         ["Halons", "1"],
     ]
+
+
+def test_a_cell_wrapped_between_ideographs_joins_without_a_space() -> None:
+    # "受不利经济" over "环境的影响": Chinese is written without spaces; a Latin word wrapped
+    # after a Chinese one keeps its space.
+    rules = grid_rules([50, 200, 300], [100, 120, 150, 170])
+    lines = [
+        ln("年份", 55, 114), ln("涵义", 205, 114),
+        ln("2023", 55, 132), ln("受不利经济", 205, 132), ln("环境的影响", 205, 144),
+        ln("2022", 55, 164), ln("评级机构", 205, 164), ln("AA+ rating", 205, 166),
+    ]  # fmt: skip
+    table = only_table(lines, rules)
+    assert table.rows == [
+        ["年份", "涵义"],
+        ["2023", "受不利经济环境的影响"],
+        ["2022", "评级机构 AA+ rating"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("parts", "joined"),
+    [
+        (["受不利经济", "环境的影响"], "受不利经济环境的影响"),
+        (["その他の", "包括利益"], "その他の包括利益"),
+        (["税引前利益", "(百万円)"], "税引前利益 (百万円)"),
+        (["Chlorine and", "compounds"], "Chlorine and compounds"),
+        (["", "one", ""], "one"),
+    ],
+)
+def test_join_wrapped(parts: list[str], joined: str) -> None:
+    assert join_wrapped(parts) == joined
 
 
 def test_row_set_as_one_string_is_shared_between_ruled_cells() -> None:

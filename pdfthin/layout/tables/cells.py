@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,6 +20,26 @@ _VALUE = re.compile(
     r"|^[-–—:.…x×*/]$|^n/?a$|^\.\d+%?$",
     re.IGNORECASE,
 )
+
+
+#: Characters of scripts written without spaces between words (Han ideographs, kana, their
+#: punctuation and full-width forms): a cell's lines wrapped between two of them join with
+#: nothing between, as the reader's eye joins them.
+_UNSPACED = re.compile(
+    r"[\u2e80-\u2fdf\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+)
+
+
+def join_wrapped(parts: Iterable[str]) -> str:
+    """A cell's lines, top to bottom, as one text: a space between two lines, none between
+    two characters of a script written without spaces (``_UNSPACED``: "受不利经济" over
+    "环境的影响" is one phrase)."""
+    out = ""
+    for part in parts:
+        if out and part and not (_UNSPACED.match(out[-1]) and _UNSPACED.match(part[0])):
+            out += " "
+        out += part
+    return out
 
 
 @functools.lru_cache(maxsize=4096)

@@ -17,7 +17,13 @@ from typing import NamedTuple
 from pdfthin.engine.content.bidi import mostly_rtl
 from pdfthin.layout.headings import SENTENCE_END
 from pdfthin.layout.lines import form_label, is_marker, measure_broke
-from pdfthin.layout.tables.cells import is_value, running_text, share_words, soft_split
+from pdfthin.layout.tables.cells import (
+    is_value,
+    join_wrapped,
+    running_text,
+    share_words,
+    soft_split,
+)
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
 from pdfthin.layout.tables.values import Span, value_boundaries
@@ -484,7 +490,7 @@ def _row_texts(record: list[tuple[Line, dict[int, str]]], ncols: int) -> list[st
     for ln, pieces in record:
         for c, t in pieces.items():
             cells[c].append((ln.y0, ln.x0, t))
-    return [" ".join(t for _, _, t in sorted(cell)) for cell in cells]
+    return [join_wrapped(t for _, _, t in sorted(cell)) for cell in cells]
 
 
 def _table_block(rows: list[list[str]], lines: list[Line]) -> Block | None:
@@ -1082,7 +1088,7 @@ def _merge_header(
 
 def _joined_rows(rows: list[list[str]]) -> list[str]:
     """Rows of a header's lines as one row: each column's lines joined."""
-    return [" ".join(row[c] for row in rows if row[c]) for c in range(len(rows[0]))]
+    return [join_wrapped(row[c] for row in rows if row[c]) for c in range(len(rows[0]))]
 
 
 def _group_above(row: list[str], spans: dict[int, list[int]], covered: list[int]) -> bool:
