@@ -454,6 +454,43 @@ def test_a_total_row_set_apart_under_a_table_keeps_its_values_on_its_line() -> N
     assert "TOTAL 20 2.60" in md.splitlines(), md
 
 
+@pytest.mark.parametrize("label", ["EXAMPLE 1", "Age:", "†"])
+def test_a_run_in_label_and_its_text_over_a_line_wrapped_under_it_are_one_line(
+    label: str,
+) -> None:
+    # A standard's "EXAMPLE 1", set apart from its text by more than a word's space: the
+    # next line starts back under the label and runs across the gap, as no column's can.
+    runs = words(label, 40, 100)
+    runs += words("For the malfunction of a high voltage system supplying power the", 110, 100)
+    runs += words("operational situations combined are listed below in the order given.", 40, 112)
+    (md,) = markdown(page(runs))
+    assert (
+        md.splitlines()[0]
+        == f"{label} For the malfunction of a high voltage system supplying power the"
+    )
+
+
+@pytest.mark.parametrize(
+    ("label", "below"),
+    [
+        # A column's short line beside the next column: the line under it stays in its column.
+        ("Notes", "the column goes on"),
+        # A formula's brace over its next line.
+        ("{", "operational situations combined are listed below in the order"),
+        # A left column's line too wide for a label.
+        ("the left column runs on here", "operational situations combined are listed below"),
+    ],
+)
+def test_a_piece_beside_words_stays_apart_without_a_line_wrapped_under_it(
+    label: str, below: str
+) -> None:
+    runs = words(label, 40, 100)
+    runs += words("the right column runs on with its own words", 250, 100)
+    runs += words(below, 40, 112)
+    (md,) = markdown(page(runs))
+    assert not md.splitlines()[0].endswith("its own words"), md
+
+
 def test_two_text_columns_are_not_a_table() -> None:
     (md,) = markdown(page(two_columns()))
     assert "|" not in md

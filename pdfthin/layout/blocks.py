@@ -206,6 +206,10 @@ def _body_rows(rows: list[list[Line]], page: list[Line]) -> list[list[Line]]:
     return rows[first:last]
 
 
+#: A note's mark: a label of one opens its note's text ("† See last page ...").
+_NOTE_SIGNS = frozenset("*†‡§¶")
+
+
 class _Sides:
     """The page's lines by height, with whether each is a line of words, to tell what lies
     right of a gap."""
@@ -231,6 +235,28 @@ class _Sides:
                 count += 1
                 in_text += len(ln.text)
         return count >= TEXT_SIDE_LINES and in_text >= TEXT_SIDE_SHARE * chars
+
+    def wraps_under(self, label: Line, text: Line) -> bool:
+        """Whether the paragraph a short ``label`` opens (``LABEL_MAX_EM`` wide at most) goes
+        on under it: on the line right below the row (within ``LINE_GAP_EM``), a line starts
+        where ``label`` starts and runs on past where ``text`` starts, across the gap, as no
+        column's line can ("EXAMPLE 1  For the malfunction of ..." over "operational
+        situations are: ..."). A last line too short to cross the gap tells nothing (a
+        column's short line looks the same), nor does a label of signs alone (a formula's
+        brace or stop, set over its next line), a note's mark aside ("†")."""
+        em = label.size or 1.0
+        if label.x1 - label.x0 > LABEL_MAX_EM * em:
+            return False
+        if not any(ch.isalnum() or ch in _NOTE_SIGNS for ch in label.text):
+            return False
+        row_bottom = max(label.y1, text.y1)
+        k = bisect.bisect_right(self.ys, row_bottom + 0.5 * em)
+        for ln in self.lines[k : k + MAX_SIDE_LINES]:
+            if ln.y0 - row_bottom > LINE_GAP_EM * em:
+                return False
+            if abs(ln.x0 - label.x0) <= em and ln.x1 > text.x0 + em:
+                return True
+        return False
 
     def labels_before(self, label: Line, text: Line) -> bool:
         """Whether ``label`` stands in a column of labels before ``text``'s column. Near the
@@ -292,7 +318,11 @@ class _Sides:
 def _split_at_gutters(row: list[Line], sides: _Sides) -> list[list[Line]]:
     groups: list[list[Line]] = [[row[0]]]
     for a, b in itertools.pairwise(row):
-        if b.x0 > a.x1 and len(groups[-1]) == 1 and sides.labels_before(a, b):
+        if (
+            b.x0 > a.x1
+            and len(groups[-1]) == 1
+            and (sides.labels_before(a, b) or sides.wraps_under(a, b))
+        ):
             groups[-1].append(b)  # a row's label and the words beside it
             continue
         # Values join the line before them (a row's label, the values before them): words
