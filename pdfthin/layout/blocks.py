@@ -238,12 +238,14 @@ class _Sides:
 
     def wraps_under(self, label: Line, text: Line) -> bool:
         """Whether the paragraph a short ``label`` opens (``LABEL_MAX_EM`` wide at most) goes
-        on under it: on the line right below the row (within ``LINE_GAP_EM``), a line starts
-        where ``label`` starts and runs on past where ``text`` starts, across the gap, as no
-        column's line can ("EXAMPLE 1  For the malfunction of ..." over "operational
-        situations are: ..."). A last line too short to cross the gap tells nothing (a
-        column's short line looks the same), nor does a label of signs alone (a formula's
-        brace or stop, set over its next line), a note's mark aside ("†")."""
+        on under it: on the line right below the row (within ``LINE_GAP_EM``), a line set as
+        ``label`` or ``text`` is (size and weight) starts where ``label`` starts and runs past where
+        ``text`` starts, across the gap, as no column's line can ("EXAMPLE 1  For the
+        malfunction of ..." over "operational situations are: ..."; a form's "You" and
+        "Spouse" over a paragraph in another type are two labels). A last line too short to
+        cross the gap tells nothing (a column's short line looks the same), nor does a label
+        of signs alone (a formula's brace or stop, set over its next line), a note's mark
+        aside ("†")."""
         em = label.size or 1.0
         if label.x1 - label.x0 > LABEL_MAX_EM * em:
             return False
@@ -254,7 +256,14 @@ class _Sides:
         for ln in self.lines[k : k + MAX_SIDE_LINES]:
             if ln.y0 - row_bottom > LINE_GAP_EM * em:
                 return False
-            if abs(ln.x0 - label.x0) <= em and ln.x1 > text.x0 + em:
+            if (
+                abs(ln.x0 - label.x0) <= em
+                and ln.x1 > text.x0 + em
+                and any(
+                    abs(ln.size - piece.size) <= SIZE_TOLERANCE * em and ln.bold == piece.bold
+                    for piece in (label, text)
+                )
+            ):
                 return True
         return False
 
