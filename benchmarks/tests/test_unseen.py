@@ -1,0 +1,75 @@
+"""The unseen-documents benchmark's offline parts: finding a release's source distribution on
+PyPI (the version's page, else the project's when it is that version) and taking the PDFs
+out of it."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+import urllib.error
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import unseen
+
+
+class _Response(io.BytesIO):
+    def __enter__(self) -> _Response:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _pypi(pages: dict[str, Any]) -> Any:
+    def urlopen(url: str, timeout: float = 0) -> _Response:
+        if url not in pages:
+            raise urllib.error.HTTPError(url, 404, "Not Found", None, None)  # type: ignore[arg-type]
+        return _Response(json.dumps(pages[url]).encode())
+
+    return urlopen
+
+
+def _meta(version: str, url: str) -> dict[str, Any]:
+    return {
+        "info": {"version": version},
+        "urls": [
+            {"packagetype": "bdist_wheel", "url": "x.whl"},
+            {"packagetype": "sdist", "url": url},
+        ],
+    }
+
+
+def test_the_versions_page_gives_the_source_distribution(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = "https://pypi.org/pypi/demo/1.0/json"
+    monkeypatch.setattr(
+        unseen.urllib.request,
+        "urlopen",
+        _pypi({page: _meta("1.0", "https://files.example/demo-1.0.tar.gz")}),
+    )
+    assert unseen._sdist_url("demo", "1.0") == "https://files.example/demo-1.0.tar.gz"
+
+
+def test_a_mirror_serving_the_latest_only_is_used_when_it_is_that_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    project = "https://pypi.org/pypi/demo/json"
+    relative = "../../packages/demo-1.0.tar.gz"
+    monkeypatch.setattr(unseen.urllib.request, "urlopen", _pypi({project: _meta("1.0", relative)}))
+    assert unseen._sdist_url("demo", "1.0") == "https://pypi.org/packages/demo-1.0.tar.gz"
+    with pytest.raises(SystemExit):
+        unseen._sdist_url("demo", "2.0")  # the latest is not the pinned version
+
+
+def test_the_pdfs_of_a_source_distribution_are_taken_out(tmp_path: Path) -> None:
+    archive = tmp_path / "demo-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        members = [("tests/big.pdf", unseen.MIN_BYTES), ("tests/tiny.pdf", 10), ("a.txt", 99)]
+        for name, size in members:
+            info = tarfile.TarInfo(f"demo-1.0/{name}")
+            info.size = size
+            tar.addfile(info, io.BytesIO(b"%" * size))
+    assert [p.name for p in unseen._pdfs(archive)] == ["big.pdf"]

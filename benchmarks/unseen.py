@@ -1,0 +1,199 @@
+"""Documents the rules never saw: other projects' test PDFs, fetched from PyPI, read by pdfthin
+beside pypdfium2.
+
+    python -m benchmarks.unseen [--src DIR ...] [--pages 40] [--list 15]
+
+The corpus (``../shared/corpus``) is what the rules are developed on; fidelity is also judged
+on documents nobody tuned for. This fetches the source distributions named in ``SOURCES``
+(pinned by version and SHA-256, cached under ``benchmarks/.cache/unseen``), takes every PDF in
+them, and for each checkout given by ``--src`` (default: this one; a ``git worktree`` of
+another commit compares the two) reads its first ``--pages`` pages to Markdown in a fresh
+process. Reported per source: how many files read, how many failed with an error, how many
+pages are flagged as needing OCR, and the mean agreement of pdfthin's text (Markdown syntax
+stripped) with pypdfium2's (the indel similarity the benchmark's text score uses; pypdfium2
+is not ground truth: its reading order and its own misreadings count against pdfthin too),
+and the files where the checkouts differ most. It needs the benchmark environment
+(``benchmarks/setup.sh``: pypdfium2) and a network that reaches PyPI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "benchmarks" / ".cache" / "unseen"
+
+#: (PyPI project, version, SHA-256 of its source distribution): projects whose tests carry real
+#: PDFs from their users' bug reports, none of them in the corpus.
+SOURCES = (
+    ("PyMuPDF", "2.1", "9ac95f98016e83eafb8f1d786396f9c60e400d559590596e5b2df9eb6384948b"),
+    ("pikepdf", "10.18.0", "cb555ebff93482e8a6eb55881488b469bbb2b5675161c1b93a0510a8642d98d0"),
+    ("ocrmypdf", "17.13.0", "151c35d810eb628fbc5cb9bbe80b834ecf094737efa0e7a2e9e1fac3c730ed49"),
+)
+#: Files smaller than this are fixtures of a single feature (an annotation, an image), not
+#: documents.
+MIN_BYTES = 8_000
+
+_READ = r"""
+import json, sys
+import pdfthin
+from pdfthin.errors import PdfthinError
+from benchmarks.metrics.text import document_text
+out = {}
+pages = int(sys.argv[1])
+for path in sys.argv[2:]:
+    try:
+        doc = pdfthin.open(path)
+        read = [doc.page(i) for i in range(1, min(doc.page_count, pages) + 1)]
+        out[path] = {
+            "text": document_text([p.markdown for p in read], markdown=True),
+            "ocr": sum(p.status == "needs_ocr" for p in read),
+        }
+    except PdfthinError as exc:
+        out[path] = {"error": exc.code}
+json.dump(out, sys.stdout)
+"""
+
+
+def _fetch(project: str, version: str, sha256: str) -> Path:
+    """The source distribution, downloaded once and checked against its hash."""
+    target = CACHE / f"{project}-{version}.tar.gz"
+    if not target.exists():
+        url = _sdist_url(project, version)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        with urllib.request.urlopen(url, timeout=300) as resp:
+            target.write_bytes(resp.read())
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    if digest != sha256:
+        target.unlink()
+        raise SystemExit(f"{target.name}: SHA-256 {digest}, expected {sha256}")
+    return target
+
+
+def _sdist_url(project: str, version: str) -> str:
+    """Where PyPI keeps the version's source distribution: the version's JSON, else the
+    project's (a mirror may serve only the latest), which must then be that version."""
+    for meta_url in (
+        f"https://pypi.org/pypi/{project}/{version}/json",
+        f"https://pypi.org/pypi/{project}/json",
+    ):
+        try:
+            with urllib.request.urlopen(meta_url, timeout=60) as resp:
+                meta = json.load(resp)
+        except urllib.error.HTTPError:
+            continue
+        if meta["info"]["version"] != version:
+            continue
+        url = str(next(u["url"] for u in meta["urls"] if u["packagetype"] == "sdist"))
+        return urllib.parse.urljoin(meta_url, url)  # (a mirror's addresses are relative)
+    raise SystemExit(f"{project} {version}: no source distribution found on PyPI")
+
+
+def _pdfs(archive: Path) -> list[Path]:
+    """The archive's PDFs of ``MIN_BYTES`` or more, extracted beside it."""
+    where = archive.with_suffix("").with_suffix("")
+    if not where.exists():
+        with tarfile.open(archive) as tar:
+            members = [
+                m for m in tar.getmembers() if m.isfile() and m.name.lower().endswith(".pdf")
+            ]
+            tar.extractall(where, members=members, filter="data")
+    return sorted(p for p in where.rglob("*.pdf") if p.stat().st_size >= MIN_BYTES)
+
+
+def _pdfium(paths: list[Path], pages: int) -> dict[str, str]:
+    import pypdfium2 as pdfium
+
+    from benchmarks.metrics.text import document_text
+
+    out = {}
+    for path in paths:
+        try:
+            doc = pdfium.PdfDocument(str(path))
+            texts = [doc[i].get_textpage().get_text_range() for i in range(min(len(doc), pages))]
+        except Exception:  # a file pypdfium2 cannot read is left out
+            continue
+        out[str(path)] = document_text(texts)
+    return out
+
+
+def _pdfthin(src: Path, paths: list[Path], pages: int) -> dict[str, dict[str, object]]:
+    env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{ROOT}", PDFTHIN_NATIVE="off")
+    proc = subprocess.run(
+        [sys.executable, "-c", _READ, str(pages), *map(str, paths)],
+        env=env,
+        cwd=str(src),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=3600,
+    )
+    result: dict[str, dict[str, object]] = json.loads(proc.stdout)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.unseen", description=__doc__)
+    parser.add_argument("--src", type=Path, action="append", help="a checkout to measure")
+    parser.add_argument("--pages", type=int, default=40, help="pages read per file")
+    parser.add_argument("--list", type=int, default=15, help="files listed that differ most")
+    args = parser.parse_args(argv)
+    from benchmarks.metrics.text import indel_similarity
+
+    srcs = [s.resolve() for s in (args.src or [ROOT])]
+    rows: dict[str, dict[str, list[float]]] = {}
+    per_file: dict[str, list[float]] = {}
+    for project, version, sha256 in SOURCES:
+        paths = _pdfs(_fetch(project, version, sha256))
+        reference = _pdfium(paths, args.pages)
+        for k, src in enumerate(srcs):
+            read = _pdfthin(src, paths, args.pages)
+            stats = rows.setdefault(f"{project} {version}", {})
+            for path in paths:
+                got = read.get(str(path), {})
+                key = str(path)
+                stats.setdefault("files", [0.0] * len(srcs))[k] += 1
+                if "error" in got:
+                    stats.setdefault("errors", [0.0] * len(srcs))[k] += 1
+                    continue
+                stats.setdefault("needs OCR pages", [0.0] * len(srcs))[k] += float(str(got["ocr"]))
+                truth = reference.get(key, "")
+                if len(truth.split()) < 30:
+                    continue  # too little text in pypdfium2's reading to compare with
+                score = indel_similarity(str(got["text"]), truth)
+                stats.setdefault("agreement", [0.0] * len(srcs))[k] += score
+                stats.setdefault("compared", [0.0] * len(srcs))[k] += 1
+                per_file.setdefault(f"{project}: {Path(key).name}", [0.0] * len(srcs))[k] = score
+    heads = " | ".join(str(s) for s in srcs)
+    print(f"| source | measure | {heads} |")
+    print("|---|---|" + "---:|" * len(srcs))
+    for source, stats in rows.items():
+        compared = stats.get("compared", [1.0] * len(srcs))
+        for measure in ("files", "errors", "needs OCR pages", "agreement"):
+            values = stats.get(measure, [0.0] * len(srcs))
+            if measure == "agreement":
+                cells = [f"{v / max(n, 1):.3f}" for v, n in zip(values, compared, strict=True)]
+            else:
+                cells = [f"{v:.0f}" for v in values]
+            print(f"| {source} | {measure} | {' | '.join(cells)} |")
+    if len(srcs) > 1:
+        moved = sorted(per_file.items(), key=lambda kv: -abs(kv[1][-1] - kv[1][0]))
+        print("\nFiles that moved most (first checkout, last):")
+        for name, scores in moved[: args.list]:
+            if abs(scores[-1] - scores[0]) > 0.001:
+                print(f"- {name}: {scores[0]:.3f} -> {scores[-1]:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
