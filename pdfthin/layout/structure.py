@@ -86,8 +86,6 @@ _PAGE_NUMBER = re.compile(
     r"(?:\s*(?:of|/|von|de)\s*\d{1,4})?$",
     re.IGNORECASE,
 )
-# A bullet, then the item's text; a symbol font's glyph in the private use area only before
-# a word (a formula's large bracket or brace opens lines of signs and figures).
 _LETTERS = re.compile(r"[^\W\d_]")
 #: A capital letter and a period opening a line: an enumeration's mark, or an initial ...
 _CAPITAL_MARK = re.compile(r"^([A-Z])\.\s")
