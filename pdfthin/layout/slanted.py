@@ -30,6 +30,9 @@ CHAIN_SIZE_SHARE = 0.12
 #: their lengths apart (half each length, with slack for the lengths' estimate, ``_reach``).
 #: Labels set one under another, each longer than the step between them, are two lines.
 CHAIN_SPREAD = 0.5
+#: How tall the engine makes a run's glyphs, in ems: its box spans the font's ascent (0.8 of
+#: the size when the font does not say) and 0.22 below the baseline.
+RUN_HEIGHT_EM = 1.02
 #: A line goes on the block of the line drawn before it when it starts, across the lines'
 #: direction, at most this many ems from that line's start (the next line of a paragraph) ...
 BLOCK_PITCH_EM = 2.0
@@ -70,8 +73,8 @@ def _gap(a: TextRun, b: TextRun) -> float:
 
 def _reach(run: TextRun) -> float:
     """Least length of ``run`` along its baseline, whatever its angle: its upright box's
-    diagonal less the glyphs' height (the engine's box is a size and a fifth of one tall)."""
-    return max(math.hypot(run.x1 - run.x0, run.y1 - run.y0) - 1.02 * run.size, 0.0)
+    diagonal less the glyphs' height (``RUN_HEIGHT_EM``)."""
+    return max(math.hypot(run.x1 - run.x0, run.y1 - run.y0) - RUN_HEIGHT_EM * run.size, 0.0)
 
 
 def _dot(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -145,7 +148,7 @@ def _along(run: TextRun, direction: tuple[float, float]) -> tuple[float, float]:
     leaves once the turned height is taken out (whichever the angle keeps better measured)."""
     ux, uy = direction
     cos, sin = abs(ux), abs(uy)
-    width, height, tall = run.x1 - run.x0, run.y1 - run.y0, run.size
+    width, height, tall = run.x1 - run.x0, run.y1 - run.y0, RUN_HEIGHT_EM * run.size
     length = (width - tall * sin) / cos if cos >= sin else (height - tall * cos) / sin
     x, y = _middle(run)
     middle = x * ux + y * uy
