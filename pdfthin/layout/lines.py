@@ -1214,7 +1214,7 @@ def _make_line(runs: list[TextRun]) -> Line:
     right = 0.0
     weights: dict[float, int] = defaultdict(int)
     fonts: dict[str, int] = defaultdict(int)
-    bold = italic = mono = 0
+    bold = italic = 0
     total = 0
     # The box, the earliest position and whether all are artifacts, in the same pass (the
     # comparisons are the ones ``min``, ``max`` and ``all`` make).
@@ -1256,8 +1256,6 @@ def _make_line(runs: list[TextRun]) -> Line:
             bold += n
         if run.italic:
             italic += n
-        if is_monospace(run.font):
-            mono += n
         if artifact and not run.artifact:
             artifact = False
         prev = run
@@ -1277,7 +1275,8 @@ def _make_line(runs: list[TextRun]) -> Line:
         artifact,
         seq,
         [(r.x0, r.x1, r.text + " " if r.space_after else r.text) for r in runs],
-        mono / total if len(fonts) > 1 else None,
+        # (per face, not per run: the faces' counts hold it)
+        sum(n for f, n in fonts.items() if is_monospace(f)) / total if len(fonts) > 1 else None,
     )
 
 
