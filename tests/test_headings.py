@@ -173,6 +173,24 @@ def test_numbered_line_then_paragraph_is_a_heading_but_a_numbered_run_is_a_list(
     assert "1. Apples" in md.splitlines()
 
 
+@pytest.mark.parametrize(
+    ("title", "heading"),
+    [
+        ("3.3 H.E.S.S.", True),  # an abbreviation's period ends the title
+        ("2.1 e-MERLIN detection of the source", True),  # a name in lower case first
+        ("4.2 mRNA stability", True),
+        ("3.3 The dose was doubled.", False),  # a sentence's period
+        ("2.1 each source was detected", False),  # a sentence's first word
+    ],
+)
+def test_numbered_title_shape_names_and_abbreviations(title: str, heading: bool) -> None:
+    runs = paragraph(60)
+    runs += words(title, 50, 130, italic=True)
+    runs += paragraph(150)
+    (md,) = markdown(page(runs))
+    assert [text for _, text in headings(md)] == ([title] if heading else [])
+
+
 def test_hanging_section_number_joins_its_title() -> None:
     runs = words("6.2.1.", 50, 100, bold=True)
     runs += words("Core subject teachers", 100, 100, bold=True)

@@ -2029,15 +2029,17 @@ def test_a_line_under_a_tables_last_cell_is_not_always_its_words_going_on(
     assert after[0] in md.split("| proxy |", 1)[1].split("\n", 1)[1]
 
 
-def _o_items(gap: float, font: str = "CourierNewPSMT", after: str = "TimesNewRomanPSMT") -> list:
+def _o_items(
+    gap: float, font: str = "CourierNewPSMT", after: str = "TimesNewRomanPSMT", size: float = 10.0
+) -> list:
     """Two second-level items under a bulleted one, each opened by the letter "o" in
-    ``font``, its words ``gap`` points after it in ``after``."""
+    ``font``, its words ``gap`` points after it in ``after`` at ``size``."""
     runs = [run("•", 72, 100), *words("the valley's history", 90, 100)]
     for i, text in enumerate(["its first settlers", "its mills"]):
         y = 112 + 12 * i
         o = TextRun("o", 108, y - 8, 114, y + 2, 10.0, font)
         runs.append(o)
-        runs += [dataclasses.replace(r, font=after) for r in words(text, 114 + gap, y)]
+        runs += [dataclasses.replace(r, font=after, size=size) for r in words(text, 114 + gap, y)]
     return runs
 
 
@@ -2048,6 +2050,13 @@ def test_words_second_level_bullet_the_letter_o_opens_an_item(gap: float) -> Non
     (md,) = markdown(page(_o_items(gap)))
     assert "  - its first settlers" in md and "  - its mills" in md
     assert "o its" not in md
+
+
+def test_words_letter_o_bullet_before_code_in_its_own_font() -> None:
+    # Items that are code ("Pixmap.alpha"), set in the bullet's own monospaced font but
+    # smaller: the change of size sets the "o" apart as the change of font does.
+    (md,) = markdown(page(_o_items(12.0, after="CourierNewPSMT", size=8.0)))
+    assert "  - its first settlers" in md and "  - its mills" in md
 
 
 @pytest.mark.parametrize(

@@ -115,6 +115,12 @@ _RUN_IN = re.compile(r"^(\d{1,2}\)\s+([A-Z][^:.;]{1,60}?):)\s+(?=\S)")
 #: A person's initial ("N. Dalal and B. Triggs,"): reference lists, not section titles.
 _INITIALS = re.compile(r"\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,")
 _SENTENCE_BREAK = re.compile(r"[a-z]{2,}[.!?]\s+[A-Z]")
+#: A name that starts in lower case, a capital within its first letters: "e-MERLIN",
+#: "iPhone", "mRNA", "pH" (a sentence's first word is lower case throughout).
+_LOWER_NAME = re.compile(r"[a-z]{1,3}-?[A-Z]")
+#: An abbreviation in dotted capitals ends a title with its period: "3.3 H.E.S.S.",
+#: "Made in the U.S.A." (a sentence's period follows a word).
+_DOTTED = re.compile(r"(?:^|\s)(?:[A-Z]\.){2,}$").search
 #: A section number standing alone: "6.2.1.", "IV.", "A.", "§ 3".
 _LABEL = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.?|[A-Z]\.|§\s*\d{1,3})$")
 
@@ -531,9 +537,12 @@ def _title_shape(title: str) -> bool:
     first = title[0]
     # Capitalised, or in a script without case (CJK, Arabic, Hebrew ...).
     caseless = first.isalpha() and first.lower() == first.upper()
-    if not (first.isupper() or caseless or first.isdigit() or first in "“\"'‘(«¿¡「『【〈《"):
+    opening = first.isupper() or caseless or first.isdigit() or first in "“\"'‘(«¿¡「『【〈《"
+    if not (opening or _LOWER_NAME.match(title)):
         return False
-    if title.endswith((",", ";", ".", "-")) and not title.endswith(("etc.", "...")):
+    if title.endswith((",", ";", "-")) or (
+        title.endswith(".") and not title.endswith(("etc.", "...")) and not _DOTTED(title)
+    ):
         return False
     if _INITIALS.search(title) or _SENTENCE_BREAK.search(title):
         return False

@@ -793,15 +793,18 @@ LETTER_BULLET = "◦"
 #: ... when the words start at least this many ems after it (a word space is a quarter em;
 #: a Portuguese "o" opening a line stands a word space from the next word).
 LETTER_BULLET_GAP_EM = 0.6
+#: ... and the words are in another font, or set in another size: differing by more than
+#: this share of the bullet's (items of code in the bullet's own monospaced font).
+LETTER_BULLET_SIZE = 0.1
 
 
 def _letter_bullet(run: TextRun, nxt: TextRun) -> bool:
     """Whether ``run`` (opening its line, ``nxt`` after it) is Word's "o" bullet: a lone
-    monospaced "o" before words in another font, a tab's width away."""
+    monospaced "o" before words in another font or size, a tab's width away."""
     return (
         run.text.strip() == "o"
         and nxt.x0 - run.x1 >= LETTER_BULLET_GAP_EM * (run.size or 1.0)
-        and nxt.font != run.font
+        and (nxt.font != run.font or abs(nxt.size - run.size) > LETTER_BULLET_SIZE * run.size)
         and is_monospace(run.font)
         and nxt.text.lstrip()[:1].isalpha()
     )
