@@ -173,6 +173,20 @@ def test_pieces_of_a_row_join_left_to_right() -> None:
     assert (joined.x0, joined.x1) == (50, lines[2].x1)
 
 
+def test_a_row_joined_from_faces_keeps_its_monospaced_share() -> None:
+    # A label in a proportional face and its value in Courier, joined into one line: the
+    # line's monospaced share is the value's characters over the whole (a code block needs
+    # nine in ten), not the first piece's face alone.
+    import dataclasses
+
+    from pdfthin.layout.blocks import rejoin_rows
+
+    label = _ln("Total assets", 50, 100)
+    value = dataclasses.replace(_ln("57,890", 300, 100), font="Courier")
+    (joined,) = rejoin_rows([label, value])
+    assert joined.monospace == pytest.approx(6 / 18)
+
+
 def test_a_number_starting_the_next_text_column_stays_there() -> None:
     # Right of the gap runs a column of text; a line of it that is a bare number (a year
     # on its own line) is that column's, not a value of the short line beside it.

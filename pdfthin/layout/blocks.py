@@ -20,6 +20,7 @@ from pdfthin.layout.lines import (
     ENUM_MARK,
     GUTTER_MIN_ROWS,
     LABEL_MAX_EM,
+    NOTE_SIGNS,
     form_label,
     measure_broke,
     monospace_share,
@@ -206,10 +207,6 @@ def _body_rows(rows: list[list[Line]], page: list[Line]) -> list[list[Line]]:
     return rows[first:last]
 
 
-#: A note's mark: a label of one opens its note's text ("† See last page ...").
-_NOTE_SIGNS = frozenset("*†‡§¶")
-
-
 class _Sides:
     """The page's lines by height, with whether each is a line of words, to tell what lies
     right of a gap."""
@@ -249,7 +246,7 @@ class _Sides:
         em = label.size or 1.0
         if label.x1 - label.x0 > LABEL_MAX_EM * em:
             return False
-        if not any(ch.isalnum() or ch in _NOTE_SIGNS for ch in label.text):
+        if not any(ch.isalnum() or ch in NOTE_SIGNS for ch in label.text):
             return False
         row_bottom = max(label.y1, text.y1)
         k = bisect.bisect_right(self.ys, row_bottom + 0.5 * em)

@@ -27,7 +27,7 @@ from itertools import pairwise
 from operator import itemgetter
 
 from pdfthin.layout.blocks import size_weights, summarise
-from pdfthin.layout.lines import is_bullet, measure_broke
+from pdfthin.layout.lines import NOTE_SIGNS, is_bullet, measure_broke
 from pdfthin.layout.tables.cells import wordy
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -41,7 +41,7 @@ FURNITURE_BAND = 0.12
 #: titles, however small, are not set below nine tenths of it without caps or bold.
 NOTE_SIZE_RATIO = 0.9
 #: What opens a footnote, besides its number.
-_NOTE_MARKS = frozenset("*†‡§¶¹²³⁴⁵⁶⁷⁸⁹")
+_NOTE_MARKS = frozenset(NOTE_SIGNS + "¹²³⁴⁵⁶⁷⁸⁹")
 #: The first pages of a document, where a title page may stand (see ``_title_pages``).
 TITLE_PAGES = 6
 #: Unnumbered headings made of body-size bold or another typeface stay short.

@@ -764,6 +764,9 @@ def monospace_share(line: Line) -> float:
     return 1.0 if is_monospace(line.font) else 0.0
 
 
+#: The signs that mark a note, besides its number (the asterisk, the dagger, the double
+#: dagger, the section and paragraph signs): one place for every rule that tells a note.
+NOTE_SIGNS = "*†‡§¶"
 #: The characters that open a list item as its bullet ("-" included: a list typed with
 #: hyphens is one), for lines and for the blocks made of them (structure, headings) ...
 LIST_BULLETS = "•◦▪▫‣⁃●○■□►▸▹–—*·✓✔➢➤→-"
@@ -889,7 +892,7 @@ def _hanging_label(runs: list[TextRun], run: TextRun) -> bool:
     )
 
 
-_NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶#]|[a-z])$")
+_NOTE_MARK = re.compile(r"^(?:\d{1,3}|[" + re.escape(NOTE_SIGNS) + r"#]|[a-z])$")
 
 
 def _raised_mark(mark: TextRun, run: TextRun) -> bool:

@@ -19,7 +19,13 @@ from operator import itemgetter
 
 from pdfthin.layout.blocks import ROW_BASELINE_EM
 from pdfthin.layout.headings import NOTE_SIZE_RATIO, body_size, measure_right
-from pdfthin.layout.lines import BULLET_MARK, COLUMN_LINE_EM, ENUM_MARK, measure_broke
+from pdfthin.layout.lines import (
+    BULLET_MARK,
+    COLUMN_LINE_EM,
+    ENUM_MARK,
+    NOTE_SIGNS,
+    measure_broke,
+)
 from pdfthin.layout.tables.values import row_words
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -55,7 +61,7 @@ RUNNING_SEPARATORS = frozenset("|•·▪■◆—–")
 #: page): it stays in the page's text.
 TITLE_OVER_RUNNING = 1.2
 #: A footnote's first words: its mark, then its text ("1 See", "¹See", "* 21 CFR").
-_NOTE_START = re.compile(r"^\s*(?:\d{1,3}|[*†‡§¶]+)(?:\s+\S|[^\W\d_])")
+_NOTE_START = re.compile(r"^\s*(?:\d{1,3}|[" + re.escape(NOTE_SIGNS) + r"]+)(?:\s+\S|[^\W\d_])")
 #: A page number: figures, a roman numeral as front matter numbers its pages (up to 399, in
 #: its own order: "mix", "civil" and "mid" are words), or "3 / 12".
 _NUMBER_TOKEN = re.compile(

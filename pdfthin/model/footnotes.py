@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pdfthin.layout.headings import NOTE_SIZE_RATIO
+from pdfthin.layout.lines import NOTE_SIGNS
 
 if TYPE_CHECKING:
     from pdfthin.engine.types import TextRun
@@ -45,9 +46,9 @@ if TYPE_CHECKING:
     from pdfthin.model.markdown import Anchor
 
 #: A note mark: one to three digits, or one symbol.
-_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶])$")
+_MARK = re.compile(r"^(?:\d{1,3}|[" + re.escape(NOTE_SIGNS) + r"])$")
 #: A note line's first run holding its mark and text together ("1 The note").
-_MARK_AND_TEXT = re.compile(r"^(\d{1,3}|[*†‡§¶])\s+(?=[^\s.)])")
+_MARK_AND_TEXT = re.compile(r"^(\d{1,3}|[" + re.escape(NOTE_SIGNS) + r"])\s+(?=[^\s.)])")
 #: Symbols as footnote labels (GitHub writes ``[^label]``); a number is its own label.
 SYMBOL_LABELS = {"*": "ast", "†": "dagger", "‡": "ddagger", "§": "sect", "¶": "para"}
 #: Blocks whose text never takes a footnote.
