@@ -2231,6 +2231,27 @@ def test_a_numbered_item_keeps_its_ragged_lines(mark: str) -> None:
     assert first.endswith(lines[0]) and first.startswith(("- ", mark)), md
 
 
+@pytest.mark.parametrize("mark", ["1.", "•"])
+def test_a_later_items_ragged_first_line_keeps_its_next(mark: str) -> None:
+    # Items set one under another (one block): the second item's first line stops short,
+    # the measure broke it (its next word had no room), and its next line hangs under its
+    # text. That line is the second item's, as it would be the first's.
+    first = [
+        "the first item runs across the whole measure of the list",
+        "and its second line goes on under its text to the end.",
+    ]
+    second = [
+        "the second item stops short of its next word",  # 44 characters
+        "characteristics, which had no room at its end above.",
+    ]
+    runs = [run(mark, 50, 100)]
+    runs += words(first[0], 68, 100) + words(first[1], 68, 112)
+    runs += [run("2." if mark == "1." else mark, 50, 124)]
+    runs += words(second[0], 68, 124) + words(second[1], 68, 136)
+    (md,) = markdown(page(runs))
+    assert md.endswith(f"{second[0]}\n  {second[1]}"), md
+
+
 def test_a_numbered_line_the_author_ended_keeps_its_indented_paragraph_apart() -> None:
     # "1. Scope" stops where the next line's first word had room: the author ended it, and
     # the indented lines under it are a paragraph of their own, not the item's.

@@ -84,9 +84,10 @@ def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
     # A short line followed by an indented one ends a paragraph (or a run-in heading line),
     # unless the block is a list item hanging from its mark (a bullet or a number the first
     # line starts with, further left) and the line goes on under the item's text: under the
-    # line before it ("... Its “multi-" and "threaded” feature ..."), or, under the first
-    # line, where the measure broke that line (ragged lines of an item, "3. " or "A. "). A
-    # line opening an item of its own (nested) starts a block, as it did after a paragraph.
+    # line before it ("... Its “multi-" and "threaded” feature ..."), or, under an item's
+    # first line (the block's, or a later item's), where the measure broke that line (ragged
+    # lines of an item, "3. " or "A. "). A line opening an item of its own (nested) starts
+    # a block, as it did after a paragraph.
     right = lx1 if lx1 > bx1 else bx1
     short = last.x1 < right - 2.0 * em
     indented = line.x0 > block.x0 + 0.5 * em and line.x0 > last.x0 - 0.5 * em
@@ -95,7 +96,7 @@ def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
     first = block.lines[0]
     if not _opens_item(first) or _opens_item(line):
         return False
-    if first is last:
+    if first is last or _opens_item(last):
         return measure_broke(last, line, right)
     return first.x0 < last.x0 - 0.5 * em and abs(lx0 - last.x0) <= 0.5 * em
 
