@@ -191,6 +191,27 @@ def test_numbered_title_shape_names_and_abbreviations(title: str, heading: bool)
     assert [text for _, text in headings(md)] == ([title] if heading else [])
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A formula's line set apart in TeX's bold face (under a sum, its vector in cmbx).
+        "piEi(x). (2)",
+        # A bold sentence that ends in an abbreviation.
+        "All of it was made in the U.S.A.",
+    ],
+)
+def test_an_unnumbered_line_opening_like_a_name_or_ending_in_capitals_is_no_heading(
+    line: str,
+) -> None:
+    # Only after a section number does a first word with a capital inside read as a name,
+    # and dotted capitals at the end as an abbreviation in a title.
+    runs = paragraph(60)
+    runs += words(line, 321 - 2.5 * len(line), 130, font="CMBX10")
+    runs += paragraph(150)
+    (md,) = markdown(page(runs))
+    assert headings(md) == []
+
+
 def test_hanging_section_number_joins_its_title() -> None:
     runs = words("6.2.1.", 50, 100, bold=True)
     runs += words("Core subject teachers", 100, 100, bold=True)

@@ -529,8 +529,12 @@ def numbered_depth(text: str) -> int:
     return found.depth if found is not None and found.kind == "arabic" else 0
 
 
-def _title_shape(title: str) -> bool:
-    """The words after a section number read like a title, not a sentence or a reference."""
+def _title_shape(title: str, numbered: bool = False) -> bool:
+    """The words after a section number read like a title, not a sentence or a reference.
+    Only after a number (``numbered``) may the first word be a name written in lower case
+    first, or the last an abbreviation's dotted capitals: a line of its own, unnumbered, that
+    opens that way is as often a formula's ("piEi(x)"), and one that ends that way a
+    sentence's."""
     title = title.strip()
     if not title or len(title) > 120 or len(title.split()) > 14:
         return False
@@ -538,10 +542,12 @@ def _title_shape(title: str) -> bool:
     # Capitalised, or in a script without case (CJK, Arabic, Hebrew ...).
     caseless = first.isalpha() and first.lower() == first.upper()
     opening = first.isupper() or caseless or first.isdigit() or first in "“\"'‘(«¿¡「『【〈《"
-    if not (opening or _LOWER_NAME.match(title)):
+    if not (opening or (numbered and _LOWER_NAME.match(title))):
         return False
     if title.endswith((",", ";", "-")) or (
-        title.endswith(".") and not title.endswith(("etc.", "...")) and not _DOTTED(title)
+        title.endswith(".")
+        and not title.endswith(("etc.", "..."))
+        and not (numbered and _DOTTED(title))
     ):
         return False
     if _INITIALS.search(title) or _SENTENCE_BREAK.search(title):
@@ -1024,7 +1030,7 @@ def _line_numbered(page: PageLayout) -> bool:
 
 def _numbered_heading(ctx: _Context, p: int, i: int, block: Block, text: str) -> _Heading | None:
     found = numbering(text)
-    if found is None or not _title_shape(found.title):
+    if found is None or not _title_shape(found.title, numbered=True):
         return None
     look = ctx.look(block)
     large = look.size >= ctx.body * HEADING_RATIO and look.size >= ctx.body + 1.0
