@@ -181,6 +181,7 @@ def test_numbered_line_then_paragraph_is_a_heading_but_a_numbered_run_is_a_list(
         ("4.2 mRNA stability", True),
         ("3.3 The dose was doubled.", False),  # a sentence's period
         ("2.1 each source was detected", False),  # a sentence's first word
+        ("1 zMij cos tz", False),  # a formula's letters after an equation's number
     ],
 )
 def test_numbered_title_shape_names_and_abbreviations(title: str, heading: bool) -> None:

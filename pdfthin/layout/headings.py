@@ -115,9 +115,11 @@ _RUN_IN = re.compile(r"^(\d{1,2}\)\s+([A-Z][^:.;]{1,60}?):)\s+(?=\S)")
 #: A person's initial ("N. Dalal and B. Triggs,"): reference lists, not section titles.
 _INITIALS = re.compile(r"\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,")
 _SENTENCE_BREAK = re.compile(r"[a-z]{2,}[.!?]\s+[A-Z]")
-#: A name that starts in lower case, a capital within its first letters: "e-MERLIN",
-#: "iPhone", "mRNA", "pH" (a sentence's first word is lower case throughout).
-_LOWER_NAME = re.compile(r"[a-z]{1,3}-?[A-Z]")
+#: A name that starts in lower case: a short prefix, then a hyphen and a capital or two
+#: capitals ("e-MERLIN", "mRNA", "iOS"; a sentence's first word is lower case throughout).
+#: One capital after the prefix is as often a formula's letters ("zMij"): "iPhone" and
+#: "pH" are not told.
+_LOWER_NAME = re.compile(r"[a-z]{1,3}(?:-[A-Z]|[A-Z]{2})")
 #: An abbreviation in dotted capitals ends a title with its period: "3.3 H.E.S.S.",
 #: "Made in the U.S.A." (a sentence's period follows a word).
 _DOTTED = re.compile(r"(?:^|\s)(?:[A-Z]\.){2,}$").search
