@@ -445,6 +445,23 @@ def test_running_head_in_the_margin_is_not_a_heading() -> None:
         assert headings(md) == []
 
 
+@pytest.mark.parametrize(("head", "heading"), [("1 INTRODUCTION", True), ("3 PREFACE", False)])
+def test_a_section_number_at_the_top_is_no_folio_when_the_page_prints_another(
+    head: str, heading: bool
+) -> None:
+    # Each page prints its number at its foot. A numbered title at the top of page 3 ("1
+    # INTRODUCTION") is no running head next to its folio; one whose number is the page's
+    # own ("3 PREFACE") is.
+    pages = []
+    for n in range(1, 5):
+        runs = words(head, 50, 60) if n == 3 else []
+        runs += paragraph(100, lines=8)
+        runs += words(str(n), 300, 760)
+        pages.append(page(runs, number=n))
+    md = markdown(*pages)[2]
+    assert [text for _, text in headings(md)] == ([head] if heading else []), md
+
+
 def test_table_of_contents_lines_are_not_headings() -> None:
     toc = words("Contents", 50, 60, size=16, bold=True)
     for i, entry in enumerate(["1 Foo 3", "1.1 Bar 4", "2 Baz 7", "2.1 Qux 9", "3 Quux 12"]):

@@ -678,7 +678,7 @@ def _running_head(ctx: _Context, page: PageLayout, block: Block, text: str) -> b
     if block.size > ctx.body + 0.5 or not _in_margin(page, block):
         return False  # a chapter's "Exercises" at the top of several pages is no running head
     words = text.lower().split()
-    if len(words) >= 2 and (_folio(words[0]) or _folio(words[-1])):
+    if len(words) >= 2 and (_page_folio(words[0], page) or _page_folio(words[-1], page)):
         return True
     # A section's running head may show on one page only: known by its look.
     look = ctx.look(block)
@@ -687,6 +687,17 @@ def _running_head(ctx: _Context, page: PageLayout, block: Block, text: str) -> b
         or look in ctx.running_looks
         or look in ctx.margin_looks
     )
+
+
+def _page_folio(word: str, page: PageLayout) -> bool:
+    """``word`` (lower case) may be the page's own number: a folio, and the page number the
+    furniture pass found on the page alone, if it found one (a page prints its number once:
+    "1 INTRODUCTION" at the top of a page numbered 3 at its foot is a section's title)."""
+    if not _folio(word):
+        return False
+    printed = [t.strip().lower() for t in (*page.header, *page.footer)]
+    numbers = [t for t in printed if _folio(t)]
+    return not numbers or word in numbers
 
 
 def _toc_page(page: PageLayout) -> bool:
