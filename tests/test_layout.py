@@ -1157,6 +1157,39 @@ def test_a_page_number_further_in_than_the_band_needs_the_documents_numbering(
 
 
 @pytest.mark.parametrize(
+    ("feet", "shift", "out"),
+    [
+        (True, 0, True),  # the chapters' first pages number their feet: the numbering agrees
+        (True, 5, False),  # the head's number is not the page's: a line of the text
+        (False, 0, False),  # nothing confirms the number: a line at the body's size stays
+    ],
+)
+def test_a_body_size_running_head_is_told_by_the_documents_numbering(
+    feet: bool, shift: int, out: bool
+) -> None:
+    # A LaTeX book's running head: "CHAPTER 1. INTRODUCTION" and the page number far right,
+    # at the body's size, 13 % of the page's height from the top (past BAND). The pages that
+    # open a chapter carry their number at the foot instead.
+    pages = []
+    for n in range(1, 7):
+        runs = [w for i in range(20) for w in words(BODY[i], 72, 130 + 12 * i)]
+        if n in (1, 4):
+            runs += [run(str(n), 300, 740)] if feet else []
+        else:
+            runs += words("CHAPTER 1. INTRODUCTION", 72, 104)
+            runs.append(run(str(n + shift), 470, 104))
+        pages.append(page(runs, number=n))
+    layouts = [layout_page(p) for p in pages]
+    finish_document(layouts)
+    for n, lay in enumerate(layouts, start=1):
+        if n in (1, 4):
+            continue
+        head = f"CHAPTER 1. INTRODUCTION {n + shift}"
+        assert lay.header == ([head] if out else [])
+        assert ("CHAPTER 1. INTRODUCTION" in render_blocks(lay.blocks)) is not out
+
+
+@pytest.mark.parametrize(
     ("left_head", "bold"),
     [
         ("2.1. SPACES", True),  # its section's head, set otherwise: known by its text

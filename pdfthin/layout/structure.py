@@ -307,7 +307,8 @@ def _running_lines(
 ) -> list[tuple[Block, str]]:
     """Running heads and feet told on the page itself (a page of its own repeats nothing):
     lines of ``edge`` (top and bottom blocks beyond the body, not furniture yet) with no other
-    text beyond them, set smaller than the body (``RUNNING_SIZE_SHARE``), with a page number
+    text beyond them, set smaller than the body (``RUNNING_SIZE_SHARE``; at any size when the
+    document's numbering confirms their number), with a page number
     :data:`NUMBER_APART_EM` or more away on their baseline: in the line itself, or a page
     number found on its own that agrees with the document's numbering (a number on its own
     is a slide's or a form's as often; and a line beside it that opens with a note mark is
@@ -353,7 +354,10 @@ def _running_lines(
         if body is None:
             body = body_size([page])
         fits = beside or imprint or (number is not None and _fits(number, page, offset))
-        if fits and block.size <= RUNNING_SIZE_SHARE * body:
+        # The size is the evidence where nothing else is: a number the document's own
+        # numbering confirms (a LaTeX book's running head, set at the body's size) is
+        # evidence enough.
+        if fits and (block.size <= RUNNING_SIZE_SHARE * body or _confirmed(number, page, offset)):
             found.append((block, band))
     if not found:
         return found
@@ -494,6 +498,17 @@ def _page_number_offset(
 def _fits(number: str, page: PageLayout, offset: int | None) -> bool:
     """A printed number agrees with the document's numbering (or nothing says otherwise)."""
     return offset is None or not number.isdecimal() or int(number) - page.number == offset
+
+
+def _confirmed(number: str | None, page: PageLayout, offset: int | None) -> bool:
+    """``number`` is the page's printed number by the document's own numbering (the printed
+    numbers of its pages agree on ``offset``), not only not contradicted by it."""
+    return (
+        number is not None
+        and offset is not None
+        and number.isdecimal()
+        and int(number) - page.number == offset
+    )
 
 
 def _body_edges(page: PageLayout, found: list[tuple[Block, str, str]]) -> tuple[float, float]:
