@@ -372,6 +372,74 @@ def test_aligned_table_with_a_spanning_line() -> None:
     ]
 
 
+def _grouped_table(group_x: float | None = None) -> list[Line]:
+    """A paper's table: a header set as one string over three columns of right-aligned
+    figures, and the titles of the groups of rows centred across the table between them
+    (at ``group_x`` instead, when given)."""
+    lines = [ln("Datasets", 50, 200), ln("ModelA ModelB ModelC", 150, 200, width=250)]
+    y = 214
+    for title, rows in (("English", ["MMLU", "GPQA"]), ("Mathematics", ["GSM8K", "MATH"])):
+        width = len(title) * 5.0
+        lines.append(ln(title, (50 + 400) / 2 - width / 2 if group_x is None else group_x, y))
+        y += 14
+        for k, label in enumerate(rows):
+            lines.append(ln(label, 50, y))
+            for right, value in ((200, f"7{k}.8"), (300, f"4{k}.5"), (400, f"3{k}.1")):
+                lines.append(ln(value, right - 20, y, width=20))
+            y += 14
+    return lines
+
+
+def test_group_titles_centred_across_a_table_are_rows_of_their_own() -> None:
+    table = only_table(_grouped_table(), [])
+    assert table.rows == [
+        ["Datasets", "ModelA", "ModelB", "ModelC"],
+        ["English", "", "", ""],
+        ["MMLU", "70.8", "40.5", "30.1"],
+        ["GPQA", "71.8", "41.5", "31.1"],
+        ["Mathematics", "", "", ""],
+        ["GSM8K", "70.8", "40.5", "30.1"],
+        ["MATH", "71.8", "41.5", "31.1"],
+    ]
+
+
+def test_a_line_under_a_cell_in_its_own_column_is_no_group_title() -> None:
+    # The same lines, each under the first column's labels: the header's or a label's
+    # next line, as before.
+    table = only_table(_grouped_table(group_x=50), [])
+    assert table.rows[0][0] == "Datasets English"
+    assert ["GPQA Mathematics", "71.8", "41.5", "31.1"] in table.rows
+    assert all(any(row[1:]) for row in table.rows)
+
+
+def test_a_group_title_does_not_move_a_number_columns_boundary() -> None:
+    # Columns of right-aligned figures parted by the whitespace; a group's title centred
+    # across the table ends just before the fourth column's figures. The gap before them is
+    # the one their rows leave: no second boundary a few points from the first (a sliver
+    # of a column that would cut the header's titles apart wrongly).
+    from pdfthin.layout.tables.values import value_boundaries
+
+    rows = [
+        [
+            ln(label, 110, y),
+            *(
+                ln(v, x, y, width=17.4)
+                for v, x in zip(values, (200, 268, 334, 403, 468), strict=True)
+            ),
+        ]
+        for y, label, values in (
+            (220, "MMLU", ("77.8", "79.5", "77.5", "80.4", "84.2")),
+            (232, "GPQA", ("34.3", "36.3", "36.3", "35.9", "37.9")),
+            (244, "BBH", ("78.9", "81.0", "65.5", "74.8", "82.4")),
+            (270, "MBPP", ("71.7", "70.4", "66.9", "70.9", "76.9")),
+        )
+    ]
+    rows.insert(3, [ln("Mathematics", 280, 258, width=52)])  # its middle: the table's
+    xs = [110.0, 179.1, 243.3, 327.5, 377.4, 444.2, 485.4]
+    refined, _ = value_boundaries(rows, xs, 10.0)
+    assert not any(327.5 < x < 334 for x in refined), refined
+
+
 def test_wrapped_header_of_an_aligned_table_is_one_row() -> None:
     cells = [
         ["Significant", "Light", "Flux"],

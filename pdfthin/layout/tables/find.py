@@ -26,7 +26,7 @@ from pdfthin.layout.tables.cells import (
 )
 from pdfthin.layout.tables.columns import whitespace_boundaries
 from pdfthin.layout.tables.grid import Grid, find_grids
-from pdfthin.layout.tables.values import Span, value_boundaries
+from pdfthin.layout.tables.values import GROUP_CENTRE_EM, Span, value_boundaries
 from pdfthin.layout.types import Block, FailedGrid, Line
 
 MIN_ROWS = 3
@@ -872,6 +872,7 @@ def _aligned_columns(
     # Each grid row's lines kept whole over several columns (of its first line only): with
     # their column and the columns they reach into.
     rows_whole: list[list[tuple[Line, int, list[int]]]] = []
+    groups: list[int] = []  # the rows that title groups of rows (``_group_title``)
     for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
         placed = []
@@ -892,6 +893,21 @@ def _aligned_columns(
                 values[c] = f"{values[c]} {t}".strip()
         if statement:
             values = [_CURRENCY_GAP.sub(r"\1", t) for t in values]
+        if (
+            len(row) == 1
+            and any(sum(1 for t in r if t) >= 2 for r in grid)
+            and _group_title(row[0], xs, last, measures.tolerance)
+        ):
+            # A group's title centred across the table ("English", "Coding" over their
+            # rows, between the rules of a paper's table), under a row of several cells
+            # (a title or a caption over the table opens no group): a row of its own, in
+            # the first column, not the next line of the cell above it.
+            groups.append(len(grid))
+            grid.append([row[0].text.strip()] + [""] * (len(xs) - 2))
+            bold.append(row[0].bold)
+            rows_whole.append([])
+            last = {}
+            continue
         if grid and (
             (len(row) == 1 and sum(1 for t in values if t) == 1)
             or (len(row) >= 2 and _goes_on(placed, last, measures, em))
@@ -923,7 +939,9 @@ def _aligned_columns(
             return None  # a table of contents: entries, dot leaders, page numbers
         grid = _labels_wrapped_down(grid)
     same = len(bold) == len(grid)  # (rows were not merged after: each row's facts hold)
-    grid = _merge_header(grid, statement, bold if same else None, spans if same else None)
+    grid = _merge_header(
+        grid, statement, bold if same else None, spans if same else None, groups[:1]
+    )
     columns = [[row[c] for row in grid if row[c]] for c in range(len(grid[0]))]
     if _text_columns(columns) or _running_text_columns(columns):
         return TEXT
@@ -935,6 +953,27 @@ def _aligned_columns(
 #: A title over several columns is centred over them within this many ems (a title over
 #: one column that reaches past it into the next is not).
 SPAN_CENTRE_EM = 1.0
+
+
+def _group_title(ln: Line, xs: list[float], above: dict[int, Line], tolerance: float) -> bool:
+    """A line alone on its row, centred across the whole table (``GROUP_CENTRE_EM``) but not
+    in the column it stands in, nor starting where the cell above it in that column starts
+    (``above``, within ``tolerance``: a cell's next line keeps to its column): the title of
+    the group of rows under it. Words opening as a title does, no value among them."""
+    em = ln.size or 1.0
+    middle = (ln.x0 + ln.x1) / 2
+    if abs(middle - (xs[0] + xs[-1]) / 2) > GROUP_CENTRE_EM * em:
+        return False
+    if any(map(is_value, ln.text.split())):
+        return False  # a row set as one string ("Italy 7 9"), a note with figures
+    if ln.text.lstrip()[:1].islower():
+        return False  # a sentence going on
+    column = next((k for k in range(len(xs) - 1) if xs[k] <= middle < xs[k + 1]), None)
+    if column is None or abs(middle - (xs[column] + xs[column + 1]) / 2) <= GROUP_CENTRE_EM * em:
+        return False
+    cell = above.get(column)
+    return cell is None or abs(ln.x0 - cell.x0) > tolerance
+
 
 #: A column's title in a table's header row has at most this many words (a page's other
 #: column has a line of its running text there, or a heading only by chance).
@@ -1034,6 +1073,7 @@ def _merge_header(
     statement: bool = False,
     bold: list[bool] | None = None,
     spans: list[dict[int, list[int]]] | None = None,
+    groups: list[int] | None = None,
 ) -> list[list[str]]:
     """Rows of words above the first row holding values: one header whose cells wrap over
     several lines, merged into one row (only when values follow, so that a table of words
@@ -1047,7 +1087,8 @@ def _merge_header(
     titles of their own under it and it tops them (nothing above it there but lines of the
     same group title), makes the header two rows: the group titles, each in its group's
     first column (as a table's merged cell is read), over every column's own title whole
-    (the columns under a group keep their own titles as cells, next to their figures)."""
+    (the columns under a group keep their own titles as cells, next to their figures).
+    The header ends at the first title of a group of rows (``groups``: their rows)."""
     first = next(
         (
             i
@@ -1059,6 +1100,7 @@ def _merge_header(
     )
     if bold is not None and bold[0]:
         first = next((i for i in range(first) if not bold[i]), first)
+    first = min([first, *(groups or [])])
     if not 2 <= first <= MAX_HEADER_LINES or _labels_under_labels(grid[:first]):
         return grid
     titles = spans or [{} for _ in grid]

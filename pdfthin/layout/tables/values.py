@@ -30,6 +30,10 @@ MIN_VALUE_ROWS = 3
 VALUE_ROW_SHARE = 0.3
 #: Runs closer than this (in ems) are one word drawn in pieces; a word space is wider.
 TOUCH_EM = 0.1
+#: A line alone on its row whose middle is within this many ems of the table's middle, and
+#: not of its own column's, titles the group of rows under it ("English", "Coding" across a
+#: paper's table): no column's text.
+GROUP_CENTRE_EM = 1.0
 _CURRENCY = re.compile(r"^[$€£¥]$")
 Span = tuple[float, float, str]
 
@@ -60,8 +64,16 @@ def value_boundaries(
     tol = RIGHT_EDGE_EM * em
     lefts = [_column_left(pieces, right, tol) for right in rights]
     inner = [x for x in xs[1:-1] if not any(a < x < b for a, b in zip(lefts, rights, strict=True))]
+    # A row of one piece centred across the table (a group's title, "English" over its
+    # rows) divides no columns: the gap before a number column is the one its rows leave.
+    middle = (xs[0] + xs[-1]) / 2
+    divided = [
+        row
+        for row in pieces
+        if len(row) != 1 or abs((row[0][0] + row[0][1]) / 2 - middle) > GROUP_CENTRE_EM * em
+    ]
     for left in lefts:
-        before = max((b for row in pieces for _, b, _ in row if b <= left), default=xs[0])
+        before = max((b for row in divided for _, b, _ in row if b <= left), default=xs[0])
         if not any(before <= x <= left for x in inner):
             inner.append((before + left) / 2)
     return [xs[0], *sorted(x for x in set(inner) if xs[0] < x < xs[-1]), xs[-1]], True
