@@ -372,13 +372,15 @@ def test_aligned_table_with_a_spanning_line() -> None:
     ]
 
 
-def _grouped_table(group_x: float | None = None) -> list[Line]:
+def _grouped_table(
+    group_x: float | None = None, titles: tuple[str, str] = ("English", "Mathematics")
+) -> list[Line]:
     """A paper's table: a header set as one string over three columns of right-aligned
     figures, and the titles of the groups of rows centred across the table between them
     (at ``group_x`` instead, when given)."""
     lines = [ln("Datasets", 50, 200), ln("ModelA ModelB ModelC", 150, 200, width=250)]
     y = 214
-    for title, rows in (("English", ["MMLU", "GPQA"]), ("Mathematics", ["GSM8K", "MATH"])):
+    for title, rows in zip(titles, (["MMLU", "GPQA"], ["GSM8K", "MATH"]), strict=True):
         width = len(title) * 5.0
         lines.append(ln(title, (50 + 400) / 2 - width / 2 if group_x is None else group_x, y))
         y += 14
@@ -401,6 +403,26 @@ def test_group_titles_centred_across_a_table_are_rows_of_their_own() -> None:
         ["GSM8K", "70.8", "40.5", "30.1"],
         ["MATH", "71.8", "41.5", "31.1"],
     ]
+
+
+def test_a_group_title_starting_where_a_figure_above_it_starts_is_still_one() -> None:
+    # Centred across the table, "Reasoning and Logic" happens to start where the figure
+    # above it starts: a figure's cell does not wrap into words.
+    table = only_table(_grouped_table(titles=("English", "Reasoning and Logic")), [])
+    assert ["Reasoning and Logic", "", "", ""] in table.rows
+    assert ["GPQA", "71.8", "41.5", "31.1"] in table.rows
+
+
+@pytest.mark.parametrize(("above", "group"), [("29.3", True), ("-", True), ("943/944", False)])
+def test_words_under_a_figure_title_a_group_but_not_under_a_date(above: str, group: bool) -> None:
+    # Centred across the table and starting where the cell above it starts: under a figure
+    # (or a missing figure's dash) a group's title; under a date, the date's next line
+    # ("943/944" over "England" in an infobox's cell).
+    from pdfthin.layout.tables.find import _group_title
+
+    xs = [50.0, 127.0, 240.0, 340.0, 400.0]
+    line = ln("Reasoning and Logic", 177.5, 300)
+    assert _group_title(line, xs, {1: ln(above, 178, 286)}, 5.0) is group
 
 
 def test_a_line_under_a_cell_in_its_own_column_is_no_group_title() -> None:

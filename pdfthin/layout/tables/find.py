@@ -955,10 +955,15 @@ def _aligned_columns(
 SPAN_CENTRE_EM = 1.0
 
 
+#: A figure alone in its cell, or the dash of a missing one.
+_FIGURE = re.compile(r"^(?:[-+−]?\d[\d.,]*%?|[-–—])$")
+
+
 def _group_title(ln: Line, xs: list[float], above: dict[int, Line], tolerance: float) -> bool:
     """A line alone on its row, centred across the whole table (``GROUP_CENTRE_EM``) but not
     in the column it stands in, nor starting where the cell above it in that column starts
-    (``above``, within ``tolerance``: a cell's next line keeps to its column): the title of
+    (``above``, within ``tolerance``: a cell's next line keeps to its column; a figure's
+    cell has none): the title of
     the group of rows under it. Words opening as a title does, no value among them."""
     em = ln.size or 1.0
     middle = (ln.x0 + ln.x1) / 2
@@ -971,8 +976,13 @@ def _group_title(ln: Line, xs: list[float], above: dict[int, Line], tolerance: f
     column = next((k for k in range(len(xs) - 1) if xs[k] <= middle < xs[k + 1]), None)
     if column is None or abs(middle - (xs[column] + xs[column + 1]) / 2) <= GROUP_CENTRE_EM * em:
         return False
+    # (a figure does not wrap into words; a date or a fraction may: "943/944" over "England")
     cell = above.get(column)
-    return cell is None or abs(ln.x0 - cell.x0) > tolerance
+    return (
+        cell is None
+        or _FIGURE.match(cell.text.strip()) is not None
+        or abs(ln.x0 - cell.x0) > tolerance
+    )
 
 
 #: A column's title in a table's header row has at most this many words (a page's other
