@@ -213,6 +213,58 @@ def test_an_unnumbered_line_opening_like_a_name_or_ending_in_capitals_is_no_head
     assert headings(md) == []
 
 
+@pytest.mark.parametrize(
+    ("label", "gap", "joined"),
+    [
+        ("Chapter 1", 40, True),  # over its title, two lines apart: one heading
+        ("PART II", 60, True),
+        ("Chapter 1", 200, False),  # far above: other things
+    ],
+)
+def test_a_chapters_label_over_its_title_is_one_heading(
+    label: str, gap: float, joined: bool
+) -> None:
+    # A book's chapter opening: "Chapter 1" in large type over "Introduction" in larger, the
+    # sections under it numbered "1.1". One heading, at the chapter's depth, over "1.1".
+    runs = words(label, 50, 100, size=20, bold=True)
+    runs += words("Introduction", 50, 100 + gap, size=24, bold=True)
+    runs += paragraph(100 + gap + 40)
+    runs += words("1.1 What it is", 50, 100 + gap + 110, size=14, bold=True)
+    runs += paragraph(100 + gap + 140)
+    (md,) = markdown(page(runs))
+    found = headings(md)
+    if joined:
+        assert found == [(1, f"{label} Introduction"), (2, "1.1 What it is")]
+    else:
+        assert (label in [t for _, t in found]) and ("Introduction" in [t for _, t in found])
+
+
+def test_a_chapters_title_takes_the_chapters_depth_whatever_its_size() -> None:
+    # Sphinx's PDF: "CHAPTER 1" over "Compilation" in 14 pt, its sections "1.1 ..." in 17:
+    # the chapter still stands over its sections.
+    runs = words("CHAPTER 1", 50, 100, size=14, bold=True)
+    runs += words("Compilation", 50, 170, size=14, bold=True)
+    runs += paragraph(210)
+    runs += words("1.1 Compiling it", 50, 280, size=17, bold=True)
+    runs += paragraph(310)
+    runs += words("1.1.1 Options", 50, 380, size=12, bold=True)
+    runs += paragraph(410)
+    (md,) = markdown(page(runs))
+    assert headings(md) == [
+        (1, "CHAPTER 1 Compilation"),
+        (2, "1.1 Compiling it"),
+        (3, "1.1.1 Options"),
+    ]
+
+
+def test_a_chapters_label_over_a_numbered_heading_stays_apart() -> None:
+    runs = words("Chapter 1", 50, 100, size=20, bold=True)
+    runs += words("1.1 What it is", 50, 140, size=14, bold=True)
+    runs += paragraph(180)
+    (md,) = markdown(page(runs))
+    assert [t for _, t in headings(md)] == ["Chapter 1", "1.1 What it is"]
+
+
 def test_hanging_section_number_joins_its_title() -> None:
     runs = words("6.2.1.", 50, 100, bold=True)
     runs += words("Core subject teachers", 100, 100, bold=True)

@@ -1189,6 +1189,44 @@ def test_a_body_size_running_head_is_told_by_the_documents_numbering(
         assert ("CHAPTER 1. INTRODUCTION" in render_blocks(lay.blocks)) is not out
 
 
+def _block(text: str, x0: float, y0: float, x1: float, size: float = 10.0) -> Block:
+    line = Line(text, x0, y0, x1, y0 + size, size)
+    return Block([line], x0, y0, x1, y0 + size, size)
+
+
+@pytest.mark.parametrize("shift", [0, 5])
+def test_a_running_head_and_its_number_read_as_two_blocks_leave_together(shift: int) -> None:
+    # The head's page number stands far right on its baseline, read as a block of its own
+    # (code under the head makes a gutter there): the number agrees with the document's
+    # numbering, so both leave, the head at the body's size too. A number that is not the
+    # page's (shift) takes nothing with it.
+    from pdfthin.layout.structure import mark_furniture
+
+    pages = []
+    for n in range(1, 7):
+        body = [
+            _block(
+                f"Body text line {k} of page {n}, set at the body's size.", 134, 130 + 12 * k, 470
+            )
+            for k in range(20)
+        ]
+        if n in (1, 4):
+            edge = [_block(str(n), 300, 740, 306)]
+        else:
+            edge = [
+                _block("CHAPTER 5. THE CONTEXT", 134, 99, 279),
+                _block(str(n + shift), 468, 99, 477),
+            ]
+        pages.append(PageLayout(n, 612, 792, edge + body))
+    mark_furniture(pages)
+    for n, lay in enumerate(pages, start=1):
+        if n not in (1, 4):
+            texts = [b.text for b in lay.blocks]
+            assert ("CHAPTER 5. THE CONTEXT" in texts) is bool(shift), (n, lay.header)
+            if not shift:
+                assert lay.header == ["CHAPTER 5. THE CONTEXT", str(n)]
+
+
 @pytest.mark.parametrize(
     ("left_head", "bold"),
     [

@@ -250,6 +250,7 @@ def mark_headings(
     run_ins = _split_run_ins(ctx)
     splits = _split_first_lines(ctx)
     numbered, found = _find_headings(ctx)
+    found = _labels_over_titles(ctx, found)
     _assign_levels(found, profile.headings if profile is not None else ())
     joined: set[int] = set()
     for heading in found:
@@ -969,6 +970,43 @@ def _find_headings(ctx: _Context) -> tuple[list[_Heading], list[_Heading]]:
             heading.page = p
             unnumbered.append(heading)
     return numbered, found + _title_pages(ctx, unnumbered)
+
+
+#: A chapter's label and its title set on lines of their own ("Chapter 1" over
+#: "Introduction"): the title starts within this many of the larger one's ems below the label
+#: (a chapter opening sets them a few lines apart: LaTeX's book class about two ems, Sphinx's
+#: about five; further apart they are other things).
+LABEL_TITLE_GAP_EM = 6.0
+
+
+def _labels_over_titles(ctx: _Context, found: list[_Heading]) -> list[_Heading]:
+    """A heading that is a sectioning word and its number alone ("Chapter 1", "Part II",
+    "Appendix A") right over a heading of words ("Introduction"), the next block of its
+    page, is that title's label: one heading, "Chapter 1 Introduction", at the label's
+    depth in the title's look (a book's chapter opening, set on two lines)."""
+    where = {id(b): (p, i) for p, page in enumerate(ctx.pages) for i, b in enumerate(page.blocks)}
+    by_block = {id(h.block): h for h in found}
+    dropped: set[int] = set()
+    for heading in found:
+        label = heading.block
+        found_number = numbering(label.text)
+        if found_number is None or found_number.kind != "word" or found_number.title.strip():
+            continue
+        p, i = where.get(id(label), (-1, -1))
+        blocks = ctx.pages[p].blocks if p >= 0 else []
+        title = by_block.get(id(blocks[i + 1])) if 0 <= i < len(blocks) - 1 else None
+        if title is None or title.label is not None or numbering(title.block.text) is not None:
+            continue
+        em = max(label.size, title.block.size, 1.0)
+        below = title.block.y0 - label.y1
+        overlap = min(label.x1, title.block.x1) - max(label.x0, title.block.x0)
+        if not (-0.5 * em <= below <= LABEL_TITLE_GAP_EM * em) or overlap <= 0:
+            continue
+        title.label = label
+        title.depth = float(found_number.depth)
+        title.kind = found_number.kind
+        dropped.add(id(heading))
+    return [h for h in found if id(h) not in dropped]
 
 
 def _deepest(numbered: list[_Heading]) -> float:

@@ -253,7 +253,11 @@ def _move_furniture(
     for block, band, key in found:
         number = block.text.strip()
         if _band(block, page) is None:  # a number past the band (_number_band)
-            if offset is not None and _at_edge(block, band, edges) and _fits(number, page, offset):
+            if (
+                offset is not None
+                and _fits(number, page, offset)
+                and (_at_edge(block, band, edges) or _beside_outermost(page, found, block, band))
+            ):
                 furniture.append((block, band))
             continue
         repeated = _repeated(key, profile) and not _title_of_running(block, band, key, profile)
@@ -339,11 +343,8 @@ def _running_lines(
         if (block.y0 >= first_bottom) if band == "top" else (block.y1 <= last_top):
             continue  # text beyond it: not the page's outermost line
         number = _number_apart(block)
-        beside = (
-            number is None
-            and _NOTE_START.match(block.text) is None
-            and any(_beside(block, n) for n in numbers)
-        )
+        next_to = [n for n in numbers if _beside(block, n)] if number is None else []
+        beside = bool(next_to) and _NOTE_START.match(block.text) is None
         imprint = number is None and not beside and _imprint(block, band)
         if imprint:
             if clearance is None:
@@ -357,7 +358,10 @@ def _running_lines(
         # The size is the evidence where nothing else is: a number the document's own
         # numbering confirms (a LaTeX book's running head, set at the body's size) is
         # evidence enough.
-        if fits and (block.size <= RUNNING_SIZE_SHARE * body or _confirmed(number, page, offset)):
+        confirmed = _confirmed(number, page, offset) or (
+            beside and any(_confirmed(n.text.strip(), page, offset) for n in next_to)
+        )
+        if fits and (block.size <= RUNNING_SIZE_SHARE * body or confirmed):
             found.append((block, band))
     if not found:
         return found
@@ -520,6 +524,22 @@ def _body_edges(page: PageLayout, found: list[tuple[Block, str, str]]) -> tuple[
     return min(b.y0 for b in body), max(b.y1 for b in body)
 
 
+def _beside_outermost(
+    page: PageLayout, found: list[tuple[Block, str, str]], number: Block, band: str
+) -> bool:
+    """``number`` stands beyond the body once the lines on its baseline are left out: a page
+    number beside its running head, the head read as a block of its own."""
+    candidates = {id(block) for block, _, _ in found}
+    body = [
+        b
+        for b in page.blocks
+        if id(b) not in candidates and b is not number and not _level(b, number)
+    ]
+    if not body:
+        return True
+    return _at_edge(number, band, (min(b.y0 for b in body), max(b.y1 for b in body)))
+
+
 def _at_edge(block: Block, band: str, edges: tuple[float, float]) -> bool:
     """A lone number is a page number only beyond the body text: a "0" inside a figure near
     the top of the page is a figure label. (Only the top and bottom bands hold page
@@ -564,15 +584,19 @@ def _edge(block: Block, page: PageLayout, share: float) -> str | None:
 
 def _running_band(page: PageLayout, found: list[tuple[Block, str, str]]) -> list[tuple[Block, str]]:
     """The one-line blocks past ``BAND`` but within :data:`NUMBER_BAND` of the top or bottom
-    (not candidates already) whose page number stands apart from their words, with their
-    edge: what :func:`_running_lines` is asked about beside the band's lines."""
+    (not candidates already) whose page number stands apart from their words, in the line or
+    on its baseline as a block of its own (a candidate), with their edge: what
+    :func:`_running_lines` is asked about beside the band's lines."""
     known = {id(block) for block, _, _ in found}
+    numbers = [b for b, _, _ in found if _PAGE_NUMBER.match(b.text.strip())]
     out: list[tuple[Block, str]] = []
     for block in page.blocks:
         if len(block.lines) != 1 or block.kind == "table" or id(block) in known:
             continue
         band = _edge(block, page, NUMBER_BAND)
-        if band and _band(block, page) is None and _number_apart(block) is not None:
+        if not band or _band(block, page) is not None:
+            continue
+        if _number_apart(block) is not None or any(_beside(block, n) for n in numbers):
             out.append((block, band))
     return out
 
