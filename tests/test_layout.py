@@ -633,6 +633,24 @@ def test_hyphenation_is_joined_but_real_hyphens_stay() -> None:
     assert "n-tridecanal" in text
 
 
+def test_soft_hyphens_drawn_on_the_page_are_hyphens() -> None:
+    # A producer that maps its hyphen glyph to U+00AD (XeTeX with STIX): at a line's end a
+    # break, joined without it when the word goes on in lower case, and kept before a
+    # capital; between letters the hyphen it shows. A soft hyphen alone is nothing.
+    runs = words("Florence: SISMEL \u2013 Edi\u00ad", 50, 100)
+    runs += words("zioni del Galluzzo, on the pseudo\u00ad", 50, 112)
+    runs += words("Avicenne of the Arabo\u00adIslamic world \u00ad and", 50, 124)
+    runs += words("so on until it ends here.", 50, 136)
+    runs += words("A paragraph of its own that breaks\u00ad", 50, 300)  # nothing to join
+    (md,) = markdown(page(runs))
+    text = md.replace("\n", " ")
+    assert "that breaks-" in text
+    assert "Edizioni del Galluzzo" in text
+    assert "pseudo-Avicenne" in text
+    assert "Arabo-Islamic world and" in text
+    assert "\u00ad" not in md
+
+
 def test_paragraph_split_at_short_line_then_indent() -> None:
     runs = words("first paragraph line one goes right to the end", 50, 100)
     runs += words("ends here.", 50, 112)

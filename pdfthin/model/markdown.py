@@ -10,7 +10,7 @@ from typing import NamedTuple
 from pdfthin.layout import Block, list_marker
 from pdfthin.layout.lines import monospace_share
 from pdfthin.model.escaping import escape_heading, escape_inline, escape_line_start
-from pdfthin.model.text import clean, join_hyphenated
+from pdfthin.model.text import SOFT_BREAK, clean, join_hyphenated, join_soft_break
 
 #: A line of code by its content: it opens or closes a bracketed body or ends a statement
 #: (``{``, ``}``, ``;``), calls or declares (``name(``), assigns or compares (``=``), or
@@ -43,9 +43,12 @@ def _joined(lines: list[str], known_words: Container[str] | None) -> tuple[list[
         line = line.strip()
         if not line:
             continue
-        if out and out[-1].endswith("-"):
+        if out and out[-1].endswith(("-", SOFT_BREAK)):
             head, _, rest = line.partition(" ")
-            joined = _join_pair(out[-1], head, known_words)
+            if out[-1].endswith(SOFT_BREAK):
+                joined: str | None = join_soft_break(out[-1], head)
+            else:
+                joined = _join_pair(out[-1], head, known_words)
             if joined is not None:
                 if joined.endswith(head) and len(joined) > len(head):
                     marks[-1].append((len(joined) - len(head), index))
@@ -56,6 +59,8 @@ def _joined(lines: list[str], known_words: Container[str] | None) -> tuple[list[
                 continue
         out.append(line)
         marks.append([(0, index)])
+    if out and out[-1].endswith(SOFT_BREAK):
+        out[-1] = out[-1][: -len(SOFT_BREAK)] + "-"  # nothing after it to join: the hyphen shown
     flat: LineMarks = []
     at = 0
     for text, line_marks in zip(out, marks, strict=True):
@@ -115,7 +120,7 @@ def _render(
             for row, raw_row in zip(cleaned, block.rows, strict=True)
         )
         return render_table(cleaned, cleaned=True), plain, []
-    lines = [clean(line.text) for line in block.lines]
+    lines = [clean(line.text, soft_break=True) for line in block.lines]
     joined, marks = _joined(lines, known_words)
     plain = "\n".join(joined)
     if block.kind == "heading":
@@ -125,7 +130,7 @@ def _render(
     if block.kind == "list_item":
         return _list_item("\n".join(joined)), plain, marks
     if _is_code(block, ocr_layer):
-        body = "\n".join(line for line in lines if line.strip())
+        body = "\n".join(line.replace(SOFT_BREAK, "-") for line in lines if line.strip())
         return (_fenced(body) if body else ""), plain, marks
     return escape_paragraph(plain), plain, marks
 

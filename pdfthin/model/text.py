@@ -3,6 +3,8 @@
 - ligatures expanded (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ), compatibility presentation forms normalised (NFKC on the
   presentation-form blocks only, so superscripts and fractions keep their meaning);
 - control characters, U+FFFD and private-use code points removed: they are never text;
+- a soft hyphen drawn on the page is the hyphen it shows (a producer that maps its hyphen
+  glyph to U+00AD: "Arabo-Islamic"; at a line's end, hyphenation, joined below);
 - line-end hyphenation joined only where it is hyphenation.
 """
 
@@ -35,8 +37,15 @@ _PRESENTATION = re.compile(
 # Controls (except tab and newline), U+FFFD, private use, unassigned surrogates, and the
 # zero-width characters that only confuse search.
 _NOT_TEXT = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\ufffe\uffff\u200b\u2060\ufeff\u00ad]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\ufffe\uffff\u200b\u2060\ufeff]"
 )
+#: A soft hyphen between letters: a drawn hyphen ...
+_SOFT_HYPHEN = re.compile("(?<=\\w)\u00ad(?=\\w)")
+#: ... and after a letter at the end of a line, a break's hyphen (``SOFT_BREAK`` marks it for
+#: the caller that joins lines; a hyphen for any other). One anywhere else carries no letter
+#: to join: left out.
+_SOFT_END = re.compile("(?<=\\w)\u00ad\\s*$")
+SOFT_BREAK = "\u00ad"
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 
 _LIGATURE_TABLE = str.maketrans(LIGATURES)
@@ -46,14 +55,31 @@ def _nfkc(m: re.Match[str]) -> str:
     return unicodedata.normalize("NFKC", m.group(0))
 
 
-def clean(text: str) -> str:
-    """Normalise one line of extracted text."""
+def clean(text: str, soft_break: bool = False) -> str:
+    """Normalise one line of extracted text (``soft_break``: a soft hyphen ending it stays
+    :data:`SOFT_BREAK`, for :func:`join_soft_break`)."""
     text = text.translate(_LIGATURE_TABLE)
     if _PRESENTATION.search(text):
         text = _PRESENTATION.sub(_nfkc, text)
+    if "\u00ad" in text:
+        end = _SOFT_END.search(text)
+        if end is not None:
+            text = text[: end.start()]
+        text = _SOFT_HYPHEN.sub("-", text).replace("\u00ad", "")
+        if end is not None:
+            text += SOFT_BREAK if soft_break else "-"
     if _NOT_TEXT.search(text):
         text = _NOT_TEXT.sub("", text)
     return _SPACES.sub(" ", text)
+
+
+def join_soft_break(first: str, second: str) -> str:
+    """``first`` (ending in :data:`SOFT_BREAK`) and the next line's first word: a word the
+    line's end broke, joined without its hyphen when it goes on in lower case (``Edi`` +
+    ``zioni``); a hyphen kept before a capital, a figure or a sign (a producer that sets
+    every hyphen as a soft one: ``pseudo-`` + ``Avicenne``)."""
+    head = first[: -len(SOFT_BREAK)]
+    return head + second if second[:1].islower() else f"{head}-{second}"
 
 
 def not_text_count(text: str) -> int:
