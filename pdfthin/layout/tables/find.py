@@ -1083,7 +1083,7 @@ def _merge_header(
     statement: bool = False,
     bold: list[bool] | None = None,
     spans: list[dict[int, list[int]]] | None = None,
-    groups: list[int] | None = None,
+    group_rows: list[int] | None = None,
 ) -> list[list[str]]:
     """Rows of words above the first row holding values: one header whose cells wrap over
     several lines, merged into one row (only when values follow, so that a table of words
@@ -1098,7 +1098,7 @@ def _merge_header(
     same group title), makes the header two rows: the group titles, each in its group's
     first column (as a table's merged cell is read), over every column's own title whole
     (the columns under a group keep their own titles as cells, next to their figures).
-    The header ends at the first title of a group of rows (``groups``: their rows)."""
+    The header ends at the first title of a group of rows (``group_rows``: their rows)."""
     first = next(
         (
             i
@@ -1110,7 +1110,7 @@ def _merge_header(
     )
     if bold is not None and bold[0]:
         first = next((i for i in range(first) if not bold[i]), first)
-    first = min([first, *(groups or [])])
+    first = min([first, *(group_rows or [])])
     if not 2 <= first <= MAX_HEADER_LINES or _labels_under_labels(grid[:first]):
         return grid
     titles = spans or [{} for _ in grid]
