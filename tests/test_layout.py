@@ -651,6 +651,35 @@ def test_soft_hyphens_drawn_on_the_page_are_hyphens() -> None:
     assert "\u00ad" not in md
 
 
+@pytest.mark.parametrize(("opening", "goes_on"), [("be", True), ("Be", False)])
+def test_a_sentence_broken_at_a_columns_foot_goes_on_at_the_next_columns_top(
+    opening: str, goes_on: bool
+) -> None:
+    # Two columns: the left one's last line ends mid-sentence at the foot, the right one
+    # opens in lower case at the top. One paragraph (a soft line break between them), each
+    # still its own block; opening in capitals, the right column starts a paragraph.
+    left = [f"left column line {i} of running text set in its" for i in range(30)]
+    left[-1] = "individual functions. Since then, the intent can"
+    right = [f"{opening} clearly marked by returning either one of two"]
+    right += [f"right column line {i} of running text set in its" for i in range(29)]
+    runs = [w for i, t in enumerate(left) for w in words(t, 50, 100 + 12 * i)]
+    runs += [w for i, t in enumerate(right) for w in words(t, 320, 100 + 12 * i)]
+    (md,) = markdown(page(runs))
+    joined = f"the intent can\n{opening} clearly marked"
+    assert (joined in md) is goes_on, md[-400:]
+    assert (f"the intent can\n\n{opening} clearly marked" in md) is not goes_on
+
+
+def test_short_pieces_in_two_columns_are_no_sentence_going_on() -> None:
+    # Lines narrower than running text's measure (a form's fields, a list of names): the
+    # left column's last line ends without a stop and the right one opens in lower case,
+    # but neither is running text.
+    runs = [w for i in range(8) for w in words(f"the form field {i} goes on", 50, 100 + 12 * i)]
+    runs += [w for i in range(8) for w in words(f"and other fields {i} so on", 320, 100 + 12 * i)]
+    (md,) = markdown(page(runs))
+    assert "field 7 goes on\n\nand other fields 0" in md
+
+
 def test_paragraph_split_at_short_line_then_indent() -> None:
     runs = words("first paragraph line one goes right to the end", 50, 100)
     runs += words("ends here.", 50, 112)

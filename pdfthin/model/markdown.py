@@ -8,6 +8,7 @@ from collections.abc import Container, Sequence
 from typing import NamedTuple
 
 from pdfthin.layout import Block, list_marker
+from pdfthin.layout.headings import MIN_MEASURE_EM
 from pdfthin.layout.lines import monospace_share
 from pdfthin.model.escaping import escape_heading, escape_inline, escape_line_start
 from pdfthin.model.text import SOFT_BREAK, clean, join_hyphenated, join_soft_break
@@ -223,6 +224,7 @@ def render_page(
     plain_length = 0
     glue = ""
     nest = _Nesting()
+    before: Block | None = None  # the paragraph rendered last, if the block rendered last is one
     for block in blocks:
         text, plain, marks = _render(block, known_words, ocr_layer)
         if block.kind == "list_item" and text:
@@ -241,7 +243,8 @@ def render_page(
         if not text:
             continue
         if out:
-            sep = "\n" if block.kind == "list_item" and previous == "list_item" else "\n\n"
+            items = block.kind == "list_item" and previous == "list_item"
+            sep = "\n" if items or _goes_on_in_next_column(before, block) else "\n\n"
             out.append(sep)
             length += len(sep)
         level = block.level if block.kind == "heading" else 0
@@ -254,7 +257,40 @@ def render_page(
         out.append(text)
         length += len(text)
         previous = block.kind
+        before = block if kind == "paragraph" else None
     return "".join(out), anchors, "".join(plain_out)
+
+
+#: A paragraph ending mid-sentence at a column's foot goes on at the top of the next column
+#: when the text there starts in lower case at this size (within this many points) ...
+COLUMN_SIZE_TOLERANCE = 0.5
+#: ... and its last line fills the column's measure to within this many ems (both lines
+#: running text: ``MIN_MEASURE_EM`` wide or more).
+COLUMN_FULL_EM = 2.0
+_MID_SENTENCE_END = re.compile(r"[\w,]$")
+
+
+def _goes_on_in_next_column(before: Block | None, block: Block) -> bool:
+    """``block`` carries on the paragraph ``before`` (the block rendered last) across a column
+    break: both paragraphs of one size, ``before``'s last line filling its measure and
+    ending mid-sentence, ``block`` standing higher up, right of it, and opening in lower
+    case (a two-column paper's sentence "... the intent can" / "be clearly marked ...").
+    Rendered as one Markdown paragraph: a soft line break between them, each keeping its
+    own anchor."""
+    if before is None or block.kind != "paragraph" or not block.lines or not before.lines:
+        return False
+    if abs(before.size - block.size) > COLUMN_SIZE_TOLERANCE:
+        return False
+    last, first = before.lines[-1], block.lines[0]
+    if block.y0 >= last.y0 or block.x0 < before.x1 - COLUMN_FULL_EM * (before.size or 1.0):
+        return False  # not higher up than its last line, in a column right of it
+    em = last.size or 1.0
+    if last.x1 < before.x1 - COLUMN_FULL_EM * em:
+        return False  # a short last line: the paragraph's own end
+    if min(last.x1 - last.x0, first.x1 - first.x0) < MIN_MEASURE_EM * em:
+        return False  # no running text: a formula's pieces, a form's fields, an index
+    opening = first.text.lstrip()
+    return bool(_MID_SENTENCE_END.search(last.text.rstrip())) and opening[:1].islower()
 
 
 #: A list item starting this many ems (of its text) or more right of the item above it, within
