@@ -873,6 +873,7 @@ def _aligned_columns(
     # their column and the columns they reach into.
     rows_whole: list[list[tuple[Line, int, list[int]]]] = []
     groups: list[int] = []  # the rows that title groups of rows (``_group_title``)
+    full = False  # whether a row of the grid holds two cells or more (asked of the last only)
     for k, row in enumerate(rows):
         values = [""] * (len(xs) - 1)
         placed = []
@@ -893,11 +894,8 @@ def _aligned_columns(
                 values[c] = f"{values[c]} {t}".strip()
         if statement:
             values = [_CURRENCY_GAP.sub(r"\1", t) for t in values]
-        if (
-            len(row) == 1
-            and any(sum(1 for t in r if t) >= 2 for r in grid)
-            and _group_title(row[0], xs, last, measures.tolerance)
-        ):
+        full = full or (bool(grid) and sum(1 for t in grid[-1] if t) >= 2)
+        if len(row) == 1 and full and _group_title(row[0], xs, last, measures.tolerance):
             # A group's title centred across the table ("English", "Coding" over their
             # rows, between the rules of a paper's table), under a row of several cells
             # (a title or a caption over the table opens no group): a row of its own, in
@@ -963,8 +961,8 @@ def _group_title(ln: Line, xs: list[float], above: dict[int, Line], tolerance: f
     """A line alone on its row, centred across the whole table (``GROUP_CENTRE_EM``) but not
     in the column it stands in, nor starting where the cell above it in that column starts
     (``above``, within ``tolerance``: a cell's next line keeps to its column; a figure's
-    cell has none): the title of
-    the group of rows under it. Words opening as a title does, no value among them."""
+    cell has none): the title of the group of rows under it. Words opening as a title
+    does, no value among them."""
     em = ln.size or 1.0
     middle = (ln.x0 + ln.x1) / 2
     if abs(middle - (xs[0] + xs[-1]) / 2) > GROUP_CENTRE_EM * em:
