@@ -589,6 +589,8 @@ def _running_band(page: PageLayout, found: list[tuple[Block, str, str]]) -> list
     :func:`_running_lines` is asked about beside the band's lines."""
     known = {id(block) for block, _, _ in found}
     numbers = [b for b, _, _ in found if _PAGE_NUMBER.match(b.text.strip())]
+    if len(numbers) > 2:
+        numbers = []  # a page prints its number once, twice at most (as _running_lines asks)
     out: list[tuple[Block, str]] = []
     for block in page.blocks:
         if len(block.lines) != 1 or block.kind == "table" or id(block) in known:
