@@ -256,7 +256,12 @@ def _move_furniture(
             if (
                 offset is not None
                 and _fits(number, page, offset)
-                and (_at_edge(block, band, edges) or _beside_outermost(page, found, block, band))
+                # (or beyond it once the lines on its baseline are left out: a page number
+                # beside its running head, the head read as a block of its own)
+                and (
+                    _at_edge(block, band, edges)
+                    or _at_edge(block, band, _body_edges(page, found, level_with=block))
+                )
             ):
                 furniture.append((block, band))
             continue
@@ -506,38 +511,29 @@ def _fits(number: str, page: PageLayout, offset: int | None) -> bool:
 
 def _confirmed(number: str | None, page: PageLayout, offset: int | None) -> bool:
     """``number`` is the page's printed number by the document's own numbering (the printed
-    numbers of its pages agree on ``offset``), not only not contradicted by it."""
+    numbers of its pages agree on ``offset``), not only not contradicted by it (``_fits``)."""
     return (
         number is not None
         and offset is not None
         and number.isdecimal()
-        and int(number) - page.number == offset
+        and _fits(number, page, offset)
     )
 
 
-def _body_edges(page: PageLayout, found: list[tuple[Block, str, str]]) -> tuple[float, float]:
-    """Top of the highest and bottom of the lowest block that is not a furniture candidate."""
-    candidates = {id(block) for block, _, _ in found}
-    body = [b for b in page.blocks if id(b) not in candidates]
-    if not body:
-        return page.height, 0.0
-    return min(b.y0 for b in body), max(b.y1 for b in body)
-
-
-def _beside_outermost(
-    page: PageLayout, found: list[tuple[Block, str, str]], number: Block, band: str
-) -> bool:
-    """``number`` stands beyond the body once the lines on its baseline are left out: a page
-    number beside its running head, the head read as a block of its own."""
+def _body_edges(
+    page: PageLayout, found: list[tuple[Block, str, str]], level_with: Block | None = None
+) -> tuple[float, float]:
+    """Top of the highest and bottom of the lowest block that is not a furniture candidate
+    (nor on ``level_with``'s baseline, when given)."""
     candidates = {id(block) for block, _, _ in found}
     body = [
         b
         for b in page.blocks
-        if id(b) not in candidates and b is not number and not _level(b, number)
+        if id(b) not in candidates and (level_with is None or not _level(b, level_with))
     ]
     if not body:
-        return True
-    return _at_edge(number, band, (min(b.y0 for b in body), max(b.y1 for b in body)))
+        return page.height, 0.0
+    return min(b.y0 for b in body), max(b.y1 for b in body)
 
 
 def _at_edge(block: Block, band: str, edges: tuple[float, float]) -> bool:

@@ -30,9 +30,9 @@ MIN_VALUE_ROWS = 3
 VALUE_ROW_SHARE = 0.3
 #: Runs closer than this (in ems) are one word drawn in pieces; a word space is wider.
 TOUCH_EM = 0.1
-#: A line alone on its row whose middle is within this many ems of the table's middle, and
-#: not of its own column's, titles the group of rows under it ("English", "Coding" across a
-#: paper's table): no column's text.
+#: A line alone on its row whose middle is within this many ems of the table's middle titles
+#: the group of rows under it ("English", "Coding" across a paper's table): no column's text
+#: here; ``tables.find._group_title`` asks more before it makes the line a row.
 GROUP_CENTRE_EM = 1.0
 _CURRENCY = re.compile(r"^[$€£¥]$")
 Span = tuple[float, float, str]
