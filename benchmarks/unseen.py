@@ -43,6 +43,13 @@ SOURCES = (
     ("PyMuPDF", "2.1", "9ac95f98016e83eafb8f1d786396f9c60e400d559590596e5b2df9eb6384948b"),
     ("pikepdf", "10.18.0", "cb555ebff93482e8a6eb55881488b469bbb2b5675161c1b93a0510a8642d98d0"),
     ("ocrmypdf", "17.13.0", "151c35d810eb628fbc5cb9bbe80b834ecf094737efa0e7a2e9e1fac3c730ed49"),
+    # Added 2026-12-07 (sixteenth session), after the rules above had been fitted to what the
+    # first three showed: unseen by every rule written before that day.
+    ("pypdfium2", "5.15.2", "0185193bbdf0cc39f0bf31954c25f12edb81048bcb628ea4fc3dccf8d2ce2aef"),
+    ("marker-pdf", "2.0.0", "7f6f0ebd29908f7c7c66f61cc06a9c07a9e3cd612c00732016f6e6b6fc150f7c"),
+    ("pdfreader", "0.1.15", "2ee1252cc5f21a2f8cadb458decd85c1313271abb5bac1e4363a3e0e17e2dd87"),
+    ("pdfannots", "0.5", "75da28053efa64980763b7b4891f14887d3d316f8273fcf4d02b593bbf57089c"),
+    ("pdfx", "1.4.1", "9f2e71e58c42a76f1900d79e9357e4fcee8dd4358086c94e6b95e1fb1f5aa434"),
 )
 #: Files smaller than this are fixtures of a single feature (an annotation, an image), not
 #: documents.

@@ -117,3 +117,45 @@ def test_prose_naming_code_in_a_monospace_face_is_a_paragraph() -> None:
     md = render_blocks(layout.blocks)
     assert "```" not in md, md
     assert md.startswith("Colorspace.name naming it"), md
+
+
+def _two_column_pdf(ocr_layer: bool) -> bytes:
+    """Two columns of Courier words three ems apart, a word per show (as a recognizer
+    places them), drawn invisibly over a scan (an OCR layer) or visibly."""
+    b = PdfBuilder()
+    font = b.font_standard(MONO)
+    shows = []
+    # (word spaces at other places on every row, as in prose: no whitespace runs down a column)
+    left = [
+        "the scan of a book",
+        "a page in two columns",
+        "with its words set",
+        "by the recognizer",
+    ]
+    right = ["in the right column", "then comes its text", "on the page beside", "the left column"]
+    for i in range(8):
+        y = 700 - 12 * i
+        for x0, text in ((72, f"{left[i % 4]} {i}"), (246, f"{right[i % 4]} {i}")):
+            x = x0
+            for word in text.split():
+                shows.append(b"1 0 0 1 %d %d Tm (%s) Tj " % (x, y, word.encode()))
+                x += (len(word) + 1) * CHAR_W
+    mode = b"3 Tr " if ocr_layer else b""
+    content = b"BT /F1 10 Tf " + mode + b"".join(shows) + b"ET"
+    resources: dict[str, object] = {"Font": {"F1": font}}
+    if ocr_layer:
+        content = b"q 612 0 0 792 0 0 cm /Im1 Do Q " + content
+        resources["XObject"] = {"Im1": b.image_xobject(4, 4)}
+    b.add_page(content, resources)
+    return b.build()
+
+
+def test_an_ocr_layer_in_courier_is_not_joined_across_its_gutter() -> None:
+    """Printed in Courier, words on one baseline keep their alignment as one line (code's
+    wide runs of spaces); a recognizer's Courier says nothing about the text, so a scanned
+    page's two columns are read one after the other."""
+    printed = pdfthin.open(_two_column_pdf(ocr_layer=False)).pages[0].markdown
+    scanned = pdfthin.open(_two_column_pdf(ocr_layer=True)).pages[0].markdown
+    assert "the scan of a book 0 in the right column 0" in printed
+    assert "the scan of a book 0\n" in scanned
+    assert scanned.index("by the recognizer 7") < scanned.index("in the right column 0")

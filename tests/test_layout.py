@@ -2460,6 +2460,28 @@ def test_a_title_drawn_after_the_text_it_heads_comes_first() -> None:
     assert lines[2].startswith("paragraph 0 line 0")
 
 
+def test_a_title_drawn_after_a_footer_keeps_the_columns_under_it_in_order() -> None:
+    # Word draws the page number first, then the title and the two columns, each in reading
+    # order: everything after the title lies above the footer, and goes first in the order
+    # of the columns (not by height, which read the right column's top before the left
+    # column's second paragraph).
+    folio = _drawn(words("1", 300, 760))
+    head = _drawn(words("Title of the Paper", 72, 90, 24.0), len(folio))
+    left: list[TextRun] = []
+    for p, top in ((0, 130.0), (1, 200.0)):
+        for i in range(4):
+            left += words(f"left paragraph {p} line {i} runs on here", 72, top + 12 * i)
+    right: list[TextRun] = []
+    for i in range(8):
+        right += words(f"right paragraph line {i} runs on here", 330, 130 + 12 * i)
+    body = _drawn(left + right, len(folio) + len(head))
+    (md,) = markdown(page(folio + head + body))
+    at = md.index
+    assert at("# Title of the Paper") < at("left paragraph 0 line 0")
+    assert at("left paragraph 0 line 3") < at("left paragraph 1 line 0")
+    assert at("left paragraph 1 line 3") < at("right paragraph line 0")
+
+
 def test_a_heading_beside_text_drawn_before_it_stays_where_it_is_read() -> None:
     # Two columns: the first begins with a short line level with the second's heading, drawn
     # first. The heading is not moved before the first column.

@@ -155,6 +155,39 @@ def test_list_items_come_from_the_tree() -> None:
     assert _markdown(_tagged_pdf(lines, tree)).splitlines() == ["- Apples", "- Pears"]
 
 
+def test_a_paragraph_going_on_in_the_next_column_is_read_in_order() -> None:
+    """One ``P`` from the foot of the left column to the top of the right one: its left
+    part, then its right part, then the paragraph after it there; each part its own block
+    (a box across the gutter would sort the two columns' lines by height into one another)."""
+    left = [(f"left column line {i} runs on", 72, 700 - 14 * i, 10) for i in range(8)]
+    right = [(f"right column line {i} goes on", 330, 700 - 14 * i, 10) for i in range(6)]
+    tree: StructNode = (
+        "Document",
+        [("P", [0, 1, 2, 3]), ("P", [4, 5, 6, 7, 8, 9]), ("P", [10, 11, 12, 13])],
+    )
+    data = _tagged_pdf(left + right, tree)
+    layout = layout_page(open_pdf(data).page(1))
+    assert layout.tree == "tree used"
+    assert not [b for b in layout.blocks if b.x0 < 250 < b.x1]  # none across the gutter
+    md = _markdown(data)
+    assert md.index("left column line 7") < md.index("right column line 0")
+    assert md.index("right column line 1") < md.index("right column line 2")
+
+
+def test_an_element_with_two_pieces_on_one_row_stays_one_block() -> None:
+    """A contents entry tagged as one ``P``: its number and its title far apart on one row
+    are no column break (the title does not start above the number's line)."""
+    lines = [("1", 72, 700, 10), ("Overview of the model", 300, 700, 10)]
+    lines += [("2", 72, 680, 10), ("Linear reference system", 300, 680, 10)]
+    tree: StructNode = ("Document", [("P", [0, 1]), ("P", [2, 3])])
+    layout = layout_page(open_pdf(_tagged_pdf(lines, tree)).page(1))
+    assert layout.tree == "tree used"
+    assert [[ln.text for ln in b.lines] for b in layout.blocks] == [
+        ["1", "Overview of the model"],
+        ["2", "Linear reference system"],
+    ]
+
+
 # --- the layout: a tree that is not sane falls back to geometry ------------------------------
 
 

@@ -279,8 +279,8 @@ def _group(usable: list[TextRun]) -> list[list[TextRun]]:
                     # Code keeps its alignment with wide runs of spaces: monospaced text on
                     # one baseline stays one line.
                     if mono is None:
-                        mono = is_monospace(run.font)
-                    code = mono and is_monospace(cand.runs[-1].font)
+                        mono = _code_face(run)
+                    code = mono and _code_face(cand.runs[-1])
                     if page_ref is None:
                         page_ref = _PAGE_REF.match(run.text.strip()) is not None
                     if (
@@ -755,6 +755,13 @@ _MONOSPACE = re.compile(
 @functools.lru_cache(maxsize=256)
 def is_monospace(font: str) -> bool:
     return bool(_MONOSPACE.search(font))
+
+
+def _code_face(run: TextRun) -> bool:
+    """Whether ``run`` is set in a monospaced face that says it is code. A scanner's OCR
+    layer is set in whatever face the OCR tool draws its invisible words in (often Courier,
+    each word scaled to its box on the scan): that face says nothing about the text."""
+    return not run.ocr_layer and is_monospace(run.font)
 
 
 def monospace_share(line: Line) -> float:

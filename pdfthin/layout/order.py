@@ -45,7 +45,9 @@ LARGE_TYPE = 1.2
 def _head_first(drawn: list[Block], geometric: list[Block]) -> list[Block]:
     """``drawn`` (the page's blocks in drawing order) with its head first when the page drew
     it last: a block in large type above everything drawn before it (a title drawn after
-    the text it heads), with what was drawn after it above that text (its byline)."""
+    the text it heads), with what was drawn after it above that text (its byline), in
+    the ``geometric`` order (columns read one after the other: what goes first may be a
+    whole page of columns when only a footer was drawn before the title)."""
     weights = size_weights(line for b in geometric for line in b.lines)
     if not weights:
         return drawn
@@ -53,7 +55,11 @@ def _head_first(drawn: list[Block], geometric: list[Block]) -> list[Block]:
     floor = float("inf")  # the top of what was drawn so far (kept as it goes: linear)
     for k, block in enumerate(drawn):
         if k and block.size > large and block.kind != "table" and block.y1 <= floor:
-            head = sorted((b for b in drawn[k:] if b.y1 <= floor), key=lambda b: (b.y0, b.x0))
+            # (a drawn block may be a piece of a geometric one: its first line places it)
+            place = {id(line): i for i, line in enumerate(ln for b in geometric for ln in b.lines)}
+            head = sorted(
+                (b for b in drawn[k:] if b.y1 <= floor), key=lambda b: place[id(b.lines[0])]
+            )
             ids = {id(b) for b in head}
             return head + [b for b in drawn if id(b) not in ids]
         floor = min(floor, block.y0)

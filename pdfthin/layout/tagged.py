@@ -23,7 +23,7 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
-from pdfthin.layout.lines import build_lines
+from pdfthin.layout.lines import GUTTER_GAP_EM, build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.structure import release_spans
 from pdfthin.layout.tables.find import find_tables
@@ -75,6 +75,8 @@ INLINE_TYPES = frozenset(
     "Private".split()
 )
 _HEADINGS = {f"H{n}": n for n in range(1, 7)}
+#: Elements kept as one block even where their lines stand in two columns.
+_WHOLE = frozenset({"TD", "TH", "LI", "H", "Title"})
 #: Elements whose nesting gives an ``H`` heading its level.
 _SECTIONS = frozenset({"Sect", "Part", "Art", "Chapter"})
 
@@ -141,9 +143,47 @@ def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], lis
         piece.first = min(piece.first, rank.get(run.mcid, 0))
         piece.runs.append(run)
     ordered = sorted(pieces.values(), key=lambda p: (p.first, p.element))
+    out: list[_Piece] = []
     for piece in ordered:
         piece.lines = build_lines(piece.runs)
-    return [p for p in ordered if p.lines], rest
+        if piece.lines:
+            out += _by_column(tree, piece)
+    return out, rest
+
+
+def _by_column(tree: PageStructure, piece: _Piece) -> list[_Piece]:
+    """A paragraph that goes on at the top of the next column, as one piece per column, in
+    the order the page drew them: one block across the gutter would sort the two columns'
+    lines by height into one another (and its box would cover both). The parts stand side
+    by side (apart by ``GUTTER_GAP_EM`` of their type at least), and each after the first
+    starts above the last line of the one before it. Headings, list items and table cells
+    stay whole."""
+    kind = tree.elements[piece.element].kind
+    if len(piece.lines) < 2 or kind in _WHOLE or kind in _HEADINGS:
+        return [piece]
+    by_x = sorted(piece.lines, key=lambda ln: ln.x0)
+    parts = [[by_x[0]]]
+    right = by_x[0].x1
+    for line in by_x[1:]:
+        if line.x0 - right >= GUTTER_GAP_EM * (line.size or 1.0):
+            parts.append([])
+        parts[-1].append(line)
+        right = max(right, line.x1)
+    if len(parts) < 2:
+        return [piece]
+    parts.sort(key=lambda lines: min(ln.seq for ln in lines))
+    for lines in parts:
+        lines.sort(key=lambda ln: (ln.y0, ln.x0))
+    if any(b[0].y1 > a[-1].y0 for a, b in itertools.pairwise(parts)):
+        return [piece]  # a part not above the last line of the one before: no column break
+    out: list[_Piece] = []
+    for lines in parts:
+        x0, _, x1, _ = _box(lines)
+        part = _Piece(piece.element, piece.first)
+        part.runs = [r for r in piece.runs if x0 <= (r.x0 + r.x1) / 2 <= x1]
+        part.lines = lines
+        out.append(part)
+    return out
 
 
 def _block_element(elements: list[StructElement], index: int) -> int:
