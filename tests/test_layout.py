@@ -11,6 +11,7 @@ import gc
 import random
 import textwrap
 import types
+from collections.abc import Sequence
 
 import pytest
 from pdfbuilder import PdfBuilder
@@ -2624,3 +2625,70 @@ def test_labels_level_over_one_paragraph_beside_them_are_no_headings() -> None:
         runs += words(line, 50, 118 + 12 * i)
     (md,) = markdown(page(runs))
     assert "# " not in md, md
+
+
+# --- Line numbers in the margin (layout/linenumbers.py) -----------------------------------------
+
+PLEADING = [
+    "The plaintiff entered into a loan agreement with the defendant",
+    "and true copies of the loan documents are attached hereto.",
+    "Funds were disbursed pursuant to the terms of the agreement",
+    "as requested by the defendant on the dates shown there.",
+    "The defendant defaulted on the terms of the agreement when",
+    "the defendant failed to make the payments it required.",
+]
+
+
+def _numbered_page(
+    pitch: float = 24.0, numbers_x: float = 40.0, extra: Sequence[TextRun] = ()
+) -> list[TextRun]:
+    """Ruled legal paper: lines numbered 1 to 24 down the left margin at one pitch; the text,
+    double-spaced, on every other numbered line but the last few (left blank)."""
+    runs: list[TextRun] = []
+    for n in range(1, 25):
+        y = 100 + pitch * (n - 1)
+        text = f"{n}"
+        runs.append(run(text, numbers_x + (2 - len(text)) * CHAR_W, y))
+    for k, line in enumerate(PLEADING):
+        runs += words(line, 72, 100 + pitch * 2 * k)
+    return runs + list(extra)
+
+
+def test_lone_line_numbers_in_the_margin_are_left_out() -> None:
+    layout = layout_page(page(_numbered_page()))
+    (md,) = markdown(page(_numbered_page()))
+    assert [ln for ln in md.splitlines() if ln.strip().isdigit()] == []
+    assert "The plaintiff entered into a loan agreement" in md
+    assert [ln.text for ln in layout.line_numbers] == [str(n) for n in range(1, 25)]
+
+
+def test_line_numbers_that_start_their_lines_stay() -> None:
+    # The numbers a space before the text (a transcript): each starts its line; the blank
+    # numbered lines after the text go.
+    runs: list[TextRun] = []
+    for n in range(1, 25):
+        runs.append(run(f"{n}", 50 + (2 - len(str(n))) * CHAR_W, 100 + 24 * (n - 1)))
+    for k, line in enumerate(PLEADING):
+        runs += words(line, 64, 100 + 24 * k)
+    (md,) = markdown(page(runs))
+    lines = [ln for ln in md.splitlines() if ln]
+    assert lines[0] == "1 " + PLEADING[0]
+    assert lines[5] == "6 " + PLEADING[5]
+    assert "7" not in lines and "24" not in lines
+
+
+def test_numbers_with_text_further_out_stay() -> None:
+    # A form's numbered lines: its title starts left of them, in the margin they would have.
+    title = words("Form 160 certificate of salary", 5, 60)
+    (md,) = markdown(page(_numbered_page(extra=title)))
+    assert [ln for ln in md.splitlines() if ln.strip() == "2"]
+
+
+def test_numbers_at_an_uneven_pitch_stay() -> None:
+    runs = _numbered_page()
+    runs = [
+        dataclasses.replace(r, y0=r.y0 + 3 * (k % 3), y1=r.y1 + 3 * (k % 3)) if k < 24 else r
+        for k, r in enumerate(runs)
+    ]
+    (md,) = markdown(page(runs))
+    assert [ln for ln in md.splitlines() if ln.strip() == "3"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.headings import TITLE_PAGES, HeadingProfile, body_size, mark_headings
+from pdfthin.layout.linenumbers import drop_line_numbers
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
@@ -61,12 +62,14 @@ def layout_page(page: PageContent) -> PageLayout:
     shown = page
     page, by_direction = runs_by_direction(page, turn)
     failed: list[FailedGrid] = []
+    numbers: list[Line] = []
     vertical = by_direction.get(1)
     rotated = by_direction.get(2)
     ordered, tree = tagged_blocks(page, by_direction.get(0, []))
     if ordered is None:
         lines = build_lines(by_direction.get(0, []))
         tables, rest = find_tables(lines, page.rules, failed)
+        rest, numbers = drop_line_numbers(rest)
         release_spans(lines, page.height)
         rows = rejoin_rows(rest, lines)
         release_spans(rows, page.height)
@@ -85,7 +88,14 @@ def layout_page(page: PageContent) -> PageLayout:
             replace(g, box=from_frame(g.box, turn, shown.width, shown.height)) for g in failed
         ]
     return PageLayout(
-        page.number, page.width, page.height, ordered, tree=tree, failed_grids=failed, turn=turn
+        page.number,
+        page.width,
+        page.height,
+        ordered,
+        tree=tree,
+        failed_grids=failed,
+        line_numbers=numbers,
+        turn=turn,
     )
 
 

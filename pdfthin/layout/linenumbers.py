@@ -1,0 +1,142 @@
+"""Line numbers in a page's margin: ruled legal paper (a pleading's 1 to 28 down its left edge),
+a bill's or a transcript's numbered lines.
+
+Where a number starts a line of text ("12 argument before the Supreme Court") it stays: that
+is how such a page is read and cited. Where it stands on a line of its own (a numbered line
+left blank, or a number the text's baseline missed) it is the paper's, not the text's: a
+column of "3", "6", "9" paragraphs between the sentences says nothing, and it is left out
+of the body. Only a column that is plainly one goes: a run of consecutive numbers, one under
+another at one pitch, aligned at one edge, in the margin with no text further out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from statistics import median
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pdfthin.layout.types import Line
+
+#: A column of margin line numbers holds at least this many numbers (one per line of a page
+#: of text: a short list of numbers is a table's or a list's).
+MIN_LINE_NUMBERS = 8
+#: The numbers line up at their right (or left) edge within this many ems of their size (a
+#: digit or two: a font's widths may be off, and the pitch and the count are strict).
+ALIGN_EM = 1.0
+#: Successive numbers stand one pitch apart (per number they step) within this share of it:
+#: ruled paper numbers its lines at one pitch.
+PITCH_TOLERANCE = 0.1
+#: At least this share of the steps between successive numbers in the column is +1 (a
+#: number the producer drew elsewhere or twice may break the count now and then).
+CONSECUTIVE_SHARE = 0.8
+
+_NUMBER = re.compile(r"^\d{1,3}$")
+_LEADING = re.compile(r"^(\d{1,3})\s")
+
+
+@dataclass(frozen=True, slots=True)
+class _Mark:
+    value: int
+    x0: float
+    x1: float
+    y: float  # the middle of its height
+    size: float
+    line: Line
+    #: Where the text after the number starts, when the number starts a line of text;
+    #: ``None`` when the line is the number alone.
+    glued: float | None
+
+
+def drop_line_numbers(lines: list[Line]) -> tuple[list[Line], list[Line]]:
+    """``lines`` (a page's, its tables' taken out: a column of row numbers is a table's)
+    without the margin's lone line numbers; and those, top to bottom."""
+    marks = [m for ln in lines if (m := _mark(ln)) is not None]
+    column = _column(marks) if len(marks) >= MIN_LINE_NUMBERS else None
+    if column is None:
+        return lines, []
+    alone = {id(m.line) for m in column if m.glued is None}
+    if not alone:
+        return lines, []
+    lo = min(m.x0 for m in column)
+    hi = max(m.x1 for m in column)
+    top = min(m.y for m in column)
+    bottom = max(m.y for m in column)
+    # In the margin: no other line of the page starts further out than the column, and none
+    # beside it (over its height) reaches into it, but past a number that starts it.
+    starts = {id(m.line): m.glued for m in column if m.glued is not None}
+    others = [ln for ln in lines if id(ln) not in alone]
+    left = all(
+        ln.x0 >= lo - ALIGN_EM * ln.size
+        and (starts.get(id(ln), ln.x0) >= hi or not top <= (ln.y0 + ln.y1) / 2 <= bottom)
+        for ln in others
+    )
+    right = all(
+        ln.x1 <= hi + ALIGN_EM * ln.size
+        and (ln.x1 <= lo or not top <= (ln.y0 + ln.y1) / 2 <= bottom)
+        for ln in others
+    )
+    if not (left or right):
+        return lines, []
+    return others, [ln for ln in lines if id(ln) in alone]
+
+
+def _mark(line: Line) -> _Mark | None:
+    """The line number a line is, or starts with (its first piece, by ``Line.spans``)."""
+    text = line.text.strip()
+    middle = (line.y0 + line.y1) / 2
+    if _NUMBER.match(text):
+        return _Mark(int(text), line.x0, line.x1, middle, line.size, line, None)
+    m = _LEADING.match(text)
+    if m is None or len(line.spans) < 2:
+        return None
+    x0, x1, piece = line.spans[0]
+    if piece.strip() != m.group(1):
+        return None  # the number is not a piece of its own ("12th", a joined word)
+    return _Mark(int(m.group(1)), x0, x1, middle, line.size, line, line.spans[1][0])
+
+
+def _column(marks: list[_Mark]) -> list[_Mark] | None:
+    """The longest run of numbers aligned at one edge (right, else left), one under
+    another, counting up one by one at one pitch; ``None`` when none is long enough."""
+    best: list[_Mark] | None = None
+    for edge in (_right, _left):
+        ordered = sorted(marks, key=edge)
+        start = 0
+        for end in range(1, len(ordered) + 1):
+            if end < len(ordered) and (
+                edge(ordered[end]) - edge(ordered[start]) <= ALIGN_EM * ordered[end].size
+            ):
+                continue
+            found = _counting(ordered[start:end])
+            if found is not None and (best is None or len(found) > len(best)):
+                best = found
+            start = end
+    return best
+
+
+def _right(mark: _Mark) -> float:
+    return mark.x1
+
+
+def _left(mark: _Mark) -> float:
+    return mark.x0
+
+
+def _counting(group: list[_Mark]) -> list[_Mark] | None:
+    """``group`` top to bottom when it counts up one by one at one pitch (enough of it)."""
+    if len(group) < MIN_LINE_NUMBERS:
+        return None
+    column = sorted(group, key=lambda m: m.y)
+    steps = [(b.value - a.value, b.y - a.y) for a, b in itertools.pairwise(column)]
+    if any(dv <= 0 for dv, _ in steps):
+        return None
+    if sum(1 for dv, _ in steps if dv == 1) < CONSECUTIVE_SHARE * len(steps):
+        return None
+    pitches = [dy / dv for dv, dy in steps]
+    pitch = median(pitches)
+    if pitch <= 0 or any(abs(p - pitch) > PITCH_TOLERANCE * pitch for p in pitches):
+        return None
+    return column
