@@ -372,6 +372,47 @@ def test_aligned_table_with_a_spanning_line() -> None:
     ]
 
 
+def _booktabs(prose_under: bool) -> tuple[list[Line], list[Rule]]:
+    """A table between a top rule, a rule under its header and a bottom rule; under it, a
+    line's pitch on, the page's two columns of running text (or more of its rows)."""
+    cells = [["Extension", "Year", "New"]]
+    cells += [[name, str(2011 + k), str(k * 3)] for k, name in enumerate(
+        ["SMEP", "RDRAND", "FSGSBASE", "AVX2", "INVPCID", "VMFUNC"]
+    )]  # fmt: skip
+    lines = aligned(cells, [60, 200, 300])
+    rules: list[Rule] = [(50, 188, 340, 188), (50, 204, 340, 204), (50, 289, 340, 289)]
+    if prose_under:
+        left = "the running text goes on here"
+        right = "and the second column beside"
+        lines += [ln(left, 45, 298 + 12 * k) for k in range(3)]
+        lines += [ln(right, 200, 298 + 12 * k) for k in range(3)]
+    else:
+        lines += aligned([["SHA", "2013", "7"], ["CLWB", "2013", "1"]], [60, 200, 300], 298)
+    return lines, rules
+
+
+def test_a_bottom_rule_ends_a_table_over_running_text() -> None:
+    # Read on under the bottom rule, the columns of text made rows of the table (and broke
+    # its columns); the rule ends it there, the header's rule does not.
+    lines, rules = _booktabs(prose_under=True)
+    tables, rest = find_tables(lines, rules)
+    assert [t.rows for t in tables] == [
+        [["Extension", "Year", "New"]]
+        + [
+            [n, str(2011 + k), str(k * 3)]
+            for k, n in enumerate(["SMEP", "RDRAND", "FSGSBASE", "AVX2", "INVPCID", "VMFUNC"])
+        ]  # fmt: skip
+    ]
+    assert sum("running text" in line.text for line in rest) == 3
+    assert sum("second column" in line.text for line in rest) == 3
+
+
+def test_rows_under_a_rule_that_go_on_with_the_columns_stay_in_the_table() -> None:
+    lines, rules = _booktabs(prose_under=False)
+    table = only_table(lines, rules)
+    assert table.rows[-2:] == [["SHA", "2013", "7"], ["CLWB", "2013", "1"]]
+
+
 def _grouped_table(
     group_x: float | None = None, titles: tuple[str, str] = ("English", "Mathematics")
 ) -> list[Line]:

@@ -540,7 +540,7 @@ def _aligned_tables(
         if len(rows[i]) < 2:
             i += 1
             continue
-        end = _run_end(rows, i, extents=extents)
+        end = _ruled_off(rows, i, _run_end(rows, i, extents=extents), rules, extents)
         table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
         if (
             isinstance(table, Block)
@@ -554,7 +554,7 @@ def _aligned_tables(
             titled = _aligned_table(rows[i - 1 : end + 1], rules, long, seen)
             if _heads_whole(titled, table, rows[i - 1][0].text.strip()):
                 table = titled
-        strict = _run_end(rows, i, labels=0, extents=extents)
+        strict = _ruled_off(rows, i, _run_end(rows, i, labels=0, extents=extents), rules, extents)
         if not isinstance(table, Block) and strict < end:
             # Passing over label rows made a run that is no table: the run without them.
             end = strict
@@ -623,6 +623,42 @@ def _heads_whole(titled: Block | str | None, table: Block, title: str) -> bool:
         and title not in header[0]
         and any(title in cell for cell in header[1:])
     )
+
+
+#: A horizontal rule ends a run of rows where it spans at least this share of the run's width
+#: (a rule under one column's rows is a sum's, not the table's end), and the rows under it are
+#: the page's running text (``_ruled_off``).
+RULE_SPAN_SHARE = 0.8
+
+
+def _ruled_off(
+    rows: list[list[Line]],
+    i: int,
+    end: int,
+    rules: list[tuple[float, float, float, float]],
+    extents: _RowExtents,
+) -> int:
+    """``end``, or the last row over a horizontal rule across the run ``i``..``end`` under
+    which the page's running text goes on (the first row of several pieces under it all
+    long lines of words: the page's columns under a table's bottom rule, which are no rows
+    of it). A rule under a header has the table's rows under it."""
+    tops, bottoms, _ = extents
+    lo = min(ln.x0 for row in rows[i : end + 1] for ln in row)
+    hi = max(ln.x1 for row in rows[i : end + 1] for ln in row)
+    across = [
+        (y0 + y1) / 2
+        for x0, y0, x1, y1 in rules
+        if abs(y1 - y0) <= 1.0 and min(x1, hi) - max(x0, lo) >= RULE_SPAN_SHARE * (hi - lo)
+    ]
+    if not across:
+        return end
+    for k in range(i + 1, end + 1):
+        if not any(bottoms[k - 1] <= y <= tops[k] for y in across):
+            continue
+        under = next((row for row in rows[k : end + 1] if len(row) >= 2), None)
+        if under is not None and all(_long(ln) for ln in under):
+            return k - 1
+    return end
 
 
 class _RowExtents(NamedTuple):
