@@ -396,13 +396,9 @@ def test_a_bottom_rule_ends_a_table_over_running_text() -> None:
     # its columns); the rule ends it there, the header's rule does not.
     lines, rules = _booktabs(prose_under=True)
     tables, rest = find_tables(lines, rules)
-    assert [t.rows for t in tables] == [
-        [["Extension", "Year", "New"]]
-        + [
-            [n, str(2011 + k), str(k * 3)]
-            for k, n in enumerate(["SMEP", "RDRAND", "FSGSBASE", "AVX2", "INVPCID", "VMFUNC"])
-        ]  # fmt: skip
-    ]
+    names = ["SMEP", "RDRAND", "FSGSBASE", "AVX2", "INVPCID", "VMFUNC"]
+    body = [[n, str(2011 + k), str(k * 3)] for k, n in enumerate(names)]
+    assert [t.rows for t in tables] == [[["Extension", "Year", "New"], *body]]
     assert sum("running text" in line.text for line in rest) == 3
     assert sum("second column" in line.text for line in rest) == 3
 
@@ -411,6 +407,19 @@ def test_rows_under_a_rule_that_go_on_with_the_columns_stay_in_the_table() -> No
     lines, rules = _booktabs(prose_under=False)
     table = only_table(lines, rules)
     assert table.rows[-2:] == [["SHA", "2013", "7"], ["CLWB", "2013", "1"]]
+
+
+def test_values_with_their_shares_in_brackets_are_rows_not_a_header() -> None:
+    # "45,100 (8.4%)" is a value: the rows above the first bare figure were taken for a
+    # header wrapped over four lines, all four rows' figures in one cell each.
+    cells = [
+        ["HTTPS Top 1M w/ downgrade", "45,100 (8.4%)", "205,000 (37.1%)"],
+        ["HTTPS Top 1M", "118 (0.0%)", "98,500 (17.9%)"],
+        ["HTTPS Trusted", "1,000 (0.0%)", "939,000 (6.6%)"],
+        ["IKEv1 IPv4", "–", "1,690,000 (66.1%)"],
+    ]
+    table = only_table(aligned(cells, [50, 250, 400]), [])
+    assert table.rows == cells
 
 
 def _grouped_table(
@@ -575,12 +584,17 @@ def test_labels_of_a_figure_are_not_a_table() -> None:
 # --- helpers ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["12", "1,043", "0.9", "17.4%", "-", "(3.5)", "n/a", "x", ":"])
+@pytest.mark.parametrize(
+    "text",
+    ["12", "1,043", "0.9", "17.4%", "-", "(3.5)", "n/a", "x", ":", "45,100 (8.4%)", "0.85 (0.02)"],
+)
 def test_values(text: str) -> None:
     assert is_value(text)
 
 
-@pytest.mark.parametrize("text", ["Total", "Single", "to air", "EU-15"])
+@pytest.mark.parametrize(
+    "text", ["Total", "Single", "to air", "EU-15", "Table (3)", "10 (see below)"]
+)
 def test_not_values(text: str) -> None:
     assert not is_value(text)
 

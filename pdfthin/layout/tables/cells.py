@@ -15,8 +15,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pdfthin.layout.types import Line
 
+# (a value may carry a second in brackets after it: its share, "45,100 (8.4%)", or its
+# deviation, "0.85 (0.02)")
 _VALUE = re.compile(
-    r"^[(\[]?[-+−–—~<>≤≥±]?[$€£¥]?\d[\d.,:/%\s]*[%‰*)\]a-z]{0,3}$"
+    r"^[(\[]?[-+−–—~<>≤≥±]?[$€£¥]?\d[\d.,:/%\s]*"
+    r"(?:[(\[][-+−–]?\d[\d.,:/%\s]*[)\]])?[%‰*)\]a-z]{0,3}$"
     r"|^[-–—:.…x×*/]$|^n/?a$|^\.\d+%?$",
     re.IGNORECASE,
 )
