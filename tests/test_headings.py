@@ -668,3 +668,51 @@ def test_bookmarks_are_found_as_headings(relpath: str) -> None:
     # Precision: most headings are bookmarks (a paper's title and a book's front matter
     # are the usual extras).
     assert len(predicted) <= 1.5 * len(outline) + 2
+
+
+# --- Bylines under a title ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "byline"),
+    [
+        ("Miguel M. Terradas, Antoine Asselin et David Poulin-Latulippe", True),
+        ("Qwen Team, Alibaba Group∗", True),
+        ("John Smith¹, Jane Doe²", True),
+        ("Ludwig van Beethoven and Wolfgang Amadeus Mozart", True),
+        ("Research Design and Data Collection", False),
+        ("Machine Learning, Deep Learning and Reinforcement Learning", False),
+        ("Materials and Methods", False),
+        ("Results*", False),
+    ],
+)
+def test_a_byline_is_told_from_a_sections_title(text: str, byline: bool) -> None:
+    from pdfthin.layout.headings import _byline
+
+    assert _byline(text) is byline
+
+
+def _title_page(byline: str, number: int = 1) -> PageContent:
+    runs = words("Drawing as a Way of Knowing", 50, 80, 20.0, bold=True)
+    runs += words(byline, 50, 110, 13.0)
+    runs += words("Introduction", 50, 150, 13.0, bold=True)
+    runs += paragraph(170)
+    runs += words("Method", 50, 240, 13.0, bold=True)
+    runs += paragraph(260)
+    return page(runs, number)
+
+
+def test_a_byline_under_the_title_is_no_heading() -> None:
+    (md,) = markdown(_title_page("Miguel M. Terradas, Antoine Asselin et David Poulin-Latulippe"))
+    found = [text for _, text in headings(md)]
+    assert "Drawing as a Way of Knowing" in found[0]
+    assert "Introduction" in found and "Method" in found
+    assert not [t for t in found if "Terradas" in t]
+    assert "Miguel M. Terradas, Antoine Asselin et David Poulin-Latulippe" in md
+
+
+def test_names_on_a_later_page_are_not_judged_as_a_byline() -> None:
+    # Past the first pages, a line of names set like a heading stays one (a chapter on two
+    # composers): bylines stand under a document's title.
+    (md,) = markdown(_title_page("Ludwig van Beethoven and Wolfgang Amadeus Mozart", number=7))
+    assert any("Beethoven" in text for _, text in headings(md))

@@ -42,6 +42,7 @@ FURNITURE_BAND = 0.12
 NOTE_SIZE_RATIO = 0.9
 #: What opens a footnote, besides its number.
 _NOTE_MARKS = frozenset(NOTE_SIGNS + "¹²³⁴⁵⁶⁷⁸⁹")
+_NO_MARKS = str.maketrans(dict.fromkeys(NOTE_SIGNS + "¹²³⁴⁵⁶⁷⁸⁹⁰∗", None))
 #: The first pages of a document, where a title page may stand (see ``_title_pages``).
 TITLE_PAGES = 6
 #: Unnumbered headings made of body-size bold or another typeface stay short.
@@ -581,7 +582,41 @@ def _shape(ctx: _Context, page: PageLayout, block: Block) -> bool:
         return False
     if _footnote(ctx, page, block, text):
         return False
+    if page.number <= BYLINE_PAGES and _byline(text):
+        return False
     return not _running_head(ctx, page, block, text)
+
+
+#: A byline stands on a document's first pages (under its title, a cover page before it).
+BYLINE_PAGES = 2
+# The parts of a byline: names apart by commas or "and" (in a few languages).
+_BYLINE_SPLIT = re.compile(r"\s*(?:,|;|&|\band\b|\bet\b|\bund\b|\by\b|\be\b)\s*")
+# A name's word: capitalised (hyphens and apostrophes inside: "Poulin-Latulippe",
+# "O'Brien"), an initial ("M.", "J.-P."), or a particle ("van", "de", "von", "da").
+_NAME_WORD = re.compile(
+    r"^(?:[A-Z\u00c0-\u00de][^\W\d_]+(?:[-'’][A-Z\u00c0-\u00de]?[^\W\d_]+)*"
+    r"|(?:[A-Z]\.-?)+|van|von|de|der|den|da|di|du|del|la|le)$"
+)
+_INITIAL = re.compile(r"^(?:[A-Z]\.-?)+$")
+
+
+def _byline(text: str) -> bool:
+    """Whether ``text`` is a byline: two or more names of two to four words each, apart by
+    commas or "and", with an initial, a note mark or a particle among them ("Miguel M.
+    Terradas, Antoine Asselin et David Poulin-Latulippe", "Qwen Team, Alibaba Group∗").
+    Capitalised words apart by commas and nothing more are as likely a section's title
+    ("Machine Learning, Deep Learning and Reinforcement Learning"): it stays one."""
+    bare = text.translate(_NO_MARKS)
+    marked = len(bare) < len(text)
+    parts = [part for part in _BYLINE_SPLIT.split(bare.strip()) if part]
+    if len(parts) < 2:
+        return False
+    words = [part.split() for part in parts]
+    if not all(2 <= len(name) <= 4 and all(_NAME_WORD.match(w) for w in name) for name in words):
+        return False
+    initial = any(_INITIAL.match(w) for name in words for w in name)
+    particle = any(w.islower() for name in words for w in name)
+    return marked or initial or particle
 
 
 def _footnote(ctx: _Context, page: PageLayout, block: Block, text: str) -> bool:
