@@ -8,9 +8,10 @@ text columns.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from itertools import pairwise
+from math import inf
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -528,6 +529,7 @@ def _aligned_tables(
     columns being x ranges that stay clear of text down the run."""
     rows = _rows(lines)
     extents = _RowExtents.of(rows)
+    flat = _flat_rules(rules)
     long: dict[int, bool] = {}  # whether a line is long prose, worked out when needed
     # Each row's words for number columns, kept for the runs of rows tried after (the rows
     # are the same lists for the whole page).
@@ -540,7 +542,7 @@ def _aligned_tables(
         if len(rows[i]) < 2:
             i += 1
             continue
-        end = _ruled_off(rows, i, _run_end(rows, i, extents=extents), rules, extents)
+        end = _ruled_off(rows, i, _run_end(rows, i, extents=extents), flat, extents)
         table = _aligned_table(rows[i : end + 1], rules, long, seen) if end > i else None
         if (
             isinstance(table, Block)
@@ -554,7 +556,7 @@ def _aligned_tables(
             titled = _aligned_table(rows[i - 1 : end + 1], rules, long, seen)
             if _heads_whole(titled, table, rows[i - 1][0].text.strip()):
                 table = titled
-        strict = _ruled_off(rows, i, _run_end(rows, i, labels=0, extents=extents), rules, extents)
+        strict = _ruled_off(rows, i, _run_end(rows, i, labels=0, extents=extents), flat, extents)
         if not isinstance(table, Block) and strict < end:
             # Passing over label rows made a run that is no table: the run without them.
             end = strict
@@ -635,30 +637,41 @@ def _ruled_off(
     rows: list[list[Line]],
     i: int,
     end: int,
-    rules: list[tuple[float, float, float, float]],
+    flat: list[tuple[float, float, float]],
     extents: _RowExtents,
 ) -> int:
     """``end``, or the last row over a horizontal rule across the run ``i``..``end`` under
     which the page's running text goes on (the first row of several pieces under it all
     long lines of words: the page's columns under a table's bottom rule, which are no rows
     of it). A rule under a header has the table's rows under it."""
+    if not flat or end <= i:
+        return end
     tops, bottoms, _ = extents
     lo = min(ln.x0 for row in rows[i : end + 1] for ln in row)
     hi = max(ln.x1 for row in rows[i : end + 1] for ln in row)
-    across = [
-        (y0 + y1) / 2
-        for x0, y0, x1, y1 in rules
-        if abs(y1 - y0) <= 1.0 and min(x1, hi) - max(x0, lo) >= RULE_SPAN_SHARE * (hi - lo)
-    ]
-    if not across:
-        return end
     for k in range(i + 1, end + 1):
-        if not any(bottoms[k - 1] <= y <= tops[k] for y in across):
+        # The flat rules between row k - 1 and row k (by height: a look-up, not a scan).
+        at = bisect_left(flat, (bottoms[k - 1], -inf, -inf))
+        crossed = False
+        while at < len(flat) and flat[at][0] <= tops[k]:
+            _, x0, x1 = flat[at]
+            at += 1
+            if min(x1, hi) - max(x0, lo) >= RULE_SPAN_SHARE * (hi - lo):
+                crossed = True
+                break
+        if not crossed:
             continue
         under = next((row for row in rows[k : end + 1] if len(row) >= 2), None)
         if under is not None and all(_long(ln) for ln in under):
             return k - 1
     return end
+
+
+def _flat_rules(rules: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float]]:
+    """The page's horizontal rules as ``(height, x0, x1)``, by height."""
+    return sorted(
+        ((y0 + y1) / 2, min(x0, x1), max(x0, x1)) for x0, y0, x1, y1 in rules if abs(y1 - y0) <= 1.0
+    )
 
 
 class _RowExtents(NamedTuple):
