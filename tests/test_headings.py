@@ -537,6 +537,16 @@ def test_slide_titles_are_one_level() -> None:
     assert found == [[(1, "Overview")], [(1, "Unclear Risk Management")]]
 
 
+def test_a_page_of_large_sentences_has_no_slide_title() -> None:
+    """A page set in large type with little text reads like a slide; its lines are
+    sentences, not a title (the first shaped one near the top was taken for one)."""
+    runs = words("Lorem ipsum dolor sit amet,", 40, 60, size=16)
+    runs += words("sed eiusmod tempor incidunt ut labore et dolore.", 40, 100, size=16)
+    runs += words("Ut enim ad minim veniam, quis nostrud.", 40, 120, size=16)
+    (md,) = markdown(page(runs))
+    assert headings(md) == []
+
+
 # --- real papers --------------------------------------------------------------------------
 
 

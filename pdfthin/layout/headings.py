@@ -1453,7 +1453,8 @@ def _is_slide_deck(pages: list[PageLayout], body: float) -> bool:
 def _mark_slide_titles(ctx: _Context) -> None:
     """Each slide's title, the largest short text near its top, is a heading, and so is
     other short text set as large as a title larger than the body; slide titles are all
-    one level (a deck's outline is flat). A slide whose title its structure tree gave
+    one level (a deck's outline is flat). The title reads like one (``_title_shape``: a
+    page of large text in sentences has none). A slide whose title its structure tree gave
     already (a tagged deck) keeps it: its next-largest lines are not titles."""
     for page in ctx.pages:
         if any(b.kind == "heading" for b in page.blocks):
@@ -1463,6 +1464,8 @@ def _mark_slide_titles(ctx: _Context) -> None:
         for block in candidates:
             if block.y0 > 0.4 * page.height or block.size < ctx.body - 0.5:
                 continue
+            if not _title_shape(block.text):
+                continue  # a sentence ("sed eiusmod tempor ... aliqua."), not a title
             key = (size_bucket(block.size), -block.y0)
             if best is None or key > (size_bucket(best.size), -best.y0):
                 best = block
