@@ -2654,12 +2654,30 @@ def _numbered_page(
     return runs + list(extra)
 
 
-def test_lone_line_numbers_in_the_margin_are_left_out() -> None:
+def test_margin_line_numbers_join_their_lines_and_blank_lines_numbers_go() -> None:
+    # Set apart in the margin, each number was a paragraph of its own: it joins the line of
+    # text on its baseline; the numbers of blank lines are left out.
     layout = layout_page(page(_numbered_page()))
     (md,) = markdown(page(_numbered_page()))
-    assert [ln for ln in md.splitlines() if ln.strip().isdigit()] == []
-    assert "The plaintiff entered into a loan agreement" in md
-    assert [ln.text for ln in layout.line_numbers] == [str(n) for n in range(1, 25)]
+    lines = [ln for ln in md.splitlines() if ln]
+    assert [ln for ln in lines if ln.strip().isdigit()] == []
+    assert lines[0] == "1 " + PLEADING[0]
+    assert lines[1] == "3 " + PLEADING[1]
+    assert lines[5] == "11 " + PLEADING[5]
+    left_out = [*range(2, 13, 2), *range(13, 25)]
+    assert [ln.text for ln in layout.line_numbers] == [str(n) for n in left_out]
+
+
+def test_a_margin_number_goes_before_its_rows_list_marker() -> None:
+    # "a)" and its item's text are one line once the row is read: the number goes before
+    # the marker, not between it and its text.
+    runs = _numbered_page()
+    for k, (marker, item) in enumerate([("a)", "the first particular"), ("b)", "the second one")]):
+        y = 100 + 24 * (13 + 2 * k)
+        runs += [run(marker, 110, y), *words(f"{item} of the list", 130, y)]
+    lines = markdown(page(runs))[0].splitlines()
+    assert "14 a) the first particular of the list" in lines
+    assert "16 b) the second one of the list" in lines
 
 
 def test_line_numbers_that_start_their_lines_stay() -> None:

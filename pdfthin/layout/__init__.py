@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.headings import TITLE_PAGES, HeadingProfile, body_size, mark_headings
-from pdfthin.layout.linenumbers import drop_line_numbers
+from pdfthin.layout.linenumbers import find_line_numbers, place_line_numbers
 from pdfthin.layout.lines import build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.orientation import QUARTERS, dominant_turn, from_frame, turn_page, turn_run
@@ -69,9 +69,11 @@ def layout_page(page: PageContent) -> PageLayout:
     if ordered is None:
         lines = build_lines(by_direction.get(0, []))
         tables, rest = find_tables(lines, page.rules, failed)
-        rest, numbers = drop_line_numbers(rest)
+        column = find_line_numbers(rest)
         release_spans(lines, page.height)
         rows = rejoin_rows(rest, lines)
+        if column is not None:
+            rows, numbers = place_line_numbers(rows, column)
         release_spans(rows, page.height)
         blocks = build_blocks(rows)
         ordered = reading_order(blocks + tables)

@@ -1,11 +1,12 @@
 """Line numbers in a page's margin: ruled legal paper (a pleading's 1 to 28 down its left edge),
 a bill's or a transcript's numbered lines.
 
-Where a number starts a line of text ("12 argument before the Supreme Court") it stays: that
-is how such a page is read and cited. Where it stands on a line of its own (a numbered line
-left blank, or a number the text's baseline missed) it is the paper's, not the text's: a
-column of "3", "6", "9" paragraphs between the sentences says nothing, and it is left out
-of the body. Only a column that is plainly one goes: a run of consecutive numbers, one under
+A number stands at the start of the line of text on its baseline ("12 argument before the
+Supreme Court"): that is how such a page is read and cited. Set a few ems out in the margin,
+apart from its line, it was a paragraph of its own, "3", "6", "9" between the sentences or 26
+of them before a filing's text; it joins its line now. A number with no text on its
+baseline (a numbered line left blank) is the paper's, not the text's: it is left out of the
+body. Only a column that is plainly one is read so: a run of consecutive numbers, one under
 another at one pitch, aligned at one edge, in the margin with no text further out.
 """
 
@@ -50,16 +51,26 @@ class _Mark:
     glued: float | None
 
 
-def drop_line_numbers(lines: list[Line]) -> tuple[list[Line], list[Line]]:
-    """``lines`` (a page's, its tables' taken out: a column of row numbers is a table's)
-    without the margin's lone line numbers; and those, top to bottom."""
+@dataclass(frozen=True, slots=True)
+class NumberColumn:
+    """A page's column of margin line numbers: the lines that are a number alone, and the
+    side of the text they stand on (``left``: in the left margin)."""
+
+    alone: list[Line]
+    left: bool
+
+
+def find_line_numbers(lines: list[Line]) -> NumberColumn | None:
+    """The margin's column of line numbers among ``lines`` (a page's, its tables' taken
+    out: a column of row numbers is a table's; their pieces still known, ``Line.spans``),
+    when it has numbers standing alone; ``None`` when there is no such column."""
     marks = [m for ln in lines if (m := _mark(ln)) is not None]
     column = _column(marks) if len(marks) >= MIN_LINE_NUMBERS else None
     if column is None:
-        return lines, []
+        return None
     alone = {id(m.line) for m in column if m.glued is None}
     if not alone:
-        return lines, []
+        return None
     lo = min(m.x0 for m in column)
     hi = max(m.x1 for m in column)
     top = min(m.y for m in column)
@@ -79,8 +90,65 @@ def drop_line_numbers(lines: list[Line]) -> tuple[list[Line], list[Line]]:
         for ln in others
     )
     if not (left or right):
-        return lines, []
-    return others, [ln for ln in lines if id(ln) in alone]
+        return None
+    return NumberColumn([m.line for m in column if m.glued is None], left)
+
+
+def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Line], list[Line]]:
+    """``lines`` with each of ``column``'s lone numbers joined to the line of text on its
+    baseline (changed in place: the number at its start, or its end in a right margin),
+    and the numbers with no text on their baselines (blank lines) left out; and those, top
+    to bottom. Called once a row's pieces are one line ("a)" and its item's text), so that
+    the number goes before the row, not between its pieces."""
+    alone = {id(ln) for ln in column.alone}
+    others = [ln for ln in lines if id(ln) not in alone]
+    numbered = {id(ln) for ln in others if _LEADING.match(ln.text.strip())}
+    left_out: list[Line] = []
+    for number in column.alone:
+        line = _on_baseline(number, others, numbered, column.left)
+        if line is None:
+            left_out.append(number)
+            continue
+        numbered.add(id(line))
+        _join(number, line, column.left)
+    return others, sorted(left_out, key=lambda ln: ln.y0)
+
+
+def _on_baseline(number: Line, lines: list[Line], taken: set[int], left: bool) -> Line | None:
+    """The line of text on ``number``'s baseline (the two overlap by half the smaller
+    height) nearest it on the text's side, unless it starts with a number already."""
+    best: Line | None = None
+    for line in lines:
+        if id(line) in taken:
+            continue
+        overlap = min(line.y1, number.y1) - max(line.y0, number.y0)
+        if overlap < 0.5 * min(line.y1 - line.y0, number.y1 - number.y0):
+            continue
+        nearer = (
+            line.x0 > number.x1 and (best is None or line.x0 < best.x0)
+            if left
+            else line.x1 < number.x0 and (best is None or line.x1 > best.x1)
+        )
+        if nearer:
+            best = line
+    return best
+
+
+def _join(number: Line, line: Line, left: bool) -> None:
+    """``line`` with ``number`` at its start (left margin) or its end (right)."""
+    text = number.text.strip()
+    piece = (number.x0, number.x1, text)
+    if left:
+        line.text = f"{text} {line.text}"
+        line.spans = (piece, *line.spans) if line.spans else ()
+    else:
+        line.text = f"{line.text} {text}"
+        line.spans = (*line.spans, piece) if line.spans else ()
+    line.x0 = min(line.x0, number.x0)
+    line.x1 = max(line.x1, number.x1)
+    line.y0 = min(line.y0, number.y0)
+    line.y1 = max(line.y1, number.y1)
+    line.seq = min(line.seq, number.seq)
 
 
 def _mark(line: Line) -> _Mark | None:

@@ -97,7 +97,7 @@ class PageLayout:
     tree: str = ""
     #: The ruled grids the table stage gave up on (:class:`FailedGrid`).
     failed_grids: list[FailedGrid] = field(default_factory=list)
-    #: The margin's lone line numbers, taken out of the body (``linenumbers.py``).
+    #: The margin's line numbers of blank lines, left out of the body (``linenumbers.py``).
     line_numbers: list[Line] = field(default_factory=list)
     #: Quarter turns clockwise of the frame the page was laid out in (its text mostly turned):
     #: ``width``, ``height`` and every box are in that frame; ``orientation.from_frame`` maps
