@@ -60,13 +60,19 @@ def test_prose_in_a_monospace_face_is_a_paragraph() -> None:
 
 def _pdf(lines: list[str], ocr_layer: bool) -> bytes:
     """``lines`` in Courier, drawn invisibly over a scanned page (an OCR layer) or visibly."""
-    b = PdfBuilder()
-    font = b.font_standard(MONO)
     text = b"".join(
         b"1 0 0 1 72 %d Tm (%s) Tj " % (700 - 12 * i, line.encode()) for i, line in enumerate(lines)
     )
+    return _courier_page(text, ocr_layer)
+
+
+def _courier_page(shows: bytes, ocr_layer: bool) -> bytes:
+    """A page showing ``shows`` in 10 pt Courier: invisibly over a scanned image (an OCR
+    layer), or visibly."""
+    b = PdfBuilder()
+    font = b.font_standard(MONO)
     mode = b"3 Tr " if ocr_layer else b""
-    content = b"BT /F1 10 Tf " + mode + text + b"ET"
+    content = b"BT /F1 10 Tf " + mode + shows + b"ET"
     resources: dict[str, object] = {"Font": {"F1": font}}
     if ocr_layer:
         content = b"q 612 0 0 792 0 0 cm /Im1 Do Q " + content
@@ -122,8 +128,6 @@ def test_prose_naming_code_in_a_monospace_face_is_a_paragraph() -> None:
 def _two_column_pdf(ocr_layer: bool) -> bytes:
     """Two columns of Courier words three ems apart, a word per show (as a recognizer
     places them), drawn invisibly over a scan (an OCR layer) or visibly."""
-    b = PdfBuilder()
-    font = b.font_standard(MONO)
     shows = []
     # (word spaces at other places on every row, as in prose: no whitespace runs down a column)
     left = [
@@ -140,14 +144,7 @@ def _two_column_pdf(ocr_layer: bool) -> bytes:
             for word in text.split():
                 shows.append(b"1 0 0 1 %d %d Tm (%s) Tj " % (x, y, word.encode()))
                 x += (len(word) + 1) * CHAR_W
-    mode = b"3 Tr " if ocr_layer else b""
-    content = b"BT /F1 10 Tf " + mode + b"".join(shows) + b"ET"
-    resources: dict[str, object] = {"Font": {"F1": font}}
-    if ocr_layer:
-        content = b"q 612 0 0 792 0 0 cm /Im1 Do Q " + content
-        resources["XObject"] = {"Im1": b.image_xobject(4, 4)}
-    b.add_page(content, resources)
-    return b.build()
+    return _courier_page(b"".join(shows), ocr_layer)
 
 
 def test_an_ocr_layer_in_courier_is_not_joined_across_its_gutter() -> None:
