@@ -2695,6 +2695,18 @@ def test_line_numbers_that_start_their_lines_stay() -> None:
     assert "7" not in lines and "24" not in lines
 
 
+def test_line_numbers_in_the_right_margin_end_their_lines() -> None:
+    runs: list[TextRun] = []
+    for n in range(1, 25):
+        runs.append(run(f"{n}", 520, 100 + 24 * (n - 1)))
+    for k, line in enumerate(PLEADING):
+        runs += words(line, 72, 100 + 48 * k)
+    lines = [ln for ln in markdown(page(runs))[0].splitlines() if ln]
+    assert lines[0] == PLEADING[0] + " 1"
+    assert lines[5] == PLEADING[5] + " 11"
+    assert [ln for ln in lines if ln.strip().isdigit()] == []
+
+
 def test_numbers_with_text_further_out_stay() -> None:
     # A form's numbered lines: its title starts left of them, in the margin they would have.
     title = words("Form 160 certificate of salary", 5, 60)
