@@ -2701,10 +2701,14 @@ def test_line_numbers_in_the_right_margin_end_their_lines() -> None:
         runs.append(run(f"{n}", 520, 100 + 24 * (n - 1)))
     for k, line in enumerate(PLEADING):
         runs += words(line, 72, 100 + 48 * k)
+    # Each number on a line of text is that row's last piece, at its end; those of blank
+    # lines go, and only those are reported as left out.
     lines = [ln for ln in markdown(page(runs))[0].splitlines() if ln]
     assert lines[0] == PLEADING[0] + " 1"
     assert lines[5] == PLEADING[5] + " 11"
     assert [ln for ln in lines if ln.strip().isdigit()] == []
+    left_out = [ln.text for ln in layout_page(page(runs)).line_numbers]
+    assert left_out == [str(n) for n in [*range(2, 13, 2), *range(13, 25)]]
 
 
 def test_numbers_with_text_further_out_stay() -> None:

@@ -95,57 +95,49 @@ def find_line_numbers(lines: list[Line]) -> NumberColumn | None:
 
 
 def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Line], list[Line]]:
-    """``lines`` with each of ``column``'s lone numbers joined to the line of text on its
-    baseline (changed in place: the number at its start, or its end in a right margin),
-    and the numbers with no text on their baselines (blank lines) left out; and those, top
-    to bottom. Called once a row's pieces are one line ("a)" and its item's text), so that
-    the number goes before the row, not between its pieces."""
-    alone = {id(ln) for ln in column.alone}
-    others = [ln for ln in lines if id(ln) not in alone]
+    """``lines`` (a page's rows, each row's pieces one line: "a)" and its item's text) with
+    each of ``column``'s lone numbers in the left margin joined to the start of the line of
+    text on its baseline (changed in place), and the numbers with no text on their
+    baselines (blank lines) left out; and those, top to bottom. A number in the right
+    margin is a row's last value: ``rejoin_rows`` has put it at its line's end already, and
+    only the numbers of blank lines are left to leave out."""
+    present = {id(ln) for ln in lines}
+    alone = [ln for ln in column.alone if id(ln) in present]  # (not joined to a row yet)
+    ids = {id(ln) for ln in alone}
+    others = [ln for ln in lines if id(ln) not in ids]
     numbered = {id(ln) for ln in others if _LEADING.match(ln.text.strip())}
     left_out: list[Line] = []
-    for number in column.alone:
-        line = _on_baseline(number, others, numbered, column.left)
+    for number in alone:
+        line = _on_baseline(number, others, numbered) if column.left else None
         if line is None:
             left_out.append(number)
             continue
         numbered.add(id(line))
-        _join(number, line, column.left)
+        _join(number, line)
     return others, sorted(left_out, key=lambda ln: ln.y0)
 
 
-def _on_baseline(number: Line, lines: list[Line], taken: set[int], left: bool) -> Line | None:
+def _on_baseline(number: Line, lines: list[Line], taken: set[int]) -> Line | None:
     """The line of text on ``number``'s baseline (the two overlap by half the smaller
-    height) nearest it on the text's side, unless it starts with a number already."""
+    height) nearest right of it, unless it starts with a number already."""
     best: Line | None = None
     for line in lines:
-        if id(line) in taken:
+        if id(line) in taken or line.x0 <= number.x1:
             continue
         overlap = min(line.y1, number.y1) - max(line.y0, number.y0)
         if overlap < 0.5 * min(line.y1 - line.y0, number.y1 - number.y0):
             continue
-        nearer = (
-            line.x0 > number.x1 and (best is None or line.x0 < best.x0)
-            if left
-            else line.x1 < number.x0 and (best is None or line.x1 > best.x1)
-        )
-        if nearer:
+        if best is None or line.x0 < best.x0:
             best = line
     return best
 
 
-def _join(number: Line, line: Line, left: bool) -> None:
-    """``line`` with ``number`` at its start (left margin) or its end (right)."""
+def _join(number: Line, line: Line) -> None:
+    """``line`` with ``number`` at its start."""
     text = number.text.strip()
-    piece = (number.x0, number.x1, text)
-    if left:
-        line.text = f"{text} {line.text}"
-        line.spans = (piece, *line.spans) if line.spans else ()
-    else:
-        line.text = f"{line.text} {text}"
-        line.spans = (*line.spans, piece) if line.spans else ()
+    line.text = f"{text} {line.text}"
+    line.spans = ((number.x0, number.x1, text), *line.spans) if line.spans else ()
     line.x0 = min(line.x0, number.x0)
-    line.x1 = max(line.x1, number.x1)
     line.y0 = min(line.y0, number.y0)
     line.y1 = max(line.y1, number.y1)
     line.seq = min(line.seq, number.seq)
