@@ -12,6 +12,7 @@ another at one pitch, aligned at one edge, in the margin with no text further ou
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from dataclasses import dataclass
@@ -106,9 +107,10 @@ def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Li
     ids = {id(ln) for ln in alone}
     others = [ln for ln in lines if id(ln) not in ids]
     numbered = {id(ln) for ln in others if _LEADING.match(ln.text.strip())}
+    rows = _Rows(others)
     left_out: list[Line] = []
     for number in alone:
-        line = _on_baseline(number, others, numbered) if column.left else None
+        line = _on_baseline(number, rows, numbered) if column.left else None
         if line is None:
             left_out.append(number)
             continue
@@ -117,11 +119,32 @@ def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Li
     return others, sorted(left_out, key=lambda ln: ln.y0)
 
 
-def _on_baseline(number: Line, lines: list[Line], taken: set[int]) -> Line | None:
+class _Rows:
+    """Lines by the middle of their height, to find those level with a number without
+    looking at every line of the page for each (a page may number thousands)."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        self.lines = sorted(lines, key=_middle)
+        self.middles = [_middle(ln) for ln in self.lines]
+        self.reach = max((ln.y1 - ln.y0 for ln in lines), default=0.0) / 2
+
+    def level_with(self, line: Line) -> list[Line]:
+        """The lines whose middles lie within half the tallest line's height of ``line``'s
+        box: every line that can overlap it by half the smaller height."""
+        lo = bisect.bisect_left(self.middles, line.y0 - self.reach)
+        hi = bisect.bisect_right(self.middles, line.y1 + self.reach)
+        return self.lines[lo:hi]
+
+
+def _middle(line: Line) -> float:
+    return (line.y0 + line.y1) / 2
+
+
+def _on_baseline(number: Line, rows: _Rows, taken: set[int]) -> Line | None:
     """The line of text on ``number``'s baseline (the two overlap by half the smaller
     height) nearest right of it, unless it starts with a number already."""
     best: Line | None = None
-    for line in lines:
+    for line in rows.level_with(number):
         if id(line) in taken or line.x0 <= number.x1:
             continue
         overlap = min(line.y1, number.y1) - max(line.y0, number.y0)
