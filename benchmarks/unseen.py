@@ -1,24 +1,24 @@
-"""Documents the rules never saw: other projects' test PDFs, fetched from PyPI, read by pdfthin
-beside pypdfium2.
+"""Documents the rules never saw: other projects' test PDFs, fetched from PyPI, npm and
+crates.io, read by pdfthin beside pypdfium2.
 
     python -m benchmarks.unseen [--src DIR ...] [--pages 40] [--list 15] [--markdown DIR]
+                                [--corpus ../shared/corpus] [--only PROJECT ...]
 
 The corpus (``../shared/corpus``) is what the rules are developed on; fidelity is also judged
-on documents nobody tuned for. This fetches the source distributions named in ``SOURCES``
-(pinned by version and SHA-256, cached under ``benchmarks/.cache/unseen``), takes every PDF in
-them, and for each checkout given by ``--src`` (default: this one; a ``git worktree`` of
-another commit compares the two) reads its first ``--pages`` pages to Markdown in a fresh
-process. Reported per source: how many files read, how many failed with an error, how many
-pages are flagged as needing OCR, and the mean agreement of pdfthin's text (Markdown syntax
-stripped) with pypdfium2's (the indel similarity the benchmark's text score uses; pypdfium2
-is not ground truth: its reading order and its own misreadings count against pdfthin too),
-and the files where the checkouts differ most. Agreement misses what moves no words (a line
-becoming a heading, an item taking its next line back): ``--markdown DIR`` keeps each
-checkout's Markdown of every file (``DIR/<n>/<project>/<file>.md``, ``n`` counting the
-checkouts from 0) and names the files whose Markdown differs between the first checkout and
-the last, for ``diff -r`` to show. It needs the benchmark environment
-(``benchmarks/setup.sh``: pypdfium2) and a network that reaches PyPI.
-"""
+on documents nobody tuned for. This fetches the packages named in ``SOURCES`` (pinned by
+version and SHA-256, cached under ``benchmarks/.cache/unseen``), takes every PDF in them but
+the ones the corpus holds too (by content), and for each checkout given by ``--src`` (default:
+this one; a ``git worktree`` of another commit compares the two) reads its first ``--pages``
+pages to Markdown in a fresh process. Reported per source: how many files read, how many failed
+with an error, how many pages are flagged as needing OCR, and the mean agreement of pdfthin's
+text (Markdown syntax stripped) with pypdfium2's (the indel similarity the benchmark's text
+score uses; pypdfium2 is not ground truth: its reading order and its own misreadings count
+against pdfthin too), and the files where the checkouts differ most. Agreement misses what
+moves no words (a line becoming a heading, an item taking its next line back): ``--markdown
+DIR`` keeps each checkout's Markdown of every file (``DIR/<n>/<project>/<file>.md``, ``n``
+counting the checkouts from 0) and names the files whose Markdown differs between the first
+checkout and the last, for ``diff -r`` to show. It needs the benchmark environment
+(``benchmarks/setup.sh``: pypdfium2) and a network that reaches the three registries."""
 
 from __future__ import annotations
 
@@ -37,8 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "benchmarks" / ".cache" / "unseen"
 
-#: (PyPI project, version, SHA-256 of its source distribution): projects whose tests carry real
-#: PDFs from their users' bug reports, none of them in the corpus.
+#: (project, version, SHA-256 of its package): projects whose tests carry real PDFs from their
+#: users' bug reports, none of them in the corpus. A project is a PyPI source distribution, or
+#: with ``npm:`` an npm package, with ``crates:`` a crate of crates.io.
 SOURCES = (
     ("PyMuPDF", "2.1", "9ac95f98016e83eafb8f1d786396f9c60e400d559590596e5b2df9eb6384948b"),
     ("pikepdf", "10.18.0", "cb555ebff93482e8a6eb55881488b469bbb2b5675161c1b93a0510a8642d98d0"),
@@ -50,6 +51,37 @@ SOURCES = (
     ("pdfreader", "0.1.15", "2ee1252cc5f21a2f8cadb458decd85c1313271abb5bac1e4363a3e0e17e2dd87"),
     ("pdfannots", "0.5", "75da28053efa64980763b7b4891f14887d3d316f8273fcf4d02b593bbf57089c"),
     ("pdfx", "1.4.1", "9f2e71e58c42a76f1900d79e9357e4fcee8dd4358086c94e6b95e1fb1f5aa434"),
+    # Added 2026-12-07 (seventeenth session), measured before any rule was written from them:
+    # election results and registration counts set as whitespace tables, merged documents,
+    # a declaration in many languages, the PDF specification itself (its first pages).
+    (
+        "npm:pdf-data-parser",
+        "1.2.22",
+        "f652f3d6789d44ae8d746340bc43258f77d49de955ac376fd4cde63326ca7637",
+    ),
+    ("npm:pdf-parse", "1.1.1", "ebca13fce97da77fd529f570188aee0fa696d00aac335914cef87d62ac2ac1b1"),
+    (
+        "npm:pdf-merger-js",
+        "5.1.2",
+        "ab8952f03a5908663c3d81ecd53ebddb563a9a8c37f623df4930ee2c463e7177",
+    ),
+    (
+        "npm:pdf-table-extractor",
+        "1.0.3",
+        "ba08a1c9e4f486010ef1458a9ee4ce8cd46abe14ba15f2c28aca05f386798c61",
+    ),
+    (
+        "npm:pdf-to-text",
+        "0.0.7",
+        "7e65aa8f1993bc61174c5067e0f06433b5a66ee1a292e7f2f1790d60b437b45b",
+    ),
+    ("npm:pdf2pic", "3.2.0", "b0056c11f1aa352763000b60fb203936e1bbf84ddbddfb00de4d2a599060d242"),
+    ("crates:lopdf", "0.34.0", "c5c8ecfc6c72051981c0459f75ccc585e7ff67c70829560cda8e647882a9abff"),
+    (
+        "crates:pdf_oxide",
+        "0.1.0",
+        "96a2c3bebab49ec5568c84bd12df790e5cd6a6e29196870bd48b1f748a39f40e",
+    ),
 )
 #: Files smaller than this are fixtures of a single feature (an annotation, an image), not
 #: documents.
@@ -78,10 +110,10 @@ json.dump(out, sys.stdout)
 
 
 def _fetch(project: str, version: str, sha256: str) -> Path:
-    """The source distribution, downloaded once and checked against its hash."""
-    target = CACHE / f"{project}-{version}.tar.gz"
+    """The package, downloaded once and checked against its hash."""
+    target = CACHE / f"{_slug(project)}-{version}.tar.gz"
     if not target.exists():
-        url = _sdist_url(project, version)
+        url = _package_url(project, version)
         CACHE.mkdir(parents=True, exist_ok=True)
         with urllib.request.urlopen(url, timeout=300) as resp:
             target.write_bytes(resp.read())
@@ -90,6 +122,24 @@ def _fetch(project: str, version: str, sha256: str) -> Path:
         target.unlink()
         raise SystemExit(f"{target.name}: SHA-256 {digest}, expected {sha256}")
     return target
+
+
+def _slug(project: str) -> str:
+    """``project`` as a file name (``npm:@scope/name`` as ``npm-@scope-name``)."""
+    return project.replace(":", "-").replace("/", "-")
+
+
+def _package_url(project: str, version: str) -> str:
+    """Where the registry keeps the version's package (npm tarballs and crates are
+    gzipped tar archives at addresses the registries fix)."""
+    registry, _, name = project.rpartition(":")
+    if registry == "npm":
+        return f"https://registry.npmjs.org/{name}/-/{name.rpartition('/')[2]}-{version}.tgz"
+    if registry == "crates":
+        return f"https://static.crates.io/crates/{name}/{name}-{version}.crate"
+    if registry:
+        raise SystemExit(f"{project}: unknown registry {registry!r}")
+    return _sdist_url(name, version)
 
 
 def _sdist_url(project: str, version: str) -> str:
@@ -111,8 +161,21 @@ def _sdist_url(project: str, version: str) -> str:
     raise SystemExit(f"{project} {version}: no source distribution found on PyPI")
 
 
-def _pdfs(archive: Path) -> list[Path]:
-    """The archive's PDFs of ``MIN_BYTES`` or more, extracted beside it."""
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def known_pdfs(corpus: Path) -> frozenset[str]:
+    """The SHA-256 of every PDF under ``corpus`` (none when it is missing): a package may
+    ship a file the corpus holds too (npm's pdf-parse ships pdf.js's tracemonkey paper)."""
+    if not corpus.is_dir():
+        return frozenset()
+    return frozenset(_digest(p) for p in corpus.rglob("*") if p.suffix.lower() == ".pdf")
+
+
+def _pdfs(archive: Path, known: frozenset[str] = frozenset()) -> list[Path]:
+    """The archive's PDFs of ``MIN_BYTES`` or more, extracted beside it, but those whose
+    content is in ``known``."""
     where = archive.with_suffix("").with_suffix("")
     if not where.exists():
         with tarfile.open(archive) as tar:
@@ -120,7 +183,14 @@ def _pdfs(archive: Path) -> list[Path]:
                 m for m in tar.getmembers() if m.isfile() and m.name.lower().endswith(".pdf")
             ]
             tar.extractall(where, members=members, filter="data")
-    return sorted(p for p in where.rglob("*.pdf") if p.stat().st_size >= MIN_BYTES)
+    return sorted(
+        p
+        for p in where.rglob("*")
+        if p.suffix.lower() == ".pdf"
+        and p.is_file()
+        and p.stat().st_size >= MIN_BYTES
+        and _digest(p) not in known
+    )
 
 
 def _pdfium(paths: list[Path], pages: int) -> dict[str, str]:
@@ -181,6 +251,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--markdown", type=Path, help="keep each checkout's Markdown of every file under DIR"
     )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=ROOT.parent / "shared" / "corpus",
+        help="files also in this corpus are left out (default: ../shared/corpus)",
+    )
+    parser.add_argument(
+        "--only", action="append", help="measure this project of SOURCES only (repeatable)"
+    )
     args = parser.parse_args(argv)
     from benchmarks.metrics.text import indel_similarity
 
@@ -188,14 +267,17 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, dict[str, list[float]]] = {}
     per_file: dict[str, list[float]] = {}
     changed: list[str] = []
+    known = known_pdfs(args.corpus)
     for project, version, sha256 in SOURCES:
-        paths = _pdfs(_fetch(project, version, sha256))
+        if args.only and project not in args.only:
+            continue
+        paths = _pdfs(_fetch(project, version, sha256), known)
         reference = _pdfium(paths, args.pages)
         first: dict[str, dict[str, object]] = {}
         for k, src in enumerate(srcs):
             read = _pdfthin(src, paths, args.pages)
             if args.markdown is not None:
-                _keep_markdown(args.markdown / str(k) / project, read)
+                _keep_markdown(args.markdown / str(k) / _slug(project), read)
             if k == 0:
                 first = read
             elif k == len(srcs) - 1:

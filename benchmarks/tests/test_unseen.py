@@ -1,6 +1,6 @@
-"""The unseen-documents benchmark's offline parts: finding a release's source distribution on
-PyPI (the version's page, else the project's when it is that version) and taking the PDFs
-out of it."""
+"""The unseen-documents benchmark's offline parts: finding a release's package (PyPI's source
+distribution: the version's page, else the project's when it is that version; npm's tarball,
+a crate) and taking the PDFs out of it, but the ones the corpus holds."""
 
 from __future__ import annotations
 
@@ -73,6 +73,40 @@ def test_the_pdfs_of_a_source_distribution_are_taken_out(tmp_path: Path) -> None
             info.size = size
             tar.addfile(info, io.BytesIO(b"%" * size))
     assert [p.name for p in unseen._pdfs(archive)] == ["big.pdf"]
+
+
+def test_npm_packages_and_crates_are_found_at_their_registries_addresses() -> None:
+    assert (
+        unseen._package_url("npm:pdf-parse", "1.1.1")
+        == "https://registry.npmjs.org/pdf-parse/-/pdf-parse-1.1.1.tgz"
+    )
+    assert (
+        unseen._package_url("npm:@scope/demo", "2.0")
+        == "https://registry.npmjs.org/@scope/demo/-/demo-2.0.tgz"
+    )
+    assert (
+        unseen._package_url("crates:lopdf", "0.34.0")
+        == "https://static.crates.io/crates/lopdf/lopdf-0.34.0.crate"
+    )
+    with pytest.raises(SystemExit):
+        unseen._package_url("cpan:demo", "1.0")
+    assert unseen._slug("npm:@scope/demo") == "npm-@scope-demo"
+
+
+def test_a_pdf_the_corpus_holds_too_is_left_out(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus" / "pdfjs"
+    corpus.mkdir(parents=True)
+    shared = b"%PDF-1.4 shared" + b"%" * unseen.MIN_BYTES
+    (corpus / "tracemonkey.pdf").write_bytes(shared)
+    archive = tmp_path / "npm-demo-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, data in (("01-valid.pdf", shared), ("02-valid.PDF", b"%" * unseen.MIN_BYTES)):
+            info = tarfile.TarInfo(f"package/test/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    known = unseen.known_pdfs(tmp_path / "corpus")
+    assert [p.name for p in unseen._pdfs(archive, known)] == ["02-valid.PDF"]
+    assert unseen.known_pdfs(tmp_path / "missing") == frozenset()
 
 
 def test_files_whose_markdown_or_error_differs_are_named() -> None:
