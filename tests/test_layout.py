@@ -652,6 +652,18 @@ def test_soft_hyphens_drawn_on_the_page_are_hyphens() -> None:
     assert "\u00ad" not in md
 
 
+def test_fullwidth_punctuation_stays_as_drawn_and_presentation_forms_are_read() -> None:
+    # Chinese and Japanese text set their punctuation fullwidth ("，" "（" "："), as the text
+    # a reader copies has it (NFKC made them ASCII); halfwidth katakana, an Arabic letter's
+    # contextual form and a ligature are ways of drawing a letter, read as that letter.
+    runs = words("稻種經選種後，任選下表（一種）藥劑：２０２４年", 50, 100)
+    runs += words("\uff76\uff80\uff76\uff85 \ufe8d\ufedf\ufecb\ufeae\ufe91\ufef4\ufe94 \ufb01le", 50, 112)
+    (md,) = markdown(page(runs))
+    assert "稻種經選種後，任選下表（一種）藥劑：２０２４年" in md
+    assert "カタカナ" in md and "ﺍﻟﻌﺮﺑﻴﺔ" not in md and "file" in md
+    assert "العربية" in md or "ةيبرعلا" in md
+
+
 @pytest.mark.parametrize(("opening", "goes_on"), [("be", True), ("Be", False)])
 def test_a_sentence_broken_at_a_columns_foot_goes_on_at_the_next_columns_top(
     opening: str, goes_on: bool

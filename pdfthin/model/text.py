@@ -1,7 +1,8 @@
 """Text clean-up shared by the layout and the Markdown writer.
 
 - ligatures expanded (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ), compatibility presentation forms normalised (NFKC on the
-  presentation-form blocks only, so superscripts and fractions keep their meaning);
+  presentation-form blocks only, so superscripts and fractions keep their meaning, and not on
+  the fullwidth forms: "，" and "（" are Chinese and Japanese text's own punctuation);
 - control characters, U+FFFD and private-use code points removed: they are never text;
 - a soft hyphen drawn on the page is the hyphen it shows (a producer that maps its hyphen
   glyph to U+00AD: "Arabo-Islamic"; at a line's end, hyphenation, joined below);
@@ -29,10 +30,14 @@ LIGATURES = {
 }
 
 # Presentation-form blocks whose NFKC form is the same text: Alphabetic Presentation Forms,
-# Arabic Presentation Forms A and B, CJK Compatibility Forms, Small Form Variants,
-# Halfwidth and Fullwidth Forms, CJK Compatibility Ideographs.
+# Arabic Presentation Forms A and B, CJK Compatibility Forms (vertical forms), Small Form
+# Variants, the halfwidth forms (katakana, Hangul, signs), CJK Compatibility Ideographs.
+# The fullwidth forms (U+FF01-FF60, U+FFE0-FFE6) are left as drawn: CJK text sets its
+# punctuation fullwidth, as the text a reader copies from the page has it (search and quote
+# matching fold them, :mod:`pdfthin.operations.search_index`).
 _PRESENTATION = re.compile(
-    "[\ufb00-\ufb4f\ufb50-\ufdff\ufe30-\ufe4f\ufe50-\ufe6f\ufe70-\ufeff\uff00-\uffef\uf900-\ufaff]+"
+    "[\ufb00-\ufb4f\ufb50-\ufdff\ufe30-\ufe4f\ufe50-\ufe6f\ufe70-\ufeff\uff61-\uffdc"
+    "\uffe8-\uffee\uf900-\ufaff]+"
 )
 # Controls (except tab and newline), U+FFFD, private use, unassigned surrogates, and the
 # zero-width characters that only confuse search.
