@@ -387,10 +387,13 @@ def _pieces(
     cells: list[tuple[int, int]],
     hard: list[bool],
     touched: list[tuple[int, int]] | None = None,
+    ends: dict[int, set[int]] | None = None,
 ) -> dict[int, str]:
     """``ln``'s text by cell (keyed by the cell's first column). Across ruled boundaries the
     words are shared out; across unruled ones only when the words clearly fit the cells,
-    else the line is one cell's text."""
+    else the line is one cell's text: the first cell's in a grid (a wrapped line of a cell
+    spanning columns); between whitespace columns, whose lines' right ends are ``ends``,
+    the one ``_holding`` says."""
     if touched is None:
         touched = _touched(ln, xs, cells)
     if not touched:
@@ -407,12 +410,48 @@ def _pieces(
     if len(groups) == 1:
         split = soft_split(ln, [(xs[a], xs[b]) for a, b in touched])
         if split is None:
-            return {touched[0][0]: ln.text}
+            return {touched[0][0] if ends is None else _holding(ln, xs, touched, ends): ln.text}
         return {a: t for (a, _), t in zip(touched, split, strict=True) if t}
     # Past the table's edge a line can only be stretched trailing space.
     clipped = replace(ln, x1=min(ln.x1, xs[-1]))
     texts = share_words(clipped, [(xs[g[0][0]], xs[g[-1][1]]) for g in groups])
     return {g[0][0]: t for g, t in zip(groups, texts, strict=True) if t}
+
+
+def _holding(
+    ln: Line, xs: list[float], touched: list[tuple[int, int]], ends: dict[int, set[int]]
+) -> int:
+    """The cell a word kept whole over several unruled cells goes to: the one holding more
+    than half of it when the word ends where that cell's own lines end (``ends``: their
+    right edges by cell, in buckets of ``CELL_START_EM``), a column's title wider than its
+    right-aligned figures, reaching back over the gap before them; else, and for a line of
+    several words (two cells' texts run together, a title over several columns), the
+    first."""
+    first = touched[0][0]
+    if len(ln.text.split()) > 1:
+        return first
+    half = (ln.x1 - ln.x0) / 2
+    bucket = int(ln.x1 // (CELL_START_EM * (ln.size or 1.0)))
+    for a, b in touched[1:]:
+        if min(ln.x1, xs[b]) - max(ln.x0, xs[a]) > half:
+            own = ends.get(a, set())
+            return a if {bucket - 1, bucket, bucket + 1} & own else first
+    return first
+
+
+def _right_ends(
+    rows: list[list[Line]], xs: list[float], cells: list[tuple[int, int]]
+) -> dict[int, set[int]]:
+    """For ``_holding``: where the lines that stay inside one cell end, by cell, in buckets
+    of ``CELL_START_EM`` of each line's size."""
+    ends: dict[int, set[int]] = {}
+    for row in rows:
+        for ln in row:
+            touched = _touched(ln, xs, cells)
+            if len(touched) == 1:
+                step = CELL_START_EM * (ln.size or 1.0)
+                ends.setdefault(touched[0][0], set()).add(int(ln.x1 // step))
+    return ends
 
 
 def _touched(ln: Line, xs: list[float], cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -912,6 +951,7 @@ def _aligned_columns(
         return None
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
+    ends = _right_ends(rows, xs, cells)
     em = _median_size([ln for row in rows for ln in row])
     measures = _Measures(CELL_START_EM * em, [ln for row in rows for ln in row])
     grid: list[list[str]] = []
@@ -929,7 +969,7 @@ def _aligned_columns(
         whole = []
         for ln in sorted(row, key=attrgetter("x0")):
             touched = _touched(ln, xs, cells)
-            pieces = _pieces(ln, xs, cells, hard, touched)
+            pieces = _pieces(ln, xs, cells, hard, touched, ends)
             placed.append((ln, pieces))
             if len(pieces) == 1:
                 (c,) = pieces
