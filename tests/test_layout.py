@@ -657,7 +657,8 @@ def test_fullwidth_punctuation_stays_as_drawn_and_presentation_forms_are_read() 
     # a reader copies has it (NFKC made them ASCII); halfwidth katakana, an Arabic letter's
     # contextual form and a ligature are ways of drawing a letter, read as that letter.
     runs = words("稻種經選種後，任選下表（一種）藥劑：２０２４年", 50, 100)
-    runs += words("\uff76\uff80\uff76\uff85 \ufe8d\ufedf\ufecb\ufeae\ufe91\ufef4\ufe94 \ufb01le", 50, 112)
+    halfwidth, contextual = "\uff76\uff80\uff76\uff85", "\ufe8d\ufedf\ufecb\ufeae\ufe91\ufef4\ufe94"
+    runs += words(f"{halfwidth} {contextual} \ufb01le", 50, 112)
     (md,) = markdown(page(runs))
     assert "稻種經選種後，任選下表（一種）藥劑：２０２４年" in md
     assert "カタカナ" in md and "ﺍﻟﻌﺮﺑﻴﺔ" not in md and "file" in md
