@@ -149,6 +149,31 @@ def test_a_table_without_rulings_comes_from_the_tree() -> None:
     assert "| Costs | 80 | 90 |" in md
 
 
+def test_a_box_tagged_as_a_one_cell_table_reads_as_its_paragraphs() -> None:
+    """A notice framed in a one-cell ``Table`` (the PDF specification's disclaimer page):
+    its lines top to bottom (sorted by where they start, they were shuffled); a row of a
+    centred cell and a value keeps each cell's lines top to bottom on one line."""
+    notice = [("Disclaimer", 240, 720, 10)]
+    notice += [(f"Notice line {i} of the first paragraph", 72 + (i % 2) * 6, 700 - 12 * i, 10)
+               for i in range(3)]  # fmt: skip
+    notice += [(f"Second paragraph line {i} here", 72, 640 - 12 * i, 10) for i in range(2)]
+    centred = [("Centred", 90, 560, 10), ("label here", 84, 548, 10), ("42", 300, 560, 10)]
+    tree: StructNode = (
+        "Document",
+        [
+            ("Table", [("TR", [("TD", [("P", [0]), ("P", [1, 2, 3]), ("P", [4, 5])])])]),
+            ("Table", [("TR", [("TD", [("P", [6, 7])]), ("TD", [("P", [8])])])]),
+        ],
+    )
+    data = _tagged_pdf(notice + centred, tree)
+    assert _decision(data) == "tree used"
+    md = _markdown(data)
+    order = ["Disclaimer", "Notice line 0", "Notice line 1", "Notice line 2", "Second paragraph"]
+    assert [md.index(t) for t in order] == sorted(md.index(t) for t in order), md
+    assert "of the first paragraph\nSecond paragraph line 0" in md  # not one line: a block
+    assert "Centred label here 42" in md
+
+
 def test_list_items_come_from_the_tree() -> None:
     lines = [("Apples", 72, 700, 10), ("Pears", 72, 686, 10)]
     tree: StructNode = ("Document", [("L", [("LI", [("LBody", [0])]), ("LI", [("LBody", [1])])])])

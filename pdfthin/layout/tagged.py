@@ -410,7 +410,16 @@ def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list
     label stays with its values (docs/design.md, invariant 16)."""
     grid = _grid(elements, rows)
     if not _tabular(grid):
-        return [_row_line(row) for row in rows.values()]
+        out: list[Block] = []
+        for row in rows.values():
+            if len(row) == 1:
+                # One cell: a box drawn around text (a notice, a form's question and its
+                # answer), its lines top to bottom as one block (its paragraphs apart, a
+                # short answer in a larger type would pass for a heading).
+                out.append(_block(sorted(row[0].lines, key=_top_left)))
+            else:
+                out.append(_row_line(row))
+        return out
     table = _block([ln for cells in rows.values() for c in cells for ln in c.lines], "table")
     table.rows = grid
     return [table]
@@ -465,9 +474,16 @@ def _one_band(row: list[_Piece]) -> bool:
     return top < bottom
 
 
+def _top_left(line: Line) -> tuple[float, float]:
+    return line.y0, line.x0
+
+
 def _row_line(row: list[_Piece]) -> Block:
-    """A table row kept as one line of text: its cells left to right."""
-    lines = sorted((ln for cell in row for ln in cell.lines), key=lambda ln: (ln.x0, ln.y0))
+    """A table row kept as one line of text: its cells left to right, each cell's lines
+    top to bottom (sorting all the lines by where they start would shuffle a cell's lines
+    that start at different places, a centred cell's)."""
+    cells = sorted(row, key=lambda cell: min(ln.x0 for ln in cell.lines))
+    lines = [ln for cell in cells for ln in sorted(cell.lines, key=_top_left)]
     block = _block(lines)
     first = lines[0]
     text = " ".join(ln.text for ln in lines)
