@@ -222,6 +222,12 @@ def _from_grid(
         baselines = _rows(band)
         hard = [bool(ruled[k]) and grid.vrule[r][ruled[k] - 1] for k in range(len(xs))]
         cells = _band_cells(baselines, xs, hard)
+        if r == min(bands) and len(bands) > 2 and _titles(grid, xs, cells, baselines):
+            # The grid's first band is one cell across the whole table holding one line:
+            # the table's title, read as a paragraph over it, not a row of one cell.
+            title = {id(ln) for ln in band}
+            members = [ln for ln in members if id(ln) not in title]
+            continue
         items = [(ln, _pieces(ln, xs, cells, hard)) for ln in band]
         records[r] = _records(items, header=r == min(bands))
     _merge_down(grid, xs, records)
@@ -235,6 +241,20 @@ def _from_grid(
         _gave_up(failed, grid, "empty_cells")
         return replace(block, kind="chart", rows=None)
     return block
+
+
+def _titles(
+    grid: Grid, xs: list[float], cells: list[tuple[int, int]], baselines: list[list[Line]]
+) -> bool:
+    """Whether a band of ``grid`` whose cells are ``cells`` is one cell spanning every
+    column of a table of several, holding a single line."""
+    return (
+        len(xs) > 2
+        and cells == [(0, len(xs) - 1)]
+        and xs[0] <= grid.xs[0]
+        and len(baselines) == 1
+        and len(baselines[0]) == 1
+    )
 
 
 def _outside_labels(
