@@ -174,6 +174,30 @@ def test_a_box_tagged_as_a_one_cell_table_reads_as_its_paragraphs() -> None:
     assert "Centred label here 42" in md
 
 
+@pytest.mark.parametrize("centred", [True, False])
+def test_a_title_tagged_as_the_tables_first_row_is_read_over_it(centred: bool) -> None:
+    """A report's producer tags the title centred over its table as one cell of the first
+    row (the last one, in a voter-registration report): a paragraph over the table, not a
+    header row of one filled cell. A first row's one cell that is not centred over the
+    table stays its row."""
+    title = ("District 1 totals", 250 if centred else 72, 720, 10)
+    lines = [title] + [
+        (text, x, 700 - 14 * r, 10)
+        for r, row in enumerate([("County", "Active", "Total"), ("Cedar", "3069", "12794"),
+                                 ("Clinton", "8526", "33680")])
+        for text, x in zip(row, (72, 250, 450), strict=True)
+    ]  # fmt: skip
+    rows = [("TR", [("TD", []), ("TD", []), ("TD", [0])])]
+    rows += [("TR", [("TD", [1 + 3 * r + c]) for c in range(3)]) for r in range(3)]
+    data = _tagged_pdf(lines, ("Document", [("Table", rows)]))
+    assert _decision(data) == "tree used"
+    md = _markdown(data)
+    assert "| County | Active | Total |" in md
+    assert "| Cedar | 3069 | 12794 |" in md
+    assert ("| District 1 totals |" in md) is not centred
+    assert md.index("District 1 totals") < md.index("County")
+
+
 def test_list_items_come_from_the_tree() -> None:
     lines = [("Apples", 72, 700, 10), ("Pears", 72, 686, 10)]
     tree: StructNode = ("Document", [("L", [("LI", [("LBody", [0])]), ("LI", [("LBody", [1])])])])

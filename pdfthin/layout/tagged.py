@@ -26,7 +26,7 @@ from pdfthin.layout.blocks import build_blocks, rejoin_rows
 from pdfthin.layout.lines import GUTTER_GAP_EM, build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.structure import release_spans
-from pdfthin.layout.tables.find import find_tables
+from pdfthin.layout.tables.find import SPAN_CENTRE_EM, find_tables
 from pdfthin.layout.types import Block, Line
 
 if TYPE_CHECKING:
@@ -408,6 +408,11 @@ def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list
     """A table's cells as a table block, rows and columns as the tree has them; when it is
     not at least two rows of two filled cells, each row as one line of text, so a row's
     label stays with its values (docs/design.md, invariant 16)."""
+    title = _title_row(rows)
+    if title is not None:
+        # The first row is the table's title, centred over it: a paragraph above it.
+        below = {r: cells for r, cells in rows.items() if cells is not title}
+        return [_block(sorted(title[0].lines, key=_top_left)), *_table(elements, below)]
     grid = _grid(elements, rows)
     if not _tabular(grid):
         out: list[Block] = []
@@ -423,6 +428,23 @@ def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list
     table = _block([ln for cells in rows.values() for c in cells for ln in c.lines], "table")
     table.rows = grid
     return [table]
+
+
+def _title_row(rows: dict[int, list[_Piece]]) -> list[_Piece] | None:
+    """The table's first row when it is its title: one cell holding one line, centred
+    (within ``SPAN_CENTRE_EM``) over the table's other rows, two or more of several cells
+    each (a producer may tag a title spread over the table as any one of a row's cells)."""
+    if len(rows) < 3:
+        return None
+    first, *others = rows.values()
+    if len(first) != 1 or len(first[0].lines) != 1 or sum(len(r) >= 2 for r in others) < 2:
+        return None
+    line = first[0].lines[0]
+    rest = [ln for row in others for cell in row for ln in cell.lines]
+    middle = (min(ln.x0 for ln in rest) + max(ln.x1 for ln in rest)) / 2
+    if abs((line.x0 + line.x1) / 2 - middle) > SPAN_CENTRE_EM * (line.size or 1.0):
+        return None
+    return first
 
 
 def _tabular(grid: list[list[str]]) -> bool:
