@@ -161,6 +161,32 @@ def test_unruled_columns_inside_a_ruled_grid() -> None:
     ]
 
 
+@pytest.mark.parametrize("merged", [True, False])
+def test_a_grids_first_band_across_every_column_is_its_title(merged: bool) -> None:
+    # A report's lattice opens with one cell across the table holding its title: a
+    # paragraph over the table, not a header row of one filled cell. Where the column rules
+    # divide that band too, its one line is a cell like any other.
+    xs, ys = [50, 150, 250, 350], [80, 100, 120, 140, 160]
+    rules = [(xs[0], y, xs[-1], y) for y in ys]
+    rules += [(x, ys[1] if merged and x not in (xs[0], xs[-1]) else ys[0], x, ys[-1]) for x in xs]
+    lines = [ln("Registered voters", 160, 94)]
+    for i, row in enumerate([("County", "Active", "Total"), ("Cedar", "3069", "12794"),
+                             ("Clinton", "8526", "33680")]):  # fmt: skip
+        lines += [ln(text, x + 5, 114 + 20 * i) for text, x in zip(row, xs, strict=False)]
+    tables, rest = find_tables(lines, rules)
+    assert len(tables) == 1
+    rows = tables[0].rows
+    assert rows is not None and rows[-2:] == [
+        ["Cedar", "3069", "12794"],
+        ["Clinton", "8526", "33680"],
+    ]
+    if merged:
+        assert rows[0] == ["County", "Active", "Total"]
+        assert [line.text for line in rest] == ["Registered voters"]
+    else:
+        assert rows[0] == ["", "Registered voters", ""] and rest == []
+
+
 def test_records_in_one_ruled_band_become_rows() -> None:
     # Only a header rule: the body rows are one band, but values stack in their columns.
     rules = [(50, y, 350, y) for y in (100, 120, 170)]
@@ -440,6 +466,27 @@ def _grouped_table(
                 lines.append(ln(value, right - 20, y, width=20))
             y += 14
     return lines
+
+
+@pytest.mark.parametrize("title", ["Precincts", "Registrations"])
+def test_a_column_title_wider_than_its_figures_is_that_columns(title: str) -> None:
+    # A voter-registration report: "Precincts" set over right-aligned figures, wider than
+    # them, reaching back over the gap before them (past where the whitespace between the
+    # columns puts the boundary). Ending where the figures end, it is their column's
+    # title; a longer word from the same place, ending two ems past them (most of it over
+    # their column still), has nothing tying it to that column and stays in the first.
+    lines = [ln("County", 50, 100), ln(title, 85, 100), ln("Democratic", 210, 100)]
+    rows = [("Apache", "44", "27,462"), ("Maricopa", "906", "733,721"), ("Pima", "278", "245,367")]
+    rows += [("Yuma", "47", "31,798")]
+    for i, (a, b, c) in enumerate(rows):
+        y = 114 + 14 * i
+        lines += [ln(a, 50, y), ln(b, 130 - 5 * len(b), y), ln(c, 260 - 5 * len(c), y)]
+    table = only_table(lines, [])
+    assert table.rows is not None and table.rows[1] == ["Apache", "44", "27,462"]
+    if title == "Precincts":
+        assert table.rows[0] == ["County", "Precincts", "Democratic"]
+    else:
+        assert table.rows[0] == ["County Registrations", "", "Democratic"]
 
 
 def test_group_titles_centred_across_a_table_are_rows_of_their_own() -> None:
