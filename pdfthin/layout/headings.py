@@ -42,7 +42,7 @@ FURNITURE_BAND = 0.12
 NOTE_SIZE_RATIO = 0.9
 #: What opens a footnote, besides its number.
 _NOTE_MARKS = frozenset(NOTE_SIGNS + "¹²³⁴⁵⁶⁷⁸⁹")
-_NO_MARKS = str.maketrans(dict.fromkeys(NOTE_SIGNS + "¹²³⁴⁵⁶⁷⁸⁹⁰∗", None))
+_NO_MARKS = str.maketrans(dict.fromkeys(_NOTE_MARKS | {"⁰", "∗"}, None))
 #: The first pages of a document, where a title page may stand (see ``_title_pages``).
 TITLE_PAGES = 6
 #: Unnumbered headings made of body-size bold or another typeface stay short.
@@ -598,15 +598,20 @@ _NAME_WORD = re.compile(
     r"|(?:[A-Z]\.-?)+|van|von|de|der|den|da|di|du|del|la|le)$"
 )
 _INITIAL = re.compile(r"^(?:[A-Z]\.-?)+$")
+# Affiliation letters after a name, as set on the line when their superscript size is lost
+# ("Yunus Özen a,b,n, Nihan Akın a,b"): single lower-case letters apart by commas, then the
+# next name's comma or the line's end.
+_AFFILIATIONS = re.compile(r"(?<=[^\W\d_])\s+[a-z](?:\s?,\s?[a-z])*(?=\s*,\s|\s*$)")
 
 
 def _byline(text: str) -> bool:
     """Whether ``text`` is a byline: two or more names of two to four words each, apart by
-    commas or "and", with an initial, a note mark or a particle among them ("Miguel M.
-    Terradas, Antoine Asselin et David Poulin-Latulippe", "Qwen Team, Alibaba Group∗").
+    commas or "and", with an initial, a note mark, affiliation letters or a particle among
+    them ("Miguel M. Terradas, Antoine Asselin et David Poulin-Latulippe", "Qwen Team,
+    Alibaba Group∗", "Yunus Özen a,b,n, Nihan Akın a,b").
     Capitalised words apart by commas and nothing more are as likely a section's title
     ("Machine Learning, Deep Learning and Reinforcement Learning"): it stays one."""
-    bare = text.translate(_NO_MARKS)
+    bare = _AFFILIATIONS.sub("", text.translate(_NO_MARKS))
     marked = len(bare) < len(text)
     parts = [part for part in _BYLINE_SPLIT.split(bare.strip()) if part]
     if len(parts) < 2:
