@@ -198,6 +198,30 @@ def test_a_title_tagged_as_the_tables_first_row_is_read_over_it(centred: bool) -
     assert md.index("District 1 totals") < md.index("County")
 
 
+def test_cells_the_tree_shifts_a_column_over_stand_where_the_page_shows_them() -> None:
+    """A description merged down over two rows without ``/RowSpan``: the tree lists the
+    second row with an empty kid first, shifting its cells a column right. The rows that
+    fill every column show where the columns are; the second row's cells go there, the
+    description's column left empty under it. A cell across columns is a merged one and
+    stays."""
+    header = [("Name", 72, 720, 10), ("Type", 200, 720, 10), ("Description", 300, 720, 10)]
+    first = [("Feature ID", 72, 700, 10), ("Number", 200, 700, 10), ("A record id", 300, 700, 10)]
+    second = [("Feature Name", 72, 686, 10), ("Character", 200, 686, 10)]
+    third = [("State", 72, 666, 10), ("Character", 200, 666, 10), ("A state code", 300, 666, 10)]
+    note = [("A note set across the whole table on one line of its own", 72, 646, 10)]
+    lines = header + first + second + third + note
+    rows = [("TR", [("TD", [3 * r + c]) for c in range(3)]) for r in range(2)]
+    rows.append(("TR", [("TD", []), ("TD", [6]), ("TD", [7])]))
+    rows.append(("TR", [("TD", [8 + c]) for c in range(3)]))
+    rows.append(("TR", [("TD", [11])]))  # across the columns: stays where the tree has it
+    data = _tagged_pdf(lines, ("Document", [("Table", rows)]))
+    assert _decision(data) == "tree used"
+    md = _markdown(data)
+    assert "| Feature Name | Character |  |" in md
+    assert "| State | Character | A state code |" in md
+    assert "| A note set across the whole table on one line of its own |  |  |" in md
+
+
 def test_list_items_come_from_the_tree() -> None:
     lines = [("Apples", 72, 700, 10), ("Pears", 72, 686, 10)]
     tree: StructNode = ("Document", [("L", [("LI", [("LBody", [0])]), ("LI", [("LBody", [1])])])])

@@ -16,6 +16,7 @@ it. ``IGNORE_ENV`` turns the tree off (the benchmark measures the geometric path
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -459,10 +460,12 @@ def _grid(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[
     as it spans (``/ColSpan``); a kid with no text on the page (an empty cell) takes one.
     Rows padded to one width, columns empty in every row left out."""
     grid: list[list[str]] = []
+    places: list[dict[int, _Piece]] = []  # each row's cells of one column, by column
     covered: dict[int, int] = {}  # column -> rows still covered by a cell from above
     for row in rows.values():
         by_place = {elements[c.element].position: c for c in row}
         texts: list[str] = []
+        placed: dict[int, _Piece] = {}
         column = 0
         for place in range(max(by_place) + 1):
             while covered.get(column, 0) > 0:
@@ -475,17 +478,58 @@ def _grid(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[
             texts += [""] * (column + colspan - len(texts))
             if cell is not None:
                 texts[column] = " ".join(ln.text for ln in cell.lines)
+                if colspan == 1:
+                    placed[column] = cell
             for c in range(column, column + colspan):
                 covered[c] = max(covered.get(c, 0), rowspan)
             column += colspan
         covered = {c: n - 1 for c, n in covered.items() if n > 1}
         grid.append(texts)
+        places.append(placed)
     width = max(len(r) for r in grid)
+    _by_geometry(grid, places, width)
     grid = [r + [""] * (width - len(r)) for r in grid]
     # Columns empty in every row (cells the page leaves blank, or kids that are no cells)
     # are left out, as geometry's tables leave them out.
     keep = [c for c in range(width) if any(r[c] for r in grid)] or [0]
     return [[r[c] for c in keep] for r in grid]
+
+
+def _by_geometry(grid: list[list[str]], places: list[dict[int, _Piece]], width: int) -> None:
+    """Rows whose cells the tree puts in columns they do not stand in, put where they stand.
+    A producer that merges a cell down over rows without ``/RowSpan`` lists the rows under
+    it with fewer cells, or with an empty kid first, and every cell after shifts a column
+    over. Where the rows that fill every column (their cells one column wide) show where
+    each column lies, a row whose cells each stand inside one of those columns, in order,
+    takes its cells' texts there."""
+    full = [p for p, texts in zip(places, grid, strict=True) if len(p) == width == len(texts)]
+    if len(full) < 2:
+        return
+    lefts = [median(_box(p[c].lines)[0] for p in full) for c in range(width)]
+    rights = [median(_box(p[c].lines)[2] for p in full) for c in range(width)]
+    if any(rights[c] >= lefts[c + 1] for c in range(width - 1)):
+        return  # columns that overlap place nothing
+    bounds = [(rights[c] + lefts[c + 1]) / 2 for c in range(width - 1)]
+    for k, placed in enumerate(places):
+        if not placed or len(placed) == width:
+            continue
+        where = {}
+        for c, cell in placed.items():
+            x0, _, x1, _ = _box(cell.lines)
+            where[c] = bisect.bisect_right(bounds, x0)
+            if bisect.bisect_right(bounds, x1) != where[c]:
+                where = {}  # a cell across columns: a merged one, whatever the tree says
+                break
+        if not where:
+            continue
+        moved = [where[c] for c in sorted(placed)]
+        if moved == sorted(placed) or len(set(moved)) < len(moved) or moved != sorted(moved):
+            continue
+        row = grid[k] + [""] * (width - len(grid[k]))
+        if any(row[c] and c not in placed for c in moved):
+            continue  # (a cell spanning columns stands there)
+        texts = {where[c]: row[c] for c in placed}
+        grid[k] = [texts.get(c, "" if c in placed else row[c]) for c in range(width)]
 
 
 def _one_band(row: list[_Piece]) -> bool:
