@@ -432,6 +432,26 @@ def test_content_streams_are_joined_with_whitespace() -> None:
     assert [r.text for r in page.runs] == ["A", "B"]
 
 
+@pytest.mark.parametrize("missing", [1, 3])
+def test_missing_content_streams_are_one_problem_with_their_count(missing: int) -> None:
+    # A truncated file's page lists streams that are not there: the ones that are still
+    # read, and the problem said once (a damaged file may list thousands), with the count.
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    b.add_page(b"BT /F1 10 Tf 72 700 Td (Kept) Tj ET", {"Font": {"F1": font}})
+    page_dict = b.get(b.page_refs[0])
+    page_dict["Contents"] = [page_dict["Contents"]] + [Ref(900 + i) for i in range(missing)]
+    page = open_pdf(b.build()).page(1)
+    assert [r.text for r in page.runs] == ["Kept"]
+    said = [p for p in page.problems if "content stream" in p]
+    expected = "a content stream is missing or is not a stream"
+    if missing > 1:
+        expected = (
+            f"{missing} of the page's {missing + 1} content streams are missing or are not streams"
+        )
+    assert said == [expected]
+
+
 def test_compressed_content_stream() -> None:
     b = PdfBuilder(compress=True)
     font = b.font_standard("Helvetica")

@@ -1585,11 +1585,14 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
     items = contents[:10_000] if isinstance(contents, list) else [contents]
     parts: list[bytes] = []
     problems: list[str] = []
+    missing = 0
     total = 0
     for item in items:
         obj = resolve(item)
         if not isinstance(obj, StreamObject):
-            problems.append("a content stream is missing or is not a stream")
+            missing += 1
+            if missing == 1:
+                problems.append("a content stream is missing or is not a stream")
             continue
         try:
             data = read_once(obj)
@@ -1609,4 +1612,9 @@ def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:
                 )
                 break
             parts.append(data)
+    if missing > 1:  # (said once, with the count: a damaged file may list thousands)
+        where = problems.index("a content stream is missing or is not a stream")
+        problems[where] = (
+            f"{missing} of the page's {len(items)} content streams are missing or are not streams"
+        )
     return b"\n".join(parts), problems
