@@ -814,3 +814,27 @@ def test_a_code_page_font_name_written_in_its_own_bytes_is_recognised() -> None:
 def test_other_fonts_keep_single_byte_codes(make: Callable[[PdfBuilder], Ref]) -> None:
     font = load(make)
     assert text(font, b"caf\xe9") == "café"
+
+
+@pytest.mark.parametrize("kind", ["simple", "one", "two", "lead"])
+def test_glyph_bytes_cut_a_string_where_split_reads_its_codes(kind: str) -> None:
+    # The interpreter shows a string glyph by glyph when wide spacing is taken back (see
+    # interpreter._glyph_by_glyph): the pieces are the codes split() reads, in order.
+    from pdfthin.engine.fonts.font import Font
+
+    font = Font("test")
+    font.simple = kind == "simple"
+    font.code_len = {"simple": 1, "one": 1, "two": 2, "lead": 0}[kind]
+    if kind == "lead":  # a codespace of one-byte codes below 0x80, two-byte ones above
+        font.lead_lengths = [1] * 128 + [2] * 128
+    data = bytes([0x41, 0x81, 0x42, 0x43, 0x90, 0x01, 0x44])
+    pieces = font.glyph_bytes(data)
+    codes = [int.from_bytes(p, "big") for p in pieces]
+    if kind == "simple":
+        assert pieces == [data[i : i + 1] for i in range(len(data))]
+    else:
+        assert codes == list(font.split(data))
+    if kind == "two":
+        assert b"".join(pieces) == data[:6]  # the odd last byte is no code
+    else:
+        assert b"".join(pieces) == data

@@ -212,6 +212,34 @@ def test_tj_advances_the_pen() -> None:
     assert page.runs[-1].x0 == pytest.approx(72 + 6.67 + 10)
 
 
+def test_wide_character_spacing_taken_back_by_kerns_shows_where_it_is_not() -> None:
+    # The PDF specification sets "1 Scope" as 1.8 Tc [(1S)1806(c)1805(o)1805(p)1800(e)] (at
+    # 1 pt, scaled by the text matrix): the spacing taken back after every glyph but the
+    # "1". The gap after it shows (a cut the engine joins back with a space); the rest is
+    # one word; the pen ends where the spacing puts it, the run's end with it.
+    page = page_of(b"BT /F1 10 Tf 18 Tc 72 700 Td [(1S)1800(c)1800(o)1800(p)1800(e)] TJ (x) Tj ET")
+    assert [r.text for r in page.runs] == ["1 Scope", "x"]
+    scope, x = page.runs
+    widths = 5.56 + 6.67 + 5.0 + 5.56 + 5.56 + 5.56
+    assert x.x0 == pytest.approx(72 + widths + 18 + 18, abs=0.01)
+    assert scope.x1 == pytest.approx(x.x0, abs=0.01)
+
+
+def test_wide_character_spacing_taken_back_nowhere_is_letter_spacing() -> None:
+    # A title letter-spaced by Tc, nothing taken back: one word; a small kern that does not
+    # take half of the spacing back changes nothing.
+    for array in (b"[(SPACED)]", b"[(SPA)-20(CED)]"):
+        run = one_run(page_of(b"BT /F1 10 Tf 3 Tc 72 700 Td " + array + b" TJ ET"))
+        assert run.text == "SPACED"
+
+
+def test_an_ellipsis_spaced_by_tc_keeps_a_word_after_it_whole() -> None:
+    # freeculture.pdf: 0.25 em of Tc taken back after "a" and "c": ". . . a co", and the
+    # last glyph's spacing is an advance, not a space before what follows ("mplete").
+    page = page_of(b"BT /F1 10 Tf 2.5 Tc 72 700 Td [(...a)250( c)250(o)] TJ ET")
+    assert one_run(page).text == ". . . a co"
+
+
 def test_operator_inside_tj_array_keeps_the_text() -> None:
     page = page_of(b"BT /F1 10 Tf 72 700 Td [(a) 0 Tc (b)] TJ ET")
     assert one_run(page).text == "ab"
@@ -1070,6 +1098,18 @@ def test_type0_page_text_and_counts() -> None:
     assert run.text == "漢字"
     assert (page.glyphs, page.unmapped_glyphs) == (3, 1)
     assert run.x1 - run.x0 == pytest.approx(10 + 5 + 10)
+
+
+def test_wide_spacing_taken_back_cuts_a_composite_fonts_string_at_its_codes() -> None:
+    # Two-byte codes: the string is cut glyph by glyph at code boundaries, not bytes, and
+    # an odd last byte (no whole code) is no glyph.
+    b = PdfBuilder()
+    font = b.font_type0(to_unicode={1: "漢", 2: "字", 3: "語"}, w=[1, [1000, 1000, 1000]])
+    content = b"BT /F1 10 Tf 5 Tc 72 700 Td [<00010002>500<000300>] TJ ET"
+    b.add_page(content, {"Font": {"F1": font}})
+    runs = open_pdf(b.build()).page(1).runs
+    assert "".join(r.text for r in runs).replace(" ", "") == "漢字語"
+    assert " ".join(r.text for r in runs) == "漢 字語"
 
 
 def test_vertical_type0_run() -> None:

@@ -29,7 +29,7 @@ from types import ModuleType
 ENV = "PDFTHIN_NATIVE"
 MODES = ("auto", "require", "off")
 #: The native module versions this package was written against (same answers, same API).
-COMPATIBLE = ("0.15.",)
+COMPATIBLE = ("0.16.",)
 #: What the engine calls; a module without them is from another release.
 _API = (
     "NativeFault",

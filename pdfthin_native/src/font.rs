@@ -202,6 +202,26 @@ impl Font {
 }
 
 impl Font {
+    /// `data` cut into its codes' bytes, one per glyph (`Font.glyph_bytes`: a composite
+    /// font's partial last two-byte code is left out, as `split` leaves it out).
+    pub fn glyph_bytes<'a>(&self, data: &'a [u8]) -> Vec<&'a [u8]> {
+        if self.simple || self.code_len == 1 {
+            return data.chunks(1).collect();
+        }
+        if self.code_len == 2 {
+            return data.chunks_exact(2).collect();
+        }
+        let mut out = Vec::with_capacity(data.len());
+        let mut i = 0;
+        while i < data.len() {
+            let step = usize::from(self.lead_lengths[usize::from(data[i])]);
+            let end = (i + step).min(data.len());
+            out.push(&data[i..end]);
+            i += step;
+        }
+        out
+    }
+
     fn split(&self, data: &[u8]) -> Vec<u32> {
         match self.code_len {
             2 => data

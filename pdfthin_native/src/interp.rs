@@ -57,6 +57,10 @@ pub struct Limits {
     /// `interpreter.SPACE_TOUCH_EM`: a blank string shown this close to where the last run
     /// ended is a word space after it.
     pub space_touch_em: f64,
+    /// `interpreter.TAKEN_BACK_SHARE`: character spacing wider than `space_gap_em` that a
+    /// `TJ` array's kerns take back by this share of it spaces only the glyphs it is not
+    /// taken back after.
+    pub taken_back_share: f64,
     /// The rest of the page's work budget (`interpreter.MAX_CONTENT_BYTES`, ...).
     pub budget: Budget,
 }
@@ -1064,7 +1068,7 @@ impl<'py> Interp<'py> {
         let font_index = self.gs.get().font.unwrap_or(MISSING);
         let font_obj = self.fonts[font_index].clone_ref(py);
         let font = font_obj.get();
-        let (fs, th, tc, tw) = (
+        let (fs, th, mut tc, tw) = (
             self.gs.get().fs,
             self.gs.get().th,
             self.gs.get().tc,
@@ -1090,6 +1094,21 @@ impl<'py> Interp<'py> {
             split_gap
         } else {
             self.limits.piece_gap_em * fs
+        };
+        // Wide character spacing that the kerns take back: glyph by glyph (see the Python
+        // interpreter's `_glyph_by_glyph`).
+        let spaced: Vec<Val>;
+        let wide = tc > 0.0 && fs > 0.0 && (if vertical { tc } else { tc * th }) > space_gap;
+        // The last glyph's spacing: an advance, no gap before anything.
+        let mut spacing = 0.0f64;
+        let items: &[Val] = if wide && takes_back(items, tc, fs, self.limits.taken_back_share) {
+            let (cut, last) = glyph_by_glyph(items, font, -tc * 1000.0 / fs);
+            spaced = cut;
+            spacing = last;
+            tc = 0.0;
+            &spaced
+        } else {
+            items
         };
         let mut joined = false;
         // Blank advance since the last inked glyph or cut: trailing spaces count as gap.
@@ -1181,6 +1200,13 @@ impl<'py> Interp<'py> {
                 }
                 _ => {}
             }
+        }
+        if spacing != 0.0 {
+            advance += if vertical {
+                -spacing / 1000.0 * fs
+            } else {
+                -spacing / 1000.0 * fs * th
+            };
         }
         if parts > 0 {
             self.emit(
@@ -2164,4 +2190,47 @@ fn rgb(values: &[Val], components: i64) -> Option<Rgb> {
             ]
         }
     })
+}
+
+/// Whether a kern of the `TJ` array takes back `share` of the character spacing `tc` or
+/// more (font size `fs`): `interpreter._takes_back`.
+fn takes_back(items: &[Val], tc: f64, fs: f64, share: f64) -> bool {
+    items
+        .iter()
+        .any(|item| matches!(item, Val::Num(x) if *x * fs / 1000.0 >= share * tc))
+}
+
+/// The `TJ` array with each string cut into its glyphs and the displacement `gap` (a kern,
+/// in thousandths of an em) after each glyph, added to the kern that follows; and the last
+/// glyph's `gap` when no kern follows it: `interpreter._glyph_by_glyph`.
+fn glyph_by_glyph(items: &[Val], font: &Font, gap: f64) -> (Vec<Val>, f64) {
+    let mut out: Vec<Val> = Vec::with_capacity(items.len() * 2);
+    // Whether `out` ends with a glyph's gap no kern was added to.
+    let mut bare = false;
+    for item in items {
+        match item {
+            Val::Str(bytes) => {
+                for glyph in font.glyph_bytes(bytes) {
+                    out.push(Val::Str(glyph.to_vec()));
+                    out.push(Val::Num(gap));
+                    bare = true;
+                }
+            }
+            Val::Num(x) => {
+                if let Some(Val::Num(last)) = out.last_mut() {
+                    *last += *x;
+                } else {
+                    out.push(Val::Num(*x));
+                }
+                bare = false;
+            }
+            _ => {}
+        }
+    }
+    if bare {
+        if let Some(Val::Num(last)) = out.pop() {
+            return (out, last);
+        }
+    }
+    (out, 0.0)
 }

@@ -106,8 +106,25 @@ impl Tokens {
 /// (`pdfthin/engine/content/visibility.py`); each image `(kind, payload, bbox, (a, b, c, d))`,
 /// the last the CTM's linear part where it was drawn. `limits` is `(max_operations, max_form_depth,
 /// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
-/// max_path_rects, max_unmapped_boxes, piece_gap_em, space_touch_em)` and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
+/// max_path_rects, max_unmapped_boxes, piece_gap_em, (space_touch_em, taken_back_share))` (a
+/// tuple in the last place: pyo3 takes tuples of at most twelve) and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
 /// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.
+/// The `limits` argument of `interpret`, in the order `native_page.limits()` gives them.
+type LimitsTuple = (
+    u64,
+    usize,
+    u64,
+    usize,
+    usize,
+    f64,
+    f64,
+    usize,
+    usize,
+    usize,
+    f64,
+    (f64, f64),
+);
+
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn interpret(
@@ -119,20 +136,7 @@ fn interpret(
     base: (f64, f64, f64, f64, f64, f64),
     seconds: f64,
     problems: Vec<String>,
-    limits: (
-        u64,
-        usize,
-        u64,
-        usize,
-        usize,
-        f64,
-        f64,
-        usize,
-        usize,
-        usize,
-        f64,
-        f64,
-    ),
+    limits: LimitsTuple,
     budget: (u64, u64, u64, usize, u64, u64),
 ) -> PyResult<Py<PyAny>> {
     boundary::guard("interpret", || {
@@ -149,7 +153,8 @@ fn interpret(
             max_path_rects: limits.8,
             max_unmapped_boxes: limits.9,
             piece_gap_em: limits.10,
-            space_touch_em: limits.11,
+            space_touch_em: limits.11 .0,
+            taken_back_share: limits.11 .1,
             budget: Budget {
                 max_content_bytes: budget.0,
                 max_glyphs: budget.1,

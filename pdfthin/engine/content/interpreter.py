@@ -71,6 +71,12 @@ PIECE_GAP_EM = 1.25
 #: chart) what is painted where is not told, and text is read wherever it stands.
 MAX_PAINTED = 10_000
 SPLIT_GAP_EM = 2.5
+#: Character spacing (``Tc``) wider than ``SPACE_GAP_EM`` that a ``TJ`` array's kerns take
+#: back, by at least this share of it after some glyph, spaces only the glyphs it is not
+#: taken back after: a producer that sets "1 Scope" as ``1.8 Tc [(1S)1806(c)1805(o)...]``.
+#: Each glyph is then its own string and the spacing a displacement after it, so that the
+#: gap shows (letter-spaced text, its spacing taken back nowhere, stays one word).
+TAKEN_BACK_SHARE = 0.5
 #: A blank string shown within this many ems of where the last run ended is that run's
 #: trailing space (see ``Interpreter._blank``).
 SPACE_TOUCH_EM = 0.25
@@ -883,6 +889,11 @@ class Interpreter:
         space_gap = SPACE_GAP_EM * fs
         # Under /ActualText the replacement text goes to the first run: no cut there.
         piece_gap = split_gap if self.actual_depth else PIECE_GAP_EM * fs
+        wide = tc > 0.0 and fs > 0.0 and (tc if vertical else tc * th) > space_gap
+        spacing = 0.0  # the last glyph's spacing: an advance, no gap before anything
+        if wide and _takes_back(items, tc, fs):
+            items, spacing = _glyph_by_glyph(items, font, -tc * 1000.0 / fs)
+            tc = 0.0
         joined = False
         # Blank advance since the last inked glyph or cut: trailing spaces count as gap, so
         # "18.9 " then 1 em apart is as far from the next figure as its ink shows.
@@ -944,6 +955,8 @@ class Interpreter:
                 if shift > space_gap and parts and parts[-1] and not parts[-1].endswith(" "):
                     parts.append(" ")
                 advance += shift
+        if spacing:
+            advance += -spacing / 1000.0 * fs if vertical else -spacing / 1000.0 * fs * th
         if parts:
             self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs, joined)
         self.page.glyphs += glyphs
@@ -1572,6 +1585,40 @@ class Interpreter:
             self.gs = saved_gs
             self.resources = saved_resources
             self.tm, self.tlm = saved_tm, saved_tlm
+
+
+def _takes_back(items: list[Any], tc: float, fs: float) -> bool:
+    """Whether a kern of the ``TJ`` array takes back ``TAKEN_BACK_SHARE`` of the character
+    spacing ``tc`` or more (font size ``fs``)."""
+    return any(_number(x) and float(x) * fs / 1000.0 >= TAKEN_BACK_SHARE * tc for x in items)
+
+
+def _number(item: Any) -> bool:
+    return isinstance(item, (int, float)) and not isinstance(item, bool)
+
+
+def _glyph_by_glyph(items: list[Any], font: Font, gap: float) -> tuple[list[Any], float]:
+    """The ``TJ`` array with each string cut into its glyphs and the displacement ``gap``
+    (a kern, in thousandths of an em) after each glyph, added to the kern that follows; and
+    the last glyph's ``gap`` when no kern follows it (an advance only: the string's end is
+    no gap before a word)."""
+    out: list[Any] = []
+    bare = False  # whether ``out`` ends with a glyph's gap no kern was added to
+    for item in items:
+        if isinstance(item, bytes):
+            for glyph in font.glyph_bytes(item):
+                out.append(glyph)
+                out.append(gap)
+                bare = True
+        elif _number(item):
+            if out and isinstance(out[-1], float):
+                out[-1] = out[-1] + float(item)
+            else:
+                out.append(float(item))
+            bare = False
+    if bare:
+        return out[:-1], out[-1]
+    return out, 0.0
 
 
 def content_bytes(page_obj: Any) -> tuple[bytes, list[str]]:

@@ -212,8 +212,11 @@ class Resolver:
         return visual_cluster(decode_text_string(raw))
 
 
-def limits() -> tuple[int, int, int, int, int, float, float, int, int, int, float, float]:
-    """The Python interpreter's limits and thresholds, as the native one takes them."""
+def limits() -> tuple[
+    int, int, int, int, int, float, float, int, int, int, float, tuple[float, float]
+]:
+    """The Python interpreter's limits and thresholds, as the native one takes them (the
+    last two in a tuple of their own: the binding takes tuples of at most twelve)."""
     return (
         interpreter.MAX_OPERATIONS,
         interpreter.MAX_FORM_DEPTH,
@@ -226,7 +229,7 @@ def limits() -> tuple[int, int, int, int, int, float, float, int, int, int, floa
         interpreter.MAX_PATH_RECTS,
         interpreter.MAX_UNMAPPED_BOXES,
         interpreter.PIECE_GAP_EM,
-        interpreter.SPACE_TOUCH_EM,
+        (interpreter.SPACE_TOUCH_EM, interpreter.TAKEN_BACK_SHARE),
     )
 
 

@@ -124,6 +124,23 @@ class Font:
             return True
         return self.code_len == 0 and self.lead_lengths is not None and self.lead_lengths[32] == 1
 
+    def glyph_bytes(self, data: bytes) -> list[bytes]:
+        """``data`` cut into its codes' bytes, one per glyph (a composite font's partial last
+        code, which :meth:`split` leaves out, is left out)."""
+        if self.simple or self.code_len == 1:
+            return [data[i : i + 1] for i in range(len(data))]
+        if self.code_len == 2:
+            return [data[i : i + 2] for i in range(0, len(data) - 1, 2)]
+        out: list[bytes] = []
+        lengths = self.lead_lengths or [1] * 256
+        i = 0
+        n = len(data)
+        while i < n:
+            step = lengths[data[i]]
+            out.append(data[i : i + step])
+            i += step
+        return out
+
     def split(self, data: bytes) -> list[int] | array[int]:
         if self.code_len == 2:
             n = len(data) // 2
