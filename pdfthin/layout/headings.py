@@ -79,7 +79,7 @@ _CAPTION = re.compile(
 #: "Satz 1.3 (Heine-Borel)", "Proof." They open a paragraph, not a section.
 _THEOREM = re.compile(
     r"^(definition|theorem|lemma|corollary|proposition|example|remark|proof|claim|conjecture|"
-    r"notation|axiom|exercise|problem|solution|observation|assumption|hypothesis|"
+    r"notation|axiom|exercise|problem|solution|observation|assumption|hypothesis|note|"
     r"definición|teorema|ejemplo|satz|korollar|beispiel|bemerkung|beweis|aufgabe|lösung|"
     r"folgerung|théorème|lemme|exemple|remarque|preuve|démonstration)(\s+\d[\d.]*|\s*[.:])",
     re.IGNORECASE,
