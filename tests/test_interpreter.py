@@ -216,13 +216,24 @@ def test_wide_character_spacing_taken_back_by_kerns_shows_where_it_is_not() -> N
     # The PDF specification sets "1 Scope" as 1.8 Tc [(1S)1806(c)1805(o)1805(p)1800(e)] (at
     # 1 pt, scaled by the text matrix): the spacing taken back after every glyph but the
     # "1". The gap after it shows (a cut the engine joins back with a space); the rest is
-    # one word; the pen ends where the spacing puts it, the run's end with it.
+    # one word; the pen ends where the spacing puts it, the run at its last glyph.
     page = page_of(b"BT /F1 10 Tf 18 Tc 72 700 Td [(1S)1800(c)1800(o)1800(p)1800(e)] TJ (x) Tj ET")
     assert [r.text for r in page.runs] == ["1 Scope", "x"]
     scope, x = page.runs
     widths = 5.56 + 6.67 + 5.0 + 5.56 + 5.56 + 5.56
     assert x.x0 == pytest.approx(72 + widths + 18 + 18, abs=0.01)
-    assert scope.x1 == pytest.approx(x.x0, abs=0.01)
+    assert scope.x1 == pytest.approx(x.x0 - 18, abs=0.01)
+
+
+def test_a_figure_spaced_by_tc_ending_at_its_cells_clip_is_shown() -> None:
+    # nics-background-checks: each cell clipped to its box, the row's last figure set as
+    # 3.9 Tc [(01)3916(1)3916(,)...]: its last glyph's spacing, past the clip, is no part
+    # of the run, which stays inside and is read.
+    clip = b"900 690 m 990 690 l 990 715 l 900 715 l h W n "
+    show = b"BT /F1 10 Tf 39 Tc 910 700 Td [(01)3900(1)3900(,)3900(9)3900(2)3900(5)] TJ ET"
+    page = page_of(b"q " + clip + show + b" Q", media_box=[0, 0, 1008, 792])
+    assert [r.text for r in page.runs] == ["0", "11,925"]
+    assert page.hidden == []
 
 
 def test_wide_character_spacing_taken_back_nowhere_is_letter_spacing() -> None:

@@ -1099,7 +1099,7 @@ impl<'py> Interp<'py> {
         // interpreter's `_glyph_by_glyph`).
         let spaced: Vec<Val>;
         let wide = tc > 0.0 && fs > 0.0 && (if vertical { tc } else { tc * th }) > space_gap;
-        // The last glyph's spacing: an advance, no gap before anything.
+        // The last glyph's spacing: it moves the pen, no gap, no part of a run.
         let mut spacing = 0.0f64;
         let items: &[Val] = if wide && takes_back(items, tc, fs, self.limits.taken_back_share) {
             let (cut, last) = glyph_by_glyph(items, font, -tc * 1000.0 / fs);
@@ -1201,17 +1201,18 @@ impl<'py> Interp<'py> {
                 _ => {}
             }
         }
+        if parts > 0 {
+            self.emit(
+                text, start_tm, run_start, advance, font_index, run_glyphs, joined,
+            )?;
+        }
         if spacing != 0.0 {
+            // After the run: it ends at its last glyph, the pen past its spacing.
             advance += if vertical {
                 -spacing / 1000.0 * fs
             } else {
                 -spacing / 1000.0 * fs * th
             };
-        }
-        if parts > 0 {
-            self.emit(
-                text, start_tm, run_start, advance, font_index, run_glyphs, joined,
-            )?;
         }
         self.glyphs += glyphs;
         self.unmapped += unmapped;

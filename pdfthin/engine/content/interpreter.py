@@ -890,7 +890,7 @@ class Interpreter:
         # Under /ActualText the replacement text goes to the first run: no cut there.
         piece_gap = split_gap if self.actual_depth else PIECE_GAP_EM * fs
         wide = tc > 0.0 and fs > 0.0 and (tc if vertical else tc * th) > space_gap
-        spacing = 0.0  # the last glyph's spacing: an advance, no gap before anything
+        spacing = 0.0  # the last glyph's spacing: it moves the pen, no gap, no part of a run
         if wide and _takes_back(items, tc, fs):
             items, spacing = _glyph_by_glyph(items, font, -tc * 1000.0 / fs)
             tc = 0.0
@@ -955,10 +955,10 @@ class Interpreter:
                 if shift > space_gap and parts and parts[-1] and not parts[-1].endswith(" "):
                     parts.append(" ")
                 advance += shift
-        if spacing:
-            advance += -spacing / 1000.0 * fs if vertical else -spacing / 1000.0 * fs * th
         if parts:
             self._emit("".join(parts), start_tm, run_start, advance, font, run_glyphs, joined)
+        if spacing:  # (after the run: it ends at its last glyph, the pen past its spacing)
+            advance += -spacing / 1000.0 * fs if vertical else -spacing / 1000.0 * fs * th
         self.page.glyphs += glyphs
         self.page.unmapped_glyphs += unmapped
         if unmapped and not self.actual_depth:  # under /ActualText the glyphs are read
