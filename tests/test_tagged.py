@@ -222,6 +222,17 @@ def test_cells_the_tree_shifts_a_column_over_stand_where_the_page_shows_them() -
     assert "| A note set across the whole table on one line of its own |  |  |" in md
 
 
+def test_a_one_cell_tables_pieces_on_one_baseline_are_one_line() -> None:
+    """A framed entry whose number and title stand apart on one baseline ("3.1", then its
+    title): one line, left to right, over the cell's next line."""
+    lines = [("3.1", 72, 700, 10), ("Impacts on the climate", 120, 700, 10)]
+    lines += [("and on the soil of the valley", 120, 688, 10)]
+    tree: StructNode = ("Document", [("Table", [("TR", [("TD", [("P", [1, 0, 2])])])])])
+    data = _tagged_pdf(lines, tree)
+    assert _decision(data) == "tree used"
+    assert "3.1 Impacts on the climate\nand on the soil of the valley" in _markdown(data)
+
+
 def test_list_items_come_from_the_tree() -> None:
     lines = [("Apples", 72, 700, 10), ("Pears", 72, 686, 10)]
     tree: StructNode = ("Document", [("L", [("LI", [("LBody", [0])]), ("LI", [("LBody", [1])])])])

@@ -420,9 +420,10 @@ def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list
         for row in rows.values():
             if len(row) == 1:
                 # One cell: a box drawn around text (a notice, a form's question and its
-                # answer), its lines top to bottom as one block (its paragraphs apart, a
-                # short answer in a larger type would pass for a heading).
-                out.append(_block(sorted(row[0].lines, key=_top_left)))
+                # answer), its lines top to bottom as one block, those on one row as one
+                # (its paragraphs apart, a short answer in a larger type would pass for a
+                # heading).
+                out.append(_block(_rows_of(row[0].lines)))
             else:
                 out.append(_row_line(row))
         return out
@@ -551,10 +552,34 @@ def _row_line(row: list[_Piece]) -> Block:
     cells = sorted(row, key=lambda cell: min(ln.x0 for ln in cell.lines))
     lines = [ln for cell in cells for ln in sorted(cell.lines, key=_top_left)]
     block = _block(lines)
-    first = lines[0]
-    text = " ".join(ln.text for ln in lines)
-    block.lines = [
-        Line(text, block.x0, block.y0, block.x1, block.y1, first.size, first.bold, first.italic,
-             first.font, seq=min(ln.seq for ln in lines))
-    ]  # fmt: skip
+    block.lines = [_one_line(lines)]
     return block
+
+
+def _one_line(lines: list[Line]) -> Line:
+    """``lines`` as one line, their texts in the order given, over their joint box."""
+    first = lines[0]
+    x0, y0, x1, y1 = _box(lines)
+    text = " ".join(ln.text for ln in lines)
+    return Line(text, x0, y0, x1, y1, first.size, first.bold, first.italic, first.font,
+                seq=min(ln.seq for ln in lines))  # fmt: skip
+
+
+def _rows_of(lines: list[Line]) -> list[Line]:
+    """``lines`` top to bottom, those on one row (each one's middle inside the other's
+    height) joined left to right into one line: a contents entry's number, title and page
+    set apart on their baseline."""
+    out: list[list[Line]] = []
+    for line in sorted(lines, key=_top_left):
+        if out:
+            last = out[-1][-1]
+            if (
+                last.y0 < (line.y0 + line.y1) / 2 < last.y1
+                and line.y0 < (last.y0 + last.y1) / 2 < line.y1
+            ):
+                out[-1].append(line)
+                continue
+        out.append([line])
+    return [
+        row[0] if len(row) == 1 else _one_line(sorted(row, key=lambda ln: ln.x0)) for row in out
+    ]
