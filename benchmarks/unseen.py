@@ -302,11 +302,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| source | measure | {heads} |")
     print("|---|---|" + "---:|" * len(srcs))
     for source, stats in rows.items():
-        compared = stats.get("compared", [1.0] * len(srcs))
+        compared = stats.get("compared", [0.0] * len(srcs))
         for measure in ("files", "errors", "needs OCR pages", "agreement"):
             values = stats.get(measure, [0.0] * len(srcs))
-            if measure == "agreement":
-                cells = [f"{v / max(n, 1):.3f}" for v, n in zip(values, compared, strict=True)]
+            if measure == "agreement":  # ("–": no file with enough text to compare)
+                cells = [
+                    f"{v / n:.3f}" if n else "–" for v, n in zip(values, compared, strict=True)
+                ]
             else:
                 cells = [f"{v:.0f}" for v in values]
             print(f"| {source} | {measure} | {' | '.join(cells)} |")

@@ -136,3 +136,19 @@ def test_each_checkouts_markdown_is_kept_and_read_from_a_fresh_process(tmp_path:
     assert str(got["markdown"])[2:].split()[:3] == str(got["text"]).split()[:3]
     unseen._keep_markdown(tmp_path / "out" / "demo", read)
     assert (tmp_path / "out" / "demo" / "two.pdf.md").read_text() == got["markdown"]
+
+
+def test_a_source_with_nothing_to_compare_shows_no_agreement(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A package whose one PDF has too little text in pypdfium2's reading to compare with
+    # (an annotation demo): its agreement is "–", not 0.000.
+    pdf = tmp_path / "demo.pdf"
+    monkeypatch.setattr(unseen, "SOURCES", (("npm:demo", "1.0", "0" * 64),))
+    monkeypatch.setattr(unseen, "_fetch", lambda *a: tmp_path / "demo.tar.gz")
+    monkeypatch.setattr(unseen, "_pdfs", lambda *a: [pdf])
+    monkeypatch.setattr(unseen, "_pdfium", lambda paths, pages: {str(pdf): "few words"})
+    read = {str(pdf): {"text": "few words", "ocr": 0, "markdown": "few words"}}
+    monkeypatch.setattr(unseen, "_pdfthin", lambda src, paths, pages: read)
+    assert unseen.main(["--corpus", str(tmp_path / "none")]) == 0
+    assert "| npm:demo 1.0 | agreement | – |" in capsys.readouterr().out
