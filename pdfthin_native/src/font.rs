@@ -211,6 +211,12 @@ impl Font {
         if self.code_len == 2 {
             return data.chunks_exact(2).collect();
         }
+        self.by_lead_byte(data)
+    }
+
+    /// Codes of a CMap's codespace, each as long as its first byte says (the last one cut
+    /// short where the data ends).
+    fn by_lead_byte<'a>(&self, data: &'a [u8]) -> Vec<&'a [u8]> {
         let mut out = Vec::with_capacity(data.len());
         let mut i = 0;
         while i < data.len() {
@@ -229,21 +235,11 @@ impl Font {
                 .map(|p| (u32::from(p[0]) << 8) | u32::from(p[1]))
                 .collect(),
             1 => data.iter().map(|&b| u32::from(b)).collect(),
-            _ => {
-                let mut out = Vec::with_capacity(data.len());
-                let mut i = 0;
-                while i < data.len() {
-                    let step = usize::from(self.lead_lengths[usize::from(data[i])]);
-                    let end = (i + step).min(data.len());
-                    let mut code: u32 = 0;
-                    for &b in &data[i..end] {
-                        code = (code << 8) | u32::from(b);
-                    }
-                    out.push(code);
-                    i += step;
-                }
-                out
-            }
+            _ => self
+                .by_lead_byte(data)
+                .into_iter()
+                .map(|code| code.iter().fold(0u32, |acc, &b| (acc << 8) | u32::from(b)))
+                .collect(),
         }
     }
 

@@ -125,21 +125,13 @@ class Font:
         return self.code_len == 0 and self.lead_lengths is not None and self.lead_lengths[32] == 1
 
     def glyph_bytes(self, data: bytes) -> list[bytes]:
-        """``data`` cut into its codes' bytes, one per glyph (a composite font's partial last
-        code, which :meth:`split` leaves out, is left out)."""
+        """``data`` cut into its codes' bytes, one per glyph: the codes :meth:`split` reads
+        (an odd last byte of two-byte codes, which it leaves out, is left out)."""
         if self.simple or self.code_len == 1:
             return [data[i : i + 1] for i in range(len(data))]
         if self.code_len == 2:
             return [data[i : i + 2] for i in range(0, len(data) - 1, 2)]
-        out: list[bytes] = []
-        lengths = self.lead_lengths or [1] * 256
-        i = 0
-        n = len(data)
-        while i < n:
-            step = lengths[data[i]]
-            out.append(data[i : i + step])
-            i += step
-        return out
+        return self._by_lead_byte(data)
 
     def split(self, data: bytes) -> list[int] | array[int]:
         if self.code_len == 2:
@@ -151,13 +143,17 @@ class Font:
             return codes
         if self.code_len == 1:
             return list(data)
-        out: list[int] = []
+        return [int.from_bytes(code, "big") for code in self._by_lead_byte(data)]
+
+    def _by_lead_byte(self, data: bytes) -> list[bytes]:
+        """Codes of a CMap's codespace, each as long as its first byte says."""
+        out: list[bytes] = []
         lengths = self.lead_lengths or [1] * 256
         i = 0
         n = len(data)
         while i < n:
             step = lengths[data[i]]
-            out.append(int.from_bytes(data[i : i + step], "big"))
+            out.append(data[i : i + step])
             i += step
         return out
 
