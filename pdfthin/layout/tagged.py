@@ -406,9 +406,10 @@ def _nesting(elements: list[StructElement], index: int) -> int:
 
 
 def _table(elements: list[StructElement], rows: dict[int, list[_Piece]]) -> list[Block]:
-    """A table's cells as a table block, rows and columns as the tree has them; when it is
-    not at least two rows of two filled cells, each row as one line of text, so a row's
-    label stays with its values (docs/design.md, invariant 16)."""
+    """A table's cells as a table block, rows and columns as the tree has them (a title
+    row first, as a paragraph over it: ``_title_row``); when it is not at least two rows of
+    two filled cells, each row as one line of text, so a row's label stays with its values
+    (docs/design.md, invariant 16), and a row of one cell as that cell's lines."""
     title = _title_row(rows)
     if title is not None:
         # The first row is the table's title, centred over it: a paragraph above it.

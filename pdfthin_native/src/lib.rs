@@ -94,21 +94,6 @@ impl Tokens {
     }
 }
 
-/// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits,
-/// budget)`.
-///
-/// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
-/// `layer_off(value)`, `colour_components(scope, name)`, `gstate(scope, name)` and
-/// `text_string(raw)`, and holds the `missing` font and the `text_run` class; see
-/// `pdfthin/engine/content/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
-/// rules, (paths, glyphs, unmapped, ops), unmapped_boxes, problems, incomplete, stop)`, the runs made with
-/// `text_run`: every run drawn, what a reader sees of them is Python's to decide
-/// (`pdfthin/engine/content/visibility.py`); each image `(kind, payload, bbox, (a, b, c, d))`,
-/// the last the CTM's linear part where it was drawn. `limits` is `(max_operations, max_form_depth,
-/// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
-/// max_path_rects, max_unmapped_boxes, piece_gap_em, (space_touch_em, taken_back_share))` (a
-/// tuple in the last place: pyo3 takes tuples of at most twelve) and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
-/// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.
 /// The `limits` argument of `interpret`, in the order `native_page.limits()` gives them.
 type LimitsTuple = (
     u64,
@@ -125,6 +110,21 @@ type LimitsTuple = (
     (f64, f64),
 );
 
+/// Read one page: `interpret(data, resolver, width, height, base, seconds, problems, limits,
+/// budget)`.
+///
+/// `resolver` answers `font(scope, name)`, `xobject(scope, name)`, `properties(scope, name)`,
+/// `layer_off(value)`, `colour_components(scope, name)`, `gstate(scope, name)` and
+/// `text_string(raw)`, and holds the `missing` font and the `text_run` class; see
+/// `pdfthin/engine/content/native_page.py`. Returns `(runs, looks, paints, painted_full, images,
+/// rules, (paths, glyphs, unmapped, ops), unmapped_boxes, problems, incomplete, stop)`, the runs made with
+/// `text_run`: every run drawn, what a reader sees of them is Python's to decide
+/// (`pdfthin/engine/content/visibility.py`); each image `(kind, payload, bbox, (a, b, c, d))`,
+/// the last the CTM's linear part where it was drawn. `limits` is `(max_operations, max_form_depth,
+/// max_form_invocations, max_rules, max_problems, space_gap_em, split_gap_em, max_painted,
+/// max_path_rects, max_unmapped_boxes, piece_gap_em, (space_touch_em, taken_back_share))` (a
+/// tuple in the last place: pyo3 takes tuples of at most twelve) and `budget` `(max_content_bytes, max_glyphs, max_runs, max_images,
+/// max_inline_bytes, max_inline_image)`, the values of the Python interpreter's module.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn interpret(

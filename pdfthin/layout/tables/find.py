@@ -222,7 +222,7 @@ def _from_grid(
         baselines = _rows(band)
         hard = [bool(ruled[k]) and grid.vrule[r][ruled[k] - 1] for k in range(len(xs))]
         cells = _band_cells(baselines, xs, hard)
-        if r == min(bands) and len(bands) > 2 and _titles(grid, xs, cells, baselines):
+        if r == min(bands) and len(bands) > 2 and _titles(xs, cells, baselines):
             # The grid's first band is one cell across the whole table holding one line:
             # the table's title, read as a paragraph over it, not a row of one cell.
             title = {id(ln) for ln in band}
@@ -243,15 +243,12 @@ def _from_grid(
     return block
 
 
-def _titles(
-    grid: Grid, xs: list[float], cells: list[tuple[int, int]], baselines: list[list[Line]]
-) -> bool:
-    """Whether a band of ``grid`` whose cells are ``cells`` is one cell spanning every
-    column of a table of several, holding a single line."""
+def _titles(xs: list[float], cells: list[tuple[int, int]], baselines: list[list[Line]]) -> bool:
+    """Whether a band whose cells are ``cells`` (of the columns ``xs``) is one cell spanning
+    every column of a table of several, holding a single line."""
     return (
         len(xs) > 2
         and cells == [(0, len(xs) - 1)]
-        and xs[0] <= grid.xs[0]
         and len(baselines) == 1
         and len(baselines[0]) == 1
     )
