@@ -53,7 +53,7 @@ SOURCES = (
     ("pdfx", "1.4.1", "9f2e71e58c42a76f1900d79e9357e4fcee8dd4358086c94e6b95e1fb1f5aa434"),
     # Added 2026-12-07 (seventeenth session), measured before any rule was written from them:
     # election results and registration counts set as whitespace tables, merged documents,
-    # a declaration in many languages, the PDF specification itself (its first pages).
+    # the Universal Declaration of Human Rights, the PDF specification itself (its first pages).
     (
         "npm:pdf-data-parser",
         "1.2.22",
