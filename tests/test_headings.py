@@ -338,7 +338,7 @@ def test_a_line_short_of_a_placed_title_is_not_a_heading(x: float, font: str, ti
 
 def test_theorem_labels_are_not_headings() -> None:
     runs: list[TextRun] = []
-    # (a standard's "NOTE 2" before its note's text, in a larger type than the note)
+    # (a standard's "NOTE 2", opening its note's text)
     for i, label in enumerate(["Definition 2", "Satz 1.3", "Proof.", "NOTE 2"]):
         runs += words(label, 50, 60 + 80 * i, bold=True)
         runs += paragraph(75 + 80 * i)
