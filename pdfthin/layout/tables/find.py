@@ -457,14 +457,15 @@ def _holding(
 
 
 def _right_ends(
-    rows: list[list[Line]], xs: list[float], cells: list[tuple[int, int]]
+    rows: list[list[Line]], touches: dict[int, list[tuple[int, int]]]
 ) -> dict[int, set[int]]:
-    """For ``_holding``: where the lines that stay inside one cell end, by cell, in buckets
-    of ``CELL_START_EM`` of each line's size."""
+    """For ``_holding``: where the lines that stay inside one cell end (``touches``: the
+    cells each line reaches into, by ``id``), by cell, in buckets of ``CELL_START_EM`` of
+    each line's size."""
     ends: dict[int, set[int]] = {}
     for row in rows:
         for ln in row:
-            touched = _touched(ln, xs, cells)
+            touched = touches[id(ln)]
             if len(touched) == 1:
                 step = CELL_START_EM * (ln.size or 1.0)
                 ends.setdefault(touched[0][0], set()).add(int(ln.x1 // step))
@@ -968,7 +969,8 @@ def _aligned_columns(
         return None
     cells = [(k, k + 1) for k in range(len(xs) - 1)]
     hard = [False] * len(xs)
-    ends = _right_ends(rows, xs, cells)
+    touches = {id(ln): _touched(ln, xs, cells) for row in rows for ln in row}
+    ends = _right_ends(rows, touches)
     em = _median_size([ln for row in rows for ln in row])
     measures = _Measures(CELL_START_EM * em, [ln for row in rows for ln in row])
     grid: list[list[str]] = []
@@ -985,7 +987,7 @@ def _aligned_columns(
         placed = []
         whole = []
         for ln in sorted(row, key=attrgetter("x0")):
-            touched = _touched(ln, xs, cells)
+            touched = touches[id(ln)]
             pieces = _pieces(ln, xs, cells, hard, touched, ends)
             placed.append((ln, pieces))
             if len(pieces) == 1:
