@@ -743,6 +743,26 @@ def test_label_list_keeps_each_label_with_its_description() -> None:
     assert texts.count("prose of the right column goes here") == len(SYMBOLS)
 
 
+def test_a_figure_alone_in_the_gap_is_no_label_of_the_column() -> None:
+    # A contents page: entry numbers in a column before their titles, and a page number set
+    # on a line of its own (its title ran too long), in the gap between the two columns but
+    # sharing an edge with neither. It has no title beside it, yet the numbers are still a
+    # column: each stays with its title.
+    entries = ["CLIMAT ........ 175", "TOPOGRAPHIE ... 176", "EAUX .......... 178"]
+    runs = words("3 IMPACTS SUR LE MILIEU PHYSIQUE ...... 175", 40, 80)
+    for i, entry in enumerate(entries):
+        runs.append(run(f"3.{i + 1}", 50, 100 + 20 * i))
+        runs += words(f"IMPACTS SUR LE {entry}", 85, 100 + 20 * i)
+    runs += words("4 IMPACTS ET MESURES SUR LE MILIEU NATUREL ....", 40, 160)
+    runs.append(run("192", 62, 172))
+    runs.append(run("4.1", 50, 192))
+    runs += words("MESURES D'EVITEMENT ........ 192", 85, 192)
+    (md,) = markdown(page(runs))
+    for i, entry in enumerate(entries):
+        assert f"3.{i + 1} IMPACTS SUR LE {entry.split()[0]}" in md
+    assert "4.1 MESURES" in md
+
+
 def test_label_columns_of_a_table_stay_cells() -> None:
     # The same shape with a third close column is a table: its cells stay apart.
     runs = _symbol_list(50, 90, 100)

@@ -267,11 +267,12 @@ class _Sides:
 
     def labels_before(self, label: Line, text: Line) -> bool:
         """Whether ``label`` stands in a column of labels before ``text``'s column. Near the
-        row, the lines ending between the label's left edge and the text's start are at
-        least ``GUTTER_MIN_ROWS``, none starts further left (an index's entries, over their
-        turnovers) or is wider than ``LABEL_MAX_EM`` (a page's column), each lies on the
-        baseline of a line starting where ``text`` starts (a sidebar keeps its own), and
-        ``GUTTER_MIN_ROWS`` of those lines are lines of words: a glossary's terms, a table's
+        row, of the lines ending between the label's left edge and the text's start none
+        starts further left (an index's entries, over their turnovers) or is wider than
+        ``LABEL_MAX_EM`` (a page's column); those sharing an edge with the label (its column)
+        are at least ``GUTTER_MIN_ROWS``, each lies on the baseline of a line starting where
+        ``text`` starts (a sidebar keeps its own), and ``GUTTER_MIN_ROWS`` of those lines are
+        lines of words: a glossary's terms, a table's
         row labels beside a column of descriptions. A form's labels, each ending in a colon
         (``form_label``), may be wider, two make a column, and their values any words or
         figures ("Invoice Number:  INV-2024-0042", "Due Date:  April 2, 2024"): the colon
@@ -311,6 +312,9 @@ class _Sides:
         for ln in labels:
             if ln.x0 < label.x0 - em or ln.x1 - ln.x0 > LABEL_MAX_EM * (ln.size or 1.0):
                 return False  # a column of text left of the gap (an index's turnovers)
+        # The column is the lines sharing an edge with the label; a line in the gap that
+        # shares neither (a page number set on its own line) is no label of it.
+        labels = [ln for ln in labels if abs(ln.x0 - label.x0) <= em or abs(ln.x1 - label.x1) <= em]
         if len(labels) < GUTTER_MIN_ROWS:
             return False
         wordy_rows = 0
