@@ -19,6 +19,7 @@ the numbered headings that share their look, else a place by prominence (size, t
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -1491,13 +1492,29 @@ def _assign_levels(
     found: list[_Heading], reference: tuple[tuple[Look, float | None], ...] = ()
 ) -> None:
     """Numbered headings sit at their depth; unnumbered ones at the depth of the numbered
-    headings that share their look, else above, between or below them by prominence. The
-    levels are ranked among ``found`` and the ``reference`` headings (look and depth: those
-    of a document's profile), which get none."""
-    if reference:
+    headings that share their look, else above, between or below them by prominence.
+
+    With ``reference`` (the looks and depths of a document's profile: a page finished
+    outside its sample) the headings are ranked among the profile's too, and a level is a
+    place on the profile's own scale of ranks: a look or depth the page adds between two of
+    them shares the deeper one's level. So "7.3.5" sits where every other three-deep number
+    sits, whatever else its page holds (a scale that grew with each page's own headings put
+    a section's subsections a level deeper on some pages than on others)."""
+    if not reference:
+        _rank(found)
+        scale = sorted({h.rank for h in found})
+    else:
         others = [_Heading(Block([], 0, 0, 0, 0, 0), look, depth) for look, depth in reference]
-        _assign_levels([*found, *others])
-        return
+        _rank(others)
+        scale = sorted({h.rank for h in others})
+        _rank([*found, *others])
+    for heading in found:
+        heading.block.level = min(bisect.bisect_left(scale, heading.rank) + 1, MAX_LEVELS)
+
+
+def _rank(found: list[_Heading]) -> None:
+    """Each heading's rank: its numbering depth, else the depth of the numbered headings of
+    its look, else a place by prominence among them (fractions between depths)."""
     by_look: dict[Look, list[float]] = defaultdict(list)
     for heading in found:
         if heading.depth is not None:
@@ -1527,9 +1544,6 @@ def _assign_levels(
         prominence = sorted({h.look.prominence()[:2] for h in found}, reverse=True)
         for heading in found:
             heading.rank = prominence.index(heading.look.prominence()[:2])
-    ranks = sorted({h.rank for h in found})
-    for heading in found:
-        heading.block.level = min(ranks.index(heading.rank) + 1, MAX_LEVELS)
 
 
 def _between(look: Look, look_rank: dict[Look, float], top: float) -> float:
