@@ -731,3 +731,30 @@ def test_names_on_a_later_page_are_not_judged_as_a_byline() -> None:
     # composers): bylines stand under a document's title.
     (md,) = markdown(_title_page("Ludwig van Beethoven and Wolfgang Amadeus Mozart", number=7))
     assert any("Beethoven" in text for _, text in headings(md))
+
+
+def test_a_page_outside_the_sample_places_its_headings_on_the_profiles_scale() -> None:
+    """A long document's page finished against its profile: a three-deep number sits at the
+    level three-deep numbers have in the sample, although the page adds a heading of a look
+    the sample never showed (ranked between two depths: it shares the deeper one's level
+    instead of pushing the number a level down on this page alone)."""
+    from pdfthin.layout import finish_page
+
+    def sample_page(n: int) -> PageContent:
+        runs = words(f"{n} Scope", 50, 80, size=14, bold=True) + paragraph(100)
+        runs += words(f"{n}.1 General matters", 50, 170, size=12, bold=True) + paragraph(190)
+        runs += words(f"{n}.1.1 Finer detail", 50, 260, size=10, bold=True) + paragraph(280)
+        return page(runs, number=n)
+
+    sample = [layout_page(sample_page(n)) for n in (1, 2, 3)]
+    profile = finish_document(sample)
+    levels = {text: level for lay in sample for level, text in headings(render_blocks(lay.blocks))}
+    assert levels["1.1 General matters"] < levels["1.1.1 Finer detail"]
+    runs = words("4.1.2 Another detail", 50, 80, size=10, bold=True) + paragraph(100)
+    runs += words("Remarks", 50, 170, size=11, bold=True, italic=True, font="Helvetica")
+    runs += paragraph(190)
+    lay = layout_page(page(runs, number=4))
+    finish_page(lay, profile)
+    found = dict((text, level) for level, text in headings(render_blocks(lay.blocks)))
+    assert "Remarks" in found  # (the page's own look is a heading: the case under test)
+    assert found["4.1.2 Another detail"] == levels["1.1.1 Finer detail"]
