@@ -758,3 +758,21 @@ def test_a_page_outside_the_sample_places_its_headings_on_the_profiles_scale() -
     found = dict((text, level) for level, text in headings(render_blocks(lay.blocks)))
     assert "Remarks" in found  # (the page's own look is a heading: the case under test)
     assert found["4.1.2 Another detail"] == levels["1.1.1 Finer detail"]
+
+
+def test_an_unnumbered_look_between_two_depths_takes_no_level_of_its_own() -> None:
+    """Chapters ("1 Basics"), their sections ("1.1 Spaces") and an unnumbered look set
+    between the two ("Exercises", larger than a section's title, smaller than a chapter's):
+    sections sit one level under their chapter, and the unnumbered titles with them (a level
+    of their own pushed every section two levels down, a level left empty between)."""
+    runs = words("1 Basics", 50, 80, size=16, bold=True) + paragraph(100)
+    runs += words("1.1 Spaces", 50, 170, size=12, bold=True) + paragraph(190)
+    runs += words("1.2 Maps", 50, 260, size=12, bold=True) + paragraph(280)
+    runs += words("Exercises", 50, 350, size=14, bold=True) + paragraph(370)
+    runs += words("2 Shapes", 50, 440, size=16, bold=True) + paragraph(460)
+    runs += words("2.1 Knots", 50, 530, size=12, bold=True) + paragraph(550)
+    (md,) = markdown(page(runs))
+    found = {text: level for level, text in headings(md)}
+    assert found["1 Basics"] == found["2 Shapes"]
+    assert found["1.1 Spaces"] == found["2.1 Knots"] == found["1 Basics"] + 1
+    assert found["Exercises"] == found["1.1 Spaces"]

@@ -1548,10 +1548,15 @@ def _rank(found: list[_Heading]) -> None:
 
 def _between(look: Look, look_rank: dict[Look, float], top: float) -> float:
     """Rank of an unnumbered look among the numbered ones: level with a look as prominent,
-    just below the least prominent look that outranks it."""
+    else just below the least prominent look that outranks it: at the next depth the
+    numbering has there (a level of its own would push every deeper number a level down,
+    and six levels are all Markdown has), below the deepest when there is none."""
     key = look.prominence()
     same = [r for other, r in look_rank.items() if other.prominence() == key]
     if same:
         return min(same)
     higher = [r for other, r in look_rank.items() if other.prominence() > key]
-    return max(higher) + 0.5 if higher else top - 0.25
+    if not higher:
+        return top - 0.25
+    deeper = [r for r in look_rank.values() if r > max(higher)]
+    return min(deeper) if deeper else max(higher) + 0.5
