@@ -776,3 +776,38 @@ def test_an_unnumbered_look_between_two_depths_takes_no_level_of_its_own() -> No
     assert found["1 Basics"] == found["2 Shapes"]
     assert found["1.1 Spaces"] == found["2.1 Knots"] == found["1 Basics"] + 1
     assert found["Exercises"] == found["1.1 Spaces"]
+
+
+def test_a_pages_own_headings_do_not_move_the_profiles_looks() -> None:
+    """One look (10 pt bold) serves the sample's many one-deep titles ("4 Notation") and a
+    three-deep one, under a part's title set large. A page outside the sample holding more
+    three-deep titles than the sample had one-deep ones, and a part's title, finds each
+    where the sample put its kind: which depth a look stands for, and so where the looks
+    without numbers rank, is the profile's, not recounted with each page."""
+    from pdfthin.layout import finish_page
+
+    def sample_page(n: int) -> PageContent:
+        runs = words(f"{2 * n} Notation", 50, 140, bold=True) + paragraph(160)
+        runs += words(f"{2 * n}.1 General matters", 50, 230, size=12, bold=True)
+        runs += paragraph(250)
+        runs += words(f"{2 * n + 1} Versions", 50, 320, bold=True) + paragraph(340)
+        if n == 1:
+            runs += words("3.1.1 Finer detail", 50, 410, bold=True) + paragraph(430)
+            runs += words("Part One", 50, 500, size=16, bold=True) + paragraph(520)
+        return page(runs, number=n)
+
+    sample = [layout_page(sample_page(n)) for n in (1, 2, 3)]
+    profile = finish_document(sample)
+    levels = {text: level for lay in sample for level, text in headings(render_blocks(lay.blocks))}
+    assert levels["Part One"] < levels["2 Notation"] < levels["2.1 General matters"]
+    assert levels["2.1 General matters"] < levels["3.1.1 Finer detail"]
+    runs = words("Part Two", 50, 60, size=16, bold=True) + paragraph(80, lines=2)
+    for i in range(8):
+        y = 140 + 75 * i
+        runs += words(f"9.1.{i + 1} Detail", 50, y, bold=True) + paragraph(y + 20, lines=3)
+    lay = layout_page(page(runs, number=4))
+    finish_page(lay, profile)
+    found = headings(render_blocks(lay.blocks))
+    assert found[0] == (levels["Part One"], "Part Two")
+    assert len(found) == 9
+    assert {level for level, _ in found[1:]} == {levels["3.1.1 Finer detail"]}

@@ -1495,28 +1495,29 @@ def _assign_levels(
     headings that share their look, else above, between or below them by prominence.
 
     With ``reference`` (the looks and depths of a document's profile: a page finished
-    outside its sample) the headings are ranked among the profile's too, and a level is a
-    place on the profile's own scale of ranks: a look or depth the page adds between two of
-    them shares the deeper one's level. So "7.3.5" sits where every other three-deep number
-    sits, whatever else its page holds (a scale that grew with each page's own headings put
-    a section's subsections a level deeper on some pages than on others)."""
-    if not reference:
-        _rank(found)
-        scale = sorted({h.rank for h in found})
+    outside its sample) the looks are ranked as the profile's headings rank them, and a
+    level is a place among the ranks those headings take: a look or depth only the page has
+    shares the level of the next deeper rank. So "7.3.5" sits where every other three-deep
+    number sits, whatever else its page holds (ranking the page's headings together with
+    the profile's let them move the profile's own looks: a section's subsections went a
+    level deeper on some pages than on others)."""
+    if reference:
+        basis = [_Heading(Block([], 0, 0, 0, 0, 0), look, depth) for look, depth in reference]
+        _rank(basis, basis)
     else:
-        others = [_Heading(Block([], 0, 0, 0, 0, 0), look, depth) for look, depth in reference]
-        _rank(others)
-        scale = sorted({h.rank for h in others})
-        _rank([*found, *others])
+        basis = found
+    _rank(found, basis)
+    scale = sorted({h.rank for h in basis})
     for heading in found:
         heading.block.level = min(bisect.bisect_left(scale, heading.rank) + 1, MAX_LEVELS)
 
 
-def _rank(found: list[_Heading]) -> None:
-    """Each heading's rank: its numbering depth, else the depth of the numbered headings of
-    its look, else a place by prominence among them (fractions between depths)."""
+def _rank(found: list[_Heading], basis: list[_Heading]) -> None:
+    """Each of ``found``'s rank among the looks of ``basis``: its numbering depth, else the
+    depth of the numbered headings of its look, else a place by prominence among them
+    (fractions between depths). A look ``basis`` does not have falls between its looks."""
     by_look: dict[Look, list[float]] = defaultdict(list)
-    for heading in found:
+    for heading in basis:
         if heading.depth is not None:
             by_look[heading.look].append(heading.depth)
     # The most common depth, the first of equal counts (``most_common(1)``, which imports
@@ -1524,11 +1525,12 @@ def _rank(found: list[_Heading]) -> None:
     look_rank = {
         look: max(Counter(depths).items(), key=_count)[0] for look, depths in by_look.items()
     }
+    depths = sorted({d for found_depths in by_look.values() for d in found_depths})
     if look_rank:
         top = min(look_rank.values())
         biggest = max(look.size for look in look_rank)
         above = sorted(
-            {h.look.size for h in found if h.depth is None and h.look.size > biggest},
+            {h.look.size for h in basis if h.depth is None and h.look.size > biggest},
             reverse=True,
         )
         for heading in found:
@@ -1537,20 +1539,26 @@ def _rank(found: list[_Heading]) -> None:
             elif heading.look in look_rank:
                 heading.rank = look_rank[heading.look]
             elif heading.look.size > biggest:
-                heading.rank = top - len(above) + above.index(heading.look.size) - 0.5
+                # (larger sizes first, each half a rank apart; a size between two of them
+                # halfway between their ranks)
+                larger = sum(size > heading.look.size for size in above)
+                between = 0.0 if heading.look.size in above else 0.5
+                heading.rank = top - len(above) + larger - 0.5 - between
             else:
-                heading.rank = _between(heading.look, look_rank, top)
+                heading.rank = _between(heading.look, look_rank, depths, top)
     else:
-        prominence = sorted({h.look.prominence()[:2] for h in found}, reverse=True)
+        prominence = sorted({h.look.prominence()[:2] for h in basis}, reverse=True)
         for heading in found:
-            heading.rank = prominence.index(heading.look.prominence()[:2])
+            key = heading.look.prominence()[:2]
+            heading.rank = sum(p > key for p in prominence) - (0.0 if key in prominence else 0.5)
 
 
-def _between(look: Look, look_rank: dict[Look, float], top: float) -> float:
+def _between(look: Look, look_rank: dict[Look, float], depths: list[float], top: float) -> float:
     """Rank of an unnumbered look among the numbered ones: level with a look as prominent,
     else just below the least prominent look that outranks it: at the next depth the
-    numbering has there (a level of its own would push every deeper number a level down,
-    and six levels are all Markdown has), below the deepest when there is none."""
+    numbering has (``depths``, ascending; a level of its own would push every deeper number
+    a level down, and six levels are all Markdown has), below the deepest when there is
+    none."""
     key = look.prominence()
     same = [r for other, r in look_rank.items() if other.prominence() == key]
     if same:
@@ -1558,5 +1566,6 @@ def _between(look: Look, look_rank: dict[Look, float], top: float) -> float:
     higher = [r for other, r in look_rank.items() if other.prominence() > key]
     if not higher:
         return top - 0.25
-    deeper = [r for r in look_rank.values() if r > max(higher)]
-    return min(deeper) if deeper else max(higher) + 0.5
+    after = max(higher)
+    deeper = [d for d in depths if d > after]
+    return deeper[0] if deeper else after + 0.5
