@@ -811,3 +811,30 @@ def test_a_pages_own_headings_do_not_move_the_profiles_looks() -> None:
     assert found[0] == (levels["Part One"], "Part Two")
     assert len(found) == 9
     assert {level for level, _ in found[1:]} == {levels["3.1.1 Finer detail"]}
+
+
+def test_a_depth_the_sample_never_saw_ranks_as_its_look_does() -> None:
+    """The sample of a long report holds its summaries (large capitals, unnumbered) and
+    numbered sections two and three deep, but no chapter's first page. A page outside it
+    opens "CHAPTER 1. INTRODUCTION" in the summaries' look: the chapter sits at their level,
+    above its sections, not at the sections' level (a depth the profile has no rank for)."""
+    from pdfthin.layout import finish_page
+
+    def sample_page(n: int) -> PageContent:
+        title = ["EXECUTIVE SUMMARY", "KEY FINDINGS", "ABBREVIATIONS"][n - 1]
+        runs = words(title, 50, 140, size=25, bold=True) + paragraph(180)
+        runs += words(f"{n}.1 General matters", 50, 250, size=13, bold=True) + paragraph(270)
+        runs += words(f"{n}.1.1 Finer detail", 50, 340, size=11, bold=True) + paragraph(360)
+        return page(runs, number=n)
+
+    sample = [layout_page(sample_page(n)) for n in (1, 2, 3)]
+    profile = finish_document(sample)
+    levels = {text: level for lay in sample for level, text in headings(render_blocks(lay.blocks))}
+    assert levels["EXECUTIVE SUMMARY"] < levels["1.1 General matters"]
+    runs = words("CHAPTER 1. INTRODUCTION", 50, 140, size=25, bold=True) + paragraph(180)
+    runs += words("1.1 Objectives", 50, 250, size=13, bold=True) + paragraph(270)
+    lay = layout_page(page(runs, number=4))
+    finish_page(lay, profile)
+    found = dict((text, level) for level, text in headings(render_blocks(lay.blocks)))
+    assert found["CHAPTER 1. INTRODUCTION"] == levels["EXECUTIVE SUMMARY"]
+    assert found["1.1 Objectives"] == levels["1.1 General matters"]

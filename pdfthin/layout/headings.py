@@ -1504,9 +1504,21 @@ def _assign_levels(
     if reference:
         basis = [_Heading(Block([], 0, 0, 0, 0, 0), look, depth) for look, depth in reference]
         _rank(basis, basis)
+        _rank(found, basis)
+        # A depth the profile never saw (its sample held no chapter's opening page) is no
+        # rank of its scale: where its look is one of the profile's, it ranks as that look
+        # does ("CHAPTER 1." set as the sample's unnumbered chapter-like titles are).
+        depths = {h.depth for h in basis if h.depth is not None}
+        look_ranks: dict[Look, float] = {}
+        for h in basis:
+            look_ranks[h.look] = min(look_ranks.get(h.look, h.rank), h.rank)
+        for heading in found:
+            known = heading.depth is None or heading.depth in depths
+            if not known and heading.look in look_ranks:
+                heading.rank = look_ranks[heading.look]
     else:
         basis = found
-    _rank(found, basis)
+        _rank(found, basis)
     scale = sorted({h.rank for h in basis})
     for heading in found:
         heading.block.level = min(bisect.bisect_left(scale, heading.rank) + 1, MAX_LEVELS)
