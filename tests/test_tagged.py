@@ -233,6 +233,34 @@ def test_a_one_cell_tables_pieces_on_one_baseline_are_one_line() -> None:
     assert "3.1 Impacts on the climate\nand on the soil of the valley" in _markdown(data)
 
 
+def test_a_bold_label_and_its_plain_value_kept_as_one_line_are_no_heading() -> None:
+    """A form's row tagged as a table row of two cells, a bold label and its plain value
+    ("Case Tracking Number:", then the number), is kept as one line (not two rows of two
+    cells: no grid): a line of the value's look, as the page's other rows joined from
+    pieces are, not a bold heading."""
+    b = PdfBuilder()
+    fonts = {"F1": b.font_standard("Helvetica"), "F2": b.font_standard("Helvetica-Bold")}
+    lines = [
+        ("Case Tracking Number:", 72, 700, 10, "F2"),
+        ("150109-DSP-Milw-505", 220, 700, 10, "F1"),
+    ]
+    lines += [(text, x, y, size, "F1") for text, x, y, size in _paragraph(660, 0)]
+    content = b"".join(
+        marked_text(i, text, x, y, size, font) for i, (text, x, y, size, font) in enumerate(lines)
+    )
+    page = b.add_page(content, {"Font": fonts})
+    tree: StructNode = (
+        "Document",
+        [("Table", [("TR", [("TD", [0]), ("TD", [1])])]), ("P", [2, 3, 4])],
+    )
+    b.set_structure_tree(page, tree)
+    data = b.build()
+    assert _decision(data) == "tree used"
+    md = _markdown(data)
+    assert "Case Tracking Number: 150109-DSP-Milw-505" in md
+    assert "#" not in md
+
+
 def test_list_items_come_from_the_tree() -> None:
     lines = [("Apples", 72, 700, 10), ("Pears", 72, 686, 10)]
     tree: StructNode = ("Document", [("L", [("LI", [("LBody", [0])]), ("LI", [("LBody", [1])])])])

@@ -159,7 +159,7 @@ def rejoin_rows(lines: list[Line], page: list[Line] | None = None) -> list[Line]
         for group in _split_at_gutters(row, sides):
             if len(group) < 2:
                 continue
-            joined[id(group[0])] = _joined(group)
+            joined[id(group[0])] = joined_line(group)
             dropped.update(id(piece) for piece in group[1:])
     if not joined:
         return lines
@@ -353,7 +353,7 @@ def _blank(text: str) -> bool:
     return len(stripped) >= 3 and not stripped.strip("_")
 
 
-def _joined(pieces: list[Line]) -> Line:
+def joined_line(pieces: list[Line]) -> Line:
     """One line of ``pieces`` (left to right), read right to left when its text is."""
     ordered = pieces[::-1] if mostly_rtl(" ".join(p.text for p in pieces)) else pieces
     bold = all(p.bold for p in pieces)

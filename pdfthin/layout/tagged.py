@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from statistics import median
 from typing import TYPE_CHECKING
 
-from pdfthin.layout.blocks import build_blocks, rejoin_rows
+from pdfthin.layout.blocks import build_blocks, joined_line, rejoin_rows
 from pdfthin.layout.lines import GUTTER_GAP_EM, build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.structure import release_spans
@@ -549,21 +549,14 @@ def _top_left(line: Line) -> tuple[float, float]:
 def _row_line(row: list[_Piece]) -> Block:
     """A table row kept as one line of text: its cells left to right, each cell's lines
     top to bottom (sorting all the lines by where they start would shuffle a cell's lines
-    that start at different places, a centred cell's)."""
+    that start at different places, a centred cell's), joined as a row's pieces are on an
+    untagged page (``joined_line``: right to left when the text is, in the look of its
+    longest plain piece, so a bold label and its value make no heading)."""
     cells = sorted(row, key=lambda cell: min(ln.x0 for ln in cell.lines))
     lines = [ln for cell in cells for ln in sorted(cell.lines, key=_top_left)]
     block = _block(lines)
-    block.lines = [_one_line(lines)]
+    block.lines = [joined_line(lines)]
     return block
-
-
-def _one_line(lines: list[Line]) -> Line:
-    """``lines`` as one line, their texts in the order given, over their joint box."""
-    first = lines[0]
-    x0, y0, x1, y1 = _box(lines)
-    text = " ".join(ln.text for ln in lines)
-    return Line(text, x0, y0, x1, y1, first.size, first.bold, first.italic, first.font,
-                seq=min(ln.seq for ln in lines))  # fmt: skip
 
 
 def _rows_of(lines: list[Line]) -> list[Line]:
@@ -582,5 +575,5 @@ def _rows_of(lines: list[Line]) -> list[Line]:
                 continue
         out.append([line])
     return [
-        row[0] if len(row) == 1 else _one_line(sorted(row, key=lambda ln: ln.x0)) for row in out
+        row[0] if len(row) == 1 else joined_line(sorted(row, key=lambda ln: ln.x0)) for row in out
     ]
