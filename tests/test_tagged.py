@@ -4,6 +4,7 @@ back to geometry when it is not (pdfthin/layout/tagged.py)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -259,6 +260,56 @@ def test_a_bold_label_and_its_plain_value_kept_as_one_line_are_no_heading() -> N
     md = _markdown(data)
     assert "Case Tracking Number: 150109-DSP-Milw-505" in md
     assert "#" not in md
+
+
+def _contents_page(leader_x: float, number_x: float) -> bytes:
+    """A tagged contents entry: its title and page number each a link of one paragraph, the
+    leader dots between them drawn as an artifact (as a word processor tags them), over a
+    tagged paragraph."""
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    content = marked_text(0, "Heading", 72, 500)
+    content += marked_text(None, "." * 100, leader_x, 500, tag="Artifact")
+    content += marked_text(1, "1", number_x, 500)
+    for i, (text, x, y, size) in enumerate(_paragraph(460, 0)):
+        content += marked_text(2 + i, text, x, y, size)
+    page = b.add_page(content, {"Font": {"F1": font}})
+    entry: StructNode = ("TOCI", [("P", [("Link", [0]), ("Link", [1])])])
+    tree: StructNode = ("Document", [("TOC", [entry]), ("P", [2, 3, 4])])
+    b.set_structure_tree(page, tree)
+    return b.build()
+
+
+@pytest.mark.usefixtures("implementation")
+def test_an_artifact_between_an_elements_runs_is_part_of_its_line() -> None:
+    """The leader dots a word processor tags as an artifact between a contents entry's
+    title and its page number stay on the entry's line ("Heading.....1"): without them the
+    line had a hole where they stood, split it in two ("Heading", "1"), and the dots came
+    after the whole page, a line of their own."""
+    data = _contents_page(110, 390)
+    assert _decision(data) == "tree used"
+    md = _markdown(data)
+    assert re.search(r"^Heading ?\.{100} ?1$", md, re.M), md
+    assert md.index("Heading") < md.index("the quick brown fox")
+
+
+def test_an_artifact_reaching_back_over_an_elements_run_is_not_drawn_into_it() -> None:
+    """Dots starting an em back over the title's end (twice ``BETWEEN_OVERLAP_EM``) do not
+    stand between the title and its number: they are not taken into the entry's line."""
+    title_end = 72 + 37.24  # "Heading" in 10 pt Helvetica
+    md = _markdown(_contents_page(title_end - 10, 390))
+    assert "Heading" + "." * 100 not in md.replace(" ", "")
+
+
+def test_the_search_for_an_elements_artifacts_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page of many untagged runs on rows of many tagged ones compares at most
+    ``MAX_BETWEEN_CHECKS`` runs; past that, the rest stay apart (laid out after the tree)."""
+    from pdfthin.layout import tagged
+
+    monkeypatch.setattr(tagged, "MAX_BETWEEN_CHECKS", 0)
+    md = _markdown(_contents_page(110, 390))
+    assert not re.search(r"^Heading ?\.{100}", md, re.M)
+    assert "." * 100 in md
 
 
 def test_list_items_come_from_the_tree() -> None:

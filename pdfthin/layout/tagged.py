@@ -19,12 +19,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
+from collections import defaultdict
 from dataclasses import dataclass, field
 from statistics import median
 from typing import TYPE_CHECKING
 
 from pdfthin.layout.blocks import build_blocks, joined_line, rejoin_rows
-from pdfthin.layout.lines import GUTTER_GAP_EM, build_lines
+from pdfthin.layout.lines import GUTTER_GAP_EM, SAME_LINE_OVERLAP, build_lines
 from pdfthin.layout.order import reading_order
 from pdfthin.layout.structure import release_spans
 from pdfthin.layout.tables.find import SPAN_CENTRE_EM, find_tables
@@ -49,6 +50,16 @@ MAX_COARSE_SHARE = 0.5
 BLOCK_GAP_EM = 1.0
 #: Lines of one element whose type sizes differ by more than this ratio are not one paragraph.
 SIZE_STEP = 1.2
+#: Text the tree does not hold, drawn on one of an element's lines between two of its runs
+#: (a contents entry's leader dots, tagged as an artifact between the title and its page
+#: number), is that element's: it may reach this many ems into the runs on either side.
+BETWEEN_OVERLAP_EM = 0.5
+#: Rows of runs are indexed by their middles in bands this many points tall (an index only:
+#: whether two runs share a line is their overlap, ``SAME_LINE_OVERLAP``).
+_ROW_BUCKET = 4.0
+#: Runs compared at most, a page, in looking for those (a hostile page of thousands of
+#: untagged runs on one row of thousands of tagged ones stays cheap: the rest stay apart).
+MAX_BETWEEN_CHECKS = 200_000
 #: Share of consecutive element pairs of one column (overlapping horizontally) that may go
 #: back up the page by more than a line: a tree read in an order the page is not drawn in.
 MAX_BACKWARD_SHARE = 0.2
@@ -143,6 +154,7 @@ def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], lis
             piece = pieces[block] = _Piece(block, rank.get(run.mcid, 0))
         piece.first = min(piece.first, rank.get(run.mcid, 0))
         piece.runs.append(run)
+    rest = _fill_between(pieces, rest)
     ordered = sorted(pieces.values(), key=lambda p: (p.first, p.element))
     out: list[_Piece] = []
     for piece in ordered:
@@ -150,6 +162,73 @@ def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], lis
         if piece.lines:
             out += _by_column(tree, piece)
     return out, rest
+
+
+def _fill_between(pieces: dict[int, _Piece], rest: list[TextRun]) -> list[TextRun]:
+    """The runs of ``rest`` (text the tree does not hold) that stand on one element's line
+    between two of its runs join that element's piece (``BETWEEN_OVERLAP_EM``); the others
+    are returned. Without them the element's line had a hole where they stood (split in two
+    there) and they came after the whole tree, a line of dots of their own."""
+    if not rest:
+        return rest
+    rows: dict[int, list[tuple[TextRun, _Piece]]] = defaultdict(list)
+    tallest = 0.0
+    for piece in pieces.values():
+        for run in piece.runs:
+            rows[_row_key(run)].append((run, piece))
+            tallest = max(tallest, run.y1 - run.y0)
+    left: list[TextRun] = []
+    budget = [MAX_BETWEEN_CHECKS]
+    for run in rest:
+        host = _host(run, rows, tallest, budget)
+        if host is None:
+            left.append(run)
+        else:
+            host.runs.append(run)
+    return left
+
+
+def _row_key(run: TextRun) -> int:
+    return int((run.y0 + run.y1) / 2 // _ROW_BUCKET)
+
+
+def _host(
+    run: TextRun,
+    rows: dict[int, list[tuple[TextRun, _Piece]]],
+    tallest: float,
+    budget: list[int],
+) -> _Piece | None:
+    """The piece with a run ending where ``run`` starts and another starting where it ends,
+    both on its line (overlapping it by ``SAME_LINE_OVERLAP`` of the lower height; such a
+    run's middle is less than the taller run's height away: ``tallest`` bounds the rows
+    looked at). ``budget`` counts the runs compared (``MAX_BETWEEN_CHECKS``)."""
+    height = run.y1 - run.y0
+    middle = (run.y0 + run.y1) / 2
+    reach_rows = max(height, tallest)
+    before: dict[int, _Piece] = {}
+    after: set[int] = set()
+    first, last = (
+        int((middle - reach_rows) // _ROW_BUCKET),
+        int((middle + reach_rows) // _ROW_BUCKET),
+    )
+    for k in range(first, last + 1):
+        candidates = rows.get(k, ())
+        budget[0] -= len(candidates)
+        if budget[0] < 0:
+            return None
+        for other, piece in candidates:
+            overlap = min(run.y1, other.y1) - max(run.y0, other.y0)
+            if overlap < SAME_LINE_OVERLAP * min(height, other.y1 - other.y0):
+                continue
+            reach = BETWEEN_OVERLAP_EM * (min(run.size, other.size) or 1.0)
+            if other.x1 <= run.x0 + reach and other.x0 < run.x0:
+                before[id(piece)] = piece
+            elif other.x0 >= run.x1 - reach and other.x1 > run.x1:
+                after.add(id(piece))
+    for ident, piece in before.items():
+        if ident in after:
+            return piece
+    return None
 
 
 def _by_column(tree: PageStructure, piece: _Piece) -> list[_Piece]:
