@@ -312,6 +312,42 @@ def test_the_search_for_an_elements_artifacts_is_bounded(monkeypatch: pytest.Mon
     assert "." * 100 in md
 
 
+def _split_paragraph(second_x: float) -> bytes:
+    """A paragraph a producer tagged as two ``P`` with a ``Link`` between them, the three
+    siblings under a ``Div``, all on one line ("Write to", "the desk", "today."), over a
+    tagged paragraph; ``second_x`` is where "today." starts."""
+    lines = [("Write to", 72, 500, 10), ("the desk", 109, 500, 10), ("today.", second_x, 500, 10)]
+    lines += _paragraph(460, 0)
+    run = ("Div", [("P", [0]), ("Link", [1]), ("P", [2])])
+    return _tagged_pdf(lines, ("Document", [run, ("P", [3, 4, 5])]))
+
+
+@pytest.mark.usefixtures("implementation")
+def test_pieces_of_running_text_on_one_line_are_one_paragraph() -> None:
+    """Pieces of text the tree makes separate elements but the page sets on one line, a
+    word space apart, are one paragraph (they were three: "Write to", "the desk",
+    "today.")."""
+    data = _split_paragraph(150)
+    assert _decision(data) == "tree used"
+    assert "Write to the desk today.\n\nthe quick brown fox" in _markdown(data)
+
+
+def test_pieces_a_gutter_apart_on_one_line_stay_apart() -> None:
+    """The same pieces with a column's gutter before the last (more than ``GUTTER_GAP_EM``
+    of its type): that piece is not the line's."""
+    md = _markdown(_split_paragraph(300))
+    assert "Write to the desk" in md
+    assert "the desk today." not in md
+
+
+def test_the_search_for_one_lines_pieces_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``MAX_BETWEEN_CHECKS`` lines compared, pieces stay as the tree has them."""
+    from pdfthin.layout import tagged
+
+    monkeypatch.setattr(tagged, "MAX_BETWEEN_CHECKS", 0)
+    assert "Write to the desk today." not in _markdown(_split_paragraph(150))
+
+
 def test_list_items_come_from_the_tree() -> None:
     lines = [("Apples", 72, 700, 10), ("Pears", 72, 686, 10)]
     tree: StructNode = ("Document", [("L", [("LI", [("LBody", [0])]), ("LI", [("LBody", [1])])])])

@@ -156,12 +156,75 @@ def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], lis
         piece.runs.append(run)
     rest = _fill_between(pieces, rest)
     ordered = sorted(pieces.values(), key=lambda p: (p.first, p.element))
-    out: list[_Piece] = []
     for piece in ordered:
         piece.lines = build_lines(piece.runs)
-        if piece.lines:
-            out += _by_column(tree, piece)
+    out: list[_Piece] = []
+    for piece in _one_line_one_piece(tree, [p for p in ordered if p.lines]):
+        out += _by_column(tree, piece)
     return out, rest
+
+
+def _one_line_one_piece(tree: PageStructure, pieces: list[_Piece]) -> list[_Piece]:
+    """Pieces of running text (neither headings, list items nor table cells) whose lines
+    meet on one baseline, less than ``GUTTER_GAP_EM`` apart, are one piece: one line of the
+    page is one paragraph's, whatever the tree splits it into (a producer that tags a
+    paragraph as pieces of ``P`` around each link it holds, the links their siblings). In
+    the order of the first; ``MAX_BETWEEN_CHECKS`` bounds the lines compared."""
+    elements = tree.elements
+    running = [
+        i
+        for i, piece in enumerate(pieces)
+        if elements[piece.element].kind not in _WHOLE
+        and elements[piece.element].kind not in _HEADINGS
+    ]
+    if len(running) < 2:
+        return pieces
+    rows: dict[int, list[tuple[Line, int]]] = defaultdict(list)
+    for i in running:
+        for line in pieces[i].lines:
+            rows[int((line.y0 + line.y1) / 2 // _ROW_BUCKET)].append((line, i))
+    group = list(range(len(pieces)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    budget = MAX_BETWEEN_CHECKS
+    for key in sorted(rows):
+        row = rows[key] + rows.get(key + 1, [])
+        budget -= len(rows[key]) * len(row)
+        if budget < 0:
+            break
+        for line, i in rows[key]:
+            for other, j in row:
+                if root(i) == root(j) or not _meet(line, other):
+                    continue
+                group[root(j)] = root(i)
+    merged: dict[int, _Piece] = {}
+    for i, piece in enumerate(pieces):
+        into = merged.get(root(i))
+        if into is None:
+            merged[root(i)] = piece
+            continue
+        into.first = min(into.first, piece.first)
+        into.runs += piece.runs
+        into.lines = []
+    for piece in merged.values():
+        if not piece.lines:
+            piece.lines = build_lines(piece.runs)
+    return sorted(merged.values(), key=lambda p: (p.first, p.element))
+
+
+def _meet(a: Line, b: Line) -> bool:
+    """Whether ``a`` and ``b`` stand on one baseline (overlapping by ``SAME_LINE_OVERLAP``
+    of the lower) with less than ``GUTTER_GAP_EM`` between them, in either order."""
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    if overlap < SAME_LINE_OVERLAP * min(a.y1 - a.y0, b.y1 - b.y0):
+        return False
+    gap = max(a.x0, b.x0) - min(a.x1, b.x1)
+    return -GUTTER_GAP_EM * min(a.size, b.size) < gap < GUTTER_GAP_EM * min(a.size, b.size)
 
 
 def _fill_between(pieces: dict[int, _Piece], rest: list[TextRun]) -> list[TextRun]:
