@@ -57,8 +57,9 @@ BETWEEN_OVERLAP_EM = 0.5
 #: Rows of runs are indexed by their middles in bands this many points tall (an index only:
 #: whether two runs share a line is their overlap, ``SAME_LINE_OVERLAP``).
 _ROW_BUCKET = 4.0
-#: Runs compared at most, a page, in looking for those (a hostile page of thousands of
-#: untagged runs on one row of thousands of tagged ones stays cheap: the rest stay apart).
+#: Runs compared at most, a page, in looking for those, and lines compared in looking for
+#: elements that share a line (``_one_line_one_piece``): a hostile page of thousands of
+#: runs on one row stays cheap, what is left unlooked at stays as the tree has it.
 MAX_BETWEEN_CHECKS = 200_000
 #: Share of consecutive element pairs of one column (overlapping horizontally) that may go
 #: back up the page by more than a line: a tree read in an order the page is not drawn in.
