@@ -332,6 +332,31 @@ def test_pieces_of_running_text_on_one_line_are_one_paragraph() -> None:
     assert "Write to the desk today.\n\nthe quick brown fox" in _markdown(data)
 
 
+def test_each_link_of_a_grouping_goes_with_the_text_beside_it() -> None:
+    """Two such lines under one ``Div``, a link in each: each link goes with its own line's
+    text (the grouping would make the two links one piece, standing on two lines, that
+    could go with neither)."""
+    lines = [("Write to", 72, 500, 10), ("the desk", 109, 500, 10), ("today.", 150, 500, 10)]
+    lines += [("Write to", 72, 470, 10), ("the desk", 109, 470, 10), ("today.", 150, 470, 10)]
+    lines += _paragraph(430, 0)
+    first = [("P", [0]), ("Link", [1]), ("P", [2])]
+    second = [("P", [3]), ("Link", [4]), ("P", [5])]
+    data = _tagged_pdf(lines, ("Document", [("Div", first + second), ("P", [6, 7, 8])]))
+    assert _decision(data) == "tree used"
+    assert _markdown(data).count("Write to the desk today.") == 2
+
+
+def test_links_one_after_another_in_a_grouping_stay_one_block() -> None:
+    """An address broken over two lines as two links, one after the other under a ``Div``
+    with nothing between them: one block of two lines, not two paragraphs."""
+    lines = [("https://example.org/a-long-", 72, 500, 10), ("address.html", 72, 488, 10)]
+    lines += _paragraph(440, 0)
+    tree: StructNode = ("Document", [("Div", [("Link", [0]), ("Link", [1])]), ("P", [2, 3, 4])])
+    data = _tagged_pdf(lines, tree)
+    assert _decision(data) == "tree used"
+    assert "https://example.org/a-long-address.html\n\nthe quick" in _markdown(data)
+
+
 def test_pieces_a_gutter_apart_on_one_line_stay_apart() -> None:
     """The same pieces with a column's gutter before the last (more than ``GUTTER_GAP_EM``
     of its type): that piece is not the line's."""
@@ -340,12 +365,21 @@ def test_pieces_a_gutter_apart_on_one_line_stay_apart() -> None:
     assert "the desk today." not in md
 
 
-def test_the_search_for_one_lines_pieces_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past ``MAX_BETWEEN_CHECKS`` lines compared, pieces stay as the tree has them."""
-    from pdfthin.layout import tagged
-
-    monkeypatch.setattr(tagged, "MAX_BETWEEN_CHECKS", 0)
-    assert "Write to the desk today." not in _markdown(_split_paragraph(150))
+def test_two_addresses_side_by_side_stay_two_paragraphs() -> None:
+    """Two addresses tagged one after the other, set side by side close together, the
+    second starting a line higher: their lines meet on two baselines, but the second does
+    not go on where the first ends (its first line is above the first's last), so each
+    stays a paragraph of its own."""
+    left = [("Naval Review Board", 72, 500, 10), ("720 Kennon Ave.", 72, 488, 10)]
+    right = [("Air Force Board", 165, 512, 10), ("3351 Celmers Lane", 165, 500, 10)]
+    right += [("Joint Base Andrews", 165, 488, 10)]
+    lines = left + right + _paragraph(440, 0)
+    tree: StructNode = ("Document", [("P", [0, 1]), ("P", [2, 3, 4]), ("P", [5, 6, 7])])
+    data = _tagged_pdf(lines, tree)
+    assert _decision(data) == "tree used"
+    md = _markdown(data)
+    assert "Naval Review Board\n720 Kennon Ave." in md
+    assert "Air Force Board\n3351 Celmers Lane\nJoint Base Andrews" in md
 
 
 def test_list_items_come_from_the_tree() -> None:

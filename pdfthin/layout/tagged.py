@@ -57,9 +57,8 @@ BETWEEN_OVERLAP_EM = 0.5
 #: Rows of runs are indexed by their middles in bands this many points tall (an index only:
 #: whether two runs share a line is their overlap, ``SAME_LINE_OVERLAP``).
 _ROW_BUCKET = 4.0
-#: Runs compared at most, a page, in looking for those, and lines compared in looking for
-#: elements that share a line (``_one_line_one_piece``): a hostile page of thousands of
-#: runs on one row stays cheap, what is left unlooked at stays as the tree has it.
+#: Runs compared at most, a page, in looking for those (a hostile page of thousands of
+#: untagged runs on one row of thousands of tagged ones stays cheap: the rest stay apart).
 MAX_BETWEEN_CHECKS = 200_000
 #: Share of consecutive element pairs of one column (overlapping horizontally) that may go
 #: back up the page by more than a line: a tree read in an order the page is not drawn in.
@@ -139,22 +138,27 @@ def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], lis
     """The runs grouped by their block-level element, in tree order; and the runs the tree
     does not hold (artifacts, untagged text, ids with no element)."""
     rank = {mcid: i for i, mcid in enumerate(tree.order)}
-    owner: dict[int, int] = {}
+    owner: dict[int, tuple[int, int]] = {}  # element -> (its block, the link it is in)
     pieces: dict[int, _Piece] = {}
+    links: dict[int, list[tuple[int, TextRun]]] = defaultdict(list)  # block -> (link, run)
     rest: list[TextRun] = []
     for run in runs:
         element = tree.content.get(run.mcid, -1) if not run.artifact else -1
         if element < 0:
             rest.append(run)
             continue
-        block = owner.get(element)
-        if block is None:
-            block = owner[element] = _block_element(tree.elements, element)
+        found = owner.get(element)
+        if found is None:
+            block = _block_element(tree.elements, element)
+            found = owner[element] = (block, _link_in(tree.elements, element, block))
+        block, link = found
         piece = pieces.get(block)
         if piece is None:
             piece = pieces[block] = _Piece(block, rank.get(run.mcid, 0))
         piece.first = min(piece.first, rank.get(run.mcid, 0))
         piece.runs.append(run)
+        links[block].append((link, run))
+    _own_links(pieces, links, rank)
     rest = _fill_between(pieces, rest)
     ordered = sorted(pieces.values(), key=lambda p: (p.first, p.element))
     for piece in ordered:
@@ -166,66 +170,46 @@ def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], lis
 
 
 def _one_line_one_piece(tree: PageStructure, pieces: list[_Piece]) -> list[_Piece]:
-    """Pieces of running text (neither headings, list items nor table cells) whose lines
-    meet on one baseline, less than ``GUTTER_GAP_EM`` apart, are one piece: one line of the
-    page is one paragraph's, whatever the tree splits it into (a producer that tags a
-    paragraph as pieces of ``P`` around each link it holds, the links their siblings). In
-    the order of the first; ``MAX_BETWEEN_CHECKS`` bounds the lines compared."""
+    """A piece of running text (neither a heading, a list item nor a table cell) whose first
+    line goes on where the last line of the piece before it in the tree ends, on its
+    baseline less than ``GUTTER_GAP_EM`` after it, is that piece's: one line of the page is
+    one paragraph's, whatever the tree splits it into (a producer that tags a paragraph as
+    pieces of ``P`` around each link it holds, the links their siblings)."""
     elements = tree.elements
-    running = [
-        i
-        for i, piece in enumerate(pieces)
-        if elements[piece.element].kind not in _WHOLE
-        and elements[piece.element].kind not in _HEADINGS
-    ]
-    if len(running) < 2:
-        return pieces
-    rows: dict[int, list[tuple[Line, int]]] = defaultdict(list)
-    for i in running:
-        for line in pieces[i].lines:
-            rows[int((line.y0 + line.y1) / 2 // _ROW_BUCKET)].append((line, i))
-    group = list(range(len(pieces)))
 
-    def root(i: int) -> int:
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
+    def running(piece: _Piece) -> bool:
+        kind = elements[piece.element].kind
+        return kind not in _WHOLE and kind not in _HEADINGS
 
-    budget = MAX_BETWEEN_CHECKS
-    for key in sorted(rows):
-        row = rows[key] + rows.get(key + 1, [])
-        budget -= len(rows[key]) * len(row)
-        if budget < 0:
-            break
-        for line, i in rows[key]:
-            for other, j in row:
-                if root(i) == root(j) or not _meet(line, other):
-                    continue
-                group[root(j)] = root(i)
-    merged: dict[int, _Piece] = {}
-    for i, piece in enumerate(pieces):
-        into = merged.get(root(i))
-        if into is None:
-            merged[root(i)] = piece
-            continue
-        into.first = min(into.first, piece.first)
-        into.runs += piece.runs
-        into.lines = []
-    for piece in merged.values():
-        if not piece.lines:
-            piece.lines = build_lines(piece.runs)
-    return sorted(merged.values(), key=lambda p: (p.first, p.element))
+    out: list[_Piece] = []
+    tail: Line | None = None  # the last line of the last piece kept, in reading order
+    for piece in pieces:
+        lines = sorted(piece.lines, key=_top_left)
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and tail is not None
+            and running(last)
+            and running(piece)
+            and _goes_on(tail, lines[0])
+        ):
+            last.runs += piece.runs
+            last.lines = build_lines(last.runs)
+        else:
+            out.append(piece)
+        tail = lines[-1]
+    return out
 
 
-def _meet(a: Line, b: Line) -> bool:
-    """Whether ``a`` and ``b`` stand on one baseline (overlapping by ``SAME_LINE_OVERLAP``
-    of the lower) with less than ``GUTTER_GAP_EM`` between them, in either order."""
-    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
-    if overlap < SAME_LINE_OVERLAP * min(a.y1 - a.y0, b.y1 - b.y0):
+def _goes_on(line: Line, after: Line) -> bool:
+    """Whether ``after`` stands on ``line``'s baseline (overlapping it by
+    ``SAME_LINE_OVERLAP`` of the lower) and starts where it ends, less than
+    ``GUTTER_GAP_EM`` of the smaller type after it (or as far back over it)."""
+    overlap = min(line.y1, after.y1) - max(line.y0, after.y0)
+    if overlap < SAME_LINE_OVERLAP * min(line.y1 - line.y0, after.y1 - after.y0):
         return False
-    gap = max(a.x0, b.x0) - min(a.x1, b.x1)
-    return -GUTTER_GAP_EM * min(a.size, b.size) < gap < GUTTER_GAP_EM * min(a.size, b.size)
+    reach = GUTTER_GAP_EM * min(line.size, after.size)
+    return after.x0 > line.x0 and abs(after.x0 - line.x1) < reach
 
 
 def _fill_between(pieces: dict[int, _Piece], rest: list[TextRun]) -> list[TextRun]:
@@ -355,6 +339,60 @@ def _block_element(elements: list[StructElement], index: int) -> int:
         if choice >= 0:
             return choice
     return index
+
+
+def _link_in(elements: list[StructElement], index: int, block: int) -> int:
+    """The link ``index`` is in (itself or an ancestor) below ``block`` when ``block`` is a
+    grouping element (``Div``: no block-level element around the text); else ``-1``."""
+    if block < 0 or elements[block].kind in BLOCK_TYPES:
+        return -1
+    i = index
+    for _ in range(len(elements)):
+        if i < 0 or i == block:
+            break
+        if elements[i].kind == "Link":
+            return i
+        i = elements[i].parent
+    return -1
+
+
+def _own_links(
+    pieces: dict[int, _Piece],
+    links: dict[int, list[tuple[int, TextRun]]],
+    rank: dict[int, int],
+) -> None:
+    """A grouping element whose text is all in links, with other elements' text between
+    them in the tree (a producer's ``Div`` holding a paragraph's ``P`` pieces and the
+    ``Link`` between them, each link a sibling), is no piece of text: each link is one, so
+    that it can go with the text beside it (``_one_line_one_piece``) rather than with the
+    grouping's other links, lines apart. Links that follow one another with nothing between
+    (an address broken over two lines as two links) stay one piece."""
+    split = [
+        block
+        for block, held in links.items()
+        if len({link for link, _ in held}) > 1 and all(link >= 0 for link, _ in held)
+    ]
+    if not split:
+        return
+    ranks = sorted(rank.get(run.mcid, 0) for piece in pieces.values() for run in piece.runs)
+    for block in split:
+        del pieces[block]
+        by_link: dict[int, list[TextRun]] = defaultdict(list)
+        for link, run in links[block]:
+            by_link[link].append(run)
+        spans = sorted(
+            (min(rank.get(r.mcid, 0) for r in held), max(rank.get(r.mcid, 0) for r in held), link)
+            for link, held in by_link.items()
+        )
+        current: _Piece | None = None
+        reach = -1  # the last rank of the links put in ``current``
+        for low, high, link in spans:
+            # (another element's text between the two links: ranks strictly inside the gap)
+            between = bisect.bisect_left(ranks, low) > bisect.bisect_right(ranks, reach)
+            if current is None or between:
+                current = pieces[link] = _Piece(link, low)
+            current.runs += by_link[link]
+            reach = max(reach, high)
 
 
 def _visible_chars(runs: list[TextRun]) -> int:
