@@ -733,31 +733,42 @@ def test_names_on_a_later_page_are_not_judged_as_a_byline() -> None:
     assert any("Beethoven" in text for _, text in headings(md))
 
 
+def _outside_the_sample(
+    sample: list[PageContent], runs: list[TextRun]
+) -> tuple[dict[str, int], list[tuple[int, str]]]:
+    """The heading levels of ``sample``'s pages, finished together as a long document's
+    sample is, and the headings (level, text) of one more page of ``runs`` finished against
+    their profile alone, as a page outside the sample is."""
+    from pdfthin.layout import finish_page
+
+    layouts = [layout_page(p) for p in sample]
+    profile = finish_document(layouts)
+    levels = {text: level for lay in layouts for level, text in headings(render_blocks(lay.blocks))}
+    lay = layout_page(page(runs, number=len(sample) + 1))
+    finish_page(lay, profile)
+    return levels, headings(render_blocks(lay.blocks))
+
+
 def test_a_page_outside_the_sample_places_its_headings_on_the_profiles_scale() -> None:
     """A long document's page finished against its profile: a three-deep number sits at the
     level three-deep numbers have in the sample, although the page adds a heading of a look
     the sample never showed (ranked between two depths: it shares the deeper one's level
     instead of pushing the number a level down on this page alone)."""
-    from pdfthin.layout import finish_page
 
     def sample_page(n: int) -> PageContent:
-        runs = words(f"{n} Scope", 50, 80, size=14, bold=True) + paragraph(100)
-        runs += words(f"{n}.1 General matters", 50, 170, size=12, bold=True) + paragraph(190)
-        runs += words(f"{n}.1.1 Finer detail", 50, 260, size=10, bold=True) + paragraph(280)
+        runs = words(f"{n} Scope", 50, 140, size=14, bold=True) + paragraph(160)
+        runs += words(f"{n}.1 General matters", 50, 230, size=12, bold=True) + paragraph(250)
+        runs += words(f"{n}.1.1 Finer detail", 50, 320, size=10, bold=True) + paragraph(340)
         return page(runs, number=n)
 
-    sample = [layout_page(sample_page(n)) for n in (1, 2, 3)]
-    profile = finish_document(sample)
-    levels = {text: level for lay in sample for level, text in headings(render_blocks(lay.blocks))}
-    assert levels["1.1 General matters"] < levels["1.1.1 Finer detail"]
-    runs = words("4.1.2 Another detail", 50, 80, size=10, bold=True) + paragraph(100)
-    runs += words("Remarks", 50, 170, size=11, bold=True, italic=True, font="Helvetica")
-    runs += paragraph(190)
-    lay = layout_page(page(runs, number=4))
-    finish_page(lay, profile)
-    found = dict((text, level) for level, text in headings(render_blocks(lay.blocks)))
-    assert "Remarks" in found  # (the page's own look is a heading: the case under test)
-    assert found["4.1.2 Another detail"] == levels["1.1.1 Finer detail"]
+    runs = words("4.1.2 Another detail", 50, 140, size=10, bold=True) + paragraph(160)
+    runs += words("Remarks", 50, 230, size=11, bold=True, italic=True, font="Helvetica")
+    runs += paragraph(250)
+    levels, found = _outside_the_sample([sample_page(n) for n in (1, 2, 3)], runs)
+    assert levels["1 Scope"] < levels["1.1 General matters"] < levels["1.1.1 Finer detail"]
+    page_levels = {text: level for level, text in found}
+    assert "Remarks" in page_levels  # (the page's own look is a heading: the case under test)
+    assert page_levels["4.1.2 Another detail"] == levels["1.1.1 Finer detail"]
 
 
 def test_an_unnumbered_look_between_two_depths_takes_no_level_of_its_own() -> None:
@@ -784,7 +795,6 @@ def test_a_pages_own_headings_do_not_move_the_profiles_looks() -> None:
     three-deep titles than the sample had one-deep ones, and a part's title, finds each
     where the sample put its kind: which depth a look stands for, and so where the looks
     without numbers rank, is the profile's, not recounted with each page."""
-    from pdfthin.layout import finish_page
 
     def sample_page(n: int) -> PageContent:
         runs = words(f"{2 * n} Notation", 50, 140, bold=True) + paragraph(160)
@@ -796,18 +806,13 @@ def test_a_pages_own_headings_do_not_move_the_profiles_looks() -> None:
             runs += words("Part One", 50, 500, size=16, bold=True) + paragraph(520)
         return page(runs, number=n)
 
-    sample = [layout_page(sample_page(n)) for n in (1, 2, 3)]
-    profile = finish_document(sample)
-    levels = {text: level for lay in sample for level, text in headings(render_blocks(lay.blocks))}
-    assert levels["Part One"] < levels["2 Notation"] < levels["2.1 General matters"]
-    assert levels["2.1 General matters"] < levels["3.1.1 Finer detail"]
     runs = words("Part Two", 50, 60, size=16, bold=True) + paragraph(80, lines=2)
     for i in range(8):
         y = 140 + 75 * i
         runs += words(f"9.1.{i + 1} Detail", 50, y, bold=True) + paragraph(y + 20, lines=3)
-    lay = layout_page(page(runs, number=4))
-    finish_page(lay, profile)
-    found = headings(render_blocks(lay.blocks))
+    levels, found = _outside_the_sample([sample_page(n) for n in (1, 2, 3)], runs)
+    assert levels["Part One"] < levels["2 Notation"] < levels["2.1 General matters"]
+    assert levels["2.1 General matters"] < levels["3.1.1 Finer detail"]
     assert found[0] == (levels["Part One"], "Part Two")
     assert len(found) == 9
     assert {level for level, _ in found[1:]} == {levels["3.1.1 Finer detail"]}
@@ -818,7 +823,6 @@ def test_a_depth_the_sample_never_saw_ranks_as_its_look_does() -> None:
     numbered sections two and three deep, but no chapter's first page. A page outside it
     opens "CHAPTER 1. INTRODUCTION" in the summaries' look: the chapter sits at their level,
     above its sections, not at the sections' level (a depth the profile has no rank for)."""
-    from pdfthin.layout import finish_page
 
     def sample_page(n: int) -> PageContent:
         title = ["EXECUTIVE SUMMARY", "KEY FINDINGS", "ABBREVIATIONS"][n - 1]
@@ -827,14 +831,10 @@ def test_a_depth_the_sample_never_saw_ranks_as_its_look_does() -> None:
         runs += words(f"{n}.1.1 Finer detail", 50, 340, size=11, bold=True) + paragraph(360)
         return page(runs, number=n)
 
-    sample = [layout_page(sample_page(n)) for n in (1, 2, 3)]
-    profile = finish_document(sample)
-    levels = {text: level for lay in sample for level, text in headings(render_blocks(lay.blocks))}
-    assert levels["EXECUTIVE SUMMARY"] < levels["1.1 General matters"]
     runs = words("CHAPTER 1. INTRODUCTION", 50, 140, size=25, bold=True) + paragraph(180)
     runs += words("1.1 Objectives", 50, 250, size=13, bold=True) + paragraph(270)
-    lay = layout_page(page(runs, number=4))
-    finish_page(lay, profile)
-    found = dict((text, level) for level, text in headings(render_blocks(lay.blocks)))
-    assert found["CHAPTER 1. INTRODUCTION"] == levels["EXECUTIVE SUMMARY"]
-    assert found["1.1 Objectives"] == levels["1.1 General matters"]
+    levels, found = _outside_the_sample([sample_page(n) for n in (1, 2, 3)], runs)
+    assert levels["EXECUTIVE SUMMARY"] < levels["1.1 General matters"]
+    page_levels = {text: level for level, text in found}
+    assert page_levels["CHAPTER 1. INTRODUCTION"] == levels["EXECUTIVE SUMMARY"]
+    assert page_levels["1.1 Objectives"] == levels["1.1 General matters"]
