@@ -135,8 +135,11 @@ def tagged_blocks(page: PageContent, runs: list[TextRun]) -> tuple[list[Block] |
 
 
 def _pieces(tree: PageStructure, runs: list[TextRun]) -> tuple[list[_Piece], list[TextRun]]:
-    """The runs grouped by their block-level element, in tree order; and the runs the tree
-    does not hold (artifacts, untagged text, ids with no element)."""
+    """The runs grouped by their block-level element, in tree order (a grouping's links
+    apart, ``_own_links``; text the tree does not hold inside an element's line with it,
+    ``_fill_between``; an element going on where the one before it ends one piece with it,
+    ``_one_line_one_piece``); and the runs the tree does not hold (artifacts, untagged text,
+    ids with no element)."""
     rank = {mcid: i for i, mcid in enumerate(tree.order)}
     owner: dict[int, tuple[int, int]] = {}  # element -> (its block, the link it is in)
     pieces: dict[int, _Piece] = {}
@@ -182,6 +185,7 @@ def _one_line_one_piece(tree: PageStructure, pieces: list[_Piece]) -> list[_Piec
         return kind not in _WHOLE and kind not in _HEADINGS
 
     out: list[_Piece] = []
+    grown: set[int] = set()  # (pieces that took others' runs: their lines built once, after)
     tail: Line | None = None  # the last line of the last piece kept, in reading order
     for piece in pieces:
         lines = sorted(piece.lines, key=_top_left)
@@ -194,10 +198,13 @@ def _one_line_one_piece(tree: PageStructure, pieces: list[_Piece]) -> list[_Piec
             and _goes_on(tail, lines[0])
         ):
             last.runs += piece.runs
-            last.lines = build_lines(last.runs)
+            grown.add(id(last))
         else:
             out.append(piece)
         tail = lines[-1]
+    for piece in out:
+        if id(piece) in grown:
+            piece.lines = build_lines(piece.runs)
     return out
 
 
