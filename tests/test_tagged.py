@@ -357,10 +357,12 @@ def test_links_one_after_another_in_a_grouping_stay_one_block() -> None:
     assert "https://example.org/a-long-address.html\n\nthe quick" in _markdown(data)
 
 
-def test_pieces_a_gutter_apart_on_one_line_stay_apart() -> None:
-    """The same pieces with a column's gutter before the last (more than ``GUTTER_GAP_EM``
-    of its type): that piece is not the line's."""
-    md = _markdown(_split_paragraph(300))
+@pytest.mark.parametrize("second_x", [155, 300])
+def test_pieces_a_gutter_apart_on_one_line_stay_apart(second_x: float) -> None:
+    """The same pieces with a gutter before the last (more than ``GUTTER_GAP_EM`` of its
+    type: 0.8 em, which one line's words may still stand apart by, or a column's width):
+    that piece is not the line's."""
+    md = _markdown(_split_paragraph(second_x))
     assert "Write to the desk" in md
     assert "the desk today." not in md
 

@@ -93,6 +93,12 @@ _WHOLE = frozenset({"TD", "TH", "LI", "H", "Title"})
 _SECTIONS = frozenset({"Sect", "Part", "Art", "Chapter"})
 
 
+def _running_text(kind: str) -> bool:
+    """Whether an element of ``kind`` holds running text: neither a heading nor one kept
+    whole (``_WHOLE``: a cell, a list item)."""
+    return kind not in _WHOLE and kind not in _HEADINGS
+
+
 def ignored() -> bool:
     """Is the structure tree to be ignored (``IGNORE_ENV`` set)?"""
     return os.environ.get(IGNORE_ENV, "") not in ("", "0")
@@ -181,8 +187,7 @@ def _one_line_one_piece(tree: PageStructure, pieces: list[_Piece]) -> list[_Piec
     elements = tree.elements
 
     def running(piece: _Piece) -> bool:
-        kind = elements[piece.element].kind
-        return kind not in _WHOLE and kind not in _HEADINGS
+        return _running_text(elements[piece.element].kind)
 
     out: list[_Piece] = []
     grown: set[int] = set()  # (pieces that took others' runs: their lines built once, after)
@@ -209,14 +214,19 @@ def _one_line_one_piece(tree: PageStructure, pieces: list[_Piece]) -> list[_Piec
 
 
 def _goes_on(line: Line, after: Line) -> bool:
-    """Whether ``after`` stands on ``line``'s baseline (overlapping it by
-    ``SAME_LINE_OVERLAP`` of the lower) and starts where it ends, less than
-    ``GUTTER_GAP_EM`` of the smaller type after it (or as far back over it)."""
-    overlap = min(line.y1, after.y1) - max(line.y0, after.y0)
-    if overlap < SAME_LINE_OVERLAP * min(line.y1 - line.y0, after.y1 - after.y0):
+    """Whether ``after`` stands on ``line``'s line (``_on_one_line``) and starts where it
+    ends, less than ``GUTTER_GAP_EM`` of the smaller type after it (or as far back over
+    it)."""
+    if not _on_one_line(line, after):
         return False
     reach = GUTTER_GAP_EM * min(line.size, after.size)
     return after.x0 > line.x0 and abs(after.x0 - line.x1) < reach
+
+
+def _on_one_line(a: Line | TextRun, b: Line | TextRun) -> bool:
+    """Whether ``a`` and ``b`` overlap vertically by ``SAME_LINE_OVERLAP`` of the lower."""
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap >= SAME_LINE_OVERLAP * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
 def _fill_between(pieces: dict[int, _Piece], rest: list[TextRun]) -> list[TextRun]:
@@ -272,8 +282,7 @@ def _host(
         if budget[0] < 0:
             return None
         for other, piece in candidates:
-            overlap = min(run.y1, other.y1) - max(run.y0, other.y0)
-            if overlap < SAME_LINE_OVERLAP * min(height, other.y1 - other.y0):
+            if not _on_one_line(run, other):
                 continue
             reach = BETWEEN_OVERLAP_EM * (min(run.size, other.size) or 1.0)
             if other.x1 <= run.x0 + reach and other.x0 < run.x0:
@@ -294,7 +303,7 @@ def _by_column(tree: PageStructure, piece: _Piece) -> list[_Piece]:
     starts above the last line of the one before it. Headings, list items and table cells
     stay whole."""
     kind = tree.elements[piece.element].kind
-    if len(piece.lines) < 2 or kind in _WHOLE or kind in _HEADINGS:
+    if len(piece.lines) < 2 or not _running_text(kind):
         return [piece]
     by_x = sorted(piece.lines, key=lambda ln: ln.x0)
     parts = [[by_x[0]]]
