@@ -100,6 +100,18 @@ def test_the_page_slice_maps_ids_to_elements_in_tree_order() -> None:
     assert structure.order == [1, 0]  # the tree reads the heading first
 
 
+def test_an_element_holding_thousands_of_the_pages_ids_is_read_whole() -> None:
+    # One element listing every id of a dense page (a real form's tree: 5,356 ids in one
+    # element): each id's place among its kids is looked up once, not by a scan per id,
+    # which spent the page's step budget and dropped the tree.
+    count = 2_000
+    lines = [(f"w{i}", 72 + (i % 20) * 25, 760 - (i // 20) * 7, 5) for i in range(count)]
+    tree: StructNode = ("Document", [("P", list(reversed(range(count))))])
+    structure = open_pdf(_tagged_pdf(lines, tree)).page(1).structure
+    assert structure is not None and not structure.problems
+    assert structure.order == list(reversed(range(count)))  # the element's kids' order
+
+
 # --- the layout: the tree followed when sane -------------------------------------------------
 
 

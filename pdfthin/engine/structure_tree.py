@@ -187,6 +187,8 @@ class _Slice:
         # Each element met: its tree path (positions from the top) and its index in ``out``.
         self.paths: dict[_Key, tuple[int, ...]] = {}
         self.nodes: dict[_Key, tuple[dict[Any, Any], _Key | None]] = {}
+        # Each element's marked-content ids and their places among its kids.
+        self.positions: dict[_Key, dict[int, int]] = {}
         self.broken = 0
         self.cyclic = 0
 
@@ -205,7 +207,7 @@ class _Slice:
             path = self._path(value, node)
             if path is None:
                 continue
-            position = self._mcid_position(node, mcid)
+            position = self._mcid_positions(leaf, node).get(mcid, 0)
             leaves.append(((*path, position), mcid, leaf))
         self._emit(leaves)
         if self.broken:
@@ -257,9 +259,15 @@ class _Slice:
             self.nodes[key] = (node, parent_key)
         return top
 
-    def _mcid_position(self, node: dict[Any, Any], mcid: int) -> int:
-        """Where ``mcid`` sits among the element's kids (an integer or a marked-content
-        reference); 0 when it is not listed."""
+    def _mcid_positions(self, key: _Key, node: dict[Any, Any]) -> dict[int, int]:
+        """Where each marked-content id sits among the element's kids (an integer or a
+        marked-content reference), its first place when listed twice; read once per element
+        and page (an element may hold thousands of the page's ids: looking each one up in
+        its kids again would cost their square)."""
+        found = self.positions.get(key)
+        if found is not None:
+            return found
+        found = {}
         kids = get(node, "/K")
         items = kids if isinstance(kids, list) else [kids]
         for i, item in enumerate(items[:MAX_PAGE_MCIDS]):
@@ -268,9 +276,10 @@ class _Slice:
             value = resolve(item)
             if isinstance(value, dict):
                 value = get(value, "/MCID")
-            if isinstance(value, int) and not isinstance(value, bool) and value == mcid:
-                return i
-        return 0
+            if isinstance(value, int) and not isinstance(value, bool):
+                found.setdefault(value, i)
+        self.positions[key] = found
+        return found
 
     def _emit(self, leaves: list[tuple[tuple[int, ...], int, _Key]]) -> None:
         index: dict[_Key, int] = {}
