@@ -12,6 +12,7 @@ from pdfbuilder import PdfBuilder, Ref, StructNode, marked_text
 
 import pdfthin
 from pdfthin.engine import open_pdf
+from pdfthin.engine.walk import Walk
 from pdfthin.layout import layout_page
 from pdfthin.layout.inspect import trace_page, trace_svg
 from pdfthin.layout.tagged import IGNORE_ENV
@@ -558,6 +559,46 @@ def test_table_spans_place_cells_in_their_columns() -> None:
     md = _markdown(data).splitlines()
     assert md[0] == "| Item | Price |  |"
     assert md[2:] == ["|  | Net | Gross |", "| Tea | 3 | 4 |"]
+
+
+def test_a_long_documents_flat_parent_tree_is_indexed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A word processor lists every page of a long document in one /Nums array: looking each
+    # page up by a scan of it cost the square of the page count in steps.
+    pages = 300
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    root = b.reserve()
+    document = b.reserve()
+    nums: list[Any] = []
+    kids: list[Any] = []
+    for n in range(pages):
+        page = b.add_page(marked_text(0, f"page {n}", 72, 700, 10), {"Font": {"F1": font}})
+        b.get(page)["StructParents"] = n
+        element = b.add({"Type": "/StructElem", "S": "/P", "P": document, "Pg": page, "K": [0]})
+        kids.append(element)
+        nums += [n, b.add([element])]
+    b.set(document, {"Type": "/StructElem", "S": "/Document", "P": root, "K": kids})
+    b.set(root, {"Type": "/StructTreeRoot", "K": [document], "ParentTree": b.add({"Nums": nums})})
+    b.catalog["StructTreeRoot"] = root
+    b.set_mark_info()
+    steps = 0
+    step = Walk.step
+
+    def counted(self: Walk, count: int = 1) -> bool:
+        nonlocal steps
+        steps += count
+        return step(self, count)
+
+    monkeypatch.setattr(Walk, "step", counted)
+    doc = open_pdf(b.build())
+    for n in range(pages):
+        structure = doc.page(n + 1).structure
+        assert structure is not None and not structure.problems
+        assert [e.kind for e in structure.elements] == ["Document", "P"]
+        assert structure.elements[1].position == n  # the page's own element, in tree order
+    assert steps < 20 * pages  # a scan per page: about pages**2 / 2
 
 
 def test_a_parent_tree_whose_kids_loop_is_read_once() -> None:

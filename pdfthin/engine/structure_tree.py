@@ -69,6 +69,8 @@ class StructureTree:
         # Positions of each parent's children (by parent), read once for the document.
         self._children: dict[_Key, dict[_Key, int]] = {}
         self._cached = 0
+        # Each parent-tree node's ``/Nums``, indexed once (``number_tree_get``).
+        self._indexes: dict[_Key, dict[Any, Any]] = {}
         # Without a parent tree: each page's marked-content ids and their elements, found by
         # one walk of the whole tree (``_by_page``), and why that walk stopped early.
         self._pages: dict[_Key, dict[int, Any]] | None = None
@@ -86,7 +88,7 @@ class StructureTree:
             return self._page_by_reference(page_ref)
         walk = Walk("the page's structure tree", MAX_PAGE_STEPS)
         out = PageStructure()
-        entry = resolve(number_tree_get(walk, self._parent_tree, key))
+        entry = resolve(number_tree_get(walk, self._parent_tree, key, self._indexes))
         if not isinstance(entry, list):
             if walk.cut is not None:
                 out.problems.append(walk.cut)
@@ -337,22 +339,35 @@ def _span(value: Any) -> int:
     return min(max(value, 1), 1000)
 
 
-def number_tree_get(walk: Walk, tree: Any, wanted: int) -> Any:
+def number_tree_get(
+    walk: Walk, tree: Any, wanted: int, indexes: dict[_Key, dict[Any, Any]] | None = None
+) -> Any:
     """The value of key ``wanted`` in the number tree ``tree`` (unresolved), or ``None``.
     Descends only into kids whose ``/Limits`` hold the key (all of them when a kid has
-    none), each node once."""
+    none), each node once. With ``indexes`` (kept by the caller for the document), each
+    node's ``/Nums`` is indexed the first time it is looked in and its index kept: a
+    producer may list a long document's every page in one ``/Nums`` array, which a scan per
+    page would read again for every page (the square of the page count)."""
     stack = [tree]
     while stack:
-        node = walk.visit(stack.pop())
+        value = stack.pop()
+        node = walk.visit(value)
         if not isinstance(node, dict):
             continue
         nums = get(node, "/Nums")
         if isinstance(nums, list):
-            for i in range(0, len(nums) - 1, 2):
-                if not walk.step():
-                    return None
-                if nums[i] == wanted:
-                    return nums[i + 1]
+            # Kept only for nodes known by reference, or the tree itself (which the caller
+            # holds): a direct node's ``id`` may be taken over by a later object.
+            key = _key(value, node) if isinstance(value, IndirectObject) or value is tree else None
+            index = indexes.get(key) if indexes is not None and key is not None else None
+            if index is None:
+                index = _nums_index(walk, nums)
+                if index is None:
+                    return None  # the walk's budget is spent
+                if indexes is not None and key is not None:
+                    indexes[key] = index
+            if wanted in index:
+                return index[wanted]
         kids = get(node, "/Kids")
         if isinstance(kids, list):
             for kid in reversed(kids):
@@ -361,6 +376,19 @@ def number_tree_get(walk: Walk, tree: Any, wanted: int) -> Any:
                 if _within(get(resolve(kid), "/Limits"), wanted):
                     stack.append(kid)
     return None
+
+
+def _nums_index(walk: Walk, nums: list[Any]) -> dict[Any, Any] | None:
+    """A ``/Nums`` array's values by key (the first of a key listed twice; keys that are not
+    numbers are left out), or ``None`` when ``walk``'s budget runs out."""
+    index: dict[Any, Any] = {}
+    for i in range(0, len(nums) - 1, 2):
+        if not walk.step():
+            return None
+        number = nums[i]
+        if isinstance(number, (int, float)) and not isinstance(number, bool):
+            index.setdefault(number, nums[i + 1])
+    return index
 
 
 def _within(limits: Any, wanted: int) -> bool:
