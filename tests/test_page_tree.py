@@ -15,6 +15,7 @@ from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
 from object_reads import ObjectReads
 from pdfbuilder import PdfBuilder, Ref
 
+from pdfthin.engine import page_tree
 from pdfthin.engine.document import EngineDocument
 from pdfthin.engine.page_tree import PageTree
 from pdfthin.errors import PdfthinError
@@ -152,6 +153,30 @@ def test_opening_a_long_document_reads_only_the_nodes_on_the_way(
         assert len(reads.objects) < 60, len(reads.objects)
         doc.close()
         monkeypatch.undo()
+
+
+def test_page_numbers_of_a_flat_tree_cost_one_reading_of_its_kids(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A bookmark or link per page of a book whose root lists every page: each page number
+    # was found by reading the root's whole list of kids again (the square of the pages).
+    pages = 600
+    data = _tree(["p"] * pages)
+    reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+    tree = PageTree.lazy_or_none(reader, lambda problem: None)
+    assert tree is not None and tree.lazy
+    keys = 0
+    key = page_tree._key
+
+    def counted(ref: Any) -> Any:
+        nonlocal keys
+        keys += 1
+        return key(ref)
+
+    monkeypatch.setattr(page_tree, "_key", counted)
+    refs = [page.indirect_reference for page in reader.pages]
+    assert [tree.number_of(ref) for ref in reversed(refs)] == list(range(pages, 0, -1))
+    assert keys < 10 * pages, keys  # a reading per page: about pages**2
 
 
 @pytest.mark.parametrize(

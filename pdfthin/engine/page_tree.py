@@ -227,6 +227,9 @@ class _Descent:
         self._top = top
         self._top_key = top_key
         self._kids: dict[int, _Kids] = {}
+        # Where each kid stands in a node that lists its pages as kids (by the node's ``id``,
+        # read once: a bookmark or link per page would scan a flat list of thousands again).
+        self._positions: dict[int, dict[PageKey, int]] = {}
 
     def _page(self, node: Any, ref: IndirectObject | None, inherit: dict[Any, Any]) -> Any:
         # As pypdf's walk builds a page: its own entries, then what it lacks of its ancestors'.
@@ -304,6 +307,19 @@ class _Descent:
             node = kid
         raise TreeMismatch("the page tree is deeper than pdfthin descends")
 
+    def _positions_in(self, node: Any, raw_kids: list[Any]) -> dict[PageKey, int]:
+        """The position of each kid of ``node`` by its reference (its first, when listed
+        twice), read once per node."""
+        known = self._positions.get(id(node))
+        if known is None:
+            known = {}
+            for position, raw in enumerate(raw_kids):
+                key = _key(raw)
+                if key is not None:
+                    known.setdefault(key, position)
+            self._positions[id(node)] = known
+        return known
+
     def number_of(self, ref: IndirectObject) -> int | None:
         """Up the page's ``/Parent`` chain, adding the pages before it at each level; the
         caller checks the answer by descending to it."""
@@ -318,10 +334,10 @@ class _Descent:
                 raise TreeMismatch("a page-tree node without its /Parent")
             raw_kids = _kid_list(parent)
             if len(raw_kids) == _count(parent):
-                keys = [_key(k) for k in raw_kids]
-                if child_key not in keys:
+                at = self._positions_in(parent, raw_kids).get(child_key)
+                if at is None:
                     raise TreeMismatch("a node that is not among its parent's kids")
-                index += keys.index(child_key)
+                index += at
             else:
                 kids = self._kids_of(parent)
                 at = kids.refs.get(child_key)
