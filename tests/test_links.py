@@ -3,6 +3,7 @@ mail address become ``[words](address)`` where that is certain; anything else st
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -12,7 +13,10 @@ from markdown_it import MarkdownIt
 from pdfbuilder import PdfBuilder
 
 import pdfthin
-from pdfthin.model.links import MAX_ADDRESS_CHARS, _trimmed, destination
+from pdfthin.engine.types import TextRun
+from pdfthin.layout import covered as covered_module
+from pdfthin.layout.covered import Covering, covered_text
+from pdfthin.model.links import MAX_ADDRESS_CHARS, _alone, _trimmed, destination
 from pdfthin.operations import Context, find_in_document, get_chunks
 
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -163,3 +167,74 @@ def test_two_links_over_the_same_words_leave_them_text() -> None:
         lines, [("desk", "https://one.example/", 0), ("desk", "https://two.example/", 0)]
     )
     assert pdfthin.open(data).page(1).markdown == "Ask the desk today."
+
+
+def test_the_text_under_boxes_is_found_through_the_index_as_by_reading_every_run() -> None:
+    # Covering indexes a page's runs by their middles so that each of many links reads only
+    # the runs level with it: the same words, in the same order, as reading every run.
+    rng = random.Random(20)
+    for _ in range(200):
+        runs = []
+        for seq in range(rng.randint(0, 40)):
+            x0, y0 = rng.uniform(0, 500), rng.uniform(0, 700)
+            size = rng.choice([0.0, 4.0, 10.0, 30.0])
+            height = size or rng.uniform(0, 12)
+            words = " ".join(rng.choice(["a", "link", "to", "here", " "]) for _ in range(3))
+            runs.append(
+                TextRun(
+                    words,
+                    x0,
+                    y0,
+                    x0 + rng.uniform(-5, 80),
+                    y0 + height,
+                    size,
+                    "F1",
+                    direction=rng.choice([0, 0, 0, 1]),
+                    seq=seq + 1,
+                    space_after=rng.random() < 0.3,
+                )
+            )
+        covering = Covering(runs)
+        for _ in range(10):
+            boxes = []
+            for _ in range(rng.randint(0, 3)):
+                x0, y0 = rng.uniform(0, 500), rng.uniform(0, 700)
+                boxes.append((x0, y0, x0 + rng.uniform(0, 200), y0 + rng.uniform(0, 40)))
+            assert covering.text(boxes) == covered_text(runs, boxes)
+
+
+def test_each_of_many_links_reads_only_the_runs_level_with_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A page of many links (an index, a list of references): each link's text was found by
+    # reading every run of the page, a cost of links times runs.
+    count = 200
+    lines = [(f"item {i}", 40.0 + (i // 50) * 140, 760.0 - (i % 50) * 14) for i in range(count)]
+    links = [(f"item {i}", f"https://e.example/{i}", i) for i in range(count)]
+    read = 0
+    covered = covered_module.covered_text
+
+    def counted(runs: Any, boxes: Any) -> str:
+        nonlocal read
+        read += len(runs)
+        return covered(runs, boxes)
+
+    monkeypatch.setattr(covered_module, "covered_text", counted)
+    markdown = pdfthin.open(_linked(lines, links)).page(1).markdown
+    assert markdown.count("](https://e.example/") == count  # every link still found
+    assert read < 10 * count, read  # every run for every link: count**2
+
+
+@pytest.mark.parametrize(
+    ("found", "alone"),
+    [
+        ([(0, 5, "a"), (5, 9, "b"), (9, 12, "c")], [(0, 5, "a"), (5, 9, "b"), (9, 12, "c")]),
+        ([(10, 20, "b"), (0, 100, "a"), (30, 40, "c")], []),  # one long span over two others
+        ([(0, 4, "a"), (0, 4, "b"), (6, 8, "c")], [(6, 8, "c")]),  # the same words twice
+        ([(6, 8, "c"), (0, 7, "a")], []),
+    ],
+)
+def test_links_over_the_same_words_are_neither_kept(
+    found: list[tuple[int, int, str]], alone: list[tuple[int, int, str]]
+) -> None:
+    assert _alone(found) == alone

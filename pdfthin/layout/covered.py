@@ -8,7 +8,9 @@ link and highlight boxes are drawn around whole words, give or take a fraction o
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -28,6 +30,44 @@ SAME_LINE_EM = 0.5
 #: The text under one box is cut here (a link over a whole page of text is not an anchor).
 MAX_COVERED_CHARS = 2_000
 _WORD = re.compile(r"\S+")
+
+
+class Covering:
+    """A page's runs indexed by their middles, for the text under many boxes: a page of
+    thousands of links asks once per link, and each asks only about the runs level with its
+    boxes (looking at every run for every link cost their product)."""
+
+    def __init__(self, runs: Sequence[TextRun]) -> None:
+        self.runs = runs
+        entries: list[tuple[float, int]] = []
+        reach = 0.0
+        for i, run in enumerate(runs):
+            if not run.text.strip() or run.x1 <= run.x0:
+                continue
+            cy = (run.y0 + run.y1) / 2
+            if math.isnan(cy):
+                continue  # level with no box
+            size = run.size if run.size > 0 else run.y1 - run.y0
+            entries.append((cy, i))
+            reach = max(reach, MARGIN_EM * size)
+        entries.sort()
+        self._middles = [cy for cy, _ in entries]
+        self._order = [i for _, i in entries]
+        #: The widest margin of any run: the runs a box can take have their middles within
+        #: it of the box's bottom and top.
+        self._reach = reach
+
+    def text(self, boxes: Sequence[Box]) -> str:
+        """:func:`covered_text` of the page's runs."""
+        if not boxes:
+            return ""
+        near: set[int] = set()
+        for box in boxes:
+            low = bisect.bisect_left(self._middles, box[1] - self._reach)
+            high = bisect.bisect_right(self._middles, box[3] + self._reach)
+            near.update(self._order[low:high])
+        # In the page's order, as a scan of every run meets them (equal places keep it).
+        return covered_text([self.runs[i] for i in sorted(near)], boxes)
 
 
 def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:

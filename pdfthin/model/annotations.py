@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pdfthin.engine.annotations import MARKUP
-from pdfthin.layout.covered import covered_text
+from pdfthin.layout.covered import Covering
 
 if TYPE_CHECKING:
     from pdfthin.engine import Annotation, EngineDocument
@@ -46,10 +46,11 @@ def covered_texts(
     elif content.glyphs and content.unmapped_glyphs * 2 > content.glyphs:
         problem = "the page's text cannot be decoded (it needs OCR); the text under it is missing"
     texts: list[str | None] = []
+    covering = Covering(content.runs)
     for a in annotations:
         if a.kind not in WITH_TEXT:
             texts.append(None)
             continue
         boxes = list(a.quads) if a.quads else ([a.rect] if a.rect is not None else [])
-        texts.append(covered_text(content.runs, boxes))
+        texts.append(covering.text(boxes))
     return CoveredTexts(texts, problem)

@@ -12,11 +12,13 @@ link with its target). The page's plain text does not change, so search and anch
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdfthin.layout.covered import covered_text
+from pdfthin.layout.covered import Covering
 
 if TYPE_CHECKING:
     from pdfthin.engine.types import PageLink, TextRun
@@ -68,10 +70,10 @@ def _touches(box: tuple[float, float, float, float], other: Sequence[float]) -> 
 
 
 def _span(
-    link: PageLink, markdown: str, anchors: Sequence[Anchor], runs: Sequence[TextRun]
+    link: PageLink, markdown: str, anchors: Sequence[Anchor], covering: Covering
 ) -> tuple[int, int] | None:
     """Where the link's text stands in ``markdown``, when that is certain."""
-    words = _trimmed(covered_text(runs, link.boxes)).split()
+    words = _trimmed(covering.text(link.boxes)).split()
     if not words:
         return None
     pattern = _pattern(words)
@@ -91,6 +93,22 @@ def _span(
     if "[" in text or "]" in text or "](" in markdown[end : end + 2]:
         return None
     return start, end
+
+
+def _alone(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The spans of ``found`` that overlap no other, in order: two links over the same words
+    are neither certain. Sorted by start, a span overlaps a later one only if the next one
+    starts before it ends, and an earlier one only if the furthest end before it passes its
+    start (a page of thousands of links: comparing every pair cost their square)."""
+    ordered = sorted(found)
+    alone: list[tuple[int, int, str]] = []
+    reach = -1  # the furthest end of the spans before
+    for i, (start, end, target) in enumerate(ordered):
+        after = i + 1 < len(ordered) and ordered[i + 1][0] < end
+        if not after and reach <= start:
+            alone.append((start, end, target))
+        reach = max(reach, end)
+    return alone
 
 
 def _trimmed(text: str) -> str:
@@ -123,20 +141,15 @@ def with_links(
     """The page's Markdown with its links written as Markdown links where certain, its
     anchors and image offsets moved along."""
     found: list[tuple[int, int, str]] = []
+    covering = Covering(runs)
     for link in links:
         target = destination(link.uri)
-        span = _span(link, markdown, anchors, runs) if target is not None else None
+        span = _span(link, markdown, anchors, covering) if target is not None else None
         if target is not None and span is not None:
             found.append((*span, target))
-    # Two links over the same words: neither is certain.
-    spans = [
-        (start, end, target)
-        for i, (start, end, target) in enumerate(found)
-        if not any(s < end and start < e for j, (s, e, _) in enumerate(found) if j != i)
-    ]
+    spans = _alone(found)
     if not spans:
         return markdown, anchors, image_offsets
-    spans.sort()
     out: list[str] = []
     done = 0
     #: (position in the old Markdown, characters inserted there) in order.
@@ -149,10 +162,15 @@ def with_links(
         inserted.append((end, len(target) + 3))
     out.append(markdown[done:])
 
+    # What was inserted up to each place, summed once (``inserted`` is in order).
+    places = [at for at, _ in inserted]
+    totals = [0, *itertools.accumulate(n for _, n in inserted)]
+
     def shift(offset: int, inclusive: bool) -> int:
         """``offset`` in the new Markdown: after what was inserted before it (at it too, when
         ``inclusive``: a block's end takes the closing part of a link that ends it)."""
-        return offset + sum(n for at, n in inserted if at < offset or (inclusive and at == offset))
+        before = (bisect.bisect_right if inclusive else bisect.bisect_left)(places, offset)
+        return offset + totals[before]
 
     moved: list[Anchor] = []
     for anchor in anchors:
