@@ -5,6 +5,7 @@ cursors as everywhere."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -12,10 +13,20 @@ from typing import Any
 
 import pytest
 from pdfbuilder import PdfBuilder, inline_image
-from statements import Canvas, paragraph, statement
+from statements import Canvas, paragraph, pdf, statement
 
-from pdfthin.model.diff import Passage, cell_diff, diff_passages, word_diff
+from pdfthin.errors import PdfthinError
+from pdfthin.model.diff import (
+    DEFAULT_SETTINGS,
+    Passage,
+    alignment_pairs,
+    cell_diff,
+    diff_passages,
+    equal_pairs,
+    word_diff,
+)
 from pdfthin.operations import Context, diff_documents, resolve_anchor
+from pdfthin.operations import diff as diff_operation
 from pdfthin.operations.response import size
 
 INTRO = "This report covers the accounts of the cooperative for the year under review. " * 2
@@ -278,6 +289,67 @@ def test_short_repeated_lines_are_not_moves() -> None:
     new = [Passage("paragraph", "Net sum"), Passage("paragraph", "Total")]
     kinds = sorted(c.kind for c in diff_passages(old, new))
     assert kinds == ["added", "removed"]
+
+
+def test_equal_pairs_count_what_a_matcher_compares() -> None:
+    assert equal_pairs("abc", "xyz") == 0
+    assert equal_pairs("abc", "cba") == 3
+    assert equal_pairs(["a"] * 30, ["a"] * 40) == 1_200  # one item repeated: the product
+
+
+def test_versions_repeating_a_passage_too_often_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The alignment's work grows with the pairs of equal passages (a "Total" line a thousand
+    # times in each version is a million): past the bound the answer is too_large, at once.
+    def totals(seed: int) -> bytes:
+        canvas = Canvas()
+        for k in range(30):
+            canvas.text("Total" if (k * seed) % 3 else "Net", 72, 60 + k * 24)
+        return pdf(canvas)
+
+    old, new = totals(1), totals(2)
+    pairs = alignment_pairs(
+        [Passage("paragraph", "Total" if k % 3 else "Net") for k in range(30)],
+        [Passage("paragraph", "Total" if (2 * k) % 3 else "Net") for k in range(30)],
+    )
+    assert pairs == 20 * 20 + 10 * 10
+    assert "changes" in _diff(old, new)  # within the default bound
+    settings = dataclasses.replace(DEFAULT_SETTINGS, max_equal_pairs=pairs - 1)
+    monkeypatch.setattr(diff_operation, "DEFAULT_SETTINGS", settings)
+    with pytest.raises(PdfthinError) as raised:
+        diff_documents(old, new=new, context=Context())
+    assert raised.value.code == "too_large"
+    assert raised.value.details["pairs"] == 500
+
+
+def test_word_comparisons_past_the_budget_pair_by_word_counts_and_replace_whole() -> None:
+    # Two passages repeating a few words: comparing them word by word costs the product of
+    # their lengths. Within the diff's word-pair budget they are a word-level change; past
+    # it they are still paired (by their words' counts) but replaced whole.
+    old = [Passage("paragraph", "spam eggs " * 40 + "ham")]
+    new = [Passage("paragraph", "spam eggs " * 40 + "jam")]
+    cost = equal_pairs(old[0].text.split(), new[0].text.split())
+    (within,) = diff_passages(old, new)
+    assert within.kind == "changed" and within.diff is not None
+    assert within.diff.endswith("[-ham-]{+jam+}")
+    # Enough for the pairing, not for the word diff as well.
+    tight = dataclasses.replace(DEFAULT_SETTINGS, max_word_pairs=cost)
+    (past,) = diff_passages(old, new, tight)
+    assert (
+        past.kind == "changed"
+        and past.diff == f"[-{old[0].text.strip()}-]{{+{new[0].text.strip()}+}}"
+    )
+    # Not even for the pairing: the similarity is the words' counts' (80 of 81 alike).
+    (paired,) = diff_passages(old, new, dataclasses.replace(DEFAULT_SETTINGS, max_word_pairs=0))
+    assert paired.kind == "changed" and paired.similarity == round(80 / 81, 3)
+
+
+def test_a_tables_rows_past_the_budget_are_not_aligned() -> None:
+    old = "| Item | Qty |\n| --- | --- |\n" + "| Pens | 4 |\n" * 50
+    new = "| Item | Qty |\n| --- | --- |\n" + "| Pens | 4 |\n" * 49 + "| Pens | 5 |"
+    assert cell_diff(old, new, lambda a, b: True) is not None
+    assert cell_diff(old, new, lambda a, b: False) is None  # then compared as words
 
 
 # --- a real pair from the corpus ----------------------------------------------------------------

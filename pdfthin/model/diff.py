@@ -18,8 +18,10 @@ the old list into the new one. The stages, in order:
    are one ``changed`` passage, with its word-level edits (:func:`word_diff`) or, for a table,
    its cell-level edits (:func:`cell_diff`); what is left is ``removed`` or ``added``.
 
-The work is bounded by :class:`DiffSettings`: passages per version, words per passage for a
-word diff, and cells per table.
+The work is bounded by :class:`DiffSettings`: passages per version and the pairs of equal
+passages the alignment meets (both checked by the caller, :func:`alignment_pairs`), words per
+passage for a word diff, the pairs of equal words all word-by-word comparisons meet, and cells
+per table.
 """
 
 from __future__ import annotations
@@ -27,10 +29,14 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 ChangeKind = Literal["added", "removed", "changed", "moved", "not_compared"]
+#: A table row: its cells.
+Row = tuple[str, ...]
 
 #: The kinds of passage that are tables (compared cell by cell).
 _TABLE = "table"
@@ -62,6 +68,16 @@ class DiffSettings:
     #: The fewest characters a moved run holds: a short line ("Total", a page number) that
     #: happens to stand elsewhere is not reported as moved.
     min_move_chars: int = 12
+    #: Pairs of equal passages across the two versions (a passage once in each is one pair;
+    #: one repeated a thousand times in each, a million): the alignment's work grows with
+    #: them, so past it the comparison is refused. Real documents hold few repeated passages
+    #: (the corpus's most: about 19,000 pairs, a 117-page atlas).
+    max_equal_pairs: int = 1_000_000
+    #: Pairs of equal words that the word-by-word comparisons of one diff may look at in all
+    #: (pairing passages, word diffs, table rows): a comparison's work grows with them (two
+    #: passages that repeat a few words thousands of times cost their product). Past it the
+    #: passages left are paired by their words' counts alone and reported replaced whole.
+    max_word_pairs: int = 20_000_000
 
 
 DEFAULT_SETTINGS = DiffSettings()
@@ -115,6 +131,17 @@ class _State:
     nkeys: list[str]
     settings: DiffSettings
     changes: list[Change] = field(default_factory=list)
+    #: What is left of ``settings.max_word_pairs``.
+    word_pairs: int = 0
+
+    def afford(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
+        """Whether comparing ``a`` and ``b`` item by item fits what is left of the word-pair
+        budget (spent when it does)."""
+        cost = equal_pairs(a, b)
+        if cost > self.word_pairs:
+            return False
+        self.word_pairs -= cost
+        return True
 
 
 def normalise(text: str) -> str:
@@ -129,6 +156,7 @@ def diff_passages(
     """The changes from ``old`` to ``new``, in the order of the new version (a removal where
     it would have stood). Empty when every passage is the same text, in the same order."""
     state = _State(old, new, [_key(p) for p in old], [_key(p) for p in new], settings)
+    state.word_pairs = settings.max_word_pairs
     ops = _align(state)
     ops = _not_compared(state, ops)
     removed = [
@@ -143,6 +171,19 @@ def diff_passages(
         news = [j for j in range(j1, j2) if j not in moved_new]
         _pair(state, olds, news, j1)
     return sorted(state.changes, key=_order)
+
+
+def equal_pairs(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """The pairs ``(i, j)`` with ``a[i] == b[j]``: what a sequence matcher's work grows with
+    (few for text, the product of the lengths for two runs of one repeated item)."""
+    counts = Counter(b)
+    return sum(counts[item] for item in a if item in counts)
+
+
+def alignment_pairs(old: list[Passage], new: list[Passage]) -> int:
+    """:func:`equal_pairs` of two versions' passages as the alignment compares them (the
+    figure ``DiffSettings.max_equal_pairs`` bounds)."""
+    return equal_pairs([_key(p) for p in old], [_key(p) for p in new])
 
 
 def _key(passage: Passage) -> str:
@@ -255,7 +296,7 @@ def _pair(state: _State, olds: list[int], news: list[int], at: int) -> None:
             j = news[position]
             if _family(state.old[i]) != _family(state.new[j]):
                 continue
-            ratio = _similarity(state.okeys[i], state.nkeys[j], settings.pair_ratio)
+            ratio = _similarity(state, state.okeys[i], state.nkeys[j], settings.pair_ratio)
             if ratio >= settings.pair_ratio and (best is None or ratio > best[0]):
                 best = (ratio, position)
         if best is not None:
@@ -275,12 +316,17 @@ def _pair(state: _State, olds: list[int], news: list[int], at: int) -> None:
             state.changes.append(Change("added", (0, 0), (j, j + 1)))
 
 
-def _similarity(a: str, b: str, floor: float) -> float:
-    """How alike two texts are, over their words (0..1); cheap bounds first."""
+def _similarity(state: _State, a: str, b: str, floor: float) -> float:
+    """How alike two texts are, over their words (0..1); cheap bounds first. Past the
+    word-pair budget, by their words' counts alone (an upper bound of the word-order
+    similarity)."""
     wa, wb = a.split(), b.split()
     matcher = difflib.SequenceMatcher(None, wa, wb, autojunk=False)
-    if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+    if matcher.real_quick_ratio() < floor:
         return 0.0
+    quick = matcher.quick_ratio()
+    if quick < floor or not state.afford(wa, wb):
+        return quick if quick >= floor else 0.0
     return matcher.ratio()
 
 
@@ -288,7 +334,7 @@ def _changed(state: _State, i: int, j: int, ratio: float) -> Change:
     old, new = state.old[i], state.new[j]
     similarity = round(ratio, 3)
     if old.kind == _TABLE and new.kind == _TABLE:
-        edits = cell_diff(old.text, new.text)
+        edits = cell_diff(old.text, new.text, state.afford)
         if edits is not None:
             return Change(
                 "changed",
@@ -298,17 +344,23 @@ def _changed(state: _State, i: int, j: int, ratio: float) -> Change:
                 cells_changed=len(edits),
                 similarity=similarity,
             )
-    text = word_diff(state.okeys[i], state.nkeys[j], state.settings.max_words)
+    text = word_diff(state.okeys[i], state.nkeys[j], state.settings.max_words, state.afford)
     return Change("changed", (i, i + 1), (j, j + 1), diff=text, similarity=similarity)
 
 
-def word_diff(old: str, new: str, max_words: int = DEFAULT_SETTINGS.max_words) -> str:
+def word_diff(
+    old: str,
+    new: str,
+    max_words: int = DEFAULT_SETTINGS.max_words,
+    afford: Callable[[list[str], list[str]], bool] | None = None,
+) -> str:
     """The new text with the old one's words folded in: ``[-removed words-]`` and ``{+added
     words+}`` where they differ (``wdiff``'s form), words separated by single spaces. Texts
-    longer than ``max_words`` words are not compared word by word: the whole old text is
-    removed and the new one added."""
+    longer than ``max_words`` words, or whose comparison ``afford`` refuses (the diff's
+    word-pair budget), are not compared word by word: the whole old text is removed and the
+    new one added."""
     a, b = old.split(), new.split()
-    if len(a) > max_words or len(b) > max_words:
+    if len(a) > max_words or len(b) > max_words or (afford is not None and not afford(a, b)):
         return f"[-{old}-]{{+{new}+}}"
     out: list[str] = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -340,11 +392,17 @@ def table_rows(markdown: str) -> list[list[str]]:
     return rows
 
 
-def cell_diff(old: str, new: str) -> list[CellEdit] | None:
+def cell_diff(
+    old: str, new: str, afford: Callable[[list[Row], list[Row]], bool] | None = None
+) -> list[CellEdit] | None:
     """The cells that differ between two versions of a table (rows aligned by their cells,
-    then cells compared column by column); ``None`` when either is not a table."""
+    then cells compared column by column); ``None`` when either is not a table, or when
+    ``afford`` refuses to align their rows (the diff's word-pair budget)."""
     a, b = table_rows(old), table_rows(new)
     if not a or not b:
+        return None
+    rows_a, rows_b = [tuple(r) for r in a], [tuple(r) for r in b]
+    if afford is not None and not afford(rows_a, rows_b):
         return None
     header = b[0]
     edits: list[CellEdit] = []
@@ -352,7 +410,7 @@ def cell_diff(old: str, new: str) -> list[CellEdit] | None:
     def named(column: int) -> str | None:
         return header[column] if column < len(header) and header[column] else None
 
-    matcher = difflib.SequenceMatcher(None, [tuple(r) for r in a], [tuple(r) for r in b], False)
+    matcher = difflib.SequenceMatcher(None, rows_a, rows_b, False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model.diff import DEFAULT_SETTINGS, Change, Passage, diff_passages
+from pdfthin.model.diff import (
+    DEFAULT_SETTINGS,
+    Change,
+    Passage,
+    alignment_pairs,
+    diff_passages,
+)
 from pdfthin.ocr.store import AGENT, AgentTranscriptions
 from pdfthin.operations import cursor as cur
 from pdfthin.operations.anchor_names import anchor_of
@@ -159,7 +165,17 @@ def _compared(old: Document, new: Document, transcriptions: AgentTranscriptions)
                 passages=len(located),
                 limit=settings.max_passages,
             )
-    changes = diff_passages([p.passage for p in before], [p.passage for p in after], settings)
+    olds, news = [p.passage for p in before], [p.passage for p in after]
+    pairs = alignment_pairs(olds, news)
+    if pairs > settings.max_equal_pairs:
+        raise PdfthinError(
+            "too_large",
+            f"the two versions repeat passages too often to be compared: {pairs} pairs of "
+            f"equal passages, at most {settings.max_equal_pairs}",
+            pairs=pairs,
+            limit=settings.max_equal_pairs,
+        )
+    changes = diff_passages(olds, news, settings)
     result = Compared(before, after, changes)
     with _LOCK:
         old.derived[key] = result
