@@ -21,6 +21,7 @@ from pdfthin.operations import (
     read_pages,
 )
 from pdfthin.operations import cursor as cur
+from pdfthin.operations import find as find_operation
 from pdfthin.operations.response import dumps
 
 # --- fixtures ------------------------------------------------------------------------------
@@ -289,6 +290,47 @@ def test_search_paging_reproduces_all_matches(long_pdf: bytes, ctx: Context) -> 
         if cursor is None:
             break
     assert got == full
+
+
+@pytest.mark.parametrize(
+    ("mode", "query"),
+    [("phrase", "alpha"), ("any_words", "alpha gamma"), ("all_words", "alpha gamma")],
+)
+def test_following_cursors_looks_at_each_match_about_once(
+    ctx: Context, monkeypatch: pytest.MonkeyPatch, mode: str, query: str
+) -> None:
+    # A cursor's search starts at its page: every call searched from the first page and
+    # skipped what came before the cursor, so paging through a long document's matches cost
+    # their square.
+    pages, per_page = 40, 3
+    pdf = text_pdf([[f"alpha beta gamma {n}.{k}" for k in range(per_page)] for n in range(pages)])
+    full = find_in_document(
+        pdf, query, match_mode=mode, max_results=1000, max_chars=5_000_000, context=ctx
+    )
+    assert full["next_cursor"] is None
+    looked = 0
+    hit = find_operation._hit
+
+    def counted(*args: Any) -> Any:
+        nonlocal looked
+        looked += 1
+        return hit(*args)
+
+    monkeypatch.setattr(find_operation, "_hit", counted)
+    got: list[dict[str, Any]] = []
+    cursor, calls = None, 0
+    while True:
+        r = find_in_document(pdf, query, match_mode=mode, max_results=2, cursor=cursor, context=ctx)
+        got += r["matches"]
+        calls += 1
+        cursor = r["next_cursor"]
+        if cursor is None:
+            break
+    assert got == full["matches"] and calls > 10
+    words = len(query.split())
+    raw = pages * per_page * words  # every word's every occurrence
+    # Each call looks again at most at its page's occurrences and one more of each word.
+    assert looked <= raw + calls * (per_page * words + words), (looked, raw, calls)
 
 
 def test_ocr_without_binding_is_refused(search_pdf: bytes, ctx: Context) -> None:

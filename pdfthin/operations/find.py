@@ -12,6 +12,8 @@ breaks), ``all_words`` (pages holding every word; one match per page, at the fir
 from __future__ import annotations
 
 import base64
+import heapq
+import itertools
 import re
 import zlib
 from bisect import bisect_right
@@ -132,8 +134,13 @@ def find_in_document(
     }
     allowed_pages = set(selection)
 
+    # A cursor's search starts at its page's text: the matches before it are not looked at
+    # again (following cursors through a long document cost the square of its matches).
+    begin = _page_start(index, start_page) if token is not None else 0
+
     def from_start() -> Iterator[dict[str, Any]]:
-        for match in _matches(index, query, mode, sensitive, accents, allowed_pages, regions):
+        found = _matches(index, query, mode, sensitive, accents, allowed_pages, regions, begin)
+        for match in found:
             if (match["page"], match["start"]) < (start_page, start_offset):
                 continue
             if horizon is not None and match.get("end_page", match["page"]) >= horizon:
@@ -345,6 +352,12 @@ def _part(regions: dict[int, tuple[int, ...]], page: int, offset: int) -> int:
     return bisect_right(regions.get(page, ()), offset)
 
 
+def _page_start(index: SearchIndex, page: int) -> int:
+    """Where the text of ``page`` (or of the first page after it that has text) starts in
+    ``index``: every match on that page or after it starts there or later."""
+    return min((at for number, at in index.starts.items() if number >= page), default=0)
+
+
 def _matches(
     index: SearchIndex,
     query: str,
@@ -353,11 +366,13 @@ def _matches(
     accents: bool,
     allowed: set[int],
     regions: dict[int, tuple[int, ...]],
+    begin: int = 0,
 ) -> Iterator[dict[str, Any]]:
+    """The matches from ``begin`` (a page's start in ``index.text``) on, in page order."""
     needle = normalize_query(query, not sensitive, accents)
     text = index.text
     if mode == "phrase":
-        at = text.find(needle)
+        at = text.find(needle, begin)
         while at >= 0:
             hit = _hit(index, at, at + len(needle), allowed, regions)
             if hit is not None:
@@ -366,33 +381,39 @@ def _matches(
         return
     words = [w for w in dict.fromkeys(needle.split(" ")) if w]
     patterns = {w: re.compile(r"(?<!\w)" + re.escape(w) + r"(?!\w)") for w in words}
-    if mode == "any_words":
-        hits = []
-        for word, pattern in patterns.items():
-            for m in pattern.finditer(text):
-                hit = _hit(index, m.start(), m.end(), allowed, regions)
-                if hit is not None:
-                    hit["word"] = word
-                    hits.append(hit)
-        hits.sort(key=lambda h: (h["page"], h["start"]))
-        yield from hits
-        return
-    # all_words: one match per page that holds every word, at the earliest occurrence.
-    # A region the agent transcribed is a part of its own: it holds every word or it does not.
-    by_part: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
-    for word, pattern in patterns.items():
-        for m in pattern.finditer(text):
+
+    # Each word's matches come in page order; merged as they come (equal places in the
+    # query's order), never all held at once: a word on every line of a long document.
+    def of(word: str, pattern: re.Pattern[str]) -> Iterator[dict[str, Any]]:
+        for m in pattern.finditer(text, begin):
             hit = _hit(index, m.start(), m.end(), allowed, regions)
             if hit is not None:
-                part = (hit["page"], hit.get("region", -1))
-                by_part.setdefault(part, {}).setdefault(word, hit)
-    for part in sorted(by_part):
-        found = by_part[part]
-        if len(found) == len(words):
-            first = min(found.values(), key=lambda h: h["start"])
-            hit = dict(first)
-            hit["words"] = {w: h["start"] for w, h in found.items()}
-            yield hit
+                hit["word"] = word
+                yield hit
+
+    merged = heapq.merge(
+        *(of(word, pattern) for word, pattern in patterns.items()),
+        key=lambda h: (h["page"], h["start"]),
+    )
+    if mode == "any_words":
+        yield from merged
+        return
+    # all_words: one match per page that holds every word, at the earliest occurrence, a
+    # page at a time. A region the agent transcribed is a part of its own: it holds every
+    # word or it does not.
+    for _, on_page in itertools.groupby(merged, key=lambda h: h["page"]):
+        by_part: dict[int, dict[str, dict[str, Any]]] = {}
+        for hit in on_page:
+            word = hit.pop("word")
+            by_part.setdefault(hit.get("region", -1), {}).setdefault(word, hit)
+        for part in sorted(by_part):
+            found = by_part[part]
+            if len(found) == len(words):
+                ordered = [(w, found[w]) for w in words]  # in the query's order
+                first = min((h for _, h in ordered), key=lambda h: h["start"])
+                hit = dict(first)
+                hit["words"] = {w: h["start"] for w, h in ordered}
+                yield hit
 
 
 def _hit(
