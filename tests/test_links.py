@@ -16,6 +16,7 @@ import pdfthin
 from pdfthin.engine.types import TextRun
 from pdfthin.layout import covered as covered_module
 from pdfthin.layout.covered import Covering, covered_text
+from pdfthin.model import links as links_module
 from pdfthin.model.links import MAX_ADDRESS_CHARS, _alone, _trimmed, destination
 from pdfthin.operations import Context, find_in_document, get_chunks
 
@@ -238,3 +239,19 @@ def test_links_over_the_same_words_are_neither_kept(
     found: list[tuple[int, int, str]], alone: list[tuple[int, int, str]]
 ) -> None:
     assert _alone(found) == alone
+
+
+def test_past_the_pages_scan_budget_links_stay_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each link's words are sought in the blocks under it; a page of thousands of links in
+    # one big block would read it once per link. The reading is bounded per page: the links
+    # past it stay text (get_annotations still lists them).
+    line = "see one and two here"
+    data = _linked(
+        [(line, 72, 700)],
+        [("one", "https://one.example/", 0), ("two", "https://two.example/", 0)],
+    )
+    assert pdfthin.open(data).page(1).markdown == (
+        "see [one](https://one.example/) and [two](https://two.example/) here"
+    )
+    monkeypatch.setattr(links_module, "MAX_LINK_SCAN_CHARS", len(line))  # one reading
+    assert pdfthin.open(data).page(1).markdown == "see [one](https://one.example/) and two here"

@@ -40,6 +40,7 @@ class Covering:
     def __init__(self, runs: Sequence[TextRun]) -> None:
         self.runs = runs
         entries: list[tuple[float, int]] = []
+        self._margins: dict[int, float] = {}
         reach = 0.0
         for i, run in enumerate(runs):
             if not run.text.strip() or run.x1 <= run.x0:
@@ -49,6 +50,7 @@ class Covering:
                 continue  # level with no box
             size = run.size if run.size > 0 else run.y1 - run.y0
             entries.append((cy, i))
+            self._margins[i] = MARGIN_EM * size
             reach = max(reach, MARGIN_EM * size)
         entries.sort()
         self._middles = [cy for cy, _ in entries]
@@ -62,12 +64,18 @@ class Covering:
         if not boxes:
             return ""
         near: set[int] = set()
+        runs, margins = self.runs, self._margins
         for box in boxes:
             low = bisect.bisect_left(self._middles, box[1] - self._reach)
             high = bisect.bisect_right(self._middles, box[3] + self._reach)
-            near.update(self._order[low:high])
+            # Of the runs level with the box, those that reach across it (a word's middle
+            # lies within its run): a row of a thousand linked words asks about one or two.
+            for i in self._order[low:high]:
+                run, margin = runs[i], margins[i]
+                if run.x1 >= box[0] - margin and run.x0 <= box[2] + margin:
+                    near.add(i)
         # In the page's order, as a scan of every run meets them (equal places keep it).
-        return covered_text([self.runs[i] for i in sorted(near)], boxes)
+        return covered_text([runs[i] for i in sorted(near)], boxes)
 
 
 def covered_text(runs: Sequence[TextRun], boxes: Sequence[Box]) -> str:

@@ -39,6 +39,11 @@ _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: sentence's, not the link's.
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 _TRAILING = frozenset(".,;:!?")
+#: Characters of a page's Markdown that the search for its links' words may read in all (each
+#: link's words are sought in the blocks under it: a page of thousands of links in one big
+#: table would read that table once per link). Past it, the links left stay plain text on the
+#: page (``get_annotations`` lists every link with its text either way).
+MAX_LINK_SCAN_CHARS = 10_000_000
 
 
 def destination(uri: str) -> str | None:
@@ -70,9 +75,14 @@ def _touches(box: tuple[float, float, float, float], other: Sequence[float]) -> 
 
 
 def _span(
-    link: PageLink, markdown: str, anchors: Sequence[Anchor], covering: Covering
+    link: PageLink,
+    markdown: str,
+    anchors: Sequence[Anchor],
+    covering: Covering,
+    scan: list[int],
 ) -> tuple[int, int] | None:
-    """Where the link's text stands in ``markdown``, when that is certain."""
+    """Where the link's text stands in ``markdown``, when that is certain; ``scan`` holds
+    what is left of the page's :data:`MAX_LINK_SCAN_CHARS` (spent here)."""
     words = _trimmed(covering.text(link.boxes)).split()
     if not words:
         return None
@@ -81,10 +91,14 @@ def _span(
     for anchor in anchors:
         if anchor.kind in _LITERAL or not any(_touches(b, anchor.box) for b in link.boxes):
             continue
+        if anchor.length > scan[0]:
+            return None
+        scan[0] -= anchor.length
         block = markdown[anchor.offset : anchor.offset + anchor.length]
-        found.extend(
-            (anchor.offset + m.start(), anchor.offset + m.end()) for m in pattern.finditer(block)
-        )
+        for m in pattern.finditer(block):
+            found.append((anchor.offset + m.start(), anchor.offset + m.end()))
+            if len(found) > 1:
+                return None  # the words stand twice: not certain
     if len(found) != 1:
         return None
     start, end = found[0]
@@ -142,9 +156,10 @@ def with_links(
     anchors and image offsets moved along."""
     found: list[tuple[int, int, str]] = []
     covering = Covering(runs)
+    scan = [MAX_LINK_SCAN_CHARS]
     for link in links:
         target = destination(link.uri)
-        span = _span(link, markdown, anchors, covering) if target is not None else None
+        span = _span(link, markdown, anchors, covering, scan) if target is not None else None
         if target is not None and span is not None:
             found.append((*span, target))
     spans = _alone(found)
