@@ -241,6 +241,10 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.first_page import main as first_page
 
         return first_page(given[1:])
+    if given[:1] == ["growth"]:  # its own options: benchmarks/growth.py
+        from benchmarks.growth import main as growth
+
+        return growth(given[1:])
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
         description=__doc__,
@@ -317,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         help="time and memory to the first page against page count (first-page --help)",
     )
     sub.add_parser("batch", help="pdfthin batch throughput against --jobs (batch --help)")
+    sub.add_parser("growth", help="how the cost grows with what a document holds (growth --help)")
     eng = sub.add_parser("engines", help="list the engines and whether they are installed")
     eng.set_defaults(func=cmd_engines)
 
