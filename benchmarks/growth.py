@@ -53,7 +53,7 @@ CASES = (
 )
 
 
-# --- the documents (built in the measuring process, with the checkout's test builder) -------
+# --- the documents (built in the measuring process, by this checkout's test builder) -------
 
 
 def _bookmarks(n: int) -> bytes:
@@ -105,19 +105,11 @@ def _parent_tree(n: int) -> bytes:
 
     b = PdfBuilder()
     font = b.font_standard("Helvetica")
-    root, document = b.reserve(), b.reserve()
-    nums: list[Any] = []
-    kids: list[Any] = []
-    for i in range(n):
-        page = b.add_page(marked_text(0, f"page {i}", 72, 700, 10), {"Font": {"F1": font}})
-        b.get(page)["StructParents"] = i
-        element = b.add({"Type": "/StructElem", "S": "/P", "P": document, "Pg": page, "K": [0]})
-        kids.append(element)
-        nums += [i, b.add([element])]
-    b.set(document, {"Type": "/StructElem", "S": "/Document", "P": root, "K": kids})
-    b.set(root, {"Type": "/StructTreeRoot", "K": [document], "ParentTree": b.add({"Nums": nums})})
-    b.catalog["StructTreeRoot"] = root
-    b.set_mark_info()
+    pages = [
+        b.add_page(marked_text(0, f"page {i}", 72, 700, 10), {"Font": {"F1": font}})
+        for i in range(n)
+    ]
+    b.tag_every_page(pages)
     return b.build()
 
 
@@ -195,17 +187,19 @@ def _cpu(call: Callable[[], object]) -> float:
 
 
 def _child(case: str, n: int) -> None:
-    sys.path.insert(0, str(Path.cwd() / "tests"))
+    # The documents come from this checkout's builder, whichever checkout is measured: every
+    # one reads the same bytes.
+    sys.path.insert(0, str(REPO / "tests"))
     seconds, note = _measure(case, n)
     print(json.dumps({"seconds": seconds, "note": note}))
 
 
 def _run(src: Path, case: str, n: int) -> tuple[float, str] | None:
+    """The case measured in a fresh process that imports pdfthin from ``src`` (this script
+    runs there as a file, so nothing else of ``src`` is needed)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
-    code = f"from benchmarks.growth import _child; _child({case!r}, {n})"
-    done = subprocess.run(
-        [sys.executable, "-c", code], check=False, cwd=src, env=env, capture_output=True, text=True
-    )
+    command = [sys.executable, str(Path(__file__)), "--child", case, str(n)]
+    done = subprocess.run(command, check=False, cwd=src, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         print(done.stderr[-2000:], file=sys.stderr)
         return None
@@ -274,4 +268,7 @@ def _markdown(meta: dict[str, Any], rows: list[dict[str, Any]], cases: list[Case
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    if sys.argv[1:2] == ["--child"]:
+        _child(sys.argv[2], int(sys.argv[3]))
+    else:
+        raise SystemExit(main(sys.argv[1:]))

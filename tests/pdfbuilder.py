@@ -787,6 +787,25 @@ class PdfBuilder:
         self.get(page)["StructParents"] = struct_parents
         return refs
 
+    def tag_every_page(self, pages: Sequence[Ref]) -> None:
+        """A structure tree over ``pages`` as a word processor writes a long document's: each
+        page's marked content 0 one ``P`` under one ``Document``, and the parent tree one
+        ``/Nums`` array listing every page (page ``n``'s ``/StructParents`` is ``n``)."""
+        root, document = self.reserve(), self.reserve()
+        nums: list[Any] = []
+        kids: list[Any] = []
+        for n, page in enumerate(pages):
+            self.get(page)["StructParents"] = n
+            element = self.add({"Type": "/StructElem", "S": "/P", "P": document, "Pg": page,
+                                "K": [0]})  # fmt: skip
+            kids.append(element)
+            nums += [n, self.add([element])]
+        self.set(document, {"Type": "/StructElem", "S": "/Document", "P": root, "K": kids})
+        self.set(root, {"Type": "/StructTreeRoot", "K": [document],
+                        "ParentTree": self.add({"Nums": nums})})  # fmt: skip
+        self.catalog["StructTreeRoot"] = root
+        self.set_mark_info()
+
     # writing
 
     def build(

@@ -569,20 +569,12 @@ def test_a_long_documents_flat_parent_tree_is_indexed_once(
     pages = 300
     b = PdfBuilder()
     font = b.font_standard("Helvetica")
-    root = b.reserve()
-    document = b.reserve()
-    nums: list[Any] = []
-    kids: list[Any] = []
-    for n in range(pages):
-        page = b.add_page(marked_text(0, f"page {n}", 72, 700, 10), {"Font": {"F1": font}})
-        b.get(page)["StructParents"] = n
-        element = b.add({"Type": "/StructElem", "S": "/P", "P": document, "Pg": page, "K": [0]})
-        kids.append(element)
-        nums += [n, b.add([element])]
-    b.set(document, {"Type": "/StructElem", "S": "/Document", "P": root, "K": kids})
-    b.set(root, {"Type": "/StructTreeRoot", "K": [document], "ParentTree": b.add({"Nums": nums})})
-    b.catalog["StructTreeRoot"] = root
-    b.set_mark_info()
+    b.tag_every_page(
+        [
+            b.add_page(marked_text(0, f"page {n}", 72, 700, 10), {"Font": {"F1": font}})
+            for n in range(pages)
+        ]
+    )
     steps = 0
     step = Walk.step
 
