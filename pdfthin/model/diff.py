@@ -155,8 +155,8 @@ def diff_passages(
 ) -> list[Change]:
     """The changes from ``old`` to ``new``, in the order of the new version (a removal where
     it would have stood). Empty when every passage is the same text, in the same order."""
-    state = _State(old, new, [_key(p) for p in old], [_key(p) for p in new], settings)
-    state.word_pairs = settings.max_word_pairs
+    okeys, nkeys = [_key(p) for p in old], [_key(p) for p in new]
+    state = _State(old, new, okeys, nkeys, settings, word_pairs=settings.max_word_pairs)
     ops = _align(state)
     ops = _not_compared(state, ops)
     removed = [

@@ -354,8 +354,10 @@ def _part(regions: dict[int, tuple[int, ...]], page: int, offset: int) -> int:
 
 def _page_start(index: SearchIndex, page: int) -> int:
     """Where the text of ``page`` (or of the first page after it that has text) starts in
-    ``index``: every match on that page or after it starts there or later."""
-    return min((at for number, at in index.starts.items() if number >= page), default=0)
+    ``index`` (its pages in order): every match on that page or after it starts there or
+    later; the text's end when no page from there on has text."""
+    later = (at for number, at in index.starts.items() if number >= page)
+    return min(later, default=len(index.text))
 
 
 def _matches(
