@@ -12,7 +12,7 @@ from pdfbuilder import PdfBuilder
 from statements import Canvas, pdf
 
 from pdfthin.errors import PdfthinError
-from pdfthin.model.extraction import values
+from pdfthin.model.extraction import labels, values
 from pdfthin.model.extraction.tiers import REPEATED_FACTOR, confidence
 from pdfthin.operations import Context
 from pdfthin.operations.extract import extract_schema
@@ -429,3 +429,31 @@ def test_a_value_on_its_label_line_points_at_its_own_words(font: str) -> None:
     value_start, value_end = x + width(label), x + width(label + value)
     assert box["x0"] <= value_start and box["x1"] >= value_end  # the value's glyphs
     assert box["x0"] > label_end  # none of the label's
+
+
+def test_each_line_is_folded_once_whatever_the_number_of_fields(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every field compares its labels with every line of the pages: folding the lines again
+    # for each field was two thirds of a large schema's time on a long page.
+    lines, fields = 60, 50
+    canvas = Canvas()
+    for k in range(lines):
+        canvas.text(f"Field {k}: value number {k}", 72, 40 + k * 12, size=8)
+    schema = {
+        "type": "object",
+        "properties": {f"field_{i}": {"type": "string"} for i in range(fields)},
+    }
+    folded = 0
+    normalize = labels.unicodedata.normalize
+
+    def counted(form: Any, text: str) -> str:
+        nonlocal folded
+        folded += 1
+        return normalize(form, text)
+
+    labels.normalise.cache_clear()
+    monkeypatch.setattr(labels.unicodedata, "normalize", counted)
+    found = _extract(pdf(canvas), schema)
+    assert found["data"]["field_7"] == "value number 7"
+    assert folded < 20 * lines, folded  # each field folding every line again: fields * lines

@@ -14,6 +14,7 @@ No edit distance, no synonyms: a near miss is a different label as far as pdfthi
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -27,6 +28,12 @@ MAX_EXTRA_WORDS = 2
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
 
+#: Texts whose folded form is kept: each field of a schema compares its labels with every
+#: line of the pages, so the same lines are folded once per field without it.
+NORMALISED_KEPT = 16_384
+
+
+@functools.lru_cache(maxsize=NORMALISED_KEPT)
 def normalise(text: str) -> str:
     """``text`` folded for comparison: accents removed, case folded, every run of
     punctuation and white space one space ("N°" and "No" stay apart: ° is not a letter)."""
