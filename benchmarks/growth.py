@@ -12,7 +12,8 @@ The cases are the shapes that once cost the square of their size: a bookmark per
 page tree listing every page under its root, a table of linked words, a tagged page whose one
 element holds every marked piece, a tagged document whose parent tree lists every page in one
 array, following ``find_in_document``'s cursors through a word on every line, and
-``diff_documents`` of two versions whose long passages repeat a few words.
+``diff_documents`` of two versions whose long passages repeat a few words; and
+``extract_schema``, whose cost is its fields times the pages' lines.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ CASES = (
     Case("parent tree", "read every page: one /Nums array lists every page", "pages", 500),
     Case("find cursors", "follow find's cursors: a word on every line", "pages", 20),
     Case("diff repeats", "diff two versions: long passages of a few words", "pages", 15),
+    Case("extract", "extract_schema: 100 fields over pages of labelled lines", "pages", 4),
 )
 
 
@@ -132,6 +134,22 @@ def _lines(n: int, words: list[str], seed: int) -> bytes:
     return b.build()
 
 
+def _labelled(n: int) -> bytes:
+    """``n`` pages of 60 lines "Field k: value number k"."""
+    from pdfbuilder import PdfBuilder
+
+    b = PdfBuilder()
+    font = b.font_standard("Helvetica")
+    for page in range(n):
+        lines = [
+            b"BT /F1 8 Tf 72 %d Td (Field %d: value number %d) Tj ET"
+            % (760 - k * 12, 60 * page + k, k)
+            for k in range(60)
+        ]
+        b.add_page(b" ".join(lines), {"Font": {"F1": font}})
+    return b.build()
+
+
 _PROSE = "the quick brown fox jumps over a lazy dog and runs into the field".split()
 
 
@@ -140,7 +158,7 @@ def _measure(case: str, n: int) -> tuple[float, str]:
     what the answer says where a budget may have cut it short."""
     import pdfthin
     from pdfthin.engine import open_pdf
-    from pdfthin.operations import Context, diff_documents, find_in_document
+    from pdfthin.operations import Context, diff_documents, extract_schema, find_in_document
 
     if case == "bookmarks":
         data = _bookmarks(n)
@@ -177,6 +195,15 @@ def _measure(case: str, n: int) -> tuple[float, str]:
         for version in (old, new):  # the pages read first: only the comparison is timed
             [page.markdown for page in context.document(version).pages]
         return _cpu(lambda: diff_documents(old, new=new, context=context)), ""
+    if case == "extract":
+        data = _labelled(n)
+        schema = {
+            "type": "object",
+            "properties": {f"field_{i}": {"type": "string"} for i in range(100)},
+        }
+        context = Context()
+        [page.markdown for page in context.document(data).pages]  # read first: not timed
+        return _cpu(lambda: extract_schema(data, schema=schema, context=context)), ""
     raise ValueError(f"no case {case!r}")
 
 
