@@ -452,7 +452,7 @@ def test_each_line_is_folded_once_whatever_the_number_of_fields(
         folded += 1
         return normalize(form, text)
 
-    labels.normalise.cache_clear()
+    labels._kept.cache_clear()
     monkeypatch.setattr(labels.unicodedata, "normalize", counted)
     found = _extract(pdf(canvas), schema)
     assert found["data"]["field_7"] == "value number 7"

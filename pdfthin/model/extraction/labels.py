@@ -25,18 +25,27 @@ Match = Literal["exact", "subset"]
 #: Words a page's label may hold beyond the field's label for a subset match: a qualifier
 #: ("Total amount due" for "total"), not a different phrase that happens to contain the word.
 MAX_EXTRA_WORDS = 2
+#: Folded texts kept, and the longest text kept: each field of a schema compares its labels
+#: with every line of the pages, which were folded again for each field. Labels are short:
+#: only texts of at most that many characters are kept, so what a process keeps is bounded
+#: whatever the lines of the documents it reads.
+NORMALISED_KEPT = 16_384
+NORMALISED_KEPT_CHARS = 200
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
 
-#: Texts whose folded form is kept: each field of a schema compares its labels with every
-#: line of the pages, so the same lines are folded once per field without it.
-NORMALISED_KEPT = 16_384
-
-
-@functools.lru_cache(maxsize=NORMALISED_KEPT)
 def normalise(text: str) -> str:
     """``text`` folded for comparison: accents removed, case folded, every run of
     punctuation and white space one space ("N°" and "No" stay apart: ° is not a letter)."""
+    return _kept(text) if len(text) <= NORMALISED_KEPT_CHARS else _folded(text)
+
+
+@functools.lru_cache(maxsize=NORMALISED_KEPT)
+def _kept(text: str) -> str:
+    return _folded(text)
+
+
+def _folded(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
     return " ".join(_NOT_WORD.sub(" ", plain).split())
