@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS_FILES, require_corpus
+from counting import Calls
 from formbuilder import FormBuilder
 from pdfbuilder import PdfBuilder
 from statements import Canvas, pdf
@@ -434,8 +435,8 @@ def test_a_value_on_its_label_line_points_at_its_own_words(font: str) -> None:
 def test_each_line_is_folded_once_whatever_the_number_of_fields(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Every field compares its labels with every line of the pages: folding the lines again
-    # for each field was two thirds of a large schema's time on a long page.
+    # Every field compares its labels with every line of the pages: the lines were folded
+    # again for each field.
     lines, fields = 60, 50
     canvas = Canvas()
     for k in range(lines):
@@ -444,16 +445,9 @@ def test_each_line_is_folded_once_whatever_the_number_of_fields(
         "type": "object",
         "properties": {f"field_{i}": {"type": "string"} for i in range(fields)},
     }
-    folded = 0
-    normalize = labels.unicodedata.normalize
-
-    def counted(form: Any, text: str) -> str:
-        nonlocal folded
-        folded += 1
-        return normalize(form, text)
-
     labels._kept.cache_clear()
-    monkeypatch.setattr(labels.unicodedata, "normalize", counted)
+    folded = Calls(monkeypatch, labels.unicodedata, "normalize")
     found = _extract(pdf(canvas), schema)
     assert found["data"]["field_7"] == "value number 7"
-    assert folded < 20 * lines, folded  # each field folding every line again: fields * lines
+    # each field folding every line again: fields * lines
+    assert folded.count < 20 * lines, folded.count

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from annotated import annotated_pdf
+from counting import Calls
 from markdown_it import MarkdownIt
 from pdfbuilder import PdfBuilder
 
@@ -212,18 +213,10 @@ def test_each_of_many_links_reads_only_the_runs_level_with_it(
     count = 200
     lines = [(f"item {i}", 40.0 + (i // 50) * 140, 760.0 - (i % 50) * 14) for i in range(count)]
     links = [(f"item {i}", f"https://e.example/{i}", i) for i in range(count)]
-    read = 0
-    covered = covered_module.covered_text
-
-    def counted(runs: Any, boxes: Any) -> str:
-        nonlocal read
-        read += len(runs)
-        return covered(runs, boxes)
-
-    monkeypatch.setattr(covered_module, "covered_text", counted)
+    read = Calls(monkeypatch, covered_module, "covered_text", lambda runs, boxes: len(runs))
     markdown = pdfthin.open(_linked(lines, links)).page(1).markdown
     assert markdown.count("](https://e.example/") == count  # every link still found
-    assert read < 10 * count, read  # every run for every link: count**2
+    assert read.count < 10 * count, read.count  # every run for every link: count**2
 
 
 @pytest.mark.parametrize(

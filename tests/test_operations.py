@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from counting import Calls
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdfbuilder import Outline, PdfBuilder
@@ -308,15 +309,7 @@ def test_following_cursors_looks_at_each_match_about_once(
         pdf, query, match_mode=mode, max_results=1000, max_chars=5_000_000, context=ctx
     )
     assert full["next_cursor"] is None
-    looked = 0
-    hit = find_operation._hit
-
-    def counted(*args: Any) -> Any:
-        nonlocal looked
-        looked += 1
-        return hit(*args)
-
-    monkeypatch.setattr(find_operation, "_hit", counted)
+    looked = Calls(monkeypatch, find_operation, "_hit")
     got: list[dict[str, Any]] = []
     cursor, calls = None, 0
     while True:
@@ -330,7 +323,7 @@ def test_following_cursors_looks_at_each_match_about_once(
     words = len(query.split())
     raw = pages * per_page * words  # every word's every occurrence
     # Each call looks again at most at its page's occurrences and one more of each word.
-    assert looked <= raw + calls * (per_page * words + words), (looked, raw, calls)
+    assert looked.count <= raw + calls * (per_page * words + words), (looked.count, raw, calls)
 
 
 def test_ocr_without_binding_is_refused(search_pdf: bytes, ctx: Context) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import pypdf
 import pytest
 from conftest import CorpusFile, corpus_files, corpus_params, require_corpus
+from counting import Calls
 from object_reads import ObjectReads
 from pdfbuilder import PdfBuilder, Ref
 
@@ -165,18 +166,10 @@ def test_page_numbers_of_a_flat_tree_cost_one_reading_of_its_kids(
     reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
     tree = PageTree.lazy_or_none(reader, lambda problem: None)
     assert tree is not None and tree.lazy
-    keys = 0
-    key = page_tree._key
-
-    def counted(ref: Any) -> Any:
-        nonlocal keys
-        keys += 1
-        return key(ref)
-
-    monkeypatch.setattr(page_tree, "_key", counted)
+    keys = Calls(monkeypatch, page_tree, "_key")
     refs = [page.indirect_reference for page in reader.pages]
     assert [tree.number_of(ref) for ref in reversed(refs)] == list(range(pages, 0, -1))
-    assert keys < 10 * pages, keys  # a reading per page: about pages**2
+    assert keys.count < 10 * pages, keys.count  # a reading per page: about pages**2
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from counting import Calls
 from pdfbuilder import PdfBuilder, Ref, StructNode, marked_text
 
 import pdfthin
@@ -575,22 +576,14 @@ def test_a_long_documents_flat_parent_tree_is_indexed_once(
             for n in range(pages)
         ]
     )
-    steps = 0
-    step = Walk.step
-
-    def counted(self: Walk, count: int = 1) -> bool:
-        nonlocal steps
-        steps += count
-        return step(self, count)
-
-    monkeypatch.setattr(Walk, "step", counted)
+    steps = Calls(monkeypatch, Walk, "step", lambda walk, count=1: count)
     doc = open_pdf(b.build())
     for n in range(pages):
         structure = doc.page(n + 1).structure
         assert structure is not None and not structure.problems
         assert [e.kind for e in structure.elements] == ["Document", "P"]
         assert structure.elements[1].position == n  # the page's own element, in tree order
-    assert steps < 20 * pages  # a scan per page: about pages**2 / 2
+    assert steps.count < 20 * pages  # a scan per page: about pages**2 / 2
 
 
 def test_a_parent_tree_whose_kids_loop_is_read_once() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from counting import Calls
 from pdfbuilder import PdfBuilder
 
 from pdfthin.engine import PageContent, open_pdf
@@ -281,7 +282,7 @@ def test_a_hidden_layer_paints_nothing() -> None:
     assert (_seen(page), page.images, page.paths) == ((["the words"], []), [], 0)
 
 
-def test_a_visibility_expression_is_bounded() -> None:
+def test_a_visibility_expression_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     # Each level lists the level below twice: 2^40 operands if walked naively.
     b = PdfBuilder()
     ocg = b.add({"Type": "/OCG", "Name": "G"})
@@ -294,17 +295,9 @@ def test_a_visibility_expression_is_bounded() -> None:
     reader_doc = open_pdf(b.build())
     catalog = reader_doc.reader.trailer["/Root"]
     layers = Layers(catalog)
-    calls = 0
-    original = layers._group_on
-
-    def counted(ref: Any) -> bool:
-        nonlocal calls
-        calls += 1
-        return original(ref)
-
-    layers._group_on = counted  # type: ignore[method-assign]
+    calls = Calls(monkeypatch, layers, "_group_on")
     layers.hidden(reader_doc.reader.get_object(ocmd.num))
-    assert calls <= MAX_GROUPS
+    assert calls.count <= MAX_GROUPS
 
 
 def test_read_pages_reports_each_withheld_piece_without_its_text() -> None:

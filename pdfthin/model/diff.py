@@ -70,8 +70,8 @@ class DiffSettings:
     min_move_chars: int = 12
     #: Pairs of equal passages across the two versions (a passage once in each is one pair;
     #: one repeated a thousand times in each, a million): the alignment's work grows with
-    #: them, so past it the comparison is refused. Real documents hold few repeated passages
-    #: (the corpus's most: about 19,000 pairs, a 117-page atlas).
+    #: them, so past it the comparison is refused. Real documents repeat few passages (a
+    #: "Total" line a hundred times in each version is ten thousand pairs).
     max_equal_pairs: int = 1_000_000
     #: Pairs of equal words that the word-by-word comparisons of one diff may look at in all
     #: (pairing passages, word diffs, table rows): a comparison's work grows with them (two
@@ -325,8 +325,10 @@ def _similarity(state: _State, a: str, b: str, floor: float) -> float:
     if matcher.real_quick_ratio() < floor:
         return 0.0
     quick = matcher.quick_ratio()
-    if quick < floor or not state.afford(wa, wb):
-        return quick if quick >= floor else 0.0
+    if quick < floor:
+        return 0.0
+    if not state.afford(wa, wb):
+        return quick
     return matcher.ratio()
 
 
