@@ -239,17 +239,20 @@ _MEMO_ENTRIES = 1 << 16
 
 # Every byte belongs to one token, and a token carries the white space after it, so the
 # tokens of a window add up to the window and a token's offset is the sum of the ones
-# before it. The alternatives are _TOKEN's, in its order; a literal string may hold escapes
-# here (read_literal decodes them), and "[\s\S]" is a byte no token starts with: a stray
-# one, or the "(" of a string with nested parentheses or one that runs past the window.
+# before it. The tokens are _TOKEN's, but a number is read as the run of regular bytes it
+# is (_classify tells it by its shape): _TOKEN's number must have no regular byte after
+# it, so it always spans that run, and a run no number spans is a keyword either way.
+# Matched first, the run (numbers and operators, most of a stream) tries no other
+# alternative. A literal string may hold escapes here (read_literal decodes them), and
+# "[\s\S]" is a byte no token starts with: a stray one, or the "(" of a string with nested
+# parentheses or one that runs past the window.
 _SCAN = re.compile(
-    rb"(?:"
-    rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?!" + _REGULAR + rb")|"
-    rb"/" + _REGULAR + rb"*|"
+    rb"(?:" + _REGULAR + rb"+|"
     rb"\((?:[^()\\]|\\[\s\S])*\)|"
+    rb"/" + _REGULAR + rb"*|"
     rb"<<|>>|[\[\]{}]|"
     rb"<[0-9A-Fa-f" + _WS + rb"]*>|"
-    rb"%[^\r\n]*|" + _REGULAR + rb"+|"
+    rb"%[^\r\n]*|"
     rb"[\s\S]"
     rb")[" + _WS + rb"]*"
 )
