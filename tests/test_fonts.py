@@ -15,7 +15,7 @@ from fontTools.encodings.StandardEncoding import StandardEncoding
 from pdfbuilder import PdfBuilder, Raw, Ref, cid_cmap, to_unicode_cmap
 
 from pdfthin.engine.fonts import encodings as enc
-from pdfthin.engine.fonts.font import UNMAPPED, Font, load_font
+from pdfthin.engine.fonts.font import DECODED_BYTES, DECODED_ENTRIES, UNMAPPED, Font, load_font
 
 #: Every test here reads pages: it runs on each engine path (conftest.py).
 pytestmark = pytest.mark.usefixtures("implementation")
@@ -284,6 +284,24 @@ def test_widths_array_with_first_char() -> None:
     assert font.widths[65] == pytest.approx(0.6)
     assert font.widths[66] == pytest.approx(0.7)
     assert advance(font, b"AB") == pytest.approx(1.3)
+
+
+def test_a_simple_font_keeps_its_short_strings_decoded_and_no_more() -> None:
+    font = load(lambda b: b.font_truetype("NotStandard", first_char=65, widths=[600, 700]))
+    first = font.decode(b"AB")
+    assert first == ("AB", pytest.approx(1.3), 0, 2)
+    # Shown again, the string is answered from what was kept: the same tuple, not a new one.
+    assert font.decode(b"AB") is first
+    long = b"A" * (DECODED_BYTES + 1)
+    assert font.decode(long) is not font.decode(long)
+    assert long not in font.decoded
+    for i in range(DECODED_ENTRIES + 10):
+        font.decode(str(i).encode())
+    assert len(font.decoded) == DECODED_ENTRIES
+    # Past the bound a string is decoded all the same, only not kept.
+    late = str(DECODED_ENTRIES + 5).encode()
+    assert font.decode(late) == (late.decode(), pytest.approx(0.0), 0, len(late))
+    assert late not in font.decoded
 
 
 def test_missing_width_outside_widths() -> None:

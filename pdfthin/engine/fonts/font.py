@@ -41,6 +41,14 @@ class _TextMap(dict[int, str]):
         return UNMAPPED
 
 
+#: A simple font keeps what it decoded of strings up to this many bytes, up to this many
+#: of them: most strings shown are a glyph or a few (positioned one by one), and they repeat
+#: (three quarters of a simple font's strings over the corpus were shown before). The
+#: widths and mapping are fixed once the font is loaded, so a kept answer stays right.
+DECODED_BYTES = 16
+DECODED_ENTRIES = 4096
+
+
 class _WidthMap(dict[int, float]):
     __slots__ = ("default",)
 
@@ -59,6 +67,7 @@ class Font:
         "ascent",
         "bold",
         "code_len",
+        "decoded",
         "dw",
         "italic",
         "lead_lengths",
@@ -87,6 +96,8 @@ class Font:
         self.text_map: _TextMap = _TextMap()
         self.width_map: _WidthMap = _WidthMap(1.0)
         self.dw = 1.0
+        #: A simple font's short strings as :meth:`decode` read them (see DECODED_BYTES).
+        self.decoded: dict[bytes, tuple[str, float, int, int]] = {}
 
     def decode(self, data: bytes) -> tuple[str, float, int, int]:
         """Return ``(text, advance, spaces, glyphs)`` for a shown string.
@@ -96,12 +107,17 @@ class Font:
         without a Unicode mapping come out as U+FFFD.
         """
         if self.simple:
-            return (
-                data.decode("latin-1").translate(self.trans),
-                sum(map(self.widths.__getitem__, data)),
-                data.count(32),
-                len(data),
-            )
+            known = self.decoded.get(data)
+            if known is None:
+                known = (
+                    data.decode("latin-1").translate(self.trans),
+                    sum(map(self.widths.__getitem__, data)),
+                    data.count(32),
+                    len(data),
+                )
+                if len(data) <= DECODED_BYTES and len(self.decoded) < DECODED_ENTRIES:
+                    self.decoded[data] = known
+            return known
         codes = self.split(data)
         return (
             "".join(map(self.text_map.__getitem__, codes)),
