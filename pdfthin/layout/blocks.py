@@ -21,6 +21,7 @@ from pdfthin.layout.lines import (
     GUTTER_MIN_ROWS,
     LABEL_MAX_EM,
     NOTE_SIGNS,
+    TOC_LEADER,
     form_label,
     measure_broke,
     monospace_share,
@@ -33,9 +34,36 @@ LINE_GAP_EM = 0.75
 #: Font sizes within this ratio belong to the same block.
 SIZE_TOLERANCE = 0.12
 
+# A page set one and a half or double spaced (reports, theses, court filings) leaves more
+# than LINE_GAP_EM between the lines of its paragraphs: every line was a paragraph of its
+# own. Its own spacing is measured instead, on the lines the measure broke (a full line,
+# the next one, full too, going on under it): their gaps, at the page's body size, agree,
+# and the next line after a full one at that gap goes on its paragraph. A short line still ends
+# its paragraph, as it does at any spacing.
+#: The page's spacing is told from at least this many pairs of lines at its body size...
+WIDE_MIN_PAIRS = 5
+#: ... at least this share of them within WIDE_SLACK_EM of their median gap ...
+WIDE_AGREE_SHARE = 0.7
+#: ... (a superscript or an accent taller than the line's letters narrows a gap that much) ...
+WIDE_SLACK_EM = 0.15
+#: ... which is at most this many ems (triple spacing): further apart, lines are not read on.
+WIDE_MAX_GAP_EM = 2.0
+#: A full line is at least this many ems long: a list's or a table's short lines, as long
+#: as one another, fill no measure but their own ...
+WIDE_MIN_MEASURE_EM = 15.0
+#: ... and sets at least this many characters an em, as running text does (about two): a
+#: table's row, a label far from its values, is wide and sparse.
+WIDE_MIN_CHARS_PER_EM = 1.0
+#: A line's next line below it in its column is among the next this many lines of the page
+#: (sorted top to bottom: the lines of columns beside it come between).
+WIDE_LOOKAHEAD = 6
+
 
 def build_blocks(lines: list[Line]) -> list[Block]:
     """Group lines (sorted top to bottom) into blocks."""
+    wide = wide_spacing(lines)
+    # (no block further above than the widest gap a line may join at is still open)
+    reach = LINE_GAP_EM if wide is None or wide[1] < LINE_GAP_EM else wide[1]
     blocks: list[Block] = []
     open_blocks: list[Block] = []
     for line in lines:
@@ -47,10 +75,13 @@ def build_blocks(lines: list[Line]) -> list[Block]:
             # (max spelled out: every line meets every block still open above it)
             em = line.size if line.size > last.size else last.size
             gap = line.y0 - last.y1
-            if gap > LINE_GAP_EM * em + 2.0:
+            if gap > reach * em + 2.0:
                 continue  # too far above: this block is finished
             still_open.append(block)
-            if _joins(block, last, line, gap) and gap < best_gap:
+            limit = LINE_GAP_EM
+            if wide is not None and gap > LINE_GAP_EM * em and _reads_on(wide[0], block, line):
+                limit = wide[1]
+            if _joins(block, last, line, gap, limit) and gap < best_gap:
                 best, best_gap = block, gap
         open_blocks = still_open
         if best is None:
@@ -67,10 +98,72 @@ def build_blocks(lines: list[Line]) -> list[Block]:
     return blocks
 
 
-def _joins(block: Block, last: Line, line: Line, gap: float) -> bool:
+def wide_spacing(lines: list[Line]) -> tuple[float, float] | None:
+    """A page set wider than :data:`LINE_GAP_EM` (see WIDE_MIN_PAIRS): its body size and the
+    gap, in ems, up to which a line goes on the full line above it; ``None`` for a page set
+    closer, or whose spacing does not agree."""
+    gaps: dict[float, list[float]] = {}
+    for i, upper in enumerate(lines):
+        for lower in lines[i + 1 : i + 1 + WIDE_LOOKAHEAD]:
+            em = lower.size if lower.size > upper.size else upper.size
+            if em <= 0 or lower.y0 - upper.y1 < -0.5 * em:
+                continue  # beside it, not below
+            shorter = min(upper.x1 - upper.x0, lower.x1 - lower.x0)
+            if min(upper.x1, lower.x1) - max(upper.x0, lower.x0) <= 0.5 * shorter:
+                continue  # another column's
+            if (
+                abs(upper.size - lower.size) <= SIZE_TOLERANCE * em
+                and _full(upper, em)
+                and _full(lower, em)  # (a label over its short field is no paragraph)
+                and measure_broke(upper, lower, max(upper.x1, lower.x1))
+            ):
+                gaps.setdefault(upper.size, []).append((lower.y0 - upper.y1) / em)
+            break  # the next line under it: the only one asked
+    if not gaps:
+        return None
+    size, found = max(gaps.items(), key=lambda kv: (len(kv[1]), kv[0]))
+    if len(found) < WIDE_MIN_PAIRS:
+        return None
+    found.sort()
+    middle = found[len(found) // 2]
+    if not LINE_GAP_EM < middle <= WIDE_MAX_GAP_EM:
+        return None
+    agree = sum(1 for g in found if abs(g - middle) <= WIDE_SLACK_EM)
+    if agree < WIDE_AGREE_SHARE * len(found):
+        return None
+    return size, middle + WIDE_SLACK_EM
+
+
+def _full(line: Line, em: float) -> bool:
+    """Whether ``line`` is a full measure of running text (see WIDE_MIN_MEASURE_EM): not a
+    contents entry, whose leader reaches its page number at the measure's end."""
+    ems = (line.x1 - line.x0) / em
+    return (
+        ems >= WIDE_MIN_MEASURE_EM
+        and len(line.text) >= WIDE_MIN_CHARS_PER_EM * ems
+        and TOC_LEADER.search(line.text) is None  # a contents entry, ended by its page
+    )
+
+
+def _reads_on(size: float, block: Block, line: Line) -> bool:
+    """On a widely spaced page of body size ``size``, ``line`` goes on ``block`` past
+    :data:`LINE_GAP_EM`: both at that size, and the block's last line full (the measure
+    broke it before the line's first word, and it is a full measure long)."""
+    last = block.lines[-1]
+    em = size if size > 1.0 else 1.0
+    if abs(last.size - size) > SIZE_TOLERANCE * em or abs(line.size - size) > SIZE_TOLERANCE * em:
+        return False
+    if not _full(last, em):
+        return False
+    return measure_broke(last, line, block.x1 if block.x1 > line.x1 else line.x1)
+
+
+def _joins(block: Block, last: Line, line: Line, gap: float, limit: float = LINE_GAP_EM) -> bool:
+    """Whether ``line`` goes on ``block`` (whose last line is ``last``), ``gap`` below it: at
+    most ``limit`` ems (:data:`LINE_GAP_EM`, or a widely spaced page's own gap)."""
     # (min and max spelled out, as the comparisons the built-ins make: a hot path)
     em = line.size if line.size > last.size else last.size
-    if gap < -0.5 * em or gap > LINE_GAP_EM * em:
+    if gap < -0.5 * em or gap > limit * em:
         return False
     if abs(last.size - line.size) > SIZE_TOLERANCE * em:
         return False

@@ -28,7 +28,7 @@ from itertools import pairwise
 from operator import itemgetter
 
 from pdfthin.layout.blocks import size_weights, summarise
-from pdfthin.layout.lines import NOTE_SIGNS, is_bullet, measure_broke
+from pdfthin.layout.lines import NOTE_SIGNS, TOC_LEADER, is_bullet, measure_broke
 from pdfthin.layout.tables.cells import wordy
 from pdfthin.layout.types import Block, Line, PageLayout
 
@@ -94,7 +94,6 @@ _EMAIL = re.compile(r"\S@\S+\.\w")
 #: pseudo-code, not of a title (a spaced hyphen is a title's dash: "Part No - 270").
 _OPERATOR = re.compile(r"[=←→⇐⇒≤≥≠≈≡<>∈∉⊂⊆∑∏∫±×÷]|\s[+*/^]\s|:=")
 #: A table-of-contents entry: dot leaders, or a title followed by its page number.
-_TOC_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|_{4,}")
 _FOLIO = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$")
 _TRAILING_NUMBER = re.compile(r"\s(\d{1,4}|[ivxlc]{1,6})$")
 
@@ -692,7 +691,7 @@ def _url(text: str) -> bool:
 
 def _toc_leader(text: str) -> bool:
     if ". ." in text or ".." in text or "…" in text or "__" in text:
-        return bool(_TOC_LEADER.search(text))
+        return bool(TOC_LEADER.search(text))
     return False
 
 

@@ -54,6 +54,8 @@ _LEADER_CHARS = frozenset(".·…")
 #: ... and how many dots it has at least, in one run or in a chain of runs each within an em
 #: of the last: fewer is punctuation (a period kerned under a letter, "17s.972").
 MIN_LEADER_DOTS = 4
+#: A contents entry's leader between its title and its page number, in a line's text.
+TOC_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|_{4,}")
 
 
 def build_lines(runs: Iterable[TextRun]) -> list[Line]:
