@@ -42,9 +42,9 @@ class _TextMap(dict[int, str]):
 
 
 #: A simple font keeps what it decoded of strings up to this many bytes, up to this many
-#: of them: most strings shown are a glyph or a few (positioned one by one), and they repeat
-#: (three quarters of a simple font's strings over the corpus were shown before). The
-#: widths and mapping are fixed once the font is loaded, so a kept answer stays right.
+#: of them: most strings shown are a glyph or a few (positioned one by one), and a page's
+#: words and glyphs repeat. The widths and mapping are fixed once the font is loaded, so a
+#: kept answer stays right.
 DECODED_BYTES = 16
 DECODED_ENTRIES = 4096
 
