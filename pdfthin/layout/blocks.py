@@ -38,8 +38,8 @@ SIZE_TOLERANCE = 0.12
 # than LINE_GAP_EM between the lines of its paragraphs: every line was a paragraph of its
 # own. Its own spacing is measured instead, on the lines the measure broke (a full line,
 # the next one, full too, going on under it): their gaps, at the page's body size, agree,
-# and the next line after a full one at that gap goes on its paragraph. A short line still ends
-# its paragraph, as it does at any spacing.
+# and past LINE_GAP_EM the next line after a full one goes on its paragraph at up to that
+# gap. A short line still ends its paragraph, as it does at any spacing.
 #: The page's spacing is told from at least this many pairs of lines at its body size...
 WIDE_MIN_PAIRS = 5
 #: ... at least this share of them within WIDE_SLACK_EM of their median gap ...
@@ -63,7 +63,7 @@ def build_blocks(lines: list[Line]) -> list[Block]:
     """Group lines (sorted top to bottom) into blocks."""
     wide = wide_spacing(lines)
     # (no block further above than the widest gap a line may join at is still open)
-    reach = LINE_GAP_EM if wide is None or wide[1] < LINE_GAP_EM else wide[1]
+    reach = LINE_GAP_EM if wide is None else wide[1]
     blocks: list[Block] = []
     open_blocks: list[Block] = []
     for line in lines:
@@ -158,7 +158,7 @@ def _reads_on(size: float, block: Block, line: Line) -> bool:
     return measure_broke(last, line, block.x1 if block.x1 > line.x1 else line.x1)
 
 
-def _joins(block: Block, last: Line, line: Line, gap: float, limit: float = LINE_GAP_EM) -> bool:
+def _joins(block: Block, last: Line, line: Line, gap: float, limit: float) -> bool:
     """Whether ``line`` goes on ``block`` (whose last line is ``last``), ``gap`` below it: at
     most ``limit`` ems (:data:`LINE_GAP_EM`, or a widely spaced page's own gap)."""
     # (min and max spelled out, as the comparisons the built-ins make: a hot path)

@@ -93,7 +93,8 @@ _EMAIL = re.compile(r"\S@\S+\.\w")
 #: Relations, assignments and arithmetic set apart by spaces: the marks of a formula or of
 #: pseudo-code, not of a title (a spaced hyphen is a title's dash: "Part No - 270").
 _OPERATOR = re.compile(r"[=←→⇐⇒≤≥≠≈≡<>∈∉⊂⊆∑∏∫±×÷]|\s[+*/^]\s|:=")
-#: A table-of-contents entry: dot leaders, or a title followed by its page number.
+#: A table-of-contents entry's page number, alone or after its title (its dot leaders:
+#: ``lines.TOC_LEADER``).
 _FOLIO = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$")
 _TRAILING_NUMBER = re.compile(r"\s(\d{1,4}|[ivxlc]{1,6})$")
 
