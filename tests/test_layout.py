@@ -2759,3 +2759,68 @@ def test_numbers_at_an_uneven_pitch_stay() -> None:
     ]
     (md,) = markdown(page(runs))
     assert [ln for ln in md.splitlines() if ln.strip() == "3"]
+
+
+# A paragraph of a filing, set on every numbered line of ruled paper (double-spaced).
+FILING = textwrap.wrap(
+    "On or about the date of the collision the plaintiff was a passenger in a vehicle that "
+    "was stopped at the intersection when the defendant, who was driving directly behind "
+    "it at full speed while using a handheld telephone, collided with the vehicle and "
+    "caused extensive damage to its front and rear and injuries to the plaintiff which "
+    "have required medical care and therapy for many months and may be permanent in "
+    "nature as the physicians who treated her have stated in their reports to the court "
+    "and to the insurer of the defendant in the months since the collision occurred.",
+    70,
+)
+
+
+def _filing_page(text: dict[int, str], last: int = 24) -> list[TextRun]:
+    """Ruled paper numbered 1 to ``last`` at a pitch of 24 (2.4 ems of the text): ``text``
+    on the numbered lines it names, the others left blank."""
+    runs: list[TextRun] = []
+    for n in range(1, last + 1):
+        y = 100 + 24 * (n - 1)
+        runs.append(run(f"{n}", 40 + (2 - len(str(n))) * CHAR_W, y))
+        if n in text:
+            runs += words(text[n], 72, y)
+    return runs
+
+
+def test_a_double_spaced_paragraph_on_numbered_lines_reads_whole() -> None:
+    # Each line starts with its margin number: whether the measure broke the line above is
+    # asked of the word after the number ("the" had no room), not of the number ("7" had).
+    assert len(FILING) >= 8
+    (md,) = markdown(page(_filing_page(dict(enumerate(FILING, start=1)))))
+    paragraphs = [p for p in md.split("\n\n") if p.strip()]
+    expected = "\n".join(f"{n} {line}" for n, line in enumerate(FILING, start=1))
+    assert expected in paragraphs
+
+
+def test_a_numbered_lines_capitals_are_no_numbered_heading() -> None:
+    # Only a few lines of a caption carry text (the rest of the page's numbers are blank
+    # lines): the page still numbers its lines, and "6 IN THE CIRCUIT COURT" is line 6,
+    # not section 6.
+    caption = {6: "IN THE CIRCUIT COURT OF THE STATE OF OREGON", 9: "ASHLEY MARTIN, Plaintiff,"}
+    caption |= {11: "vs.", 13: "P. & C. CONSTRUCTION CO., Defendants."}
+    body = dict(enumerate(FILING[:4], start=16))
+    (md,) = markdown(page(_filing_page(caption | body)))
+    assert "6 IN THE CIRCUIT COURT OF THE STATE OF OREGON" in md.splitlines()
+    assert not [ln for ln in md.splitlines() if ln.startswith("#")]
+
+
+def test_a_paragraph_indented_after_its_margin_number_starts_a_block() -> None:
+    # Single-spaced numbered lines (a transcript): every line starts at the numbers, so the
+    # indent that opens a paragraph is the text's, after its number.
+    runs: list[TextRun] = []
+    first, second = FILING[:3], FILING[3:6]
+    texts = [*first[:-1], first[-1][:30], *second]
+    for n, text in enumerate(texts, start=1):
+        y = 100 + 12 * (n - 1)
+        runs.append(run(f"{n}", 40 + (2 - len(str(n))) * CHAR_W, y))
+        runs += words(text, 102 if n == len(first) + 1 else 72, y)
+    for n in range(len(texts) + 1, 25):  # blank numbered lines
+        runs.append(run(f"{n}", 40 + (2 - len(str(n))) * CHAR_W, 100 + 12 * (n - 1)))
+    (md,) = markdown(page(runs))
+    paragraphs = [p for p in md.split("\n\n") if p.strip()]
+    assert paragraphs[0].splitlines()[-1] == f"3 {first[-1][:30]}"
+    assert paragraphs[1].splitlines()[0] == f"4 {second[0]}"

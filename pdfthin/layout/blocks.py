@@ -115,6 +115,8 @@ def wide_spacing(lines: list[Line]) -> tuple[float, float] | None:
                 abs(upper.size - lower.size) <= SIZE_TOLERANCE * em
                 and _full(upper, em)
                 and _full(lower, em)  # (a label over its short field is no paragraph)
+                # (says something only where the lower line reaches further: the upper one
+                # then ended a paragraph if the lower one's first word had room after it)
                 and measure_broke(upper, lower, max(upper.x1, lower.x1))
             ):
                 gaps.setdefault(upper.size, []).append((lower.y0 - upper.y1) / em)
@@ -158,6 +160,11 @@ def _reads_on(size: float, block: Block, line: Line) -> bool:
     return measure_broke(last, line, block.x1 if block.x1 > line.x1 else line.x1)
 
 
+def _start(line: Line) -> float:
+    """Where ``line``'s text starts: after the margin number that starts it, if one does."""
+    return line.x0 if line.text_start is None else line.text_start
+
+
 def _joins(block: Block, last: Line, line: Line, gap: float, limit: float) -> bool:
     """Whether ``line`` goes on ``block`` (whose last line is ``last``), ``gap`` below it: at
     most ``limit`` ems (:data:`LINE_GAP_EM`, or a widely spaced page's own gap)."""
@@ -183,7 +190,12 @@ def _joins(block: Block, last: Line, line: Line, gap: float, limit: float) -> bo
     # a block, as it did after a paragraph.
     right = lx1 if lx1 > bx1 else bx1
     short = last.x1 < right - 2.0 * em
-    indented = line.x0 > block.x0 + 0.5 * em and line.x0 > last.x0 - 0.5 * em
+    if line.text_start is None:
+        indented = line.x0 > block.x0 + 0.5 * em and line.x0 > last.x0 - 0.5 * em
+    else:  # its margin number starts it where every line starts: its text's indent counts
+        start, above = line.text_start, _start(last)
+        left = min(_start(block.lines[0]), above)
+        indented = start > left + 0.5 * em and start > above - 0.5 * em
     if not (short and indented):
         return True
     first = block.lines[0]

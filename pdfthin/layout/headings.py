@@ -1109,10 +1109,15 @@ def _busy_looks(page: PageLayout) -> set[tuple[float, bool]]:
 
 
 def _line_numbered(page: PageLayout) -> bool:
-    """A transcript or legal page numbers its lines 1, 2, 3 ...: not section numbers."""
+    """A transcript or legal page numbers its lines 1, 2, 3 ...: not section numbers. The
+    layout found a column of them in the margin (``linenumbers.py``), or its lines count up."""
+    if page.line_numbers:
+        return True
     numbers = []
     for block in page.blocks:
         for line in block.lines:
+            if line.text_start is not None:
+                return True
             m = _LINE_NUMBER.match(line.text) if line.text[:1].isdigit() else None
             if m:
                 numbers.append(int(m.group(1)))

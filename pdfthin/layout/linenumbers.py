@@ -59,6 +59,14 @@ class NumberColumn:
 
     alone: list[Line]
     left: bool
+    #: Where the text starts on each line drawn with its number (by ``id``), as its pieces
+    #: said before they were let go.
+    glued: dict[int, float]
+    #: The numbers' right edge, and the middles of the top and bottom ones: a line of text
+    #: starting left of that edge between them starts with one of the column's numbers.
+    right: float
+    top: float
+    bottom: float
 
 
 def find_line_numbers(lines: list[Line]) -> NumberColumn | None:
@@ -92,7 +100,8 @@ def find_line_numbers(lines: list[Line]) -> NumberColumn | None:
     )
     if not (left or right):
         return None
-    return NumberColumn([m.line for m in column if m.glued is None], left)
+    alone_lines = [m.line for m in column if m.glued is None]
+    return NumberColumn(alone_lines, left, starts, hi, top, bottom)
 
 
 def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Line], list[Line]]:
@@ -101,12 +110,20 @@ def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Li
     text on its baseline (changed in place), and the numbers with no text on their
     baselines (blank lines) left out; and those, top to bottom. A number in the right
     margin is a row's last value: ``rejoin_rows`` has put it at its line's end already, and
-    only the numbers of blank lines are left to leave out."""
+    only the numbers of blank lines are left to leave out. A line that starts with a number
+    of the column, joined here or drawn with it, knows where its text starts
+    (``Line.text_start``)."""
     present = {id(ln) for ln in lines}
     alone = [ln for ln in column.alone if id(ln) in present]  # (not joined to a row yet)
     ids = {id(ln) for ln in alone}
     others = [ln for ln in lines if id(ln) not in ids]
     numbered = {id(ln) for ln in others if _LEADING.match(ln.text.strip())}
+    if column.left:
+        for ln in others:
+            if id(ln) in numbered and ln.x0 < column.right:
+                half = (ln.y1 - ln.y0) / 2
+                if column.top - half <= _middle(ln) <= column.bottom + half:
+                    ln.text_start = _text_start(ln, column)
     rows = _Rows(others)
     left_out: list[Line] = []
     for number in alone:
@@ -117,6 +134,16 @@ def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Li
         numbered.add(id(line))
         _join(number, line)
     return others, sorted(left_out, key=lambda ln: ln.y0)
+
+
+def _text_start(line: Line, column: NumberColumn) -> float:
+    """Where the text of ``line``, starting with one of ``column``'s numbers, starts."""
+    start = column.glued.get(id(line))
+    if start is not None:
+        return start
+    if len(line.spans) >= 2:  # a row rejoined from its pieces: the number, then the text
+        return line.spans[1][0]
+    return column.right
 
 
 class _Rows:
@@ -158,6 +185,7 @@ def _on_baseline(number: Line, rows: _Rows, taken: set[int]) -> Line | None:
 def _join(number: Line, line: Line) -> None:
     """``line`` with ``number`` at its start."""
     text = number.text.strip()
+    line.text_start = line.x0
     line.text = f"{text} {line.text}"
     line.spans = ((number.x0, number.x1, text), *line.spans) if line.spans else ()
     line.x0 = min(line.x0, number.x0)

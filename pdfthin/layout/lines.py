@@ -830,9 +830,12 @@ FIT_SLACK_EM = 1.0
 def measure_broke(last: Line, nxt: Line, right: float) -> bool:
     """The first word of ``nxt`` had no room at the end of ``last`` in a measure ending at
     ``right``: the break between them was made by the measure, not by the author. The word's
-    width is guessed from ``nxt``'s own advance per character."""
+    width is guessed from ``nxt``'s own advance per character; a line starting with its
+    margin number (``Line.text_start``) is asked about the word after it."""
     em = max(nxt.size, 1.0)
-    first_word = nxt.text.split(" ", 1)[0]
+    numbered = nxt.text_start is not None
+    words = nxt.text.split(" ", 2 if numbered else 1)
+    first_word = words[1] if numbered and len(words) > 1 else words[0]
     advance = (nxt.x1 - nxt.x0) / max(len(nxt.text), 1)
     return right - last.x1 <= advance * len(first_word) + FIT_SLACK_EM * em
 

@@ -31,6 +31,10 @@ class Line:
     #: The share of its characters set in a monospaced face, where its runs mix faces (a
     #: sentence naming ``Pixmap.alpha`` in Courier); ``None``: all in ``font``.
     monospace: float | None = None
+    #: Where its text starts when it starts with the margin's line number (``linenumbers.py``:
+    #: "12 argument before ..."): its indent and its first word are its text's, read from
+    #: there, not the number's; ``None``: no such number.
+    text_start: float | None = None
 
 
 @dataclass(slots=True)
