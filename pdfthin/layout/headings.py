@@ -1110,9 +1110,9 @@ def _busy_looks(page: PageLayout) -> set[tuple[float, bool]]:
 
 def _line_numbered(page: PageLayout) -> bool:
     """A transcript or legal page numbers its lines 1, 2, 3 ...: not section numbers. The
-    layout found a column of them in the margin (``linenumbers.py``), or its lines count up."""
-    if page.line_numbers:
-        return True
+    layout found lines starting with the left margin's numbers (``linenumbers.py``), or its
+    lines count up. (Numbers in a right margin end their lines: a heading's own number stays
+    one there.)"""
     numbers = []
     for block in page.blocks:
         for line in block.lines:
