@@ -120,10 +120,8 @@ def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Li
     numbered = {id(ln) for ln in others if _LEADING.match(ln.text.strip())}
     if column.left:
         for ln in others:
-            if id(ln) in numbered and ln.x0 < column.right:
-                half = (ln.y1 - ln.y0) / 2
-                if column.top - half <= _middle(ln) <= column.bottom + half:
-                    ln.text_start = _text_start(ln, column)
+            if id(ln) in numbered and _in_column(ln, column):
+                ln.text_start = _text_start(ln, column)
     rows = _Rows(others)
     left_out: list[Line] = []
     for number in alone:
@@ -134,6 +132,14 @@ def place_line_numbers(lines: list[Line], column: NumberColumn) -> tuple[list[Li
         numbered.add(id(line))
         _join(number, line)
     return others, sorted(left_out, key=lambda ln: ln.y0)
+
+
+def _in_column(line: Line, column: NumberColumn) -> bool:
+    """Whether ``line``, starting with a number, starts with one of ``column``'s: left of
+    its numbers' right edge, its middle between the top and bottom ones (within half its
+    height)."""
+    half = (line.y1 - line.y0) / 2
+    return line.x0 < column.right and column.top - half <= _middle(line) <= column.bottom + half
 
 
 def _text_start(line: Line, column: NumberColumn) -> float:
